@@ -1,0 +1,416 @@
+/*
+ * hw.c -- the hardware database: the built-in table (generated from
+ * data/hardware.csv by tools/gen_tables.py), lookup by id, alias or unique
+ * fragment with nearest-id suggestions, the CSV reader for users' own
+ * files, and the roofs a device offers.
+ *
+ * Ridge point I* = peak / bandwidth (Williams, Waterman & Patterson 2009,
+ * "ridge point"; NVIDIA's "ops:byte ratio").
+ */
+#include "core/internal.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const rl_hw builtin[] = {
+#include "core/hw_table.inc"
+};
+
+#define N_BUILTIN ((int32_t)(sizeof builtin / sizeof builtin[0]))
+
+int32_t rl_hw_count(void) { return N_BUILTIN; }
+
+rl_status rl_hw_get(int32_t index, rl_hw *out) {
+  if (index < 0 || index >= N_BUILTIN || !out) return RL_EINVAL;
+  *out = builtin[index];
+  return RL_OK;
+}
+
+/* ---- lookup ---------------------------------------------------------- */
+
+/* Does the space-separated list contain word (case-insensitive)? */
+static int list_has(const char *list, const char *word) {
+  size_t wl = strlen(word);
+  const char *p = list;
+  while (*p) {
+    while (*p == ' ') p++;
+    const char *e = p;
+    while (*e && *e != ' ') e++;
+    if ((size_t)(e - p) == wl && rli_strncasecmp(p, word, wl) == 0) return 1;
+    p = e;
+  }
+  return 0;
+}
+
+static int contains_ci(const char *hay, const char *needle) {
+  size_t n = strlen(needle);
+  for (const char *p = hay; *p; p++)
+    if (rli_strncasecmp(p, needle, n) == 0) return 1;
+  return 0;
+}
+
+/* Levenshtein distance, capped at 64 characters per side. */
+static int edit_distance(const char *a, const char *b) {
+  int la = (int)strlen(a), lb = (int)strlen(b);
+  if (la > 63) la = 63;
+  if (lb > 63) lb = 63;
+  int prev[64], cur[64];
+  for (int j = 0; j <= lb; j++) prev[j] = j;
+  for (int i = 1; i <= la; i++) {
+    cur[0] = i;
+    for (int j = 1; j <= lb; j++) {
+      int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+      int v = prev[j - 1] + cost;
+      if (prev[j] + 1 < v) v = prev[j] + 1;
+      if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;
+      cur[j] = v;
+    }
+    memcpy(prev, cur, sizeof(int) * (size_t)(lb + 1));
+  }
+  return prev[lb];
+}
+
+/* Smallest distance from `id` to the device's id or any alias. */
+static int hw_distance(const rl_hw *h, const char *id) {
+  int best = edit_distance(h->id, id);
+  const char *p = h->aliases;
+  char word[RL_HW_TEXT_MAX];
+  while (*p) {
+    while (*p == ' ') p++;
+    size_t n = 0;
+    while (p[n] && p[n] != ' ' && n + 1 < sizeof word) { word[n] = p[n]; n++; }
+    word[n] = 0;
+    if (n) {
+      int d = edit_distance(word, id);
+      if (d < best) best = d;
+    }
+    p += n;
+    while (*p && *p != ' ') p++;
+  }
+  return best;
+}
+
+static const rl_hw *hw_at(const rl_hw *extra, int32_t n_extra, int32_t i) {
+  return i < n_extra ? &extra[i] : &builtin[i - n_extra];
+}
+
+rl_status rl_hw_find(const char *id, const rl_hw *extra, int32_t n_extra,
+                     rl_hw *out, rl_error *err) {
+  if (!id || !*id) return rli_fail(err, RL_EINVAL, "empty hardware id");
+  if (!extra) n_extra = 0;
+  int32_t total = n_extra + N_BUILTIN;
+  /* 1. exact id, 2. exact alias: the first match wins, so a user's file
+   * overrides a built-in device of the same id. */
+  for (int32_t i = 0; i < total; i++) {
+    const rl_hw *h = hw_at(extra, n_extra, i);
+    if (rli_strcasecmp(h->id, id) == 0) { *out = *h; return RL_OK; }
+  }
+  for (int32_t i = 0; i < total; i++) {
+    const rl_hw *h = hw_at(extra, n_extra, i);
+    if (list_has(h->aliases, id)) { *out = *h; return RL_OK; }
+  }
+  /* 3. a fragment of exactly one id or alias */
+  int32_t found = -1, nfound = 0;
+  char names[RL_ERROR_MSG_MAX];
+  names[0] = 0;
+  for (int32_t i = 0; i < total; i++) {
+    const rl_hw *h = hw_at(extra, n_extra, i);
+    if (contains_ci(h->id, id) || contains_ci(h->aliases, id)) {
+      if (nfound < 6) {
+        size_t l = strlen(names);
+        if (l + strlen(h->id) + 3 < 200) {
+          if (nfound) strcat(names, ", ");
+          strcat(names, h->id);
+        }
+      }
+      found = i;
+      nfound++;
+    }
+  }
+  if (nfound == 1) { *out = *hw_at(extra, n_extra, found); return RL_OK; }
+  if (nfound > 1)
+    return rli_fail(err, RL_EAMBIGUOUS, "hardware '%s' is ambiguous: %s%s", id,
+                    names, nfound > 6 ? ", ..." : "");
+  /* 4. unknown: suggest the three nearest ids */
+  int32_t best[3] = {-1, -1, -1};
+  int bestd[3] = {1 << 30, 1 << 30, 1 << 30};
+  for (int32_t i = 0; i < total; i++) {
+    int d = hw_distance(hw_at(extra, n_extra, i), id);
+    for (int k = 0; k < 3; k++)
+      if (d < bestd[k]) {
+        for (int m = 2; m > k; m--) { bestd[m] = bestd[m - 1]; best[m] = best[m - 1]; }
+        bestd[k] = d;
+        best[k] = i;
+        break;
+      }
+  }
+  names[0] = 0;
+  for (int k = 0; k < 3 && best[k] >= 0; k++) {
+    if (k) strcat(names, ", ");
+    strcat(names, hw_at(extra, n_extra, best[k])->id);
+  }
+  return rli_fail(err, RL_ENOTFOUND,
+                  "unknown hardware '%s'; nearest: %s (see `roofline hw list`)",
+                  id, names);
+}
+
+/* ---- roofs ----------------------------------------------------------- */
+
+double rl_hw_ridge(const rl_hw *hw, int32_t peak) {
+  if (!hw || peak < 0 || peak >= RL_PEAK_COUNT) return 0;
+  if (!(hw->peak[peak] > 0) || !(hw->mem_bw > 0)) return 0;
+  return hw->peak[peak] / hw->mem_bw;
+}
+
+static int is_tensor_peak(int32_t peak) {
+  return peak != RL_PEAK_FP64 && peak != RL_PEAK_FP32 && peak != RL_PEAK_VEC16 &&
+         peak != RL_PEAK_FP64_TENSOR;
+}
+
+rl_status rl_hw_roof(const rl_hw *hw, int32_t peak, uint32_t flags,
+                     rl_roof *out, rl_error *err) {
+  if (!hw || !out) return rli_fail(err, RL_EINVAL, "no hardware");
+  if (peak < 0 || peak >= RL_PEAK_COUNT)
+    return rli_fail(err, RL_EINVAL, "invalid format index %d", (int)peak);
+  if (!(hw->peak[peak] > 0))
+    return rli_fail(err, RL_EUNSUPPORTED, "%s has no %s peak in the database",
+                    hw->id, rl_peak_name(peak));
+  if (!(hw->mem_bw > 0))
+    return rli_fail(err, RL_EUNSUPPORTED, "%s has no memory bandwidth", hw->id);
+  out->peak = hw->peak[peak];
+  out->bandwidth = hw->mem_bw;
+  out->launch_overhead_s = RL_DEFAULT_LAUNCH_OVERHEAD_S;
+  out->peak_kind = peak;
+  out->sparse = 0;
+  if (flags & RL_ROOF_SPARSE) {
+    if (!hw->sparsity)
+      return rli_fail(err, RL_EUNSUPPORTED, "%s has no 2:4 structured sparsity", hw->id);
+    if (!is_tensor_peak(peak))
+      return rli_fail(err, RL_EUNSUPPORTED,
+                      "sparsity applies to tensor formats, not %s", rl_peak_name(peak));
+    out->peak *= 2;
+    out->sparse = 1;
+  }
+  return RL_OK;
+}
+
+int32_t rl_hw_peak_for(const rl_hw *hw, int32_t dtype, int tensor) {
+  if (!hw) return -1;
+  int32_t order[3] = {-1, -1, -1};
+  if (tensor) {
+    switch (dtype) {
+    case RL_FP64: order[0] = RL_PEAK_FP64_TENSOR; order[1] = RL_PEAK_FP64; break;
+    case RL_FP32: order[0] = RL_PEAK_FP32; break;
+    case RL_TF32: order[0] = RL_PEAK_TF32; break;
+    case RL_BF16: order[0] = RL_PEAK_BF16; break;
+    case RL_FP16: order[0] = RL_PEAK_FP16; break;
+    case RL_FP8: order[0] = RL_PEAK_FP8; break;
+    case RL_INT8: order[0] = RL_PEAK_INT8; break;
+    case RL_FP4: order[0] = RL_PEAK_FP4; break;
+    default: break;
+    }
+  } else {
+    switch (dtype) {
+    case RL_FP64: order[0] = RL_PEAK_FP64; break;
+    case RL_FP16: case RL_BF16: case RL_FP8: case RL_FP4: case RL_INT8: case RL_INT4:
+      order[0] = RL_PEAK_VEC16; order[1] = RL_PEAK_FP32; break;
+    default: order[0] = RL_PEAK_FP32; break;
+    }
+  }
+  for (int i = 0; i < 3 && order[i] >= 0; i++)
+    if (hw->peak[order[i]] > 0) return order[i];
+  return -1;
+}
+
+/* ---- CSV ------------------------------------------------------------- */
+
+/* Read one CSV field (RFC 4180 quoting) from *pp into buf; stops at ',' or
+ * end of line. Returns 1 if the line continues with another field. */
+static int csv_field(const char **pp, const char *end, char *buf, size_t cap,
+                     int *toolong, int *badquote) {
+  const char *p = *pp;
+  size_t n = 0;
+  int more = 0;
+  *toolong = 0;
+  if (p < end && *p == '"') {
+    p++;
+    for (;;) {
+      if (p >= end) { *badquote = 1; break; }
+      if (*p == '"') {
+        if (p + 1 < end && p[1] == '"') { if (n + 1 < cap) buf[n++] = '"'; else *toolong = 1; p += 2; continue; }
+        p++;
+        break;
+      }
+      if (n + 1 < cap) buf[n++] = *p; else *toolong = 1;
+      p++;
+    }
+  } else {
+    while (p < end && *p != ',' && *p != '\n' && *p != '\r') {
+      if (n + 1 < cap) buf[n++] = *p; else *toolong = 1;
+      p++;
+    }
+  }
+  if (p < end && *p == ',') { more = 1; p++; }
+  else if (p < end && *p != '\n' && *p != '\r') { *badquote = 1; }
+  buf[n] = 0;
+  *pp = p;
+  return more;
+}
+
+enum { COL_TEXT, COL_PEAK, COL_NUM, COL_INT };
+static const struct {
+  const char *name;
+  int type;
+  int peak;        /* COL_PEAK index */
+  size_t off;      /* COL_TEXT/COL_NUM/COL_INT: offset in rl_hw */
+  size_t cap;      /* COL_TEXT */
+  double scale;    /* COL_NUM: bare number's unit */
+  rl_unit unit;
+} columns[] = {
+    {"id", COL_TEXT, 0, offsetof(rl_hw, id), RL_HW_ID_MAX, 0, RL_UNIT_COUNT},
+    {"aliases", COL_TEXT, 0, offsetof(rl_hw, aliases), RL_HW_TEXT_MAX, 0, RL_UNIT_COUNT},
+    {"vendor", COL_TEXT, 0, offsetof(rl_hw, vendor), RL_HW_ID_MAX, 0, RL_UNIT_COUNT},
+    {"name", COL_TEXT, 0, offsetof(rl_hw, name), RL_HW_TEXT_MAX, 0, RL_UNIT_COUNT},
+    {"form_factor", COL_TEXT, 0, offsetof(rl_hw, form_factor), RL_HW_TEXT_MAX, 0, RL_UNIT_COUNT},
+    {"source", COL_TEXT, 0, offsetof(rl_hw, source), RL_HW_SOURCE_MAX, 0, RL_UNIT_COUNT},
+    {"fp64", COL_PEAK, RL_PEAK_FP64, 0, 0, 1e12, RL_UNIT_FLOP_S},
+    {"fp64_tensor", COL_PEAK, RL_PEAK_FP64_TENSOR, 0, 0, 1e12, RL_UNIT_FLOP_S},
+    {"fp32", COL_PEAK, RL_PEAK_FP32, 0, 0, 1e12, RL_UNIT_FLOP_S},
+    {"tf32", COL_PEAK, RL_PEAK_TF32, 0, 0, 1e12, RL_UNIT_FLOP_S},
+    {"bf16", COL_PEAK, RL_PEAK_BF16, 0, 0, 1e12, RL_UNIT_FLOP_S},
+    {"fp16", COL_PEAK, RL_PEAK_FP16, 0, 0, 1e12, RL_UNIT_FLOP_S},
+    {"fp8", COL_PEAK, RL_PEAK_FP8, 0, 0, 1e12, RL_UNIT_FLOP_S},
+    {"int8", COL_PEAK, RL_PEAK_INT8, 0, 0, 1e12, RL_UNIT_FLOP_S},
+    {"fp4", COL_PEAK, RL_PEAK_FP4, 0, 0, 1e12, RL_UNIT_FLOP_S},
+    {"vec16", COL_PEAK, RL_PEAK_VEC16, 0, 0, 1e12, RL_UNIT_FLOP_S},
+    {"sparsity", COL_INT, 0, offsetof(rl_hw, sparsity), 0, 0, RL_UNIT_COUNT},
+    {"sms", COL_INT, 0, offsetof(rl_hw, sms), 0, 0, RL_UNIT_COUNT},
+    {"mem_gb", COL_NUM, 0, offsetof(rl_hw, mem_bytes), 0, 1e9, RL_UNIT_BYTES},
+    {"mem_bw_tbs", COL_NUM, 0, offsetof(rl_hw, mem_bw), 0, 1e12, RL_UNIT_BYTES_S},
+    {"l1_bw_tbs", COL_NUM, 0, offsetof(rl_hw, l1_bw), 0, 1e12, RL_UNIT_BYTES_S},
+    {"l2_mb", COL_NUM, 0, offsetof(rl_hw, l2_bytes), 0, 1e6, RL_UNIT_BYTES},
+    {"l2_bw_tbs", COL_NUM, 0, offsetof(rl_hw, l2_bw), 0, 1e12, RL_UNIT_BYTES_S},
+    {"l3_bw_tbs", COL_NUM, 0, offsetof(rl_hw, l3_bw), 0, 1e12, RL_UNIT_BYTES_S},
+    {"boost_ghz", COL_NUM, 0, offsetof(rl_hw, boost_hz), 0, 1e9, RL_UNIT_COUNT},
+    {"interconnect_gbs", COL_NUM, 0, offsetof(rl_hw, interconnect_bw), 0, 1e9, RL_UNIT_BYTES_S},
+    {"tdp_w", COL_NUM, 0, offsetof(rl_hw, tdp_w), 0, 1, RL_UNIT_COUNT},
+};
+#define N_COLUMNS (sizeof columns / sizeof columns[0])
+#define MAX_CSV_COLS 64
+
+/* A cell: a bare number in the column's unit, or a quantity with its own
+ * unit ("32GiB"). */
+static rl_status cell_number(const char *cell, double scale, rl_unit unit,
+                             double *out, rl_error *err) {
+  double v;
+  rl_error e;
+  /* bare number first: parse as a count, which rejects any unit */
+  if (rl_parse_quantity(cell, RL_UNIT_COUNT, &v, &e) == RL_OK) {
+    const char *p = cell;
+    int has_prefix = 0;
+    for (; *p; p++)
+      if (isalpha((unsigned char)*p) && *p != 'e' && *p != 'E') has_prefix = 1;
+    *out = has_prefix ? v : v * scale;
+    return RL_OK;
+  }
+  if (unit == RL_UNIT_COUNT) return rli_fail(err, RL_EPARSE, "%s", e.msg);
+  rl_status st = rl_parse_quantity(cell, unit, &v, err);
+  if (st == RL_OK) *out = v;
+  return st;
+}
+
+rl_status rl_hw_parse_csv(const char *text, size_t len, rl_hw *out,
+                          int32_t cap, int32_t *n, rl_error *err) {
+  if (!text || !n) return rli_fail(err, RL_EINVAL, "no CSV text");
+  *n = 0;
+  const char *p = text, *end = text + len;
+  int map[MAX_CSV_COLS];
+  int ncols = 0, have_header = 0, line = 0;
+  char cell[RL_HW_SOURCE_MAX + 8];
+  while (p < end) {
+    line++;
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    const char *lend = eol ? eol : end;
+    const char *q = p;
+    while (q < lend && (*q == ' ' || *q == '\t')) q++;
+    if (q == lend || *q == '#' || (*q == '\r' && q + 1 == lend)) {
+      p = eol ? eol + 1 : end;
+      continue;
+    }
+    if (memchr(p, 0, (size_t)(lend - p)))
+      return rli_fail(err, RL_EPARSE, "line %d: NUL byte in text", line);
+    if (!have_header) {
+      int more = 1;
+      while (more) {
+        if (ncols >= MAX_CSV_COLS)
+          return rli_fail(err, RL_EPARSE, "line %d: more than %d columns", line, MAX_CSV_COLS);
+        int toolong = 0, bad = 0;
+        more = csv_field(&p, lend, cell, sizeof cell, &toolong, &bad);
+        if (bad) return rli_fail(err, RL_EPARSE, "line %d: malformed header", line);
+        int found = -1;
+        for (size_t c = 0; c < N_COLUMNS; c++)
+          if (strcmp(cell, columns[c].name) == 0) found = (int)c;
+        if (found < 0)
+          return rli_fail(err, RL_EPARSE, "line %d: unknown column '%s'", line, cell);
+        for (int c = 0; c < ncols; c++)
+          if (map[c] == found)
+            return rli_fail(err, RL_EPARSE, "line %d: column '%s' twice", line, cell);
+        map[ncols++] = found;
+      }
+      int has_id = 0;
+      for (int c = 0; c < ncols; c++) has_id |= map[c] == 0;
+      if (!has_id) return rli_fail(err, RL_EPARSE, "line %d: the header has no 'id' column", line);
+      have_header = 1;
+      p = eol ? eol + 1 : end;
+      continue;
+    }
+    rl_hw hw;
+    memset(&hw, 0, sizeof hw);
+    int col = 0, more = 1;
+    while (more) {
+      int toolong = 0, bad = 0;
+      if (col >= ncols)
+        return rli_fail(err, RL_EPARSE, "line %d: more fields than the header's %d", line, ncols);
+      more = csv_field(&p, lend, cell, sizeof cell, &toolong, &bad);
+      const char *cname = columns[map[col]].name;
+      if (bad) return rli_fail(err, RL_EPARSE, "line %d, column '%s': malformed quoting", line, cname);
+      int c = map[col];
+      if (columns[c].type == COL_TEXT) {
+        if (toolong || strlen(cell) >= columns[c].cap)
+          return rli_fail(err, RL_EPARSE, "line %d, column '%s': longer than %zu bytes",
+                          line, cname, columns[c].cap - 1);
+        memcpy((char *)&hw + columns[c].off, cell, strlen(cell) + 1);
+      } else if (cell[0]) {
+        double v = 0;
+        rl_error e;
+        rl_status st = cell_number(cell, columns[c].scale, columns[c].unit, &v, &e);
+        if (st != RL_OK)
+          return rli_fail(err, st, "line %d, column '%s': %s", line, cname, e.msg);
+        if (v < 0 || !isfinite(v) || v > 1e30)
+          return rli_fail(err, RL_EINVAL, "line %d, column '%s': must be a non-negative figure (got '%s')",
+                          line, cname, cell);
+        if (columns[c].type == COL_PEAK) hw.peak[columns[c].peak] = v;
+        else if (columns[c].type == COL_INT) {
+          if (v != floor(v) || v > 2147483647.0)
+            return rli_fail(err, RL_EINVAL, "line %d, column '%s': not a whole number", line, cname);
+          *(int32_t *)(void *)((char *)&hw + columns[c].off) = (int32_t)v;
+        } else
+          *(double *)(void *)((char *)&hw + columns[c].off) = v;
+      }
+      col++;
+    }
+    if (col != ncols)
+      return rli_fail(err, RL_EPARSE, "line %d: %d fields, the header has %d", line, col, ncols);
+    if (!hw.id[0]) return rli_fail(err, RL_EPARSE, "line %d: empty id", line);
+    if (!(hw.mem_bw > 0))
+      return rli_fail(err, RL_EINVAL, "line %d (%s): a device needs mem_bw_tbs > 0", line, hw.id);
+    if (out && *n < cap) out[*n] = hw;
+    (*n)++;
+    p = eol ? eol + 1 : end;
+  }
+  if (!have_header) return rli_fail(err, RL_EPARSE, "no header row (need at least 'id')");
+  if (*n == 0) return rli_fail(err, RL_EPARSE, "no device rows after the header");
+  return RL_OK;
+}

@@ -1,0 +1,55 @@
+/*
+ * internal.h -- helpers shared by the library's modules (prefix rli_).
+ * Not part of the public interface: clients include roofline.h only.
+ */
+#ifndef RL_INTERNAL_H
+#define RL_INTERNAL_H
+
+#include "roofline.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#if defined(__GNUC__)
+#define RLI_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define RLI_PRINTF(a, b)
+#endif
+
+/* Set err->msg (when err is not NULL) and return status. */
+rl_status rli_fail(rl_error *err, rl_status status, const char *fmt, ...)
+    RLI_PRINTF(3, 4);
+
+/* 1 when x is finite and > 0. */
+int rli_positive(double x);
+
+/* Check that a size argument is finite and > 0 (and not absurd: below
+ * 1e30). Returns RL_OK or RL_EINVAL naming `what`. */
+rl_status rli_check_size(double x, const char *what, rl_error *err);
+
+/* Case-insensitive ASCII comparison. */
+int rli_strcasecmp(const char *a, const char *b);
+int rli_strncasecmp(const char *a, const char *b, size_t n);
+
+/* Copy with truncation, always NUL-terminated (cap > 0). */
+void rli_strlcpy(char *dst, const char *src, size_t cap);
+
+/* A growable text buffer that writes into (buf, cap) and keeps counting the
+ * length needed past the end, for snprintf-style writers. */
+typedef struct rli_out {
+  char *buf;
+  size_t cap;
+  size_t len; /* length needed so far */
+} rli_out;
+
+void rli_out_init(rli_out *o, char *buf, size_t cap);
+void rli_out_puts(rli_out *o, const char *s);
+void rli_out_printf(rli_out *o, const char *fmt, ...) RLI_PRINTF(2, 3);
+/* A JSON number: %.10g for finite values, null otherwise. */
+void rli_out_num(rli_out *o, double v);
+/* A JSON string literal (see rl_json_string). */
+void rli_out_str(rli_out *o, const char *s);
+/* NUL-terminate and return the length needed. */
+size_t rli_out_end(rli_out *o);
+
+#endif

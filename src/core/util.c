@@ -1,0 +1,162 @@
+/*
+ * util.c -- status texts, error messages, small string helpers and the
+ * snprintf-style output buffer used by every text writer of the library.
+ */
+#include "core/internal.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *rl_version(void) { return RL_VERSION_STRING; }
+int rl_version_number(void) { return RL_VERSION_NUMBER; }
+
+const char *rl_strerror(rl_status status) {
+  switch (status) {
+  case RL_OK: return "ok";
+  case RL_EINVAL: return "invalid argument";
+  case RL_ENOTFOUND: return "not found";
+  case RL_EAMBIGUOUS: return "ambiguous";
+  case RL_EPARSE: return "malformed input";
+  case RL_ERANGE: return "out of range";
+  case RL_EUNSUPPORTED: return "not supported";
+  case RL_ENOMEM: return "out of memory";
+  case RL_EIO: return "I/O error";
+  case RL_ETRUNCATED: return "truncated input";
+  }
+  return "unknown status";
+}
+
+void rl_free(void *p) { free(p); }
+
+rl_status rli_fail(rl_error *err, rl_status status, const char *fmt, ...) {
+  if (err) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    /* one line: fold any newline the arguments carried */
+    for (char *p = err->msg; *p; p++)
+      if (*p == '\n' || *p == '\r') *p = ' ';
+  }
+  return status;
+}
+
+int rli_positive(double x) { return isfinite(x) && x > 0; }
+
+rl_status rli_check_size(double x, const char *what, rl_error *err) {
+  if (isnan(x)) return rli_fail(err, RL_EINVAL, "%s is NaN", what);
+  if (!isfinite(x)) return rli_fail(err, RL_EINVAL, "%s is infinite", what);
+  if (x <= 0) return rli_fail(err, RL_EINVAL, "%s must be > 0 (got %g)", what, x);
+  if (x >= 1e30)
+    return rli_fail(err, RL_ERANGE, "%s is absurdly large (%g)", what, x);
+  return RL_OK;
+}
+
+int rli_strcasecmp(const char *a, const char *b) {
+  for (;; a++, b++) {
+    int ca = tolower((unsigned char)*a), cb = tolower((unsigned char)*b);
+    if (ca != cb || !ca) return ca - cb;
+  }
+}
+
+int rli_strncasecmp(const char *a, const char *b, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    int ca = tolower((unsigned char)a[i]), cb = tolower((unsigned char)b[i]);
+    if (ca != cb || !ca) return ca - cb;
+  }
+  return 0;
+}
+
+void rli_strlcpy(char *dst, const char *src, size_t cap) {
+  size_t n = strlen(src);
+  if (n >= cap) n = cap - 1;
+  memcpy(dst, src, n);
+  dst[n] = 0;
+}
+
+void rli_out_init(rli_out *o, char *buf, size_t cap) {
+  o->buf = buf;
+  o->cap = buf ? cap : 0;
+  o->len = 0;
+  if (o->cap) o->buf[0] = 0;
+}
+
+static void out_write(rli_out *o, const char *s, size_t n) {
+  if (o->len + 1 < o->cap) {
+    size_t room = o->cap - 1 - o->len;
+    memcpy(o->buf + o->len, s, n < room ? n : room);
+  }
+  o->len += n;
+}
+
+void rli_out_puts(rli_out *o, const char *s) { out_write(o, s, strlen(s)); }
+
+void rli_out_printf(rli_out *o, const char *fmt, ...) {
+  char small[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  if ((size_t)n < sizeof small) {
+    out_write(o, small, (size_t)n);
+    return;
+  }
+  char *big = malloc((size_t)n + 1);
+  if (!big) return;
+  va_start(ap, fmt);
+  vsnprintf(big, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  out_write(o, big, (size_t)n);
+  free(big);
+}
+
+void rli_out_num(rli_out *o, double v) {
+  if (!isfinite(v)) {
+    rli_out_puts(o, "null");
+    return;
+  }
+  if (v == 0) v = 0; /* no "-0" */
+  rli_out_printf(o, "%.10g", v);
+}
+
+void rli_out_str(rli_out *o, const char *s) {
+  rli_out_puts(o, "\"");
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    char esc[8];
+    switch (*p) {
+    case '"': rli_out_puts(o, "\\\""); break;
+    case '\\': rli_out_puts(o, "\\\\"); break;
+    case '\n': rli_out_puts(o, "\\n"); break;
+    case '\t': rli_out_puts(o, "\\t"); break;
+    case '\r': rli_out_puts(o, "\\r"); break;
+    case '<': case '>': case '&': case '\'':
+      snprintf(esc, sizeof esc, "\\u%04x", *p);
+      rli_out_puts(o, esc);
+      break;
+    default:
+      if (*p < 0x20) {
+        snprintf(esc, sizeof esc, "\\u%04x", *p);
+        rli_out_puts(o, esc);
+      } else {
+        out_write(o, (const char *)p, 1);
+      }
+    }
+  }
+  rli_out_puts(o, "\"");
+}
+
+size_t rli_out_end(rli_out *o) {
+  if (o->cap) o->buf[o->len < o->cap ? o->len : o->cap - 1] = 0;
+  return o->len;
+}
+
+size_t rl_json_string(const char *s, char *buf, size_t cap) {
+  rli_out o;
+  rli_out_init(&o, buf, cap);
+  rli_out_str(&o, s ? s : "");
+  return rli_out_end(&o);
+}
