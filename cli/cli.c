@@ -1,0 +1,446 @@
+/*
+ * cli.c -- the command table, the dispatcher, help, and the helpers every
+ * subcommand shares (flags, hardware resolution, tables, files).
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the command table ---------------------------------------------- */
+extern const cli_command cmd_hw, cmd_op, cmd_kernel, cmd_layer;
+
+const cli_command *const cli_commands[] = {
+    &cmd_hw, &cmd_op, &cmd_kernel, &cmd_layer,
+    NULL};
+
+static const char *const overview =
+    "roofline -- which resource limits a kernel, a model or a training run,\n"
+    "how fast it could possibly go, and whether optimizing it is worth it.\n"
+    "\n"
+    "usage: roofline COMMAND [flags]     roofline help COMMAND\n"
+    "\n"
+    "commands:\n";
+
+static void print_overview(FILE *f) {
+  fputs(overview, f);
+  for (int i = 0; cli_commands[i]; i++)
+    fprintf(f, "  %-10s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
+  fputs("\nflags every command takes: --json, --csv, --hw-file PATH, --help\n"
+        "units: decimal SI prefixes (k M G T P), binary ones only as Ki Mi Gi Ti;\n"
+        "e.g. 3.35TB/s, 989.4T, 16GB, 128KiB, 25us, 1e9.  Version " RL_VERSION_STRING ".\n",
+        f);
+}
+
+static const cli_command *find_command(const char *name) {
+  for (int i = 0; cli_commands[i]; i++)
+    if (strcmp(cli_commands[i]->name, name) == 0) return cli_commands[i];
+  return NULL;
+}
+
+int cli_main(int argc, char **argv, FILE *out, FILE *err) {
+  cli_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.out = out;
+  ctx.err = err;
+  ctx.cmd = "";
+  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    print_overview(out);
+    return argc < 2 ? CLI_USAGE : CLI_OK;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    fprintf(out, "roofline %s\n", rl_version());
+    return CLI_OK;
+  }
+  if (strcmp(argv[1], "help") == 0) {
+    if (argc < 3) { print_overview(out); return CLI_OK; }
+    const cli_command *c = find_command(argv[2]);
+    if (!c) {
+      fprintf(err, "roofline: unknown command '%s' (see roofline --help)\n", argv[2]);
+      return CLI_USAGE;
+    }
+    fputs(c->help, out);
+    return CLI_OK;
+  }
+  const cli_command *c = find_command(argv[1]);
+  if (!c) {
+    fprintf(err, "roofline: unknown command '%s' (see roofline --help)\n", argv[1]);
+    return CLI_USAGE;
+  }
+  for (int i = 2; i < argc; i++)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(c->help, out);
+      return CLI_OK;
+    }
+  ctx.cmd = c->name;
+  int rc = c->run(&ctx, argc - 1, argv + 1);
+  free(ctx.extra);
+  return rc;
+}
+
+/* ---- errors ------------------------------------------------------------ */
+int cli_error(cli_ctx *ctx, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(ctx->err, "roofline %s: ", ctx->cmd);
+  vfprintf(ctx->err, fmt, ap);
+  fputc('\n', ctx->err);
+  va_end(ap);
+  return CLI_USAGE;
+}
+
+int cli_fail(cli_ctx *ctx, rl_status st, const rl_error *e) {
+  fprintf(ctx->err, "roofline %s: %s\n", ctx->cmd,
+          e && e->msg[0] ? e->msg : rl_strerror(st));
+  return st == RL_ENOMEM ? CLI_FAIL : CLI_USAGE;
+}
+
+/* ---- flags ------------------------------------------------------------- */
+static int load_hw_file(cli_ctx *ctx, const char *path) {
+  char *buf;
+  size_t len;
+  int rc = cli_read_file(ctx, path, (size_t)64 << 20, &buf, &len);
+  if (rc) return rc;
+  rl_error e;
+  int32_t n = 0;
+  rl_status st = rl_hw_parse_csv(buf, len, NULL, 0, &n, &e);
+  if (st == RL_OK) {
+    rl_hw *hw = calloc((size_t)n, sizeof *hw);
+    if (!hw) { free(buf); return cli_error(ctx, "out of memory"); }
+    st = rl_hw_parse_csv(buf, len, hw, n, &n, &e);
+    free(ctx->extra);
+    ctx->extra = hw;
+    ctx->n_extra = n;
+  }
+  free(buf);
+  if (st != RL_OK) return cli_error(ctx, "--hw-file %s: %s", path, e.msg);
+  return CLI_OK;
+}
+
+static int set_opt(cli_ctx *ctx, cli_opt *o, const char *val) {
+  rl_error e;
+  rl_status st = RL_OK;
+  rl_unit u = RL_UNIT_COUNT;
+  switch (o->kind) {
+  case OPT_FLAG: *(int *)o->dst = 1; return CLI_OK;
+  case OPT_STR:
+    if (!*val) return cli_error(ctx, "--%s: empty value", o->name);
+    *(const char **)o->dst = val;
+    return CLI_OK;
+  case OPT_DTYPE:
+    st = rl_dtype_parse(val, (int32_t *)o->dst, &e);
+    if (st) return cli_error(ctx, "--%s: %s", o->name, e.msg);
+    return CLI_OK;
+  case OPT_INT: {
+    double v;
+    st = rl_parse_quantity(val, RL_UNIT_COUNT, &v, &e);
+    if (st) return cli_error(ctx, "--%s: %s", o->name, e.msg);
+    if (v != floor(v) || fabs(v) > 1e9)
+      return cli_error(ctx, "--%s: '%s' is not a whole number", o->name, val);
+    *(int *)o->dst = (int)v;
+    return CLI_OK;
+  }
+  case OPT_COUNT: u = RL_UNIT_COUNT; break;
+  case OPT_BYTES: u = RL_UNIT_BYTES; break;
+  case OPT_BYTES_S: u = RL_UNIT_BYTES_S; break;
+  case OPT_FLOP: u = RL_UNIT_FLOP; break;
+  case OPT_FLOP_S: u = RL_UNIT_FLOP_S; break;
+  case OPT_SECONDS: u = RL_UNIT_SECONDS; break;
+  }
+  st = rl_parse_quantity(val, u, (double *)o->dst, &e);
+  if (st) return cli_error(ctx, "--%s: %s", o->name, e.msg);
+  return CLI_OK;
+}
+
+int cli_parse(cli_ctx *ctx, int argc, char **argv, cli_opt *opts,
+              const char **pos, int max_pos, int *npos) {
+  int np = 0;
+  const char *hw_file = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (a[0] == '-' && a[1] == '-' && a[2]) {
+      char name[64];
+      const char *eq = strchr(a + 2, '=');
+      size_t nl = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+      if (nl >= sizeof name) return cli_error(ctx, "unknown option %.40s...", a);
+      memcpy(name, a + 2, nl);
+      name[nl] = 0;
+      if (strcmp(name, "json") == 0 || strcmp(name, "csv") == 0) {
+        if (eq) return cli_error(ctx, "--%s takes no value", name);
+        if (name[0] == 'j') ctx->json = 1; else ctx->csv = 1;
+        continue;
+      }
+      cli_opt *o = NULL;
+      for (cli_opt *p = opts; p && p->name; p++)
+        if (strcmp(p->name, name) == 0) { o = p; break; }
+      int is_hw_file = strcmp(name, "hw-file") == 0;
+      if (!o && !is_hw_file)
+        return cli_error(ctx, "unknown option --%s (see roofline %s --help)", name, ctx->cmd);
+      const char *val = NULL;
+      if (o && o->kind == OPT_FLAG) {
+        if (eq) return cli_error(ctx, "--%s takes no value", name);
+      } else if (eq) {
+        val = eq + 1;
+      } else {
+        if (i + 1 >= argc) return cli_error(ctx, "--%s needs a value", name);
+        val = argv[++i];
+      }
+      if (is_hw_file) {
+        if (hw_file) return cli_error(ctx, "--hw-file given twice");
+        hw_file = val;
+        continue;
+      }
+      if (o->seen) return cli_error(ctx, "--%s given twice", name);
+      o->seen = 1;
+      int rc = set_opt(ctx, o, val);
+      if (rc) return rc;
+    } else {
+      if (np >= max_pos) {
+        if (max_pos == 0) return cli_error(ctx, "unexpected argument '%s'", a);
+        return cli_error(ctx, "unexpected extra argument '%s'", a);
+      }
+      pos[np++] = a;
+    }
+  }
+  if (ctx->json && ctx->csv) return cli_error(ctx, "--json and --csv exclude each other");
+  if (npos) *npos = np;
+  if (hw_file) return load_hw_file(ctx, hw_file);
+  return CLI_OK;
+}
+
+int cli_seen(const cli_opt *opts, const char *name) {
+  for (const cli_opt *p = opts; p && p->name; p++)
+    if (strcmp(p->name, name) == 0) return p->seen;
+  return 0;
+}
+
+/* ---- hardware ------------------------------------------------------------ */
+void cli_hw_flags_init(cli_hw_flags *f) {
+  memset(f, 0, sizeof *f);
+  f->overhead = -1;
+}
+
+int cli_resolve_hw(cli_ctx *ctx, const cli_hw_flags *f, const char *dflt,
+                   rl_hw *out) {
+  rl_error e;
+  const char *id = f->hw ? f->hw : dflt;
+  if (f->peak < 0 || f->bw < 0 || f->mem < 0 || isnan(f->peak) || isnan(f->bw))
+    return cli_error(ctx, "--peak, --bw and --mem must be > 0");
+  if (!id) {
+    if (f->peak > 0 && f->bw > 0) {
+      memset(out, 0, sizeof *out);
+      snprintf(out->id, sizeof out->id, "custom");
+      snprintf(out->name, sizeof out->name, "device described by --peak and --bw");
+      snprintf(out->source, sizeof out->source, "command line");
+      for (int k = 0; k < RL_PEAK_COUNT; k++) out->peak[k] = f->peak;
+      out->mem_bw = f->bw;
+      out->mem_bytes = f->mem;
+      return CLI_OK;
+    }
+    return cli_error(ctx, "--hw ID is required (or describe a device with --peak and --bw)");
+  }
+  rl_status st = rl_hw_find(id, ctx->extra, ctx->n_extra, out, &e);
+  if (st) return cli_error(ctx, "--hw: %s", e.msg);
+  if (f->bw > 0) out->mem_bw = f->bw;
+  if (f->mem > 0) out->mem_bytes = f->mem;
+  return CLI_OK;
+}
+
+int cli_roof(cli_ctx *ctx, const cli_hw_flags *f, const rl_hw *hw,
+             int32_t dtype, int tensor, rl_roof *out) {
+  rl_error e;
+  if (f->overhead != -1 && (f->overhead < 0 || isnan(f->overhead)))
+    return cli_error(ctx, "--overhead must be >= 0");
+  if (f->peak > 0) {
+    out->peak = f->peak;
+    out->bandwidth = hw->mem_bw;
+    out->launch_overhead_s = RL_DEFAULT_LAUNCH_OVERHEAD_S;
+    out->peak_kind = -1;
+    out->sparse = 0;
+    if (f->sparse) return cli_error(ctx, "--sparse and --peak exclude each other (give the sparse figure as --peak)");
+  } else {
+    int32_t pk = rl_hw_peak_for(hw, dtype, tensor);
+    if (pk < 0)
+      return cli_error(ctx, "%s has no %s %s peak in the database (give --peak)", hw->id,
+                       rl_dtype_name(dtype), tensor ? "tensor" : "vector");
+    rl_status st = rl_hw_roof(hw, pk, f->sparse ? RL_ROOF_SPARSE : 0, out, &e);
+    if (st) return cli_fail(ctx, st, &e);
+  }
+  if (f->overhead >= 0) out->launch_overhead_s = f->overhead;
+  return CLI_OK;
+}
+
+/* ---- output ---------------------------------------------------------------- */
+const char *cli_q(char *buf, size_t cap, double v, rl_unit u) {
+  rl_format_quantity(v, u, buf, cap);
+  return buf;
+}
+
+struct cli_table {
+  int ncols, nrows, caprows;
+  char **cells; /* nrows * ncols, row 0 = header */
+};
+
+cli_table *cli_table_new(int ncols, const char *const *header) {
+  cli_table *t = calloc(1, sizeof *t);
+  if (!t) return NULL;
+  t->ncols = ncols;
+  cli_table_row(t, header);
+  return t;
+}
+
+void cli_table_row(cli_table *t, const char *const *cells) {
+  if (!t) return;
+  if (t->nrows == t->caprows) {
+    int nc = t->caprows ? t->caprows * 2 : 16;
+    char **p = realloc(t->cells, sizeof(char *) * (size_t)nc * (size_t)t->ncols);
+    if (!p) return;
+    t->cells = p;
+    t->caprows = nc;
+  }
+  for (int c = 0; c < t->ncols; c++) {
+    const char *s = cells[c] ? cells[c] : "";
+    size_t n = strlen(s);
+    char *d = malloc(n + 1);
+    if (d) memcpy(d, s, n + 1);
+    t->cells[t->nrows * t->ncols + c] = d;
+  }
+  t->nrows++;
+}
+
+/* display width of UTF-8 text: count the non-continuation bytes */
+static int text_width(const char *s) {
+  int w = 0;
+  for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
+  return w;
+}
+
+void cli_table_print(cli_ctx *ctx, cli_table *t) {
+  if (!t) return;
+  if (ctx->csv) {
+    for (int r = 0; r < t->nrows; r++) {
+      for (int c = 0; c < t->ncols; c++) {
+        const char *s = t->cells[r * t->ncols + c];
+        if (!s) s = "";
+        if (c) fputc(',', ctx->out);
+        if (strpbrk(s, ",\"\n")) {
+          fputc('"', ctx->out);
+          for (; *s; s++) { if (*s == '"') fputc('"', ctx->out); fputc(*s, ctx->out); }
+          fputc('"', ctx->out);
+        } else {
+          fputs(s, ctx->out);
+        }
+      }
+      fputc('\n', ctx->out);
+    }
+    return;
+  }
+  int w[32] = {0};
+  int nc = t->ncols < 32 ? t->ncols : 32;
+  for (int r = 0; r < t->nrows; r++)
+    for (int c = 0; c < nc; c++) {
+      const char *s = t->cells[r * t->ncols + c];
+      int l = s ? text_width(s) : 0;
+      if (l > w[c]) w[c] = l;
+    }
+  for (int r = 0; r < t->nrows; r++) {
+    for (int c = 0; c < nc; c++) {
+      const char *s = t->cells[r * t->ncols + c];
+      if (!s) s = "";
+      int pad = w[c] - text_width(s);
+      if (c == nc - 1) { fputs(s, ctx->out); break; }
+      fputs(s, ctx->out);
+      fprintf(ctx->out, "%*s", pad + 2, "");
+    }
+    fputc('\n', ctx->out);
+    if (r == 0) {
+      int total = 0;
+      for (int c = 0; c < nc; c++) total += w[c] + (c < nc - 1 ? 2 : 0);
+      for (int i = 0; i < total; i++) fputc('-', ctx->out);
+      fputc('\n', ctx->out);
+    }
+  }
+}
+
+void cli_table_free(cli_table *t) {
+  if (!t) return;
+  for (int i = 0; i < t->nrows * t->ncols; i++) free(t->cells[i]);
+  free(t->cells);
+  free(t);
+}
+
+int cli_read_file(cli_ctx *ctx, const char *path, size_t max, char **buf,
+                  size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return cli_error(ctx, "%s: %s", path, strerror(errno));
+  size_t cap = 1 << 16, n = 0;
+  char *b = malloc(cap + 1);
+  if (!b) { fclose(f); return cli_error(ctx, "%s: out of memory", path); }
+  for (;;) {
+    if (n == cap) {
+      if (cap >= max) { free(b); fclose(f); return cli_error(ctx, "%s: larger than %zu bytes", path, max); }
+      cap *= 2;
+      char *nb = realloc(b, cap + 1);
+      if (!nb) { free(b); fclose(f); return cli_error(ctx, "%s: out of memory", path); }
+      b = nb;
+    }
+    size_t r = fread(b + n, 1, cap - n, f);
+    n += r;
+    if (r == 0) break;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) { free(b); return cli_error(ctx, "%s: read error", path); }
+  b[n] = 0;
+  *buf = b;
+  *len = n;
+  return CLI_OK;
+}
+
+int cli_print_json(cli_ctx *ctx, cli_json_fn fn, void *arg) {
+  char small[4096];
+  size_t n = fn(arg, small, sizeof small);
+  if (n < sizeof small) {
+    fputs(small, ctx->out);
+    fputc('\n', ctx->out);
+    return CLI_OK;
+  }
+  char *big = malloc(n + 1);
+  if (!big) return cli_error(ctx, "out of memory");
+  fn(arg, big, n + 1);
+  fputs(big, ctx->out);
+  fputc('\n', ctx->out);
+  free(big);
+  return CLI_OK;
+}
+
+void cli_result_csv_header(cli_ctx *ctx) {
+  fputs("op,hw,dtype,flops,bytes,intensity,peak,bandwidth,ridge,bound,time_s,"
+        "compute_time_s,memory_time_s,attainable,measured_s,achieved,roof_fraction\n",
+        ctx->out);
+}
+
+static void csv_text(FILE *f, const char *s) {
+  if (!strpbrk(s, ",\"\n")) { fputs(s, f); return; }
+  fputc('"', f);
+  for (; *s; s++) { if (*s == '"') fputc('"', f); fputc(*s, f); }
+  fputc('"', f);
+}
+
+void cli_result_csv_row(cli_ctx *ctx, const char *op, const char *hw,
+                        const char *dtype, const rl_result *r) {
+  FILE *f = ctx->out;
+  csv_text(f, op); fputc(',', f);
+  csv_text(f, hw ? hw : ""); fputc(',', f);
+  csv_text(f, dtype ? dtype : ""); 
+  fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%s,%.10g,%.10g,%.10g,%.10g", r->flops,
+          r->bytes, r->intensity, r->peak, r->bandwidth, r->ridge, rl_bound_name(r->bound),
+          r->time_s, r->compute_time_s, r->memory_time_s, r->attainable);
+  if (r->has_measured)
+    fprintf(f, ",%.10g,%.10g,%.10g\n", r->measured_s, r->achieved, r->roof_fraction);
+  else
+    fputs(",,,\n", f);
+}

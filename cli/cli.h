@@ -1,0 +1,150 @@
+/*
+ * cli.h -- the command-line tool's shared helpers (prefix cli_).
+ *
+ * The tool is a thin client of include/roofline.h: it parses flags into
+ * the library's structs, calls the library and prints. Each subcommand is
+ * one file cli/cmd_<name>.c defining one cli_command; cli/cli.c holds the
+ * table of them, the dispatcher and the help.
+ *
+ * Exit status: 0 success, 2 bad input (unknown id, malformed number or
+ * unit, missing flag, broken file), 1 an internal failure. On error one
+ * line goes to stderr ("roofline op: --m: '4O96' is not a number") and
+ * nothing to stdout.
+ */
+#ifndef RL_CLI_H
+#define RL_CLI_H
+
+#include "roofline.h"
+
+#include <stdio.h>
+
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+typedef struct cli_ctx {
+  FILE *out;         /* stdout (or a memory stream in tests) */
+  FILE *err;         /* stderr */
+  const char *cmd;   /* "op", "hw list", ... for messages */
+  int json, csv;     /* output format flags */
+  rl_hw *extra;      /* devices from --hw-file (owned) */
+  int32_t n_extra;
+} cli_ctx;
+
+typedef struct cli_command {
+  const char *name;
+  int (*run)(cli_ctx *ctx, int argc, char **argv); /* argv[0] = name */
+  const char *summary; /* one line for `roofline --help` */
+  const char *help;    /* the full text for `roofline help NAME` and --help */
+} cli_command;
+
+/* Run the tool: what main() does, with the streams given. */
+int cli_main(int argc, char **argv, FILE *out, FILE *err);
+
+/* Print "roofline CMD: message" on ctx->err and return CLI_USAGE. */
+int cli_error(cli_ctx *ctx, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Report a library failure: the rl_error message. Returns CLI_USAGE for
+ * bad input, CLI_FAIL for RL_ENOMEM. */
+int cli_fail(cli_ctx *ctx, rl_status st, const rl_error *e);
+
+/* ---- flags ----------------------------------------------------------- */
+typedef enum cli_opt_kind {
+  OPT_FLAG,     /* int: set to 1, no value */
+  OPT_STR,      /* const char *: the value as given */
+  OPT_COUNT,    /* double: plain number ("4096", "4Ki", "1e6") */
+  OPT_BYTES,    /* double: B ("16GB", "128KiB") */
+  OPT_BYTES_S,  /* double: B/s */
+  OPT_FLOP,     /* double: FLOP */
+  OPT_FLOP_S,   /* double: FLOP/s */
+  OPT_SECONDS,  /* double: s ("25us") */
+  OPT_DTYPE,    /* int32_t: rl_dtype */
+  OPT_INT       /* int: a whole number */
+} cli_opt_kind;
+
+typedef struct cli_opt {
+  const char *name; /* without the leading "--" */
+  cli_opt_kind kind;
+  void *dst;
+  int seen;         /* set by cli_parse */
+} cli_opt;
+
+/* Parse argv[1..] (argv[0] is the command name) against opts, which ends
+ * with a {NULL} entry. Accepts "--name value" and "--name=value". The
+ * common flags --json, --csv and --hw-file are handled here for every
+ * command. Words that are not flags go to pos (at most max_pos of them).
+ * Returns CLI_OK or an exit status after printing the error. A flag given
+ * twice is an error. */
+int cli_parse(cli_ctx *ctx, int argc, char **argv, cli_opt *opts,
+              const char **pos, int max_pos, int *npos);
+
+/* Was the flag named `name` given? */
+int cli_seen(const cli_opt *opts, const char *name);
+
+/* ---- hardware -------------------------------------------------------- */
+/* Hardware flags most commands share. */
+typedef struct cli_hw_flags {
+  const char *hw;       /* --hw ID */
+  double peak;          /* --peak 500T (override or inline device) */
+  double bw;            /* --bw 2TB/s */
+  double mem;           /* --mem 80GB */
+  int sparse;           /* --sparse */
+  double overhead;      /* --overhead 4us; <0 = default */
+} cli_hw_flags;
+
+/* Entries for cli_hw_flags, to splice into an options table:
+ *   cli_opt opts[] = { ..., CLI_HW_OPTS(hwf), {NULL} }; */
+#define CLI_HW_OPTS(f)                                                       \
+  {"hw", OPT_STR, &(f).hw, 0}, {"peak", OPT_FLOP_S, &(f).peak, 0},           \
+      {"bw", OPT_BYTES_S, &(f).bw, 0}, {"mem", OPT_BYTES, &(f).mem, 0},      \
+      {"sparse", OPT_FLAG, &(f).sparse, 0},                                   \
+      {"overhead", OPT_SECONDS, &(f).overhead, 0}
+
+void cli_hw_flags_init(cli_hw_flags *f);
+
+/* Resolve the device: --hw looked up (user's --hw-file first), with
+ * --bw/--mem overriding its figures; or, without --hw, an inline device
+ * from --peak and --bw. `dflt` is the id used when neither is given (NULL:
+ * then --hw is required). */
+int cli_resolve_hw(cli_ctx *ctx, const cli_hw_flags *f, const char *dflt,
+                   rl_hw *out);
+
+/* The roof for an op of `dtype` (tensor or vector) on the resolved device,
+ * honouring --peak, --sparse and --overhead. */
+int cli_roof(cli_ctx *ctx, const cli_hw_flags *f, const rl_hw *hw,
+             int32_t dtype, int tensor, rl_roof *out);
+
+/* ---- output ---------------------------------------------------------- */
+/* Format a quantity into a static-size buffer owned by the caller. */
+const char *cli_q(char *buf, size_t cap, double v, rl_unit u);
+#define CLI_Q(v, u) cli_q((char[48]){0}, 48, (v), (u))
+
+/* A simple table: add rows of cells, then print aligned (text) or as CSV
+ * (ctx->csv). Cells are copied. */
+typedef struct cli_table cli_table;
+cli_table *cli_table_new(int ncols, const char *const *header);
+void cli_table_row(cli_table *t, const char *const *cells);
+void cli_table_print(cli_ctx *ctx, cli_table *t);
+void cli_table_free(cli_table *t);
+
+/* Read a whole file (at most max bytes) into a malloc'd NUL-terminated
+ * buffer; on failure prints "roofline CMD: PATH: reason" and returns
+ * CLI_USAGE. */
+int cli_read_file(cli_ctx *ctx, const char *path, size_t max, char **buf,
+                  size_t *len);
+
+/* Print a library JSON writer's output (calls it twice when needed). */
+typedef size_t (*cli_json_fn)(void *arg, char *buf, size_t cap);
+int cli_print_json(cli_ctx *ctx, cli_json_fn fn, void *arg);
+
+/* CSV of roofline results: the header row, then one row per result with
+ * the JSON keys' values in base units. */
+void cli_result_csv_header(cli_ctx *ctx);
+void cli_result_csv_row(cli_ctx *ctx, const char *op, const char *hw,
+                        const char *dtype, const rl_result *r);
+
+/* The command table (cli.c). */
+extern const cli_command *const cli_commands[];
+
+#endif

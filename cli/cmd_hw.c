@@ -1,0 +1,180 @@
+/*
+ * cmd_hw.c -- `roofline hw list` and `roofline hw show ID`: the hardware
+ * database, every figure with its unit and source, and the ridge points.
+ */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: roofline hw list [--hw-file PATH] [--json|--csv]\n"
+    "       roofline hw show ID [--hw-file PATH] [--json]\n"
+    "\n"
+    "list: every device with its dense bf16 tensor peak, FP32 vector peak, memory\n"
+    "bandwidth, capacity and bf16 ridge point.\n"
+    "show: every figure of one device with its unit and source, and the ridge\n"
+    "point (peak / bandwidth) of each format; sparse peaks (2x, 2:4 structured\n"
+    "sparsity) are listed separately and labelled.\n"
+    "\n"
+    "IDs are those of data/hardware.csv (nvidia-h100-sxm5, amd-mi300x, ...); short\n"
+    "aliases and unique fragments work too (h100, h200, a100-80gb, b200, mi300x,\n"
+    "tpu-v5p). --hw-file adds your own devices in the same CSV format.\n";
+
+static void hw_json(FILE *f, const rl_hw *h) {
+  char s[RL_HW_SOURCE_MAX * 2 + 16];
+  fputs("{\"id\":", f);
+  rl_json_string(h->id, s, sizeof s); fputs(s, f);
+  fputs(",\"name\":", f);
+  rl_json_string(h->name, s, sizeof s); fputs(s, f);
+  fputs(",\"vendor\":", f);
+  rl_json_string(h->vendor, s, sizeof s); fputs(s, f);
+  fputs(",\"aliases\":", f);
+  rl_json_string(h->aliases, s, sizeof s); fputs(s, f);
+  fputs(",\"peak\":{", f);
+  int first = 1;
+  for (int k = 0; k < RL_PEAK_COUNT; k++)
+    if (h->peak[k] > 0) {
+      fprintf(f, "%s\"%s\":%.10g", first ? "" : ",", rl_peak_name(k), h->peak[k]);
+      first = 0;
+    }
+  fputs("},\"ridge\":{", f);
+  first = 1;
+  for (int k = 0; k < RL_PEAK_COUNT; k++)
+    if (h->peak[k] > 0) {
+      fprintf(f, "%s\"%s\":%.10g", first ? "" : ",", rl_peak_name(k), rl_hw_ridge(h, k));
+      first = 0;
+    }
+  fprintf(f, "},\"sparsity\":%s,\"mem_bytes\":%.10g,\"mem_bw\":%.10g,\"l2_bytes\":%.10g,"
+             "\"l2_bw\":%.10g,\"sms\":%d,\"boost_hz\":%.10g,\"interconnect_bw\":%.10g,\"tdp_w\":%.10g,",
+          h->sparsity ? "true" : "false", h->mem_bytes, h->mem_bw, h->l2_bytes, h->l2_bw,
+          (int)h->sms, h->boost_hz, h->interconnect_bw, h->tdp_w);
+  fputs("\"source\":", f);
+  rl_json_string(h->source, s, sizeof s); fputs(s, f);
+  fputs("}", f);
+}
+
+static int all_devices(cli_ctx *ctx, rl_hw **out, int32_t *n) {
+  int32_t nb = rl_hw_count();
+  rl_hw *v = calloc((size_t)(nb + ctx->n_extra), sizeof *v);
+  if (!v) return cli_error(ctx, "out of memory");
+  for (int32_t i = 0; i < ctx->n_extra; i++) v[i] = ctx->extra[i];
+  for (int32_t i = 0; i < nb; i++) rl_hw_get(i, &v[ctx->n_extra + i]);
+  *out = v;
+  *n = nb + ctx->n_extra;
+  return CLI_OK;
+}
+
+static int list(cli_ctx *ctx) {
+  rl_hw *v = NULL;
+  int32_t n = 0;
+  int rc = all_devices(ctx, &v, &n);
+  if (rc) return rc;
+  if (ctx->json) {
+    fputc('[', ctx->out);
+    for (int32_t i = 0; i < n; i++) {
+      if (i) fputc(',', ctx->out);
+      hw_json(ctx->out, &v[i]);
+    }
+    fputs("]\n", ctx->out);
+    free(v);
+    return CLI_OK;
+  }
+  const char *hdr[] = {"id", "name", "bf16 dense", "fp32 vector", "bandwidth", "memory", "bf16 ridge"};
+  cli_table *t = cli_table_new(7, hdr);
+  for (int32_t i = 0; i < n; i++) {
+    const rl_hw *h = &v[i];
+    char c[7][64];
+    snprintf(c[0], 64, "%s", h->id);
+    snprintf(c[1], 64, "%s", h->name);
+    if (h->peak[RL_PEAK_BF16] > 0) cli_q(c[2], 64, h->peak[RL_PEAK_BF16], RL_UNIT_FLOP_S);
+    else snprintf(c[2], 64, "-");
+    if (h->peak[RL_PEAK_FP32] > 0) cli_q(c[3], 64, h->peak[RL_PEAK_FP32], RL_UNIT_FLOP_S);
+    else snprintf(c[3], 64, "-");
+    cli_q(c[4], 64, h->mem_bw, RL_UNIT_BYTES_S);
+    if (h->mem_bytes > 0) cli_q(c[5], 64, h->mem_bytes, RL_UNIT_BYTES);
+    else snprintf(c[5], 64, "-");
+    if (h->peak[RL_PEAK_BF16] > 0) cli_q(c[6], 64, rl_hw_ridge(h, RL_PEAK_BF16), RL_UNIT_FLOP_PER_BYTE);
+    else snprintf(c[6], 64, "-");
+    const char *cells[7] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6]};
+    cli_table_row(t, cells);
+  }
+  cli_table_print(ctx, t);
+  cli_table_free(t);
+  free(v);
+  return CLI_OK;
+}
+
+static int show(cli_ctx *ctx, const char *id) {
+  rl_hw h;
+  rl_error e;
+  rl_status st = rl_hw_find(id, ctx->extra, ctx->n_extra, &h, &e);
+  if (st) return cli_fail(ctx, st, &e);
+  if (ctx->json) {
+    hw_json(ctx->out, &h);
+    fputc('\n', ctx->out);
+    return CLI_OK;
+  }
+  FILE *f = ctx->out;
+  char b1[48], b2[48];
+  fprintf(f, "%s: %s (%s, %s)\n", h.id, h.name, h.vendor, h.form_factor);
+  if (h.aliases[0]) fprintf(f, "aliases: %s\n", h.aliases);
+  fputc('\n', f);
+  const char *hdr[] = {"format", "dense peak", "ridge (dense)", "2:4 sparse peak"};
+  cli_table *t = cli_table_new(4, hdr);
+  for (int k = 0; k < RL_PEAK_COUNT; k++) {
+    if (!(h.peak[k] > 0)) continue;
+    char c[4][64];
+    int vec = k == RL_PEAK_FP64 || k == RL_PEAK_FP32 || k == RL_PEAK_VEC16;
+    snprintf(c[0], 64, "%s%s", k == RL_PEAK_VEC16 ? "fp16/bf16" : rl_peak_name(k),
+             vec ? " (vector)" : (k == RL_PEAK_FP64_TENSOR ? "" : " (tensor)"));
+    cli_q(c[1], 64, h.peak[k], RL_UNIT_FLOP_S);
+    if (k == RL_PEAK_INT8) { char *u = strstr(c[1], "FLOP/s"); if (u) strcpy(u, "OP/s"); }
+    cli_q(c[2], 64, rl_hw_ridge(&h, k), RL_UNIT_FLOP_PER_BYTE);
+    if (h.sparsity && !vec && k != RL_PEAK_FP64_TENSOR) cli_q(c[3], 64, 2 * h.peak[k], RL_UNIT_FLOP_S);
+    else snprintf(c[3], 64, "-");
+    const char *cells[4] = {c[0], c[1], c[2], c[3]};
+    cli_table_row(t, cells);
+  }
+  cli_table_print(ctx, t);
+  cli_table_free(t);
+  fputc('\n', f);
+  fprintf(f, "memory bandwidth   %s\n", cli_q(b1, sizeof b1, h.mem_bw, RL_UNIT_BYTES_S));
+  if (h.mem_bytes > 0) fprintf(f, "memory capacity    %s\n", cli_q(b1, sizeof b1, h.mem_bytes, RL_UNIT_BYTES));
+  if (h.l2_bytes > 0) fprintf(f, "L2 / last level    %s\n", cli_q(b1, sizeof b1, h.l2_bytes, RL_UNIT_BYTES));
+  if (h.l1_bw > 0) fprintf(f, "L1 bandwidth       %s\n", cli_q(b1, sizeof b1, h.l1_bw, RL_UNIT_BYTES_S));
+  if (h.l2_bw > 0) fprintf(f, "L2 bandwidth       %s\n", cli_q(b1, sizeof b1, h.l2_bw, RL_UNIT_BYTES_S));
+  if (h.l3_bw > 0) fprintf(f, "L3 bandwidth       %s\n", cli_q(b1, sizeof b1, h.l3_bw, RL_UNIT_BYTES_S));
+  if (h.sms > 0) fprintf(f, "SMs / CUs          %d\n", (int)h.sms);
+  if (h.boost_hz > 0) fprintf(f, "boost clock        %.4g GHz\n", h.boost_hz / 1e9);
+  if (h.interconnect_bw > 0)
+    fprintf(f, "interconnect       %s (total, both directions)\n",
+            cli_q(b2, sizeof b2, h.interconnect_bw, RL_UNIT_BYTES_S));
+  if (h.tdp_w > 0) fprintf(f, "TDP                %.4g W\n", h.tdp_w);
+  fprintf(f, "2:4 sparsity       %s\n", h.sparsity ? "yes (sparse peaks used only with --sparse)" : "no");
+  fprintf(f, "source             %s\n", h.source);
+  return CLI_OK;
+}
+
+static int run(cli_ctx *ctx, int argc, char **argv) {
+  const char *pos[2];
+  int np = 0;
+  cli_opt opts[] = {{NULL, 0, NULL, 0}};
+  int rc = cli_parse(ctx, argc, argv, opts, pos, 2, &np);
+  if (rc) return rc;
+  if (np == 0) return cli_error(ctx, "hw list | hw show ID");
+  if (strcmp(pos[0], "list") == 0) {
+    if (np > 1) return cli_error(ctx, "hw list takes no argument");
+    if (ctx->csv) { /* the database's own format would be the natural CSV */
+      return cli_error(ctx, "--csv: use data/hardware.csv, the database itself");
+    }
+    return list(ctx);
+  }
+  if (strcmp(pos[0], "show") == 0) {
+    if (np < 2) return cli_error(ctx, "hw show needs an ID (see roofline hw list)");
+    return show(ctx, pos[1]);
+  }
+  return cli_error(ctx, "unknown hw action '%s' (list, show)", pos[0]);
+}
+
+const cli_command cmd_hw = {"hw", run, "the hardware database: list, show ID", help};

@@ -1,0 +1,140 @@
+/*
+ * cmd_layer.c -- `roofline layer`: the first seed's table, the roofline
+ * view of one Transformer layer (add, softmax and LayerNorm on the
+ * activation, linear layers at three token batches, one attention head
+ * naive and fused).
+ */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: roofline layer [--hw ID] [--dtype DT] [shape flags]\n"
+    "\n"
+    "The roofline view of one Transformer layer, as the first seed's table: an\n"
+    "add, a softmax and a LayerNorm on a rows x d activation; linear layers d x d\n"
+    "at three token batches; one attention head at sequence length T, naive\n"
+    "(scores written to memory) and fused (FlashAttention-style).\n"
+    "\n"
+    "flags:\n"
+    "  --hw ID          device (default nvidia-h100-sxm5); or --peak P --bw B\n"
+    "  --dtype DT       default bf16\n"
+    "  --rows R         activation rows (default 4096)\n"
+    "  --d D            model width (default 4096)\n"
+    "  --batches A,B,C  linear-layer token batches (default 1,128,512)\n"
+    "  --seq T          attention sequence length (default 4096)\n"
+    "  --head-dim D     attention head width (default 128)\n"
+    "  --sparse, --overhead T, --hw-file PATH, --json, --csv  as for `roofline op`\n";
+
+typedef struct layer_json {
+  int32_t n;
+  const char (*labels)[RL_LABEL_MAX];
+  const rl_result *r;
+  const rl_roof *roofs;
+  const char *hw, *dtype;
+} layer_json;
+
+static size_t json_fn(void *p, char *buf, size_t cap) {
+  layer_json *a = p;
+  size_t len = 0;
+  /* an array of op records, written piecewise into (buf, cap) */
+  for (int32_t i = 0; i <= a->n; i++) {
+    const char *sep = i == 0 ? "[" : (i == a->n ? "]" : ",");
+    size_t l = strlen(sep);
+    if (len + l < cap) memcpy(buf + len, sep, l + 1);
+    len += l;
+    if (i == a->n) break;
+    size_t room = len < cap ? cap - len : 0;
+    len += rl_result_json(a->labels[i], a->hw, a->dtype, &a->roofs[i], &a->r[i], NULL,
+                          room ? buf + len : NULL, room);
+  }
+  return len;
+}
+
+static int parse_batches(cli_ctx *ctx, const char *s, double out[3]) {
+  char tmp[128];
+  if (strlen(s) >= sizeof tmp) return cli_error(ctx, "--batches: too long");
+  strcpy(tmp, s);
+  int n = 0;
+  for (char *tok = strtok(tmp, ","); tok; tok = strtok(NULL, ",")) {
+    if (n == 3) return cli_error(ctx, "--batches: give exactly three batch sizes (e.g. 1,128,512)");
+    rl_error e;
+    if (rl_parse_quantity(tok, RL_UNIT_COUNT, &out[n], &e)) return cli_error(ctx, "--batches: %s", e.msg);
+    n++;
+  }
+  if (n != 3) return cli_error(ctx, "--batches: give exactly three batch sizes (e.g. 1,128,512)");
+  return CLI_OK;
+}
+
+static int run(cli_ctx *ctx, int argc, char **argv) {
+  rl_layer_shape sh = rl_layer_default();
+  const char *batches = NULL;
+  cli_hw_flags hwf;
+  cli_hw_flags_init(&hwf);
+  cli_opt opts[] = {{"dtype", OPT_DTYPE, &sh.dtype, 0},  {"rows", OPT_COUNT, &sh.rows, 0},
+                    {"d", OPT_COUNT, &sh.d, 0},          {"batches", OPT_STR, &batches, 0},
+                    {"seq", OPT_COUNT, &sh.seq, 0},      {"head-dim", OPT_COUNT, &sh.head_dim, 0},
+                    CLI_HW_OPTS(hwf),                    {NULL, 0, NULL, 0}};
+  int rc = cli_parse(ctx, argc, argv, opts, NULL, 0, NULL);
+  if (rc) return rc;
+  if (batches && (rc = parse_batches(ctx, batches, sh.batches))) return rc;
+  rl_op ops[RL_LAYER_OPS];
+  char labels[RL_LAYER_OPS][RL_LABEL_MAX];
+  int32_t n = 0;
+  rl_error e;
+  rl_status st = rl_layer_ops(&sh, ops, labels, RL_LAYER_OPS, &n, &e);
+  if (st) return cli_fail(ctx, st, &e);
+  rl_hw hw;
+  const char *dflt = (hwf.peak > 0 && hwf.bw > 0) ? NULL : "nvidia-h100-sxm5";
+  if ((rc = cli_resolve_hw(ctx, &hwf, dflt, &hw))) return rc;
+  rl_result res[RL_LAYER_OPS];
+  rl_roof roofs[RL_LAYER_OPS];
+  for (int32_t i = 0; i < n; i++) {
+    rl_cost c;
+    st = rl_op_cost(&ops[i], &c, &e);
+    if (st) return cli_fail(ctx, st, &e);
+    if ((rc = cli_roof(ctx, &hwf, &hw, sh.dtype, c.tensor, &roofs[i]))) return rc;
+    st = rl_roofline(c.flops, c.bytes, &roofs[i], 0, &res[i], &e);
+    if (st) return cli_fail(ctx, st, &e);
+  }
+  const char *dt = rl_dtype_name(sh.dtype);
+  if (ctx->json) {
+    layer_json a = {n, (const char (*)[RL_LABEL_MAX])labels, res, roofs, hw.id, dt};
+    return cli_print_json(ctx, json_fn, &a);
+  }
+  if (ctx->csv) {
+    cli_result_csv_header(ctx);
+    for (int32_t i = 0; i < n; i++) cli_result_csv_row(ctx, labels[i], hw.id, dt, &res[i]);
+    return CLI_OK;
+  }
+  fprintf(ctx->out, "One Transformer layer on %s (%s), %s: activation %.0f x %.0f, "
+          "attention T=%.0f d_k=%.0f\n\n", hw.id, hw.name, dt, sh.rows, sh.d, sh.seq, sh.head_dim);
+  const char *hdr[] = {"op", "FLOPs", "bytes", "FLOP/B", "bound", "time >=", "attainable", "peak used"};
+  cli_table *t = cli_table_new(8, hdr);
+  for (int32_t i = 0; i < n; i++) {
+    char c[8][48];
+    cli_q(c[1], 48, res[i].flops, RL_UNIT_FLOP);
+    cli_q(c[2], 48, res[i].bytes, RL_UNIT_BYTES);
+    cli_q(c[3], 48, res[i].intensity, RL_UNIT_FLOP_PER_BYTE);
+    snprintf(c[4], 48, "%s", rl_bound_name(res[i].bound));
+    cli_q(c[5], 48, res[i].time_s, RL_UNIT_SECONDS);
+    cli_q(c[6], 48, res[i].attainable, RL_UNIT_FLOP_S);
+    snprintf(c[7], 48, "%s%s", roofs[i].peak_kind < 0 ? "--peak" : rl_peak_name(roofs[i].peak_kind),
+             roofs[i].sparse ? " sparse" : "");
+    const char *cells[8] = {labels[i], c[1], c[2], c[3], c[4], c[5], c[6], c[7]};
+    cli_table_row(t, cells);
+  }
+  cli_table_print(ctx, t);
+  cli_table_free(t);
+  char b1[48], b2[48];
+  int32_t tk = rl_hw_peak_for(&hw, sh.dtype, 1);
+  if (tk >= 0 && hwf.peak <= 0)
+    fprintf(ctx->out, "\nridge point: %s tensor %s / %s = %s\n", dt,
+            cli_q(b1, sizeof b1, hw.peak[tk], RL_UNIT_FLOP_S),
+            cli_q(b2, sizeof b2, hw.mem_bw, RL_UNIT_BYTES_S),
+            CLI_Q(hw.peak[tk] / hw.mem_bw, RL_UNIT_FLOP_PER_BYTE));
+  return CLI_OK;
+}
+
+const cli_command cmd_layer = {"layer", run, "the roofline view of one Transformer layer (the seed's table)", help};
