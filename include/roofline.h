@@ -406,6 +406,26 @@ RL_API size_t rl_result_json(const char *op, const char *hw,
  * <, >, & (so the text is safe inside HTML). Returns the length needed. */
 RL_API size_t rl_json_string(const char *s, char *buf, size_t cap);
 
+/* ======================================================================
+ * Models and LLM economics: decode, prefill, MFU/HFU, collectives (issue 3)
+ * ====================================================================== */
+/* @@LLM@@ */
+
+/* ======================================================================
+ * Rendering: SVG and terminal roofline charts, the HTML page (issue 4)
+ * ====================================================================== */
+/* @@PLOT@@ */
+
+/* ======================================================================
+ * Measurement: the empirical roofline of this machine (issue 5)
+ * ====================================================================== */
+/* @@MEASURE@@ */
+
+/* ======================================================================
+ * Traces: PyTorch/Kineto, Nsight Compute and Nsight Systems readers (issue 6)
+ * ====================================================================== */
+/* @@TRACE@@ */
+
 #ifdef __cplusplus
 }
 #endif
