@@ -52,7 +52,8 @@ all: $(BUILD)/roofline $(BUILD)/libroofline.so $(BUILD)/libroofline.a
 
 $(BUILD)/obj/%.o: %.c include/roofline.h $(wildcard src/*/*.h) $(wildcard src/*/*.inc) $(wildcard cli/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLCFLAGS) -c $< -o $@
+	@echo "  CC      $<"
+	@$(CC) $(ALLCFLAGS) -c $< -o $@
 
 $(BUILD)/libroofline.a: $(LIB_OBJ)
 	@rm -f $@
