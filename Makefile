@@ -73,7 +73,7 @@ $(BUILD)/roofline: $(BUILD)/obj/cli/main.o $(BUILD)/libroofline-cli.a $(BUILD)/l
 # commands in-process.
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(BUILD)/libroofline-cli.a $(BUILD)/libroofline.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLCFLAGS) -Itests/unit -o $@ $< $(BUILD)/libroofline-cli.a $(BUILD)/libroofline.a $(LDFLAGS) $(LDLIBS)
+	$(CC) $(ALLCFLAGS) -Itests/unit -Icli -o $@ $< $(BUILD)/libroofline-cli.a $(BUILD)/libroofline.a $(LDFLAGS) $(LDLIBS)
 
 tests-bin: $(TEST_BIN)
 

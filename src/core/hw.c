@@ -92,8 +92,22 @@ static int hw_distance(const rl_hw *h, const char *id) {
   return best;
 }
 
+/* Device i of the search order: the user's devices, then the built-in
+ * ones. A built-in device that the user's file redefines (same id) is
+ * replaced by the user's row, so aliases keep working for it. */
 static const rl_hw *hw_at(const rl_hw *extra, int32_t n_extra, int32_t i) {
-  return i < n_extra ? &extra[i] : &builtin[i - n_extra];
+  if (i < n_extra) return &extra[i];
+  const rl_hw *b = &builtin[i - n_extra];
+  for (int32_t k = 0; k < n_extra; k++)
+    if (rli_strcasecmp(extra[k].id, b->id) == 0) return &extra[k];
+  return b;
+}
+
+/* The aliases of the built-in device a user's row redefines. */
+static int shadowed_aliases_contain(const rl_hw *user, const char *id) {
+  for (int32_t k = 0; k < N_BUILTIN; k++)
+    if (rli_strcasecmp(builtin[k].id, user->id) == 0) return contains_ci(builtin[k].aliases, id);
+  return 0;
 }
 
 rl_status rl_hw_find(const char *id, const rl_hw *extra, int32_t n_extra,
@@ -109,7 +123,8 @@ rl_status rl_hw_find(const char *id, const rl_hw *extra, int32_t n_extra,
   }
   for (int32_t i = 0; i < total; i++) {
     const rl_hw *h = hw_at(extra, n_extra, i);
-    if (list_has(h->aliases, id)) { *out = *h; return RL_OK; }
+    const char *aliases = i < n_extra ? h->aliases : builtin[i - n_extra].aliases;
+    if (list_has(aliases, id)) { *out = *h; return RL_OK; }
   }
   /* 3. a fragment of exactly one id or alias */
   int32_t found = -1, nfound = 0;
@@ -117,7 +132,9 @@ rl_status rl_hw_find(const char *id, const rl_hw *extra, int32_t n_extra,
   names[0] = 0;
   for (int32_t i = 0; i < total; i++) {
     const rl_hw *h = hw_at(extra, n_extra, i);
-    if (contains_ci(h->id, id) || contains_ci(h->aliases, id)) {
+    if (i >= n_extra && h != &builtin[i - n_extra]) continue; /* seen as the user's row */
+    if (contains_ci(h->id, id) || contains_ci(h->aliases, id) ||
+        (i < n_extra && shadowed_aliases_contain(h, id))) {
       if (nfound < 6) {
         size_t l = strlen(names);
         if (l + strlen(h->id) + 3 < 200) {
@@ -137,6 +154,7 @@ rl_status rl_hw_find(const char *id, const rl_hw *extra, int32_t n_extra,
   int32_t best[3] = {-1, -1, -1};
   int bestd[3] = {1 << 30, 1 << 30, 1 << 30};
   for (int32_t i = 0; i < total; i++) {
+    if (i >= n_extra && hw_at(extra, n_extra, i) != &builtin[i - n_extra]) continue;
     int d = hw_distance(hw_at(extra, n_extra, i), id);
     for (int k = 0; k < 3; k++)
       if (d < bestd[k]) {
