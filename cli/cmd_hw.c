@@ -85,8 +85,6 @@ static int list(cli_ctx *ctx) {
   for (int32_t i = 0; i < n; i++) {
     const rl_hw *h = &v[i];
     char c[7][64];
-    snprintf(c[0], 64, "%s", h->id);
-    snprintf(c[1], 64, "%s", h->name);
     if (h->peak[RL_PEAK_BF16] > 0) cli_q(c[2], 64, h->peak[RL_PEAK_BF16], RL_UNIT_FLOP_S);
     else snprintf(c[2], 64, "-");
     if (h->peak[RL_PEAK_FP32] > 0) cli_q(c[3], 64, h->peak[RL_PEAK_FP32], RL_UNIT_FLOP_S);
@@ -96,7 +94,7 @@ static int list(cli_ctx *ctx) {
     else snprintf(c[5], 64, "-");
     if (h->peak[RL_PEAK_BF16] > 0) cli_q(c[6], 64, rl_hw_ridge(h, RL_PEAK_BF16), RL_UNIT_FLOP_PER_BYTE);
     else snprintf(c[6], 64, "-");
-    const char *cells[7] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6]};
+    const char *cells[7] = {h->id, h->name, c[2], c[3], c[4], c[5], c[6]};
     cli_table_row(t, cells);
   }
   cli_table_print(ctx, t);

@@ -260,10 +260,13 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   char peak_desc[96];
   if (roof.peak_kind < 0)
     snprintf(peak_desc, sizeof peak_desc, "--peak");
+  else if (roof.peak_kind == RL_PEAK_VEC16)
+    snprintf(peak_desc, sizeof peak_desc, "vector fp16/bf16");
+  else if (roof.peak_kind == RL_PEAK_FP32 || roof.peak_kind == RL_PEAK_FP64)
+    snprintf(peak_desc, sizeof peak_desc, "vector %s", rl_peak_name(roof.peak_kind));
   else
-    snprintf(peak_desc, sizeof peak_desc, "%s %s%s", roof.sparse ? "2:4 sparse" : "dense",
-             rl_peak_name(roof.peak_kind),
-             cost.tensor ? (roof.peak_kind == RL_PEAK_FP32 || roof.peak_kind == RL_PEAK_FP64 ? " (vector)" : " tensor") : " vector");
+    snprintf(peak_desc, sizeof peak_desc, "%s %s tensor", roof.sparse ? "2:4 sparse" : "dense",
+             rl_peak_name(roof.peak_kind));
   char verdict[400];
   rl_verdict(&r, verdict, sizeof verdict);
   char b1[64], b2[64], b3[64];

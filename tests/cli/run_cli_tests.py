@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Run the golden cases (tests/golden/*.golden) against the `roofline` binary
+as a subprocess, the way a user or a script runs it.
+
+For each success case: exit 0, nothing on stderr, stdout is JSON with the
+expected figures (--json added); the same command without --json prints a
+readable result that carries no "nan" or "inf"; with --csv (where the command
+has it) the output parses as CSV. For each error case: exit status as
+expected, exactly one line on stderr containing the text, nothing on stdout.
+
+Format of the cases: tests/golden/README.md. Ends with "N passed, M failed".
+"""
+import argparse
+import csv
+import glob
+import io
+import json
+import math
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def parse_cases(path):
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            s = line.strip()
+            if not s or s.startswith("#"):
+                continue
+            tok = shlex.split(s)
+            if "=>" not in tok:
+                raise SystemExit(f"{path}:{n}: no '=>' in case")
+            k = tok.index("=>")
+            yield tok[0], tok[1:k], tok[k + 1:], f"{os.path.basename(path)}:{n}"
+
+
+def lookup(doc, path):
+    cur = doc
+    for seg in path.split("."):
+        if isinstance(cur, list):
+            if not seg.isdigit() or int(seg) >= len(cur):
+                return KeyError
+            cur = cur[int(seg)]
+        elif isinstance(cur, dict):
+            if seg not in cur:
+                return KeyError
+            cur = cur[seg]
+        else:
+            return KeyError
+    return cur
+
+
+def check_expect(doc, exp):
+    """Return None if the expectation holds, else a message."""
+    path, _, want = exp.partition("=")
+    tol = None
+    if "~" in want:
+        want, tol = want.rsplit("~", 1)
+    got = lookup(doc, path)
+    if got is KeyError:
+        return f"no '{path}' in the output"
+    if want == "null":
+        return None if got is None else f"{path} = {got!r}, want null"
+    if want in ("true", "false"):
+        return None if got is (want == "true") else f"{path} = {got!r}, want {want}"
+    try:
+        w = float(want)
+    except ValueError:
+        return None if got == want else f"{path} = {got!r}, want {want!r}"
+    if not isinstance(got, (int, float)) or isinstance(got, bool):
+        return f"{path} = {got!r} is not a number (want {want})"
+    t = 1e-9 * (abs(w) if w else 1)
+    if tol:
+        t = float(tol[:-1]) / 100 * abs(w) if tol.endswith("%") else float(tol)
+    return None if abs(got - w) <= t else f"{path} = {got!r}, want {want}~{tol or '1e-9'}"
+
+
+def run(binary, args):
+    p = subprocess.run([binary] + args, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+BAD_NUMBER = re.compile(r"(?<![\w-])-?(nan|inf)(?![\w-])")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--roofline", default=os.path.join(ROOT, "build", "roofline"))
+    ap.add_argument("files", nargs="*")
+    a = ap.parse_args()
+    binary = os.path.abspath(a.roofline)
+    files = a.files or sorted(glob.glob(os.path.join(ROOT, "tests", "golden", "*.golden")))
+    passed = failed = 0
+
+    def bad(where, name, msg):
+        nonlocal failed
+        failed += 1
+        print(f"FAIL {where} {name}: {msg}", file=sys.stderr)
+
+    for path in files:
+        for name, args, expects, where in parse_cases(path):
+            want_exit = next((int(e[5:]) for e in expects if e.startswith("exit=")), 0)
+            if want_exit:
+                rc, out, err = run(binary, args)
+                text = next((e[7:] for e in expects if e.startswith("stderr~")), None)
+                msgs = []
+                if rc != want_exit:
+                    msgs.append(f"exit {rc}, want {want_exit}")
+                if out:
+                    msgs.append(f"stdout not empty: {out[:80]!r}")
+                if err.count("\n") != 1 or not err.endswith("\n"):
+                    msgs.append(f"stderr is not one line: {err!r}")
+                if not err.startswith("roofline"):
+                    msgs.append(f"stderr does not name the tool: {err!r}")
+                if text and text not in err:
+                    msgs.append(f"stderr {err.strip()!r} lacks {text!r}")
+                if msgs:
+                    bad(where, name, "; ".join(msgs))
+                else:
+                    passed += 1
+                continue
+            rc, out, err = run(binary, args + ["--json"])
+            if rc != 0 or err:
+                bad(where, name, f"exit {rc}, stderr {err.strip()!r}")
+                continue
+            try:
+                doc = json.loads(out)
+            except ValueError as e:
+                bad(where, name, f"--json output is not JSON: {e}")
+                continue
+            msgs = [m for m in (check_expect(doc, e) for e in expects) if m]
+            # the readable output: exit 0, no NaN or infinity printed
+            rc2, out2, err2 = run(binary, args)
+            if rc2 != 0 or err2 or not out2.strip():
+                msgs.append(f"readable output: exit {rc2}, stderr {err2.strip()!r}")
+            elif BAD_NUMBER.search(out2):
+                msgs.append("readable output prints nan/inf")
+            if msgs:
+                bad(where, name, "; ".join(msgs))
+            else:
+                passed += 1
+    # --csv where the command supports it: the output is well-formed CSV with a header
+    for args in (["op", "add", "--n", "1e6", "--hw", "h100"], ["layer", "--hw", "h200"],
+                 ["kernel", "--flops", "1e9", "--bytes", "1e6", "--hw", "b200"]):
+        rc, out, err = run(binary, args + ["--csv"])
+        rows = list(csv.reader(io.StringIO(out))) if rc == 0 else []
+        if rc != 0 or len(rows) < 2 or any(len(r) != len(rows[0]) for r in rows):
+            bad("csv", " ".join(args), f"exit {rc}, {out[:120]!r} {err!r}")
+        else:
+            passed += 1
+    # help: `roofline CMD --help` and `roofline help CMD` print the same text
+    rc, out, _ = run(binary, ["--help"])
+    cmds = re.findall(r"^  (\w+)\s", out, re.M)
+    if rc != 0 or not cmds:
+        bad("help", "--help", "no command list")
+    for c in cmds:
+        r1 = run(binary, [c, "--help"])
+        r2 = run(binary, ["help", c])
+        if r1[0] != 0 or r1[1] != r2[1] or not r1[1].startswith("usage: roofline " + c):
+            bad("help", c, "--help and `help CMD` differ or lack a usage line")
+        else:
+            passed += 1
+    print(f"cli: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,306 @@
+/*
+ * test_core.c -- unit tests of the pure core through the public header:
+ * the units parser and printer, dtypes, the hardware table against its data
+ * file, the op cost formulas, the bound and its edge cases, JSON escaping.
+ */
+#include "roofline.h"
+#include "core/json.h"
+#include "harness.h"
+
+#include <stdlib.h>
+
+static double q(const char *s, rl_unit u) {
+  double v = -1;
+  rl_error e;
+  if (rl_parse_quantity(s, u, &v, &e) != RL_OK) return -12345;
+  return v;
+}
+
+static int qfails(const char *s, rl_unit u, const char *needle) {
+  double v;
+  rl_error e;
+  e.msg[0] = 0;
+  return rl_parse_quantity(s, u, &v, &e) != RL_OK && strstr(e.msg, needle) != NULL;
+}
+
+static void test_units(void) {
+  CHECK_NEAR(q("3.35TB/s", RL_UNIT_BYTES_S), 3.35e12, 1e-12);
+  CHECK_NEAR(q("3.35 TB/s", RL_UNIT_BYTES_S), 3.35e12, 1e-12);
+  CHECK_NEAR(q("989.4T", RL_UNIT_FLOP_S), 989.4e12, 1e-12);
+  CHECK_NEAR(q("989.4TFLOP/s", RL_UNIT_FLOP_S), 989.4e12, 1e-12);
+  CHECK_NEAR(q("989.4TFLOPS", RL_UNIT_FLOP_S), 989.4e12, 1e-12);
+  CHECK_NEAR(q("16GB", RL_UNIT_BYTES), 16e9, 1e-12);
+  CHECK_NEAR(q("128KiB", RL_UNIT_BYTES), 131072, 0);
+  CHECK_NEAR(q("80GiB", RL_UNIT_BYTES), 80.0 * 1073741824.0, 0);
+  CHECK_NEAR(q("25us", RL_UNIT_SECONDS), 25e-6, 1e-12);
+  CHECK_NEAR(q("25µs", RL_UNIT_SECONDS), 25e-6, 1e-12);
+  CHECK_NEAR(q("1.5ms", RL_UNIT_SECONDS), 1.5e-3, 1e-12);
+  CHECK_NEAR(q("3ns", RL_UNIT_SECONDS), 3e-9, 1e-12);
+  CHECK_NEAR(q("2s", RL_UNIT_SECONDS), 2, 0);
+  CHECK_NEAR(q("1e9", RL_UNIT_COUNT), 1e9, 0);
+  CHECK_NEAR(q("4Ki", RL_UNIT_COUNT), 4096, 0);
+  CHECK_NEAR(q("2k", RL_UNIT_COUNT), 2000, 0);
+  CHECK_NEAR(q("17.2GFLOP", RL_UNIT_FLOP), 17.2e9, 1e-12);
+  CHECK_NEAR(q("-3", RL_UNIT_COUNT), -3, 0);
+  CHECK(qfails("", RL_UNIT_COUNT, "empty"));
+  CHECK(qfails("abc", RL_UNIT_COUNT, "not a number"));
+  CHECK(qfails("nan", RL_UNIT_COUNT, "not a number"));
+  CHECK(qfails("inf", RL_UNIT_COUNT, "not a number"));
+  CHECK(qfails("0x10", RL_UNIT_COUNT, "hexadecimal"));
+  CHECK(qfails("1e999", RL_UNIT_COUNT, "out of range"));
+  CHECK(qfails("3.35TB/s", RL_UNIT_BYTES, "B/s where B"));
+  CHECK(qfails("16GB", RL_UNIT_BYTES_S, "B where B/s"));
+  CHECK(qfails("16GB", RL_UNIT_COUNT, "a plain number"));
+  CHECK(qfails("12XB", RL_UNIT_BYTES, "unknown unit"));
+  CHECK(qfails("5 apples", RL_UNIT_COUNT, "unknown unit"));
+  CHECK(qfails("25m", RL_UNIT_SECONDS, "needs a unit"));
+  CHECK(qfails("25ms", RL_UNIT_BYTES, "unknown unit"));
+  CHECK(qfails("1e300T", RL_UNIT_FLOP_S, "out of range") || q("1e300T", RL_UNIT_FLOP_S) > 0);
+  char b[64];
+  rl_format_quantity(3.35e12, RL_UNIT_BYTES_S, b, sizeof b);
+  CHECK_STR(b, "3.35 TB/s");
+  rl_format_quantity(2.5e-5, RL_UNIT_SECONDS, b, sizeof b);
+  CHECK_STR(b, "25 us");
+  rl_format_quantity(989.4e12, RL_UNIT_FLOP_S, b, sizeof b);
+  CHECK_STR(b, "989.4 TFLOP/s");
+  rl_format_quantity(1365.333, RL_UNIT_FLOP_PER_BYTE, b, sizeof b);
+  CHECK_STR(b, "1365 FLOP/B");
+  rl_format_quantity(0.1666667, RL_UNIT_FLOP_PER_BYTE, b, sizeof b);
+  CHECK_STR(b, "0.1667 FLOP/B");
+  rl_format_quantity(131072, RL_UNIT_BYTES, b, sizeof b);
+  CHECK_STR(b, "131.1 kB");
+  rl_format_quantity(0, RL_UNIT_SECONDS, b, sizeof b);
+  CHECK_STR(b, "0 s");
+  /* snprintf contract: the length needed, even when the buffer is small */
+  size_t need = rl_format_quantity(3.35e12, RL_UNIT_BYTES_S, b, 4);
+  CHECK(need == 9 && strlen(b) == 3);
+}
+
+static void test_dtypes(void) {
+  int32_t d;
+  CHECK(rl_dtype_parse("bfloat16", &d, NULL) == RL_OK && d == RL_BF16);
+  CHECK(rl_dtype_parse("FP8", &d, NULL) == RL_OK && d == RL_FP8);
+  CHECK(rl_dtype_parse("fp12", &d, NULL) == RL_ENOTFOUND);
+  CHECK_NEAR(rl_dtype_bytes(RL_FP4), 0.5, 0);
+  CHECK_NEAR(rl_dtype_bytes(RL_INT4), 0.5, 0);
+  CHECK_NEAR(rl_dtype_bytes(RL_TF32), 4, 0);
+  CHECK(rl_dtype_bytes(99) == 0 && rl_dtype_name(-1) == NULL);
+}
+
+/* The compiled table equals data/hardware.csv read by the run-time parser:
+ * the generator and rl_hw_parse_csv cannot drift apart. */
+static void test_hw_table_matches_data_file(void) {
+  FILE *f = fopen("data/hardware.csv", "rb");
+  CHECK(f != NULL);
+  if (!f) return;
+  static char buf[1 << 20];
+  size_t n = fread(buf, 1, sizeof buf, f);
+  fclose(f);
+  rl_hw *rows = calloc(256, sizeof *rows);
+  int32_t count = 0;
+  rl_error e;
+  CHECK(rl_hw_parse_csv(buf, n, rows, 256, &count, &e) == RL_OK);
+  CHECK(count == rl_hw_count());
+  for (int32_t i = 0; i < count && i < rl_hw_count(); i++) {
+    rl_hw b;
+    rl_hw_get(i, &b);
+    CHECK_STR(rows[i].id, b.id);
+    CHECK_STR(rows[i].source, b.source);
+    CHECK_STR(rows[i].aliases, b.aliases);
+    for (int k = 0; k < RL_PEAK_COUNT; k++) CHECK(rows[i].peak[k] == b.peak[k]);
+    CHECK(rows[i].mem_bw == b.mem_bw && rows[i].mem_bytes == b.mem_bytes);
+    CHECK(rows[i].l2_bytes == b.l2_bytes && rows[i].sparsity == b.sparsity);
+    CHECK(b.source[0] != 0); /* every row has a source */
+  }
+  free(rows);
+}
+
+static void test_hw_lookup(void) {
+  rl_hw h;
+  rl_error e;
+  CHECK(rl_hw_find("h100", NULL, 0, &h, &e) == RL_OK);
+  CHECK_STR(h.id, "nvidia-h100-sxm5");
+  CHECK(rl_hw_find("NVIDIA-H200-SXM", NULL, 0, &h, &e) == RL_OK);
+  CHECK(rl_hw_find("mi300", NULL, 0, &h, &e) == RL_OK); /* a unique fragment */
+  CHECK_STR(h.id, "amd-mi300x");
+  CHECK(rl_hw_find("mi3", NULL, 0, &h, &e) == RL_EAMBIGUOUS);
+  CHECK(rl_hw_find("a100", NULL, 0, &h, &e) == RL_EAMBIGUOUS);
+  CHECK(strstr(e.msg, "nvidia-a100-sxm4-40gb") != NULL);
+  CHECK(rl_hw_find("h10", NULL, 0, &h, &e) == RL_EAMBIGUOUS);
+  CHECK(rl_hw_find("zzz", NULL, 0, &h, &e) == RL_ENOTFOUND);
+  CHECK(strstr(e.msg, "nearest") != NULL);
+  CHECK(rl_hw_find("h100", NULL, 0, &h, &e) == RL_OK);
+  CHECK_NEAR(rl_hw_ridge(&h, RL_PEAK_BF16), 989.4 / 3.35, 1e-12);
+  CHECK(rl_hw_peak_for(&h, RL_BF16, 1) == RL_PEAK_BF16);
+  CHECK(rl_hw_peak_for(&h, RL_BF16, 0) == RL_PEAK_VEC16);
+  CHECK(rl_hw_peak_for(&h, RL_FP64, 1) == RL_PEAK_FP64_TENSOR);
+  CHECK(rl_hw_peak_for(&h, RL_FP32, 1) == RL_PEAK_FP32);
+  rl_roof r;
+  CHECK(rl_hw_roof(&h, RL_PEAK_BF16, RL_ROOF_SPARSE, &r, &e) == RL_OK && r.sparse && r.peak == 2 * 989.4e12);
+  CHECK(rl_hw_roof(&h, RL_PEAK_FP32, RL_ROOF_SPARSE, &r, &e) == RL_EUNSUPPORTED);
+  CHECK(rl_hw_roof(&h, RL_PEAK_FP4, 0, &r, &e) == RL_EUNSUPPORTED);
+}
+
+static void test_hw_csv_errors(void) {
+  rl_hw out[4];
+  int32_t n;
+  rl_error e;
+  const char *ok = "# comment\nid,bf16,mem_bw_tbs,mem_gb,source\r\nx,100,1.5,32GiB,\"a, quoted \"\"source\"\"\"\r\n";
+  CHECK(rl_hw_parse_csv(ok, strlen(ok), out, 4, &n, &e) == RL_OK && n == 1);
+  CHECK_NEAR(out[0].peak[RL_PEAK_BF16], 100e12, 1e-12);
+  CHECK_NEAR(out[0].mem_bytes, 32.0 * 1073741824.0, 0);
+  CHECK_STR(out[0].source, "a, quoted \"source\"");
+#define BAD(text, needle) do { CHECK(rl_hw_parse_csv(text, strlen(text), out, 4, &n, &e) != RL_OK); \
+    CHECK(strstr(e.msg, needle) != NULL); } while (0)
+  BAD("", "no header");
+  BAD("id,bf16\n", "no device rows");
+  BAD("name,bf16\nx,1\n", "no 'id' column");
+  BAD("id,bogus\nx,1\n", "unknown column 'bogus'");
+  BAD("id,bf16,bf16\nx,1,1\n", "twice");
+  BAD("id,bf16,mem_bw_tbs\nx,1\n", "2 fields, the header has 3");
+  BAD("id,bf16,mem_bw_tbs\nx,1,2,3\n", "more fields");
+  BAD("id,bf16,mem_bw_tbs\nx,-1,2\n", "non-negative");
+  BAD("id,bf16,mem_bw_tbs\nx,1,\n", "mem_bw_tbs > 0");
+  BAD("id,bf16,mem_bw_tbs\nx,1,2TB\n", "in B where B/s");
+  BAD("id,bf16,mem_bw_tbs\n\"x,1,2\n", "quoting");
+  BAD("id,sms,mem_bw_tbs\nx,1.5,2\n", "whole number");
+#undef BAD
+}
+
+static rl_cost cost(rl_op op) {
+  rl_cost c;
+  memset(&c, 0, sizeof c);
+  rl_error e;
+  if (rl_op_cost(&op, &c, &e) != RL_OK) c.flops = c.bytes = -1;
+  return c;
+}
+
+static void test_ops(void) {
+  rl_op op = rl_op_init(RL_OP_MATMUL, RL_BF16);
+  op.m = 3; op.n = 5; op.k = 7;
+  rl_cost c = cost(op);
+  CHECK(c.flops == 2 * 3 * 5 * 7 && c.bytes == 2 * (21 + 35 + 15) && c.tensor == 1);
+  op.batch = 4;
+  c = cost(op);
+  CHECK(c.flops == 4 * 2 * 3 * 5 * 7);
+  op = rl_op_init(RL_OP_LINEAR, RL_BF16);
+  op.m = 512; op.k = 4096; op.n = 4096;
+  c = cost(op);
+  CHECK_NEAR(c.flops, 2.0 * 512 * 4096 * 4096, 0);
+  CHECK_NEAR(c.bytes, 2.0 * (512 * 4096 + 4096.0 * 4096 + 512 * 4096), 0);
+  op.weight_dtype = RL_FP8;
+  c = cost(op);
+  CHECK_NEAR(c.bytes, 2.0 * 512 * 4096 * 2 + 4096.0 * 4096, 0);
+  op = rl_op_init(RL_OP_LAYERNORM, RL_BF16);
+  op.m = 10; op.n = 100;
+  c = cost(op);
+  CHECK(c.flops == 8000 && c.bytes == 2 * 1000 * 2 + 2 * 100 * 2);
+  op = rl_op_init(RL_OP_RMSNORM, RL_FP32);
+  op.m = 10; op.n = 100;
+  c = cost(op);
+  CHECK(c.flops == 4000 && c.bytes == 2 * 1000 * 4 + 100 * 4);
+  op = rl_op_init(RL_OP_ATTENTION, RL_BF16);
+  op.seq = 4096; op.head_dim = 128;
+  c = cost(op);
+  CHECK_NEAR(c.bytes, 2.0 * (4 * 4096 * 128 + 4.0 * 4096 * 4096), 0);
+  op = rl_op_init(RL_OP_COPY, RL_BF16);
+  op.n = 100; op.weight_dtype = RL_FP32;
+  c = cost(op);
+  CHECK(c.flops == 0 && c.bytes == 600);
+  op = rl_op_init(RL_OP_EMBEDDING, RL_BF16);
+  op.m = 3; op.n = 10;
+  c = cost(op);
+  CHECK(c.flops == 0 && c.bytes == 3 * 10 * 4 + 24);
+  op = rl_op_init(RL_OP_ADD, RL_BF16);
+  op.n = NAN;
+  CHECK(cost(op).flops == -1);
+  op.n = -1;
+  CHECK(cost(op).flops == -1);
+  op = rl_op_init(RL_OP_KIND_COUNT, RL_BF16);
+  CHECK(cost(op).flops == -1);
+  op = rl_op_init(RL_OP_ADD, 42);
+  op.n = 1;
+  CHECK(cost(op).flops == -1);
+  int32_t k;
+  CHECK(rl_op_parse("layer_norm", &k, NULL) == RL_OK && k == RL_OP_LAYERNORM);
+  CHECK(rl_op_parse("gelu", &k, NULL) == RL_OK && k == RL_OP_GELU_TANH);
+}
+
+static void test_min_batch(void) {
+  double b;
+  rl_error e;
+  /* bf16 d = 4096 on the H100: I(B) = Bd/(2B + d) >= 989.4/3.35 from B = 346 */
+  CHECK(rl_linear_min_batch(4096, 4096, RL_BF16, -1, 0, 989.4 / 3.35, &b, &e) == RL_OK);
+  CHECK(b == 346);
+  double i345 = 345.0 * 4096 / (2 * 345 + 4096), i346 = 346.0 * 4096 / (2 * 346 + 4096);
+  CHECK(i345 < 989.4 / 3.35 && i346 >= 989.4 / 3.35);
+  CHECK(rl_linear_min_batch(512, 512, RL_BF16, -1, 0, 295, &b, &e) == RL_OK && b == 0);
+  /* int4 weights: a quarter of the weight bytes, so a smaller batch */
+  CHECK(rl_linear_min_batch(4096, 4096, RL_BF16, RL_INT4, 0, 989.4 / 3.35, &b, &e) == RL_OK && b < 346 && b > 0);
+  CHECK(rl_linear_min_batch(0, 4096, RL_BF16, -1, 0, 295, &b, &e) == RL_EINVAL);
+}
+
+static void test_bound(void) {
+  rl_roof r = {989.4e12, 3.35e12, 0, RL_PEAK_BF16, 0};
+  rl_result res;
+  rl_error e;
+  CHECK(rl_roofline(1e12, 1e9, &r, 0, &res, &e) == RL_OK);
+  CHECK(res.bound == RL_BOUND_COMPUTE && res.time_s == 1e12 / 989.4e12);
+  CHECK(rl_roofline(1e9, 1e9, &r, 0, &res, &e) == RL_OK && res.bound == RL_BOUND_MEMORY);
+  CHECK_NEAR(res.attainable, 3.35e12, 1e-12);
+  CHECK(rl_roofline(0, 1e9, &r, 0, &res, &e) == RL_OK && res.attainable == 0);
+  CHECK(rl_roofline(0, 0, &r, 0, &res, &e) == RL_EINVAL);
+  CHECK(rl_roofline(NAN, 1, &r, 0, &res, &e) == RL_EINVAL);
+  CHECK(rl_roofline(1, 1, &r, -1, &res, &e) == RL_EINVAL);
+  CHECK(rl_roofline(1, 1, &r, NAN, &res, &e) == RL_EINVAL);
+  rl_roof bad = r;
+  bad.bandwidth = 0;
+  CHECK(rl_roofline(1, 1, &bad, 0, &res, &e) == RL_EINVAL && strstr(e.msg, "bandwidth"));
+  r.launch_overhead_s = 4e-6;
+  CHECK(rl_roofline(1e6, 1e5, &r, 0, &res, &e) == RL_OK && res.bound == RL_BOUND_OVERHEAD);
+  /* measured faster than the roof: the verdict says the counts are wrong */
+  CHECK(rl_roofline(1e12, 1e9, &r, 1e-4, &res, &e) == RL_OK);
+  char v[400];
+  rl_verdict(&res, v, sizeof v);
+  CHECK(strstr(v, "faster than its roof") != NULL);
+}
+
+static void test_json(void) {
+  char b[128];
+  rl_json_string("<script>\"&'\n", b, sizeof b);
+  CHECK_STR(b, "\"\\u003cscript\\u003e\\\"\\u0026\\u0027\\n\"");
+  rli_json *j;
+  rl_error e;
+  const char *doc = "{\"a\":[1,{\"b\":\"x\\u00e9\"}],\"c\":-1.5e3,\"d\":true,\"e\":null}";
+  CHECK(rli_json_parse(doc, strlen(doc), &j, &e) == RL_OK);
+  CHECK(rli_json_path(j, "a.1.b") && strcmp(rli_json_path(j, "a.1.b")->str, "x\xc3\xa9") == 0);
+  CHECK(rli_json_path(j, "c")->num == -1500);
+  CHECK(rli_json_path(j, "a.2") == NULL);
+  rli_json_free(j);
+  const char *bad[] = {"{", "[1,]", "{\"a\" 1}", "01", "1 2", "\"abc", "[nan]", "{\"a\":tru}", "\"\\x\""};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    CHECK(rli_json_parse(bad[i], strlen(bad[i]), &j, &e) != RL_OK);
+    CHECK(strstr(e.msg, "byte ") != NULL);
+  }
+  /* deep nesting is refused, not a stack overflow */
+  char *deep = malloc(100001);
+  memset(deep, '[', 100000);
+  deep[100000] = 0;
+  CHECK(rli_json_parse(deep, 100000, &j, &e) != RL_OK && strstr(e.msg, "deep"));
+  free(deep);
+}
+
+int main(void) {
+  RUN(test_units);
+  RUN(test_dtypes);
+  RUN(test_hw_table_matches_data_file);
+  RUN(test_hw_lookup);
+  RUN(test_hw_csv_errors);
+  RUN(test_ops);
+  RUN(test_min_batch);
+  RUN(test_bound);
+  RUN(test_json);
+  CHECK(strcmp(rl_version(), RL_VERSION_STRING) == 0 && rl_version_number() == RL_VERSION_NUMBER);
+  CHECK(strcmp(rl_strerror(RL_EPARSE), "malformed input") == 0);
+  return harness_report("core");
+}
