@@ -127,10 +127,14 @@ static int show(cli_ctx *ctx, const char *id) {
     snprintf(c[0], 64, "%s%s", k == RL_PEAK_VEC16 ? "fp16/bf16" : rl_peak_name(k),
              vec ? " (vector)" : (k == RL_PEAK_FP64_TENSOR ? "" : " (tensor)"));
     cli_q(c[1], 64, h.peak[k], RL_UNIT_FLOP_S);
-    if (k == RL_PEAK_INT8) { char *u = strstr(c[1], "FLOP/s"); if (u) strcpy(u, "OP/s"); }
     cli_q(c[2], 64, rl_hw_ridge(&h, k), RL_UNIT_FLOP_PER_BYTE);
     if (h.sparsity && !vec && k != RL_PEAK_FP64_TENSOR) cli_q(c[3], 64, 2 * h.peak[k], RL_UNIT_FLOP_S);
     else snprintf(c[3], 64, "-");
+    if (k == RL_PEAK_INT8) /* integer formats count operations, not FLOPs */
+      for (int j = 1; j < 4; j++) {
+        char *u = strstr(c[j], "FLOP");
+        if (u) memmove(u, u + 2, strlen(u + 2) + 1);
+      }
     const char *cells[4] = {c[0], c[1], c[2], c[3]};
     cli_table_row(t, cells);
   }

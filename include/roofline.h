@@ -355,6 +355,7 @@ typedef struct rl_result {
   double measured_s;              /* the measured time, s */
   double achieved;                /* F / measured, FLOP/s */
   double roof_fraction;           /* time_s / measured_s */
+  double launch_overhead_s;       /* the roof's launch overhead, s */
 } rl_result;
 
 /* The roofline of a kernel with F flops and Q bytes (Williams, Waterman &

@@ -57,6 +57,7 @@ rl_status rl_roofline(double flops, double bytes, const rl_roof *roof,
   out->attainable = bytes > 0 ? fmin(roof->peak, roof->bandwidth * out->intensity) : roof->peak;
   out->peak_fraction = out->attainable / roof->peak;
   out->bound = out->compute_time_s >= out->memory_time_s ? RL_BOUND_COMPUTE : RL_BOUND_MEMORY;
+  out->launch_overhead_s = roof->launch_overhead_s;
   if (roof->launch_overhead_s > 0 && out->time_s < roof->launch_overhead_s)
     out->bound = RL_BOUND_OVERHEAD;
   if (measured_s > 0) {
@@ -85,10 +86,10 @@ size_t rl_verdict(const rl_result *r, char *buf, size_t cap) {
   }
   switch (r->bound) {
   case RL_BOUND_OVERHEAD:
-    rl_format_quantity(r->has_measured ? r->measured_s : r->time_s, RL_UNIT_SECONDS, lo, sizeof lo);
+    rl_format_quantity(r->launch_overhead_s, RL_UNIT_SECONDS, lo, sizeof lo);
     rli_out_printf(&o,
-                   "overhead-bound: its roofline time (%s) is below the launch overhead; "
-                   "only more work per launch (batching, fusion, CUDA graphs) helps", t);
+                   "overhead-bound: its roofline time (%s) is below the launch overhead (%s); "
+                   "only more work per launch (batching, fusion, CUDA graphs) helps", t, lo);
     break;
   case RL_BOUND_MEMORY:
     if (!r->has_measured)
