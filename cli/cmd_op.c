@@ -102,7 +102,7 @@ static void shape_text(const rl_op *op, char *buf, size_t cap) {
     if (op->batch > 1) snprintf(buf + strlen(buf), cap - strlen(buf), " x %.0f", op->batch);
     break;
   case RL_OP_LINEAR:
-    snprintf(buf, cap, "%.0f tokens, %.0f -> %.0f", op->m, op->k, op->n);
+    snprintf(buf, cap, "%.0f token%s, %.0f -> %.0f", op->m, op->m == 1 ? "" : "s", op->k, op->n);
     break;
   case RL_OP_ATTENTION:
     snprintf(buf, cap, "T=%.0f, d_k=%.0f, %.0f head(s), %.0f KV head(s)%s%s", op->seq,
