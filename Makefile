@@ -99,7 +99,7 @@ test-cli: all
 
 test-py: all
 	@if [ -d tests/python ]; then PYTHONPATH=python ROOFLINE_LIB=$(BUILD)/libroofline.so \
-	  $(PYTHON) -m unittest discover -s tests/python -t . -v; fi
+	  $(PYTHON) -m unittest discover -s tests/python -p "test_*.py" -v; fi
 
 test: test-c test-cli test-py
 

@@ -59,6 +59,7 @@
 #include "core/internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const op_names[RL_OP_KIND_COUNT] = {
@@ -133,8 +134,53 @@ static rl_status dtype_bytes(int32_t dt, const char *what, double *s, rl_error *
   return RL_OK;
 }
 
+/* The size fields each kind reads; a non-zero value in any other field is
+ * refused, so that a misplaced size is an error rather than ignored. */
+static const char *fields_of(int32_t kind) {
+  switch (kind) {
+  case RL_OP_SOFTMAX: case RL_OP_LAYERNORM: case RL_OP_RMSNORM: case RL_OP_EMBEDDING:
+    return " m n ";
+  case RL_OP_MATMUL: return " batch m n k ";
+  case RL_OP_LINEAR: return " m n k ";
+  case RL_OP_ATTENTION: return " batch seq seq_kv head_dim heads kv_heads tile ";
+  case RL_OP_CONV2D: return " batch c_in c_out h w kh kw stride pad groups ";
+  case RL_OP_KERNEL: return " flops bytes ";
+  default: return " n ";
+  }
+}
+
+static rl_status check_fields(const rl_op *op, rl_error *err) {
+  const struct { const char *name; double v; } f[] = {
+      {"batch", op->batch}, {"m", op->m}, {"n", op->n}, {"k", op->k}, {"seq", op->seq},
+      {"seq_kv", op->seq_kv}, {"head_dim", op->head_dim}, {"heads", op->heads},
+      {"kv_heads", op->kv_heads}, {"tile", op->tile}, {"c_in", op->c_in},
+      {"c_out", op->c_out}, {"h", op->h}, {"w", op->w}, {"kh", op->kh}, {"kw", op->kw},
+      {"stride", op->stride}, {"pad", op->pad}, {"groups", op->groups},
+      {"flops", op->flops}, {"bytes", op->bytes}};
+  const char *used = fields_of(op->kind);
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+    if (f[i].v == 0) continue;
+    char word[16];
+    snprintf(word, sizeof word, " %s ", f[i].name);
+    if (!strstr(used, word))
+      return rli_fail(err, RL_EINVAL, "%s does not apply to %s", f[i].name, op_names[op->kind]);
+  }
+  uint32_t fl = op->flags;
+  if ((fl & (RL_OP_FUSED | RL_OP_CAUSAL)) && op->kind != RL_OP_ATTENTION)
+    return rli_fail(err, RL_EINVAL, "fused/causal apply to attention only");
+  if ((fl & RL_OP_BIAS) && op->kind != RL_OP_MATMUL && op->kind != RL_OP_LINEAR &&
+      op->kind != RL_OP_CONV2D)
+    return rli_fail(err, RL_EINVAL, "bias applies to matmul, linear and conv2d only");
+  if (fl & ~(RL_OP_FUSED | RL_OP_CAUSAL | RL_OP_BIAS))
+    return rli_fail(err, RL_EINVAL, "unknown op flags 0x%x", (unsigned)fl);
+  return RL_OK;
+}
+
 rl_status rl_op_cost(const rl_op *op, rl_cost *out, rl_error *err) {
   if (!op || !out) return rli_fail(err, RL_EINVAL, "no op");
+  if (op->kind < 0 || op->kind >= RL_OP_KIND_COUNT)
+    return rli_fail(err, RL_EINVAL, "invalid op kind %d", (int)op->kind);
+  TRY(check_fields(op, err));
   double s, sw;
   TRY(dtype_bytes(op->dtype, "dtype", &s, err));
   if (op->weight_dtype >= 0) TRY(dtype_bytes(op->weight_dtype, "weight dtype", &sw, err));

@@ -221,6 +221,14 @@ static void test_ops(void) {
   op = rl_op_init(RL_OP_ADD, 42);
   op.n = 1;
   CHECK(cost(op).flops == -1);
+  /* a size the kind does not use is refused, not ignored */
+  op = rl_op_init(RL_OP_ADD, RL_BF16);
+  op.n = 10;
+  op.k = 5;
+  CHECK(cost(op).flops == -1);
+  op.k = 0;
+  op.flags = RL_OP_FUSED;
+  CHECK(cost(op).flops == -1);
   int32_t k;
   CHECK(rl_op_parse("layer_norm", &k, NULL) == RL_OK && k == RL_OP_LAYERNORM);
   CHECK(rl_op_parse("gelu", &k, NULL) == RL_OK && k == RL_OP_GELU_TANH);

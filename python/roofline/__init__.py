@@ -1,0 +1,403 @@
+"""roofline: the roofline model from Python, backed by libroofline (C).
+
+The first seed's four functions, implemented correctly:
+
+    >>> import roofline as rl
+    >>> rl.op_cost("layernorm", (4096, 4096))          # (F FLOP, Q bytes)
+    (134217728.0, 67125248.0)
+    >>> rl.roofline(*rl.op_cost("matmul", (8192, 8192, 8192)), 989.4e12, 3.35e12)
+    (0.0011112..., 'compute')
+    >>> rl.min_batch(4096, 989.4e12, 3.35e12)          # smallest compute-bound batch
+    346
+
+and the rest of the library: hardware records (`hardware`, `hardware_list`), any op
+on any device with the same figures as `roofline op --json` (`op`, `kernel`,
+`layer`), unit parsing (`parse_quantity`). Bad arguments raise ValueError with the
+C library's message. Standard library only (ctypes); numpy is never needed.
+
+The shared library is found in this order: $ROOFLINE_LIB, the copy installed with
+the package (`pip install ./python`), then ../build/libroofline.so of the source tree
+(`make`, then `PYTHONPATH=python`). Its version must equal this package's.
+"""
+import ctypes as _ct
+import json as _json
+
+from . import _native
+
+__version__ = "0.1.0"
+
+_lib, library_path = _native.load()
+_found = _lib.rl_version().decode()
+if _found != __version__:
+    raise ImportError(f"libroofline {_found} at {library_path} does not match the Python "
+                      f"package {__version__}; rebuild with `make` or reinstall")
+
+_DTYPE_BY_BYTES = {8: "fp64", 4: "fp32", 2: "bf16", 1: "fp8", 0.5: "fp4"}
+
+
+def _check(status, err):
+    if status != _native.RL_OK:
+        msg = err.msg.decode("utf-8", "replace") or _lib.rl_strerror(status).decode()
+        raise ValueError(msg)
+
+
+def _num(value, unit, what):
+    """A number, or a string with units ("3.35TB/s"), as a float in base units."""
+    if isinstance(value, bool):
+        raise ValueError(f"{what}: {value!r} is not a number")
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        return parse_quantity(value, unit, what)
+    try:                                   # numpy scalars and the like
+        return float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what}: {value!r} is not a number") from None
+
+
+def parse_quantity(text, unit="count", what=None):
+    """Parse "3.35TB/s", "989.4T", "16GB", "128KiB", "25us", "1e9" into base units.
+    unit is one of "count", "B", "B/s", "FLOP", "FLOP/s", "s"."""
+    if unit not in _native.UNIT:
+        raise ValueError(f"unknown unit kind {unit!r}")
+    out = _ct.c_double()
+    err = _native.Error()
+    st = _lib.rl_parse_quantity(str(text).encode(), _native.UNIT[unit], _ct.byref(out), _ct.byref(err))
+    if st and what:
+        raise ValueError(f"{what}: {err.msg.decode()}")
+    _check(st, err)
+    return out.value
+
+
+def format_quantity(value, unit):
+    """3.35e12, "B/s" -> "3.35 TB/s" (decimal prefixes, 4 significant digits)."""
+    buf = _ct.create_string_buffer(64)
+    _lib.rl_format_quantity(float(value), _native.UNIT[unit], buf, 64)
+    return buf.value.decode()
+
+
+def _dtype(name):
+    if isinstance(name, (int, float)) and not isinstance(name, bool):
+        if name not in _DTYPE_BY_BYTES:
+            raise ValueError(f"no number format of {name} bytes per element (8, 4, 2, 1, 0.5)")
+        name = _DTYPE_BY_BYTES[name]
+    out = _ct.c_int32()
+    err = _native.Error()
+    _check(_lib.rl_dtype_parse(str(name).encode(), _ct.byref(out), _ct.byref(err)), err)
+    return out.value
+
+
+def dtype_bytes(name):
+    """Bytes per element: dtype_bytes("bf16") == 2, dtype_bytes("int4") == 0.5."""
+    return _lib.rl_dtype_bytes(_dtype(name))
+
+
+# ---- hardware -------------------------------------------------------------------
+
+_PEAKS = [_lib.rl_peak_name(i).decode() for i in range(_native.RL_PEAK_COUNT)]
+
+
+def _hw_dict(h):
+    peaks = {_PEAKS[i]: h.peak[i] for i in range(_native.RL_PEAK_COUNT) if h.peak[i] > 0}
+    ridges = {k: _lib.rl_hw_ridge(_ct.byref(h), i) for i, k in enumerate(_PEAKS) if h.peak[i] > 0}
+    return {
+        "id": h.id.decode(), "name": h.name.decode(), "vendor": h.vendor.decode(),
+        "aliases": h.aliases.decode(), "peak": peaks, "ridge": ridges,
+        "sparsity": bool(h.sparsity), "mem_bytes": h.mem_bytes, "mem_bw": h.mem_bw,
+        "l2_bytes": h.l2_bytes, "l2_bw": h.l2_bw, "sms": h.sms, "boost_hz": h.boost_hz,
+        "interconnect_bw": h.interconnect_bw, "tdp_w": h.tdp_w, "source": h.source.decode(),
+    }
+
+
+def _load_hw_file(path):
+    if path is None:
+        return None, 0
+    try:
+        with open(path, "rb") as f:
+            text = f.read()
+    except OSError as e:
+        raise ValueError(f"{path}: {e.strerror}") from None
+    n = _ct.c_int32()
+    err = _native.Error()
+    st = _lib.rl_hw_parse_csv(text, len(text), None, 0, _ct.byref(n), _ct.byref(err))
+    if st:
+        raise ValueError(f"{path}: {err.msg.decode()}")
+    arr = (_native.Hw * n.value)()
+    _check(_lib.rl_hw_parse_csv(text, len(text), arr, n.value, _ct.byref(n), _ct.byref(err)), err)
+    return arr, n.value
+
+
+def _find_hw(hw_id, hw_file=None):
+    extra, n = _load_hw_file(hw_file)
+    h = _native.Hw()
+    err = _native.Error()
+    _check(_lib.rl_hw_find(str(hw_id).encode(), extra, n, _ct.byref(h), _ct.byref(err)), err)
+    return h
+
+
+def hardware(hw_id, hw_file=None):
+    """The record of one device (an id, alias or unique fragment: "h100", "mi300x"):
+    peaks in FLOP/s, bandwidths in B/s, capacities in B, ridge points in FLOP/B."""
+    return _hw_dict(_find_hw(hw_id, hw_file))
+
+
+def hardware_list():
+    """Every built-in device, as records like hardware()'s."""
+    out = []
+    for i in range(_lib.rl_hw_count()):
+        h = _native.Hw()
+        _lib.rl_hw_get(i, _ct.byref(h))
+        out.append(_hw_dict(h))
+    return out
+
+
+# ---- ops and the bound ------------------------------------------------------------
+
+def _op_kind(name):
+    out = _ct.c_int32()
+    err = _native.Error()
+    _check(_lib.rl_op_parse(str(name).encode(), _ct.byref(out), _ct.byref(err)), err)
+    return out.value
+
+
+_SHAPES = {
+    # op: the fields of its shape tuple, in order (see op_cost)
+    "elementwise": ("n",),
+    "rows": ("m", "n"),
+    "matmul": ("m", "n", "k", "batch"),
+    "linear": ("m", "k", "n"),
+    "attention": ("seq", "head_dim", "heads", "kv_heads", "batch"),
+    "conv2d": ("batch", "c_in", "h", "w", "c_out", "kh", "kw", "stride", "pad", "groups"),
+    "kernel": ("flops", "bytes"),
+}
+
+
+def _shape_fields(kind_name):
+    if kind_name in ("softmax", "layernorm", "rmsnorm", "embedding"):
+        return _SHAPES["rows"]
+    if kind_name in _SHAPES:
+        return _SHAPES[kind_name]
+    return _SHAPES["elementwise"]
+
+
+def _cost(op):
+    c = _native.Cost()
+    err = _native.Error()
+    _check(_lib.rl_op_cost(_ct.byref(op), _ct.byref(c), _ct.byref(err)), err)
+    return c
+
+
+def op_cost(op, shape, s=2):
+    """FLOPs F and ideal bytes Q of an operation (each input read once, each output
+    written once) with s bytes per element (or a dtype name: "bf16", "fp8").
+
+    Shapes:  add, mul, sub, div, relu, gelu, silu, copy: (n,) or (rows, cols)
+             softmax, layernorm, rmsnorm: (rows, cols)
+             matmul: (M, N, K) or (M, N, K, batch)   -- (M x K) times (K x N)
+             linear: (B, d_in, d_out)                -- B tokens, weights read once
+             attention, attention_fused: (T, d_k[, heads[, kv_heads[, batch]]])
+             conv2d: (N, C_in, H, W, C_out, kh, kw[, stride[, pad[, groups]]])
+             kernel: (F, Q)
+    """
+    name = str(op)
+    flags = 0
+    if name in ("attention_fused", "flash_attention", "flash-attention"):
+        name, flags = "attention", _native.RL_OP_FUSED
+    kind = _op_kind(name)
+    canonical = _lib.rl_op_name(kind).decode()
+    fields = _shape_fields(canonical)
+    shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+    if canonical in ("add", "mul", "sub", "div", "relu", "gelu-tanh", "gelu-erf", "silu", "copy") \
+            and len(shape) == 2:
+        shape = (shape[0] * shape[1],)
+    if not 1 <= len(shape) <= len(fields):
+        raise ValueError(f"{canonical}: shape {shape!r} should be ({', '.join(fields)})")
+    o = _lib.rl_op_init(kind, _dtype(s))
+    o.flags = flags
+    for f, v in zip(fields, shape):
+        setattr(o, f, _num(v, "count", f))
+    c = _cost(o)
+    return (c.flops, c.bytes)
+
+
+def _roof_result(F, Q, roof, measured=0.0):
+    r = _native.Result()
+    err = _native.Error()
+    _check(_lib.rl_roofline(float(F), float(Q), _ct.byref(roof), float(measured), _ct.byref(r),
+                            _ct.byref(err)), err)
+    return r
+
+
+def roofline(F, Q, peak, bw):
+    """The time lower bound max(F/peak, Q/bw) in seconds and what bounds it:
+    ("memory" or "compute"). Williams, Waterman & Patterson (2009)."""
+    roof = _native.Roof(_num(peak, "FLOP/s", "peak"), _num(bw, "B/s", "bw"), 0.0, -1, 0)
+    r = _roof_result(_num(F, "FLOP", "F"), _num(Q, "B", "Q"), roof)
+    return (r.time_s, _lib.rl_bound_name(r.bound).decode())
+
+
+def min_batch(d, peak, bw, s=2):
+    """The smallest whole token batch at which a d x d linear layer is compute-bound
+    (intensity >= peak/bw), from the exact traffic s(Bd + d^2 + Bd); None when it
+    never is (its intensity tends to d/(2s))."""
+    d = _num(d, "count", "d")
+    ridge = _num(peak, "FLOP/s", "peak") / _num(bw, "B/s", "bw") if _num(bw, "B/s", "bw") > 0 else 0
+    out = _ct.c_double()
+    err = _native.Error()
+    _check(_lib.rl_linear_min_batch(d, d, _dtype(s), -1, 0, ridge, _ct.byref(out), _ct.byref(err)), err)
+    return int(out.value) if out.value > 0 else None
+
+
+def _roof_for(h, dtype, tensor, peak=None, sparse=False, overhead=None):
+    err = _native.Error()
+    if peak is not None:
+        if sparse:
+            raise ValueError("sparse and peak exclude each other (give the sparse figure as peak)")
+        roof = _native.Roof(_num(peak, "FLOP/s", "peak"), h.mem_bw, 4e-6, -1, 0)
+    else:
+        pk = _lib.rl_hw_peak_for(_ct.byref(h), dtype, int(tensor))
+        if pk < 0:
+            raise ValueError(f"{h.id.decode()} has no {_lib.rl_dtype_name(dtype).decode()} "
+                             f"{'tensor' if tensor else 'vector'} peak in the database (give peak)")
+        roof = _native.Roof()
+        _check(_lib.rl_hw_roof(_ct.byref(h), pk, _native.RL_ROOF_SPARSE if sparse else 0,
+                               _ct.byref(roof), _ct.byref(err)), err)
+    if overhead is not None:
+        roof.launch_overhead_s = _num(overhead, "s", "overhead")
+    return roof
+
+
+def _device(hw, peak, bw, mem, hw_file):
+    if hw is None:
+        if peak is None or bw is None:
+            raise ValueError("hw is required (or describe a device with peak and bw)")
+        h = _native.Hw()
+        h.id = b"custom"
+        for i in range(_native.RL_PEAK_COUNT):
+            h.peak[i] = _num(peak, "FLOP/s", "peak")
+        h.mem_bw = _num(bw, "B/s", "bw")
+        return h
+    h = _find_hw(hw, hw_file)
+    if bw is not None:
+        h.mem_bw = _num(bw, "B/s", "bw")
+    if mem is not None:
+        h.mem_bytes = _num(mem, "B", "mem")
+    return h
+
+
+def _result_json(label, h, dtype, roof, r, extra=""):
+    need = _lib.rl_result_json(label.encode(), h.id, _lib.rl_dtype_name(dtype), _ct.byref(roof),
+                               _ct.byref(r), extra.encode() or None, None, 0)
+    buf = _ct.create_string_buffer(need + 1)
+    _lib.rl_result_json(label.encode(), h.id, _lib.rl_dtype_name(dtype), _ct.byref(roof),
+                        _ct.byref(r), extra.encode() or None, buf, need + 1)
+    return _json.loads(buf.value.decode())
+
+
+_OP_FIELDS = {"n", "rows", "cols", "m", "k", "batch", "tokens", "d_in", "d_out", "seq", "seq_kv",
+              "head_dim", "heads", "kv_heads", "tile", "c_in", "c_out", "h", "w", "kh", "kw",
+              "stride", "pad", "groups"}
+
+
+def op(kind, hw=None, dtype="bf16", time=None, weight_dtype=None, fused=False, causal=False,
+       bias=False, peak=None, bw=None, mem=None, sparse=False, overhead=None, hw_file=None,
+       **shape):
+    """One operation on one device: the record `roofline op KIND --json` prints.
+
+    Shape keywords are the command's flags: n, rows, cols (elementwise, softmax,
+    norms), m, n, k, batch (matmul), tokens, d_in, d_out (linear), seq, head_dim,
+    heads, kv_heads, batch, seq_kv, tile (attention), batch, c_in, h, w, c_out,
+    kh, kw, stride, pad, groups (conv2d). Values may carry units ("4Ki").
+    """
+    for key in shape:
+        if key not in _OP_FIELDS:
+            raise ValueError(f"unknown shape keyword {key!r}")
+    k = _op_kind(kind)
+    name = _lib.rl_op_name(k).decode()
+    if name == "kernel":
+        raise ValueError("use kernel(flops, bytes, ...) for a generic kernel")
+    dt = _dtype(dtype)
+    o = _lib.rl_op_init(k, dt)
+    if weight_dtype is not None:
+        o.weight_dtype = _dtype(weight_dtype)
+    o.flags = (_native.RL_OP_FUSED if fused else 0) | (_native.RL_OP_CAUSAL if causal else 0) | \
+              (_native.RL_OP_BIAS if bias else 0)
+    v = {key: _num(val, "count", key) for key, val in shape.items()}
+    if name == "linear":
+        v = {"m": v.get("tokens", 0), "k": v.get("d_in", 0), "n": v.get("d_out", 0),
+             **{x: y for x, y in v.items() if x not in ("tokens", "d_in", "d_out")}}
+    elif name in ("softmax", "layernorm", "rmsnorm", "embedding"):
+        v = {"m": v.pop("rows", 0), "n": v.pop("cols", 0), **v}
+    elif "rows" in v or "cols" in v:
+        if "n" in v:
+            raise ValueError("give n or rows and cols, not both")
+        v = {"n": v.pop("rows", 0) * v.pop("cols", 0), **v}
+    for key, val in v.items():
+        setattr(o, key, val)
+    c = _cost(o)
+    h = _device(hw, peak, bw, mem, hw_file)
+    roof = _roof_for(h, dt, c.tensor, peak, sparse, overhead)
+    measured = _num(time, "s", "time") if time is not None else 0.0
+    if time is not None and not measured > 0:
+        raise ValueError("time must be > 0")
+    r = _roof_result(c.flops, c.bytes, roof, measured)
+    extra = []
+    if weight_dtype is not None:
+        extra.append(f'"weight_dtype":"{_lib.rl_dtype_name(o.weight_dtype).decode()}"')
+    if name == "linear":
+        mb = _ct.c_double()
+        err = _native.Error()
+        _check(_lib.rl_linear_min_batch(o.k, o.n, dt, o.weight_dtype, int(bias), r.ridge,
+                                        _ct.byref(mb), _ct.byref(err)), err)
+        extra.append(f'"min_batch_compute_bound":{int(mb.value) if mb.value > 0 else "null"}')
+    return _result_json(name, h, dt, roof, r, ",".join(extra))
+
+
+def kernel(flops, bytes, hw=None, dtype="bf16", time=None, vector=False, name="kernel",
+           peak=None, bw=None, mem=None, sparse=False, overhead=None, hw_file=None):
+    """Any kernel from its FLOPs and bytes: the record `roofline kernel --json` prints."""
+    dt = _dtype(dtype)
+    o = _lib.rl_op_init(_op_kind("kernel"), dt)
+    o.flops = _num(flops, "FLOP", "flops")
+    o.bytes = _num(bytes, "B", "bytes")
+    c = _cost(o)
+    h = _device(hw, peak, bw, mem, hw_file)
+    roof = _roof_for(h, dt, not vector, peak, sparse, overhead)
+    measured = _num(time, "s", "time") if time is not None else 0.0
+    if time is not None and not measured > 0:
+        raise ValueError("time must be > 0")
+    return _result_json(str(name), h, dt, roof, _roof_result(c.flops, c.bytes, roof, measured))
+
+
+def layer(hw=None, dtype="bf16", rows=4096, d=4096, batches=(1, 128, 512), seq=4096, head_dim=128,
+          peak=None, bw=None, mem=None, sparse=False, overhead=None, hw_file=None):
+    """The first seed's Transformer-layer table: a list of op records (add, softmax,
+    layernorm, three linear layers, naive and fused attention)."""
+    sh = _lib.rl_layer_default()
+    sh.dtype = _dtype(dtype)
+    sh.rows, sh.d = _num(rows, "count", "rows"), _num(d, "count", "d")
+    if len(batches) != 3:
+        raise ValueError("batches: give exactly three batch sizes (e.g. 1,128,512)")
+    for i, b in enumerate(batches):
+        sh.batches[i] = _num(b, "count", "batches")
+    sh.seq, sh.head_dim = _num(seq, "count", "seq"), _num(head_dim, "count", "head_dim")
+    ops = (_native.Op * _native.RL_LAYER_OPS)()
+    labels = _ct.create_string_buffer(_native.RL_LAYER_OPS * _native.RL_LABEL_MAX)
+    n = _ct.c_int32()
+    err = _native.Error()
+    _check(_lib.rl_layer_ops(_ct.byref(sh), ops, labels, _native.RL_LAYER_OPS, _ct.byref(n),
+                             _ct.byref(err)), err)
+    if hw is None and (peak is None or bw is None):
+        hw = "nvidia-h100-sxm5"
+    h = _device(hw, peak, bw, mem, hw_file)
+    out = []
+    for i in range(n.value):
+        c = _cost(ops[i])
+        roof = _roof_for(h, sh.dtype, c.tensor, peak, sparse, overhead)
+        label = labels.raw[i * _native.RL_LABEL_MAX:(i + 1) * _native.RL_LABEL_MAX].split(b"\0")[0]
+        out.append(_result_json(label.decode(), h, sh.dtype, roof, _roof_result(c.flops, c.bytes, roof)))
+    return out
+
+
+__all__ = ["op_cost", "roofline", "min_batch", "parse_quantity", "format_quantity", "dtype_bytes",
+           "hardware", "hardware_list", "op", "kernel", "layer", "library_path", "__version__"]

@@ -1,0 +1,103 @@
+"""The Python binding's own functions: the first seed's four, the records, the
+error paths. Figures from the seeds (H100 SXM5: 989.4 TFLOP/s, 3.35 TB/s)."""
+import os
+import sys
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import roofline as rl  # noqa: E402
+
+PEAK, BW = 989.4e12, 3.35e12
+
+
+class SeedFunctions(unittest.TestCase):
+    def test_op_cost_shapes(self):
+        self.assertEqual(rl.op_cost("add", (16,)), (16.0, 96.0))
+        self.assertEqual(rl.op_cost("add", (4, 4), s=4), (16.0, 192.0))
+        self.assertEqual(rl.op_cost("softmax", (2, 10)), (100.0, 80.0))
+        self.assertEqual(rl.op_cost("layernorm", (4096, 4096)), (134217728.0, 67125248.0))
+        F, Q = rl.op_cost("matmul", (8192, 8192, 8192))
+        self.assertAlmostEqual(F / Q, 8192 / 3, places=6)
+        self.assertEqual(rl.op_cost("matmul", (2, 3, 4, 5))[0], 5 * 2 * 2 * 3 * 4)
+        F, Q = rl.op_cost("linear", (512, 4096, 4096))
+        self.assertEqual(F, 2 * 512 * 4096 * 4096)
+        F, Q = rl.op_cost("attention", (4096, 128))
+        self.assertAlmostEqual(F / Q, 62.67, places=2)
+        F, Q = rl.op_cost("attention_fused", (4096, 128))
+        self.assertEqual(Q, 4 * 4096 * 128 * 2)
+        self.assertEqual(rl.op_cost("kernel", (1e6, 1e5)), (1e6, 1e5))
+        self.assertEqual(rl.op_cost("add", ("4Ki",))[0], 4096)
+        self.assertEqual(rl.op_cost("add", (10,), s="fp32")[1], 120)
+
+    def test_roofline(self):
+        t, bound = rl.roofline(*rl.op_cost("matmul", (8192, 8192, 8192)), PEAK, BW)
+        self.assertEqual(bound, "compute")
+        self.assertAlmostEqual(t, 1.111e-3, delta=1e-6)
+        t, bound = rl.roofline(*rl.op_cost("add", (1 << 24,)), PEAK, BW)
+        self.assertEqual(bound, "memory")
+        self.assertAlmostEqual(t * 1e6, 30.05, places=1)
+        t, bound = rl.roofline(1e9, 1e9, "989.4T", "3.35TB/s")
+        self.assertEqual(bound, "memory")
+
+    def test_min_batch(self):
+        self.assertEqual(rl.min_batch(4096, PEAK, BW), 346)
+        self.assertIsNone(rl.min_batch(512, PEAK, BW))
+        # exact traffic, not peak/bw: 295 would be the placeholder's answer
+        self.assertNotEqual(rl.min_batch(4096, PEAK, BW), round(PEAK / BW))
+        self.assertLess(rl.min_batch(8192, PEAK, BW), rl.min_batch(4096, PEAK, BW))
+        # fp32: I(B) = 2Bd^2 / (4(2Bd + d^2)) tends to d/4 = 1024 > 295, reached from B = 831
+        self.assertEqual(rl.min_batch(4096, PEAK, BW, s=4), 831)
+        self.assertIsNone(rl.min_batch(1024, PEAK, BW, s=4))
+
+    def test_records(self):
+        r = rl.op("layernorm", hw="h100", rows=4096, cols=4096, time="22.37us")
+        self.assertAlmostEqual(r["roof_fraction"], 0.896, places=3)
+        self.assertEqual(r["bound"], "memory")
+        self.assertEqual(r["peak_kind"], "vec16")
+        h = rl.hardware("h200")
+        self.assertEqual(h["id"], "nvidia-h200-sxm")
+        self.assertEqual(h["mem_bw"], 4.8e12)
+        ids = [d["id"] for d in rl.hardware_list()]
+        self.assertIn("amd-mi300x", ids)
+        self.assertTrue(all(d["source"] for d in rl.hardware_list()))
+        rows = rl.layer(hw="h100")
+        self.assertEqual([r["op"] for r in rows][:3], ["add", "softmax", "layernorm"])
+        k = rl.kernel(1e6, "100kB", hw="h100")
+        self.assertEqual(k["bound"], "overhead")
+        self.assertEqual(rl.parse_quantity("128KiB", "B"), 131072)
+        self.assertEqual(rl.format_quantity(3.35e12, "B/s"), "3.35 TB/s")
+        self.assertEqual(rl.dtype_bytes("int4"), 0.5)
+
+    def test_errors(self):
+        cases = [
+            (lambda: rl.op_cost("frob", (1,)), "unknown op 'frob'"),
+            (lambda: rl.op_cost("add", (0,)), "must be > 0"),
+            (lambda: rl.op_cost("add", (float("nan"),)), "NaN"),
+            (lambda: rl.op_cost("add", (-3,)), "must be > 0"),
+            (lambda: rl.op_cost("add", (10,), s=3), "no number format of 3 bytes"),
+            (lambda: rl.op_cost("matmul", (1, 2, 3, 4, 5)), "should be"),
+            (lambda: rl.roofline(1, 1, 0, BW), "peak"),
+            (lambda: rl.roofline(1, 1, PEAK, "3.35TB"), "in B where B/s"),
+            (lambda: rl.min_batch(-1, PEAK, BW), "must be > 0"),
+            (lambda: rl.hardware("h900"), "unknown hardware 'h900'"),
+            (lambda: rl.hardware("a100"), "ambiguous"),
+            (lambda: rl.op("add", hw="h100", n=10, k=5), "k does not apply to add"),
+            (lambda: rl.op("add", hw="h100", n=10, bogus=1), "unknown shape keyword"),
+            (lambda: rl.op("add", n=10), "hw is required"),
+            (lambda: rl.kernel(1, 1, hw="h100", time=0), "time must be > 0"),
+            (lambda: rl.parse_quantity("12XB", "B"), "unknown unit"),
+            (lambda: rl.hardware("x", hw_file="/nonexistent.csv"), "No such file"),
+        ]
+        for fn, text in cases:
+            with self.assertRaises(ValueError) as cm:
+                fn()
+            self.assertIn(text, str(cm.exception))
+
+    def test_version(self):
+        self.assertEqual(rl.__version__, "0.1.0")
+        self.assertTrue(os.path.exists(rl.library_path))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,149 @@
+"""The golden corpus (tests/golden/*.golden), driven through the Python binding.
+
+Each case's command line is mapped onto the binding's functions (flags become
+keyword arguments, values keep their units: the binding parses them with the C
+library), and the expected figures are checked on the returned records, which
+carry the same keys as the command's --json output. Error cases must raise
+ValueError with the library's message. Commands that have no Python
+counterpart (trace, measure, plot, widget) and the command line's own errors
+(unknown flags, a flag given twice) are counted as not applicable; the test
+fails if that leaves too few cases.
+"""
+import glob
+import os
+import shlex
+import sys
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "cli"))
+import roofline as rl  # noqa: E402
+from run_cli_tests import check_expect, parse_cases  # noqa: E402
+
+# errors that only the command line can make
+CLI_ONLY = ("unknown option", "given twice", "exclude each other", "unknown command",
+            "needs a value", "takes no value", "unknown hw action", "which op?", "not both",
+            "go together", "use `roofline kernel", "exactly three", "empty value")
+BOOL_FLAGS = {"fused", "causal", "bias", "sparse", "vector"}
+
+# adapters: command words -> a callable taking (positional args, keyword args)
+ADAPTERS = {}
+
+
+def adapter(*words):
+    def wrap(f):
+        ADAPTERS[words] = f
+        return f
+    return wrap
+
+
+@adapter("op")
+def _op(pos, kw):
+    if not pos:
+        raise NotApplicable
+    return rl.op(pos[0], **kw)
+
+
+@adapter("kernel")
+def _kernel(pos, kw):
+    if "flops" not in kw or "bytes" not in kw:
+        raise NotApplicable
+    return rl.kernel(kw.pop("flops"), kw.pop("bytes"), **kw)
+
+
+@adapter("layer")
+def _layer(pos, kw):
+    if "batches" in kw:
+        kw["batches"] = tuple(kw["batches"].split(","))
+    return rl.layer(**kw)
+
+
+@adapter("hw", "show")
+def _hw_show(pos, kw):
+    return rl.hardware(pos[0], **kw)
+
+
+class NotApplicable(Exception):
+    pass
+
+
+def to_call(args):
+    """Split a command line into (adapter, positional args, keyword args)."""
+    for n in (2, 1):
+        words = tuple(args[:n])
+        if words in ADAPTERS:
+            rest = args[n:]
+            break
+    else:
+        raise NotApplicable
+    pos, kw = [], {}
+    i = 0
+    while i < len(rest):
+        a = rest[i]
+        if a.startswith("--"):
+            key = a[2:].replace("-", "_")
+            if key in BOOL_FLAGS:
+                kw[key] = True
+            else:
+                if i + 1 >= len(rest) or key in kw:
+                    raise NotApplicable
+                kw[key] = rest[i + 1]
+                i += 1
+        else:
+            pos.append(a)
+        i += 1
+    if "time" in kw and kw["time"].startswith("-"):
+        pass
+    return ADAPTERS[words], pos, kw
+
+
+class GoldenThroughPython(unittest.TestCase):
+    def test_corpus(self):
+        ran = na = 0
+        failures = []
+        for path in sorted(glob.glob(os.path.join(ROOT, "tests", "golden", "*.golden"))):
+            for name, args, expects, where in parse_cases(path):
+                want_exit = any(e.startswith("exit=") for e in expects)
+                text = next((e[7:] for e in expects if e.startswith("stderr~")), "")
+                if want_exit and any(c in text for c in CLI_ONLY):
+                    na += 1
+                    continue
+                try:
+                    fn, pos, kw = to_call(args)
+                except NotApplicable:
+                    na += 1
+                    continue
+                ran += 1
+                if want_exit:
+                    try:
+                        fn(pos, kw)
+                    except NotApplicable:
+                        ran -= 1
+                        na += 1
+                        continue
+                    except ValueError as e:
+                        # the library's part of the message (after "--flag: ") must match,
+                        # unless the message is about the command line's flags
+                        lib_text = text.split(": ", 1)[1] if text.startswith("--") and ": " in text else text
+                        if "--" not in lib_text and lib_text not in str(e):
+                            failures.append(f"{where} {name}: ValueError {e!r} lacks {lib_text!r}")
+                        continue
+                    failures.append(f"{where} {name}: no ValueError")
+                    continue
+                try:
+                    doc = fn(pos, kw)
+                except (ValueError, NotApplicable) as e:
+                    failures.append(f"{where} {name}: raised {e!r}")
+                    continue
+                for e in expects:
+                    msg = check_expect(doc, e)
+                    if msg:
+                        failures.append(f"{where} {name}: {msg}")
+        print(f"\npython golden: {ran} cases run, {na} not applicable", file=sys.stderr)
+        self.assertEqual(failures, [], "\n".join(failures))
+        self.assertGreater(ran, 2 * na, "most golden cases must run through the binding")
+
+
+if __name__ == "__main__":
+    unittest.main()
