@@ -57,23 +57,28 @@ $(BUILD)/obj/%.o: %.c include/roofline.h $(wildcard src/*/*.h) $(wildcard src/*/
 
 $(BUILD)/libroofline.a: $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	@echo "  AR      $@"
+	@ar rcs $@ $^
 
 $(BUILD)/libroofline.so: $(LIB_OBJ)
-	$(CC) $(ALLCFLAGS) -shared -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	@echo "  LD      $@"
+	@$(CC) $(ALLCFLAGS) -shared -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/libroofline-cli.a: $(CLI_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	@echo "  AR      $@"
+	@ar rcs $@ $^
 
 $(BUILD)/roofline: $(BUILD)/obj/cli/main.o $(BUILD)/libroofline-cli.a $(BUILD)/libroofline.a
-	$(CC) $(ALLCFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	@echo "  LD      $@"
+	@$(CC) $(ALLCFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 # Each unit test links the CLI objects too, so golden tests can run the
 # commands in-process.
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(BUILD)/libroofline-cli.a $(BUILD)/libroofline.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLCFLAGS) -Itests/unit -Icli -o $@ $< $(BUILD)/libroofline-cli.a $(BUILD)/libroofline.a $(LDFLAGS) $(LDLIBS)
+	@echo "  LD      $@"
+	@$(CC) $(ALLCFLAGS) -Itests/unit -Icli -o $@ $< $(BUILD)/libroofline-cli.a $(BUILD)/libroofline.a $(LDFLAGS) $(LDLIBS)
 
 tests-bin: $(TEST_BIN)
 
