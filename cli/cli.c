@@ -423,7 +423,7 @@ void cli_result_csv_header(cli_ctx *ctx) {
         ctx->out);
 }
 
-static void csv_text(FILE *f, const char *s) {
+void cli_csv_field(FILE *f, const char *s) {
   if (!strpbrk(s, ",\"\n")) { fputs(s, f); return; }
   fputc('"', f);
   for (; *s; s++) { if (*s == '"') fputc('"', f); fputc(*s, f); }
@@ -433,9 +433,9 @@ static void csv_text(FILE *f, const char *s) {
 void cli_result_csv_row(cli_ctx *ctx, const char *op, const char *hw,
                         const char *dtype, const rl_result *r) {
   FILE *f = ctx->out;
-  csv_text(f, op); fputc(',', f);
-  csv_text(f, hw ? hw : ""); fputc(',', f);
-  csv_text(f, dtype ? dtype : ""); 
+  cli_csv_field(f, op); fputc(',', f);
+  cli_csv_field(f, hw ? hw : ""); fputc(',', f);
+  cli_csv_field(f, dtype ? dtype : ""); 
   fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%s,%.10g,%.10g,%.10g,%.10g", r->flops,
           r->bytes, r->intensity, r->peak, r->bandwidth, r->ridge, rl_bound_name(r->bound),
           r->time_s, r->compute_time_s, r->memory_time_s, r->attainable);

@@ -144,6 +144,9 @@ void cli_result_csv_header(cli_ctx *ctx);
 void cli_result_csv_row(cli_ctx *ctx, const char *op, const char *hw,
                         const char *dtype, const rl_result *r);
 
+/* One CSV field, quoted when it holds a comma, a quote or a newline. */
+void cli_csv_field(FILE *f, const char *s);
+
 /* The command table (cli.c). */
 extern const cli_command *const cli_commands[];
 

@@ -80,6 +80,19 @@ static int list(cli_ctx *ctx) {
     free(v);
     return CLI_OK;
   }
+  if (ctx->csv) { /* base units, one device per row */
+    fputs("id,name,bf16_flops,fp32_flops,mem_bw,mem_bytes,bf16_ridge\n", ctx->out);
+    for (int32_t i = 0; i < n; i++) {
+      const rl_hw *h = &v[i];
+      cli_csv_field(ctx->out, h->id);
+      fputc(',', ctx->out);
+      cli_csv_field(ctx->out, h->name);
+      fprintf(ctx->out, ",%.10g,%.10g,%.10g,%.10g,%.10g\n", h->peak[RL_PEAK_BF16], h->peak[RL_PEAK_FP32], h->mem_bw, h->mem_bytes,
+              rl_hw_ridge(h, RL_PEAK_BF16));
+    }
+    free(v);
+    return CLI_OK;
+  }
   const char *hdr[] = {"id", "name", "bf16 dense", "fp32 vector", "bandwidth", "memory", "bf16 ridge"};
   cli_table *t = cli_table_new(7, hdr);
   for (int32_t i = 0; i < n; i++) {
@@ -167,9 +180,6 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   if (np == 0) return cli_error(ctx, "hw list | hw show ID");
   if (strcmp(pos[0], "list") == 0) {
     if (np > 1) return cli_error(ctx, "hw list takes no argument");
-    if (ctx->csv) { /* the database's own format would be the natural CSV */
-      return cli_error(ctx, "--csv: use data/hardware.csv, the database itself");
-    }
     return list(ctx);
   }
   if (strcmp(pos[0], "show") == 0) {

@@ -144,7 +144,7 @@ def main():
             else:
                 passed += 1
     # --csv where the command supports it: the output is well-formed CSV with a header
-    for args in (["op", "add", "--n", "1e6", "--hw", "h100"], ["layer", "--hw", "h200"],
+    for args in (["op", "add", "--n", "1e6", "--hw", "h100"], ["layer", "--hw", "h200"], ["hw", "list"],
                  ["kernel", "--flops", "1e9", "--bytes", "1e6", "--hw", "b200"]):
         rc, out, err = run(binary, args + ["--csv"])
         rows = list(csv.reader(io.StringIO(out))) if rc == 0 else []
