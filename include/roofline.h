@@ -410,6 +410,381 @@ RL_API size_t rl_json_string(const char *s, char *buf, size_t cap);
 /* ======================================================================
  * Models and LLM economics: decode, prefill, MFU/HFU, collectives (issue 3)
  * ====================================================================== */
+/* ---- Models -------------------------------------------------------------
+ * A decoder-only Transformer described by its configuration. Built-in
+ * models come from data/models.csv (one row per model with the source of
+ * its figures: the model's Hugging Face config.json or the paper's table),
+ * compiled in by tools/gen_tables.py; users give a config.json
+ * (rl_model_from_hf_config) or the sizes by hand. Sizes are doubles (whole
+ * numbers); a field of 0 means "not given" where the comment says so. */
+#define RL_MODEL_ID_MAX 48
+#define RL_MODEL_TEXT_MAX 96
+#define RL_MODEL_SOURCE_MAX 320
+
+typedef enum rl_mlp_kind {
+  RL_MLP_GATED = 0, /* SwiGLU/GeGLU: gate, up and down matrices, 3 d d_ff */
+  RL_MLP_PLAIN = 1  /* up and down, 2 d d_ff (GPT-2, GPT-3) */
+} rl_mlp_kind;
+
+typedef enum rl_norm_kind {
+  RL_NORM_RMS = 0,  /* RMSNorm: a gain of d per norm */
+  RL_NORM_LAYER = 1 /* LayerNorm: gain and bias, 2d per norm */
+} rl_norm_kind;
+
+typedef struct rl_model {
+  char id[RL_MODEL_ID_MAX];       /* "llama3-8b" */
+  char name[RL_MODEL_TEXT_MAX];   /* "Llama 3 8B" */
+  double layers;         /* L, required */
+  double d_model;        /* hidden size d; 0 = heads * head_dim */
+  double heads;          /* query heads H, required */
+  double kv_heads;       /* key/value heads (GQA, MQA = 1); 0 = heads */
+  double head_dim;       /* per head; 0 = d_model / heads */
+  double d_ff;           /* MLP intermediate size (per expert); 0 = unknown */
+  double vocab;          /* vocabulary; 0 = unknown */
+  double max_seq;        /* context window; learned positions use it */
+  double experts;        /* MoE experts per layer; 0 or 1 = dense */
+  double experts_active; /* experts each token uses; 0 = all */
+  double params;         /* > 0: the parameter count as given (by hand,
+                            e.g. the seeds' 7e9), used instead of the one
+                            derived from the sizes; 0 = derive */
+  double published_params; /* the count the source publishes (for show
+                              and tests); 0 = none */
+  int32_t mlp;           /* rl_mlp_kind */
+  int32_t norm;          /* rl_norm_kind */
+  int32_t tied_embeddings; /* 1: the output layer reuses the embedding */
+  int32_t bias;          /* 1: linear layers have biases (GPT-2/3) */
+  int32_t learned_pos;   /* 1: learned position embeddings (max_seq x d) */
+  int32_t dtype;         /* rl_dtype the weights are published in */
+  char source[RL_MODEL_SOURCE_MAX];
+} rl_model;
+
+/* An rl_model with every size 0, a gated MLP, RMSNorm, untied embeddings
+ * and bf16: fill in what you know. */
+RL_API rl_model rl_model_init(void);
+
+/* Number of built-in models and the i-th of them (0-based). */
+RL_API int32_t rl_model_count(void);
+RL_API rl_status rl_model_get(int32_t index, rl_model *out);
+
+/* Look up a built-in model by id or an unambiguous fragment of one,
+ * case-insensitively ("llama3-8b", "mixtral"). RL_ENOTFOUND (with the
+ * nearest ids) or RL_EAMBIGUOUS otherwise. */
+RL_API rl_status rl_model_find(const char *id, rl_model *out, rl_error *err);
+
+/* Read a Hugging Face config.json from a buffer (the caller reads the
+ * file): hidden_size, num_hidden_layers, num_attention_heads,
+ * num_key_value_heads, head_dim, intermediate_size, vocab_size,
+ * tie_word_embeddings, max_position_embeddings, num_local_experts /
+ * num_experts, num_experts_per_tok, torch_dtype, and the GPT-2 names
+ * (n_embd, n_layer, n_head, n_inner, n_positions). The MLP is gated unless
+ * the architecture is GPT-2-like (model_type gpt2, gpt_neox, opt, ...) or
+ * hidden_act is a plain gelu/relu. `id` (may be NULL) names the model.
+ * Malformed JSON is RL_EPARSE naming the byte offset; a document that
+ * ends early is RL_ETRUNCATED; a config without layers, heads or width is
+ * RL_EINVAL naming the missing key. */
+RL_API rl_status rl_model_from_hf_config(const char *text, size_t len,
+                                         const char *id, rl_model *out,
+                                         rl_error *err);
+
+/* Check a model (layers and heads > 0 and whole, kv_heads divides heads,
+ * sizes consistent) and fill in the defaulted sizes (d_model, kv_heads,
+ * head_dim). rl_model_params and the calculators below call it. */
+RL_API rl_status rl_model_check(const rl_model *m, rl_model *out,
+                                rl_error *err);
+
+/* The parameter count, derived from the configuration:
+ *   embedding   vocab d (+ max_seq d for learned positions)
+ *   attention   per layer d H d_h (Q) + 2 d H_kv d_h (K, V) + H d_h d (O)
+ *               (+ biases)
+ *   mlp         per layer and expert 3 d d_ff gated, 2 d d_ff plain
+ *               (+ biases); MoE adds a router of d x experts
+ *   norms       2 per layer + 1 final, d (RMS) or 2d (Layer) each
+ *   output      vocab d unless tied
+ * When the model gives `params` (by hand), total = active = params and
+ * the parts are 0 except what can be derived from the sizes that are
+ * known (derived = 0). */
+typedef struct rl_param_count {
+  double total;         /* every parameter (MoE: all experts) */
+  double active;        /* used by one token (MoE: experts_active) */
+  double embedding;     /* input embedding table (+ learned positions) */
+  double output;        /* separate output layer (LM head); 0 when tied */
+  double attention;     /* all layers */
+  double mlp;           /* all layers, all experts (+ routers) */
+  double mlp_active;    /* all layers, the experts a token uses */
+  double norms;
+  double non_embedding; /* total - embedding (Kaplan et al.'s N) */
+  double matmul_active; /* active parameters a token multiplies: active
+                           minus the embedding table (a gather) minus
+                           norms; plus the tied output layer */
+  int32_t derived;      /* 1: from the sizes; 0: `params` as given */
+} rl_param_count;
+
+RL_API rl_status rl_model_params(const rl_model *m, rl_param_count *out,
+                                 rl_error *err);
+
+/* KV cache per token of context: 2 (K and V) x layers x kv_heads x
+ * head_dim x bytes of kv_dtype (Llama 3 8B, bf16: 131072 B = 128 KiB). */
+RL_API rl_status rl_model_kv_bytes_per_token(const rl_model *m,
+                                             int32_t kv_dtype, double *out,
+                                             rl_error *err);
+
+/* ---- Inference: decode and prefill (Pope et al. 2022; the seeds) ------ */
+
+/* How the embedding table's traffic is counted in a decode step. */
+typedef enum rl_embed_conv {
+  RL_EMBED_GATHERED = 0, /* only the B rows looked up are read, and the
+                            lookup does no FLOPs (what the kernel does) */
+  RL_EMBED_FULL = 1      /* the whole table is read and every parameter
+                            does 2 FLOPs per token (the seeds' "read all
+                            16 GB of weights" convention) */
+} rl_embed_conv;
+
+typedef struct rl_infer_cfg {
+  int32_t weight_dtype;   /* -1: the model's dtype */
+  int32_t kv_dtype;       /* -1: act_dtype */
+  int32_t act_dtype;      /* activations and compute; -1: the model's */
+  int32_t tp;             /* tensor-parallel devices; 0 or 1: one */
+  int32_t embedding;      /* rl_embed_conv */
+  int32_t causal;         /* prefill: causal mask (half the score FLOPs) */
+  double context;         /* decode: tokens in each sequence's KV cache;
+                             prefill: the prompt length p */
+  double batch;           /* prefill: sequences; 0 = 1 (decode takes its
+                             batches as an array) */
+  double new_tokens;      /* prefill: tokens generated after the prompt,
+                             for the end-to-end bound; 0 = none */
+  double mem_bytes;       /* capacity of one device, B; 0: not checked */
+  double link_bw;         /* tensor-parallel all-reduce bandwidth per
+                             device (nccl-tests busbw), B/s; needed when
+                             tp > 1 */
+  double comm_latency_s;  /* alpha: latency per all-reduce, s (0 = none) */
+} rl_infer_cfg;
+
+/* Defaults: dtypes -1, tp 1, gathered embedding, causal, everything else
+ * 0. */
+RL_API rl_infer_cfg rl_infer_cfg_init(void);
+
+/* One decode step at one batch size. */
+typedef struct rl_decode_row {
+  double batch;          /* B sequences, one new token each */
+  double flops;          /* FLOPs of the step (per device with tp) */
+  double bytes;          /* bytes read: weights + every sequence's cache */
+  double weight_bytes;   /* the weights' share of `bytes` */
+  double kv_bytes;       /* the KV caches' share of `bytes` */
+  double intensity;      /* flops / bytes, FLOP/B */
+  double compute_time_s; /* flops / peak */
+  double memory_time_s;  /* bytes / bandwidth */
+  double comm_time_s;    /* tensor-parallel all-reduces (2 per layer) */
+  double step_time_s;    /* max(compute, memory) + comm: the lower bound */
+  double tokens_per_s;   /* B / step time: all sequences */
+  double tokens_per_s_per_seq; /* 1 / step time */
+  double memory_bytes;   /* resident: weights + B caches (per device) */
+  int32_t bound;         /* rl_bound_kind (compute or memory) */
+  int32_t fits;          /* 1: memory_bytes <= capacity (or not checked) */
+} rl_decode_row;
+
+/* What does not depend on the batch. Per device when tp > 1. */
+typedef struct rl_decode_summary {
+  double params;             /* total parameters */
+  double active_params;      /* per token */
+  double weights_bytes;      /* resident weights, all of them (per device) */
+  double weights_read_bytes; /* read per step at B = 1, without the
+                                gathered embedding rows (MoE: k experts) */
+  double embedding_bytes;    /* the input embedding table's size */
+  double kv_bytes_per_token; /* whole model, all devices */
+  double kv_bytes_per_seq;   /* at this context */
+  double linear_flops_per_token;    /* 2 x the parameters multiplied */
+  double attention_flops_per_token; /* 4 L H d_h T: QK^T and AV */
+  double attention_intensity;       /* attention FLOPs / KV bytes */
+  double ridge;              /* peak / bandwidth */
+  double ridge_batch;        /* B where weights-only decode reaches the
+                                ridge; 0 when it never does */
+  double asymptotic_intensity; /* the intensity as B grows without end */
+  double max_batch;          /* most sequences that fit (0 when none; -1
+                                when the capacity is not checked) */
+  double devices_needed;     /* devices the weights need, at least */
+  double mem_bytes;          /* capacity per device (0: not checked) */
+  int32_t weights_fit;       /* 1: the weights alone fit */
+  int32_t tp;
+} rl_decode_summary;
+
+/* Decode steps of `m` on `roof` at each of the n batch sizes (whole, > 0),
+ * context cfg->context (> 0): rows[i] for batches[i] (rows has room for n).
+ *   FLOPs = B (2 N_mm + 4 L H d_h T)        N_mm: parameters multiplied
+ *   bytes = W + B T kv                      W: weights read (embedding
+ *                                            as gathered rows or in full)
+ *   step >= max(FLOPs/peak, bytes/bw) + 2 L allreduce(B d s_act) with tp.
+ * Activations and the new token's KV write (1/T of the cache) are left
+ * out, as in the seeds. `sum` may be NULL. */
+RL_API rl_status rl_decode(const rl_model *m, const rl_infer_cfg *cfg,
+                           const rl_roof *roof, const double *batches,
+                           int32_t n, rl_decode_row *rows,
+                           rl_decode_summary *sum, rl_error *err);
+
+/* One op kind of a prefill (summed over the layers). */
+typedef struct rl_prefill_op {
+  char name[RL_LABEL_MAX]; /* "qkv projection", "attention", ... */
+  double count;            /* how many such ops (layers) */
+  double flops, bytes;     /* all of them */
+  double intensity;        /* FLOP/B */
+  double time_s;           /* sum of their roofline bounds */
+  int32_t bound;           /* rl_bound_kind */
+} rl_prefill_op;
+
+#define RL_PREFILL_OPS 8
+
+typedef struct rl_prefill_result {
+  double tokens;          /* batch x prompt */
+  double flops, bytes;    /* the whole prefill (per device with tp) */
+  double compute_time_s;  /* the ops' compute times summed */
+  double comm_time_s;     /* tensor-parallel all-reduces */
+  double ttft_s;          /* time to first token: sum over ops of
+                             max(F/peak, Q/bw), plus comm */
+  double compute_bound_fraction; /* share of ttft in compute-bound ops */
+  double tokens_per_s;    /* prompt tokens / ttft */
+  double decode_time_s;   /* new_tokens decode steps at context p..p+n-1 */
+  double e2e_time_s;      /* ttft + decode_time */
+  double memory_bytes;    /* weights + KV of the batch at p + n tokens */
+  int32_t fits;
+  int32_t n_ops;          /* rows written to ops */
+} rl_prefill_result;
+
+/* Prefill of cfg->batch prompts of cfg->context tokens: per layer the QKV
+ * projection, attention (fused, FlashAttention-style, causal when
+ * cfg->causal), the output projection and the MLP, each bounded by the
+ * roofline separately, then the output layer for the last token of each
+ * prompt. With cfg->new_tokens, the end-to-end bound adds the decode
+ * steps. `ops` (room for cap, RL_PREFILL_OPS is enough) may be NULL. */
+RL_API rl_status rl_prefill(const rl_model *m, const rl_infer_cfg *cfg,
+                            const rl_roof *roof, rl_prefill_op *ops,
+                            int32_t cap, rl_prefill_result *out,
+                            rl_error *err);
+
+/* ---- MFU and HFU (PaLM, Chowdhery et al. 2022, App. B; Korthikanti et
+ * al. 2022) ------------------------------------------------------------- */
+typedef enum rl_attn_conv {
+  RL_ATTN_FULL = 0,   /* 12 L H d_h T per token (PaLM; the seeds) */
+  RL_ATTN_CAUSAL = 1, /* half of it: the masked half is not needed */
+  RL_ATTN_NONE = 2    /* 6N only */
+} rl_attn_conv;
+
+typedef enum rl_recompute {
+  RL_RECOMPUTE_NONE = 0,
+  RL_RECOMPUTE_SELECTIVE = 1, /* attention scores, softmax, AV again:
+                                 + 4 L H d_h T (Korthikanti et al.) */
+  RL_RECOMPUTE_FULL = 2       /* the whole forward again: + 2N + 4 L H d_h T */
+} rl_recompute;
+
+typedef struct rl_mfu_cfg {
+  double seq;           /* T, tokens per sequence */
+  double tokens_per_s;  /* measured over whole steps, whole run */
+  double gpus;          /* devices */
+  double peak;          /* dense peak of one device in the matmuls'
+                           format, FLOP/s */
+  double sparse_peak;   /* the 2:4 sparse peak; 0 = the device has none */
+  double padding;       /* fraction of tokens/s that is padding, [0, 1) */
+  int32_t attention;    /* rl_attn_conv */
+  int32_t recompute;    /* rl_recompute, for the HFU */
+  int32_t use_sparse;   /* 1: divide by sparse_peak (halves the figure) */
+  int32_t exclude_embedding; /* 1: N without the embedding table */
+} rl_mfu_cfg;
+
+/* Defaults: attention full, recompute none, dense peak, no padding. */
+RL_API rl_mfu_cfg rl_mfu_cfg_init(void);
+
+typedef struct rl_mfu_result {
+  double n_params;                 /* N used */
+  double attention_flops_per_token; /* 12 L H d_h T x (1, 1/2 or 0) */
+  double model_flops_per_token;    /* 6N + attention */
+  double recompute_flops_per_token; /* what recomputation adds */
+  double hardware_flops_per_token; /* model + recompute */
+  double peak;                     /* the peak divided by, one device */
+  double useful_tokens_per_s;      /* tokens/s x (1 - padding) */
+  double model_flops_per_s;        /* per device */
+  double mfu;                      /* model FLOP/s / (gpus x peak) */
+  double hfu;                      /* hardware FLOP/s / (gpus x peak) */
+  int32_t sparse;                  /* 1: the peak is the sparse one */
+} rl_mfu_result;
+
+RL_API rl_status rl_mfu(const rl_model *m, const rl_mfu_cfg *cfg,
+                        rl_mfu_result *out, rl_error *err);
+
+/* The same run under each convention, side by side. */
+typedef struct rl_mfu_convention {
+  char label[RL_LABEL_MAX]; /* "6N, dense peak", ... */
+  char metric[8];           /* "mfu" or "hfu" */
+  int32_t attention, recompute, sparse, padded;
+  double flops_per_token;
+  double value;             /* the utilization, 0..1 (can exceed 1 for a
+                               wrong convention) */
+} rl_mfu_convention;
+
+#define RL_MFU_CONVENTIONS 12
+
+/* Writes up to cap conventions (RL_MFU_CONVENTIONS is enough) and their
+ * number into *n. Sparse rows only when cfg->sparse_peak > 0, the padded
+ * row only when cfg->padding > 0. cfg's own attention, recompute and
+ * use_sparse choices are ignored: every one is listed. */
+RL_API rl_status rl_mfu_conventions(const rl_model *m, const rl_mfu_cfg *cfg,
+                                    rl_mfu_convention *rows, int32_t cap,
+                                    int32_t *n, rl_error *err);
+
+/* ---- Collectives (Patarasuk & Yuan 2009; nccl-tests PERFORMANCE.md) ---- */
+typedef enum rl_coll_kind {
+  RL_COLL_ALLREDUCE = 0,     /* each rank sends 2(n-1)/n S */
+  RL_COLL_ALLGATHER = 1,     /* (n-1)/n S, S the gathered buffer */
+  RL_COLL_REDUCESCATTER = 2  /* (n-1)/n S, S the input buffer */
+} rl_coll_kind;
+
+/* "allreduce", "allgather", "reducescatter"; NULL if unknown. */
+RL_API const char *rl_coll_name(int32_t kind);
+/* Also accepts "all-reduce", "all_reduce", "ar", "ag", "rs", ... */
+RL_API rl_status rl_coll_parse(const char *name, int32_t *kind,
+                               rl_error *err);
+
+typedef struct rl_coll_cfg {
+  int32_t kind;           /* rl_coll_kind */
+  double bytes;           /* S, as nccl-tests' "size" */
+  double ranks;           /* n >= 2, whole */
+  double busbw;           /* bus bandwidth (nccl-tests), B/s; for a ring
+                             it is the slowest link's one-way bandwidth */
+  double latency_s;       /* alpha per ring step: 2(n-1) steps for an
+                             all-reduce, n-1 otherwise (0 = none) */
+  double ranks_per_node;  /* two-level all-reduce: g ranks per node
+                             (reduce-scatter, all-reduce across nodes of
+                             S/g, all-gather); 0 = one level */
+  double inter_busbw;     /* busbw across nodes, per rank (two-level) */
+  double step_time_s;     /* a training step's time; 0 = no step */
+  double backward_time_s; /* DDP overlap: the backward pass; 0 = 2/3 of
+                             the step (backward is 2/3 of the FLOPs) */
+  double bucket_bytes;    /* DDP bucket; 0 = 25 MiB (PyTorch's default) */
+} rl_coll_cfg;
+
+RL_API rl_coll_cfg rl_coll_cfg_init(void);
+
+typedef struct rl_coll_result {
+  double factor;          /* 2(n-1)/n or (n-1)/n */
+  double bytes_per_rank;  /* sent by each rank: factor x S */
+  double bandwidth_time_s; /* the beta term */
+  double latency_time_s;  /* the alpha term */
+  double time_s;          /* the whole collective */
+  double algbw;           /* S / time, B/s */
+  double busbw;           /* algbw x factor (= the input busbw without
+                             latency; the effective one with it), B/s */
+  double intra_time_s, inter_time_s; /* two-level: the two parts */
+  /* with a step time (all 0 otherwise): */
+  double step_fraction;   /* time / step: no overlap at all */
+  double step_fraction_added; /* time / (step + time): when the step time
+                                 excludes the communication */
+  double ddp_exposed_s;   /* DDP: what bucketed overlap leaves exposed */
+  double ddp_fraction;    /* ddp_exposed / step */
+  double fsdp_time_s;     /* FSDP / ZeRO-3: 1.5 x the all-reduce traffic
+                             (all-gather forward and backward, reduce-
+                             scatter), no overlap */
+  double fsdp_fraction;   /* fsdp_time / step */
+} rl_coll_result;
+
+RL_API rl_status rl_collective(const rl_coll_cfg *cfg, rl_coll_result *out,
+                               rl_error *err);
 /* @@LLM@@ */
 
 /* ======================================================================

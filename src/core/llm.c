@@ -1,0 +1,381 @@
+/*
+ * llm.c -- the roofline of LLM inference: one decode step at a batch of B
+ * sequences with a KV cache of T tokens each, and the prefill of a prompt.
+ *
+ * Exports rl_infer_cfg_init, rl_decode and rl_prefill.
+ *
+ * Sources: Pope et al. 2022, "Efficiently Scaling Transformer Inference"
+ * (prefill vs decode, the memory-bound regime); the first seed ("Batch
+ * size, prefill, and decode": Llama 3 8B's 16 GB read per step, 4.8 ms,
+ * 128 KiB of cache per token, the ridge batch near 300, the asymptote 34)
+ * and the second seed's decode section (the 7B model's 4.18 ms, 2.15e9
+ * attention FLOPs per token, attention intensity 4, asymptote 30).
+ *
+ * Decode step, B sequences, context T, per device with tensor parallelism
+ * over n devices (units: FLOP, B, s):
+ *   F = B (2 N_mm + 4 L H d_h T) / n
+ *       N_mm: the parameters a token multiplies (rl_param_count); 4 L H d_h T:
+ *       QK^T and AV over the context (softmax's 5 FLOPs per score left out)
+ *   Q = W_read + B T kv / n_kv
+ *       W_read: every weight once per step (it is reused by the whole batch),
+ *       the input embedding table either as the B rows gathered
+ *       (RL_EMBED_GATHERED, what the kernel reads) or in full (RL_EMBED_FULL,
+ *       the seeds' "read all 16 GB", where every parameter also does 2
+ *       FLOPs). With a tied embedding the output layer reads the whole
+ *       table anyway. An MoE layer reads the experts the batch routes to:
+ *       E (1 - (1 - k/E)^B) of them in expectation, uniform routing.
+ *       kv = 2 L H_kv d_h s_kv, split over min(n, H_kv) devices.
+ *   step >= max(F/peak, Q/bw) + 2L all-reduces of B d s_act (ring:
+ *       2(n-1)/n S / busbw + alpha; Patarasuk & Yuan 2009)
+ *   ridge batch: the B where weights-only decode reaches peak/bw
+ *   asymptote: lim F/Q as B grows = (2 N_mm + 4 L H d_h T) / (T kv + rows)
+ *   capacity: weights (all of them, whatever is read) + B T kv <= memory
+ * Activations and the new token's KV write (1/T of the cache traffic) are
+ * left out, as in the seeds.
+ *
+ * Prefill of b prompts of p tokens (m = b p): per layer a QKV projection,
+ * fused attention (Dao et al. 2022; causal halves the score FLOPs), the
+ * output projection, the MLP (gate/up and down), the norms and residual
+ * adds, each bounded separately by the roofline (rl_op_cost), then the
+ * output layer for the last token of each prompt. Time to first token >=
+ * the sum of the bounds + the all-reduces.
+ */
+#include "core/internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#define TRY(e) do { rl_status st_ = (e); if (st_ != RL_OK) return st_; } while (0)
+
+rl_infer_cfg rl_infer_cfg_init(void) {
+  rl_infer_cfg c;
+  memset(&c, 0, sizeof c);
+  c.weight_dtype = -1;
+  c.kv_dtype = -1;
+  c.act_dtype = -1;
+  c.tp = 1;
+  c.embedding = RL_EMBED_GATHERED;
+  c.causal = 1;
+  return c;
+}
+
+/* Everything a decode step needs that does not depend on B or T. */
+typedef struct plan {
+  rl_model m;
+  rl_param_count p;
+  double s_w, s_kv, s_a;
+  double n;             /* tensor-parallel devices */
+  double n_kv;          /* devices the KV heads are split over */
+  double w_resident;    /* all weights, per device */
+  double w_fixed;       /* read every step whatever B, per device */
+  double expert_bytes;  /* one expert's MLP, all layers, per device */
+  double row_bytes;     /* gathered embedding rows per token, per device */
+  double lin_flops;     /* per token, per device */
+  double attn_flops_t;  /* per token per context token, per device */
+  double kv_tok;        /* KV bytes per context token, per device */
+  double kv_tok_all;    /* whole model */
+  double d;
+} plan;
+
+static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl, rl_error *err) {
+  memset(pl, 0, sizeof *pl);
+  TRY(rl_model_check(m0, &pl->m, err));
+  TRY(rl_model_params(&pl->m, &pl->p, err));
+  const rl_model *m = &pl->m;
+  int32_t wd = cfg->weight_dtype < 0 ? m->dtype : cfg->weight_dtype;
+  int32_t ad = cfg->act_dtype < 0 ? m->dtype : cfg->act_dtype;
+  int32_t kd = cfg->kv_dtype < 0 ? ad : cfg->kv_dtype;
+  pl->s_w = rl_dtype_bytes(wd);
+  pl->s_a = rl_dtype_bytes(ad);
+  pl->s_kv = rl_dtype_bytes(kd);
+  if (pl->s_w <= 0) return rli_fail(err, RL_EINVAL, "unknown weight dtype %d", (int)wd);
+  if (pl->s_a <= 0) return rli_fail(err, RL_EINVAL, "unknown activation dtype %d", (int)ad);
+  if (pl->s_kv <= 0) return rli_fail(err, RL_EINVAL, "unknown KV-cache dtype %d", (int)kd);
+  if (cfg->tp < 0 || cfg->tp > 65536) return rli_fail(err, RL_EINVAL, "tp must be >= 1 (got %d)", (int)cfg->tp);
+  if (cfg->embedding != RL_EMBED_GATHERED && cfg->embedding != RL_EMBED_FULL)
+    return rli_fail(err, RL_EINVAL, "unknown embedding convention %d", (int)cfg->embedding);
+  if (!(cfg->mem_bytes >= 0) || !isfinite(cfg->mem_bytes))
+    return rli_fail(err, RL_EINVAL, "memory capacity must be >= 0");
+  if (!(cfg->comm_latency_s >= 0) || !isfinite(cfg->comm_latency_s))
+    return rli_fail(err, RL_EINVAL, "all-reduce latency must be >= 0");
+  double n = cfg->tp > 1 ? cfg->tp : 1;
+  if (n > 1) {
+    if (!rli_positive(cfg->link_bw))
+      return rli_fail(err, RL_EINVAL, "tensor parallelism over %g devices needs the all-reduce bandwidth (link_bw > 0)", n);
+    if (fmod(m->heads, n) != 0)
+      return rli_fail(err, RL_EINVAL, "tp %g does not divide the %g attention heads", n, m->heads);
+  }
+  pl->n = n;
+  pl->n_kv = n < m->kv_heads ? n : m->kv_heads;
+  pl->d = m->d_model;
+  const rl_param_count *p = &pl->p;
+  int full = cfg->embedding == RL_EMBED_FULL;
+  double emb = p->embedding; /* 0 for a model given by its count */
+  double expert_params = 0;
+  if (m->experts > 0 && p->derived) expert_params = (p->mlp - m->layers * m->d_model * m->experts) / m->experts;
+  pl->w_resident = p->total * pl->s_w / n;
+  pl->expert_bytes = expert_params * pl->s_w / n;
+  double fixed = p->total - (m->experts > 0 ? m->experts * expert_params : 0);
+  /* the untied table is gathered; a tied one is read whole by the output layer */
+  int gathered = !full && !m->tied_embeddings && emb > 0;
+  if (gathered) fixed -= emb;
+  pl->w_fixed = fixed * pl->s_w / n;
+  pl->row_bytes = gathered ? (1.0 + m->learned_pos) * m->d_model * pl->s_w / n : 0;
+  pl->lin_flops = 2 * (full ? p->active : p->matmul_active) / n;
+  pl->attn_flops_t = 4 * m->layers * m->heads * m->head_dim / n;
+  pl->kv_tok_all = 2 * m->layers * m->kv_heads * m->head_dim * pl->s_kv;
+  pl->kv_tok = pl->kv_tok_all / pl->n_kv;
+  return RL_OK;
+}
+
+/* Weight bytes read per step at batch B (per device). */
+static double weights_read(const plan *pl, double B) {
+  double w = pl->w_fixed + B * pl->row_bytes;
+  if (pl->m.experts > 0) {
+    double E = pl->m.experts, k = pl->m.experts_active;
+    double touched = E * (1 - pow(1 - k / E, B));
+    w += touched * pl->expert_bytes;
+  }
+  return w;
+}
+
+/* Ring all-reduce of S bytes over n ranks. */
+static double allreduce_time(double S, double n, double bw, double alpha) {
+  if (n <= 1) return 0;
+  return 2 * (n - 1) / n * S / bw + alpha;
+}
+
+static rl_status check_roof(const rl_roof *roof, rl_error *err) {
+  if (!roof) return rli_fail(err, RL_EINVAL, "no roof");
+  if (!rli_positive(roof->peak)) return rli_fail(err, RL_EINVAL, "peak must be > 0");
+  if (!rli_positive(roof->bandwidth)) return rli_fail(err, RL_EINVAL, "bandwidth must be > 0");
+  return RL_OK;
+}
+
+static void decode_row(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *roof, double B, double T,
+                       rl_decode_row *r) {
+  memset(r, 0, sizeof *r);
+  r->batch = B;
+  r->flops = B * (pl->lin_flops + pl->attn_flops_t * T);
+  r->weight_bytes = weights_read(pl, B);
+  r->kv_bytes = B * T * pl->kv_tok;
+  r->bytes = r->weight_bytes + r->kv_bytes;
+  r->intensity = r->flops / r->bytes;
+  r->compute_time_s = r->flops / roof->peak;
+  r->memory_time_s = r->bytes / roof->bandwidth;
+  r->comm_time_s = 2 * pl->m.layers *
+                   allreduce_time(B * pl->d * pl->s_a, pl->n, cfg->link_bw, cfg->comm_latency_s);
+  double t = r->compute_time_s > r->memory_time_s ? r->compute_time_s : r->memory_time_s;
+  r->bound = r->compute_time_s > r->memory_time_s ? RL_BOUND_COMPUTE : RL_BOUND_MEMORY;
+  r->step_time_s = t + r->comm_time_s;
+  r->tokens_per_s = B / r->step_time_s;
+  r->tokens_per_s_per_seq = 1 / r->step_time_s;
+  r->memory_bytes = pl->w_resident + B * T * pl->kv_tok;
+  r->fits = cfg->mem_bytes <= 0 || r->memory_bytes <= cfg->mem_bytes;
+}
+
+/* Weights-only intensity at batch B (for the ridge batch). */
+static double weights_only_intensity(const plan *pl, double B) {
+  return B * pl->lin_flops / weights_read(pl, B);
+}
+
+static rl_status check_context(double T, rl_error *err) {
+  if (!isfinite(T) || T < 0 || T > 1e12 || T != floor(T))
+    return rli_fail(err, RL_EINVAL, "context must be a whole number of tokens >= 0 (got %g)", T);
+  return RL_OK;
+}
+
+static void summarize(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *roof, double T,
+                      rl_decode_summary *s) {
+  memset(s, 0, sizeof *s);
+  s->params = pl->p.total;
+  s->active_params = pl->p.active;
+  s->weights_bytes = pl->w_resident;
+  s->weights_read_bytes = weights_read(pl, 1) - pl->row_bytes;
+  s->embedding_bytes = pl->p.embedding * pl->s_w / pl->n;
+  s->kv_bytes_per_token = pl->kv_tok_all;
+  s->kv_bytes_per_seq = pl->kv_tok_all * T;
+  s->linear_flops_per_token = pl->lin_flops * pl->n;
+  s->attention_flops_per_token = pl->attn_flops_t * pl->n * T;
+  s->attention_intensity = pl->attn_flops_t * pl->n / pl->kv_tok_all;
+  s->ridge = roof->peak / roof->bandwidth;
+  /* ridge batch: weights-only intensity rises with B towards
+   * lin_flops / row_bytes (unbounded when nothing grows with B). */
+  double lim = pl->row_bytes > 0 ? pl->lin_flops / pl->row_bytes : HUGE_VAL;
+  if (lim > s->ridge) {
+    double lo = 0, hi = 1;
+    while (weights_only_intensity(pl, hi) < s->ridge && hi < 1e18) hi *= 2;
+    for (int i = 0; i < 200 && hi - lo > 1e-9 * hi; i++) {
+      double mid = 0.5 * (lo + hi);
+      if (weights_only_intensity(pl, mid) < s->ridge) lo = mid; else hi = mid;
+    }
+    s->ridge_batch = hi < 1e18 ? hi : 0;
+  }
+  double den = T * pl->kv_tok + pl->row_bytes;
+  s->asymptotic_intensity = den > 0 ? (pl->lin_flops + pl->attn_flops_t * T) / den : 0;
+  s->mem_bytes = cfg->mem_bytes;
+  s->tp = (int32_t)pl->n;
+  if (cfg->mem_bytes > 0) {
+    s->weights_fit = pl->w_resident <= cfg->mem_bytes;
+    double left = cfg->mem_bytes - pl->w_resident;
+    if (left <= 0) s->max_batch = 0;
+    else if (T * pl->kv_tok <= 0) s->max_batch = -1; /* no cache: only weights */
+    else s->max_batch = floor(left / (T * pl->kv_tok));
+    s->devices_needed = ceil(pl->w_resident * pl->n / cfg->mem_bytes);
+  } else {
+    s->weights_fit = 1;
+    s->max_batch = -1;
+    s->devices_needed = 0;
+  }
+}
+
+rl_status rl_decode(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof *roof,
+                    const double *batches, int32_t n, rl_decode_row *rows,
+                    rl_decode_summary *sum, rl_error *err) {
+  if (!m || !cfg) return rli_fail(err, RL_EINVAL, "no model or configuration");
+  TRY(check_roof(roof, err));
+  TRY(check_context(cfg->context, err));
+  if (n < 0 || (n > 0 && (!batches || !rows))) return rli_fail(err, RL_EINVAL, "no batch sizes or rows");
+  for (int32_t i = 0; i < n; i++)
+    if (!isfinite(batches[i]) || batches[i] < 1 || batches[i] != floor(batches[i]) || batches[i] > 1e12)
+      return rli_fail(err, RL_EINVAL, "batch must be a whole number of sequences >= 1 (got %g)", batches[i]);
+  plan pl;
+  TRY(make_plan(m, cfg, &pl, err));
+  for (int32_t i = 0; i < n; i++) decode_row(&pl, cfg, roof, batches[i], cfg->context, &rows[i]);
+  if (sum) summarize(&pl, cfg, roof, cfg->context, sum);
+  return RL_OK;
+}
+
+/* ---- prefill ------------------------------------------------------------ */
+
+typedef struct acc {
+  rl_prefill_op *ops;
+  int32_t cap, n;
+  double flops, bytes, time, compute_time, cb_time;
+  const rl_roof *roof;
+  double tp;
+} acc;
+
+static rl_status add_op(acc *a, const char *name, const rl_op *op, double count, rl_error *err) {
+  rl_cost c;
+  TRY(rl_op_cost(op, &c, err));
+  double F = c.flops * count / a->tp, Q = c.bytes * count / a->tp;
+  double tc = F / a->roof->peak, tm = Q / a->roof->bandwidth;
+  double t = tc > tm ? tc : tm;
+  a->flops += F;
+  a->bytes += Q;
+  a->time += t;
+  a->compute_time += tc;
+  if (tc > tm) a->cb_time += t;
+  if (a->ops && a->n < a->cap) {
+    rl_prefill_op *o = &a->ops[a->n];
+    memset(o, 0, sizeof *o);
+    rli_strlcpy(o->name, name, sizeof o->name);
+    o->count = count;
+    o->flops = F;
+    o->bytes = Q;
+    o->intensity = Q > 0 ? F / Q : 0;
+    o->time_s = t;
+    o->bound = tc > tm ? RL_BOUND_COMPUTE : RL_BOUND_MEMORY;
+  }
+  a->n++;
+  return RL_OK;
+}
+
+static rl_op linear(double tokens, double d_in, double d_out, int32_t ad, int32_t wd) {
+  rl_op op = rl_op_init(RL_OP_LINEAR, ad);
+  op.weight_dtype = wd;
+  op.m = tokens;
+  op.k = d_in;
+  op.n = d_out;
+  return op;
+}
+
+rl_status rl_prefill(const rl_model *m0, const rl_infer_cfg *cfg, const rl_roof *roof,
+                     rl_prefill_op *ops, int32_t cap, rl_prefill_result *out, rl_error *err) {
+  if (!m0 || !cfg || !out) return rli_fail(err, RL_EINVAL, "no model, configuration or result");
+  TRY(check_roof(roof, err));
+  double p = cfg->context;
+  if (!isfinite(p) || p < 1 || p != floor(p) || p > 1e9)
+    return rli_fail(err, RL_EINVAL, "prompt must be a whole number of tokens >= 1 (got %g)", p);
+  double b = cfg->batch == 0 ? 1 : cfg->batch;
+  if (!isfinite(b) || b < 1 || b != floor(b) || b > 1e9)
+    return rli_fail(err, RL_EINVAL, "batch must be a whole number of sequences >= 1 (got %g)", cfg->batch);
+  double nt = cfg->new_tokens;
+  if (!isfinite(nt) || nt < 0 || nt != floor(nt) || nt > 1e7)
+    return rli_fail(err, RL_EINVAL, "new tokens must be a whole number >= 0 and <= 1e7 (got %g)", nt);
+  if (cap < 0) return rli_fail(err, RL_EINVAL, "negative capacity");
+  plan pl;
+  TRY(make_plan(m0, cfg, &pl, err));
+  const rl_model *m = &pl.m;
+  int32_t wd = cfg->weight_dtype < 0 ? m->dtype : cfg->weight_dtype;
+  int32_t ad = cfg->act_dtype < 0 ? m->dtype : cfg->act_dtype;
+  double L = m->layers, d = m->d_model, H = m->heads, Hkv = m->kv_heads, dh = m->head_dim;
+  double tok = b * p;
+  acc a = {ops, cap, 0, 0, 0, 0, 0, 0, roof, pl.n};
+  rl_op op;
+  if (pl.p.derived) {
+    op = linear(tok, d, (H + 2 * Hkv) * dh, ad, wd);
+    TRY(add_op(&a, "qkv projection", &op, L, err));
+  }
+  op = rl_op_init(RL_OP_ATTENTION, ad);
+  op.seq = p;
+  op.head_dim = dh;
+  op.heads = H;
+  op.kv_heads = Hkv;
+  op.batch = b;
+  op.flags = RL_OP_FUSED | (cfg->causal ? RL_OP_CAUSAL : 0);
+  TRY(add_op(&a, cfg->causal ? "attention (fused, causal)" : "attention (fused)", &op, L, err));
+  if (pl.p.derived) {
+    op = linear(tok, H * dh, d, ad, wd);
+    TRY(add_op(&a, "output projection", &op, L, err));
+    double gate = m->mlp == RL_MLP_GATED ? 2 : 1;
+    double E = m->experts > 0 ? m->experts : 1, k = m->experts > 0 ? m->experts_active : 1;
+    /* an MoE layer: every expert sees tok k / E tokens (uniform routing) */
+    double et = m->experts > 0 ? ceil(tok * k / E) : tok;
+    op = linear(et, d, gate * m->d_ff, ad, wd);
+    TRY(add_op(&a, m->mlp == RL_MLP_GATED ? "mlp gate+up" : "mlp up", &op, L * E, err));
+    op = linear(et, m->d_ff, d, ad, wd);
+    TRY(add_op(&a, "mlp down", &op, L * E, err));
+    op = rl_op_init(m->norm == RL_NORM_RMS ? RL_OP_RMSNORM : RL_OP_LAYERNORM, ad);
+    op.m = tok;
+    op.n = d;
+    TRY(add_op(&a, "norms", &op, 2 * L, err));
+    op = rl_op_init(RL_OP_ADD, ad);
+    op.n = tok * d;
+    TRY(add_op(&a, "residual adds", &op, 2 * L, err));
+    op = linear(b, d, m->vocab, ad, wd);
+    TRY(add_op(&a, "output layer (last token)", &op, 1, err));
+  } else {
+    /* a model given by its count: all its weights as one linear of 2N
+     * FLOPs per token, the weights read once */
+    op = rl_op_init(RL_OP_KERNEL, ad);
+    op.flops = 2 * pl.p.total * tok;
+    op.bytes = pl.p.total * pl.s_w + 2 * tok * d * pl.s_a * L;
+    TRY(add_op(&a, "linear layers (2N FLOPs/token)", &op, 1, err));
+  }
+  memset(out, 0, sizeof *out);
+  out->tokens = tok;
+  out->flops = a.flops;
+  out->bytes = a.bytes;
+  out->compute_time_s = a.compute_time;
+  out->comm_time_s = 2 * L * allreduce_time(tok * d * pl.s_a, pl.n, cfg->link_bw, cfg->comm_latency_s);
+  out->ttft_s = a.time + out->comm_time_s;
+  out->compute_bound_fraction = a.time > 0 ? a.cb_time / a.time : 0;
+  out->tokens_per_s = tok / out->ttft_s;
+  /* the prefill yields the first new token; the others take a decode step
+   * each, at contexts p+1 .. p+n-1 */
+  double dec = 0;
+  for (double i = 1; i < nt; i++) {
+    rl_decode_row r;
+    decode_row(&pl, cfg, roof, b, p + i, &r);
+    dec += r.step_time_s;
+  }
+  out->decode_time_s = dec;
+  out->e2e_time_s = out->ttft_s + dec;
+  out->memory_bytes = pl.w_resident + b * (p + nt) * pl.kv_tok;
+  out->fits = cfg->mem_bytes <= 0 || out->memory_bytes <= cfg->mem_bytes;
+  out->n_ops = a.n < cap ? a.n : cap;
+  if (!ops) out->n_ops = a.n;
+  return RL_OK;
+}

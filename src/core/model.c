@@ -1,0 +1,380 @@
+/*
+ * model.c -- decoder-only Transformer configurations: the built-in table
+ * (data/models.csv, compiled by tools/gen_tables.py into model_table.inc),
+ * Hugging Face config.json reading, and the parameter count.
+ *
+ * Exports rl_model_init, rl_model_count, rl_model_get, rl_model_find,
+ * rl_model_from_hf_config, rl_model_check, rl_model_params and
+ * rl_model_kv_bytes_per_token.
+ *
+ * The parameter count, per layer unless said otherwise (d = d_model,
+ * H and H_kv query and key/value heads of width d_h, d_ff the MLP width):
+ *   attention   d H d_h + 2 d H_kv d_h + H d_h d   (Q, K, V, O; GQA
+ *               shares K and V: Ainslie et al. 2023), + (H + 2H_kv) d_h + d
+ *               biases when the model has them
+ *   MLP         3 d d_ff gated (SwiGLU: Shazeer 2020; Llama), 2 d d_ff plain
+ *               (+ d_ff + d biases); an MoE layer has `experts` such MLPs and
+ *               a d x experts router, a token uses `experts_active` of them
+ *               (Mixtral: Jiang et al. 2024)
+ *   norms       2 per layer and 1 final: d (RMSNorm) or 2d (LayerNorm)
+ *   embedding   vocab d once (+ max_seq d learned positions: GPT-2/3)
+ *   output      vocab d, unless tied to the embedding
+ * It reproduces the published counts (Llama 3 8B 8,030,261,248; GPT-2
+ * 124,439,808; PaLM 540B 540.36e9 vs 540.35e9 in its Table 1);
+ * tests/unit/test_llm.c checks every built-in row.
+ *
+ * KV cache per token (Pope et al. 2022, §2): 2 x L x H_kv x d_h x bytes.
+ */
+#include "core/internal.h"
+#include "core/json.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <string.h>
+
+static const rl_model builtin[] = {
+#include "core/model_table.inc"
+};
+#define N_BUILTIN ((int32_t)(sizeof builtin / sizeof builtin[0]))
+
+rl_model rl_model_init(void) {
+  rl_model m;
+  memset(&m, 0, sizeof m);
+  m.mlp = RL_MLP_GATED;
+  m.norm = RL_NORM_RMS;
+  m.dtype = RL_BF16;
+  return m;
+}
+
+int32_t rl_model_count(void) { return N_BUILTIN; }
+
+rl_status rl_model_get(int32_t index, rl_model *out) {
+  if (index < 0 || index >= N_BUILTIN || !out) return RL_EINVAL;
+  *out = builtin[index];
+  return RL_OK;
+}
+
+static int contains_ci(const char *hay, const char *needle) {
+  size_t n = strlen(needle);
+  for (; *hay; hay++)
+    if (rli_strncasecmp(hay, needle, n) == 0) return 1;
+  return 0;
+}
+
+/* Levenshtein distance, case-insensitive, for suggestions. */
+static int distance(const char *a, const char *b) {
+  int la = (int)strlen(a), lb = (int)strlen(b);
+  if (la > 63) la = 63;
+  if (lb > 63) lb = 63;
+  int prev[64], cur[64];
+  for (int j = 0; j <= lb; j++) prev[j] = j;
+  for (int i = 1; i <= la; i++) {
+    cur[0] = i;
+    for (int j = 1; j <= lb; j++) {
+      int c = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+      int v = prev[j - 1] + c;
+      if (prev[j] + 1 < v) v = prev[j] + 1;
+      if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;
+      cur[j] = v;
+    }
+    memcpy(prev, cur, sizeof(int) * (size_t)(lb + 1));
+  }
+  return prev[lb];
+}
+
+rl_status rl_model_find(const char *id, rl_model *out, rl_error *err) {
+  if (!id || !*id) return rli_fail(err, RL_EINVAL, "empty model id");
+  for (int32_t i = 0; i < N_BUILTIN; i++)
+    if (rli_strcasecmp(builtin[i].id, id) == 0) { *out = builtin[i]; return RL_OK; }
+  int32_t found = -1, nfound = 0;
+  char names[200];
+  names[0] = 0;
+  for (int32_t i = 0; i < N_BUILTIN; i++)
+    if (contains_ci(builtin[i].id, id)) {
+      if (strlen(names) + strlen(builtin[i].id) + 3 < sizeof names) {
+        if (nfound) strcat(names, ", ");
+        strcat(names, builtin[i].id);
+      }
+      found = i;
+      nfound++;
+    }
+  if (nfound == 1) { *out = builtin[found]; return RL_OK; }
+  if (nfound > 1) return rli_fail(err, RL_EAMBIGUOUS, "model '%s' is ambiguous: %s", id, names);
+  int32_t best[3] = {-1, -1, -1};
+  int bestd[3] = {1 << 30, 1 << 30, 1 << 30};
+  for (int32_t i = 0; i < N_BUILTIN; i++) {
+    int d = distance(builtin[i].id, id);
+    for (int k = 0; k < 3; k++)
+      if (d < bestd[k]) {
+        for (int m = 2; m > k; m--) { bestd[m] = bestd[m - 1]; best[m] = best[m - 1]; }
+        bestd[k] = d;
+        best[k] = i;
+        break;
+      }
+  }
+  names[0] = 0;
+  for (int k = 0; k < 3 && best[k] >= 0; k++) {
+    if (k) strcat(names, ", ");
+    strcat(names, builtin[best[k]].id);
+  }
+  return rli_fail(err, RL_ENOTFOUND,
+                  "unknown model '%s'; nearest: %s (see `roofline model list`, or give a config.json path)",
+                  id, names);
+}
+
+/* ---- checks ------------------------------------------------------------ */
+
+/* x must be a whole number >= lo (0 or 1), finite and not absurd. */
+static rl_status whole(double x, double lo, const char *what, rl_error *err) {
+  if (!isfinite(x) || x < lo || x > 1e15 || x != floor(x))
+    return rli_fail(err, RL_EINVAL, "model %s must be a whole number >= %g (got %g)", what, lo, x);
+  return RL_OK;
+}
+
+#define TRY(e) do { rl_status st_ = (e); if (st_ != RL_OK) return st_; } while (0)
+
+rl_status rl_model_check(const rl_model *m, rl_model *out, rl_error *err) {
+  if (!m || !out) return rli_fail(err, RL_EINVAL, "no model");
+  rl_model c = *m;
+  c.id[RL_MODEL_ID_MAX - 1] = 0;
+  c.name[RL_MODEL_TEXT_MAX - 1] = 0;
+  c.source[RL_MODEL_SOURCE_MAX - 1] = 0;
+  if (!(c.layers > 0)) return rli_fail(err, RL_EINVAL, "the model names no layers (give the number of layers)");
+  TRY(whole(c.layers, 1, "layers", err));
+  if (!(c.heads > 0)) return rli_fail(err, RL_EINVAL, "the model names no attention heads (give the number of heads)");
+  TRY(whole(c.heads, 1, "heads", err));
+  TRY(whole(c.kv_heads, 0, "kv_heads", err));
+  TRY(whole(c.d_model, 0, "d_model", err));
+  TRY(whole(c.head_dim, 0, "head_dim", err));
+  TRY(whole(c.d_ff, 0, "d_ff", err));
+  TRY(whole(c.vocab, 0, "vocab", err));
+  TRY(whole(c.max_seq, 0, "max_seq", err));
+  TRY(whole(c.experts, 0, "experts", err));
+  TRY(whole(c.experts_active, 0, "experts_active", err));
+  if (c.kv_heads == 0) c.kv_heads = c.heads;
+  if (c.kv_heads > c.heads)
+    return rli_fail(err, RL_EINVAL, "kv_heads (%g) exceeds heads (%g)", c.kv_heads, c.heads);
+  if (fmod(c.heads, c.kv_heads) != 0)
+    return rli_fail(err, RL_EINVAL, "heads (%g) is not a multiple of kv_heads (%g)", c.heads, c.kv_heads);
+  if (c.d_model == 0 && c.head_dim == 0)
+    return rli_fail(err, RL_EINVAL, "the model needs its width (d_model) or its head_dim");
+  if (c.head_dim == 0) {
+    if (fmod(c.d_model, c.heads) != 0)
+      return rli_fail(err, RL_EINVAL, "d_model (%g) is not a multiple of heads (%g); give head_dim",
+                      c.d_model, c.heads);
+    c.head_dim = c.d_model / c.heads;
+  }
+  if (c.d_model == 0) c.d_model = c.heads * c.head_dim;
+  if (c.experts == 1) c.experts = 0;
+  if (c.experts > 0) {
+    if (c.experts_active == 0) c.experts_active = c.experts;
+    if (c.experts_active > c.experts)
+      return rli_fail(err, RL_EINVAL, "experts_active (%g) exceeds experts (%g)", c.experts_active,
+                      c.experts);
+  } else if (c.experts_active > 1) {
+    return rli_fail(err, RL_EINVAL, "experts_active (%g) given for a dense model (no experts)",
+                    c.experts_active);
+  } else {
+    c.experts_active = 0;
+  }
+  if (c.mlp != RL_MLP_GATED && c.mlp != RL_MLP_PLAIN) return rli_fail(err, RL_EINVAL, "unknown MLP kind %d", (int)c.mlp);
+  if (c.norm != RL_NORM_RMS && c.norm != RL_NORM_LAYER) return rli_fail(err, RL_EINVAL, "unknown norm kind %d", (int)c.norm);
+  if (rl_dtype_bytes(c.dtype) <= 0) return rli_fail(err, RL_EINVAL, "unknown model dtype %d", (int)c.dtype);
+  if (c.params != 0 && (!isfinite(c.params) || c.params < 1 || c.params > 1e16))
+    return rli_fail(err, RL_EINVAL, "params must be > 0 (got %g)", c.params);
+  if (c.params == 0 && (c.d_ff == 0 || c.vocab == 0))
+    return rli_fail(err, RL_EINVAL,
+                    "the model gives neither its parameter count nor d_ff and vocab to derive it");
+  c.tied_embeddings = c.tied_embeddings != 0;
+  c.bias = c.bias != 0;
+  c.learned_pos = c.learned_pos != 0;
+  *out = c;
+  return RL_OK;
+}
+
+rl_status rl_model_params(const rl_model *m, rl_param_count *out, rl_error *err) {
+  rl_model c;
+  TRY(rl_model_check(m, &c, err));
+  rl_param_count p;
+  memset(&p, 0, sizeof p);
+  double L = c.layers, d = c.d_model, H = c.heads, Hkv = c.kv_heads, dh = c.head_dim;
+  double attn = d * H * dh + 2 * d * Hkv * dh + H * dh * d;
+  if (c.bias) attn += (H + 2 * Hkv) * dh + d;
+  p.attention = L * attn;
+  double norm_one = c.norm == RL_NORM_LAYER ? 2 * d : d;
+  p.norms = (2 * L + 1) * norm_one;
+  p.embedding = c.vocab * d + (c.learned_pos ? c.max_seq * d : 0);
+  double out_layer = c.vocab * d;
+  p.output = c.tied_embeddings ? 0 : out_layer;
+  if (c.d_ff > 0) {
+    double one = c.mlp == RL_MLP_GATED ? 3 * d * c.d_ff : 2 * d * c.d_ff;
+    if (c.bias) one += (c.mlp == RL_MLP_GATED ? 2 * c.d_ff : c.d_ff) + d;
+    double e = c.experts > 0 ? c.experts : 1, ea = c.experts > 0 ? c.experts_active : 1;
+    double router = c.experts > 0 ? d * c.experts : 0;
+    p.mlp = L * (e * one + router);
+    p.mlp_active = L * (ea * one + router);
+  }
+  if (c.params > 0) {
+    /* given by hand: the count is what it is; the parts known from the
+     * sizes (attention, norms) are kept for reference. */
+    p.total = p.active = c.params;
+    p.embedding = p.output = p.mlp = p.mlp_active = 0;
+    p.non_embedding = c.params;
+    p.matmul_active = c.params;
+    p.derived = 0;
+  } else {
+    p.total = p.embedding + p.attention + p.mlp + p.norms + p.output;
+    p.active = p.embedding + p.attention + p.mlp_active + p.norms + p.output;
+    p.non_embedding = p.total - p.embedding;
+    /* what a token multiplies: attention, MLP, the output layer (the tied
+     * table is multiplied there); not the gathered embedding rows nor the
+     * norms' gains */
+    p.matmul_active = p.attention + p.mlp_active + out_layer;
+    p.derived = 1;
+  }
+  *out = p;
+  return RL_OK;
+}
+
+rl_status rl_model_kv_bytes_per_token(const rl_model *m, int32_t kv_dtype, double *out,
+                                      rl_error *err) {
+  rl_model c;
+  TRY(rl_model_check(m, &c, err));
+  double s = rl_dtype_bytes(kv_dtype);
+  if (s <= 0) return rli_fail(err, RL_EINVAL, "unknown KV-cache dtype %d", (int)kv_dtype);
+  *out = 2 * c.layers * c.kv_heads * c.head_dim * s;
+  return RL_OK;
+}
+
+/* ---- Hugging Face config.json -------------------------------------------- */
+
+/* The first of several keys that is present (configs of different
+ * architectures name the same size differently). */
+static const rli_json *get_any(const rli_json *o, const char *const *keys, const char **which) {
+  for (; *keys; keys++) {
+    const rli_json *j = rli_json_get(o, *keys);
+    if (j && j->type != RLI_JSON_NULL) {
+      if (which) *which = *keys;
+      return j;
+    }
+  }
+  return NULL;
+}
+
+/* A size: a whole number >= 0; absent leaves *out alone. */
+static rl_status get_size(const rli_json *o, const char *const *keys, double *out, rl_error *err) {
+  const char *k = NULL;
+  const rli_json *j = get_any(o, keys, &k);
+  if (!j) return RL_OK;
+  if (j->type != RLI_JSON_NUM || !isfinite(j->num) || j->num < 0 || j->num != floor(j->num) ||
+      j->num > 1e15)
+    return rli_fail(err, RL_EINVAL, "config.json: %s must be a whole number >= 0", k);
+  *out = j->num;
+  return RL_OK;
+}
+
+static const char *get_str(const rli_json *o, const char *key) {
+  const rli_json *j = rli_json_get(o, key);
+  return j && j->type == RLI_JSON_STR ? j->str : NULL;
+}
+
+static int in_list(const char *s, const char *const *list) {
+  if (!s) return 0;
+  for (; *list; list++)
+    if (rli_strcasecmp(s, *list) == 0) return 1;
+  return 0;
+}
+
+rl_status rl_model_from_hf_config(const char *text, size_t len, const char *id, rl_model *out,
+                                  rl_error *err) {
+  if (!text || !out) return rli_fail(err, RL_EINVAL, "no config.json text");
+  rli_json *root = NULL;
+  rl_error e;
+  rl_status st = rli_json_parse(text, len, &root, &e);
+  if (st != RL_OK) {
+    if (st == RL_ETRUNCATED)
+      return rli_fail(err, st, "config.json is truncated (%s)", e.msg);
+    return rli_fail(err, st, "config.json is not valid JSON: %s", e.msg);
+  }
+  rl_model m = rl_model_init();
+  const rli_json *o = root;
+  if (o->type != RLI_JSON_OBJ) {
+    rli_json_free(root);
+    return rli_fail(err, RL_EINVAL, "config.json is not a JSON object");
+  }
+  /* Multimodal wrappers keep the language model under text_config. */
+  const rli_json *tc = rli_json_get(o, "text_config");
+  if (tc && tc->type == RLI_JSON_OBJ && !rli_json_get(o, "num_hidden_layers")) o = tc;
+
+  static const char *const k_layers[] = {"num_hidden_layers", "n_layer", "num_layers", "n_layers", NULL};
+  static const char *const k_d[] = {"hidden_size", "n_embd", "d_model", "dim", NULL};
+  static const char *const k_heads[] = {"num_attention_heads", "n_head", "num_heads", "n_heads", NULL};
+  static const char *const k_kv[] = {"num_key_value_heads", "num_kv_heads", "n_kv_heads", "multi_query_group_num", NULL};
+  static const char *const k_hd[] = {"head_dim", "kv_channels", NULL};
+  static const char *const k_ff[] = {"intermediate_size", "n_inner", "ffn_dim", "ffn_hidden_size", NULL};
+  static const char *const k_vocab[] = {"vocab_size", "padded_vocab_size", NULL};
+  static const char *const k_seq[] = {"max_position_embeddings", "n_positions", "n_ctx", "seq_length", NULL};
+  static const char *const k_exp[] = {"num_local_experts", "num_experts", "n_routed_experts", NULL};
+  static const char *const k_expk[] = {"num_experts_per_tok", "num_experts_per_token", "moe_topk", NULL};
+  const char *const *size_keys[] = {k_layers, k_d, k_heads, k_kv, k_hd, k_ff, k_vocab, k_seq, k_exp, k_expk};
+  double *size_dst[] = {&m.layers, &m.d_model, &m.heads, &m.kv_heads, &m.head_dim,
+                        &m.d_ff, &m.vocab, &m.max_seq, &m.experts, &m.experts_active};
+  for (size_t i = 0; i < sizeof size_dst / sizeof size_dst[0]; i++) {
+    st = get_size(o, size_keys[i], size_dst[i], err);
+    if (st != RL_OK) { rli_json_free(root); return st; }
+  }
+  const rli_json *mq = rli_json_get(o, "multi_query");
+  if (mq && mq->type == RLI_JSON_BOOL && mq->boolean) m.kv_heads = 1;
+
+  const char *type = get_str(o, "model_type");
+  const char *act = get_str(o, "hidden_act");
+  if (!act) act = get_str(o, "activation_function");
+  static const char *const plain_types[] = {"gpt2", "gpt_neox", "gptj", "gpt_bigcode", "opt", "bloom",
+                                            "falcon", "bert", "phi", "mpt", "codegen", NULL};
+  static const char *const plain_acts[] = {"gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh", "relu",
+                                           "quick_gelu", NULL};
+  int plain = in_list(type, plain_types) || (!type && in_list(act, plain_acts));
+  m.mlp = plain ? RL_MLP_PLAIN : RL_MLP_GATED;
+  /* LayerNorm for the GPT-2-like families (layer_norm_epsilon), RMSNorm
+   * for Llama-like ones (rms_norm_eps). */
+  m.norm = (rli_json_get(o, "rms_norm_eps") || !plain) ? RL_NORM_RMS : RL_NORM_LAYER;
+  if (rli_json_get(o, "layer_norm_epsilon") && !rli_json_get(o, "rms_norm_eps") && plain)
+    m.norm = RL_NORM_LAYER;
+  if (plain && m.d_ff == 0 && m.d_model > 0) m.d_ff = 4 * m.d_model; /* GPT-2: n_inner null = 4d */
+  m.bias = type && (rli_strcasecmp(type, "gpt2") == 0 || rli_strcasecmp(type, "gpt_neox") == 0 ||
+                    rli_strcasecmp(type, "opt") == 0 || rli_strcasecmp(type, "gptj") == 0);
+  const rli_json *ab = rli_json_get(o, "attention_bias");
+  if (ab && ab->type == RLI_JSON_BOOL) m.bias = ab->boolean;
+  m.learned_pos = type && (rli_strcasecmp(type, "gpt2") == 0 || rli_strcasecmp(type, "opt") == 0 ||
+                           rli_strcasecmp(type, "gpt_bigcode") == 0);
+  /* Hugging Face's default is tied (PretrainedConfig); Llama-family
+   * configs say false explicitly. */
+  m.tied_embeddings = 1;
+  const rli_json *tie = rli_json_get(o, "tie_word_embeddings");
+  if (!tie) tie = rli_json_get(root, "tie_word_embeddings");
+  if (tie && tie->type == RLI_JSON_BOOL) m.tied_embeddings = tie->boolean;
+  const char *dt = get_str(o, "torch_dtype");
+  if (!dt) dt = get_str(o, "dtype");
+  if (!dt) dt = get_str(root, "torch_dtype");
+  if (dt) {
+    int32_t v;
+    if (rl_dtype_parse(dt, &v, NULL) == RL_OK) m.dtype = v;
+  }
+  rli_strlcpy(m.id, id ? id : (type ? type : "config.json"), sizeof m.id);
+  const rli_json *arch = rli_json_get(root, "architectures");
+  if (arch && arch->type == RLI_JSON_ARR && arch->n > 0 && arch->kids[0].type == RLI_JSON_STR)
+    rli_strlcpy(m.name, arch->kids[0].str, sizeof m.name);
+  else
+    rli_strlcpy(m.name, type ? type : "model from config.json", sizeof m.name);
+  rli_strlcpy(m.source, "Hugging Face config.json", sizeof m.source);
+  rli_json_free(root);
+  if (m.layers == 0) return rli_fail(err, RL_EINVAL, "config.json names no layers (num_hidden_layers or n_layer)");
+  if (m.heads == 0) return rli_fail(err, RL_EINVAL, "config.json names no attention heads (num_attention_heads or n_head)");
+  if (m.d_model == 0) return rli_fail(err, RL_EINVAL, "config.json names no width (hidden_size or n_embd)");
+  if (m.vocab == 0) return rli_fail(err, RL_EINVAL, "config.json names no vocabulary (vocab_size)");
+  if (m.d_ff == 0) return rli_fail(err, RL_EINVAL, "config.json names no MLP width (intermediate_size)");
+  rl_model c;
+  TRY(rl_model_check(&m, &c, err));
+  *out = m;
+  return RL_OK;
+}

@@ -1,0 +1,347 @@
+/*
+ * test_llm.c -- the models, decode/prefill, MFU/HFU and collective
+ * calculators against the figures the two seeds print (issue 3), and their
+ * refusal of bad input.
+ */
+#include "harness.h"
+#include "roofline.h"
+
+#include <math.h>
+#include <string.h>
+
+static rl_model find(const char *id) {
+  rl_model m;
+  rl_error e;
+  if (rl_model_find(id, &m, &e) != RL_OK) {
+    fprintf(stderr, "model %s: %s\n", id, e.msg);
+    return rl_model_init();
+  }
+  return m;
+}
+
+static rl_roof h100(int sparse) {
+  rl_hw hw;
+  rl_roof r;
+  memset(&r, 0, sizeof r);
+  if (rl_hw_find("h100", NULL, 0, &hw, NULL) != RL_OK) return r;
+  rl_hw_roof(&hw, RL_PEAK_BF16, sparse ? RL_ROOF_SPARSE : 0, &r, NULL);
+  return r;
+}
+
+/* The second seed's 7B teaching model, given by flags. */
+static rl_model teaching_7b(void) {
+  rl_model m = rl_model_init();
+  m.params = 7e9;
+  m.layers = 32;
+  m.heads = 32;
+  m.kv_heads = 8;
+  m.head_dim = 128;
+  return m;
+}
+
+static void test_params(void) {
+  rl_param_count p;
+  rl_model m = find("llama3-8b");
+  CHECK(rl_model_params(&m, &p, NULL) == RL_OK);
+  CHECK_NEAR(p.total, 8030261248.0, 1e-12);
+  CHECK(p.derived == 1);
+  m = find("gpt2-124m");
+  CHECK(rl_model_params(&m, &p, NULL) == RL_OK);
+  CHECK_NEAR(p.total, 124439808.0, 1e-12);
+  m = find("llama2-7b");
+  CHECK(rl_model_params(&m, &p, NULL) == RL_OK);
+  CHECK_NEAR(p.total, 6738415616.0, 1e-12);
+  m = find("mixtral-8x7b");
+  CHECK(rl_model_params(&m, &p, NULL) == RL_OK);
+  CHECK_NEAR(p.total, 46.7e9, 0.005);
+  CHECK_NEAR(p.active, 12.9e9, 0.005);
+  /* every built-in model matches its published count to 0.5% */
+  for (int32_t i = 0; i < rl_model_count(); i++) {
+    CHECK(rl_model_get(i, &m) == RL_OK);
+    CHECK(rl_model_params(&m, &p, NULL) == RL_OK);
+    CHECK(m.published_params > 0);
+    CHECK_NEAR(p.total, m.published_params, 0.005);
+    CHECK(m.source[0] != 0);
+  }
+  /* KV cache: 2 x 32 x 8 x 128 x 2 = 128 KiB per token */
+  double kv;
+  m = find("llama3-8b");
+  CHECK(rl_model_kv_bytes_per_token(&m, RL_BF16, &kv, NULL) == RL_OK);
+  CHECK_NEAR(kv, 131072, 0);
+  CHECK_NEAR(kv * 4096, 0.5 * 1024 * 1024 * 1024, 0);
+}
+
+static void test_find(void) {
+  rl_model m;
+  rl_error e;
+  CHECK(rl_model_find("LLAMA3-8B", &m, &e) == RL_OK);
+  CHECK(rl_model_find("mixtral", &m, &e) == RL_OK);
+  CHECK_STR(m.id, "mixtral-8x7b");
+  CHECK(rl_model_find("llama", &m, &e) == RL_EAMBIGUOUS);
+  CHECK(rl_model_find("lama3-8c", &m, &e) == RL_ENOTFOUND);
+  CHECK(strstr(e.msg, "llama3-8b") != NULL);
+}
+
+static void test_decode_seed1(void) {
+  rl_model m = find("llama3-8b");
+  rl_roof r = h100(0);
+  rl_infer_cfg c = rl_infer_cfg_init();
+  c.embedding = RL_EMBED_FULL; /* the seed reads all 16 GB */
+  c.mem_bytes = 80e9;
+  double b[2] = {1, 1024};
+  rl_decode_row rows[2];
+  rl_decode_summary s;
+  rl_error e;
+  CHECK(rl_decode(&m, &c, &r, b, 2, rows, &s, &e) == RL_OK);
+  CHECK_NEAR(s.weights_bytes, 16e9, 0.01);          /* about 16 GB */
+  CHECK_NEAR(rows[0].step_time_s, 4.8e-3, 0.01);    /* 4.8 ms */
+  CHECK_NEAR(rows[0].tokens_per_s, 210, 0.01);      /* about 210 tokens/s */
+  CHECK(rows[0].bound == RL_BOUND_MEMORY);
+  CHECK_NEAR(s.ridge_batch, 300, 0.02);             /* about 300 */
+  CHECK(rows[1].bound == RL_BOUND_COMPUTE);
+  /* gathered rows: the 1.05 GB table is not read in full */
+  c.embedding = RL_EMBED_GATHERED;
+  CHECK(rl_decode(&m, &c, &r, b, 1, rows, &s, &e) == RL_OK);
+  CHECK_NEAR(rows[0].weight_bytes, 16060522496.0 - 1050673152.0 + 8192, 1e-9);
+  CHECK(rows[0].step_time_s < 4.6e-3);
+  /* with a 4096-token context */
+  c.embedding = RL_EMBED_FULL;
+  c.context = 4096;
+  CHECK(rl_decode(&m, &c, &r, b, 1, rows, &s, &e) == RL_OK);
+  CHECK_NEAR(s.kv_bytes_per_token, 131072, 0);
+  CHECK_NEAR(s.kv_bytes_per_seq, 0.5 * 1073741824.0, 0);
+  CHECK_NEAR(s.asymptotic_intensity, 34, 0.01);
+  CHECK_NEAR(s.max_batch, 119, 0);                  /* about 120 in 64 GB */
+}
+
+static void test_decode_seed2(void) {
+  rl_model m = teaching_7b();
+  rl_roof r = h100(0);
+  rl_infer_cfg c = rl_infer_cfg_init();
+  c.mem_bytes = 80e9;
+  double b[2] = {1, 128};
+  rl_decode_row rows[2];
+  rl_decode_summary s;
+  CHECK(rl_decode(&m, &c, &r, b, 1, rows, &s, NULL) == RL_OK);
+  CHECK_NEAR(rows[0].step_time_s, 4.18e-3, 0.002);
+  CHECK_NEAR(rows[0].tokens_per_s, 239, 0.003);
+  CHECK_NEAR(rows[0].compute_time_s, 0.014e-3, 0.02);
+  CHECK_NEAR(s.ridge_batch, 295, 0.002);
+  c.context = 4096;
+  CHECK(rl_decode(&m, &c, &r, b, 2, rows, &s, NULL) == RL_OK);
+  CHECK_NEAR(s.attention_flops_per_token, 2.15e9, 0.002);
+  CHECK_NEAR(s.attention_intensity, 4, 1e-12);
+  CHECK_NEAR(s.asymptotic_intensity, 30, 0.005);
+  CHECK_NEAR(rows[1].memory_bytes / 1073741824.0, 77, 0.002);
+  /* 77 GiB is 82.7 GB: more than the 80 GB (decimal) of the database's
+   * H100, so it does not fit there; it does in 80 GiB */
+  CHECK(rows[1].fits == 0);
+  CHECK_NEAR(s.max_batch, 122, 0);
+  c.mem_bytes = 80.0 * 1073741824.0;
+  CHECK(rl_decode(&m, &c, &r, b, 2, rows, &s, NULL) == RL_OK);
+  CHECK(rows[1].fits == 1);
+}
+
+static void test_decode_tp_and_errors(void) {
+  rl_model m = find("llama3-70b");
+  rl_roof r = h100(0);
+  rl_infer_cfg c = rl_infer_cfg_init();
+  c.mem_bytes = 80e9;
+  c.context = 1024;
+  double b[1] = {8};
+  rl_decode_row row;
+  rl_decode_summary s;
+  rl_error e;
+  CHECK(rl_decode(&m, &c, &r, b, 1, &row, &s, &e) == RL_OK);
+  CHECK(s.weights_fit == 0);
+  CHECK(row.fits == 0);
+  CHECK_NEAR(s.devices_needed, 2, 0);
+  c.tp = 4;
+  CHECK(rl_decode(&m, &c, &r, b, 1, &row, &s, &e) == RL_EINVAL); /* no link bandwidth */
+  c.link_bw = 450e9;
+  CHECK(rl_decode(&m, &c, &r, b, 1, &row, &s, &e) == RL_OK);
+  CHECK(s.weights_fit == 1);
+  CHECK(row.comm_time_s > 0);
+  c.tp = 1;
+  double bad[1] = {0};
+  CHECK(rl_decode(&m, &c, &r, bad, 1, &row, &s, &e) == RL_EINVAL);
+  CHECK(strstr(e.msg, "batch") != NULL);
+  c.context = -1;
+  CHECK(rl_decode(&m, &c, &r, b, 1, &row, &s, &e) == RL_EINVAL);
+  CHECK(strstr(e.msg, "context") != NULL);
+  rl_model none = rl_model_init();
+  c.context = 1;
+  CHECK(rl_decode(&none, &c, &r, b, 1, &row, &s, &e) == RL_EINVAL);
+  CHECK(strstr(e.msg, "layers") != NULL);
+}
+
+static void test_prefill(void) {
+  rl_model m = find("llama3-8b");
+  rl_roof r = h100(0);
+  rl_infer_cfg c = rl_infer_cfg_init();
+  c.context = 2048;
+  c.new_tokens = 128;
+  rl_prefill_op ops[RL_PREFILL_OPS];
+  rl_prefill_result res;
+  rl_error e;
+  CHECK(rl_prefill(&m, &c, &r, ops, RL_PREFILL_OPS, &res, &e) == RL_OK);
+  CHECK(res.n_ops == 8);
+  /* the non-embedding matmuls at 2 FLOPs per parameter per token */
+  CHECK(res.ttft_s > 2 * 6.98e9 * 2048 / r.peak);
+  CHECK(res.ttft_s < 2 * 6.98e9 * 2048 / r.peak * 1.15);
+  CHECK(ops[0].bound == RL_BOUND_COMPUTE);  /* qkv projection at 2048 tokens */
+  CHECK(ops[7].bound == RL_BOUND_MEMORY);   /* output layer, last token only */
+  CHECK(res.e2e_time_s > res.ttft_s + 127 * 4e-3);
+  c.context = 0;
+  CHECK(rl_prefill(&m, &c, &r, ops, RL_PREFILL_OPS, &res, &e) == RL_EINVAL);
+}
+
+static void test_mfu(void) {
+  /* first seed: 8B, L 32, d 4096, T 4096, 64 H100 at 600,000 tokens/s */
+  rl_model m = rl_model_init();
+  m.params = 8e9;
+  m.layers = 32;
+  m.d_model = 4096;
+  m.heads = 32;
+  rl_mfu_cfg c = rl_mfu_cfg_init();
+  c.seq = 4096;
+  c.tokens_per_s = 6e5;
+  c.gpus = 64;
+  c.peak = 989.4e12;
+  c.sparse_peak = 2 * 989.4e12;
+  rl_mfu_result r;
+  CHECK(rl_mfu(&m, &c, &r, NULL) == RL_OK);
+  CHECK_NEAR(r.model_flops_per_token, 5.44e10, 0.001);
+  CHECK_NEAR(r.mfu, 0.52, 0.01);
+  c.recompute = RL_RECOMPUTE_FULL;
+  CHECK(rl_mfu(&m, &c, &r, NULL) == RL_OK);
+  CHECK_NEAR(r.recompute_flops_per_token, 1.8e10, 0.01);
+  CHECK_NEAR(r.hfu, 0.69, 0.01);
+  c.recompute = RL_RECOMPUTE_NONE;
+  c.use_sparse = 1;
+  CHECK(rl_mfu(&m, &c, &r, NULL) == RL_OK);
+  CHECK_NEAR(r.mfu, 0.26, 0.01);
+  /* second seed: 7B, 8 GPUs, 72,018 tokens/s, 6N only */
+  rl_model t = teaching_7b();
+  c = rl_mfu_cfg_init();
+  c.seq = 4096;
+  c.tokens_per_s = 72018;
+  c.gpus = 8;
+  c.peak = 989.4e12;
+  c.sparse_peak = 2 * 989.4e12;
+  c.attention = RL_ATTN_NONE;
+  CHECK(rl_mfu(&t, &c, &r, NULL) == RL_OK);
+  CHECK_NEAR(r.mfu, 0.382, 0.001);
+  rl_mfu_convention rows[RL_MFU_CONVENTIONS];
+  int32_t n = 0;
+  CHECK(rl_mfu_conventions(&t, &c, rows, RL_MFU_CONVENTIONS, &n, NULL) == RL_OK);
+  double lo = 1, hi = 0;
+  int found19 = 0, found51 = 0;
+  for (int32_t i = 0; i < n; i++) {
+    if (rows[i].value < lo) lo = rows[i].value;
+    if (rows[i].value > hi) hi = rows[i].value;
+    if (fabs(rows[i].value - 0.19) < 0.005) found19 = 1;
+    if (fabs(rows[i].value - 0.51) < 0.005) found51 = 1;
+  }
+  CHECK_NEAR(lo, 0.19, 0.01);
+  CHECK(found19 && found51);
+  /* bad input */
+  rl_error e;
+  c.tokens_per_s = 0;
+  CHECK(rl_mfu(&t, &c, &r, &e) == RL_EINVAL);
+  CHECK(strstr(e.msg, "tokens") != NULL);
+  c.tokens_per_s = 1;
+  c.padding = 1;
+  CHECK(rl_mfu(&t, &c, &r, &e) == RL_EINVAL);
+}
+
+static void test_comm(void) {
+  rl_coll_cfg c = rl_coll_cfg_init();
+  c.bytes = 14e9; /* 7B bf16 gradients */
+  c.ranks = 8;
+  c.busbw = 100e9;
+  rl_coll_result r;
+  CHECK(rl_collective(&c, &r, NULL) == RL_OK);
+  CHECK_NEAR(r.factor, 1.75, 1e-12);
+  CHECK_NEAR(r.bytes_per_rank, 2.0 * 7 / 8 * 14e9, 1e-12);
+  CHECK_NEAR(r.time_s, 14e9 / 100e9 * 2 * 7 / 8, 1e-12);
+  CHECK_NEAR(r.busbw, 100e9, 1e-12);
+  CHECK_NEAR(r.algbw, 14e9 / r.time_s, 1e-12);
+  /* the 18% of a 3.64 s step with no overlap implies busbw ~ 37.4 GB/s */
+  c.busbw = 14e9 * 1.75 / (0.18 * 3.64);
+  c.step_time_s = 3.64;
+  CHECK(rl_collective(&c, &r, NULL) == RL_OK);
+  CHECK_NEAR(r.step_fraction, 0.18, 1e-9);
+  CHECK(r.ddp_exposed_s < r.time_s);
+  CHECK_NEAR(r.fsdp_time_s, 1.5 * r.time_s, 1e-12);
+  c.kind = RL_COLL_ALLGATHER;
+  c.step_time_s = 0;
+  CHECK(rl_collective(&c, &r, NULL) == RL_OK);
+  CHECK_NEAR(r.factor, 7.0 / 8, 1e-12);
+  /* two levels: 4 nodes of 8 */
+  c = rl_coll_cfg_init();
+  c.bytes = 1e9;
+  c.ranks = 32;
+  c.busbw = 400e9;
+  c.ranks_per_node = 8;
+  c.inter_busbw = 50e9;
+  CHECK(rl_collective(&c, &r, NULL) == RL_OK);
+  CHECK_NEAR(r.intra_time_s, 1.75 * 1e9 / 400e9, 1e-12);
+  CHECK_NEAR(r.inter_time_s, 1.5 * 1e9 / 8 / 50e9, 1e-12);
+  rl_error e;
+  c.ranks = 1;
+  c.ranks_per_node = 0;
+  c.inter_busbw = 0;
+  CHECK(rl_collective(&c, &r, &e) == RL_EINVAL);
+  CHECK(strstr(e.msg, "rank") != NULL);
+}
+
+static void test_hf_config(void) {
+  static const char llama[] =
+      "{\"architectures\":[\"LlamaForCausalLM\"],\"hidden_size\":4096,\"intermediate_size\":14336,"
+      "\"max_position_embeddings\":8192,\"model_type\":\"llama\",\"num_attention_heads\":32,"
+      "\"num_hidden_layers\":32,\"num_key_value_heads\":8,\"rms_norm_eps\":1e-05,"
+      "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"vocab_size\":128256}";
+  rl_model m;
+  rl_param_count p;
+  rl_error e;
+  CHECK(rl_model_from_hf_config(llama, strlen(llama), "mine", &m, &e) == RL_OK);
+  CHECK(rl_model_params(&m, &p, NULL) == RL_OK);
+  CHECK_NEAR(p.total, 8030261248.0, 1e-12);
+  CHECK(m.dtype == RL_BF16);
+  static const char gpt2[] =
+      "{\"model_type\":\"gpt2\",\"n_embd\":768,\"n_layer\":12,\"n_head\":12,\"n_positions\":1024,"
+      "\"n_inner\":null,\"vocab_size\":50257,\"activation_function\":\"gelu_new\","
+      "\"layer_norm_epsilon\":1e-05}";
+  CHECK(rl_model_from_hf_config(gpt2, strlen(gpt2), NULL, &m, &e) == RL_OK);
+  CHECK(rl_model_params(&m, &p, NULL) == RL_OK);
+  CHECK_NEAR(p.total, 124439808.0, 1e-12);
+  static const char mixtral[] =
+      "{\"model_type\":\"mixtral\",\"hidden_size\":4096,\"intermediate_size\":14336,"
+      "\"num_attention_heads\":32,\"num_hidden_layers\":32,\"num_key_value_heads\":8,"
+      "\"num_local_experts\":8,\"num_experts_per_tok\":2,\"vocab_size\":32000,"
+      "\"tie_word_embeddings\":false}";
+  CHECK(rl_model_from_hf_config(mixtral, strlen(mixtral), NULL, &m, &e) == RL_OK);
+  CHECK(rl_model_params(&m, &p, NULL) == RL_OK);
+  CHECK_NEAR(p.total, 46702792704.0, 1e-12);
+  /* broken, truncated, no layers */
+  CHECK(rl_model_from_hf_config(llama, 40, NULL, &m, &e) == RL_ETRUNCATED);
+  CHECK(strstr(e.msg, "truncated") != NULL);
+  CHECK(rl_model_from_hf_config("{\"a\":,}", 7, NULL, &m, &e) == RL_EPARSE);
+  static const char nolayers[] = "{\"hidden_size\":4096,\"num_attention_heads\":32}";
+  CHECK(rl_model_from_hf_config(nolayers, strlen(nolayers), NULL, &m, &e) == RL_EINVAL);
+  CHECK(strstr(e.msg, "layers") != NULL);
+}
+
+int main(void) {
+  RUN(test_params);
+  RUN(test_find);
+  RUN(test_decode_seed1);
+  RUN(test_decode_seed2);
+  RUN(test_decode_tp_and_errors);
+  RUN(test_prefill);
+  RUN(test_mfu);
+  RUN(test_comm);
+  RUN(test_hf_config);
+  return harness_report("llm");
+}
