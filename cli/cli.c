@@ -12,9 +12,11 @@
 
 /* ---- the command table ---------------------------------------------- */
 extern const cli_command cmd_hw, cmd_op, cmd_kernel, cmd_layer;
+extern const cli_command cmd_plot;
 
 const cli_command *const cli_commands[] = {
     &cmd_hw, &cmd_op, &cmd_kernel, &cmd_layer,
+    &cmd_plot,
     NULL};
 
 static const char *const overview =

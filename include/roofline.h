@@ -791,6 +791,116 @@ RL_API rl_status rl_collective(const rl_coll_cfg *cfg, rl_coll_result *out,
  * Rendering: SVG and terminal roofline charts, the HTML page (issue 4)
  * ====================================================================== */
 /* @@PLOT@@ */
+/* A chart is roofs (a device in one format: a slanted memory roof and a
+ * flat compute roof meeting at the ridge point, plus lower flat ceilings
+ * and an L2 roof where known) and points (kernels at their intensity and
+ * throughput). Build the roofs with rl_plot_roof_from_hw, the points with
+ * rl_plot_point_from_result or rl_plot_points_parse, then render with
+ * rl_plot_svg (a standalone SVG document) or rl_plot_term (text for a
+ * terminal). Every text that comes from input is escaped (XML in SVG,
+ * control characters dropped in the terminal). */
+#define RL_PLOT_CEILINGS 4
+#define RL_PLOT_LABEL_MAX 96
+
+typedef struct rl_plot_roof {
+  char label[RL_HW_TEXT_MAX];   /* "H100 SXM5 80GB bf16" */
+  double peak;                  /* flat roof, FLOP/s */
+  double bandwidth;             /* slanted roof (DRAM/HBM), B/s */
+  double l2_bw;                 /* L2 roof, B/s; 0 = none drawn */
+  int32_t n_ceilings;           /* lower flat ceilings (vector units) */
+  double ceiling[RL_PLOT_CEILINGS];            /* FLOP/s */
+  char ceiling_label[RL_PLOT_CEILINGS][32];    /* "FP32 vector" */
+} rl_plot_roof;
+
+typedef struct rl_plot_point {
+  char label[RL_PLOT_LABEL_MAX];
+  double flops, bytes;   /* F, Q (0 = unknown: then intensity/perf rule) */
+  double intensity;      /* x: FLOP/B */
+  double perf;           /* y: FLOP/s, achieved when measured, else the bound */
+  double roof_perf;      /* the point's own roof at its intensity, FLOP/s;
+                            0 = unknown (no gap drawn) */
+  double time_s;         /* measured time, or the roofline lower bound */
+  int32_t measured;      /* 1: perf is measured; its gap to the roof shows */
+  int32_t roof;          /* index of the roof it belongs to (its colour) */
+  int32_t bound;         /* rl_bound_kind, -1 unknown */
+} rl_plot_point;
+
+#define RL_PLOT_ASCII 1u /* rl_plot_term: 7-bit ASCII only */
+#define RL_PLOT_COLOR 2u /* rl_plot_term: ANSI colours */
+
+typedef struct rl_plot {
+  const char *title;     /* may be NULL */
+  const char *subtitle;  /* may be NULL */
+  const rl_plot_roof *roofs;
+  int32_t n_roofs;
+  const rl_plot_point *points;
+  int32_t n_points;
+  int32_t width, height; /* SVG: pixels (0: 960 x 620); terminal:
+                            columns x rows (0: 100 x 30) */
+  uint32_t flags;        /* RL_PLOT_* */
+} rl_plot;
+
+/* An empty chart description (all zero). */
+RL_API rl_plot rl_plot_init(void);
+
+/* The roof of `hw` in format `dtype`: the flat roof is the dense tensor
+ * peak of that format (RL_ROOF_SPARSE: the 2:4 sparse one, labelled),
+ * the slanted roof the memory bandwidth; the lower ceilings are the
+ * vector FP16/BF16 and FP32 peaks below it; l2_bw the database's L2
+ * bandwidth (0 when unknown). RL_EUNSUPPORTED when the device has no peak
+ * for the format. */
+RL_API rl_status rl_plot_roof_from_hw(const rl_hw *hw, int32_t dtype,
+                                      uint32_t roof_flags,
+                                      rl_plot_roof *out, rl_error *err);
+
+/* A point from a roofline result (rl_roofline): at its measured
+ * throughput when r->has_measured, else at its bound (attainable). */
+RL_API rl_plot_point rl_plot_point_from_result(const char *label,
+                                               const rl_result *r,
+                                               int32_t roof);
+
+/* Parse a points file: a JSON array of objects with at least a label
+ * ("op", else "name", else "kernel"), "flops" and "bytes" (or
+ * "intensity"). A point is measured when it has "measured_s" (op and
+ * kernel records), "achieved" (FLOP/s; `roofline measure --json`) or a
+ * "time_s" without "compute_time_s" (trace rows, whose time_s is the
+ * measured total); otherwise it is placed at its roofline bound. Its roof
+ * is min(peak, bandwidth x I) with the record's own "peak" and
+ * "bandwidth" when present (else `roof`'s), or its "roof" member. `roof`
+ * may be NULL when every record carries its own. Allocates *out (release
+ * with rl_free); errors name the element and member ("points[3]: 'bytes'
+ * must be a number >= 0"). */
+RL_API rl_status rl_plot_points_parse(const char *text, size_t len,
+                                      const rl_plot_roof *roof,
+                                      int32_t roof_index,
+                                      rl_plot_point **out, int32_t *n,
+                                      rl_error *err);
+
+/* A standalone SVG document (UTF-8): log-log axes with labelled decades,
+ * the roofs with their ridge points, ceilings and L2 roofs, the points
+ * with non-overlapping labels (each with a <title> tooltip), a legend and
+ * the title. Deterministic. Returns the length needed, as snprintf. */
+RL_API size_t rl_plot_svg(const rl_plot *p, char *buf, size_t cap);
+
+/* The same chart as text for a terminal (Unicode braille lines, or ASCII
+ * with RL_PLOT_ASCII; ANSI colours with RL_PLOT_COLOR), points marked A,
+ * B, ... and listed below the chart with their gap to the roof. Fits
+ * width x height characters. Returns the length needed. */
+RL_API size_t rl_plot_term(const rl_plot *p, char *buf, size_t cap);
+
+/* The interactive page's model: given a JSON configuration
+ * {"hw":["h100",...], "dtype":"bf16", "n":4096, "batch":512, "seq":4096,
+ * "d":4096, "head_dim":128, "points":[...]} (every member optional),
+ * returns malloc'd JSON {"svg":"...", "records":[...], "hw":[...]} where
+ * records are rl_result_json objects of the page's operations, in point
+ * order, and svg is rl_plot_svg's chart of them. On error NULL and err.
+ * Release with rl_free. The WebAssembly page calls exactly this. */
+RL_API char *rl_widget_model(const char *config, size_t len, rl_error *err);
+
+/* The self-contained HTML page (`roofline widget`): the page, its script
+ * and the library compiled to WebAssembly, with `config` (a JSON object as
+ * above, may be NULL) as its initial state. Returns the length needed. */
+RL_API size_t rl_widget_page(const char *config, char *buf, size_t cap);
 
 /* ======================================================================
  * Measurement: the empirical roofline of this machine (issue 5)

@@ -1,0 +1,111 @@
+/*
+ * cmd_plot.c -- `roofline plot`: the roofline chart as SVG (-o FILE, or
+ * on stdout) or in the terminal (--term), with one roof per device and
+ * format, and points from the Transformer-layer preset, from ops on the
+ * command line or from a points file (--points: `roofline layer --json`,
+ * `roofline measure --json`, `roofline trace --json`).
+ */
+#include "cli.h"
+#include "plot_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: roofline plot [-o FILE.svg | --term [--ascii] [--color]] [--hw ID,...]\n"
+    "                     [--dtype DT,...] [OP...] [--points FILE] [--preset layer|none]\n"
+    "\n"
+    "Draw the roofline (Williams, Waterman & Patterson 2009): log-log axes, one roof\n"
+    "per device and format (slanted: memory bandwidth; flat: the dense tensor peak;\n"
+    "the ridge point marked with its intensity), the lower ceilings of the vector\n"
+    "units (dashed) and the L2 roof where the database knows one (dotted), and the\n"
+    "operations as points in their roof's colour. A point that is not measured sits\n"
+    "on its own roof (hollow): the roofline bound. A measured point (filled) sits at\n"
+    "its achieved FLOP/s, with a dashed line up to its roof and its percentage.\n"
+    "\n"
+    "Points: the Transformer layer of `roofline layer` (the default when no other\n"
+    "points are given), OPs on the command line, and --points FILE, a JSON array of\n"
+    "objects with at least op (or name), flops and bytes. A point is measured when\n"
+    "it has measured_s, achieved (FLOP/s), or a time_s without compute_time_s (a\n"
+    "trace row); otherwise it is placed at its bound. The output of `roofline layer\n"
+    "--json`, `roofline op --json`, `roofline measure --json` and `roofline trace\n"
+    "--json` works as is. Modelled points use the first --hw and their format.\n"
+    "\n"
+    "OP: KIND[:key=value,...], keys as the flags of `roofline op` plus time= and\n"
+    "label=, e.g.  matmul:m=4096,n=4096,k=4096   layernorm:rows=4096,cols=4096,time=22.4us\n"
+    "     linear:tokens=1,d-in=4096,d-out=4096   \"kernel:flops=17.2GFLOP,bytes=100MB,time=25us,label=my gemm\"\n"
+    "\n"
+    "flags:\n"
+    "  -o, --output FILE  write the SVG to FILE (default: stdout)\n"
+    "  --term           draw in the terminal instead (Unicode; fits --width x --height,\n"
+    "                   default 100 x 30); --ascii 7-bit only; --color ANSI colours\n"
+    "  --hw ID,...      devices (default nvidia-h100-sxm5); or --peak P --bw B\n"
+    "  --dtype DT,...   formats, one roof each per device (default bf16)\n"
+    "  --sparse         2:4 sparse tensor peaks (labelled); dense otherwise\n"
+    "  --points FILE    points from a JSON file (see above)\n"
+    "  --preset NAME    layer (default without OPs and --points) or none\n"
+    "  --rows, --d, --batches, --seq, --head-dim   the layer's shape (as `roofline layer`)\n"
+    "  --title TEXT     the chart's title\n"
+    "  --width W, --height H   SVG pixels (960 x 620) or terminal cells (100 x 30)\n"
+    "  --hw-file PATH   add devices from a CSV in data/hardware.csv's format\n"
+    "\n"
+    "examples:\n"
+    "  roofline plot -o chart.svg --hw h100,a100-80gb,h200 --dtype bf16,fp8\n"
+    "  roofline layer --json > layer.json && roofline plot --points layer.json --term\n";
+
+static int run(cli_ctx *ctx, int argc, char **argv) {
+  plot_args a;
+  plot_args_init(&a);
+  const char *out_path = NULL;
+  int term = 0, ascii = 0, color = 0;
+  double width = 0, height = 0;
+  cli_opt opts[] = {{"output", OPT_STR, &out_path, 0},
+                    {"term", OPT_FLAG, &term, 0},
+                    {"ascii", OPT_FLAG, &ascii, 0},
+                    {"color", OPT_FLAG, &color, 0},
+                    {"width", OPT_COUNT, &width, 0},
+                    {"height", OPT_COUNT, &height, 0},
+                    PLOT_COMMON_OPTS(a),
+                    CLI_HW_OPTS(a.hwf),
+                    {NULL, 0, NULL, 0}};
+  const char *pos[64];
+  int npos = 0;
+  char **args = plot_short_output(argc, argv);
+  if (!args) return cli_error(ctx, "out of memory");
+  int rc = cli_parse(ctx, argc, args, opts, pos, 64, &npos);
+  free(args);
+  if (rc) return rc;
+  if (ctx->json || ctx->csv)
+    return cli_error(ctx, "plot draws a chart; for figures use `roofline layer --json` or `roofline op --json`");
+  if ((ascii || color) && !term) return cli_error(ctx, "--ascii and --color go with --term");
+  if (term && out_path) return cli_error(ctx, "give -o FILE (SVG) or --term, not both");
+  if (width < 0 || height < 0 || width > 8000 || height > 8000)
+    return cli_error(ctx, "--width and --height must be between 1 and 8000");
+  plot_data d;
+  if ((rc = plot_build(ctx, &a, opts, pos, npos, &d))) return rc;
+  rl_plot p = rl_plot_init();
+  p.title = d.title;
+  p.subtitle = d.subtitle;
+  p.roofs = d.roofs;
+  p.n_roofs = d.n_roofs;
+  p.points = d.points;
+  p.n_points = d.n_points;
+  p.width = (int32_t)width;
+  p.height = (int32_t)height;
+  p.flags = (ascii ? RL_PLOT_ASCII : 0u) | (color ? RL_PLOT_COLOR : 0u);
+  size_t need = term ? rl_plot_term(&p, NULL, 0) : rl_plot_svg(&p, NULL, 0);
+  char *text = malloc(need + 1);
+  if (!text) {
+    plot_data_free(&d);
+    return cli_error(ctx, "out of memory");
+  }
+  if (term) rl_plot_term(&p, text, need + 1);
+  else rl_plot_svg(&p, text, need + 1);
+  plot_data_free(&d);
+  rc = plot_write(ctx, out_path, text, need);
+  free(text);
+  return rc;
+}
+
+const cli_command cmd_plot = {"plot", run, "the roofline chart: SVG (-o chart.svg) or in the terminal (--term)",
+                              help};

@@ -1,0 +1,322 @@
+/*
+ * plot_common.c -- roofs, points and output files for `roofline plot` and
+ * `roofline widget` (see plot_common.h).
+ */
+#include "plot_common.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void plot_args_init(plot_args *a) {
+  memset(a, 0, sizeof *a);
+  cli_hw_flags_init(&a->hwf);
+  a->sh = rl_layer_default();
+}
+
+void plot_data_free(plot_data *d) {
+  free(d->roofs);
+  free(d->points);
+  d->roofs = NULL;
+  d->points = NULL;
+}
+
+char **plot_short_output(int argc, char **argv) {
+  char **v = calloc((size_t)argc + 1, sizeof *v);
+  if (!v) return NULL;
+  for (int i = 0; i < argc; i++) {
+    v[i] = argv[i];
+    if (i > 0 && strcmp(argv[i], "-o") == 0) v[i] = (char *)(uintptr_t) "--output";
+  }
+  return v;
+}
+
+int plot_write(cli_ctx *ctx, const char *path, const char *text, size_t len) {
+  if (!path || strcmp(path, "-") == 0) {
+    fwrite(text, 1, len, ctx->out);
+    return CLI_OK;
+  }
+  FILE *f = fopen(path, "wb");
+  if (!f) return cli_error(ctx, "cannot write %s: %s", path, strerror(errno));
+  size_t w = fwrite(text, 1, len, f);
+  int bad = w != len || ferror(f);
+  int e = errno;
+  if (fclose(f) != 0 && !bad) bad = 1, e = errno;
+  if (bad) {
+    remove(path);
+    return cli_error(ctx, "cannot write %s: %s", path, strerror(e ? e : EIO));
+  }
+  return CLI_OK;
+}
+
+/* Split a comma-separated list in place into at most max items. */
+static int split(char *s, char **items, int max) {
+  int n = 0;
+  for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
+    if (n == max) return -1;
+    items[n++] = tok;
+  }
+  return n;
+}
+
+int plot_roofs(cli_ctx *ctx, plot_args *a, plot_data *d) {
+  memset(d, 0, sizeof *d);
+  char hwlist[1024], dtlist[256];
+  char *hws[16], *dts[8];
+  int nh = 0, nd = 0;
+  const char *dflt = (a->hwf.peak > 0 && a->hwf.bw > 0) ? NULL : "nvidia-h100-sxm5";
+  if (a->hwf.hw) {
+    if (strlen(a->hwf.hw) >= sizeof hwlist) return cli_error(ctx, "--hw: list too long");
+    strcpy(hwlist, a->hwf.hw);
+    nh = split(hwlist, hws, 16);
+    if (nh < 0) return cli_error(ctx, "--hw: at most 16 devices");
+    if (nh == 0) return cli_error(ctx, "--hw: empty list");
+  }
+  strcpy(dtlist, "bf16");
+  if (a->dtypes) {
+    if (strlen(a->dtypes) >= sizeof dtlist) return cli_error(ctx, "--dtype: list too long");
+    strcpy(dtlist, a->dtypes);
+  }
+  nd = split(dtlist, dts, 8);
+  if (nd < 0) return cli_error(ctx, "--dtype: at most 8 formats");
+  if (nd == 0) return cli_error(ctx, "--dtype: empty list");
+  for (int j = 0; j < nd; j++) {
+    rl_error e;
+    if (rl_dtype_parse(dts[j], &d->dtypes[j], &e)) return cli_error(ctx, "--dtype: %s", e.msg);
+  }
+  d->n_dtypes = nd;
+  d->dtype0 = d->dtypes[0];
+  int ndev = nh ? nh : 1;
+  d->roofs = calloc((size_t)(ndev * nd), sizeof *d->roofs);
+  if (!d->roofs) return cli_error(ctx, "out of memory");
+  for (int i = 0; i < ndev; i++) {
+    cli_hw_flags f = a->hwf;
+    f.hw = nh ? hws[i] : NULL;
+    rl_hw hw;
+    int rc = cli_resolve_hw(ctx, &f, dflt, &hw);
+    if (rc) { plot_data_free(d); return rc; }
+    if (i == 0) d->hw0 = hw;
+    snprintf(d->hw_ids[i], sizeof d->hw_ids[i], "%s", hw.id);
+    for (int j = 0; j < nd; j++) {
+      rl_plot_roof *r = &d->roofs[d->n_roofs];
+      rl_error e;
+      rl_status st = rl_plot_roof_from_hw(&hw, d->dtypes[j], a->hwf.sparse ? RL_ROOF_SPARSE : 0u,
+                                          r, &e);
+      if (st == RL_OK && a->hwf.peak > 0) {
+        /* --peak overrides the flat roof of every format */
+        r->peak = a->hwf.peak;
+        snprintf(r->label, sizeof r->label, "%.60s %s (--peak)", hw.name[0] ? hw.name : hw.id,
+                 rl_dtype_name(d->dtypes[j]));
+      }
+      if (st == RL_EUNSUPPORTED && !(i == 0 && j == 0)) {
+        /* e.g. an A100 has no fp8 peak: that roof is left out, and said so */
+        size_t l = strlen(d->missing);
+        snprintf(d->missing + l, sizeof d->missing - l, "%s%s %s", l ? ", " : "", hw.id,
+                 rl_dtype_name(d->dtypes[j]));
+        continue;
+      }
+      if (st) { plot_data_free(d); return cli_fail(ctx, st, &e); }
+      d->roof_hw[d->n_roofs] = i;
+      d->roof_dtype[d->n_roofs] = d->dtypes[j];
+      d->n_roofs++;
+    }
+  }
+  d->n_hw = ndev;
+  return CLI_OK;
+}
+
+static int parse_batches(cli_ctx *ctx, const char *s, double out[3]) {
+  char tmp[128];
+  if (strlen(s) >= sizeof tmp) return cli_error(ctx, "--batches: too long");
+  strcpy(tmp, s);
+  int n = 0;
+  for (char *tok = strtok(tmp, ","); tok; tok = strtok(NULL, ",")) {
+    if (n == 3) return cli_error(ctx, "--batches: give exactly three batch sizes (e.g. 1,128,512)");
+    rl_error e;
+    if (rl_parse_quantity(tok, RL_UNIT_COUNT, &out[n], &e)) return cli_error(ctx, "--batches: %s", e.msg);
+    n++;
+  }
+  if (n != 3) return cli_error(ctx, "--batches: give exactly three batch sizes (e.g. 1,128,512)");
+  return CLI_OK;
+}
+
+/* Add a modelled op as a point on the first device. */
+static int add_op_point(cli_ctx *ctx, plot_args *a, plot_data *d, const rl_op *op, const char *label,
+                        double time_s) {
+  rl_cost c;
+  rl_error e;
+  rl_status st = rl_op_cost(op, &c, &e);
+  if (st) return cli_error(ctx, "%s: %s", label, e.msg);
+  rl_roof roof;
+  /* a generic kernel (flops and bytes given) sits under the chart's top roof */
+  int tensor = op->kind == RL_OP_KERNEL ? 1 : c.tensor;
+  int rc = cli_roof(ctx, &a->hwf, &d->hw0, op->dtype, tensor, &roof);
+  if (rc) return rc;
+  rl_result r;
+  st = rl_roofline(c.flops, c.bytes, &roof, time_s, &r, &e);
+  if (st) return cli_error(ctx, "%s: %s", label, e.msg);
+  int32_t ri = 0;
+  for (int32_t j = d->n_roofs - 1; j >= 0; j--)
+    if (d->roof_hw[j] == 0 && d->roof_dtype[j] == op->dtype) ri = j;
+  d->points[d->n_points++] = rl_plot_point_from_result(label, &r, ri);
+  return CLI_OK;
+}
+
+/* KIND[:key=value,...] */
+static int parse_op_spec(cli_ctx *ctx, const char *spec, int32_t dtype, rl_op *op, char *label,
+                         size_t lcap, double *time_s) {
+  char tmp[512];
+  if (strlen(spec) >= sizeof tmp) return cli_error(ctx, "op '%.40s...': too long", spec);
+  strcpy(tmp, spec);
+  char *colon = strchr(tmp, ':');
+  if (colon) *colon = 0;
+  int32_t kind;
+  rl_error e;
+  if (rl_op_parse(tmp, &kind, &e)) return cli_error(ctx, "op '%s': %s", spec, e.msg);
+  *op = rl_op_init(kind, dtype);
+  *time_s = 0;
+  snprintf(label, lcap, "%s", spec);
+  double rows = 0, cols = 0, n = 0, tokens = 0, d_in = 0, d_out = 0;
+  if (colon) {
+    for (char *kv = strtok(colon + 1, ","); kv; kv = strtok(NULL, ",")) {
+      char *eq = strchr(kv, '=');
+      if (eq) *eq = 0;
+      const char *key = kv, *val = eq ? eq + 1 : NULL;
+      if (strcmp(key, "fused") == 0 || strcmp(key, "causal") == 0 || strcmp(key, "bias") == 0) {
+        op->flags |= key[0] == 'f' ? RL_OP_FUSED : key[0] == 'c' ? RL_OP_CAUSAL : RL_OP_BIAS;
+        continue;
+      }
+      if (!val || !*val) return cli_error(ctx, "op '%s': %s needs a value (key=value)", spec, key);
+      if (strcmp(key, "label") == 0) { snprintf(label, lcap, "%s", val); continue; }
+      if (strcmp(key, "dtype") == 0 || strcmp(key, "weight-dtype") == 0) {
+        int32_t dt;
+        if (rl_dtype_parse(val, &dt, &e)) return cli_error(ctx, "op '%s': %s", spec, e.msg);
+        if (key[0] == 'd') op->dtype = dt; else op->weight_dtype = dt;
+        continue;
+      }
+      static const struct { const char *k; rl_unit u; } keys[] = {
+          {"time", RL_UNIT_SECONDS}, {"flops", RL_UNIT_FLOP}, {"bytes", RL_UNIT_BYTES},
+          {"m", RL_UNIT_COUNT}, {"n", RL_UNIT_COUNT}, {"k", RL_UNIT_COUNT}, {"batch", RL_UNIT_COUNT},
+          {"rows", RL_UNIT_COUNT}, {"cols", RL_UNIT_COUNT}, {"tokens", RL_UNIT_COUNT},
+          {"d-in", RL_UNIT_COUNT}, {"d-out", RL_UNIT_COUNT}, {"seq", RL_UNIT_COUNT},
+          {"seq-kv", RL_UNIT_COUNT}, {"head-dim", RL_UNIT_COUNT}, {"heads", RL_UNIT_COUNT},
+          {"kv-heads", RL_UNIT_COUNT}, {"tile", RL_UNIT_COUNT}};
+      size_t ki = 0;
+      while (ki < sizeof keys / sizeof keys[0] && strcmp(keys[ki].k, key) != 0) ki++;
+      if (ki == sizeof keys / sizeof keys[0])
+        return cli_error(ctx, "op '%s': unknown key '%s'", spec, key);
+      double v;
+      if (rl_parse_quantity(val, keys[ki].u, &v, &e)) return cli_error(ctx, "op '%s': %s: %s", spec, key, e.msg);
+      if (!(v > 0)) return cli_error(ctx, "op '%s': %s must be > 0", spec, key);
+      switch (ki) {
+      case 0: *time_s = v; break;
+      case 1: op->flops = v; break;
+      case 2: op->bytes = v; break;
+      case 3: op->m = v; break;
+      case 4: n = v; break;
+      case 5: op->k = v; break;
+      case 6: op->batch = v; break;
+      case 7: rows = v; break;
+      case 8: cols = v; break;
+      case 9: tokens = v; break;
+      case 10: d_in = v; break;
+      case 11: d_out = v; break;
+      case 12: op->seq = v; break;
+      case 13: op->seq_kv = v; break;
+      case 14: op->head_dim = v; break;
+      case 15: op->heads = v; break;
+      case 16: op->kv_heads = v; break;
+      default: op->tile = v; break;
+      }
+    }
+  }
+  switch (kind) {
+  case RL_OP_SOFTMAX: case RL_OP_LAYERNORM: case RL_OP_RMSNORM: case RL_OP_EMBEDDING:
+    op->m = rows; op->n = cols; break;
+  case RL_OP_LINEAR:
+    op->m = tokens; op->k = d_in; op->n = d_out; break;
+  case RL_OP_MATMUL: case RL_OP_ATTENTION: case RL_OP_CONV2D: case RL_OP_KERNEL:
+    op->n = n; break;
+  default:
+    op->n = rows > 0 && cols > 0 ? rows * cols : n;
+  }
+  if (kind == RL_OP_KERNEL && !(op->flops > 0 || op->bytes > 0))
+    return cli_error(ctx, "op '%s': kernel needs flops= and bytes=", spec);
+  return CLI_OK;
+}
+
+int plot_build(cli_ctx *ctx, plot_args *a, const cli_opt *opts, const char *const *pos, int npos,
+               plot_data *d) {
+  int rc = plot_roofs(ctx, a, d);
+  if (rc) return rc;
+  int preset = !a->points_path && npos == 0;
+  if (a->preset) {
+    if (strcmp(a->preset, "layer") == 0) preset = 1;
+    else if (strcmp(a->preset, "none") == 0) preset = 0;
+    else { plot_data_free(d); return cli_error(ctx, "--preset: '%s' is not layer or none", a->preset); }
+  }
+  int shape_flags = cli_seen(opts, "rows") || cli_seen(opts, "d") || cli_seen(opts, "batches") ||
+                    cli_seen(opts, "seq") || cli_seen(opts, "head-dim");
+  if (shape_flags && !preset) {
+    plot_data_free(d);
+    return cli_error(ctx, "--rows, --d, --batches, --seq and --head-dim shape the layer preset (--preset layer)");
+  }
+  if (a->batches && (rc = parse_batches(ctx, a->batches, a->sh.batches))) { plot_data_free(d); return rc; }
+  rl_plot_point *filepts = NULL;
+  int32_t nfile = 0;
+  if (a->points_path) {
+    char *buf = NULL;
+    size_t len = 0;
+    if ((rc = cli_read_file(ctx, a->points_path, (size_t)256 << 20, &buf, &len))) { plot_data_free(d); return rc; }
+    rl_error e;
+    rl_status st = rl_plot_points_parse(buf, len, &d->roofs[0], 0, &filepts, &nfile, &e);
+    free(buf);
+    if (st) { plot_data_free(d); return cli_error(ctx, "%s: %s", a->points_path, e.msg); }
+  }
+  size_t cap = (size_t)nfile + (size_t)npos + (preset ? RL_LAYER_OPS : 0) + 1;
+  d->points = calloc(cap, sizeof *d->points);
+  if (!d->points) { free(filepts); plot_data_free(d); return cli_error(ctx, "out of memory"); }
+  a->sh.dtype = d->dtype0;
+  if (preset) {
+    rl_op ops[RL_LAYER_OPS];
+    char labels[RL_LAYER_OPS][RL_LABEL_MAX];
+    int32_t n = 0;
+    rl_error e;
+    rl_status st = rl_layer_ops(&a->sh, ops, labels, RL_LAYER_OPS, &n, &e);
+    if (st) { free(filepts); plot_data_free(d); return cli_fail(ctx, st, &e); }
+    for (int32_t i = 0; i < n; i++)
+      if ((rc = add_op_point(ctx, a, d, &ops[i], labels[i], 0))) { free(filepts); plot_data_free(d); return rc; }
+  }
+  for (int i = 0; i < npos; i++) {
+    rl_op op;
+    char label[RL_PLOT_LABEL_MAX];
+    double t = 0;
+    if ((rc = parse_op_spec(ctx, pos[i], d->dtype0, &op, label, sizeof label, &t)) ||
+        (rc = add_op_point(ctx, a, d, &op, label, t))) {
+      free(filepts);
+      plot_data_free(d);
+      return rc;
+    }
+  }
+  for (int32_t i = 0; i < nfile; i++) d->points[d->n_points++] = filepts[i];
+  rl_free(filepts);
+  /* title and subtitle */
+  const char *hwname = d->hw0.name[0] ? d->hw0.name : d->hw0.id;
+  if (a->title) snprintf(d->title, sizeof d->title, "%s", a->title);
+  else if (d->n_hw > 1) snprintf(d->title, sizeof d->title, "Roofline: %s and %d more device%s", hwname, (int)d->n_hw - 1, d->n_hw > 2 ? "s" : "");
+  else snprintf(d->title, sizeof d->title, "Roofline: %.100s", hwname);
+  char srcs[256] = "";
+  if (preset)
+    snprintf(srcs, sizeof srcs, "one Transformer layer (%.0f x %.0f activation, T=%.0f)", a->sh.rows, a->sh.d, a->sh.seq);
+  if (npos) snprintf(srcs + strlen(srcs), sizeof srcs - strlen(srcs), "%s%d op%s", *srcs ? ", " : "", npos, npos > 1 ? "s" : "");
+  if (a->points_path) snprintf(srcs + strlen(srcs), sizeof srcs - strlen(srcs), "%s%.100s", *srcs ? ", " : "", a->points_path);
+  snprintf(d->subtitle, sizeof d->subtitle, "%s peaks%s%s%s%.60s, %s",
+           a->hwf.sparse ? "2:4 sparse tensor" : "dense tensor", *srcs ? "; points: " : "", srcs,
+           *srcs ? " modelled on " : "", hwname, rl_dtype_name(d->dtype0));
+  if (d->missing[0]) {
+    size_t l = strlen(d->subtitle);
+    snprintf(d->subtitle + l, sizeof d->subtitle - l, "; no peak for: %s", d->missing);
+  }
+  return CLI_OK;
+}

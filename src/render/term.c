@@ -1,0 +1,302 @@
+/*
+ * term.c -- the roofline chart as text for a terminal.
+ *
+ * The plot area is a grid of cells. In Unicode mode each cell is a
+ * braille character, 2 x 4 dots, so lines have four times the vertical
+ * resolution of the text; in ASCII mode each line draws with one
+ * character per cell ('/' slanted roof, '-' flat roof, '.' ceilings,
+ * ':' L2 and gap lines). Points are letters (A, B, ...) listed under the
+ * chart with their figures; roofs are numbered and listed the same way.
+ */
+#include "render/plot_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct cell {
+  uint32_t ch;    /* a code point to print, or 0: braille dots / blank */
+  uint8_t dots;   /* braille dot bits */
+  int8_t color;   /* roof index for colour, -1 none */
+} cell;
+
+typedef struct canvas {
+  cell *c;
+  int w, h;       /* cells */
+  int ascii;
+  rli_axes ax;
+} canvas;
+
+static const int ansi[] = {34, 31, 32, 35, 33, 36};
+
+/* sub-cell coordinates: x in [0, 2w), y in [0, 4h), y down */
+static double sx(const canvas *cv, double I) {
+  return (log10(I) - cv->ax.x0) / (cv->ax.x1 - cv->ax.x0) * (2.0 * cv->w);
+}
+static double sy(const canvas *cv, double P) {
+  return (cv->ax.y1 - log10(P)) / (cv->ax.y1 - cv->ax.y0) * (4.0 * cv->h);
+}
+
+static void dot(canvas *cv, double x, double y, char ascii_ch, int color) {
+  if (x < 0 || y < 0) return;
+  int cx = (int)(x / 2), cy = (int)(y / 4);
+  if (cx >= cv->w || cy >= cv->h) return;
+  cell *c = &cv->c[cy * cv->w + cx];
+  if (c->ch && c->ch > 0x7f && c->ch != (uint32_t)0x2800) return; /* a marker */
+  if (cv->ascii) {
+    if (c->ch >= 'A' && c->ch <= 'Z') return;
+    c->ch = (uint32_t)(unsigned char)ascii_ch;
+  } else {
+    static const uint8_t bit[2][4] = {{0x01, 0x02, 0x04, 0x40}, {0x08, 0x10, 0x20, 0x80}};
+    int dx = (int)x - 2 * cx, dy = (int)y - 4 * cy;
+    if (dx > 1) dx = 1;
+    if (dy > 3) dy = 3;
+    c->dots |= bit[dx][dy];
+  }
+  c->color = (int8_t)color;
+}
+
+/* A straight line in log-log space from (I0, P0) to (I1, P1). */
+static void line(canvas *cv, double I0, double P0, double I1, double P1, char ch, int color,
+                 int dotted) {
+  double x0 = sx(cv, I0), y0 = sy(cv, P0), x1 = sx(cv, I1), y1 = sy(cv, P1);
+  double len = fmax(fabs(x1 - x0), fabs(y1 - y0));
+  int n = (int)fmin(len * 2 + 1, 100000);
+  for (int i = 0; i <= n; i++) {
+    double t = n ? (double)i / n : 0, x = x0 + (x1 - x0) * t, y = y0 + (y1 - y0) * t;
+    if (dotted && ((int)(x / 2) % 2 || (int)x % 2)) continue; /* one dot every other cell */
+    dot(cv, x, y, ch, color);
+  }
+}
+
+static char ascii_mark(int32_t i) { return "#%@&$*~^"[(i - 1) % 8]; }
+
+static void put_utf8(rli_out *o, uint32_t cp) {
+  char b[5] = {0};
+  if (cp < 0x80) b[0] = (char)cp;
+  else if (cp < 0x800) b[0] = (char)(0xC0 | (cp >> 6)), b[1] = (char)(0x80 | (cp & 0x3F));
+  else
+    b[0] = (char)(0xE0 | (cp >> 12)), b[1] = (char)(0x80 | ((cp >> 6) & 0x3F)),
+    b[2] = (char)(0x80 | (cp & 0x3F));
+  rli_out_puts(o, b);
+}
+
+/* Write s, cut to at most `cols` characters. */
+static void put_cut(rli_out *o, const char *s, size_t cols) {
+  size_t n = 0;
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if ((*p & 0xC0) != 0x80) {
+      if (n == cols) break;
+      n++;
+    }
+    char c[2] = {(char)*p, 0};
+    rli_out_puts(o, c);
+  }
+}
+
+static void ytick(char *buf, size_t cap, int k) { rl_format_quantity(pow(10, k), RL_UNIT_FLOP_S, buf, cap); }
+static void xtick(char *buf, size_t cap, int k) {
+  if (k < 0 && k >= -3) snprintf(buf, cap, "%.*f", -k, pow(10, k));
+  else if (k >= 0 && k <= 5) snprintf(buf, cap, "%.0f", pow(10, k));
+  else snprintf(buf, cap, "1e%d", k);
+}
+
+size_t rl_plot_term(const rl_plot *p, char *buf, size_t cap) {
+  rli_out o;
+  rli_out_init(&o, buf, cap);
+  if (!p) return rli_out_end(&o);
+  int W = p->width > 0 ? p->width : 100, H = p->height > 0 ? p->height : 30;
+  if (W < 60) W = 60;
+  if (W > 400) W = 400;
+  if (H < 16) H = 16;
+  if (H > 200) H = 200;
+  int ascii = (p->flags & RL_PLOT_ASCII) != 0, color = (p->flags & RL_PLOT_COLOR) != 0;
+  int npts = 0;
+  for (int32_t i = 0; i < p->n_points; i++) npts += rli_plot_point_ok(&p->points[i]);
+  int ncol = W >= 90 ? 2 : 1;
+  int legend_rows = (int)p->n_roofs + (npts + ncol - 1) / ncol + 1;
+  int plot_rows = H - 1 - 2 - legend_rows;
+  if (plot_rows < 10) plot_rows = 10;
+  const int ylab = 12; /* "100 TFLOP/s" + axis */
+  canvas cv;
+  cv.w = W - ylab - 1;
+  cv.h = plot_rows;
+  cv.ascii = ascii;
+  rli_plot_axes(p, &cv.ax);
+  cv.c = calloc((size_t)cv.w * (size_t)cv.h, sizeof *cv.c);
+  if (!cv.c) return rli_out_end(&o);
+  for (int i = 0; i < cv.w * cv.h; i++) cv.c[i].color = -1;
+  double Imax = pow(10, cv.ax.x1), Imin = pow(10, cv.ax.x0);
+
+  /* roofs: ceilings and L2 first, so the main roof wins shared cells */
+  for (int32_t i = 0; i < p->n_roofs; i++) {
+    const rl_plot_roof *r = &p->roofs[i];
+    if (!(r->peak > 0 && r->bandwidth > 0)) continue;
+    for (int32_t c = 0; c < r->n_ceilings; c++)
+      line(&cv, r->ceiling[c] / r->bandwidth, r->ceiling[c], Imax, r->ceiling[c], '.', (int)i, 1);
+    if (r->l2_bw > 0) {
+      double Ia = fmax(Imin, pow(10, cv.ax.y0) / r->l2_bw);
+      line(&cv, Ia, r->l2_bw * Ia, r->peak / r->l2_bw, r->peak, ':', (int)i, 1);
+    }
+  }
+  for (int32_t i = 0; i < p->n_roofs; i++) {
+    const rl_plot_roof *r = &p->roofs[i];
+    if (!(r->peak > 0 && r->bandwidth > 0)) continue;
+    double ridge = r->peak / r->bandwidth, Ia = fmax(Imin, pow(10, cv.ax.y0) / r->bandwidth);
+    /* ASCII: the first roof is / and -, the others one mark each */
+    char cs = i == 0 ? '/' : ascii_mark(i), cf = i == 0 ? '-' : ascii_mark(i);
+    line(&cv, Ia, r->bandwidth * Ia, ridge, r->peak, cs, (int)i, 0);
+    line(&cv, ridge, r->peak, Imax, r->peak, cf, (int)i, 0);
+  }
+  /* measured points: a gap line up to the roof */
+  for (int32_t i = 0; i < p->n_points; i++) {
+    const rl_plot_point *pt = &p->points[i];
+    if (!rli_plot_point_ok(pt) || !pt->measured || !(pt->roof_perf > pt->perf)) continue;
+    line(&cv, pt->intensity, pt->perf, pt->intensity, pt->roof_perf, ':',
+         pt->roof >= 0 && pt->roof < p->n_roofs ? (int)pt->roof : -1, 0);
+  }
+  /* ridge markers, then points (letters) */
+  for (int32_t i = 0; i < p->n_roofs; i++) {
+    const rl_plot_roof *r = &p->roofs[i];
+    if (!(r->peak > 0 && r->bandwidth > 0)) continue;
+    int cx = (int)(sx(&cv, r->peak / r->bandwidth) / 2), cy = (int)(sy(&cv, r->peak) / 4);
+    if (cx >= 0 && cx < cv.w && cy >= 0 && cy < cv.h) {
+      cv.c[cy * cv.w + cx].ch = ascii ? '+' : 0x25C6;
+      cv.c[cy * cv.w + cx].color = (int8_t)i;
+    }
+  }
+  int letter = 0;
+  for (int32_t i = 0; i < p->n_points; i++) {
+    const rl_plot_point *pt = &p->points[i];
+    if (!rli_plot_point_ok(pt)) continue;
+    int cx = (int)(sx(&cv, pt->intensity) / 2), cy = (int)(sy(&cv, pt->perf) / 4);
+    uint32_t ch = letter < 26 ? (uint32_t)('A' + letter) : letter < 52 ? (uint32_t)('a' + letter - 26) : '*';
+    letter++;
+    if (cx < 0 || cx >= cv.w || cy < 0 || cy >= cv.h) continue;
+    cv.c[cy * cv.w + cx].ch = ch;
+    cv.c[cy * cv.w + cx].color = (int8_t)(pt->roof >= 0 && pt->roof < p->n_roofs ? pt->roof : -1);
+  }
+
+  /* title */
+  char tbuf[300];
+  rli_plot_clean(p->title && *p->title ? p->title : "Roofline", tbuf, sizeof tbuf, ascii);
+  put_cut(&o, tbuf, (size_t)W);
+  rli_out_puts(&o, "\n");
+  /* rows with y tick labels at decades */
+  int last_tick_row = -10;
+  for (int row = 0; row < cv.h; row++) {
+    char lab[48] = "";
+    int tick = 0;
+    for (int k = (int)ceil(cv.ax.y0); k <= (int)floor(cv.ax.y1); k++) {
+      int ry = (int)(sy(&cv, pow(10, k)) / 4);
+      if (ry == row && row - last_tick_row > 1) {
+        ytick(lab, sizeof lab, k);
+        tick = 1;
+        last_tick_row = row;
+      }
+    }
+    rli_out_printf(&o, "%*s", ylab - 1, lab);
+    if (ascii) rli_out_puts(&o, tick ? "+" : "|");
+    else put_utf8(&o, tick ? 0x2524 : 0x2502);
+    int cur = -1;
+    for (int x = 0; x < cv.w; x++) {
+      const cell *c = &cv.c[row * cv.w + x];
+      int want = c->ch || c->dots ? c->color : -1;
+      if (color && want != cur) {
+        if (want < 0) rli_out_puts(&o, "\x1b[0m");
+        else rli_out_printf(&o, "\x1b[%d%sm", ansi[want % 6], c->ch >= 'A' && c->ch <= 'z' ? ";1" : "");
+        cur = want;
+      }
+      if (c->ch) put_utf8(&o, c->ch);
+      else if (c->dots && !ascii) put_utf8(&o, 0x2800u + c->dots);
+      else rli_out_puts(&o, " ");
+    }
+    if (color && cur >= 0) rli_out_puts(&o, "\x1b[0m");
+    rli_out_puts(&o, "\n");
+  }
+  /* x axis: a rule with ticks, then the decade labels */
+  rli_out_printf(&o, "%*s", ylab - 1, "");
+  char *labrow = calloc((size_t)cv.w + 32, 1);
+  if (labrow) memset(labrow, ' ', (size_t)cv.w + 31);
+  if (ascii) rli_out_puts(&o, "+");
+  else put_utf8(&o, 0x2514);
+  int lastend = -2;
+  for (int x = 0; x < cv.w; x++) {
+    int t = 0;
+    for (int k = (int)ceil(cv.ax.x0); k <= (int)floor(cv.ax.x1); k++)
+      if ((int)(sx(&cv, pow(10, k)) / 2) == x) {
+        t = 1;
+        char tl[24];
+        xtick(tl, sizeof tl, k);
+        int len = (int)strlen(tl), start = x - len / 2;
+        if (start < 0) start = 0;
+        if (start > lastend + 1 && labrow && start + len < cv.w + 30) {
+          memcpy(labrow + start, tl, (size_t)len);
+          lastend = start + len;
+        }
+      }
+    if (ascii) rli_out_puts(&o, t ? "+" : "-");
+    else put_utf8(&o, t ? 0x252C : 0x2500);
+  }
+  rli_out_puts(&o, "\n");
+  if (labrow) {
+    int end = cv.w + 30;
+    while (end > 0 && labrow[end - 1] == ' ') end--;
+    labrow[end] = 0;
+    rli_out_printf(&o, "%*s", ylab, "");
+    size_t room = (size_t)(W - ylab);
+    const char *unit = (size_t)end + 32 <= room ? "  FLOP/B (arithmetic intensity)" : " FLOP/B";
+    put_cut(&o, labrow, room);
+    if ((size_t)end + strlen(unit) <= room) rli_out_puts(&o, unit);
+    rli_out_puts(&o, "\n");
+    free(labrow);
+  }
+  /* legend: roofs, then points */
+  for (int32_t i = 0; i < p->n_roofs; i++) {
+    const rl_plot_roof *r = &p->roofs[i];
+    char a[32], b[32], c[32], lab[RL_HW_TEXT_MAX], line_[400];
+    rli_plot_clean(r->label, lab, sizeof lab, ascii);
+    snprintf(line_, sizeof line_, " %s: %s, %s, ridge %s%s", lab,
+             rli_plot_q(a, sizeof a, r->peak, RL_UNIT_FLOP_S),
+             rli_plot_q(b, sizeof b, r->bandwidth, RL_UNIT_BYTES_S),
+             rli_plot_q(c, sizeof c, r->bandwidth > 0 ? r->peak / r->bandwidth : 0, RL_UNIT_FLOP_PER_BYTE),
+             r->n_ceilings ? (ascii ? "; ... vector ceilings" : "; \xe2\xa0\x82\xe2\xa0\x82 vector ceilings") : "");
+    if (color) rli_out_printf(&o, "\x1b[%dm", ansi[i % 6]);
+    if (ascii) rli_out_printf(&o, i == 0 ? "-/-" : "%c%c%c", ascii_mark(i), ascii_mark(i), ascii_mark(i));
+    else rli_out_puts(&o, "\xe2\x94\x81\xe2\x94\x81");
+    if (color) rli_out_puts(&o, "\x1b[0m");
+    put_cut(&o, line_, (size_t)(W - (ascii ? 3 : 2)));
+    rli_out_puts(&o, "\n");
+  }
+  int colw = (W - 1) / ncol, k = 0;
+  letter = 0;
+  for (int32_t i = 0; i < p->n_points; i++) {
+    const rl_plot_point *pt = &p->points[i];
+    if (!rli_plot_point_ok(pt)) continue;
+    char mk = letter < 26 ? (char)('A' + letter) : letter < 52 ? (char)('a' + letter - 26) : '*';
+    letter++;
+    char lab[RL_PLOT_LABEL_MAX], a[32], b[32], ent[300], rest[128];
+    rli_plot_clean(pt->label, lab, sizeof lab, ascii);
+    snprintf(rest, sizeof rest, " %s %s", rli_plot_q(a, sizeof a, pt->intensity, RL_UNIT_FLOP_PER_BYTE),
+             rli_plot_q(b, sizeof b, pt->perf, RL_UNIT_FLOP_S));
+    if (pt->measured && pt->roof_perf > 0)
+      snprintf(rest + strlen(rest), sizeof rest - strlen(rest), " %.0f%% of roof",
+               100 * pt->perf / pt->roof_perf);
+    char labcut[RL_PLOT_LABEL_MAX];
+    int lroom = colw - 3 - (int)strlen(rest);
+    if (lroom < 6) lroom = 6;
+    rli_out lo;
+    rli_out_init(&lo, labcut, sizeof labcut);
+    put_cut(&lo, lab, (size_t)lroom);
+    rli_out_end(&lo);
+    snprintf(ent, sizeof ent, "%c %s%s", mk, labcut, rest);
+    size_t n = rli_utf8_len(ent);
+    rli_out_puts(&o, " ");
+    put_cut(&o, ent, (size_t)colw - 1);
+    if (++k % ncol == 0 || k == npts) rli_out_puts(&o, "\n");
+    else for (size_t s = n + 1; s < (size_t)colw; s++) rli_out_puts(&o, " ");
+  }
+  free(cv.c);
+  return rli_out_end(&o);
+}
