@@ -13,10 +13,12 @@
 /* ---- the command table ---------------------------------------------- */
 extern const cli_command cmd_hw, cmd_op, cmd_kernel, cmd_layer;
 extern const cli_command cmd_plot;
+extern const cli_command cmd_measure;
 
 const cli_command *const cli_commands[] = {
     &cmd_hw, &cmd_op, &cmd_kernel, &cmd_layer,
     &cmd_plot,
+    &cmd_measure,
     NULL};
 
 static const char *const overview =

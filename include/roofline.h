@@ -906,10 +906,410 @@ RL_API size_t rl_widget_page(const char *config, char *buf, size_t cap);
  * Measurement: the empirical roofline of this machine (issue 5)
  * ====================================================================== */
 /* @@MEASURE@@ */
+/*
+ * Everything here is in base units (s, B, FLOP/s, B/s). The pure parts
+ * (statistics, STREAM byte counting, plateau detection, the analysis of a
+ * measurement, its JSON and hardware row) live in the core and take their
+ * timings as data, so they are tested without depending on the machine's
+ * speed. The measuring parts (rl_bench_run, rl_measure) read a clock that
+ * the caller may inject; they are in the I/O layer (src/io/measure*.c).
+ */
+
+/* ---- statistics of repeated timings (pure) ---------------------------- */
+typedef struct rl_stats {
+  double min, median, max, mean; /* of the samples */
+  double spread;                 /* (max - min) / min; 0 for one sample */
+  int32_t n;
+} rl_stats;
+#define RL_STATS_MAX 4096
+/* Statistics of n (1..RL_STATS_MAX) finite, non-negative samples. */
+RL_API rl_status rl_stats_of(const double *x, int32_t n, rl_stats *out,
+                             rl_error *err);
+
+/* ---- bandwidth kernels and their traffic (pure) ---------------------- */
+typedef enum rl_bw_kernel {
+  RL_BW_READ = 0,  /* s += a[i]         (likwid's "load") */
+  RL_BW_COPY = 1,  /* b[i] = a[i]       (STREAM Copy) */
+  RL_BW_TRIAD = 2, /* a[i] = b[i] + q*c[i] (STREAM Triad) */
+  RL_BW_ADD = 3,   /* c[i] = a[i] + b[i]   (STREAM Add; the seed's add) */
+  RL_BW_KERNEL_COUNT = 4
+} rl_bw_kernel;
+/* "read", "copy", "triad", "add"; NULL if unknown. */
+RL_API const char *rl_bw_kernel_name(int32_t kernel);
+/* Arrays a kernel touches: read 1, copy 2, triad 3, add 3. */
+RL_API int32_t rl_bw_kernel_arrays(int32_t kernel);
+/* STREAM's counting for `elems` elements of elem_bytes each: the words
+ * read plus the words written (read 1, copy 2, triad 3, add 3), write-
+ * allocate traffic NOT counted (as STREAM and likwid-bench report), and
+ * the FLOPs (read 1, copy 0, triad 2, add 1 per element). */
+RL_API rl_status rl_bw_traffic(int32_t kernel, double elems,
+                               double elem_bytes, double *bytes,
+                               double *flops, rl_error *err);
+
+/* ---- plateaus and memory levels (pure) -------------------------------- */
+typedef enum rl_level {
+  RL_LEVEL_L1 = 0,
+  RL_LEVEL_L2 = 1,
+  RL_LEVEL_L3 = 2,
+  RL_LEVEL_DRAM = 3,
+  RL_LEVEL_COUNT = 4
+} rl_level;
+/* "l1", "l2", "l3", "dram"; NULL if unknown. */
+RL_API const char *rl_level_name(int32_t level);
+
+typedef struct rl_plateau {
+  int32_t first, last; /* indices into the sweep, inclusive */
+  double ws_lo, ws_hi; /* their working sets, B */
+  double value;        /* median bandwidth of its points, B/s */
+  double spread;       /* (max - min) / median of its points */
+} rl_plateau;
+
+/* Plateaus of a bandwidth sweep (ws ascending, bw > 0): maximal runs of at
+ * least min_points consecutive points whose bandwidths stay within a
+ * factor 1 + tol of each other; points between runs are transitions.
+ * Writes at most cap plateaus, the number found in *n. */
+RL_API rl_status rl_find_plateaus(const double *ws, const double *bw,
+                                  int32_t n, double tol, int32_t min_points,
+                                  rl_plateau *out, int32_t cap, int32_t *n_out,
+                                  rl_error *err);
+
+typedef struct rl_levels {
+  double bw[RL_LEVEL_COUNT];     /* B/s, 0 = not found */
+  double spread[RL_LEVEL_COUNT]; /* relative spread of the level's points */
+  double ws_lo[RL_LEVEL_COUNT], ws_hi[RL_LEVEL_COUNT]; /* B */
+  int32_t found[RL_LEVEL_COUNT]; /* 1 plateau, 2 no plateau: median of the
+                                    points inside the level, 0 none */
+} rl_levels;
+
+/* The bandwidth of each level from a sweep: the plateaus (tol, 2 points)
+ * are given to the level whose capacity range holds the geometric centre
+ * of their working sets, cache[0..2] being the L1, L2 and L3 capacity
+ * available to the threads measured (B; 0 = no such cache), DRAM beyond
+ * the last. Several plateaus in one level: the one with most points. A
+ * level without a plateau gets the median of its points (found = 2). */
+RL_API rl_status rl_bw_levels(const double *ws, const double *bw, int32_t n,
+                              const double cache[3], double tol,
+                              rl_levels *out, rl_error *err);
+
+/* ---- the benchmark runner (I/O layer: reads a clock) ----------------- */
+/* A clock: seconds from any origin, never decreasing. */
+typedef double (*rl_clock_fn)(void *user);
+/* CLOCK_MONOTONIC in seconds (user ignored). */
+RL_API double rl_clock_monotonic(void *user);
+/* The clock's granularity: the smallest positive difference between
+ * successive readings over 20 changes (STREAM's checktick). 0 when the
+ * clock never advances. */
+RL_API double rl_clock_tick(rl_clock_fn clock, void *user);
+
+/* Runs the kernel `reps` times; returns 0, or nonzero when its result
+ * check failed. */
+typedef int (*rl_kernel_fn)(void *arg, int64_t reps);
+
+typedef struct rl_bench_spec {
+  rl_kernel_fn kernel;
+  void *arg;
+  rl_clock_fn clock;  /* NULL: rl_clock_monotonic */
+  void *clock_user;
+  double min_time_s;  /* each timed sample lasts at least this, and at
+                         least 200 ticks; 0 = 1 ms */
+  int32_t repeats;    /* timed samples; 0 = 5 */
+  int32_t warmup;     /* untimed calls first, discarded; 0 = 1, <0 none */
+  int64_t max_reps;   /* cap on repetitions per sample; 0 = 2^40 */
+} rl_bench_spec;
+
+typedef struct rl_bench_result {
+  double tick_s;    /* clock granularity */
+  int64_t reps;     /* kernel repetitions per sample */
+  rl_stats per_rep; /* seconds per repetition over the samples */
+} rl_bench_result;
+
+/* zstd's benchfn/timefn and STREAM's discipline: check the tick, wait for
+ * a fresh one, warm up, grow reps until a sample lasts min_time_s, then
+ * time `repeats` samples. RL_EINVAL when the kernel's check fails. */
+RL_API rl_status rl_bench_run(const rl_bench_spec *spec, rl_bench_result *out,
+                              rl_error *err);
+
+/* ---- the measured machine -------------------------------------------- */
+typedef struct rl_cpu_info {
+  char vendor[16];     /* "AuthenticAMD" */
+  char model[80];      /* CPUID brand string */
+  char uarch[24];      /* "Zen 4", or "" when unknown */
+  char simd[128];      /* extensions found: "avx512f avx512bw ..." */
+  char isa[16];        /* widest used: "avx512", "avx2", "sse2" */
+  int32_t family, model_id;
+  int32_t cpus;        /* CPUs this process may run on */
+  double cache[3];     /* L1d, L2, L3 of one instance, B (0 = none) */
+  int32_t cache_shared[3]; /* CPUs sharing one instance */
+  double mem_bytes;    /* physical memory, B */
+  double nominal_hz;   /* as the OS reports it */
+  double measured_hz;  /* timed with a dependent chain of integer adds */
+  /* theoretical FLOP per cycle and core (lanes x units x 2 for FMA), from
+   * the microarchitecture: FP64 FMA, FP32 FMA, BF16 dot, FP64 FMA+add,
+   * FP32 FMA+add (RL_PK_* order) */
+  double flop_per_cycle[5];
+} rl_cpu_info;
+
+/* Peak kernels */
+typedef enum rl_peak_kernel {
+  RL_PK_FP64_FMA = 0,
+  RL_PK_FP32_FMA = 1,
+  RL_PK_BF16_DOT = 2,     /* AVX512-BF16 vdpbf16ps, FP32 accumulate */
+  RL_PK_FP64_FMA_ADD = 3, /* FMAs with independent adds beside them */
+  RL_PK_FP32_FMA_ADD = 4,
+  RL_PK_COUNT = 5
+} rl_peak_kernel;
+/* "fp64", "fp32", "bf16", "fp64_fma_add", "fp32_fma_add". */
+RL_API const char *rl_peak_kernel_name(int32_t k);
+
+typedef struct rl_peak_set {
+  double flops[RL_PK_COUNT];  /* best sample, FLOP/s; 0 = not measured */
+  double theory[RL_PK_COUNT]; /* measured clock x FLOP/cycle x cores */
+  rl_stats t[RL_PK_COUNT];    /* seconds per repetition */
+} rl_peak_set;
+
+#define RL_MEASURE_MAX_WS 64
+typedef struct rl_sweep_point {
+  double ws;    /* working set of all arrays of all threads, B */
+  double bytes; /* counted traffic per repetition, B */
+  rl_stats t;   /* seconds per repetition */
+  double bw;    /* bytes / t.min, B/s */
+  int32_t nt;   /* 1: non-temporal stores */
+} rl_sweep_point;
+
+typedef struct rl_sweep {
+  int32_t kernel;  /* rl_bw_kernel; -1 = not measured */
+  int32_t threads;
+  double cache[3]; /* capacity available to these threads, B */
+  int32_t n;
+  rl_sweep_point p[RL_MEASURE_MAX_WS];
+  rl_levels levels; /* filled by rl_measure_analyze */
+} rl_sweep;
+
+#define RL_MEASURE_MAX_POINTS 48
+typedef struct rl_measure_point {
+  char op[16];       /* "sgemm", "dgemm", "add" */
+  int32_t dtype;     /* rl_dtype */
+  int32_t threads;
+  double n;          /* matrix order, or elements */
+  double flops, bytes, intensity; /* ideal F, Q (rl_op_cost), F/Q */
+  rl_stats t;        /* seconds per call */
+  double achieved;   /* flops / t.min, FLOP/s */
+  /* filled by rl_measure_analyze: */
+  int32_t level;     /* where Q fits, rl_level */
+  double peak, bandwidth; /* the measured roofs used: the FMA peak of its
+                             format, FLOP/s, and the best bandwidth any
+                             kernel (read, copy, triad) reached at its
+                             level, B/s */
+  double roof;       /* min(peak, bandwidth x intensity), FLOP/s */
+  double roof_dram;  /* the classic roof: min(peak, DRAM bandwidth x I) */
+  double roof_fraction; /* achieved / roof */
+  int32_t bound;     /* rl_bound_kind of the roof */
+} rl_measure_point;
+
+/* What to measure (rl_measure_opts.parts) */
+#define RL_MEASURE_PEAK 1u
+#define RL_MEASURE_READ 2u
+#define RL_MEASURE_COPY 4u
+#define RL_MEASURE_TRIAD 8u
+#define RL_MEASURE_GEMM 16u
+#define RL_MEASURE_ADD 32u
+#define RL_MEASURE_ALL 63u
+/* A comma-separated list of "peak", "read", "copy", "triad", "bandwidth"
+ * (the three), "gemm", "add", "all" into RL_MEASURE_* bits; RL_ENOTFOUND
+ * naming an unknown kernel. */
+RL_API rl_status rl_measure_parts_parse(const char *list, uint32_t *parts,
+                                        rl_error *err);
+
+typedef struct rl_measurement {
+  rl_cpu_info cpu;
+  int32_t threads;     /* "all" */
+  uint32_t parts;      /* what was measured */
+  int32_t quick;
+  double tick_s;       /* clock granularity */
+  int32_t repeats;
+  rl_peak_set peak, peak_1t;
+  rl_sweep sweep[2][3]; /* [0] all threads, [1] one thread; read/copy/triad */
+  int32_t n_points;
+  rl_measure_point points[RL_MEASURE_MAX_POINTS];
+  /* filled by rl_measure_analyze: */
+  rl_levels bandwidth, bandwidth_1t; /* the read kernel's levels */
+  double spread_median, spread_max;  /* over every timed figure */
+  int32_t noisy;       /* 1: spread_median > 5% */
+  double wall_s;       /* how long the measurement took */
+} rl_measurement;
+
+typedef void (*rl_progress_fn)(void *user, const char *line);
+typedef struct rl_measure_opts {
+  int32_t threads;     /* 0 = every CPU the process may run on */
+  int32_t quick;       /* about 5 s on 2 cores instead of under a minute */
+  uint32_t parts;      /* RL_MEASURE_* bits; 0 = all */
+  const double *ws;    /* working sets for the sweep (B, total); NULL =
+                          L1/4 .. 8 x LLC, geometric */
+  int32_t n_ws;
+  rl_clock_fn clock;   /* NULL: rl_clock_monotonic */
+  void *clock_user;
+  rl_progress_fn progress; /* one line per step; may be NULL */
+  void *progress_user;
+} rl_measure_opts;
+
+/* Cache capacity available to `threads` threads pinned to consecutive
+ * CPUs: each level's size times the instances they cover, B. */
+RL_API rl_status rl_cache_capacity(const rl_cpu_info *cpu, int32_t threads,
+                                   double cap[3]);
+/* The CPU: CPUID, sysfs caches, the measured clock. */
+RL_API rl_status rl_cpu_probe(rl_cpu_info *out, rl_clock_fn clock,
+                              void *clock_user, rl_error *err);
+/* Measure this machine (allocates, pins threads, takes seconds). Checks
+ * threads (1..cpus) and working sets (<= physical memory) first. */
+RL_API rl_status rl_measure(const rl_measure_opts *opts, rl_measurement *out,
+                            rl_error *err);
+/* Pure: from the raw timings in m, fill the levels, each point's level,
+ * roof and fraction, and the noise summary. rl_measure calls it. */
+RL_API rl_status rl_measure_analyze(rl_measurement *m, rl_error *err);
+/* JSON of a measurement (keys: cpu, threads, peak, peak_1t,
+ * peak_theoretical, bandwidth, bandwidth_1t, sweeps, points, ...), in base
+ * units. Returns the length needed. */
+RL_API size_t rl_measure_json(const rl_measurement *m, char *buf, size_t cap);
+/* The measured machine as a hardware entry (id "measured-cpu" unless id is
+ * given): fp64/fp32/bf16 peaks, DRAM, L1, L2, L3 bandwidth, LLC size. */
+RL_API rl_status rl_measure_to_hw(const rl_measurement *m, const char *id,
+                                  rl_hw *out, rl_error *err);
+/* One device as data/hardware.csv text: the header row (when header is 1)
+ * and its row, readable by rl_hw_parse_csv. Returns the length needed. */
+RL_API size_t rl_hw_csv(const rl_hw *hw, int header, char *buf, size_t cap);
 
 /* ======================================================================
  * Traces: PyTorch/Kineto, Nsight Compute and Nsight Systems readers (issue 6)
  * ====================================================================== */
+/*
+ * A trace (rl_trace) holds the GPU kernels read from a profiler's file:
+ * PyTorch/Kineto Chrome-trace JSON (.json or .json.gz, 2021 to today's
+ * categories), Nsight Compute CSV (details or raw page) and Nsight Systems
+ * SQLite exports. Each kernel execution keeps its name, the op that
+ * launched it (the innermost enclosing CPU op of its launch call, or the
+ * NVTX range in an nsys capture), its time, and the FLOPs F and bytes Q of
+ * that op (from the op's shapes through rl_op_cost) or of the kernel itself
+ * (measured counters). rl_trace_analyze then puts every group of kernels
+ * under its roof and ranks the groups by the time still to gain.
+ *
+ * Memory: names, ops and distinct costs are interned; the trace keeps 40
+ * bytes per kernel execution, and while a Kineto file is read 32 bytes per
+ * CPU op and per launch call (Kineto writes every CPU op before the GPU
+ * activity, so linking needs them); nothing of the text itself
+ * (python_function events and every key not needed are skipped as they
+ * stream past).
+ */
+typedef struct rl_trace rl_trace;
+
+typedef enum rl_trace_format {
+  RL_TRACE_AUTO = 0,   /* by content: '{' or '[' JSON, SQLite magic, CSV */
+  RL_TRACE_KINETO = 1, /* PyTorch profiler Chrome trace, plain or gzip */
+  RL_TRACE_NCU = 2,    /* Nsight Compute --csv (details or raw page) */
+  RL_TRACE_NSYS = 3    /* Nsight Systems export --type sqlite */
+} rl_trace_format;
+
+/* A new, empty trace. launch_overhead_s: kernels shorter than this count
+ * as overhead (< 0: RL_DEFAULT_LAUNCH_OVERHEAD_S). Allocates: release
+ * with rl_trace_free. NULL when out of memory. */
+RL_API rl_trace *rl_trace_new(double launch_overhead_s);
+RL_API void rl_trace_free(rl_trace *t);
+
+/* Read a profiler file into t (I/O: this is the one trace function that
+ * opens files). A gzip file is inflated as it streams. Bad input is
+ * RL_EPARSE / RL_ETRUNCATED / RL_EIO with err naming the file, the byte
+ * offset (of the inflated text for .gz) or the line, and what is wrong. */
+RL_API rl_status rl_trace_read_file(rl_trace *t, const char *path,
+                                    int32_t format, rl_error *err);
+
+/* The same from memory (len bytes, plain text or gzip for Kineto). `label`
+ * names the input in messages. */
+RL_API rl_status rl_trace_read_buffer(rl_trace *t, const void *data,
+                                      size_t len, int32_t format,
+                                      const char *label, rl_error *err);
+
+typedef struct rl_trace_info {
+  char format[16];             /* "kineto", "ncu", "nsys" */
+  char device[RL_HW_TEXT_MAX]; /* the device as the file names it; "" */
+  double device_mem_bytes;     /* its memory per the file; 0 unknown */
+  int32_t cc_major, cc_minor;  /* compute capability; 0 unknown */
+  int32_t has_time;            /* 0: the file gives no kernel times */
+  int64_t kernels;             /* kernel executions */
+  int64_t unlinked;            /* kernels whose launching op is unknown */
+  int64_t events;              /* events (rows) read */
+} rl_trace_info;
+
+RL_API rl_status rl_trace_get_info(const rl_trace *t, rl_trace_info *out);
+
+/* The database device for the one the trace names ("NVIDIA A100-SXM4-80GB"
+ * -> nvidia-a100-sxm4-80gb; an A100 without a form factor in its name by its
+ * memory). RL_ENOTFOUND when the trace names none or an unknown one. */
+RL_API rl_status rl_trace_hw(const rl_trace *t, rl_hw *out, rl_error *err);
+
+/* Grouping of rl_trace_rows */
+typedef enum rl_trace_group {
+  RL_TRACE_BY_KERNEL = 0, /* kernel name and launching op */
+  RL_TRACE_BY_OP = 1      /* launching op only */
+} rl_trace_group;
+
+typedef struct rl_trace_row {
+  const char *name;    /* kernel name (BY_OP: the op); owned by the trace */
+  const char *op;      /* launching op, "" when unknown */
+  const char *why;     /* why F and Q (or the time) are unknown, else NULL */
+  int64_t count;       /* executions (BY_OP: calls of the op) */
+  int64_t kernels;     /* kernel executions in the row */
+  int32_t has_cost;    /* 1: flops, bytes, bound... are known */
+  int32_t has_time;    /* 1: time_s is known */
+  int32_t measured;    /* 1: F and Q from hardware counters */
+  int32_t bound;       /* rl_bound_kind, -1 unknown */
+  int32_t peak_kind;   /* rl_peak of the roof used, -1 unknown */
+  double time_s;       /* sum of kernel durations */
+  double flops, bytes; /* F, Q (sum over executions) */
+  double intensity;    /* F/Q, FLOP/B */
+  double bound_time_s; /* sum over executions of max(F/peak, Q/bw) */
+  double roof_fraction;/* bound_time_s / time_s */
+  double gain_s;       /* time_s - bound_time_s */
+} rl_trace_row;
+
+typedef struct rl_trace_summary {
+  int64_t kernels;        /* executions */
+  double gpu_time_s;      /* sum of kernel durations */
+  double span_s;          /* first kernel start to last kernel end */
+  double busy_s;          /* union of kernel intervals, summed per device */
+  double idle_s;          /* span - busy, per device, summed */
+  double busy_share;      /* busy / (busy + idle) */
+  double compute_s;       /* kernel time in compute-bound kernels */
+  double memory_s;        /* kernel time in memory-bound kernels */
+  double overhead_s;      /* short or overhead-bound kernels, plus idle */
+  double short_s;         /* of which kernels shorter than the overhead */
+  double unknown_s;       /* kernel time with no F and Q */
+  double gain_s;          /* sum of the kernel rows' gains */
+  double launch_overhead_s;
+  int32_t has_time;       /* 0: the file gives no kernel times */
+  int32_t has_span;       /* 0: no timeline (ncu): span, busy, idle unknown */
+} rl_trace_summary;
+
+/* Place every kernel under the roof of `hw` (its peak for each kernel's
+ * format; tensor peak for matmul-like ops) and rank the groups by gain.
+ * Rows without F and Q follow, by time. Replaces any earlier analysis. */
+RL_API rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw,
+                                  rl_trace_summary *out, rl_error *err);
+
+/* The rows of the last analysis; valid until the next analysis or free. */
+RL_API const rl_trace_row *rl_trace_rows(const rl_trace *t, int32_t group,
+                                         int32_t *n);
+
+/* The analysis as JSON: {"format","device","hw","kernels","gpu_time_s",
+ * "span_s","idle_s","busy_s","busy_share","compute_s","memory_s",
+ * "overhead_s","short_s","unknown_s","gain_s","launch_overhead_s",
+ * "unlinked","rows_total","rows":[...],"ops_total","ops":[...]}; each row
+ * {"name","op","count","kernels","time_s","flops","bytes","intensity",
+ * "bound","peak_kind","bound_time_s","roof_fraction","gain_s","measured"}
+ * and "why" where F and Q are unknown (null then stands for them). top > 0
+ * keeps the first top rows of each list. Returns the length needed, as
+ * snprintf does. */
+RL_API size_t rl_trace_json(const rl_trace *t, const rl_hw *hw,
+                            const rl_trace_summary *s, int32_t top,
+                            char *buf, size_t cap);
 /* @@TRACE@@ */
 
 #ifdef __cplusplus

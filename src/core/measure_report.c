@@ -1,0 +1,306 @@
+/*
+ * measure_report.c -- a measurement as JSON and as a hardware entry.
+ *
+ * Exports rl_measure_json (every figure in base units: FLOP/s, B/s, s, B;
+ * a figure that was not measured is null), rl_measure_to_hw and rl_hw_csv
+ * (one device in data/hardware.csv's own format, so that a measured CPU is
+ * read back by rl_hw_parse_csv and `roofline op ... --hw-file FILE`).
+ * Pure: no clock, no I/O.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void num_or_null(rli_out *o, double v) {
+  if (v > 0 && isfinite(v)) rli_out_num(o, v);
+  else rli_out_puts(o, "null");
+}
+
+static void stats_json(rli_out *o, const rl_stats *t) {
+  rli_out_puts(o, "{\"min\":");
+  rli_out_num(o, t->min);
+  rli_out_puts(o, ",\"median\":");
+  rli_out_num(o, t->median);
+  rli_out_puts(o, ",\"max\":");
+  rli_out_num(o, t->max);
+  rli_out_puts(o, ",\"spread\":");
+  rli_out_num(o, t->spread);
+  rli_out_printf(o, ",\"n\":%d}", (int)t->n);
+}
+
+static void peaks_json(rli_out *o, const rl_peak_set *p, int theory) {
+  rli_out_puts(o, "{");
+  int first = 1;
+  for (int k = 0; k < RL_PK_COUNT; k++) {
+    if (!(p->flops[k] > 0)) continue;
+    rli_out_printf(o, "%s\"%s\":", first ? "" : ",", rl_peak_kernel_name(k));
+    rli_out_num(o, theory ? p->theory[k] : p->flops[k]);
+    first = 0;
+  }
+  rli_out_puts(o, "}");
+}
+
+static void peak_stats_json(rli_out *o, const rl_peak_set *p) {
+  rli_out_puts(o, "{");
+  int first = 1;
+  for (int k = 0; k < RL_PK_COUNT; k++) {
+    if (!(p->flops[k] > 0)) continue;
+    rli_out_printf(o, "%s\"%s\":", first ? "" : ",", rl_peak_kernel_name(k));
+    stats_json(o, &p->t[k]);
+    first = 0;
+  }
+  rli_out_puts(o, "}");
+}
+
+static void levels_json(rli_out *o, const rl_levels *lv, int what) {
+  rli_out_puts(o, "{");
+  for (int k = 0; k < RL_LEVEL_COUNT; k++) {
+    rli_out_printf(o, "%s\"%s\":", k ? "," : "", rl_level_name(k));
+    if (what == 0) num_or_null(o, lv->bw[k]);
+    else if (lv->found[k]) rli_out_num(o, lv->spread[k]);
+    else rli_out_puts(o, "null");
+  }
+  rli_out_puts(o, "}");
+}
+
+size_t rl_measure_json(const rl_measurement *m, char *buf, size_t cap) {
+  rli_out o;
+  rli_out_init(&o, buf, cap);
+  const rl_cpu_info *c = &m->cpu;
+  rli_out_puts(&o, "{\"cpu\":{\"vendor\":");
+  rli_out_str(&o, c->vendor);
+  rli_out_puts(&o, ",\"model\":");
+  rli_out_str(&o, c->model);
+  rli_out_puts(&o, ",\"uarch\":");
+  rli_out_str(&o, c->uarch);
+  rli_out_printf(&o, ",\"family\":%d,\"model_id\":%d,\"cpus\":%d,\"isa\":",
+                 (int)c->family, (int)c->model_id, (int)c->cpus);
+  rli_out_str(&o, c->isa);
+  rli_out_puts(&o, ",\"simd\":[");
+  {
+    char word[32];
+    const char *p = c->simd;
+    int first = 1;
+    while (*p) {
+      size_t n = strcspn(p, " ");
+      if (n && n < sizeof word) {
+        memcpy(word, p, n);
+        word[n] = 0;
+        if (!first) rli_out_puts(&o, ",");
+        rli_out_str(&o, word);
+        first = 0;
+      }
+      p += n;
+      while (*p == ' ') p++;
+    }
+  }
+  rli_out_puts(&o, "],\"cache_bytes\":{");
+  for (int k = 0; k < 3; k++) {
+    rli_out_printf(&o, "%s\"%s\":", k ? "," : "", rl_level_name(k));
+    num_or_null(&o, c->cache[k]);
+  }
+  rli_out_puts(&o, "},\"cache_shared_cpus\":{");
+  for (int k = 0; k < 3; k++)
+    rli_out_printf(&o, "%s\"%s\":%d", k ? "," : "", rl_level_name(k),
+                   (int)c->cache_shared[k]);
+  rli_out_puts(&o, "},\"mem_bytes\":");
+  num_or_null(&o, c->mem_bytes);
+  rli_out_puts(&o, ",\"nominal_hz\":");
+  num_or_null(&o, c->nominal_hz);
+  rli_out_puts(&o, ",\"measured_hz\":");
+  num_or_null(&o, c->measured_hz);
+  rli_out_puts(&o, ",\"flop_per_cycle\":{");
+  for (int k = 0; k < RL_PK_COUNT; k++) {
+    rli_out_printf(&o, "%s\"%s\":", k ? "," : "", rl_peak_kernel_name(k));
+    num_or_null(&o, c->flop_per_cycle[k]);
+  }
+  rli_out_printf(&o, "}},\"threads\":%d,\"quick\":%s,\"tick_s\":", (int)m->threads,
+                 m->quick ? "true" : "false");
+  rli_out_num(&o, m->tick_s);
+  rli_out_printf(&o, ",\"repeats\":%d", (int)m->repeats);
+  rli_out_puts(&o, ",\"peak\":");
+  peaks_json(&o, &m->peak, 0);
+  rli_out_puts(&o, ",\"peak_1t\":");
+  peaks_json(&o, &m->peak_1t, 0);
+  rli_out_puts(&o, ",\"peak_theoretical\":");
+  peaks_json(&o, &m->peak, 1);
+  rli_out_puts(&o, ",\"peak_theoretical_1t\":");
+  peaks_json(&o, &m->peak_1t, 1);
+  rli_out_puts(&o, ",\"peak_time_s\":");
+  peak_stats_json(&o, &m->peak);
+  rli_out_puts(&o, ",\"peak_time_s_1t\":");
+  peak_stats_json(&o, &m->peak_1t);
+  rli_out_puts(&o, ",\"bandwidth\":");
+  levels_json(&o, &m->bandwidth, 0);
+  rli_out_puts(&o, ",\"bandwidth_1t\":");
+  levels_json(&o, &m->bandwidth_1t, 0);
+  rli_out_puts(&o, ",\"bandwidth_spread\":");
+  levels_json(&o, &m->bandwidth, 1);
+  rli_out_puts(&o, ",\"bandwidth_spread_1t\":");
+  levels_json(&o, &m->bandwidth_1t, 1);
+  rli_out_puts(&o, ",\"write_allocate_counted\":false,\"sweeps\":[");
+  int first = 1;
+  for (int t = 0; t < 2; t++)
+    for (int k = 0; k < 3; k++) {
+      const rl_sweep *s = &m->sweep[t][k];
+      if (s->kernel < 0 || s->n <= 0) continue;
+      rli_out_printf(&o, "%s{\"kernel\":\"%s\",\"threads\":%d,\"cache_capacity\":{",
+                     first ? "" : ",", rl_bw_kernel_name(s->kernel), (int)s->threads);
+      first = 0;
+      for (int l = 0; l < 3; l++) {
+        rli_out_printf(&o, "%s\"%s\":", l ? "," : "", rl_level_name(l));
+        num_or_null(&o, s->cache[l]);
+      }
+      rli_out_puts(&o, "},\"levels\":");
+      levels_json(&o, &s->levels, 0);
+      rli_out_puts(&o, ",\"points\":[");
+      for (int32_t i = 0; i < s->n && i < RL_MEASURE_MAX_WS; i++) {
+        const rl_sweep_point *p = &s->p[i];
+        rli_out_puts(&o, i ? ",{\"ws\":" : "{\"ws\":");
+        rli_out_num(&o, p->ws);
+        rli_out_puts(&o, ",\"bytes\":");
+        rli_out_num(&o, p->bytes);
+        rli_out_puts(&o, ",\"bw\":");
+        rli_out_num(&o, p->bw);
+        rli_out_printf(&o, ",\"nt\":%s,\"time_s\":", p->nt ? "true" : "false");
+        stats_json(&o, &p->t);
+        rli_out_puts(&o, "}");
+      }
+      rli_out_puts(&o, "]}");
+    }
+  rli_out_puts(&o, "],\"points\":[");
+  for (int32_t i = 0; i < m->n_points && i < RL_MEASURE_MAX_POINTS; i++) {
+    const rl_measure_point *p = &m->points[i];
+    rli_out_puts(&o, i ? ",{\"op\":" : "{\"op\":");
+    rli_out_str(&o, p->op);
+    rli_out_printf(&o, ",\"dtype\":\"%s\",\"threads\":%d,\"n\":",
+                   rl_dtype_name(p->dtype) ? rl_dtype_name(p->dtype) : "?",
+                   (int)p->threads);
+    rli_out_num(&o, p->n);
+    rli_out_puts(&o, ",\"flops\":");
+    rli_out_num(&o, p->flops);
+    rli_out_puts(&o, ",\"bytes\":");
+    rli_out_num(&o, p->bytes);
+    rli_out_puts(&o, ",\"intensity\":");
+    rli_out_num(&o, p->intensity);
+    rli_out_puts(&o, ",\"measured_s\":");
+    rli_out_num(&o, p->t.min);
+    rli_out_puts(&o, ",\"achieved\":");
+    rli_out_num(&o, p->achieved);
+    rli_out_puts(&o, ",\"roof\":");
+    num_or_null(&o, p->roof);
+    rli_out_puts(&o, ",\"roof_dram\":");
+    num_or_null(&o, p->roof_dram);
+    rli_out_puts(&o, ",\"roof_fraction\":");
+    if (p->roof > 0) rli_out_num(&o, p->roof_fraction);
+    else rli_out_puts(&o, "null");
+    rli_out_printf(&o, ",\"level\":\"%s\",\"bound\":\"%s\",\"peak\":",
+                   rl_level_name(p->level) ? rl_level_name(p->level) : "?",
+                   rl_bound_name(p->bound) ? rl_bound_name(p->bound) : "?");
+    num_or_null(&o, p->peak);
+    rli_out_puts(&o, ",\"bandwidth\":");
+    num_or_null(&o, p->bandwidth);
+    rli_out_puts(&o, ",\"time_s\":");
+    stats_json(&o, &p->t);
+    rli_out_puts(&o, "}");
+  }
+  rli_out_puts(&o, "],\"spread_median\":");
+  rli_out_num(&o, m->spread_median);
+  rli_out_puts(&o, ",\"spread_max\":");
+  rli_out_num(&o, m->spread_max);
+  rli_out_printf(&o, ",\"noisy\":%s,\"wall_s\":", m->noisy ? "true" : "false");
+  rli_out_num(&o, m->wall_s);
+  rli_out_puts(&o, "}");
+  return rli_out_end(&o);
+}
+
+rl_status rl_measure_to_hw(const rl_measurement *m, const char *id,
+                           rl_hw *out, rl_error *err) {
+  if (!m || !out) return rli_fail(err, RL_EINVAL, "no measurement");
+  if (id && (!*id || strlen(id) >= RL_HW_ID_MAX || strpbrk(id, " ,\"\n")))
+    return rli_fail(err, RL_EINVAL, "hardware id '%.60s' must be 1..%d characters without spaces or commas",
+                    id, RL_HW_ID_MAX - 1);
+  const rl_peak_set *p = &m->peak;
+  if (!(p->flops[RL_PK_FP32_FMA] > 0) && !(p->flops[RL_PK_FP64_FMA] > 0))
+    return rli_fail(err, RL_EINVAL, "no peak was measured (run with the peak kernel)");
+  if (!(m->bandwidth.bw[RL_LEVEL_DRAM] > 0))
+    return rli_fail(err, RL_EINVAL, "no DRAM bandwidth was measured (run with the read kernel)");
+  memset(out, 0, sizeof *out);
+  rli_strlcpy(out->id, id ? id : "measured-cpu", sizeof out->id);
+  rli_strlcpy(out->vendor, m->cpu.vendor, sizeof out->vendor);
+  snprintf(out->name, sizeof out->name, "%.60s (measured, %d threads)",
+           m->cpu.model[0] ? m->cpu.model : "CPU", (int)m->threads);
+  rli_strlcpy(out->form_factor, "CPU", sizeof out->form_factor);
+  out->peak[RL_PEAK_FP64] = p->flops[RL_PK_FP64_FMA];
+  out->peak[RL_PEAK_FP32] = p->flops[RL_PK_FP32_FMA];
+  out->peak[RL_PEAK_BF16] = p->flops[RL_PK_BF16_DOT];
+  out->mem_bytes = m->cpu.mem_bytes;
+  out->mem_bw = m->bandwidth.bw[RL_LEVEL_DRAM];
+  out->l1_bw = m->bandwidth.bw[RL_LEVEL_L1];
+  out->l2_bw = m->bandwidth.bw[RL_LEVEL_L2];
+  out->l3_bw = m->bandwidth.bw[RL_LEVEL_L3];
+  out->l2_bytes = m->cpu.cache[2] > 0 ? m->cpu.cache[2] : m->cpu.cache[1];
+  out->boost_hz = m->cpu.measured_hz;
+  snprintf(out->source, sizeof out->source,
+           "roofline measure%s: FMA peaks with %d threads; bandwidth of the "
+           "read kernel, best of %d (STREAM byte counting); clock measured",
+           m->quick ? " --quick" : "", (int)m->threads, (int)m->repeats);
+  return RL_OK;
+}
+
+static void csv_text(rli_out *o, const char *s) {
+  if (!strpbrk(s, ",\"\n\r")) { rli_out_puts(o, s); return; }
+  rli_out_puts(o, "\"");
+  for (; *s; s++) {
+    if (*s == '"') rli_out_puts(o, "\"\"");
+    else if (*s == '\n' || *s == '\r') rli_out_puts(o, " ");
+    else rli_out_printf(o, "%c", *s);
+  }
+  rli_out_puts(o, "\"");
+}
+
+static void csv_num(rli_out *o, double v, double scale) {
+  rli_out_puts(o, ",");
+  if (v > 0 && isfinite(v)) rli_out_printf(o, "%.6g", v / scale);
+}
+
+size_t rl_hw_csv(const rl_hw *hw, int header, char *buf, size_t cap) {
+  rli_out o;
+  rli_out_init(&o, buf, cap);
+  if (header)
+    rli_out_puts(&o, "id,aliases,vendor,name,form_factor,fp64,fp64_tensor,fp32,"
+                     "tf32,bf16,fp16,fp8,int8,fp4,vec16,sparsity,mem_gb,"
+                     "mem_bw_tbs,l1_bw_tbs,l2_mb,l2_bw_tbs,l3_bw_tbs,sms,"
+                     "boost_ghz,interconnect_gbs,tdp_w,source\n");
+  csv_text(&o, hw->id);
+  rli_out_puts(&o, ",");
+  csv_text(&o, hw->aliases);
+  rli_out_puts(&o, ",");
+  csv_text(&o, hw->vendor);
+  rli_out_puts(&o, ",");
+  csv_text(&o, hw->name);
+  rli_out_puts(&o, ",");
+  csv_text(&o, hw->form_factor);
+  static const int order[RL_PEAK_COUNT] = {
+      RL_PEAK_FP64, RL_PEAK_FP64_TENSOR, RL_PEAK_FP32, RL_PEAK_TF32, RL_PEAK_BF16,
+      RL_PEAK_FP16, RL_PEAK_FP8,  RL_PEAK_INT8,        RL_PEAK_FP4,  RL_PEAK_VEC16};
+  for (int i = 0; i < RL_PEAK_COUNT; i++) csv_num(&o, hw->peak[order[i]], 1e12);
+  rli_out_printf(&o, ",%d", (int)hw->sparsity);
+  csv_num(&o, hw->mem_bytes, 1e9);
+  csv_num(&o, hw->mem_bw, 1e12);
+  csv_num(&o, hw->l1_bw, 1e12);
+  csv_num(&o, hw->l2_bytes, 1e6);
+  csv_num(&o, hw->l2_bw, 1e12);
+  csv_num(&o, hw->l3_bw, 1e12);
+  rli_out_puts(&o, ",");
+  if (hw->sms > 0) rli_out_printf(&o, "%d", (int)hw->sms);
+  csv_num(&o, hw->boost_hz, 1e9);
+  csv_num(&o, hw->interconnect_bw, 1e9);
+  csv_num(&o, hw->tdp_w, 1);
+  rli_out_puts(&o, ",");
+  csv_text(&o, hw->source);
+  rli_out_puts(&o, "\n");
+  return rli_out_end(&o);
+}

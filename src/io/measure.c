@@ -1,0 +1,1002 @@
+/*
+ * measure.c -- `roofline measure`: the empirical roofline of this CPU.
+ *
+ * Exports rl_clock_monotonic, rl_clock_tick, rl_bench_run, rl_cpu_probe and
+ * rl_measure. The pure analysis (plateaus, levels, roofs) is in
+ * src/core/measure_model.c, the kernels in measure_kernels.c.
+ *
+ * Method, after STREAM (McCalpin, stream.c: checktick, discard the first
+ * run, best of N, check the results) and zstd's benchfn/timefn (wait for a
+ * fresh tick, grow the repetitions until a sample is long enough):
+ *   1. the clock's granularity (rl_clock_tick) and the core clock (a chain
+ *      of dependent integer adds, one per cycle);
+ *   2. peak FLOP/s: FMA kernels on 1 thread and on all, pinned one per CPU;
+ *   3. bandwidth: read/copy/triad over working sets from L1/4 to 8 x the
+ *      last-level cache (total over the threads; each thread owns a slice
+ *      of every array, allocated and first-touched by itself); at working
+ *      sets past 2 x the LLC, copy and triad also run with non-temporal
+ *      stores and keep the faster;
+ *   4. OpenBLAS sgemm/dgemm (n = 16..4096, all threads) and an FP32
+ *      elementwise add of growing size, placed on the measured roofline by
+ *      rl_measure_analyze.
+ * Every figure is the best sample (as STREAM and likwid-bench report); the
+ * samples' min/median/max are kept, and their spread says how noisy the
+ * machine was.
+ *
+ * Threads: a pool of pthreads pinned with pthread_setaffinity_np to the
+ * CPUs this process may use (sched_getaffinity); the calling thread is not
+ * pinned, so OpenBLAS's own threads are unaffected.
+ */
+#define _GNU_SOURCE
+#include "measure_kernels.h"
+#include "core/internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+/* CBLAS from OpenBLAS (libopenblas-dev); declared here so the build does
+ * not depend on which cblas.h the alternatives system selected. */
+enum { RLI_CBLAS_ROW_MAJOR = 101, RLI_CBLAS_NO_TRANS = 111 };
+extern void cblas_sgemm(int order, int ta, int tb, int m, int n, int k,
+                        float alpha, const float *a, int lda, const float *b,
+                        int ldb, float beta, float *c, int ldc);
+extern void cblas_dgemm(int order, int ta, int tb, int m, int n, int k,
+                        double alpha, const double *a, int lda,
+                        const double *b, int ldb, double beta, double *c,
+                        int ldc);
+extern void openblas_set_num_threads(int n);
+
+#define MAX_THREADS 256
+
+/* ---- clock ---------------------------------------------------------------- */
+double rl_clock_monotonic(void *user) {
+  (void)user;
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+double rl_clock_tick(rl_clock_fn clock, void *user) {
+  if (!clock) clock = rl_clock_monotonic;
+  double best = INFINITY, prev = clock(user);
+  int changes = 0;
+  for (long spins = 0; changes < 20 && spins < 10000000L; spins++) {
+    double t = clock(user);
+    if (t > prev) {
+      if (t - prev < best) best = t - prev;
+      prev = t;
+      changes++;
+    }
+  }
+  return changes ? best : 0;
+}
+
+/* Wait for the clock to change (zstd's timefn: start on a fresh tick). */
+static double fresh_tick(rl_clock_fn clock, void *user) {
+  double t0 = clock(user), t = t0;
+  for (long i = 0; i < 1000000L && t == t0; i++) t = clock(user);
+  return t;
+}
+
+rl_status rl_bench_run(const rl_bench_spec *spec, rl_bench_result *out,
+                       rl_error *err) {
+  if (!spec || !spec->kernel || !out)
+    return rli_fail(err, RL_EINVAL, "no kernel to time");
+  rl_clock_fn clock = spec->clock ? spec->clock : rl_clock_monotonic;
+  void *cu = spec->clock_user;
+  double min_time = spec->min_time_s > 0 ? spec->min_time_s : 1e-3;
+  int32_t repeats = spec->repeats > 0 ? spec->repeats : 5;
+  int32_t warmup = spec->warmup == 0 ? 1 : spec->warmup < 0 ? 0 : spec->warmup;
+  int64_t max_reps = spec->max_reps > 0 ? spec->max_reps : (int64_t)1 << 40;
+  if (!isfinite(min_time) || min_time > 1e3)
+    return rli_fail(err, RL_EINVAL, "min_time_s must be in (0, 1000] s");
+  if (repeats > RL_STATS_MAX)
+    return rli_fail(err, RL_EINVAL, "repeats must be at most %d", RL_STATS_MAX);
+  memset(out, 0, sizeof *out);
+  double tick = rl_clock_tick(clock, cu);
+  if (!(tick > 0)) return rli_fail(err, RL_EINVAL, "the clock does not advance");
+  out->tick_s = tick;
+  if (min_time < 200 * tick) min_time = 200 * tick;
+  /* calibrate: grow reps until one sample lasts min_time */
+  int64_t reps = 1;
+  int warm_done = 0;
+  for (;;) {
+    double t0 = fresh_tick(clock, cu);
+    if (spec->kernel(spec->arg, reps))
+      return rli_fail(err, RL_EINVAL, "the kernel's result check failed");
+    double dt = clock(cu) - t0;
+    if (dt >= min_time || reps >= max_reps) {
+      warm_done = 1;
+      break;
+    }
+    double grow = dt > 0 ? 1.2 * min_time / dt : 100;
+    if (grow < 2) grow = 2;
+    if (grow > 100) grow = 100;
+    double next = (double)reps * grow;
+    reps = next > (double)max_reps ? max_reps : (int64_t)next;
+  }
+  for (int32_t w = warm_done; w < warmup; w++)
+    if (spec->kernel(spec->arg, reps))
+      return rli_fail(err, RL_EINVAL, "the kernel's result check failed");
+  double samples[RL_STATS_MAX];
+  for (int32_t r = 0; r < repeats; r++) {
+    double t0 = fresh_tick(clock, cu);
+    if (spec->kernel(spec->arg, reps))
+      return rli_fail(err, RL_EINVAL, "the kernel's result check failed");
+    double dt = clock(cu) - t0;
+    if (dt < 0) dt = 0;
+    samples[r] = dt / (double)reps;
+  }
+  out->reps = reps;
+  return rl_stats_of(samples, repeats, &out->per_rep, err);
+}
+
+/* ---- CPU probe -------------------------------------------------------------- */
+static int count_cpu_list(const char *s) {
+  int n = 0;
+  while (*s) {
+    char *e;
+    long a = strtol(s, &e, 10);
+    if (e == s) break;
+    long b = a;
+    if (*e == '-') {
+      const char *f = e + 1;
+      b = strtol(f, &e, 10);
+    }
+    if (b >= a) n += (int)(b - a + 1);
+    s = e;
+    if (*s == ',') s++;
+    else break;
+  }
+  return n;
+}
+
+static int read_small(const char *path, char *buf, size_t cap) {
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  size_t n = fread(buf, 1, cap - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' ')) buf[--n] = 0;
+  return n > 0;
+}
+
+static void probe_caches(rl_cpu_info *c, int cpu0) {
+  for (int i = 0; i < 8; i++) {
+    char path[128], v[256];
+    snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu0, i);
+    if (!read_small(path, v, sizeof v)) break;
+    int level = atoi(v);
+    snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index%d/type", cpu0, i);
+    if (!read_small(path, v, sizeof v) || strcmp(v, "Instruction") == 0) continue;
+    if (level < 1 || level > 3) continue;
+    snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index%d/size", cpu0, i);
+    if (!read_small(path, v, sizeof v)) continue;
+    char *e;
+    double size = strtod(v, &e);
+    if (*e == 'K') size *= 1024;
+    else if (*e == 'M') size *= 1024 * 1024;
+    else if (*e == 'G') size *= 1024.0 * 1024 * 1024;
+    c->cache[level - 1] = size;
+    snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list", cpu0, i);
+    c->cache_shared[level - 1] = read_small(path, v, sizeof v) ? count_cpu_list(v) : 1;
+  }
+#ifdef _SC_LEVEL1_DCACHE_SIZE
+  if (c->cache[0] <= 0) { long s = sysconf(_SC_LEVEL1_DCACHE_SIZE); if (s > 0) { c->cache[0] = (double)s; c->cache_shared[0] = 1; } }
+  if (c->cache[1] <= 0) { long s = sysconf(_SC_LEVEL2_CACHE_SIZE); if (s > 0) { c->cache[1] = (double)s; c->cache_shared[1] = 1; } }
+  if (c->cache[2] <= 0) { long s = sysconf(_SC_LEVEL3_CACHE_SIZE); if (s > 0) { c->cache[2] = (double)s; c->cache_shared[2] = c->cpus; } }
+#endif
+  for (int k = 0; k < 3; k++)
+    if (c->cache_shared[k] < 1) c->cache_shared[k] = 1;
+}
+
+static double nominal_hz(const char *brand) {
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  double mhz = 0;
+  if (f) {
+    char line[512];
+    while (fgets(line, sizeof line, f))
+      if (strncmp(line, "cpu MHz", 7) == 0) {
+        const char *p = strchr(line, ':');
+        if (p) mhz = strtod(p + 1, NULL);
+        break;
+      }
+    fclose(f);
+  }
+  if (mhz > 0) return mhz * 1e6;
+  char v[64];
+  if (read_small("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", v, sizeof v))
+    return strtod(v, NULL) * 1e3;
+  const char *at = strstr(brand, "@ ");
+  if (at) {
+    double g = strtod(at + 2, NULL);
+    if (g > 0) return g * 1e9;
+  }
+  return 0;
+}
+
+/* FLOP per cycle and core: FMA units x lanes x 2 (+ separate FP adders). */
+static void flop_table(rl_cpu_info *c, int isa, int bf16) {
+  double fma_units = 2, bits = 256, add_units = 0, bf16_factor = 2;
+  int amd = strcmp(c->vendor, "AuthenticAMD") == 0;
+  if (amd && c->family == 0x17) { /* Zen 1: 2x128 FMA, Zen 2: 2x256; 2 FADD */
+    bits = c->model_id < 0x30 ? 128 : 256;
+    add_units = 2;
+  } else if (amd && c->family == 0x19) { /* Zen 3, Zen 4: 2x256 FMA + 2x256 FADD */
+    bits = 256;
+    add_units = 2;
+    bf16_factor = 4; /* Zen 4: vdpbf16ps at 2 zmm per cycle (measured) */
+  } else if (amd && c->family >= 0x1a) { /* Zen 5: 2x512 FMA + 2x512 FADD */
+    bits = isa == RLI_ISA_AVX512 ? 512 : 256;
+    add_units = 2;
+  } else if (isa == RLI_ISA_AVX512) {
+    bits = 512; /* Intel server cores: two 512-bit FMA ports */
+  } else if (isa == RLI_ISA_AVX2) {
+    bits = 256;
+  } else { /* plain C, SSE2: one 128-bit mul and one add per cycle */
+    fma_units = 1;
+    bits = 128;
+  }
+  if (isa == RLI_ISA_AVX2 && bits > 256) bits = 256;
+  double lanes64 = bits / 64, lanes32 = bits / 32;
+  c->flop_per_cycle[RL_PK_FP64_FMA] = fma_units * lanes64 * 2;
+  c->flop_per_cycle[RL_PK_FP32_FMA] = fma_units * lanes32 * 2;
+  c->flop_per_cycle[RL_PK_BF16_DOT] = bf16 ? bf16_factor * c->flop_per_cycle[RL_PK_FP32_FMA] : 0;
+  c->flop_per_cycle[RL_PK_FP64_FMA_ADD] = c->flop_per_cycle[RL_PK_FP64_FMA] + add_units * lanes64;
+  c->flop_per_cycle[RL_PK_FP32_FMA_ADD] = c->flop_per_cycle[RL_PK_FP32_FMA] + add_units * lanes32;
+}
+
+static int chain_kernel(void *arg, int64_t reps) {
+  uint64_t *sink = arg;
+  *sink += rli_add_chain((uint64_t)reps * 1000u); /* asm volatile: kept */
+  return 0;
+}
+
+rl_status rl_cpu_probe(rl_cpu_info *c, rl_clock_fn clock, void *clock_user,
+                       rl_error *err) {
+  if (!c) return rli_fail(err, RL_EINVAL, "no output");
+  memset(c, 0, sizeof *c);
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  int cpu0 = 0;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) {
+    c->cpus = CPU_COUNT(&set);
+    for (size_t i = 0; i < CPU_SETSIZE; i++)
+      if (CPU_ISSET(i, &set)) { cpu0 = (int)i; break; }
+  }
+  if (c->cpus < 1) c->cpus = (int32_t)sysconf(_SC_NPROCESSORS_ONLN);
+  if (c->cpus < 1) c->cpus = 1;
+  int isa = rli_isa(), bf16 = rli_has_bf16();
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned a, b, cc, d;
+  if (__get_cpuid(0, &a, &b, &cc, &d)) {
+    memcpy(c->vendor, &b, 4);
+    memcpy(c->vendor + 4, &d, 4);
+    memcpy(c->vendor + 8, &cc, 4);
+    c->vendor[12] = 0;
+  }
+  if (__get_cpuid(1, &a, &b, &cc, &d)) {
+    unsigned fam = (a >> 8) & 0xf, mod = (a >> 4) & 0xf;
+    if (fam == 0xf) fam += (a >> 20) & 0xff;
+    if (fam == 0x6 || fam >= 0xf) mod |= ((a >> 16) & 0xf) << 4;
+    c->family = (int32_t)fam;
+    c->model_id = (int32_t)mod;
+  }
+  unsigned brand[12];
+  memset(brand, 0, sizeof brand);
+  if (__get_cpuid(0x80000000, &a, &b, &cc, &d) && a >= 0x80000004) {
+    for (unsigned i = 0; i < 3; i++)
+      __get_cpuid(0x80000002 + i, &brand[4 * i], &brand[4 * i + 1], &brand[4 * i + 2], &brand[4 * i + 3]);
+    char tmp[49];
+    memcpy(tmp, brand, 48);
+    tmp[48] = 0;
+    const char *p = tmp;
+    while (*p == ' ') p++;
+    rli_strlcpy(c->model, p, sizeof c->model);
+    size_t n = strlen(c->model);
+    while (n && c->model[n - 1] == ' ') c->model[--n] = 0;
+  }
+  __builtin_cpu_init();
+  struct { const char *name; int on; } ext[] = {
+      {"sse2", __builtin_cpu_supports("sse2")},
+      {"sse4.2", __builtin_cpu_supports("sse4.2")},
+      {"avx", __builtin_cpu_supports("avx")},
+      {"avx2", __builtin_cpu_supports("avx2")},
+      {"fma", __builtin_cpu_supports("fma")},
+      {"avx512f", __builtin_cpu_supports("avx512f")},
+      {"avx512dq", __builtin_cpu_supports("avx512dq")},
+      {"avx512bw", __builtin_cpu_supports("avx512bw")},
+      {"avx512vl", __builtin_cpu_supports("avx512vl")},
+      {"avx512ifma", __builtin_cpu_supports("avx512ifma")},
+      {"avx512vbmi", __builtin_cpu_supports("avx512vbmi")},
+      {"avx512vnni", __builtin_cpu_supports("avx512vnni")},
+      {"avx512bf16", __builtin_cpu_supports("avx512bf16")},
+      {"avx512fp16", __builtin_cpu_supports("avx512fp16")},
+  };
+  for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
+    if (ext[i].on) {
+      size_t n = strlen(c->simd);
+      snprintf(c->simd + n, sizeof c->simd - n, "%s%s", n ? " " : "", ext[i].name);
+    }
+  if (strcmp(c->vendor, "AuthenticAMD") == 0) {
+    const char *u = "";
+    if (c->family == 0x17) u = c->model_id < 0x30 ? "Zen/Zen+" : "Zen 2";
+    else if (c->family == 0x19) u = isa == RLI_ISA_AVX512 ? "Zen 4" : "Zen 3";
+    else if (c->family == 0x1a) u = "Zen 5";
+    rli_strlcpy(c->uarch, u, sizeof c->uarch);
+  }
+#endif
+  if (!c->model[0]) rli_strlcpy(c->model, "unknown CPU", sizeof c->model);
+  rli_strlcpy(c->isa, rli_isa_name(isa), sizeof c->isa);
+  probe_caches(c, cpu0);
+  long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && psz > 0) c->mem_bytes = (double)pages * (double)psz;
+  c->nominal_hz = nominal_hz(c->model);
+  flop_table(c, isa, bf16);
+  /* the clock: 32 dependent adds per loop, 1000 loops per repetition */
+  uint64_t sink = 0;
+  rl_bench_spec bs;
+  memset(&bs, 0, sizeof bs);
+  bs.kernel = chain_kernel;
+  bs.arg = &sink;
+  bs.clock = clock;
+  bs.clock_user = clock_user;
+  bs.min_time_s = 1e-3;
+  bs.repeats = 11;
+  rl_bench_result br;
+  rl_status st = rl_bench_run(&bs, &br, err);
+  if (st) return st;
+  c->measured_hz = br.per_rep.min > 0 ? 32000.0 / br.per_rep.min : 0;
+  return RL_OK;
+}
+
+/* ---- thread pool ------------------------------------------------------------ */
+/* The calling thread is worker 0, pinned to the first CPU while measuring;
+ * workers 1..n-1 are pinned to the next CPUs. While a pool is active its
+ * workers spin on a generation counter, so no sample pays a wake-up from
+ * sleep (on a virtual machine an idle vCPU can take a millisecond to wake);
+ * parked, they sleep on a condition variable and cost nothing. */
+typedef int (*job_fn)(void *arg, int tid, int64_t reps);
+
+typedef struct pool {
+  int n; /* threads including the caller */
+  pthread_t th[MAX_THREADS];
+  pthread_mutex_t mu;
+  pthread_cond_t wake;
+  atomic_int active, quit;
+  atomic_uint_fast64_t gen;
+  atomic_int pending;
+  job_fn job;
+  void *arg;
+  int64_t reps;
+  atomic_int fail[MAX_THREADS];
+} pool;
+
+typedef struct worker_arg {
+  pool *p;
+  int tid;
+} worker_arg;
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+static void *worker(void *v) {
+  pool *p = ((worker_arg *)v)->p;
+  int tid = ((worker_arg *)v)->tid;
+  free(v);
+  uint_fast64_t seen = 0;
+  for (;;) {
+    pthread_mutex_lock(&p->mu);
+    while (!atomic_load(&p->active) && !atomic_load(&p->quit))
+      pthread_cond_wait(&p->wake, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+    if (atomic_load(&p->quit)) break;
+    for (;;) {
+      uint_fast64_t g = atomic_load(&p->gen);
+      if (g != seen) {
+        seen = g;
+        atomic_store(&p->fail[tid], p->job(p->arg, tid, p->reps));
+        atomic_fetch_sub(&p->pending, 1);
+        continue;
+      }
+      if (!atomic_load(&p->active) || atomic_load(&p->quit)) break;
+      cpu_relax();
+    }
+  }
+  return NULL;
+}
+
+static void pool_set_active(pool *p, int on) {
+  if (atomic_load(&p->active) == on) return;
+  pthread_mutex_lock(&p->mu);
+  atomic_store(&p->active, on);
+  pthread_cond_broadcast(&p->wake);
+  pthread_mutex_unlock(&p->mu);
+}
+
+static void pool_stop(pool *p) {
+  pthread_mutex_lock(&p->mu);
+  atomic_store(&p->quit, 1);
+  pthread_cond_broadcast(&p->wake);
+  pthread_mutex_unlock(&p->mu);
+  for (int i = 1; i < p->n; i++) pthread_join(p->th[i], NULL);
+  pthread_cond_destroy(&p->wake);
+  pthread_mutex_destroy(&p->mu);
+  p->n = 0;
+}
+
+/* Start workers 1..n-1, worker i pinned to cpus[i] (unpinned if refused). */
+static rl_status pool_start(pool *p, int n, const int *cpus, rl_error *err) {
+  memset(p, 0, sizeof *p);
+  pthread_mutex_init(&p->mu, NULL);
+  pthread_cond_init(&p->wake, NULL);
+  p->n = 1;
+  for (int i = 1; i < n; i++) {
+    worker_arg *wa = malloc(sizeof *wa);
+    int rc = ENOMEM;
+    if (wa) {
+      wa->p = p;
+      wa->tid = i;
+      pthread_attr_t attr;
+      pthread_attr_init(&attr);
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      CPU_SET((size_t)cpus[i], &set);
+      pthread_attr_setaffinity_np(&attr, sizeof set, &set);
+      rc = pthread_create(&p->th[i], &attr, worker, wa);
+      pthread_attr_destroy(&attr);
+      if (rc) rc = pthread_create(&p->th[i], NULL, worker, wa);
+      if (rc) free(wa);
+    }
+    if (rc) {
+      pool_stop(p);
+      return rli_fail(err, RL_ENOMEM, "cannot start measuring thread %d: %s", i + 1, strerror(rc));
+    }
+    p->n = i + 1;
+  }
+  return RL_OK;
+}
+
+/* Run job on threads 0..nthreads-1 (the caller is thread 0); the others
+ * are parked. Returns nonzero when any thread's check failed. */
+static int pool_run(pool *p, int nthreads, job_fn job, void *arg, int64_t reps) {
+  if (nthreads <= 1) {
+    pool_set_active(p, 0);
+    return job(arg, 0, reps);
+  }
+  pool_set_active(p, 1);
+  p->job = job;
+  p->arg = arg;
+  p->reps = reps;
+  atomic_store(&p->pending, nthreads - 1);
+  atomic_fetch_add(&p->gen, 1);
+  int fail = job(arg, 0, reps);
+  while (atomic_load(&p->pending) > 0) cpu_relax();
+  for (int i = 1; i < nthreads; i++) fail |= atomic_load(&p->fail[i]);
+  return fail;
+}
+
+typedef struct pool_kernel {
+  pool *p;
+  int nthreads;
+  job_fn job;
+  void *arg;
+} pool_kernel;
+
+static int pool_kernel_fn(void *v, int64_t reps) {
+  pool_kernel *k = v;
+  return pool_run(k->p, k->nthreads, k->job, k->arg, reps);
+}
+
+/* ---- jobs ----------------------------------------------------------------- */
+typedef struct tbuf {
+  double *a, *b, *c;
+  size_t cap; /* doubles per array */
+} tbuf;
+
+typedef struct buf_job {
+  tbuf *bufs;
+  size_t cap;
+} buf_job;
+
+static int alloc_job(void *v, int tid, int64_t reps) {
+  (void)reps;
+  buf_job *j = v;
+  tbuf *b = &j->bufs[tid];
+  size_t bytes = j->cap * sizeof(double);
+  b->a = aligned_alloc(64, bytes);
+  b->b = aligned_alloc(64, bytes);
+  b->c = aligned_alloc(64, bytes);
+  if (!b->a || !b->b || !b->c) return 1;
+  b->cap = j->cap;
+  for (size_t i = 0; i < j->cap; i++) { /* first touch by the owner */
+    b->a[i] = 1.0;
+    b->b[i] = 2.0;
+    b->c[i] = 0.0;
+  }
+  return 0;
+}
+
+static int free_job(void *v, int tid, int64_t reps) {
+  (void)reps;
+  buf_job *j = v;
+  tbuf *b = &j->bufs[tid];
+  free(b->a);
+  free(b->b);
+  free(b->c);
+  memset(b, 0, sizeof *b);
+  return 0;
+}
+
+typedef struct bw_job {
+  tbuf *bufs;
+  int kernel, isa, nt;
+  size_t elems; /* per thread (floats for RL_BW_ADD) */
+} bw_job;
+
+#define TRIAD_Q 3.0
+
+static int bw_job_fn(void *v, int tid, int64_t reps) {
+  bw_job *j = v;
+  tbuf *b = &j->bufs[tid];
+  size_t n = j->elems, last = n - 1;
+  switch (j->kernel) {
+  case RL_BW_READ: {
+    double s = 0;
+    for (int64_t r = 0; r < reps; r++) s += rli_bw_read(j->isa, b->a, n);
+    return s != (double)reps * (double)n; /* a[i] = 1 */
+  }
+  case RL_BW_COPY:
+    for (int64_t r = 0; r < reps; r++) rli_bw_copy(j->isa, j->nt, b->c, b->a, n);
+    return b->c[0] != b->a[0] || b->c[last] != b->a[last];
+  case RL_BW_TRIAD:
+    for (int64_t r = 0; r < reps; r++)
+      rli_bw_triad(j->isa, j->nt, b->c, b->a, b->b, TRIAD_Q, n);
+    return b->c[0] != b->a[0] + TRIAD_Q * b->b[0] ||
+           b->c[last] != b->a[last] + TRIAD_Q * b->b[last];
+  case RL_BW_ADD: {
+    float *fa = (float *)(void *)b->a, *fb = (float *)(void *)b->b, *fc = (float *)(void *)b->c;
+    for (int64_t r = 0; r < reps; r++) rli_add_f32(j->isa, fc, fa, fb, n);
+    return fc[0] != fa[0] + fb[0] || fc[last] != fa[last] + fb[last];
+  }
+  default:
+    return 1;
+  }
+}
+
+typedef struct pk_job {
+  int k, isa;
+  int64_t inner;
+  double fpi;
+} pk_job;
+
+static int pk_job_fn(void *v, int tid, int64_t reps) {
+  (void)tid;
+  pk_job *j = v;
+  double fpi = 0;
+  double cs = rli_peak_kernel(j->k, j->isa, reps * j->inner, &fpi);
+  return !(cs > 0 && isfinite(cs));
+}
+
+typedef struct gemm_job {
+  int dp;
+  int n;
+  void *a, *b, *c;
+} gemm_job;
+
+static int gemm_kernel(void *v, int64_t reps) {
+  gemm_job *g = v;
+  int n = g->n;
+  size_t last = (size_t)n * (size_t)n - 1;
+  for (int64_t r = 0; r < reps; r++) {
+    if (g->dp)
+      cblas_dgemm(RLI_CBLAS_ROW_MAJOR, RLI_CBLAS_NO_TRANS, RLI_CBLAS_NO_TRANS, n, n, n, 1.0,
+                  g->a, n, g->b, n, 0.0, g->c, n);
+    else
+      cblas_sgemm(RLI_CBLAS_ROW_MAJOR, RLI_CBLAS_NO_TRANS, RLI_CBLAS_NO_TRANS, n, n, n, 1.0f,
+                  g->a, n, g->b, n, 0.0f, g->c, n);
+  }
+  if (g->dp) return ((double *)g->c)[0] != n || ((double *)g->c)[last] != n;
+  return ((float *)g->c)[0] != (float)n || ((float *)g->c)[last] != (float)n;
+}
+
+/* ---- the measurement ----------------------------------------------------- */
+typedef struct mctx {
+  const rl_measure_opts *o;
+  rl_measurement *m;
+  rl_clock_fn clock;
+  void *cu;
+  int isa;
+  int repeats;
+  double min_time;
+} mctx;
+
+static void progress(const mctx *x, const char *fmt, ...) RLI_PRINTF(2, 3);
+static void progress(const mctx *x, const char *fmt, ...) {
+  if (!x->o->progress) return;
+  char line[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  x->o->progress(x->o->progress_user, line);
+}
+
+static const char *q(char *buf, size_t cap, double v, rl_unit u) {
+  rl_format_quantity(v, u, buf, cap);
+  return buf;
+}
+
+static rl_status time_on_pool(const mctx *x, pool *p, int nthreads, job_fn job,
+                              void *arg, double min_time, int repeats,
+                              rl_bench_result *br, rl_error *err) {
+  pool_kernel pk = {p, nthreads, job, arg};
+  rl_bench_spec bs;
+  memset(&bs, 0, sizeof bs);
+  bs.kernel = pool_kernel_fn;
+  bs.arg = &pk;
+  bs.clock = x->clock;
+  bs.clock_user = x->cu;
+  bs.min_time_s = min_time;
+  bs.repeats = repeats;
+  return rl_bench_run(&bs, br, err);
+}
+
+static rl_status measure_peaks(const mctx *x, pool *p, int threads,
+                               rl_peak_set *ps, rl_error *err) {
+  const rl_cpu_info *c = &x->m->cpu;
+  int cores = threads; /* one thread per CPU; no SMT assumed beyond cpus */
+  for (int k = 0; k < RL_PK_COUNT; k++) {
+    pk_job j = {k, x->isa, 1000, 0};
+    if (rli_peak_kernel(k, x->isa, 0, &j.fpi) < 0) continue; /* not on this CPU */
+    rl_bench_result br;
+    rl_status st = time_on_pool(x, p, threads, pk_job_fn, &j, x->min_time, 2 * x->repeats + 1, &br, err);
+    if (st) return st;
+    ps->t[k] = br.per_rep;
+    ps->flops[k] = (double)threads * (double)j.inner * j.fpi / br.per_rep.min;
+    ps->theory[k] = c->measured_hz * c->flop_per_cycle[k] * cores;
+    char b1[48], b2[48];
+    progress(x, "peak %-12s %d thread%s: %s (theoretical %s)", rl_peak_kernel_name(k), threads,
+             threads == 1 ? " " : "s", q(b1, sizeof b1, ps->flops[k], RL_UNIT_FLOP_S),
+             q(b2, sizeof b2, ps->theory[k], RL_UNIT_FLOP_S));
+  }
+  return RL_OK;
+}
+
+static int cmp_dbl(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static rl_status measure_sweep(const mctx *x, pool *p, tbuf *bufs, int threads,
+                               int kernel, const double *ws, int n_ws,
+                               rl_sweep *s, rl_error *err) {
+  const rl_cpu_info *c = &x->m->cpu;
+  s->kernel = kernel;
+  s->threads = threads;
+  rl_cache_capacity(c, threads, s->cache);
+  double llc = s->cache[2] > 0 ? s->cache[2] : s->cache[1] > 0 ? s->cache[1] : s->cache[0];
+  int arrays = rl_bw_kernel_arrays(kernel);
+  double prev_ws = 0;
+  s->n = 0;
+  for (int i = 0; i < n_ws && s->n < RL_MEASURE_MAX_WS; i++) {
+    double per = ws[i] / ((double)threads * arrays * (double)sizeof(double));
+    size_t elems = (size_t)(per / RLI_BW_UNROLL) * RLI_BW_UNROLL;
+    if (elems < RLI_BW_UNROLL) elems = RLI_BW_UNROLL;
+    if (elems > bufs[0].cap) elems = bufs[0].cap;
+    double real_ws = (double)elems * (double)threads * arrays * (double)sizeof(double);
+    if (real_ws <= prev_ws) continue;
+    prev_ws = real_ws;
+    rl_sweep_point *pt = &s->p[s->n];
+    memset(pt, 0, sizeof *pt);
+    pt->ws = real_ws;
+    rl_status st = rl_bw_traffic(kernel, (double)elems * threads, sizeof(double), &pt->bytes, NULL, err);
+    if (st) return st;
+    bw_job j = {bufs, kernel, x->isa, 0, elems};
+    rl_bench_result br;
+    st = time_on_pool(x, p, threads, bw_job_fn, &j, x->min_time, x->repeats, &br, err);
+    if (st) return st;
+    pt->t = br.per_rep;
+    if (kernel != RL_BW_READ && llc > 0 && real_ws > 2 * llc && x->isa != RLI_ISA_SCALAR) {
+      j.nt = 1;
+      rl_bench_result nb;
+      st = time_on_pool(x, p, threads, bw_job_fn, &j, x->min_time, x->repeats, &nb, err);
+      if (st) return st;
+      if (nb.per_rep.min < br.per_rep.min) {
+        pt->t = nb.per_rep;
+        pt->nt = 1;
+      }
+    }
+    pt->bw = pt->t.min > 0 ? pt->bytes / pt->t.min : 0;
+    if (!(pt->bw > 0)) return rli_fail(err, RL_ERANGE, "the clock did not resolve a bandwidth sample");
+    s->n++;
+  }
+  rl_levels lv;
+  double wsv[RL_MEASURE_MAX_WS], bwv[RL_MEASURE_MAX_WS];
+  for (int i = 0; i < s->n; i++) { wsv[i] = s->p[i].ws; bwv[i] = s->p[i].bw; }
+  if (s->n > 0 && rl_bw_levels(wsv, bwv, s->n, s->cache, 0.15, &lv, NULL) == RL_OK) {
+    char b[4][48];
+    progress(x, "%-5s %d thread%s: L1 %s, L2 %s, L3 %s, DRAM %s", rl_bw_kernel_name(kernel),
+             threads, threads == 1 ? " " : "s", q(b[0], 48, lv.bw[0], RL_UNIT_BYTES_S),
+             q(b[1], 48, lv.bw[1], RL_UNIT_BYTES_S), q(b[2], 48, lv.bw[2], RL_UNIT_BYTES_S),
+             q(b[3], 48, lv.bw[3], RL_UNIT_BYTES_S));
+  }
+  return RL_OK;
+}
+
+static rl_status add_point(rl_measurement *m, const char *op, int32_t dtype,
+                           int threads, double n, const rl_bench_result *br,
+                           rl_error *err) {
+  if (m->n_points >= RL_MEASURE_MAX_POINTS) return RL_OK;
+  rl_measure_point *pt = &m->points[m->n_points];
+  memset(pt, 0, sizeof *pt);
+  rli_strlcpy(pt->op, op, sizeof pt->op);
+  pt->dtype = dtype;
+  pt->threads = threads;
+  pt->n = n;
+  rl_op o = rl_op_init(strcmp(op, "add") == 0 ? RL_OP_ADD : RL_OP_MATMUL, dtype);
+  if (o.kind == RL_OP_ADD) o.n = n;
+  else o.m = o.n = o.k = n;
+  rl_cost cost;
+  rl_status st = rl_op_cost(&o, &cost, err);
+  if (st) return st;
+  pt->flops = cost.flops;
+  pt->bytes = cost.bytes;
+  pt->intensity = cost.intensity;
+  pt->t = br->per_rep;
+  pt->achieved = br->per_rep.min > 0 ? cost.flops / br->per_rep.min : 0;
+  m->n_points++;
+  return RL_OK;
+}
+
+static rl_status measure_gemm(const mctx *x, int threads, rl_error *err) {
+  int nmax = x->m->quick ? 1024 : 4096;
+  size_t elems = (size_t)nmax * (size_t)nmax;
+  double *a = aligned_alloc(64, elems * sizeof(double));
+  double *b = aligned_alloc(64, elems * sizeof(double));
+  double *c = aligned_alloc(64, elems * sizeof(double));
+  rl_status st = RL_OK;
+  if (!a || !b || !c) {
+    st = rli_fail(err, RL_ENOMEM, "cannot allocate the matrices (3 x %d x %d doubles)", nmax, nmax);
+    goto done;
+  }
+  openblas_set_num_threads(threads);
+  for (int dp = 0; dp < 2 && !st; dp++) {
+    if (dp) for (size_t i = 0; i < elems; i++) { a[i] = 1.0; b[i] = 1.0; c[i] = 0; }
+    else {
+      float *fa = (float *)(void *)a, *fb = (float *)(void *)b, *fc = (float *)(void *)c;
+      for (size_t i = 0; i < elems; i++) { fa[i] = 1.0f; fb[i] = 1.0f; fc[i] = 0; }
+    }
+    for (int n = 16; n <= nmax; n *= 2) {
+      gemm_job g = {dp, n, a, b, c};
+      rl_bench_spec bs;
+      memset(&bs, 0, sizeof bs);
+      bs.kernel = gemm_kernel;
+      bs.arg = &g;
+      bs.clock = x->clock;
+      bs.clock_user = x->cu;
+      bs.min_time_s = 2 * x->min_time;
+      bs.repeats = n >= 2048 ? 3 : x->repeats;
+      rl_bench_result br;
+      st = rl_bench_run(&bs, &br, err);
+      if (st) {
+        if (st == RL_EINVAL) st = rli_fail(err, RL_EINVAL, "%s n=%d: wrong result", dp ? "dgemm" : "sgemm", n);
+        break;
+      }
+      st = add_point(x->m, dp ? "dgemm" : "sgemm", dp ? RL_FP64 : RL_FP32, threads, n, &br, err);
+      if (st) break;
+      const rl_measure_point *pt = &x->m->points[x->m->n_points - 1];
+      char b1[48], b2[48];
+      progress(x, "%s n=%-5d %s in %s", pt->op, n, q(b1, sizeof b1, pt->achieved, RL_UNIT_FLOP_S),
+               q(b2, sizeof b2, pt->t.min, RL_UNIT_SECONDS));
+    }
+  }
+done:
+  free(a);
+  free(b);
+  free(c);
+  return st;
+}
+
+static rl_status measure_add(const mctx *x, pool *p, tbuf *bufs, int threads,
+                             rl_error *err) {
+  double nmax = x->m->quick ? 4194304.0 : 16777216.0;
+  for (double n = 4096; n <= nmax; n *= 4) {
+    size_t per = (size_t)(n / threads / RLI_BW_UNROLL) * RLI_BW_UNROLL;
+    if (per < RLI_BW_UNROLL) per = RLI_BW_UNROLL;
+    if (per > 2 * bufs[0].cap) break;
+    bw_job j = {bufs, RL_BW_ADD, x->isa, 0, per};
+    rl_bench_result br;
+    rl_status st = time_on_pool(x, p, threads, bw_job_fn, &j, x->min_time, x->repeats, &br, err);
+    if (st) return st;
+    st = add_point(x->m, "add", RL_FP32, threads, (double)per * threads, &br, err);
+    if (st) return st;
+    const rl_measure_point *pt = &x->m->points[x->m->n_points - 1];
+    char b1[48], b2[48];
+    progress(x, "add   n=%-9.0f %s (%s)", pt->n, q(b1, sizeof b1, pt->achieved, RL_UNIT_FLOP_S),
+             q(b2, sizeof b2, pt->bytes / pt->t.min, RL_UNIT_BYTES_S));
+  }
+  return RL_OK;
+}
+
+rl_status rl_measure(const rl_measure_opts *o, rl_measurement *m,
+                     rl_error *err) {
+  if (!o || !m) return rli_fail(err, RL_EINVAL, "no options or output");
+  if (o->threads < 0) return rli_fail(err, RL_EINVAL, "threads must be >= 1 (0 = all CPUs)");
+  if (o->n_ws < 0 || o->n_ws > RL_MEASURE_MAX_WS || (o->n_ws > 0 && !o->ws))
+    return rli_fail(err, RL_EINVAL, "give 1..%d working sets", RL_MEASURE_MAX_WS);
+  for (int32_t i = 0; i < o->n_ws; i++)
+    if (!rli_positive(o->ws[i]) || o->ws[i] > 1e18)
+      return rli_fail(err, RL_EINVAL, "working set %d must be > 0", (int)i + 1);
+  uint32_t parts = o->parts ? o->parts : RL_MEASURE_ALL;
+  if (parts & ~RL_MEASURE_ALL) return rli_fail(err, RL_EINVAL, "unknown measurement parts 0x%x", parts);
+  rl_clock_fn clock = o->clock ? o->clock : rl_clock_monotonic;
+  memset(m, 0, sizeof *m);
+  for (int t = 0; t < 2; t++)
+    for (int k = 0; k < 3; k++) m->sweep[t][k].kernel = -1;
+  double t_start = clock(o->clock_user);
+  /* cheap checks before anything slow */
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  int cpus[MAX_THREADS], ncpu = 0;
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    for (size_t i = 0; i < CPU_SETSIZE && ncpu < MAX_THREADS; i++)
+      if (CPU_ISSET(i, &set)) cpus[ncpu++] = (int)i;
+  if (ncpu == 0) cpus[ncpu++] = 0;
+  if (o->threads > ncpu)
+    return rli_fail(err, RL_EINVAL, "%d threads asked, but this process may run on %d CPU%s",
+                    (int)o->threads, ncpu, ncpu == 1 ? "" : "s");
+  long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGE_SIZE);
+  double mem = pages > 0 && psz > 0 ? (double)pages * (double)psz : 0;
+  for (int32_t i = 0; i < o->n_ws; i++)
+    if (mem > 0 && o->ws[i] > 0.75 * mem) {
+      char b1[48], b2[48];
+      return rli_fail(err, RL_ERANGE, "working set %s does not fit in this machine's memory (%s; at most 75%% of it)",
+                      q(b1, sizeof b1, o->ws[i], RL_UNIT_BYTES), q(b2, sizeof b2, mem, RL_UNIT_BYTES));
+    }
+  mctx x;
+  memset(&x, 0, sizeof x);
+  x.o = o;
+  x.m = m;
+  x.clock = clock;
+  x.cu = o->clock_user;
+  x.isa = rli_isa();
+  x.repeats = o->quick ? 5 : 7;
+  x.min_time = o->quick ? 1e-3 : 2e-3;
+  m->quick = o->quick ? 1 : 0;
+  m->repeats = x.repeats;
+  m->parts = parts;
+  rl_status st = rl_cpu_probe(&m->cpu, clock, o->clock_user, err);
+  if (st) return st;
+  m->threads = o->threads ? o->threads : (ncpu < m->cpu.cpus ? ncpu : m->cpu.cpus);
+  if (m->threads < 1) m->threads = 1;
+  m->tick_s = rl_clock_tick(clock, o->clock_user);
+  {
+    char b1[48], b2[48], b3[48];
+    progress(&x, "%s%s%s%s, %d thread%s, %s; clock %s measured (%s reported); timer tick %s",
+             m->cpu.model, m->cpu.uarch[0] ? " (" : "", m->cpu.uarch, m->cpu.uarch[0] ? ")" : "",
+             (int)m->threads, m->threads == 1 ? "" : "s", m->cpu.isa,
+             q(b1, sizeof b1, m->cpu.measured_hz, RL_UNIT_COUNT), q(b2, sizeof b2, m->cpu.nominal_hz, RL_UNIT_COUNT),
+             q(b3, sizeof b3, m->tick_s, RL_UNIT_SECONDS));
+  }
+  /* working sets */
+  double ws[RL_MEASURE_MAX_WS];
+  int n_ws = 0;
+  int T = m->threads;
+  double cap_all[3];
+  rl_cache_capacity(&m->cpu, T, cap_all);
+  double llc = cap_all[2] > 0 ? cap_all[2] : cap_all[1] > 0 ? cap_all[1] : 8e6;
+  if (o->n_ws > 0) {
+    for (int32_t i = 0; i < o->n_ws; i++) ws[n_ws++] = o->ws[i];
+    qsort(ws, (size_t)n_ws, sizeof ws[0], cmp_dbl);
+  } else {
+    double lo = 4096.0 * T, hi = (o->quick ? 4 : 8) * llc;
+    if (hi < (o->quick ? 32.0 : 64.0) * 1048576) hi = (o->quick ? 32.0 : 64.0) * 1048576;
+    if (mem > 0 && hi > 0.25 * mem) hi = 0.25 * mem;
+    double step = o->quick ? 2.0 : sqrt(2.0);
+    for (double w = lo; w <= hi * 1.0001 && n_ws < RL_MEASURE_MAX_WS; w *= step) ws[n_ws++] = w;
+  }
+  int want_bw = (parts & (RL_MEASURE_READ | RL_MEASURE_COPY | RL_MEASURE_TRIAD)) != 0;
+  int want_add = (parts & RL_MEASURE_ADD) != 0;
+  /* per-thread array capacity, doubles: the largest working set of the
+   * read kernel (1 array) on one thread, and the add's floats */
+  double cap_d = want_bw ? ws[n_ws - 1] / sizeof(double) : 0;
+  double add_max = o->quick ? 4194304.0 : 16777216.0;
+  if (want_add && add_max / 2 > cap_d) cap_d = add_max / 2;
+  if (cap_d < RLI_BW_UNROLL) cap_d = RLI_BW_UNROLL;
+  size_t cap = ((size_t)cap_d + RLI_BW_UNROLL - 1) / RLI_BW_UNROLL * RLI_BW_UNROLL;
+
+  pool *pl = calloc(1, sizeof(pool));
+  tbuf *bufs = calloc((size_t)T, sizeof(tbuf));
+  int started = 0, pinned = 0;
+  cpu_set_t saved;
+  if (!pl || !bufs) {
+    st = rli_fail(err, RL_ENOMEM, "out of memory");
+    goto done;
+  }
+  /* the caller becomes worker 0, pinned to the first CPU */
+  if (pthread_getaffinity_np(pthread_self(), sizeof saved, &saved) == 0) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET((size_t)cpus[0], &one);
+    pinned = pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0;
+  }
+  st = pool_start(pl, T, cpus, err);
+  if (st) goto done;
+  started = 1;
+  {
+    /* the clock again, now pinned and warm; keep the faster reading */
+    rl_cpu_info again;
+    if (rl_cpu_probe(&again, clock, o->clock_user, NULL) == RL_OK && again.measured_hz > m->cpu.measured_hz)
+      m->cpu.measured_hz = again.measured_hz;
+  }
+  if (parts & RL_MEASURE_PEAK) {
+    st = measure_peaks(&x, pl, 1, &m->peak_1t, err);
+    if (st) goto done;
+    if (T > 1) st = measure_peaks(&x, pl, T, &m->peak, err);
+    else m->peak = m->peak_1t;
+    if (st) goto done;
+  }
+  /* bandwidth: one thread first (the whole largest working set in its
+   * arrays), then all threads (a slice each); buffers freed in between */
+  for (int cfg = 1; cfg >= 0; cfg--) {
+    int thr = cfg ? 1 : T;
+    if (cfg == 1 && !want_bw) continue;
+    if (cfg == 0 && T == 1 && want_bw)
+      for (int k = 0; k < 3; k++) m->sweep[0][k] = m->sweep[1][k];
+    if (cfg == 0 && !want_add && !(want_bw && T > 1)) continue;
+    size_t c2 = cfg ? cap : (cap + (size_t)T - 1) / (size_t)T;
+    c2 = (c2 + RLI_BW_UNROLL - 1) / RLI_BW_UNROLL * RLI_BW_UNROLL;
+    buf_job bj = {bufs, c2};
+    int bad = pool_run(pl, thr, alloc_job, &bj, 1);
+    if (bad) {
+      char b1[48];
+      pool_run(pl, thr, free_job, &bj, 1);
+      st = rli_fail(err, RL_ENOMEM, "cannot allocate %s of arrays for %d thread%s",
+                    q(b1, sizeof b1, 3.0 * (double)c2 * sizeof(double) * thr, RL_UNIT_BYTES), thr,
+                    thr == 1 ? "" : "s");
+      goto done;
+    }
+    static const uint32_t bit[3] = {RL_MEASURE_READ, RL_MEASURE_COPY, RL_MEASURE_TRIAD};
+    if (want_bw && !(cfg == 0 && T == 1))
+      for (int k = 0; k < 3 && !st; k++)
+        if (parts & bit[k])
+          st = measure_sweep(&x, pl, bufs, thr, k, ws, n_ws, &m->sweep[cfg][k], err);
+    if (!st && want_add && cfg == 0) st = measure_add(&x, pl, bufs, T, err);
+    pool_run(pl, thr, free_job, &bj, 1);
+    if (st) goto done;
+  }
+  pool_set_active(pl, 0);
+  if (pinned) { /* OpenBLAS places its own threads */
+    pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
+    pinned = 0;
+  }
+  if (parts & RL_MEASURE_GEMM) {
+    st = measure_gemm(&x, T, err);
+    if (st) goto done;
+  }
+done:
+  if (started) pool_stop(pl);
+  if (pinned) pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
+  free(pl);
+  free(bufs);
+  if (st) return st;
+  m->wall_s = clock(o->clock_user) - t_start;
+  return rl_measure_analyze(m, err);
+}
