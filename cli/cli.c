@@ -14,11 +14,13 @@
 extern const cli_command cmd_hw, cmd_op, cmd_kernel, cmd_layer;
 extern const cli_command cmd_plot;
 extern const cli_command cmd_measure;
+extern const cli_command cmd_trace;
 
 const cli_command *const cli_commands[] = {
     &cmd_hw, &cmd_op, &cmd_kernel, &cmd_layer,
     &cmd_plot,
     &cmd_measure,
+    &cmd_trace,
     NULL};
 
 static const char *const overview =

@@ -1,0 +1,310 @@
+/*
+ * cmd_trace.c -- `roofline trace FILE`: every kernel of a PyTorch (Kineto)
+ * trace, an Nsight Compute CSV or an Nsight Systems SQLite export under
+ * its roof, ranked by the time still to gain (the seeds' profiling order,
+ * step 3).
+ */
+#include "cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: roofline trace FILE [--hw ID] [--top N] [--overhead T] [--format F]\n"
+    "                           [--json | --csv]\n"
+    "\n"
+    "Reads a profiler's file and puts each kernel under its roof:\n"
+    "  PyTorch profiler traces (.json, .json.gz; Kineto, 2021 to today's format):\n"
+    "      each kernel linked to the op that launched it (correlation id -> launch\n"
+    "      call -> innermost enclosing CPU op); F and Q from the op's recorded shapes\n"
+    "      (record_shapes=True) for mm, addmm, bmm, baddbmm, matmul, linear,\n"
+    "      convolution, layer_norm, softmax, add, sub, mul, div, gelu, silu, relu,\n"
+    "      copy_, embedding and scaled-dot-product / flash attention\n"
+    "  Nsight Compute CSV (ncu --csv, details or raw page): F and Q measured\n"
+    "      (SASS FLOP counters, tensor-pipe counts, dram__bytes.sum)\n"
+    "  Nsight Systems SQLite (nsys export --type sqlite): kernel times, gaps, and\n"
+    "      the NVTX range around each launch as its op; no F or Q\n"
+    "\n"
+    "Per kernel (by kernel name and op) and per op: count, time, F, Q, intensity,\n"
+    "bound, bound time max(F/peak, Q/bw), fraction of the roof and the gain still\n"
+    "possible (time - bound time), ranked by gain. Kernels whose F and Q cannot be\n"
+    "derived are listed with their time and the reason. Totals: GPU busy share of\n"
+    "the span; time in compute-bound, memory-bound and overhead (kernels shorter\n"
+    "than the launch overhead, overhead-bound kernels, and the GPU's idle gaps).\n"
+    "\n"
+    "flags:\n"
+    "  --hw ID        device (default: the one the trace names, from the database)\n"
+    "  --bw B         override the device's memory bandwidth (e.g. 4.8TB/s)\n"
+    "  --top N        rows shown per table (default 10; JSON: all rows unless given)\n"
+    "  --overhead T   launch overhead (default 4us): shorter kernels are overhead\n"
+    "  --format F     kineto, ncu or nsys (default: detected from the content)\n"
+    "  --json, --csv  machine-readable output (CSV: the kernel rows)\n"
+    "\n"
+    "examples:\n"
+    "  roofline trace rank0.pt.trace.json.gz\n"
+    "  roofline trace report.csv --hw a100-40gb --top 5\n"
+    "  roofline trace report.sqlite --json\n";
+
+typedef struct json_arg {
+  const rl_trace *t;
+  const rl_hw *hw;
+  const rl_trace_summary *s;
+  int32_t top;
+} json_arg;
+
+static size_t json_fn(void *p, char *buf, size_t cap) {
+  json_arg *a = p;
+  return rl_trace_json(a->t, a->hw, a->s, a->top, buf, cap);
+}
+
+/* A short display form of a kernel name: without "void ", the template
+ * arguments and the parameter list, at most w characters. */
+static void shorten(const char *s, char *out, size_t w) {
+  if (!strncmp(s, "void ", 5)) s += 5;
+  size_t n = 0;
+  int depth = 0;
+  for (const char *p = s; *p && n + 1 < w; p++) {
+    if (*p == '<') { if (depth++ == 0 && n) { out[n++] = '<'; if (n + 1 < w) out[n++] = '>'; } continue; }
+    if (*p == '>') { if (depth) depth--; continue; }
+    if (depth) continue;
+    if (*p == '(' && n > 0) break;
+    out[n++] = *p;
+  }
+  out[n] = 0;
+  if (n + 1 >= w && w > 4) memcpy(out + w - 4, "...", 4);
+  if (!n) snprintf(out, w, "%.*s", (int)(w - 1), s);
+}
+
+static const char *pct(char *buf, size_t cap, double part, double whole) {
+  if (whole > 0) snprintf(buf, cap, "%.1f%%", 100 * part / whole);
+  else snprintf(buf, cap, "-");
+  return buf;
+}
+
+static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t top, int by_op) {
+  const char *hdr_k[] = {"#", "kernel", "op", "count", "time", "FLOPs", "bytes", "FLOP/B",
+                         "bound", "at roof", "roof %", "gain"};
+  const char *hdr_o[] = {"#", "op", "calls", "kernels", "time", "FLOPs", "bytes", "FLOP/B",
+                         "bound", "at roof", "roof %", "gain"};
+  cli_table *t = cli_table_new(12, by_op ? hdr_o : hdr_k);
+  int shown = 0;
+  for (int32_t i = 0; i < n && shown < top; i++) {
+    const rl_trace_row *r = &rows[i];
+    if (!r->has_cost || !r->has_time) continue;
+    char c[12][64];
+    snprintf(c[0], 64, "%d", shown + 1);
+    shorten(r->name, c[1], by_op ? 40 : 44);
+    if (by_op) {
+      snprintf(c[2], 64, "%lld", (long long)r->count);
+      snprintf(c[3], 64, "%lld", (long long)r->kernels);
+    } else {
+      shorten(r->op[0] ? r->op : "-", c[2], 28);
+      snprintf(c[3], 64, "%lld", (long long)r->count);
+    }
+    cli_q(c[4], 64, r->time_s, RL_UNIT_SECONDS);
+    cli_q(c[5], 64, r->flops, RL_UNIT_FLOP);
+    cli_q(c[6], 64, r->bytes, RL_UNIT_BYTES);
+    if (r->bytes > 0) snprintf(c[7], 64, "%.3g", r->intensity);
+    else snprintf(c[7], 64, "-");
+    snprintf(c[8], 64, "%s%s", rl_bound_name(r->bound), r->why ? "*" : "");
+    cli_q(c[9], 64, r->bound_time_s, RL_UNIT_SECONDS);
+    snprintf(c[10], 64, "%.1f%%", 100 * r->roof_fraction);
+    cli_q(c[11], 64, r->gain_s, RL_UNIT_SECONDS);
+    const char *cells[12];
+    for (int k = 0; k < 12; k++) cells[k] = c[k];
+    cli_table_row(t, cells);
+    shown++;
+  }
+  if (shown) cli_table_print(ctx, t);
+  else fputs("  (none: no F and Q could be derived; see below)\n", ctx->out);
+  cli_table_free(t);
+}
+
+static void print_unknown(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t top) {
+  const char *hdr[] = {"kernel", "op", "count", "time", "FLOPs", "why no roofline"};
+  cli_table *t = cli_table_new(6, hdr);
+  int shown = 0, more = 0;
+  double rest = 0;
+  for (int32_t i = 0; i < n; i++) {
+    const rl_trace_row *r = &rows[i];
+    if (r->has_cost && r->has_time) continue;
+    if (shown >= top) { more++; rest += r->has_time ? r->time_s : 0; continue; }
+    char c[6][200];
+    shorten(r->name, c[0], 44);
+    shorten(r->op[0] ? r->op : "-", c[1], 28);
+    snprintf(c[2], 200, "%lld", (long long)r->count);
+    if (r->has_time) cli_q(c[3], 200, r->time_s, RL_UNIT_SECONDS);
+    else snprintf(c[3], 200, "-");
+    if (r->flops > 0) cli_q(c[4], 200, r->flops, RL_UNIT_FLOP);
+    else snprintf(c[4], 200, "-");
+    snprintf(c[5], 200, "%.160s", r->why ? r->why : "");
+    const char *cells[6] = {c[0], c[1], c[2], c[3], c[4], c[5]};
+    cli_table_row(t, cells);
+    shown++;
+  }
+  if (shown) {
+    cli_table_print(ctx, t);
+    if (more) {
+      char b[48];
+      fprintf(ctx->out, "  ... and %d more (%s)\n", more, cli_q(b, sizeof b, rest, RL_UNIT_SECONDS));
+    }
+  }
+  cli_table_free(t);
+}
+
+static void csv_text(FILE *f, const char *s) {
+  if (!strpbrk(s, ",\"\n")) { fputs(s, f); return; }
+  fputc('"', f);
+  for (; *s; s++) { if (*s == '"') fputc('"', f); fputc(*s, f); }
+  fputc('"', f);
+}
+
+static void csv_num(FILE *f, int known, double v) {
+  if (known && isfinite(v)) fprintf(f, ",%.10g", v);
+  else fputs(",", f);
+}
+
+static void print_csv(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t top) {
+  FILE *f = ctx->out;
+  fputs("name,op,count,time_s,flops,bytes,intensity,bound,bound_time_s,roof_fraction,gain_s,"
+        "measured,why\n", f);
+  if (top > 0 && n > top) n = top;
+  for (int32_t i = 0; i < n; i++) {
+    const rl_trace_row *r = &rows[i];
+    csv_text(f, r->name);
+    fputc(',', f);
+    csv_text(f, r->op);
+    fprintf(f, ",%lld", (long long)r->count);
+    csv_num(f, r->has_time, r->time_s);
+    csv_num(f, r->has_cost || r->flops > 0, r->flops);
+    csv_num(f, r->has_cost, r->bytes);
+    csv_num(f, r->has_cost && r->bytes > 0, r->intensity);
+    fprintf(f, ",%s", r->bound >= 0 ? rl_bound_name(r->bound) : "");
+    csv_num(f, r->has_cost, r->bound_time_s);
+    csv_num(f, r->has_cost && r->has_time, r->roof_fraction);
+    csv_num(f, r->has_cost && r->has_time, r->gain_s);
+    fprintf(f, ",%s,", r->measured ? "true" : "false");
+    csv_text(f, r->why ? r->why : "");
+    fputc('\n', f);
+  }
+}
+
+static int run(cli_ctx *ctx, int argc, char **argv) {
+  const char *hw_id = NULL, *format = NULL;
+  double bw = 0, overhead = -1;
+  int top = 0;
+  cli_opt opts[] = {{"hw", OPT_STR, &hw_id, 0},         {"bw", OPT_BYTES_S, &bw, 0},
+                    {"top", OPT_INT, &top, 0},           {"overhead", OPT_SECONDS, &overhead, 0},
+                    {"format", OPT_STR, &format, 0},     {NULL, 0, NULL, 0}};
+  const char *pos[1];
+  int np = 0;
+  int rc = cli_parse(ctx, argc, argv, opts, pos, 1, &np);
+  if (rc) return rc;
+  if (np < 1) return cli_error(ctx, "which file? e.g. roofline trace rank0.pt.trace.json.gz");
+  if (cli_seen(opts, "top") && top < 1) return cli_error(ctx, "--top must be >= 1");
+  if (cli_seen(opts, "overhead") && !(overhead >= 0)) return cli_error(ctx, "--overhead must be >= 0");
+  if (cli_seen(opts, "bw") && !(bw > 0)) return cli_error(ctx, "--bw must be > 0");
+  int32_t fmt = RL_TRACE_AUTO;
+  if (format) {
+    if (!strcmp(format, "kineto") || !strcmp(format, "pytorch")) fmt = RL_TRACE_KINETO;
+    else if (!strcmp(format, "ncu")) fmt = RL_TRACE_NCU;
+    else if (!strcmp(format, "nsys")) fmt = RL_TRACE_NSYS;
+    else return cli_error(ctx, "--format: '%s' is not kineto, ncu or nsys", format);
+  }
+  const char *path = pos[0];
+  rl_trace *t = rl_trace_new(overhead);
+  if (!t) return cli_error(ctx, "out of memory");
+  rl_error e;
+  rl_status st = rl_trace_read_file(t, path, fmt, &e);
+  if (st) { rl_trace_free(t); return cli_fail(ctx, st, &e); }
+  rl_trace_info info;
+  rl_trace_get_info(t, &info);
+  rl_hw hw;
+  if (hw_id) {
+    cli_hw_flags hf;
+    cli_hw_flags_init(&hf);
+    hf.hw = hw_id;
+    hf.bw = bw;
+    if ((rc = cli_resolve_hw(ctx, &hf, NULL, &hw))) { rl_trace_free(t); return rc; }
+  } else {
+    st = rl_trace_hw(t, &hw, &e);
+    if (st) {
+      rl_trace_free(t);
+      return cli_error(ctx, "%s: %s", path, e.msg);
+    }
+    if (bw > 0) hw.mem_bw = bw;
+  }
+  rl_trace_summary s;
+  st = rl_trace_analyze(t, &hw, &s, &e);
+  if (st) {
+    rl_trace_free(t);
+    return cli_error(ctx, "%s: %s", path, e.msg);
+  }
+  int32_t nk = 0, no = 0;
+  const rl_trace_row *rk = rl_trace_rows(t, RL_TRACE_BY_KERNEL, &nk);
+  const rl_trace_row *ro = rl_trace_rows(t, RL_TRACE_BY_OP, &no);
+  if (ctx->json) {
+    json_arg a = {t, &hw, &s, top};
+    rc = cli_print_json(ctx, json_fn, &a);
+    rl_trace_free(t);
+    return rc;
+  }
+  if (ctx->csv) {
+    print_csv(ctx, rk, nk, top);
+    rl_trace_free(t);
+    return CLI_OK;
+  }
+  if (top <= 0) top = 10;
+  FILE *o = ctx->out;
+  char b1[48], b2[48], b3[48], b4[48], p1[16], p2[16], p3[16], p4[16];
+  fprintf(o, "trace      %s (%s, %lld events)\n", path, info.format, (long long)info.events);
+  if (info.device[0])
+    fprintf(o, "device     %s -> %s%s\n", info.device, hw.id, hw_id ? " (--hw)" : "");
+  else
+    fprintf(o, "device     %s (--hw; the file names no device)\n", hw.id);
+  fprintf(o, "kernels    %lld", (long long)s.kernels);
+  if (info.unlinked) fprintf(o, " (%lld without a launching op)", (long long)info.unlinked);
+  fputc('\n', o);
+  if (s.has_time) {
+    fprintf(o, "GPU time   %s (sum of kernel durations)\n", cli_q(b1, sizeof b1, s.gpu_time_s, RL_UNIT_SECONDS));
+    if (s.has_span)
+      fprintf(o, "span       %s: GPU busy %s (%s), idle %s\n",
+              cli_q(b1, sizeof b1, s.span_s, RL_UNIT_SECONDS), cli_q(b2, sizeof b2, s.busy_s, RL_UNIT_SECONDS),
+              pct(p1, sizeof p1, s.busy_share, 1), cli_q(b3, sizeof b3, s.idle_s, RL_UNIT_SECONDS));
+    else
+      fputs("span       unknown (ncu replays kernels one by one: no timeline)\n", o);
+    double whole = s.compute_s + s.memory_s + s.overhead_s + s.unknown_s;
+    fprintf(o, "regimes    compute %s (%s), memory %s (%s), overhead %s (%s), no F/Q %s (%s)\n",
+            cli_q(b1, sizeof b1, s.compute_s, RL_UNIT_SECONDS), pct(p1, sizeof p1, s.compute_s, whole),
+            cli_q(b2, sizeof b2, s.memory_s, RL_UNIT_SECONDS), pct(p2, sizeof p2, s.memory_s, whole),
+            cli_q(b3, sizeof b3, s.overhead_s, RL_UNIT_SECONDS), pct(p3, sizeof p3, s.overhead_s, whole),
+            cli_q(b4, sizeof b4, s.unknown_s, RL_UNIT_SECONDS), pct(p4, sizeof p4, s.unknown_s, whole));
+    fprintf(o, "overhead   kernels shorter than %s: %s; overhead-bound kernels: %s%s%s\n",
+            cli_q(b1, sizeof b1, s.launch_overhead_s, RL_UNIT_SECONDS),
+            cli_q(b2, sizeof b2, s.short_s, RL_UNIT_SECONDS),
+            cli_q(b3, sizeof b3, s.overhead_s - s.short_s - (s.has_span ? s.idle_s : 0), RL_UNIT_SECONDS),
+            s.has_span ? "; idle gaps: " : "", s.has_span ? cli_q(b4, sizeof b4, s.idle_s, RL_UNIT_SECONDS) : "");
+    fprintf(o, "gain       %s if every kernel with F and Q ran at its roof\n",
+            cli_q(b1, sizeof b1, s.gain_s, RL_UNIT_SECONDS));
+  } else {
+    fputs("GPU time   unknown: the file gives no kernel times (CUPTI range profiler)\n", o);
+  }
+  fprintf(o, "\nkernels by gain (top %d; * = partly without F and Q):\n", top);
+  print_rows(ctx, rk, nk, top, 0);
+  int any_op = 0;
+  for (int32_t i = 0; i < no; i++)
+    if (ro[i].has_cost && ro[i].has_time && strcmp(ro[i].name, "(no op)") != 0) any_op = 1;
+  if (any_op) {
+    fprintf(o, "\nops by gain (top %d):\n", top);
+    print_rows(ctx, ro, no, top, 1);
+  }
+  fputs("\nwithout a roofline (by time):\n", o);
+  print_unknown(ctx, rk, nk, top);
+  rl_trace_free(t);
+  return CLI_OK;
+}
+
+const cli_command cmd_trace = {"trace", run,
+                               "kernels of a PyTorch, ncu or nsys profile under their roofs, by gain",
+                               help};

@@ -1,0 +1,852 @@
+/*
+ * trace.c -- the pure model of a profiled run: kernel executions, the ops
+ * that launched them and their costs, and the roofline analysis of it all.
+ * No I/O: the readers in src/io/trace_*.c fill the model.
+ *
+ * Per group of kernels (same kernel name and launching op, or same op):
+ *   bound time  = sum over executions of max(F/peak, Q/bandwidth)
+ *                 (Williams, Waterman & Patterson, "Roofline", CACM 52(4),
+ *                 2009: time >= max of the compute and the memory time)
+ *   roof_fraction = bound time / measured time
+ *   gain        = measured time - bound time (what perfect execution at
+ *                 the roof would still save: the seeds' profiling order,
+ *                 step 3, "see how far each is from its bound")
+ *   bound       = compute when sum F/peak >= sum Q/bw, else memory; and
+ *                 overhead when the bound time of one execution is below
+ *                 the launch overhead (He, "Making Deep Learning Go Brrrr
+ *                 From First Principles", 2022: the three regimes).
+ * Totals: busy = the union of kernel intervals per device; idle = span -
+ * busy (HTA's "idle time" of the GPU); the overhead regime is the time of
+ * kernels shorter than the launch overhead, of overhead-bound kernels, and
+ * the idle gaps.
+ *
+ * An op that launched several kernels keeps its F and Q on its op row; its
+ * kernels' rows say so instead of splitting them (where the FLOPs went
+ * between a GEMM and its split-K reduction is not in the trace).
+ *
+ * Tensor-pipe instruction counts (Nsight Compute, no sm__ops_path_tensor
+ * metric) become FLOPs by the FLOPs of one warp-level MMA instruction:
+ * 512 on sm_7x (HMMA.884, 2*8*8*4), 4096 on sm_8x (HMMA.16816, 2*16*8*16;
+ * checked on the ncu fixture's in-projection GEMM: 6144 instructions =
+ * 2*64*768*256 FLOPs). Unknown for other architectures.
+ */
+#include "core/trace_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct inst_rec {
+  uint32_t cost, op;
+} inst_rec;
+
+typedef struct group {
+  uint32_t name, op, cost;
+  int64_t count, kernels;
+  double time;      /* sum of known durations */
+  int64_t timed;    /* executions with a duration */
+} group;
+
+typedef struct row_acc {
+  rl_trace_row row;
+  double known_time, compute_t, memory_t;
+  int64_t known_count, unknown_count;
+  uint32_t why;
+} row_acc;
+
+struct rl_trace {
+  double overhead;
+  /* strings */
+  char **str;
+  uint32_t nstr, capstr;
+  uint32_t *shash;
+  uint32_t shcap;
+  char *arena;
+  size_t arena_left;
+  char **blocks;
+  size_t nblocks, capblocks;
+  /* costs */
+  rli_cost *cost;
+  uint32_t ncost, capcost;
+  uint32_t *chash;
+  uint32_t chcap;
+  /* op instances and kernels */
+  inst_rec *inst;
+  uint32_t ninst, capinst;
+  rli_kernel *k;
+  size_t nk, capk;
+  /* file facts */
+  char format[16];
+  char device[RL_HW_TEXT_MAX];
+  double mem_bytes;
+  int32_t cc_major, cc_minor;
+  int64_t events, unlinked;
+  int no_timeline;
+  /* last analysis */
+  rl_trace_row *rows[2];
+  int32_t nrows[2];
+  char **whybuf; /* texts made during analysis */
+  size_t nwhy;
+};
+
+static uint64_t hash_bytes(const void *p, size_t n) {
+  const unsigned char *s = p;
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ s[i]) * 1099511628211ull;
+  return h ^ (h >> 29);
+}
+
+rl_trace *rl_trace_new(double launch_overhead_s) {
+  rl_trace *t = calloc(1, sizeof *t);
+  if (!t) return NULL;
+  t->overhead = launch_overhead_s >= 0 && isfinite(launch_overhead_s)
+                    ? launch_overhead_s
+                    : RL_DEFAULT_LAUNCH_OVERHEAD_S;
+  rli_strlcpy(t->format, "unknown", sizeof t->format);
+  return t;
+}
+
+static void free_analysis(rl_trace *t) {
+  for (int g = 0; g < 2; g++) {
+    free(t->rows[g]);
+    t->rows[g] = NULL;
+    t->nrows[g] = 0;
+  }
+  for (size_t i = 0; i < t->nwhy; i++) free(t->whybuf[i]);
+  free(t->whybuf);
+  t->whybuf = NULL;
+  t->nwhy = 0;
+}
+
+void rl_trace_free(rl_trace *t) {
+  if (!t) return;
+  free_analysis(t);
+  for (size_t i = 0; i < t->nblocks; i++) free(t->blocks[i]);
+  free(t->blocks);
+  free(t->str);
+  free(t->shash);
+  free(t->cost);
+  free(t->chash);
+  free(t->inst);
+  free(t->k);
+  free(t);
+}
+
+static int grow(void **p, size_t elem, size_t need, size_t *cap) {
+  if (need <= *cap) return 1;
+  size_t nc = *cap ? *cap : 64;
+  while (nc < need) nc *= 2;
+  void *q = realloc(*p, nc * elem);
+  if (!q) return 0;
+  *p = q;
+  *cap = nc;
+  return 1;
+}
+
+/* ---- strings ---------------------------------------------------------- */
+static char *arena_alloc(rl_trace *t, size_t n) {
+  if (n > 4096) { /* big strings get their own block */
+    size_t cb = t->capblocks;
+    if (!grow((void **)&t->blocks, sizeof(char *), t->nblocks + 1, &cb)) return NULL;
+    t->capblocks = cb;
+    char *b = malloc(n);
+    if (b) t->blocks[t->nblocks++] = b;
+    return b;
+  }
+  if (n > t->arena_left) {
+    size_t cb = t->capblocks;
+    if (!grow((void **)&t->blocks, sizeof(char *), t->nblocks + 1, &cb)) return NULL;
+    t->capblocks = cb;
+    char *b = malloc(65536);
+    if (!b) return NULL;
+    t->blocks[t->nblocks++] = b;
+    t->arena = b;
+    t->arena_left = 65536;
+  }
+  char *r = t->arena;
+  t->arena += n;
+  t->arena_left -= n;
+  return r;
+}
+
+/* Copy s, replacing bytes that are not valid UTF-8 by '?' and control
+ * characters by spaces, so that every name prints as valid JSON and text. */
+static void copy_clean(char *d, const char *s, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x80) {
+      d[i] = c < 0x20 || c == 0x7f ? ' ' : (char)c;
+      i++;
+      continue;
+    }
+    size_t len = c >= 0xF0 && c < 0xF5 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+    if (c >= 0xF5) len = 0;
+    int ok = len > 0 && i + len <= n;
+    for (size_t j = 1; ok && j < len; j++)
+      if (((unsigned char)s[i + j] & 0xC0) != 0x80) ok = 0;
+    if (ok && len == 3) {
+      unsigned char c1 = (unsigned char)s[i + 1];
+      if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0)) ok = 0;
+    }
+    if (ok && len == 4) {
+      unsigned char c1 = (unsigned char)s[i + 1];
+      if ((c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 >= 0x90)) ok = 0;
+    }
+    if (!ok) { d[i++] = '?'; continue; }
+    memcpy(d + i, s + i, len);
+    i += len;
+  }
+}
+
+static int rehash_str(rl_trace *t) {
+  uint32_t nc = t->shcap ? t->shcap * 2 : 1024;
+  uint32_t *h = malloc(sizeof *h * nc);
+  if (!h) return 0;
+  memset(h, 0xff, sizeof *h * nc);
+  for (uint32_t id = 0; id < t->nstr; id++) {
+    const char *s = t->str[id];
+    uint64_t x = hash_bytes(s, strlen(s));
+    uint32_t i = (uint32_t)x & (nc - 1);
+    while (h[i] != RLI_NONE) i = (i + 1) & (nc - 1);
+    h[i] = id;
+  }
+  free(t->shash);
+  t->shash = h;
+  t->shcap = nc;
+  return 1;
+}
+
+uint32_t rli_trace_str(rl_trace *t, const char *s, size_t len) {
+  if ((size_t)t->nstr * 2 + 2 > t->shcap && !rehash_str(t)) return RLI_NONE;
+  /* hash the cleaned text: clean a copy on the stack when short */
+  char small[512];
+  char *clean = len < sizeof small ? small : malloc(len + 1);
+  if (!clean) return RLI_NONE;
+  copy_clean(clean, s, len);
+  clean[len] = 0;
+  uint64_t x = hash_bytes(clean, len);
+  uint32_t i = (uint32_t)x & (t->shcap - 1);
+  while (t->shash[i] != RLI_NONE) {
+    const char *o = t->str[t->shash[i]];
+    if (strlen(o) == len && memcmp(o, clean, len) == 0) {
+      if (clean != small) free(clean);
+      return t->shash[i];
+    }
+    i = (i + 1) & (t->shcap - 1);
+  }
+  size_t cs = t->capstr;
+  char *d = NULL;
+  if (grow((void **)&t->str, sizeof(char *), (size_t)t->nstr + 1, &cs)) d = arena_alloc(t, len + 1);
+  t->capstr = (uint32_t)cs;
+  if (!d) { if (clean != small) free(clean); return RLI_NONE; }
+  memcpy(d, clean, len + 1);
+  if (clean != small) free(clean);
+  t->str[t->nstr] = d;
+  t->shash[i] = t->nstr;
+  return t->nstr++;
+}
+
+const char *rli_trace_strat(const rl_trace *t, uint32_t id) {
+  return id < t->nstr ? t->str[id] : "";
+}
+
+/* ---- costs -------------------------------------------------------------- */
+static int cost_eq(const rli_cost *a, const rli_cost *b) {
+  return a->flops == b->flops && a->bytes == b->bytes && a->tensor_inst == b->tensor_inst &&
+         a->dtype == b->dtype && a->tensor == b->tensor && a->measured == b->measured &&
+         a->why == b->why;
+}
+
+static uint64_t cost_hash(const rli_cost *c) {
+  double v[3] = {c->flops, c->bytes, c->tensor_inst};
+  int32_t w[4] = {c->dtype, c->tensor, c->measured, (int32_t)c->why};
+  return hash_bytes(v, sizeof v) ^ (hash_bytes(w, sizeof w) * 31);
+}
+
+uint32_t rli_trace_cost(rl_trace *t, const rli_cost *c) {
+  if ((size_t)t->ncost * 2 + 2 > t->chcap) {
+    uint32_t nc = t->chcap ? t->chcap * 2 : 256;
+    uint32_t *h = malloc(sizeof *h * nc);
+    if (!h) return RLI_NONE;
+    memset(h, 0xff, sizeof *h * nc);
+    for (uint32_t id = 0; id < t->ncost; id++) {
+      uint32_t i = (uint32_t)cost_hash(&t->cost[id]) & (nc - 1);
+      while (h[i] != RLI_NONE) i = (i + 1) & (nc - 1);
+      h[i] = id;
+    }
+    free(t->chash);
+    t->chash = h;
+    t->chcap = nc;
+  }
+  rli_cost k = *c;
+  if (k.flops == 0) k.flops = 0; /* fold -0 */
+  uint32_t i = (uint32_t)cost_hash(&k) & (t->chcap - 1);
+  while (t->chash[i] != RLI_NONE) {
+    if (cost_eq(&t->cost[t->chash[i]], &k)) return t->chash[i];
+    i = (i + 1) & (t->chcap - 1);
+  }
+  size_t cc = t->capcost;
+  if (!grow((void **)&t->cost, sizeof *t->cost, (size_t)t->ncost + 1, &cc)) return RLI_NONE;
+  t->capcost = (uint32_t)cc;
+  t->cost[t->ncost] = k;
+  t->chash[i] = t->ncost;
+  return t->ncost++;
+}
+
+uint32_t rli_trace_cost_why(rl_trace *t, const char *why) {
+  rli_cost c;
+  memset(&c, 0, sizeof c);
+  c.flops = c.bytes = -1;
+  c.dtype = -1;
+  c.why = rli_trace_str(t, why, strlen(why));
+  if (c.why == RLI_NONE) return RLI_NONE;
+  return rli_trace_cost(t, &c);
+}
+
+uint32_t rli_trace_new_inst(rl_trace *t, uint32_t cost) {
+  size_t ci = t->capinst;
+  if (t->ninst == RLI_NONE - 1 ||
+      !grow((void **)&t->inst, sizeof *t->inst, (size_t)t->ninst + 1, &ci))
+    return RLI_NONE;
+  t->capinst = (uint32_t)ci;
+  t->inst[t->ninst].cost = cost;
+  t->inst[t->ninst].op = RLI_NONE;
+  return t->ninst++;
+}
+
+/* ---- kernels ------------------------------------------------------------ */
+rl_status rli_trace_add(rl_trace *t, const rli_kernel *k, rl_error *err) {
+  if (!grow((void **)&t->k, sizeof *t->k, t->nk + 1, &t->capk))
+    return rli_fail(err, RL_ENOMEM, "out of memory after %zu kernels", t->nk);
+  t->k[t->nk++] = *k;
+  return RL_OK;
+}
+
+rli_kernel *rli_trace_kernel_at(rl_trace *t, size_t i) { return i < t->nk ? &t->k[i] : NULL; }
+size_t rli_trace_nkernels(const rl_trace *t) { return t->nk; }
+
+void rli_trace_set_format(rl_trace *t, const char *format) {
+  rli_strlcpy(t->format, format, sizeof t->format);
+}
+
+void rli_trace_set_device(rl_trace *t, const char *name, double mem_bytes,
+                          int32_t cc_major, int32_t cc_minor) {
+  if (name) {
+    size_t n = strlen(name);
+    if (n >= sizeof t->device) n = sizeof t->device - 1;
+    copy_clean(t->device, name, n);
+    t->device[n] = 0;
+  }
+  t->mem_bytes = mem_bytes;
+  t->cc_major = cc_major;
+  t->cc_minor = cc_minor;
+}
+
+void rli_trace_count_events(rl_trace *t, int64_t n) { t->events += n; }
+void rli_trace_set_no_timeline(rl_trace *t) { t->no_timeline = 1; }
+void rli_trace_set_unlinked(rl_trace *t, int64_t n) { t->unlinked = n; }
+
+rl_status rl_trace_get_info(const rl_trace *t, rl_trace_info *out) {
+  if (!t || !out) return RL_EINVAL;
+  memset(out, 0, sizeof *out);
+  rli_strlcpy(out->format, t->format, sizeof out->format);
+  rli_strlcpy(out->device, t->device, sizeof out->device);
+  out->device_mem_bytes = t->mem_bytes;
+  out->cc_major = t->cc_major;
+  out->cc_minor = t->cc_minor;
+  out->kernels = (int64_t)t->nk;
+  out->unlinked = t->unlinked;
+  out->events = t->events;
+  for (size_t i = 0; i < t->nk; i++)
+    if (t->k[i].dur_s >= 0) { out->has_time = 1; break; }
+  return RL_OK;
+}
+
+rl_status rl_trace_hw(const rl_trace *t, rl_hw *out, rl_error *err) {
+  if (!t || !out) return rli_fail(err, RL_EINVAL, "no trace");
+  if (!t->device[0])
+    return rli_fail(err, RL_ENOTFOUND, "the %s file names no device: give --hw ID", t->format);
+  const char *id = rli_device_hw_id(t->device, t->mem_bytes);
+  if (!id)
+    return rli_fail(err, RL_ENOTFOUND,
+                    "device '%s' is not in the hardware database: give --hw ID", t->device);
+  return rl_hw_find(id, NULL, 0, out, err);
+}
+
+/* ---- analysis ------------------------------------------------------------- */
+/* FLOPs of one tensor-pipe warp instruction for the architecture. */
+static double tensor_factor(const rl_trace *t, const rl_hw *hw) {
+  int cc = t->cc_major;
+  if (cc == 0 && hw) {
+    static const struct { const char *frag; int cc; } fam[] = {
+        {"v100", 7}, {"t4", 7}, {"a100", 8}, {"a10", 8}, {"a30", 8}, {"a40", 8},
+        {"rtx-30", 8}, {"rtx-40", 8}, {"l4", 8}, {"l40", 8}};
+    for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++)
+      if (strstr(hw->id, fam[i].frag)) { cc = fam[i].cc; break; }
+  }
+  return cc == 7 ? 512 : cc == 8 ? 4096 : 0;
+}
+
+static uint32_t why_text(rl_trace *t, const char *s) {
+  return rli_trace_str(t, s, strlen(s));
+}
+
+typedef struct cost_eval {
+  int known;
+  double flops, bytes, compute_t, memory_t, bound_t; /* per execution */
+  int32_t peak_kind;
+  uint32_t why;
+} cost_eval;
+
+static void eval_cost(rl_trace *t, const rl_hw *hw, const rli_cost *c, double factor,
+                      cost_eval *e) {
+  memset(e, 0, sizeof *e);
+  e->peak_kind = -1;
+  e->why = c->why;
+  double F = c->flops;
+  if (c->tensor_inst > 0) {
+    if (factor <= 0) {
+      e->why = why_text(t, "tensor-pipe instruction counts, but no FLOPs per instruction known "
+                           "for this architecture (ncu sm__ops_path_tensor metrics needed)");
+      return;
+    }
+    F = (F > 0 ? F : 0) + c->tensor_inst * factor;
+  }
+  if (F < 0 || c->bytes < 0) {
+    if (e->why == RLI_NONE) e->why = why_text(t, "F and Q unknown");
+    return;
+  }
+  if (F == 0 && c->bytes == 0) {
+    e->why = why_text(t, "the counters show neither FLOPs nor DRAM bytes");
+    return;
+  }
+  int32_t pk = c->dtype >= 0 ? rl_hw_peak_for(hw, c->dtype, c->tensor) : -1;
+  rl_roof roof;
+  if (pk < 0 || rl_hw_roof(hw, pk, 0, &roof, NULL) != RL_OK || !(roof.peak > 0) ||
+      !(roof.bandwidth > 0)) {
+    char buf[160];
+    snprintf(buf, sizeof buf, "%s has no %s %s peak in the database", hw->id,
+             c->dtype >= 0 ? rl_dtype_name(c->dtype) : "(unknown format)",
+             c->tensor ? "tensor" : "vector");
+    e->why = why_text(t, buf);
+    return;
+  }
+  e->known = 1;
+  e->flops = F;
+  e->bytes = c->bytes;
+  e->compute_t = F / roof.peak;
+  e->memory_t = c->bytes / roof.bandwidth;
+  e->bound_t = fmax(e->compute_t, e->memory_t);
+  e->peak_kind = pk;
+  e->why = RLI_NONE;
+}
+
+/* open-addressing map of (a, b, c) triples to an index */
+typedef struct tmap {
+  uint32_t *slot;
+  size_t cap;
+} tmap;
+
+static uint64_t key3(uint32_t a, uint32_t b, uint32_t c) {
+  uint32_t v[3] = {a, b, c};
+  return hash_bytes(v, sizeof v);
+}
+
+static int cmp_rows(const void *pa, const void *pb) {
+  const rl_trace_row *a = pa, *b = pb;
+  int ga = a->has_cost && a->has_time, gb = b->has_cost && b->has_time;
+  if (ga != gb) return gb - ga;
+  if (ga && a->gain_s != b->gain_s) return a->gain_s < b->gain_s ? 1 : -1;
+  if (a->time_s != b->time_s) return a->time_s < b->time_s ? 1 : -1;
+  if (a->flops != b->flops) return a->flops < b->flops ? 1 : -1;
+  int c = strcmp(a->name, b->name);
+  return c ? c : strcmp(a->op, b->op);
+}
+
+typedef struct ivl {
+  double s, e;
+  int32_t dev;
+} ivl;
+
+static int cmp_ivl(const void *pa, const void *pb) {
+  const ivl *a = pa, *b = pb;
+  if (a->dev != b->dev) return a->dev < b->dev ? -1 : 1;
+  if (a->s != b->s) return a->s < b->s ? -1 : 1;
+  return 0;
+}
+
+/* Merge groups into rows keyed by (name, op). */
+static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, const group *g,
+                            size_t ng, int by_op, rl_trace_row **out, int32_t *nout,
+                            rl_error *err) {
+  row_acc *acc = calloc(ng ? ng : 1, sizeof *acc);
+  size_t mcap = 64;
+  while (mcap < ng * 2 + 2) mcap *= 2;
+  uint32_t *map = malloc(sizeof *map * mcap);
+  if (!acc || !map) {
+    free(acc);
+    free(map);
+    return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+  }
+  memset(map, 0xff, sizeof *map * mcap);
+  size_t nacc = 0;
+  for (size_t i = 0; i < ng; i++) {
+    const group *gr = &g[i];
+    /* op groups carry the op label in `name` */
+    uint32_t kn = gr->name, ko = by_op ? RLI_NONE : gr->op;
+    size_t h = (size_t)key3(kn, ko, 0) & (mcap - 1);
+    while (map[h] != RLI_NONE) {
+      row_acc *r = &acc[map[h]];
+      if (kn == (uint32_t)(uintptr_t)r->row.name && ko == (uint32_t)(uintptr_t)r->row.op)
+        break;
+      h = (h + 1) & (mcap - 1);
+    }
+    row_acc *r;
+    if (map[h] == RLI_NONE) {
+      map[h] = (uint32_t)nacc;
+      r = &acc[nacc++];
+      r->row.name = (const char *)(uintptr_t)kn; /* ids until the end */
+      r->row.op = (const char *)(uintptr_t)ko;
+      r->row.bound = -1;
+      r->row.peak_kind = -1;
+      r->why = RLI_NONE;
+    } else {
+      r = &acc[map[h]];
+    }
+    cost_eval e;
+    eval_cost(t, hw, &t->cost[gr->cost], factor, &e);
+    r->row.count += gr->count;
+    r->row.kernels += gr->kernels;
+    r->row.time_s += gr->time;
+    if (gr->timed) r->row.has_time = 1;
+    if (e.known) {
+      double n = (double)gr->count;
+      r->row.has_cost = 1;
+      r->row.flops += n * e.flops;
+      r->row.bytes += n * e.bytes;
+      r->row.bound_time_s += n * e.bound_t;
+      r->compute_t += n * e.compute_t;
+      r->memory_t += n * e.memory_t;
+      r->known_time += gr->time;
+      r->known_count += gr->count;
+      r->row.peak_kind = e.peak_kind;
+      if (t->cost[gr->cost].measured) r->row.measured = 1;
+    } else {
+      r->unknown_count += gr->count;
+      if (r->why == RLI_NONE) r->why = e.why;
+      /* a measured FLOP count without bytes still shows its FLOPs */
+      if (!r->row.has_cost && t->cost[gr->cost].flops > 0 && t->cost[gr->cost].bytes < 0) {
+        r->row.flops += (double)gr->count * t->cost[gr->cost].flops;
+        r->row.measured = t->cost[gr->cost].measured;
+      }
+    }
+  }
+  rl_trace_row *rows = calloc(nacc ? nacc : 1, sizeof *rows);
+  if (!rows) {
+    free(acc);
+    free(map);
+    return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+  }
+  for (size_t i = 0; i < nacc; i++) {
+    row_acc *r = &acc[i];
+    rl_trace_row *o = &rows[i];
+    *o = r->row;
+    uint32_t kn = (uint32_t)(uintptr_t)r->row.name, ko = (uint32_t)(uintptr_t)r->row.op;
+    o->name = kn == RLI_NONE ? (by_op ? "(no op)" : "") : t->str[kn];
+    o->op = ko == RLI_NONE ? "" : t->str[ko];
+    o->why = NULL;
+    if (r->unknown_count) {
+      if (!o->has_cost) {
+        o->why = r->why != RLI_NONE ? t->str[r->why] : "F and Q unknown";
+      } else {
+        char buf[400];
+        snprintf(buf, sizeof buf, "%lld of %lld without F and Q (%s); F, Q and gain cover the rest",
+                 (long long)r->unknown_count, (long long)(r->unknown_count + r->known_count),
+                 r->why != RLI_NONE ? t->str[r->why] : "unknown");
+        uint32_t id = why_text(t, buf);
+        o->why = id == RLI_NONE ? "partly unknown" : t->str[id];
+      }
+    }
+    if (!o->has_time && !o->why) o->why = "the file gives no kernel times";
+    if (o->has_cost) {
+      double per = o->bound_time_s / (double)r->known_count;
+      o->bound = r->compute_t >= r->memory_t ? RL_BOUND_COMPUTE : RL_BOUND_MEMORY;
+      if (t->overhead > 0 && per < t->overhead) o->bound = RL_BOUND_OVERHEAD;
+      o->intensity = o->bytes > 0 ? o->flops / o->bytes : 0;
+      if (o->has_time && r->known_time > 0) {
+        o->roof_fraction = o->bound_time_s / r->known_time;
+        o->gain_s = r->known_time - o->bound_time_s;
+      }
+    }
+  }
+  /* the why texts may have moved the string table: names were resolved
+   * after every why_text call of the loop above except the partial ones,
+   * so resolve them again */
+  for (size_t i = 0; i < nacc; i++) {
+    uint32_t kn = (uint32_t)(uintptr_t)acc[i].row.name, ko = (uint32_t)(uintptr_t)acc[i].row.op;
+    rows[i].name = kn == RLI_NONE ? (by_op ? "(no op)" : "") : t->str[kn];
+    rows[i].op = ko == RLI_NONE ? "" : t->str[ko];
+  }
+  qsort(rows, nacc, sizeof *rows, cmp_rows);
+  free(acc);
+  free(map);
+  *out = rows;
+  *nout = (int32_t)nacc;
+  return RL_OK;
+}
+
+/* Find or add the group (a, b, c) in (g, ng) through the map. */
+static group *group_at(group **g, size_t *ng, size_t *capg, tmap *m, uint32_t name, uint32_t op,
+                       uint32_t cost) {
+  if ((*ng + 1) * 2 > m->cap) {
+    size_t nc = m->cap ? m->cap * 2 : 256;
+    uint32_t *s = malloc(sizeof *s * nc);
+    if (!s) return NULL;
+    memset(s, 0xff, sizeof *s * nc);
+    for (size_t i = 0; i < *ng; i++) {
+      size_t h = (size_t)key3((*g)[i].name, (*g)[i].op, (*g)[i].cost) & (nc - 1);
+      while (s[h] != RLI_NONE) h = (h + 1) & (nc - 1);
+      s[h] = (uint32_t)i;
+    }
+    free(m->slot);
+    m->slot = s;
+    m->cap = nc;
+  }
+  size_t h = (size_t)key3(name, op, cost) & (m->cap - 1);
+  while (m->slot[h] != RLI_NONE) {
+    group *x = &(*g)[m->slot[h]];
+    if (x->name == name && x->op == op && x->cost == cost) return x;
+    h = (h + 1) & (m->cap - 1);
+  }
+  if (!grow((void **)g, sizeof **g, *ng + 1, capg)) return NULL;
+  group *x = &(*g)[*ng];
+  memset(x, 0, sizeof *x);
+  x->name = name;
+  x->op = op;
+  x->cost = cost;
+  m->slot[h] = (uint32_t)(*ng)++;
+  return x;
+}
+
+rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
+                           rl_error *err) {
+  if (!t || !hw || !out) return rli_fail(err, RL_EINVAL, "no trace or no device");
+  if (t->nk == 0) return rli_fail(err, RL_EPARSE, "the trace holds no GPU kernels");
+  free_analysis(t);
+  memset(out, 0, sizeof *out);
+  out->launch_overhead_s = t->overhead;
+  double factor = tensor_factor(t, hw);
+  rl_status st = RL_OK;
+  uint32_t shared = rli_trace_cost_why(t, "its op launched several kernels: the op's F and Q "
+                                         "are on the op's row, not split between them");
+  uint32_t nolink = rli_trace_cost_why(t, "no launching op is known for it");
+  int64_t *inst_n = calloc(t->ninst ? t->ninst : 1, sizeof *inst_n);
+  double *inst_t = calloc(t->ninst ? t->ninst : 1, sizeof *inst_t);
+  int64_t *inst_timed = calloc(t->ninst ? t->ninst : 1, sizeof *inst_timed);
+  ivl *iv = malloc(sizeof *iv * t->nk);
+  /* per cost: the regime an execution of it is in */
+  int8_t *regime = malloc(t->ncost + 2);
+  group *kg = NULL, *og = NULL;
+  size_t nkg = 0, nog = 0, capk = 0, capo = 0;
+  tmap km = {NULL, 0}, om = {NULL, 0};
+  if (!inst_n || !inst_t || !inst_timed || !iv || !regime || shared == RLI_NONE ||
+      nolink == RLI_NONE) {
+    st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+    goto done;
+  }
+  for (uint32_t c = 0; c < t->ncost; c++) {
+    cost_eval e;
+    eval_cost(t, hw, &t->cost[c], factor, &e);
+    regime[c] = (int8_t)(!e.known ? -1
+                         : (t->overhead > 0 && e.bound_t < t->overhead) ? RL_BOUND_OVERHEAD
+                         : e.compute_t >= e.memory_t ? RL_BOUND_COMPUTE
+                                                     : RL_BOUND_MEMORY);
+  }
+  for (size_t i = 0; i < t->nk; i++)
+    if (t->k[i].inst != RLI_NONE && t->k[i].inst < t->ninst) {
+      inst_n[t->k[i].inst]++;
+      if (t->k[i].dur_s >= 0) {
+        inst_t[t->k[i].inst] += t->k[i].dur_s;
+        inst_timed[t->k[i].inst]++;
+      }
+      t->inst[t->k[i].inst].op = t->k[i].op;
+    }
+  size_t niv = 0;
+  for (size_t i = 0; i < t->nk; i++) {
+    const rli_kernel *k = &t->k[i];
+    int has_inst = k->inst != RLI_NONE && k->inst < t->ninst;
+    uint32_t cost = k->cost != RLI_NONE ? k->cost
+                    : has_inst ? (inst_n[k->inst] == 1 ? t->inst[k->inst].cost : shared)
+                               : nolink;
+    group *x = group_at(&kg, &nkg, &capk, &km, k->name, k->op, cost);
+    if (!x) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
+    x->count++;
+    x->kernels++;
+    out->kernels++;
+    if (k->dur_s >= 0) {
+      x->time += k->dur_s;
+      x->timed++;
+      out->gpu_time_s += k->dur_s;
+      out->has_time = 1;
+      iv[niv].s = k->start_s;
+      iv[niv].e = k->start_s + k->dur_s;
+      iv[niv].dev = k->device;
+      niv++;
+      uint32_t rc = has_inst ? t->inst[k->inst].cost : k->cost != RLI_NONE ? k->cost : nolink;
+      int r = k->dur_s < t->overhead ? -2 : rc < t->ncost ? regime[rc] : -1;
+      if (r == -2) { out->short_s += k->dur_s; out->overhead_s += k->dur_s; }
+      else if (r == RL_BOUND_OVERHEAD) out->overhead_s += k->dur_s;
+      else if (r == RL_BOUND_COMPUTE) out->compute_s += k->dur_s;
+      else if (r == RL_BOUND_MEMORY) out->memory_s += k->dur_s;
+      else out->unknown_s += k->dur_s;
+    }
+    if (!has_inst) {
+      group *y = group_at(&og, &nog, &capo, &om, k->op, RLI_NONE,
+                          k->cost != RLI_NONE ? k->cost : nolink);
+      if (!y) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
+      y->count++;
+      y->kernels++;
+      if (k->dur_s >= 0) { y->time += k->dur_s; y->timed++; }
+    }
+  }
+  for (uint32_t i = 0; i < t->ninst; i++) {
+    if (!inst_n[i]) continue;
+    group *y = group_at(&og, &nog, &capo, &om, t->inst[i].op, RLI_NONE, t->inst[i].cost);
+    if (!y) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
+    y->count++;
+    y->kernels += inst_n[i];
+    y->time += inst_t[i];
+    y->timed += inst_timed[i];
+  }
+  /* busy time: union of intervals per device */
+  qsort(iv, niv, sizeof *iv, cmp_ivl);
+  double first = 0, last = 0;
+  for (size_t i = 0; i < niv;) {
+    int32_t dev = iv[i].dev;
+    double cs = iv[i].s, ce = iv[i].e, dspan_s = iv[i].s, dspan_e = iv[i].e, busy = 0;
+    for (; i < niv && iv[i].dev == dev; i++) {
+      if (iv[i].e > dspan_e) dspan_e = iv[i].e;
+      if (iv[i].s > ce) {
+        busy += ce - cs;
+        cs = iv[i].s;
+        ce = iv[i].e;
+      } else if (iv[i].e > ce) {
+        ce = iv[i].e;
+      }
+    }
+    busy += ce - cs;
+    out->busy_s += busy;
+    out->idle_s += fmax(0, (dspan_e - dspan_s) - busy);
+    if (first == last && first == 0) { first = dspan_s; last = dspan_e; }
+    if (dspan_s < first) first = dspan_s;
+    if (dspan_e > last) last = dspan_e;
+  }
+  out->span_s = last - first;
+  out->busy_share = out->span_s > 0 ? out->busy_s / (out->busy_s + out->idle_s) : 0;
+  out->has_span = out->has_time && !t->no_timeline;
+  if (out->has_span) {
+    out->overhead_s += out->idle_s;
+  } else {
+    out->span_s = out->busy_s = out->idle_s = out->busy_share = 0;
+  }
+  /* rows */
+  st = build_rows(t, hw, factor, kg, nkg, 0, &t->rows[0], &t->nrows[0], err);
+  if (st == RL_OK) st = build_rows(t, hw, factor, og, nog, 1, &t->rows[1], &t->nrows[1], err);
+  if (st == RL_OK)
+    for (int32_t i = 0; i < t->nrows[0]; i++)
+      if (t->rows[0][i].has_cost && t->rows[0][i].has_time) out->gain_s += t->rows[0][i].gain_s;
+done:
+  free(inst_n);
+  free(inst_t);
+  free(inst_timed);
+  free(iv);
+  free(regime);
+  free(kg);
+  free(og);
+  free(km.slot);
+  free(om.slot);
+  return st;
+}
+
+const rl_trace_row *rl_trace_rows(const rl_trace *t, int32_t group_by, int32_t *n) {
+  if (n) *n = 0;
+  if (!t || group_by < 0 || group_by > 1) return NULL;
+  if (n) *n = t->nrows[group_by];
+  return t->rows[group_by];
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+static void num_or_null(rli_out *o, const char *key, int known, double v) {
+  rli_out_printf(o, ",\"%s\":", key);
+  if (known && isfinite(v)) rli_out_num(o, v);
+  else rli_out_puts(o, "null");
+}
+
+static void rows_json(rli_out *o, const rl_trace_row *rows, int32_t n, int32_t top) {
+  if (top > 0 && n > top) n = top;
+  for (int32_t i = 0; i < n; i++) {
+    const rl_trace_row *r = &rows[i];
+    rli_out_puts(o, i ? ",{\"name\":" : "{\"name\":");
+    rli_out_str(o, r->name);
+    rli_out_puts(o, ",\"op\":");
+    rli_out_str(o, r->op);
+    rli_out_printf(o, ",\"count\":%lld,\"kernels\":%lld", (long long)r->count, (long long)r->kernels);
+    num_or_null(o, "time_s", r->has_time, r->time_s);
+    num_or_null(o, "flops", r->has_cost || r->flops > 0, r->flops);
+    num_or_null(o, "bytes", r->has_cost, r->bytes);
+    num_or_null(o, "intensity", r->has_cost && r->bytes > 0, r->intensity);
+    rli_out_puts(o, ",\"bound\":");
+    if (r->bound >= 0) rli_out_str(o, rl_bound_name(r->bound));
+    else rli_out_puts(o, "null");
+    rli_out_puts(o, ",\"peak_kind\":");
+    if (r->peak_kind >= 0) rli_out_str(o, rl_peak_name(r->peak_kind));
+    else rli_out_puts(o, "null");
+    num_or_null(o, "bound_time_s", r->has_cost, r->bound_time_s);
+    num_or_null(o, "roof_fraction", r->has_cost && r->has_time, r->roof_fraction);
+    num_or_null(o, "gain_s", r->has_cost && r->has_time, r->gain_s);
+    rli_out_printf(o, ",\"measured\":%s", r->measured ? "true" : "false");
+    if (r->why) {
+      rli_out_puts(o, ",\"why\":");
+      rli_out_str(o, r->why);
+    }
+    rli_out_puts(o, "}");
+  }
+}
+
+size_t rl_trace_json(const rl_trace *t, const rl_hw *hw, const rl_trace_summary *s,
+                     int32_t top, char *buf, size_t cap) {
+  rli_out o;
+  rli_out_init(&o, buf, cap);
+  if (!t || !s) return rli_out_end(&o);
+  rli_out_puts(&o, "{\"format\":");
+  rli_out_str(&o, t->format);
+  rli_out_puts(&o, ",\"device\":");
+  if (t->device[0]) rli_out_str(&o, t->device);
+  else rli_out_puts(&o, "null");
+  rli_out_puts(&o, ",\"hw\":");
+  if (hw) rli_out_str(&o, hw->id);
+  else rli_out_puts(&o, "null");
+  rli_out_printf(&o, ",\"kernels\":%lld", (long long)s->kernels);
+  int ht = s->has_time;
+  num_or_null(&o, "gpu_time_s", ht, s->gpu_time_s);
+  num_or_null(&o, "span_s", s->has_span, s->span_s);
+  num_or_null(&o, "idle_s", s->has_span, s->idle_s);
+  num_or_null(&o, "busy_s", s->has_span, s->busy_s);
+  num_or_null(&o, "busy_share", s->has_span, s->busy_share);
+  num_or_null(&o, "compute_s", ht, s->compute_s);
+  num_or_null(&o, "memory_s", ht, s->memory_s);
+  num_or_null(&o, "overhead_s", ht, s->overhead_s);
+  num_or_null(&o, "short_s", ht, s->short_s);
+  num_or_null(&o, "unknown_s", ht, s->unknown_s);
+  num_or_null(&o, "gain_s", ht, s->gain_s);
+  num_or_null(&o, "launch_overhead_s", 1, s->launch_overhead_s);
+  rli_out_printf(&o, ",\"unlinked\":%lld", (long long)t->unlinked);
+  rli_out_printf(&o, ",\"rows_total\":%d,\"rows\":[", (int)t->nrows[0]);
+  rows_json(&o, t->rows[0], t->nrows[0], top);
+  rli_out_printf(&o, "],\"ops_total\":%d,\"ops\":[", (int)t->nrows[1]);
+  rows_json(&o, t->rows[1], t->nrows[1], top);
+  rli_out_puts(&o, "]}");
+  return rli_out_end(&o);
+}

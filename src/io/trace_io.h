@@ -1,0 +1,44 @@
+/*
+ * trace_io.h -- byte sources for the trace readers: a file or a memory
+ * buffer, inflated on the fly when it starts with the gzip magic (zlib,
+ * RFC 1952; several members in a row are read as one stream).
+ */
+#ifndef RL_TRACE_IO_H
+#define RL_TRACE_IO_H
+
+#include "core/trace_internal.h"
+
+#include <stdio.h>
+#include <zlib.h>
+
+typedef struct rli_src {
+  const char *label;         /* the file name, for messages */
+  FILE *f;                   /* file source, or NULL */
+  const unsigned char *mem;  /* memory source */
+  size_t memlen, mempos;
+  int gz;                    /* 1: gzip, inflating */
+  int zinit, zdone;
+  z_stream z;
+  unsigned char *in;         /* compressed input buffer */
+  size_t incap;
+  unsigned char peek[4];     /* first bytes, read to detect the format */
+  size_t npeek, peekpos;
+  uint64_t raw;              /* compressed (or plain) bytes consumed */
+} rli_src;
+
+rl_status rli_src_open_file(rli_src *s, const char *path, rl_error *err);
+void rli_src_open_mem(rli_src *s, const void *data, size_t len, const char *label);
+/* Read up to n bytes of the (inflated) text. Returns the count, 0 at the
+ * end, or -1 with err set (truncated or corrupt gzip, read error). */
+long rli_src_read(rli_src *s, char *dst, size_t n, rl_error *err);
+void rli_src_close(rli_src *s);
+
+/* The readers. Each fills t and returns RL_OK or an error naming
+ * s->label and the byte offset or line. */
+rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err);
+rl_status rli_read_ncu(rl_trace *t, rli_src *s, rl_error *err);
+/* nsys: SQLite needs the whole database: a path, or a memory image. */
+rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t len,
+                        const char *label, rl_error *err);
+
+#endif

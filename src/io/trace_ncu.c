@@ -1,0 +1,533 @@
+/*
+ * trace_ncu.c -- a streaming reader of Nsight Compute CSV exports
+ * (`ncu --csv`, the details page: one row per launch and metric, or the
+ * raw page: one row per launch, a units row under the header).
+ *
+ * Layouts and quirks (shared/docs/trace-formats.md section 3): ==PROF==
+ * and application lines before the header (the first line starting with
+ * "ID"); RFC 4180 quoting; metric rows one field shorter than rule rows;
+ * thousands separators; units that vary by version (byte/Kbyte/...,
+ * nsecond/ns/usecond, cycle/second/hz/Ghz); "n/a".
+ *
+ * Per launch, measured points, not estimates (trace-formats.md 3.5-3.6,
+ * Nsight Compute's roofline section files):
+ *   Q    = dram__bytes.sum (or dram__bytes_read.sum + dram__bytes_write.sum)
+ *   F    = dadd + dmul + 2 dfma + fadd + fmul + 2 ffma
+ *          + 2 hadd + 2 hmul + 4 hfma     (sm__sass_thread_inst_executed_
+ *                                          op_*_pred_on.sum; ncu's half
+ *                                          roofline weights, packed half2)
+ *          + sum of sm__ops_path_tensor_*.sum when present, else
+ *          sm__inst_executed_pipe_tensor.sum x FLOPs per MMA instruction of
+ *          the architecture (see trace.c)
+ *   time = gpu__time_duration.sum, else the SOL section's Duration, else
+ *          sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second.
+ * The roof used is that of the dominant class of FLOPs (tensor: the fp16
+ * tensor peak; else fp64, fp32 or vector fp16). ncu replays kernels one by
+ * one, so the file has no timeline: no span and no idle time.
+ */
+#include "io/trace_io.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct csv {
+  rli_src *src;
+  rl_error *err;
+  char *buf;
+  size_t cap, pos, len;
+  int eof;
+  int64_t line;       /* current physical line (1-based) */
+  char *f;            /* fields, NUL-separated */
+  size_t fcap, flen;
+  size_t *off;        /* field offsets */
+  size_t noff, capoff;
+} csv;
+
+static int fill(csv *c) {
+  if (c->eof) return 0;
+  long r = rli_src_read(c->src, c->buf, c->cap, c->err);
+  if (r < 0) return -1;
+  c->pos = 0;
+  c->len = (size_t)r;
+  if (r == 0) c->eof = 1;
+  return r > 0;
+}
+
+static int getc_(csv *c) {
+  if (c->pos == c->len) {
+    int r = fill(c);
+    if (r < 0) return -2;
+    if (r == 0) return -1;
+  }
+  return (unsigned char)c->buf[c->pos++];
+}
+
+static int fput(csv *c, char ch) {
+  if (c->flen + 1 >= c->fcap) {
+    size_t nc = c->fcap ? c->fcap * 2 : 4096;
+    if (nc > ((size_t)256 << 20)) return -1;
+    char *q = realloc(c->f, nc);
+    if (!q) return -1;
+    c->f = q;
+    c->fcap = nc;
+  }
+  c->f[c->flen++] = ch;
+  return 0;
+}
+
+static int fnew(csv *c) {
+  if (c->noff == c->capoff) {
+    size_t nc = c->capoff ? c->capoff * 2 : 64;
+    size_t *q = realloc(c->off, nc * sizeof *q);
+    if (!q) return -1;
+    c->off = q;
+    c->capoff = nc;
+  }
+  c->off[c->noff++] = c->flen;
+  return 0;
+}
+
+/* Read one record. Returns 1, 0 at the end, -1 on error (err set). */
+static int record(csv *c, rl_status *st) {
+  c->flen = 0;
+  c->noff = 0;
+  int ch = getc_(c);
+  if (ch == -2) { *st = RL_EPARSE; return -1; }
+  if (ch == -1) return 0;
+  c->line++;
+  int64_t start = c->line;
+  if (fnew(c)) goto nomem;
+  int quoted = 0, inq = 0;
+  for (;; ch = getc_(c)) {
+    if (ch == -2) { *st = RL_EPARSE; return -1; }
+    if (ch == -1) {
+      if (inq) {
+        *st = RL_ETRUNCATED;
+        rli_fail(c->err, RL_ETRUNCATED, "%s: line %lld: a quoted field is not closed (truncated file?)",
+                 c->src->label, (long long)start);
+        return -1;
+      }
+      break;
+    }
+    if (inq) {
+      if (ch == '"') {
+        int n = getc_(c);
+        if (n == '"') { if (fput(c, '"')) goto nomem; continue; }
+        inq = 0;
+        if (n == -2) { *st = RL_EPARSE; return -1; }
+        if (n == -1) break;
+        ch = n;
+      } else {
+        if (ch == '\n') c->line++;
+        if (fput(c, (char)ch)) goto nomem;
+        continue;
+      }
+    }
+    if (ch == '"' && !quoted && c->flen == c->off[c->noff - 1]) { quoted = inq = 1; continue; }
+    if (ch == ',') {
+      if (fput(c, 0) || fnew(c)) goto nomem;
+      quoted = 0;
+      continue;
+    }
+    if (ch == '\n') break;
+    if (ch == '\r') continue;
+    if (fput(c, (char)ch)) goto nomem;
+  }
+  if (fput(c, 0)) goto nomem;
+  return 1;
+nomem:
+  *st = RL_ENOMEM;
+  rli_fail(c->err, RL_ENOMEM, "%s: line %lld: out of memory (a field of more than 256 MiB?)",
+           c->src->label, (long long)c->line);
+  return -1;
+}
+
+static const char *fld(const csv *c, int i) {
+  return i >= 0 && (size_t)i < c->noff ? c->f + c->off[i] : "";
+}
+
+/* ---- metrics of one launch ---------------------------------------------- */
+typedef struct launch {
+  char *name;
+  int64_t id;
+  int64_t line;
+  double dram, dram_r, dram_w, gtime, sol_dur, cycles, rate, tensor_inst, tensor_ops;
+  double ctr[9];
+  int has_dram, has_dram_rw, has_gtime, has_sol, has_cycles, has_rate, has_ti, has_to, has_ctr;
+} launch;
+
+static const char *const ctr_names[9] = {"dadd", "dmul", "dfma", "fadd", "fmul", "ffma",
+                                         "hadd", "hmul", "hfma"};
+
+/* multiplier of a unit to base units of `kind` ('B' bytes, 't' ns, 'h' Hz,
+ * 'n' plain count); < 0 when unknown */
+static double unit_scale(const char *u, char kind) {
+  while (*u == ' ') u++;
+  if (!*u) return 1;
+  if (kind == 'B') {
+    static const struct { const char *n; double m; } t[] = {
+        {"byte", 1}, {"Kbyte", 1e3}, {"Mbyte", 1e6}, {"Gbyte", 1e9}, {"Tbyte", 1e12},
+        {"Kibyte", 1024}, {"Mibyte", 1048576}, {"Gibyte", 1073741824.0}, {"B", 1},
+        {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) if (!strcmp(u, t[i].n)) return t[i].m;
+    return -1;
+  }
+  if (kind == 't') {
+    static const struct { const char *n; double m; } t[] = {
+        {"nsecond", 1}, {"ns", 1}, {"usecond", 1e3}, {"us", 1e3}, {"msecond", 1e6},
+        {"ms", 1e6}, {"second", 1e9}, {"s", 1e9}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) if (!strcmp(u, t[i].n)) return t[i].m;
+    return -1;
+  }
+  if (kind == 'h') {
+    static const struct { const char *n; double m; } t[] = {
+        {"cycle/second", 1}, {"hz", 1}, {"Hz", 1}, {"cycle/usecond", 1e6}, {"Mhz", 1e6},
+        {"MHz", 1e6}, {"cycle/nsecond", 1e9}, {"Ghz", 1e9}, {"GHz", 1e9},
+        {"cycle/msecond", 1e3}, {"Khz", 1e3}, {"kHz", 1e3}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) if (!strcmp(u, t[i].n)) return t[i].m;
+    return -1;
+  }
+  /* counts: inst, cycle, with an optional K/M/G prefix */
+  double m = 1;
+  if ((u[0] == 'K' || u[0] == 'M' || u[0] == 'G') && u[1]) {
+    m = u[0] == 'K' ? 1e3 : u[0] == 'M' ? 1e6 : 1e9;
+    u++;
+  }
+  if (!strcmp(u, "inst") || !strcmp(u, "cycle") || !strcmp(u, "op") || !strcmp(u, "ops") ||
+      !strcmp(u, "")) return m;
+  return -1;
+}
+
+typedef struct ncu {
+  csv c;
+  rl_trace *t;
+  launch cur;
+  int have;
+  int64_t kernels, rows;
+  int32_t cc_major, cc_minor;
+  int no_time;
+} ncu;
+
+/* parse a value; 0 absent ("", n/a), 1 ok, -1 error (message set) */
+static int value(ncu *n, const char *metric, const char *v, double *out) {
+  char tmp[96];
+  size_t j = 0;
+  while (*v == ' ') v++;
+  if (!*v || !strcmp(v, "n/a") || !strcmp(v, "N/A") || !strcmp(v, "-")) return 0;
+  for (const char *s = v; *s; s++) {
+    if (*s == ',') continue; /* thousands separator */
+    if (j + 1 >= sizeof tmp) break;
+    tmp[j++] = *s;
+  }
+  tmp[j] = 0;
+  char *end;
+  double x = strtod(tmp, &end);
+  while (*end == ' ') end++;
+  if (end == tmp || *end || isnan(x)) {
+    rli_fail(n->c.err, RL_EPARSE, "%s: line %lld: metric %s: '%.40s' is not a number",
+             n->c.src->label, (long long)n->c.line, metric, v);
+    return -1;
+  }
+  if (!(fabs(x) < 1e30)) {
+    rli_fail(n->c.err, RL_EPARSE, "%s: line %lld: metric %s: %.40s is out of range",
+             n->c.src->label, (long long)n->c.line, metric, v);
+    return -1;
+  }
+  if (x < 0) {
+    rli_fail(n->c.err, RL_EPARSE, "%s: line %lld: metric %s: negative value %.40s",
+             n->c.src->label, (long long)n->c.line, metric, v);
+    return -1;
+  }
+  *out = x;
+  return 1;
+}
+
+static int metric(ncu *n, const char *name, const char *unit, const char *val) {
+  launch *l = &n->cur;
+  char kind = 0;
+  double *dst = NULL;
+  int *flag = NULL;
+  int ci = -1;
+  if (!strcmp(name, "dram__bytes.sum")) { kind = 'B'; dst = &l->dram; flag = &l->has_dram; }
+  else if (!strcmp(name, "dram__bytes_read.sum")) { kind = 'B'; dst = &l->dram_r; flag = &l->has_dram_rw; }
+  else if (!strcmp(name, "dram__bytes_write.sum")) { kind = 'B'; dst = &l->dram_w; flag = &l->has_dram_rw; }
+  else if (!strcmp(name, "gpu__time_duration.sum")) { kind = 't'; dst = &l->gtime; flag = &l->has_gtime; }
+  else if (!strcmp(name, "Duration")) { kind = 't'; dst = &l->sol_dur; flag = &l->has_sol; }
+  else if (!strcmp(name, "sm__cycles_elapsed.avg")) { kind = 'n'; dst = &l->cycles; flag = &l->has_cycles; }
+  else if (!strcmp(name, "sm__cycles_elapsed.avg.per_second")) { kind = 'h'; dst = &l->rate; flag = &l->has_rate; }
+  else if (!strcmp(name, "sm__inst_executed_pipe_tensor.sum")) { kind = 'n'; dst = &l->tensor_inst; flag = &l->has_ti; }
+  else if (!strncmp(name, "sm__ops_path_tensor_", 20)) {
+    size_t ln = strlen(name);
+    if (ln < 4 || strcmp(name + ln - 4, ".sum") != 0) return 0;
+    kind = 'n';
+    flag = &l->has_to;
+  } else {
+    const char *op = NULL;
+    if (!strncmp(name, "smsp__sass_thread_inst_executed_op_", 35)) op = name + 35;
+    else if (!strncmp(name, "sm__sass_thread_inst_executed_op_", 33)) op = name + 33;
+    if (!op) return 0;
+    for (int i = 0; i < 9; i++)
+      if (!strncmp(op, ctr_names[i], 4) && !strcmp(op + 4, "_pred_on.sum")) ci = i;
+    if (ci < 0) return 0;
+    kind = 'n';
+    flag = &l->has_ctr;
+  }
+  double v;
+  int r = value(n, name, val, &v);
+  if (r <= 0) return r;
+  double m = unit_scale(unit, kind);
+  if (m < 0) {
+    rli_fail(n->c.err, RL_EPARSE, "%s: line %lld: metric %s: unknown unit '%.30s'",
+             n->c.src->label, (long long)n->c.line, name, unit);
+    return -1;
+  }
+  v *= m;
+  if (ci >= 0) l->ctr[ci] += v;
+  else if (dst == NULL) l->tensor_ops += v;
+  else if (dst == &l->dram_r || dst == &l->dram_w) *dst += v;
+  else *dst = v;
+  *flag = 1;
+  return 0;
+}
+
+static rl_status emit(ncu *n) {
+  launch *l = &n->cur;
+  if (!n->have) return RL_OK;
+  n->have = 0;
+  rl_trace *t = n->t;
+  rli_kernel k;
+  memset(&k, 0, sizeof k);
+  k.op = RLI_NONE;
+  k.inst = RLI_NONE;
+  k.name = rli_trace_str(t, l->name ? l->name : "", l->name ? strlen(l->name) : 0);
+  double ns = l->has_gtime ? l->gtime : l->has_sol ? l->sol_dur
+              : l->has_cycles && l->has_rate && l->rate > 0 ? l->cycles / l->rate * 1e9 : -1;
+  k.dur_s = ns >= 0 ? ns * 1e-9 : -1;
+  if (ns < 0) n->no_time++;
+  k.start_s = 0;
+  rli_cost c;
+  memset(&c, 0, sizeof c);
+  c.why = RLI_NONE;
+  c.measured = 1;
+  double fd = l->ctr[0] + l->ctr[1] + 2 * l->ctr[2];
+  double ff = l->ctr[3] + l->ctr[4] + 2 * l->ctr[5];
+  double fh = 2 * l->ctr[6] + 2 * l->ctr[7] + 4 * l->ctr[8];
+  double ft = l->has_to ? l->tensor_ops : 0;
+  c.flops = l->has_ctr || l->has_to ? fd + ff + fh + ft : (l->has_ti ? 0 : -1);
+  if (!l->has_to && l->has_ti) c.tensor_inst = l->tensor_inst;
+  double tensor_guess = ft > 0 ? ft : c.tensor_inst * 4096;
+  if (tensor_guess > 0 && tensor_guess >= fd && tensor_guess >= ff && tensor_guess >= fh) {
+    c.dtype = RL_FP16;
+    c.tensor = 1;
+  } else {
+    c.dtype = fd > ff && fd > fh ? RL_FP64 : fh > ff ? RL_FP16 : RL_FP32;
+    c.tensor = 0;
+  }
+  c.bytes = l->has_dram ? l->dram : l->has_dram_rw ? l->dram_r + l->dram_w : -1;
+  if (c.flops < 0 || c.bytes < 0) {
+    const char *w = c.flops < 0 && c.bytes < 0 ? "no FLOP counters and no dram__bytes metric in the export"
+                    : c.flops < 0 ? "no FLOP counters (sm__sass_thread_inst_executed_op_*) in the export"
+                                  : "no dram__bytes metric in the export";
+    c.why = rli_trace_str(t, w, strlen(w));
+  }
+  k.cost = rli_trace_cost(t, &c);
+  free(l->name);
+  l->name = NULL;
+  if (k.name == RLI_NONE || k.cost == RLI_NONE)
+    return rli_fail(n->c.err, RL_ENOMEM, "%s: out of memory", n->c.src->label);
+  n->kernels++;
+  return rli_trace_add(t, &k, n->c.err);
+}
+
+static int start_launch(ncu *n, const char *idtext, const char *name) {
+  char *end;
+  double id = strtod(idtext, &end);
+  if (end == idtext || *end || !(id >= 0 && id < 1e15)) {
+    rli_fail(n->c.err, RL_EPARSE, "%s: line %lld: ID '%.30s' is not a launch number",
+             n->c.src->label, (long long)n->c.line, idtext);
+    return -1;
+  }
+  memset(&n->cur, 0, sizeof n->cur);
+  n->cur.id = (int64_t)id;
+  n->cur.line = n->c.line;
+  size_t l = strlen(name);
+  n->cur.name = malloc(l + 1);
+  if (!n->cur.name) {
+    rli_fail(n->c.err, RL_ENOMEM, "%s: out of memory", n->c.src->label);
+    return -1;
+  }
+  memcpy(n->cur.name, name, l + 1);
+  n->have = 1;
+  return 0;
+}
+
+static int col(const csv *c, const char *name) {
+  for (size_t i = 0; i < c->noff; i++)
+    if (!strcmp(c->f + c->off[i], name)) return (int)i;
+  return -1;
+}
+
+static void parse_cc(ncu *n, const char *s) {
+  int a = 0, b = 0;
+  if (sscanf(s, "%d.%d", &a, &b) == 2 && a > 0 && a < 100 && b >= 0 && b < 100) {
+    n->cc_major = a;
+    n->cc_minor = b;
+  }
+}
+
+rl_status rli_read_ncu(rl_trace *t, rli_src *s, rl_error *err) {
+  rl_error scratch;
+  if (!err) err = &scratch;
+  ncu *n = calloc(1, sizeof *n);
+  if (!n) return rli_fail(err, RL_ENOMEM, "%s: out of memory", s->label);
+  n->t = t;
+  n->c.src = s;
+  n->c.err = err;
+  n->c.cap = 1u << 18;
+  n->c.buf = malloc(n->c.cap);
+  rl_status st = RL_OK;
+  int *cols = NULL;
+  if (!n->c.buf) { st = rli_fail(err, RL_ENOMEM, "%s: out of memory", s->label); goto out; }
+  /* 1. the header: the first record whose first field is "ID" */
+  int64_t skipped = 0;
+  for (;;) {
+    int r = record(&n->c, &st);
+    if (r < 0) goto out;
+    if (r == 0) {
+      st = rli_fail(err, RL_EPARSE,
+                    "%s: line %lld: no Nsight Compute header (a line starting with \"ID\") in "
+                    "%lld lines: not an ncu --csv export",
+                    s->label, (long long)n->c.line, (long long)skipped);
+      goto out;
+    }
+    if (!strcmp(fld(&n->c, 0), "ID")) break;
+    skipped++;
+  }
+  int64_t hline = n->c.line;
+  int c_name = col(&n->c, "Kernel Name"), c_mname = col(&n->c, "Metric Name");
+  int c_unit = col(&n->c, "Metric Unit"), c_val = col(&n->c, "Metric Value");
+  int c_cc = col(&n->c, "CC");
+  int ncols = (int)n->c.noff;
+  if (c_name < 0) {
+    st = rli_fail(err, RL_EPARSE, "%s: line %lld: the header has no \"Kernel Name\" column: not "
+                  "an ncu --csv export", s->label, (long long)hline);
+    goto out;
+  }
+  int details = c_mname >= 0 && c_val >= 0;
+  if ((c_mname >= 0) != (c_val >= 0)) {
+    st = rli_fail(err, RL_EPARSE, "%s: line %lld: a details-page header needs both \"Metric "
+                  "Name\" and \"Metric Value\"", s->label, (long long)hline);
+    goto out;
+  }
+  char **names = NULL;
+  char **units = NULL;
+  if (!details) {
+    /* raw page: keep the column names, then read the units row */
+    names = calloc((size_t)ncols, sizeof *names);
+    units = calloc((size_t)ncols, sizeof *units);
+    if (!names || !units) { free(names); free(units); st = rli_fail(err, RL_ENOMEM, "out of memory"); goto out; }
+    for (int i = 0; i < ncols; i++) names[i] = strdup(fld(&n->c, i));
+    for (int i = 0; i < ncols; i++)
+      if (!names[i]) {
+        for (int j = 0; j < ncols; j++) free(names[j]);
+        free(names);
+        free(units);
+        st = rli_fail(err, RL_ENOMEM, "%s: out of memory", s->label);
+        goto out;
+      }
+    int r = record(&n->c, &st);
+    if (r <= 0) {
+      if (r == 0) st = rli_fail(err, RL_EPARSE, "%s: line %lld: the raw page ends after its header "
+                                "(no units row, no launches)", s->label, (long long)n->c.line);
+      for (int i = 0; i < ncols; i++) free(names[i]);
+      free(names);
+      free(units);
+      goto out;
+    }
+    for (int i = 0; i < ncols; i++) units[i] = strdup(fld(&n->c, i));
+    for (int i = 0; i < ncols; i++)
+      if (!units[i]) units[i] = NULL; /* treated as no unit below */
+    if (fld(&n->c, 0)[0] != 0) {
+      /* no units row: this row is a launch; treat units as base */
+      for (int i = 0; i < ncols; i++) { free(units[i]); units[i] = NULL; }
+      goto raw_row;
+    }
+    for (;;) {
+      r = record(&n->c, &st);
+      if (r < 0) break;
+      if (r == 0) break;
+    raw_row:
+      if (!strncmp(fld(&n->c, 0), "==", 2) || (n->c.noff == 1 && !fld(&n->c, 0)[0])) continue;
+      n->rows++;
+      if ((int)n->c.noff < ncols) {
+        st = rli_fail(err, RL_EPARSE, "%s: line %lld: %zu fields where the header has %d",
+                      s->label, (long long)n->c.line, n->c.noff, ncols);
+        break;
+      }
+      if (start_launch(n, fld(&n->c, 0), fld(&n->c, c_name)) < 0) { st = RL_EPARSE; break; }
+      if (c_cc >= 0) parse_cc(n, fld(&n->c, c_cc));
+      int bad = 0;
+      for (int i = 0; i < ncols && !bad; i++)
+        if (metric(n, names[i], units[i] ? units[i] : "", fld(&n->c, i)) < 0) bad = 1;
+      if (bad) { st = RL_EPARSE; break; }
+      if ((st = emit(n)) != RL_OK) break;
+    }
+    for (int i = 0; i < ncols; i++) { free(names[i]); free(units[i]); }
+    free(names);
+    free(units);
+    if (st != RL_OK) goto out;
+  } else {
+    int64_t cur_id = -1;
+    for (;;) {
+      int r = record(&n->c, &st);
+      if (r < 0) goto out;
+      if (r == 0) break;
+      if (!strncmp(fld(&n->c, 0), "==", 2) || (n->c.noff == 1 && !fld(&n->c, 0)[0])) continue;
+      n->rows++;
+      if ((int)n->c.noff <= c_val) {
+        st = rli_fail(err, RL_EPARSE, "%s: line %lld: %zu fields, too few for a metric row of "
+                      "the %d-column header", s->label, (long long)n->c.line, n->c.noff, ncols);
+        goto out;
+      }
+      const char *idt = fld(&n->c, 0);
+      char *end;
+      double idv = strtod(idt, &end);
+      if (end == idt || *end) {
+        st = rli_fail(err, RL_EPARSE, "%s: line %lld: ID '%.30s' is not a launch number",
+                      s->label, (long long)n->c.line, idt);
+        goto out;
+      }
+      if (!n->have || (int64_t)idv != cur_id) {
+        if ((st = emit(n)) != RL_OK) goto out;
+        if (start_launch(n, idt, fld(&n->c, c_name)) < 0) { st = RL_EPARSE; goto out; }
+        cur_id = (int64_t)idv;
+      }
+      if (c_cc >= 0) parse_cc(n, fld(&n->c, c_cc));
+      const char *mn = fld(&n->c, c_mname);
+      if (!*mn) continue; /* a rule row */
+      if (metric(n, mn, c_unit >= 0 ? fld(&n->c, c_unit) : "", fld(&n->c, c_val)) < 0) {
+        st = RL_EPARSE;
+        goto out;
+      }
+    }
+    if ((st = emit(n)) != RL_OK) goto out;
+  }
+  if (n->kernels == 0) {
+    st = rli_fail(err, RL_EPARSE, "%s: line %lld: the header is followed by no kernel launches",
+                  s->label, (long long)n->c.line);
+    goto out;
+  }
+  rli_trace_set_format(t, "ncu");
+  rli_trace_set_no_timeline(t);
+  rli_trace_count_events(t, n->rows);
+  if (n->cc_major) rli_trace_set_device(t, NULL, 0, n->cc_major, n->cc_minor);
+out:
+  free(cols);
+  free(n->cur.name);
+  free(n->c.buf);
+  free(n->c.f);
+  free(n->c.off);
+  free(n);
+  return st;
+}

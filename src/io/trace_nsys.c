@@ -1,0 +1,175 @@
+/*
+ * trace_nsys.c -- Nsight Systems SQLite exports (`nsys export --type
+ * sqlite`): kernel names, times and the gaps between them.
+ *
+ * Schema (shared/docs/trace-formats.md section 4; checked on a 2025.1
+ * export, schema 3.17.1): CUPTI_ACTIVITY_KIND_KERNEL(start, end in ns,
+ * deviceId, correlationId, demangledName -> StringIds); the launch call in
+ * CUPTI_ACTIVITY_KIND_RUNTIME (same correlationId, globalTid); the op is
+ * the innermost NVTX push/pop or start/end range (NVTX_EVENTS eventType 59
+ * or 60; text or textId -> StringIds) on the launching thread that
+ * contains the launch call, the same rule as the Kineto reader's. The
+ * device from TARGET_INFO_GPU (name, totalMemory, computeMajor/Minor).
+ * nsys records no FLOPs or bytes: every kernel is listed with its time and
+ * says so. The file is opened read-only; nothing is written to it.
+ */
+#include "io/trace_io.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int has_table(sqlite3 *db, const char *name) {
+  sqlite3_stmt *q;
+  int found = 0;
+  if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?",
+                         -1, &q, NULL) != SQLITE_OK)
+    return -1;
+  sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+  int r = sqlite3_step(q);
+  if (r == SQLITE_ROW) found = 1;
+  else if (r != SQLITE_DONE) found = -1;
+  sqlite3_finalize(q);
+  return found;
+}
+
+static int has_column(sqlite3 *db, const char *table, const char *colname) {
+  char sql[160];
+  snprintf(sql, sizeof sql, "SELECT 1 FROM pragma_table_info('%s') WHERE name = ?", table);
+  sqlite3_stmt *q;
+  if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) return 0;
+  sqlite3_bind_text(q, 1, colname, -1, SQLITE_STATIC);
+  int found = sqlite3_step(q) == SQLITE_ROW;
+  sqlite3_finalize(q);
+  return found;
+}
+
+static rl_status db_fail(rl_error *err, sqlite3 *db, const char *label, const char *what) {
+  return rli_fail(err, RL_EPARSE, "%s: %s: %s", label, what, db ? sqlite3_errmsg(db) : "");
+}
+
+rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t len,
+                        const char *label, rl_error *err) {
+  sqlite3 *db = NULL;
+  sqlite3_stmt *q = NULL;
+  rl_status st = RL_OK;
+  unsigned char *image = NULL;
+  if (path) {
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+      st = db_fail(err, db, label, "cannot open as SQLite");
+      goto out;
+    }
+  } else {
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+      st = db_fail(err, db, label, "cannot open SQLite");
+      goto out;
+    }
+    image = sqlite3_malloc64(len);
+    if (!image) { st = rli_fail(err, RL_ENOMEM, "%s: out of memory", label); goto out; }
+    memcpy(image, mem, len);
+    if (sqlite3_deserialize(db, "main", image, (sqlite3_int64)len, (sqlite3_int64)len,
+                            SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY) != SQLITE_OK) {
+      image = NULL;
+      st = db_fail(err, db, label, "not an SQLite database");
+      goto out;
+    }
+    image = NULL;
+  }
+  /* bound the work a corrupt or hostile file can cause */
+  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 1 << 24);
+  int hk = has_table(db, "CUPTI_ACTIVITY_KIND_KERNEL");
+  if (hk < 0) { st = db_fail(err, db, label, "not a readable SQLite database"); goto out; }
+  if (!hk) {
+    st = rli_fail(err, RL_EPARSE, "%s: no CUPTI_ACTIVITY_KIND_KERNEL table: not an Nsight Systems "
+                  "export, or the capture recorded no kernels (nsys profile -t cuda)", label);
+    goto out;
+  }
+  if (has_table(db, "StringIds") != 1 || !has_column(db, "CUPTI_ACTIVITY_KIND_KERNEL", "demangledName")) {
+    st = rli_fail(err, RL_EPARSE, "%s: an Nsight Systems export without StringIds or "
+                  "demangledName: an export schema older than 2021 is not supported", label);
+    goto out;
+  }
+  int runtime = has_table(db, "CUPTI_ACTIVITY_KIND_RUNTIME") == 1;
+  int nvtx = runtime && has_table(db, "NVTX_EVENTS") == 1 &&
+             has_column(db, "NVTX_EVENTS", "textId") && has_column(db, "NVTX_EVENTS", "globalTid");
+  /* the device */
+  if (has_table(db, "TARGET_INFO_GPU") == 1 && has_column(db, "TARGET_INFO_GPU", "computeMajor")) {
+    if (sqlite3_prepare_v2(db, "SELECT name, totalMemory, computeMajor, computeMinor FROM "
+                               "TARGET_INFO_GPU ORDER BY id LIMIT 1", -1, &q, NULL) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW) {
+      const unsigned char *nm = sqlite3_column_text(q, 0);
+      rli_trace_set_device(t, nm ? (const char *)nm : "", sqlite3_column_double(q, 1),
+                           sqlite3_column_int(q, 2), sqlite3_column_int(q, 3));
+    }
+    sqlite3_finalize(q);
+    q = NULL;
+  }
+  char sql[1200];
+  snprintf(sql, sizeof sql,
+           "SELECT k.start, k.end, k.deviceId, s.value, %s, %s FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+           "LEFT JOIN StringIds s ON s.id = k.demangledName %s ORDER BY k.start",
+           runtime ? "r.start" : "NULL",
+           nvtx ? "(SELECT COALESCE(n.text, ns.value) FROM NVTX_EVENTS n LEFT JOIN StringIds ns "
+                  "ON ns.id = n.textId WHERE n.globalTid = r.globalTid AND n.eventType IN (59, 60) "
+                  "AND n.start <= r.start AND n.end >= r.end ORDER BY n.start DESC, n.end ASC "
+                  "LIMIT 1)"
+                : "NULL",
+           runtime ? "LEFT JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId" : "");
+  if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
+    st = db_fail(err, db, label, "unexpected kernel table layout");
+    goto out;
+  }
+  uint32_t no_cost = rli_trace_cost_why(t, "Nsight Systems records no FLOPs or bytes (profile "
+                                           "the kernel with ncu, or use a PyTorch trace with shapes)");
+  if (no_cost == RLI_NONE) { st = rli_fail(err, RL_ENOMEM, "%s: out of memory", label); goto out; }
+  int64_t n = 0, rowno = 0, unlinked = 0;
+  double origin = 0;
+  int r;
+  while ((r = sqlite3_step(q)) == SQLITE_ROW) {
+    rowno++;
+    if (sqlite3_column_type(q, 0) != SQLITE_INTEGER || sqlite3_column_type(q, 1) != SQLITE_INTEGER) {
+      st = rli_fail(err, RL_EPARSE, "%s: CUPTI_ACTIVITY_KIND_KERNEL row %lld: start or end is not "
+                    "an integer", label, (long long)rowno);
+      goto out;
+    }
+    sqlite3_int64 s0 = sqlite3_column_int64(q, 0), s1 = sqlite3_column_int64(q, 1);
+    if (s1 < s0 || s1 - s0 > (sqlite3_int64)1e15) {
+      st = rli_fail(err, RL_EPARSE, "%s: CUPTI_ACTIVITY_KIND_KERNEL row %lld: end %lld before "
+                    "start %lld or absurd", label, (long long)rowno, (long long)s1, (long long)s0);
+      goto out;
+    }
+    if (n == 0) origin = (double)s0;
+    rli_kernel k;
+    memset(&k, 0, sizeof k);
+    const unsigned char *nm = sqlite3_column_text(q, 3);
+    k.name = rli_trace_str(t, nm ? (const char *)nm : "(unnamed)", nm ? strlen((const char *)nm) : 9);
+    k.start_s = ((double)s0 - origin) * 1e-9;
+    k.dur_s = (double)(s1 - s0) * 1e-9;
+    k.device = sqlite3_column_int(q, 2);
+    k.cost = no_cost;
+    k.inst = RLI_NONE;
+    k.op = RLI_NONE;
+    if (sqlite3_column_type(q, 4) == SQLITE_NULL) unlinked++;
+    const unsigned char *op = sqlite3_column_text(q, 5);
+    if (op) k.op = rli_trace_str(t, (const char *)op, strlen((const char *)op));
+    if (k.name == RLI_NONE) { st = rli_fail(err, RL_ENOMEM, "%s: out of memory", label); goto out; }
+    if ((st = rli_trace_add(t, &k, err)) != RL_OK) goto out;
+    n++;
+  }
+  if (r != SQLITE_DONE) {
+    st = db_fail(err, db, label, "reading the kernel table failed");
+    goto out;
+  }
+  if (n == 0) {
+    st = rli_fail(err, RL_EPARSE, "%s: the CUPTI_ACTIVITY_KIND_KERNEL table is empty", label);
+    goto out;
+  }
+  rli_trace_set_format(t, "nsys");
+  rli_trace_count_events(t, n);
+  rli_trace_set_unlinked(t, unlinked);
+out:
+  if (q) sqlite3_finalize(q);
+  if (image) sqlite3_free(image);
+  if (db) sqlite3_close(db);
+  return st;
+}

@@ -1,0 +1,188 @@
+/*
+ * trace_src.c -- byte sources for the trace readers (file or memory, plain
+ * or gzip through zlib's inflate with automatic gzip header detection,
+ * RFC 1952), and rl_trace_read_file / rl_trace_read_buffer, which pick the
+ * reader by the first bytes when the format is RL_TRACE_AUTO:
+ *   "SQLite format 3\0"  -> Nsight Systems export
+ *   '{' or '['           -> Kineto / Chrome trace JSON
+ *   anything else        -> Nsight Compute CSV (the reader checks the
+ *                           header and names what it expected).
+ */
+#include "io/trace_io.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INCAP (1u << 18)
+
+static void common_init(rli_src *s, const char *label) {
+  memset(s, 0, sizeof *s);
+  s->label = label;
+}
+
+rl_status rli_src_open_file(rli_src *s, const char *path, rl_error *err) {
+  common_init(s, path);
+  s->f = fopen(path, "rb");
+  if (!s->f) return rli_fail(err, RL_EIO, "%s: %s", path, strerror(errno));
+  return RL_OK;
+}
+
+void rli_src_open_mem(rli_src *s, const void *data, size_t len, const char *label) {
+  common_init(s, label);
+  s->mem = data;
+  s->memlen = len;
+}
+
+static size_t raw_read(rli_src *s, unsigned char *dst, size_t n, int *ioerr) {
+  if (s->f) {
+    size_t r = fread(dst, 1, n, s->f);
+    if (r < n && ferror(s->f)) *ioerr = 1;
+    s->raw += r;
+    return r;
+  }
+  size_t left = s->memlen - s->mempos;
+  if (n > left) n = left;
+  if (n) memcpy(dst, s->mem + s->mempos, n);
+  s->mempos += n;
+  s->raw += n;
+  return n;
+}
+
+static int start(rli_src *s, rl_error *err) {
+  int ioerr = 0;
+  s->npeek = raw_read(s, s->peek, 2, &ioerr);
+  if (ioerr) { rli_fail(err, RL_EIO, "%s: read error", s->label); return -1; }
+  s->gz = s->npeek == 2 && s->peek[0] == 0x1f && s->peek[1] == 0x8b;
+  s->zinit = 1;
+  if (s->gz) {
+    s->in = malloc(INCAP);
+    if (!s->in) { rli_fail(err, RL_ENOMEM, "%s: out of memory", s->label); return -1; }
+    memcpy(s->in, s->peek, 2);
+    s->z.next_in = s->in;
+    s->z.avail_in = 2;
+    if (inflateInit2(&s->z, 16 + MAX_WBITS) != Z_OK) {
+      rli_fail(err, RL_ENOMEM, "%s: zlib init failed", s->label);
+      return -1;
+    }
+    s->incap = INCAP;
+  }
+  return 0;
+}
+
+long rli_src_read(rli_src *s, char *dst, size_t n, rl_error *err) {
+  if (!s->zinit && start(s, err) < 0) return -1;
+  if (!s->gz) {
+    size_t got = 0;
+    while (s->peekpos < s->npeek && got < n) dst[got++] = (char)s->peek[s->peekpos++];
+    int ioerr = 0;
+    got += raw_read(s, (unsigned char *)dst + got, n - got, &ioerr);
+    if (ioerr) { rli_fail(err, RL_EIO, "%s: read error", s->label); return -1; }
+    return (long)got;
+  }
+  if (s->zdone) return 0;
+  s->z.next_out = (unsigned char *)dst;
+  s->z.avail_out = (uInt)(n > (1u << 30) ? (1u << 30) : n);
+  uInt want = s->z.avail_out;
+  while (s->z.avail_out == want) {
+    if (s->z.avail_in == 0) {
+      int ioerr = 0;
+      size_t r = raw_read(s, s->in, s->incap, &ioerr);
+      if (ioerr) { rli_fail(err, RL_EIO, "%s: read error", s->label); return -1; }
+      if (r == 0) {
+        rli_fail(err, RL_ETRUNCATED,
+                 "%s: truncated gzip file: the compressed stream ends at byte %llu before its end "
+                 "marker", s->label, (unsigned long long)s->raw);
+        return -1;
+      }
+      s->z.next_in = s->in;
+      s->z.avail_in = (uInt)r;
+    }
+    int zr = inflate(&s->z, Z_NO_FLUSH);
+    if (zr == Z_STREAM_END) {
+      /* another gzip member may follow */
+      int ioerr = 0;
+      if (s->z.avail_in == 0) {
+        size_t r = raw_read(s, s->in, s->incap, &ioerr);
+        s->z.next_in = s->in;
+        s->z.avail_in = (uInt)r;
+      }
+      if (ioerr) { rli_fail(err, RL_EIO, "%s: read error", s->label); return -1; }
+      if (s->z.avail_in == 0) { s->zdone = 1; break; }
+      if (inflateReset(&s->z) != Z_OK) {
+        rli_fail(err, RL_EPARSE, "%s: corrupt gzip data after a member", s->label);
+        return -1;
+      }
+      continue;
+    }
+    if (zr != Z_OK && zr != Z_BUF_ERROR) {
+      unsigned long long at = (unsigned long long)(s->raw - s->z.avail_in);
+      rli_fail(err, RL_EPARSE, "%s: corrupt gzip data near compressed byte %llu (%s)", s->label,
+               at, s->z.msg ? s->z.msg : "inflate error");
+      return -1;
+    }
+  }
+  return (long)(want - s->z.avail_out);
+}
+
+void rli_src_close(rli_src *s) {
+  if (s->f) fclose(s->f);
+  if (s->gz && s->zinit) inflateEnd(&s->z);
+  free(s->in);
+  memset(s, 0, sizeof *s);
+}
+
+/* ---- dispatch ------------------------------------------------------------ */
+static int32_t sniff(const unsigned char *p, size_t n, int gz) {
+  if (gz) return RL_TRACE_KINETO;
+  if (n >= 16 && memcmp(p, "SQLite format 3", 16) == 0) return RL_TRACE_NSYS;
+  size_t i = 0;
+  if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) i = 3;
+  while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r')) i++;
+  if (i < n && (p[i] == '{' || p[i] == '[')) return RL_TRACE_KINETO;
+  return RL_TRACE_NCU;
+}
+
+static rl_status run_stream(rl_trace *t, rli_src *s, int32_t format, rl_error *err) {
+  if (format == RL_TRACE_KINETO) return rli_read_kineto(t, s, err);
+  return rli_read_ncu(t, s, err);
+}
+
+rl_status rl_trace_read_file(rl_trace *t, const char *path, int32_t format, rl_error *err) {
+  if (!t || !path) return rli_fail(err, RL_EINVAL, "no trace or no path");
+  if (format < RL_TRACE_AUTO || format > RL_TRACE_NSYS)
+    return rli_fail(err, RL_EINVAL, "unknown trace format %d", (int)format);
+  if (format == RL_TRACE_AUTO) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return rli_fail(err, RL_EIO, "%s: %s", path, strerror(errno));
+    unsigned char head[64];
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    if (n == 0) return rli_fail(err, RL_EPARSE, "%s: empty file", path);
+    format = sniff(head, n, n >= 2 && head[0] == 0x1f && head[1] == 0x8b);
+  }
+  if (format == RL_TRACE_NSYS) return rli_read_nsys(t, path, NULL, 0, path, err);
+  rli_src s;
+  rl_status st = rli_src_open_file(&s, path, err);
+  if (st) return st;
+  st = run_stream(t, &s, format, err);
+  rli_src_close(&s);
+  return st;
+}
+
+rl_status rl_trace_read_buffer(rl_trace *t, const void *data, size_t len, int32_t format,
+                               const char *label, rl_error *err) {
+  if (!t || (!data && len)) return rli_fail(err, RL_EINVAL, "no trace or no data");
+  if (!label) label = "(buffer)";
+  if (format < RL_TRACE_AUTO || format > RL_TRACE_NSYS)
+    return rli_fail(err, RL_EINVAL, "unknown trace format %d", (int)format);
+  if (len == 0) return rli_fail(err, RL_EPARSE, "%s: empty input", label);
+  const unsigned char *p = data;
+  if (format == RL_TRACE_AUTO) format = sniff(p, len < 64 ? len : 64, len >= 2 && p[0] == 0x1f && p[1] == 0x8b);
+  if (format == RL_TRACE_NSYS) return rli_read_nsys(t, NULL, data, len, label, err);
+  rli_src s;
+  rli_src_open_mem(&s, data, len, label);
+  rl_status st = run_stream(t, &s, format, err);
+  rli_src_close(&s);
+  return st;
+}
