@@ -1,0 +1,208 @@
+/*
+ * cli_llm.c -- the model flags and the JSON writer of the LLM commands.
+ */
+#include "cli_llm.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *const size_flags[] = {"params", "layers", "d-model", "heads", "kv-heads",
+                                         "head-dim", "d-ff", "vocab", "experts",
+                                         "experts-active", NULL};
+
+static int load_config(cli_ctx *ctx, const char *path, rl_model *out) {
+  char file[4096];
+  struct stat sb;
+  if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+    snprintf(file, sizeof file, "%s/config.json", path);
+  else
+    snprintf(file, sizeof file, "%s", path);
+  char *buf;
+  size_t len;
+  int rc = cli_read_file(ctx, file, (size_t)16 << 20, &buf, &len);
+  if (rc) return rc;
+  /* the model's id: the folder's name, else the file's */
+  char id[RL_MODEL_ID_MAX];
+  const char *base = path;
+  size_t pl = strlen(path);
+  while (pl > 1 && path[pl - 1] == '/') pl--;
+  for (size_t i = 0; i < pl; i++)
+    if (path[i] == '/' && i + 1 < pl) base = path + i + 1;
+  snprintf(id, sizeof id, "%.*s", (int)(pl - (size_t)(base - path)), base);
+  rl_error e;
+  rl_status st = rl_model_from_hf_config(buf, len, id, out, &e);
+  free(buf);
+  if (st) return cli_error(ctx, "--model %s: %s", file, e.msg);
+  return CLI_OK;
+}
+
+int cli_resolve_model(cli_ctx *ctx, const cli_opt *opts, const cli_model_flags *f, rl_model *out) {
+  if (f->model) {
+    for (int i = 0; size_flags[i]; i++)
+      if (cli_seen(opts, size_flags[i]))
+        return cli_error(ctx, "--model and --%s exclude each other (give a model either by --model or by its sizes)",
+                         size_flags[i]);
+    struct stat sb;
+    if (strchr(f->model, '/') || strstr(f->model, ".json") || stat(f->model, &sb) == 0)
+      return load_config(ctx, f->model, out);
+    rl_error e;
+    rl_status st = rl_model_find(f->model, out, &e);
+    if (st) return cli_error(ctx, "--model: %s", e.msg);
+    return CLI_OK;
+  }
+  int any = 0;
+  for (int i = 0; size_flags[i]; i++) any |= cli_seen(opts, size_flags[i]);
+  if (!any) return cli_error(ctx, "which model? give --model ID|config.json (roofline model list) or --layers, --heads and --params");
+  const double v[] = {f->params, f->layers, f->d_model, f->heads, f->kv_heads, f->head_dim,
+                      f->d_ff, f->vocab, f->experts, f->experts_active};
+  for (int i = 0; size_flags[i]; i++)
+    if (cli_seen(opts, size_flags[i]) && !(v[i] > 0))
+      return cli_error(ctx, "--%s must be > 0 (got %g)", size_flags[i], v[i]);
+  if (!cli_seen(opts, "layers"))
+    return cli_error(ctx, "the model names no layers: give --layers (or --model ID|config.json)");
+  int one_head = 0;
+  if (!cli_seen(opts, "heads")) {
+    if (!(f->heads_optional && cli_seen(opts, "d-model") && !cli_seen(opts, "head-dim") && !cli_seen(opts, "kv-heads")))
+      return cli_error(ctx, "the model names no attention heads: give --heads");
+    one_head = 1; /* only H d_h = d matters (the attention FLOPs) */
+  }
+  if (!cli_seen(opts, "params") && !(cli_seen(opts, "d-ff") && cli_seen(opts, "vocab")))
+    return cli_error(ctx, "give the parameter count (--params 7e9) or --d-ff and --vocab to derive it");
+  rl_model m = rl_model_init();
+  m.params = f->params;
+  m.layers = f->layers;
+  m.d_model = f->d_model;
+  m.heads = one_head ? 1 : f->heads;
+  m.kv_heads = f->kv_heads;
+  m.head_dim = f->head_dim;
+  m.d_ff = f->d_ff;
+  m.vocab = f->vocab;
+  m.experts = f->experts;
+  m.experts_active = f->experts_active;
+  snprintf(m.id, sizeof m.id, "custom");
+  snprintf(m.name, sizeof m.name, "model given by flags");
+  snprintf(m.source, sizeof m.source, "command line");
+  rl_model c;
+  rl_error e;
+  rl_status st = rl_model_check(&m, &c, &e);
+  if (st) return cli_error(ctx, "%s", e.msg);
+  *out = m;
+  return CLI_OK;
+}
+
+/* ---- inference flags -------------------------------------------------------- */
+void cli_infer_flags_init(cli_infer_flags *f) {
+  memset(f, 0, sizeof *f);
+  f->weight_dtype = f->kv_dtype = f->dtype = -1;
+  f->tp = 1;
+}
+
+int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, const cli_infer_flags *f,
+                    const cli_hw_flags *hwf, const rl_model *m, rl_infer_cfg *cfg, rl_hw *hw,
+                    rl_roof *roof) {
+  int rc;
+  *cfg = rl_infer_cfg_init();
+  if (f->tp < 1) return cli_error(ctx, "--tp must be >= 1 (got %d)", f->tp);
+  if (cli_seen(opts, "link-bw") && !(f->link_bw > 0)) return cli_error(ctx, "--link-bw must be > 0");
+  if (f->comm_latency < 0) return cli_error(ctx, "--comm-latency must be >= 0");
+  if (f->tp == 1 && (cli_seen(opts, "link-bw") || cli_seen(opts, "comm-latency")))
+    return cli_error(ctx, "--link-bw and --comm-latency apply with --tp N > 1 only");
+  if (f->embedding) {
+    if (strcmp(f->embedding, "gathered") == 0) cfg->embedding = RL_EMBED_GATHERED;
+    else if (strcmp(f->embedding, "full") == 0) cfg->embedding = RL_EMBED_FULL;
+    else return cli_error(ctx, "--embedding: '%s' is not gathered or full", f->embedding);
+  }
+  const char *dflt = (hwf->peak > 0 && hwf->bw > 0) ? NULL : "nvidia-h100-sxm5";
+  if ((rc = cli_resolve_hw(ctx, hwf, dflt, hw))) return rc;
+  int32_t act = f->dtype >= 0 ? f->dtype : m->dtype;
+  if ((rc = cli_roof(ctx, hwf, hw, act, 1, roof))) return rc;
+  cfg->weight_dtype = f->weight_dtype;
+  cfg->kv_dtype = f->kv_dtype;
+  cfg->act_dtype = f->dtype;
+  cfg->tp = f->tp;
+  cfg->mem_bytes = hw->mem_bytes;
+  cfg->comm_latency_s = f->comm_latency;
+  if (f->tp > 1) {
+    cfg->link_bw = f->link_bw > 0 ? f->link_bw : hw->interconnect_bw / 2;
+    if (!(cfg->link_bw > 0))
+      return cli_error(ctx, "--tp %d: %s has no interconnect figure; give --link-bw", f->tp, hw->id);
+  }
+  return CLI_OK;
+}
+
+/* ---- JSON ----------------------------------------------------------------- */
+void cj_init(cli_json *j, FILE *f) {
+  memset(j, 0, sizeof *j);
+  j->f = f;
+}
+
+static void member(cli_json *j, const char *key) {
+  if (j->count[j->depth]++) fputc(',', j->f);
+  if (key) {
+    char buf[256];
+    size_t n = rl_json_string(key, buf, sizeof buf);
+    if (n < sizeof buf) fputs(buf, j->f);
+    fputc(':', j->f);
+  }
+}
+
+void cj_open(cli_json *j, const char *key, char brace) {
+  member(j, key);
+  fputc(brace, j->f);
+  if (j->depth < 31) j->depth++;
+  j->count[j->depth] = 0;
+}
+
+void cj_close(cli_json *j, char brace) {
+  fputc(brace, j->f);
+  if (j->depth > 0) j->depth--;
+}
+
+void cj_num(cli_json *j, const char *key, double v) {
+  member(j, key);
+  if (isfinite(v)) fprintf(j->f, "%.10g", v);
+  else fputs("null", j->f);
+}
+
+void cj_str(cli_json *j, const char *key, const char *s) {
+  member(j, key);
+  size_t n = rl_json_string(s ? s : "", NULL, 0);
+  char *buf = malloc(n + 1);
+  if (!buf) { fputs("null", j->f); return; }
+  rl_json_string(s ? s : "", buf, n + 1);
+  fputs(buf, j->f);
+  free(buf);
+}
+
+void cj_bool(cli_json *j, const char *key, int v) {
+  member(j, key);
+  fputs(v ? "true" : "false", j->f);
+}
+
+void cj_null(cli_json *j, const char *key) {
+  member(j, key);
+  fputs("null", j->f);
+}
+
+void cj_end(cli_json *j) { fputc('\n', j->f); }
+
+const char *cli_pct(char *buf, size_t cap, double frac) {
+  double p = frac * 100;
+  if (!isfinite(p)) snprintf(buf, cap, "-");
+  else if (fabs(p) >= 10) snprintf(buf, cap, "%.1f%%", p);
+  else if (fabs(p) >= 1) snprintf(buf, cap, "%.2f%%", p);
+  else snprintf(buf, cap, "%.3g%%", p);
+  return buf;
+}
+
+const char *cli_count(char *buf, size_t cap, double v) {
+  if (!isfinite(v)) { snprintf(buf, cap, "-"); return buf; }
+  if (fabs(v) < 1e6) { snprintf(buf, cap, "%.6g", v); return buf; }
+  int ex = (int)floor(log10(fabs(v)));
+  double mant = v / pow(10, ex);
+  if (fabs(mant) >= 9.9995) { mant /= 10; ex++; }
+  snprintf(buf, cap, "%.4ge%d", mant, ex);
+  return buf;
+}

@@ -1,0 +1,296 @@
+/*
+ * cmd_decode.c -- `roofline decode`: the roofline of one decode step of an
+ * LLM over a sweep of batch sizes, with the KV cache's traffic and the
+ * device's memory capacity.
+ */
+#include "cli_llm.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: roofline decode --model ID|PATH [--batch LIST] [--context T] [--hw ID]\n"
+    "\n"
+    "One decode step makes one token for each of B sequences. It reads every weight\n"
+    "once, whatever B (the batch shares them), plus each sequence's own KV cache of\n"
+    "T tokens, and does 2 FLOPs per parameter multiplied per token plus the\n"
+    "attention over the context (4 L H d_h T). Its time is at least\n"
+    "max(FLOPs/peak, bytes/bandwidth): with weights alone the intensity is about B,\n"
+    "so the step time hardly grows until B nears the ridge point; the caches add\n"
+    "bytes that grow with B, so long contexts stay memory-bound at any batch.\n"
+    "\n"
+    "For each batch: FLOPs, bytes, intensity, the bound, the step time, tokens/s in\n"
+    "all and per sequence, and the memory it needs (weights + B caches) against the\n"
+    "device's capacity. Then the ridge batch (weights only), the intensity decode\n"
+    "tends to as B grows, and the largest batch that fits.\n"
+    "\n"
+    CLI_MODEL_HELP
+    "workload:\n"
+    "  --batch LIST     batch sizes: 1,8,64,256 or a doubling range 1..1024\n"
+    "                   (default 1..1024)\n"
+    "  --context T      tokens in each sequence's KV cache (default 0: weights only)\n"
+    CLI_INFER_HELP
+    "  --json, --csv    machine-readable output\n"
+    "\n"
+    "examples:\n"
+    "  roofline decode --model llama3-8b --context 4096 --batch 1,16,64,119\n"
+    "  roofline decode --model llama3-8b --embedding full        (the seed's 4.8 ms)\n"
+    "  roofline decode --params 7e9 --layers 32 --heads 32 --kv-heads 8 --head-dim 128 \\\n"
+    "                  --context 4096 --batch 1,128\n"
+    "  roofline decode --model llama3-70b --tp 4 --weight-dtype fp8 --kv-dtype fp8\n";
+
+#define MAX_BATCHES 256
+
+/* "1,8,64" or "1..1024" / "1-1024" (doubling), or a mix. */
+static int parse_batches(cli_ctx *ctx, const char *s, double *out, int *n) {
+  char tmp[1024];
+  if (strlen(s) >= sizeof tmp) return cli_error(ctx, "--batch: too long");
+  strcpy(tmp, s);
+  *n = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    char *sep = strstr(tok, "..");
+    size_t skip = 2;
+    if (!sep && tok[0] && (sep = strchr(tok + 1, '-')) != NULL) skip = 1;
+    double a, b;
+    rl_error e;
+    if (sep) {
+      *sep = 0;
+      if (rl_parse_quantity(tok, RL_UNIT_COUNT, &a, &e) || rl_parse_quantity(sep + skip, RL_UNIT_COUNT, &b, &e))
+        return cli_error(ctx, "--batch: %s", e.msg);
+      if (!(a >= 1) || a != floor(a)) return cli_error(ctx, "--batch: a batch must be a whole number >= 1 (got %g)", a);
+      if (!(b >= a)) return cli_error(ctx, "--batch: range %g..%g runs backwards", a, b);
+      for (double v = a;; v *= 2) {
+        if (v > b) v = b;
+        if (*n >= MAX_BATCHES) return cli_error(ctx, "--batch: more than %d batch sizes", MAX_BATCHES);
+        out[(*n)++] = v;
+        if (v >= b) break;
+      }
+    } else {
+      if (rl_parse_quantity(tok, RL_UNIT_COUNT, &a, &e)) return cli_error(ctx, "--batch: %s", e.msg);
+      if (!(a >= 1) || a != floor(a) || a > 1e12)
+        return cli_error(ctx, "--batch: a batch must be a whole number >= 1 (got %g)", a);
+      if (*n >= MAX_BATCHES) return cli_error(ctx, "--batch: more than %d batch sizes", MAX_BATCHES);
+      out[(*n)++] = a;
+    }
+  }
+  if (*n == 0) return cli_error(ctx, "--batch: no batch sizes");
+  return CLI_OK;
+}
+
+static const char *peak_label(const rl_roof *r, char *buf, size_t cap) {
+  snprintf(buf, cap, "%s %s%s", CLI_Q(r->peak, RL_UNIT_FLOP_S),
+           r->peak_kind < 0 ? "(--peak)" : rl_peak_name(r->peak_kind),
+           r->sparse ? " SPARSE peak" : (r->peak_kind < 0 ? "" : " dense tensor peak"));
+  return buf;
+}
+
+static int run(cli_ctx *ctx, int argc, char **argv) {
+  cli_model_flags mf;
+  memset(&mf, 0, sizeof mf);
+  cli_infer_flags inf;
+  cli_infer_flags_init(&inf);
+  cli_hw_flags hwf;
+  cli_hw_flags_init(&hwf);
+  const char *batch_s = NULL;
+  double context = 0;
+  cli_opt opts[] = {CLI_MODEL_OPTS(mf), CLI_INFER_OPTS(inf), CLI_HW_OPTS(hwf),
+                    {"batch", OPT_STR, &batch_s, 0}, {"context", OPT_COUNT, &context, 0},
+                    {NULL, 0, NULL, 0}};
+  int rc = cli_parse(ctx, argc, argv, opts, NULL, 0, NULL);
+  if (rc) return rc;
+  if (!(context >= 0) || context != floor(context))
+    return cli_error(ctx, "--context must be a whole number of tokens >= 0 (got %g)", context);
+  double batches[MAX_BATCHES];
+  int nb = 0;
+  if (batch_s) {
+    if ((rc = parse_batches(ctx, batch_s, batches, &nb))) return rc;
+  } else {
+    for (double b = 1; b <= 1024; b *= 2) batches[nb++] = b;
+  }
+  rl_model m;
+  if ((rc = cli_resolve_model(ctx, opts, &mf, &m))) return rc;
+  rl_infer_cfg cfg;
+  rl_hw hw;
+  rl_roof roof;
+  if ((rc = cli_infer_setup(ctx, opts, &inf, &hwf, &m, &cfg, &hw, &roof))) return rc;
+  cfg.context = context;
+  rl_decode_row *rows = calloc((size_t)nb, sizeof *rows);
+  if (!rows) return cli_error(ctx, "out of memory");
+  rl_decode_summary s;
+  rl_error e;
+  rl_status st = rl_decode(&m, &cfg, &roof, batches, nb, rows, &s, &e);
+  if (st) { free(rows); return cli_fail(ctx, st, &e); }
+  /* the other embedding convention, at B = 1, to explain the difference */
+  rl_infer_cfg other = cfg;
+  other.embedding = cfg.embedding == RL_EMBED_FULL ? RL_EMBED_GATHERED : RL_EMBED_FULL;
+  double one = 1;
+  rl_decode_row orow, row1;
+  rl_decode(&m, &other, &roof, &one, 1, &orow, NULL, NULL);
+  rl_decode(&m, &cfg, &roof, &one, 1, &row1, NULL, NULL);
+  rl_model c;
+  rl_model_check(&m, &c, NULL);
+  int32_t wd = cfg.weight_dtype >= 0 ? cfg.weight_dtype : c.dtype;
+  int32_t ad = cfg.act_dtype >= 0 ? cfg.act_dtype : c.dtype;
+  int32_t kd = cfg.kv_dtype >= 0 ? cfg.kv_dtype : ad;
+  const char *emb = cfg.embedding == RL_EMBED_FULL ? "full" : "gathered";
+  if (ctx->json) {
+    cli_json j;
+    cj_init(&j, ctx->out);
+    cj_open(&j, NULL, '{');
+    cj_str(&j, "model", c.id);
+    cj_str(&j, "hw", hw.id);
+    cj_num(&j, "params", s.params);
+    cj_num(&j, "active_params", s.active_params);
+    cj_num(&j, "weights_bytes", s.weights_bytes);
+    cj_num(&j, "weights_read_bytes", s.weights_read_bytes);
+    cj_num(&j, "embedding_bytes", s.embedding_bytes);
+    cj_str(&j, "embedding", emb);
+    cj_num(&j, "kv_bytes_per_token", s.kv_bytes_per_token);
+    cj_num(&j, "kv_bytes_per_seq", s.kv_bytes_per_seq);
+    cj_num(&j, "context", context);
+    cj_num(&j, "linear_flops_per_token", s.linear_flops_per_token);
+    cj_num(&j, "attention_flops_per_token", s.attention_flops_per_token);
+    cj_num(&j, "attention_intensity", s.attention_intensity);
+    cj_num(&j, "peak", roof.peak);
+    cj_str(&j, "peak_kind", roof.peak_kind < 0 ? "custom" : rl_peak_name(roof.peak_kind));
+    cj_bool(&j, "sparse", roof.sparse);
+    cj_num(&j, "bandwidth", roof.bandwidth);
+    cj_num(&j, "ridge", s.ridge);
+    if (s.ridge_batch > 0) cj_num(&j, "ridge_batch", s.ridge_batch);
+    else cj_null(&j, "ridge_batch");
+    if (s.asymptotic_intensity > 0) cj_num(&j, "asymptotic_intensity", s.asymptotic_intensity);
+    else cj_null(&j, "asymptotic_intensity");
+    if (s.max_batch >= 0) cj_num(&j, "max_batch", s.max_batch);
+    else cj_null(&j, "max_batch");
+    if (s.mem_bytes > 0) cj_num(&j, "mem_bytes", s.mem_bytes);
+    else cj_null(&j, "mem_bytes");
+    cj_bool(&j, "weights_fit", s.weights_fit);
+    cj_num(&j, "devices_needed", s.devices_needed);
+    cj_num(&j, "tp", s.tp);
+    cj_str(&j, "weight_dtype", rl_dtype_name(wd));
+    cj_str(&j, "kv_dtype", rl_dtype_name(kd));
+    cj_str(&j, "dtype", rl_dtype_name(ad));
+    cj_num(&j, "other_embedding_step_time_s", orow.step_time_s);
+    cj_open(&j, "rows", '[');
+    for (int i = 0; i < nb; i++) {
+      const rl_decode_row *r = &rows[i];
+      cj_open(&j, NULL, '{');
+      cj_num(&j, "batch", r->batch);
+      cj_num(&j, "step_time_s", r->step_time_s);
+      cj_num(&j, "tokens_per_s", r->tokens_per_s);
+      cj_num(&j, "tokens_per_s_per_seq", r->tokens_per_s_per_seq);
+      cj_num(&j, "intensity", r->intensity);
+      cj_str(&j, "bound", rl_bound_name(r->bound));
+      cj_num(&j, "memory_bytes", r->memory_bytes);
+      cj_bool(&j, "fits", r->fits);
+      cj_num(&j, "flops", r->flops);
+      cj_num(&j, "bytes", r->bytes);
+      cj_num(&j, "weight_bytes", r->weight_bytes);
+      cj_num(&j, "kv_bytes", r->kv_bytes);
+      cj_num(&j, "compute_time_s", r->compute_time_s);
+      cj_num(&j, "memory_time_s", r->memory_time_s);
+      cj_num(&j, "comm_time_s", r->comm_time_s);
+      cj_close(&j, '}');
+    }
+    cj_close(&j, ']');
+    cj_close(&j, '}');
+    cj_end(&j);
+    free(rows);
+    return CLI_OK;
+  }
+  const char *hdr[] = {"batch", "FLOPs", "bytes", "FLOP/B", "bound", "step >=", "tokens/s", "per seq",
+                       "memory", "fits"};
+  cli_table *t = cli_table_new(10, hdr);
+  for (int i = 0; i < nb; i++) {
+    const rl_decode_row *r = &rows[i];
+    char cell[10][48];
+    snprintf(cell[0], 48, "%.0f", r->batch);
+    cli_q(cell[1], 48, r->flops, RL_UNIT_FLOP);
+    cli_q(cell[2], 48, r->bytes, RL_UNIT_BYTES);
+    cli_q(cell[3], 48, r->intensity, RL_UNIT_FLOP_PER_BYTE);
+    snprintf(cell[4], 48, "%s", rl_bound_name(r->bound));
+    cli_q(cell[5], 48, r->step_time_s, RL_UNIT_SECONDS);
+    snprintf(cell[6], 48, r->tokens_per_s >= 1e4 ? "%.0f" : "%.4g", r->tokens_per_s);
+    snprintf(cell[7], 48, r->tokens_per_s_per_seq >= 1e4 ? "%.0f" : "%.4g", r->tokens_per_s_per_seq);
+    cli_q(cell[8], 48, r->memory_bytes, RL_UNIT_BYTES);
+    snprintf(cell[9], 48, "%s", s.mem_bytes <= 0 ? "?" : (r->fits ? "yes" : "NO"));
+    const char *cells[10] = {cell[0], cell[1], cell[2], cell[3], cell[4], cell[5], cell[6], cell[7], cell[8], cell[9]};
+    cli_table_row(t, cells);
+  }
+  if (ctx->csv) {
+    cli_table_print(ctx, t);
+    cli_table_free(t);
+    free(rows);
+    return CLI_OK;
+  }
+  FILE *o = ctx->out;
+  char pk[96];
+  fprintf(o, "Decode of %s (%s) on %s (%s)%s\n", c.id, c.name, hw.id, hw.name,
+          s.tp > 1 ? "" : "");
+  if (s.tp > 1) fprintf(o, "  tensor parallel over %d devices: weights, KV heads and FLOPs split, figures per device\n", s.tp);
+  fprintf(o, "  parameters   %s%s", CLI_N(s.params), s.active_params < s.params ? "" : "\n");
+  if (s.active_params < s.params) fprintf(o, " (%s active per token)\n", CLI_N(s.active_params));
+  fprintf(o, "  weights      %s in %s resident; read per step: %s (%s)\n", CLI_Q(s.weights_bytes, RL_UNIT_BYTES),
+          rl_dtype_name(wd), CLI_Q(s.weights_read_bytes, RL_UNIT_BYTES),
+          cfg.embedding == RL_EMBED_FULL
+              ? "embedding table read in full, every parameter 2 FLOPs/token: the seeds' convention"
+              : (s.weights_read_bytes < s.weights_bytes ? "embedding: only the row each sequence looks up"
+                                                       : "every weight once"));
+  fprintf(o, "  KV cache     %s (%.4g KiB) per token in %s; %s (%.4g MiB) per sequence at %.0f tokens\n",
+          CLI_Q(s.kv_bytes_per_token, RL_UNIT_BYTES), s.kv_bytes_per_token / 1024, rl_dtype_name(kd),
+          CLI_Q(s.kv_bytes_per_seq, RL_UNIT_BYTES), s.kv_bytes_per_seq / 1048576, context);
+  fprintf(o, "  FLOPs/token  %s linear (2 per parameter multiplied) + %s attention (4 L H d_h T)\n",
+          CLI_Q(s.linear_flops_per_token, RL_UNIT_FLOP), CLI_Q(s.attention_flops_per_token, RL_UNIT_FLOP));
+  fprintf(o, "  roof         %s, %s: ridge %s\n\n", peak_label(&roof, pk, sizeof pk),
+          CLI_Q(roof.bandwidth, RL_UNIT_BYTES_S), CLI_Q(s.ridge, RL_UNIT_FLOP_PER_BYTE));
+  cli_table_print(ctx, t);
+  cli_table_free(t);
+  fprintf(o, "\n");
+  if (s.ridge_batch > 0)
+    fprintf(o, "ridge batch: weights-only decode turns compute-bound at B = %.1f (intensity ~ B)\n", s.ridge_batch);
+  else
+    fprintf(o, "ridge batch: none (weights-only intensity never reaches the ridge)\n");
+  if (context > 0) {
+    fprintf(o, "as B grows, intensity -> %.3g FLOP/B (FLOPs per token / cache bytes per token)%s\n",
+            s.asymptotic_intensity,
+            s.asymptotic_intensity < s.ridge ? ": below the ridge, memory-bound at any batch" : "");
+    fprintf(o, "attention alone: %.3g FLOP/B (each K/V element serves %.0f query heads), whatever the batch\n",
+            s.attention_intensity, c.heads / c.kv_heads);
+  }
+  if (s.mem_bytes > 0) {
+    if (!s.weights_fit) {
+      fprintf(o, "memory: the weights (%s) do not fit in %s: at least %.0f devices (--tp %.0f)\n",
+              CLI_Q(s.weights_bytes * s.tp, RL_UNIT_BYTES), CLI_Q(s.mem_bytes, RL_UNIT_BYTES), s.devices_needed,
+              s.devices_needed);
+    } else if (s.max_batch >= 0) {
+      fprintf(o, "memory: %s - %s of weights = %s for caches: at most %.0f sequences of %.0f tokens\n",
+              CLI_Q(s.mem_bytes, RL_UNIT_BYTES), CLI_Q(s.weights_bytes, RL_UNIT_BYTES),
+              CLI_Q(s.mem_bytes - s.weights_bytes, RL_UNIT_BYTES), s.max_batch, context);
+    } else {
+      fprintf(o, "memory: weights %s of %s; no cache at context 0\n", CLI_Q(s.weights_bytes, RL_UNIT_BYTES),
+              CLI_Q(s.mem_bytes, RL_UNIT_BYTES));
+    }
+  }
+  if (fabs(orow.weight_bytes - row1.weight_bytes) > 1e-9 * row1.weight_bytes) {
+    double tw = row1.weight_bytes / roof.bandwidth, to = orow.weight_bytes / roof.bandwidth;
+    if (cfg.embedding == RL_EMBED_GATHERED)
+      fprintf(o, "convention: at B = 1 the weights read take %s (%s: the embedding table is gathered,\n"
+                 "  one row per sequence). The seeds read all of it (\"16 GB ... 4.8 ms\"; --embedding full):\n"
+                 "  %s, %s, %.4g tokens/s with no cache. The table is %s of weights nobody reads.\n",
+              CLI_Q(tw, RL_UNIT_SECONDS), CLI_Q(row1.weight_bytes, RL_UNIT_BYTES), CLI_Q(orow.weight_bytes, RL_UNIT_BYTES),
+              CLI_Q(to, RL_UNIT_SECONDS), 1 / to, CLI_Q(s.embedding_bytes, RL_UNIT_BYTES));
+    else
+      fprintf(o, "convention: the whole embedding table counted, as the seeds do: %s at B = 1 (%s). A kernel\n"
+                 "  reads only the rows it looks up (--embedding gathered, the default): %s, %s.\n",
+              CLI_Q(row1.weight_bytes, RL_UNIT_BYTES), CLI_Q(tw, RL_UNIT_SECONDS), CLI_Q(orow.weight_bytes, RL_UNIT_BYTES),
+              CLI_Q(to, RL_UNIT_SECONDS));
+  }
+  fprintf(o, "bounds assume perfect overlap of compute and memory and leave out activations and the new\n"
+             "token's KV write; a real step is slower.\n");
+  free(rows);
+  return CLI_OK;
+}
+
+const cli_command cmd_decode = {"decode", run, "LLM decode: step time, tokens/s, KV cache and memory vs batch", help};

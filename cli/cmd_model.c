@@ -1,0 +1,235 @@
+/*
+ * cmd_model.c -- `roofline model list|show`: the built-in Transformer
+ * configurations and the parameter count derived from each.
+ */
+#include "cli_llm.h"
+
+#include <string.h>
+
+static const char help[] =
+    "usage: roofline model list\n"
+    "       roofline model show ID|PATH      (or: roofline model show --layers ...)\n"
+    "\n"
+    "The decoder-only Transformers the LLM commands know (data/models.csv, one row\n"
+    "per model with its source: the model's Hugging Face config.json or the paper's\n"
+    "table). `show` prints a configuration, the parameter count derived from it part\n"
+    "by part (embedding, attention with grouped-query K/V, gated or plain MLP, MoE\n"
+    "experts total and active, norms, tied or separate output layer) against the\n"
+    "published count, and the KV cache per token. PATH is a config.json or a folder\n"
+    "holding one, as downloaded from Hugging Face.\n"
+    "\n"
+    CLI_MODEL_HELP
+    "\n"
+    "flags: --kv-dtype DT (default: the model's format) for the KV cache per token,\n"
+    "       --json, --csv\n"
+    "\n"
+    "examples:\n"
+    "  roofline model list\n"
+    "  roofline model show llama3-8b\n"
+    "  roofline model show ~/models/Meta-Llama-3-8B/config.json\n";
+
+static const char *mlp_name(int32_t k) { return k == RL_MLP_GATED ? "gated" : "plain"; }
+static const char *norm_name(int32_t k) { return k == RL_NORM_RMS ? "rmsnorm" : "layernorm"; }
+
+static void json_model(cli_json *j, const rl_model *m, const rl_param_count *p, double kv) {
+  rl_model c;
+  if (rl_model_check(m, &c, NULL) != RL_OK) c = *m;
+  cj_str(j, "id", m->id);
+  cj_str(j, "name", m->name);
+  cj_num(j, "layers", c.layers);
+  cj_num(j, "d_model", c.d_model);
+  cj_num(j, "heads", c.heads);
+  cj_num(j, "kv_heads", c.kv_heads);
+  cj_num(j, "head_dim", c.head_dim);
+  cj_num(j, "d_ff", c.d_ff);
+  cj_num(j, "vocab", c.vocab);
+  cj_num(j, "max_seq", c.max_seq);
+  cj_num(j, "experts", c.experts);
+  cj_num(j, "experts_active", c.experts_active);
+  cj_str(j, "mlp", mlp_name(c.mlp));
+  cj_str(j, "norm", norm_name(c.norm));
+  cj_bool(j, "tied_embeddings", c.tied_embeddings);
+  cj_bool(j, "bias", c.bias);
+  cj_str(j, "dtype", rl_dtype_name(c.dtype));
+  cj_num(j, "params", p->total);
+  cj_num(j, "active_params", p->active);
+  cj_bool(j, "params_derived", p->derived);
+  if (m->published_params > 0) cj_num(j, "published_params", m->published_params);
+  else cj_null(j, "published_params");
+  cj_num(j, "embedding_params", p->embedding);
+  cj_num(j, "attention_params", p->attention);
+  cj_num(j, "mlp_params", p->mlp);
+  cj_num(j, "norm_params", p->norms);
+  cj_num(j, "output_params", p->output);
+  cj_num(j, "non_embedding_params", p->non_embedding);
+  cj_num(j, "kv_bytes_per_token", kv);
+  cj_str(j, "source", m->source);
+}
+
+static int list(cli_ctx *ctx) {
+  int32_t n = rl_model_count();
+  if (ctx->json) {
+    cli_json j;
+    cj_init(&j, ctx->out);
+    cj_open(&j, NULL, '[');
+    for (int32_t i = 0; i < n; i++) {
+      rl_model m;
+      rl_param_count p;
+      double kv = 0;
+      rl_model_get(i, &m);
+      rl_model_params(&m, &p, NULL);
+      rl_model_kv_bytes_per_token(&m, m.dtype, &kv, NULL);
+      cj_open(&j, NULL, '{');
+      json_model(&j, &m, &p, kv);
+      cj_close(&j, '}');
+    }
+    cj_close(&j, ']');
+    cj_end(&j);
+    return CLI_OK;
+  }
+  const char *hdr[] = {"id", "name", "params", "published", "active", "L", "d", "heads/kv", "d_ff", "vocab", "KV/token"};
+  cli_table *t = cli_table_new(11, hdr);
+  for (int32_t i = 0; i < n; i++) {
+    rl_model m;
+    rl_param_count p;
+    double kv = 0;
+    rl_model_get(i, &m);
+    rl_model_params(&m, &p, NULL);
+    rl_model_kv_bytes_per_token(&m, m.dtype, &kv, NULL);
+    char c[11][64];
+    cli_count(c[2], 64, p.total);
+    cli_count(c[3], 64, m.published_params);
+    cli_count(c[4], 64, p.active);
+    snprintf(c[5], 64, "%.0f", m.layers);
+    snprintf(c[6], 64, "%.0f", m.d_model);
+    snprintf(c[7], 64, "%.0f/%.0f", m.heads, m.kv_heads);
+    if (m.experts > 0) snprintf(c[8], 64, "%.0f x%.0f", m.d_ff, m.experts);
+    else snprintf(c[8], 64, "%.0f", m.d_ff);
+    snprintf(c[9], 64, "%.0f", m.vocab);
+    snprintf(c[10], 64, "%s %s", CLI_Q(kv, RL_UNIT_BYTES), rl_dtype_name(m.dtype));
+    const char *cells[11] = {m.id, m.name, c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10]};
+    cli_table_row(t, cells);
+  }
+  cli_table_print(ctx, t);
+  cli_table_free(t);
+  if (!ctx->csv)
+    fprintf(ctx->out, "\nparams: derived from each configuration (roofline model show ID for the parts);\n"
+                      "published: the source's count; KV/token in the published format.\n");
+  return CLI_OK;
+}
+
+static int show(cli_ctx *ctx, const rl_model *m, int32_t kv_dtype) {
+  rl_param_count p;
+  rl_error e;
+  rl_status st = rl_model_params(m, &p, &e);
+  if (st) return cli_fail(ctx, st, &e);
+  rl_model c;
+  rl_model_check(m, &c, NULL);
+  double kv = 0;
+  int32_t kd = kv_dtype >= 0 ? kv_dtype : c.dtype;
+  st = rl_model_kv_bytes_per_token(&c, kd, &kv, &e);
+  if (st) return cli_fail(ctx, st, &e);
+  if (ctx->json) {
+    cli_json j;
+    cj_init(&j, ctx->out);
+    cj_open(&j, NULL, '{');
+    json_model(&j, m, &p, kv);
+    cj_str(&j, "kv_dtype", rl_dtype_name(kd));
+    cj_close(&j, '}');
+    cj_end(&j);
+    return CLI_OK;
+  }
+  if (ctx->csv) {
+    const char *hdr[] = {"part", "params"};
+    cli_table *t = cli_table_new(2, hdr);
+    const char *names[] = {"embedding", "attention", "mlp", "norms", "output", "total", "active"};
+    double v[] = {p.embedding, p.attention, p.mlp, p.norms, p.output, p.total, p.active};
+    for (int i = 0; i < 7; i++) {
+      char b[48];
+      snprintf(b, sizeof b, "%.17g", v[i]);
+      const char *cells[2] = {names[i], b};
+      cli_table_row(t, cells);
+    }
+    cli_table_print(ctx, t);
+    cli_table_free(t);
+    return CLI_OK;
+  }
+  FILE *o = ctx->out;
+  fprintf(o, "%s (%s)\n", c.id, c.name);
+  fprintf(o, "  layers %.0f, d_model %.0f, %.0f query heads and %.0f KV heads of %.0f",
+          c.layers, c.d_model, c.heads, c.kv_heads, c.head_dim);
+  if (c.kv_heads < c.heads)
+    fprintf(o, " (%s: %.0f query heads share each K/V head)", c.kv_heads == 1 ? "multi-query" : "grouped-query",
+            c.heads / c.kv_heads);
+  fprintf(o, "\n");
+  if (c.d_ff > 0)
+    fprintf(o, "  MLP %s, d_ff %.0f%s; %s; vocabulary %.0f, embeddings %s; %s\n", mlp_name(c.mlp), c.d_ff,
+            c.experts > 0 ? " per expert" : "", norm_name(c.norm), c.vocab,
+            c.tied_embeddings ? "tied (the output layer reuses the table)" : "untied (a separate output layer)",
+            c.bias ? "with biases" : "no biases");
+  if (c.experts > 0)
+    fprintf(o, "  mixture of experts: %.0f experts per layer, %.0f used by each token\n", c.experts, c.experts_active);
+  fprintf(o, "  published in %s; source: %s\n\n", rl_dtype_name(c.dtype), c.source);
+  if (p.derived) {
+    const char *hdr[] = {"part", "parameters", "formula"};
+    cli_table *t = cli_table_new(3, hdr);
+    char f[7][160], v[7][48];
+    snprintf(f[0], 160, "vocab x d%s", c.learned_pos ? " + max_seq x d (learned positions)" : "");
+    snprintf(f[1], 160, "L (d H d_h + 2 d H_kv d_h + H d_h d)%s", c.bias ? " + biases" : "");
+    snprintf(f[2], 160, "L x %s%s%s", c.experts > 0 ? "E x " : "", c.mlp == RL_MLP_GATED ? "3 d d_ff" : "2 d d_ff",
+             c.experts > 0 ? " + router d E" : (c.bias ? " + biases" : ""));
+    snprintf(f[3], 160, "(2L + 1) x %s", c.norm == RL_NORM_RMS ? "d" : "2d");
+    snprintf(f[4], 160, "%s", c.tied_embeddings ? "tied: 0" : "vocab x d");
+    snprintf(f[5], 160, "sum");
+    snprintf(f[6], 160, "%s", c.experts > 0 ? "experts_active of the experts" : "dense: all");
+    double vals[7] = {p.embedding, p.attention, p.mlp, p.norms, p.output, p.total, p.active};
+    const char *names[7] = {"embedding", "attention", "mlp", "norms", "output layer", "total", "active per token"};
+    for (int i = 0; i < 7; i++) {
+      snprintf(v[i], 48, "%.0f", vals[i]);
+      const char *cells[3] = {names[i], v[i], f[i]};
+      cli_table_row(t, cells);
+    }
+    cli_table_print(ctx, t);
+    cli_table_free(t);
+    if (m->published_params > 0)
+      fprintf(o, "\nderived %s against %s published (%+.2f%%)\n", CLI_N(p.total), CLI_N(m->published_params),
+              (p.total / m->published_params - 1) * 100);
+  } else {
+    fprintf(o, "parameters: %s as given (not derived: give --d-ff and --vocab to derive them)\n", CLI_N(p.total));
+  }
+  fprintf(o, "KV cache: 2 x %.0f layers x %.0f KV heads x %.0f x %g B (%s) = %s (%.4g KiB) per token\n", c.layers,
+          c.kv_heads, c.head_dim, rl_dtype_bytes(kd), rl_dtype_name(kd), CLI_Q(kv, RL_UNIT_BYTES), kv / 1024);
+  fprintf(o, "weights: %s in %s\n", CLI_Q(p.total * rl_dtype_bytes(c.dtype), RL_UNIT_BYTES), rl_dtype_name(c.dtype));
+  return CLI_OK;
+}
+
+static int run(cli_ctx *ctx, int argc, char **argv) {
+  cli_model_flags mf;
+  memset(&mf, 0, sizeof mf);
+  int32_t kv_dtype = -1;
+  cli_opt opts[] = {CLI_MODEL_OPTS(mf), {"kv-dtype", OPT_DTYPE, &kv_dtype, 0}, {NULL, 0, NULL, 0}};
+  const char *pos[2];
+  int np = 0;
+  int rc = cli_parse(ctx, argc, argv, opts, pos, 2, &np);
+  if (rc) return rc;
+  if (np < 1) return cli_error(ctx, "list or show? e.g. roofline model show llama3-8b");
+  if (strcmp(pos[0], "list") == 0) {
+    ctx->cmd = "model list";
+    if (np > 1) return cli_error(ctx, "unexpected argument '%s'", pos[1]);
+    for (const cli_opt *o = opts; o->name; o++)
+      if (o->seen) return cli_error(ctx, "--%s does not apply to list", o->name);
+    return list(ctx);
+  }
+  if (strcmp(pos[0], "show") != 0)
+    return cli_error(ctx, "unknown subcommand '%s' (list, show)", pos[0]);
+  ctx->cmd = "model show";
+  if (np > 1) {
+    if (mf.model) return cli_error(ctx, "give the model once (as an argument or as --model)");
+    mf.model = pos[1];
+  }
+  rl_model m;
+  if ((rc = cli_resolve_model(ctx, opts, &mf, &m))) return rc;
+  return show(ctx, &m, kv_dtype);
+}
+
+const cli_command cmd_model = {"model", run, "built-in Transformer configurations and their parameter counts", help};

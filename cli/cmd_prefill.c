@@ -1,0 +1,163 @@
+/*
+ * cmd_prefill.c -- `roofline prefill`: the time-to-first-token bound of a
+ * prompt, op by op, and the end-to-end bound with n new tokens.
+ */
+#include "cli_llm.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: roofline prefill --model ID|PATH --prompt P [--batch B] [--new-tokens N]\n"
+    "\n"
+    "Prefill runs the prompt's P tokens through the model together, so every\n"
+    "weight matrix sees B x P tokens: the linear layers are compute-bound once the\n"
+    "prompt has a few hundred tokens, the opposite of decode. Each op of a layer\n"
+    "(QKV projection, fused attention, output projection, MLP, norms, residual\n"
+    "adds) is bounded by the roofline on its own, then the output layer for the\n"
+    "last token of each prompt. The time to first token is at least the sum of the\n"
+    "bounds (+ the all-reduces with --tp). With --new-tokens N, the end-to-end\n"
+    "bound adds N - 1 decode steps at contexts P+1 .. P+N-1.\n"
+    "\n"
+    CLI_MODEL_HELP
+    "workload:\n"
+    "  --prompt P       prompt tokens (required)\n"
+    "  --batch B        prompts processed together (default 1)\n"
+    "  --new-tokens N   tokens generated after the prompt (default 0)\n"
+    "  --causal         causal attention: half the score FLOPs (the default)\n"
+    "  --no-causal      count the full score matrix\n"
+    CLI_INFER_HELP
+    "  --json, --csv    machine-readable output\n"
+    "\n"
+    "examples:\n"
+    "  roofline prefill --model llama3-8b --prompt 2048 --new-tokens 256\n"
+    "  roofline prefill --model mixtral-8x7b --prompt 512 --batch 8 --hw h200\n";
+
+static int run(cli_ctx *ctx, int argc, char **argv) {
+  cli_model_flags mf;
+  memset(&mf, 0, sizeof mf);
+  cli_infer_flags inf;
+  cli_infer_flags_init(&inf);
+  cli_hw_flags hwf;
+  cli_hw_flags_init(&hwf);
+  double prompt = 0, batch = 1, new_tokens = 0;
+  int causal = 0, no_causal = 0;
+  cli_opt opts[] = {CLI_MODEL_OPTS(mf), CLI_INFER_OPTS(inf), CLI_HW_OPTS(hwf),
+                    {"prompt", OPT_COUNT, &prompt, 0}, {"batch", OPT_COUNT, &batch, 0},
+                    {"new-tokens", OPT_COUNT, &new_tokens, 0}, {"causal", OPT_FLAG, &causal, 0},
+                    {"no-causal", OPT_FLAG, &no_causal, 0}, {NULL, 0, NULL, 0}};
+  int rc = cli_parse(ctx, argc, argv, opts, NULL, 0, NULL);
+  if (rc) return rc;
+  if (causal && no_causal) return cli_error(ctx, "--causal and --no-causal exclude each other");
+  if (!cli_seen(opts, "prompt")) return cli_error(ctx, "--prompt P is required (the prompt's tokens)");
+  if (!(prompt >= 1) || prompt != floor(prompt))
+    return cli_error(ctx, "--prompt must be a whole number of tokens >= 1 (got %g)", prompt);
+  if (!(batch >= 1) || batch != floor(batch))
+    return cli_error(ctx, "--batch must be a whole number of sequences >= 1 (got %g)", batch);
+  if (!(new_tokens >= 0) || new_tokens != floor(new_tokens))
+    return cli_error(ctx, "--new-tokens must be a whole number >= 0 (got %g)", new_tokens);
+  rl_model m;
+  if ((rc = cli_resolve_model(ctx, opts, &mf, &m))) return rc;
+  rl_infer_cfg cfg;
+  rl_hw hw;
+  rl_roof roof;
+  if ((rc = cli_infer_setup(ctx, opts, &inf, &hwf, &m, &cfg, &hw, &roof))) return rc;
+  cfg.context = prompt;
+  cfg.batch = batch;
+  cfg.new_tokens = new_tokens;
+  cfg.causal = !no_causal;
+  rl_prefill_op ops[RL_PREFILL_OPS];
+  rl_prefill_result r;
+  rl_error e;
+  rl_status st = rl_prefill(&m, &cfg, &roof, ops, RL_PREFILL_OPS, &r, &e);
+  if (st) return cli_fail(ctx, st, &e);
+  rl_model c;
+  rl_model_check(&m, &c, NULL);
+  if (ctx->json) {
+    cli_json j;
+    cj_init(&j, ctx->out);
+    cj_open(&j, NULL, '{');
+    cj_str(&j, "model", c.id);
+    cj_str(&j, "hw", hw.id);
+    cj_num(&j, "prompt", prompt);
+    cj_num(&j, "batch", batch);
+    cj_num(&j, "tokens", r.tokens);
+    cj_bool(&j, "causal", cfg.causal);
+    cj_num(&j, "flops", r.flops);
+    cj_num(&j, "bytes", r.bytes);
+    cj_num(&j, "intensity", r.flops / r.bytes);
+    cj_num(&j, "ttft_s", r.ttft_s);
+    cj_num(&j, "compute_time_s", r.compute_time_s);
+    cj_num(&j, "comm_time_s", r.comm_time_s);
+    cj_num(&j, "compute_bound_fraction", r.compute_bound_fraction);
+    cj_num(&j, "tokens_per_s", r.tokens_per_s);
+    cj_num(&j, "new_tokens", new_tokens);
+    cj_num(&j, "decode_time_s", r.decode_time_s);
+    cj_num(&j, "e2e_time_s", r.e2e_time_s);
+    cj_num(&j, "memory_bytes", r.memory_bytes);
+    cj_bool(&j, "fits", r.fits);
+    cj_num(&j, "peak", roof.peak);
+    cj_num(&j, "bandwidth", roof.bandwidth);
+    cj_num(&j, "tp", cfg.tp);
+    cj_open(&j, "ops", '[');
+    for (int32_t i = 0; i < r.n_ops; i++) {
+      cj_open(&j, NULL, '{');
+      cj_str(&j, "op", ops[i].name);
+      cj_num(&j, "count", ops[i].count);
+      cj_num(&j, "flops", ops[i].flops);
+      cj_num(&j, "bytes", ops[i].bytes);
+      cj_num(&j, "intensity", ops[i].intensity);
+      cj_num(&j, "time_s", ops[i].time_s);
+      cj_str(&j, "bound", rl_bound_name(ops[i].bound));
+      cj_close(&j, '}');
+    }
+    cj_close(&j, ']');
+    cj_close(&j, '}');
+    cj_end(&j);
+    return CLI_OK;
+  }
+  const char *hdr[] = {"op", "count", "FLOPs", "bytes", "FLOP/B", "bound", "time >=", "share"};
+  cli_table *t = cli_table_new(8, hdr);
+  for (int32_t i = 0; i < r.n_ops; i++) {
+    char cell[8][48];
+    snprintf(cell[1], 48, "%.0f", ops[i].count);
+    cli_q(cell[2], 48, ops[i].flops, RL_UNIT_FLOP);
+    cli_q(cell[3], 48, ops[i].bytes, RL_UNIT_BYTES);
+    cli_q(cell[4], 48, ops[i].intensity, RL_UNIT_FLOP_PER_BYTE);
+    snprintf(cell[5], 48, "%s", rl_bound_name(ops[i].bound));
+    cli_q(cell[6], 48, ops[i].time_s, RL_UNIT_SECONDS);
+    cli_pct(cell[7], 48, ops[i].time_s / r.ttft_s);
+    const char *cells[8] = {ops[i].name, cell[1], cell[2], cell[3], cell[4], cell[5], cell[6], cell[7]};
+    cli_table_row(t, cells);
+  }
+  if (ctx->csv) {
+    cli_table_print(ctx, t);
+    cli_table_free(t);
+    return CLI_OK;
+  }
+  FILE *o = ctx->out;
+  fprintf(o, "Prefill of %s (%s) on %s: %.0f prompt(s) of %.0f tokens, %s attention\n", c.id, c.name, hw.id,
+          batch, prompt, cfg.causal ? "causal" : "full (non-causal)");
+  fprintf(o, "roof: %s %s%s, %s%s\n\n", CLI_Q(roof.peak, RL_UNIT_FLOP_S),
+          roof.peak_kind < 0 ? "(--peak)" : rl_peak_name(roof.peak_kind),
+          roof.sparse ? " SPARSE peak" : " dense tensor peak", CLI_Q(roof.bandwidth, RL_UNIT_BYTES_S),
+          cfg.tp > 1 ? "; per device of the tensor-parallel group" : "");
+  cli_table_print(ctx, t);
+  cli_table_free(t);
+  fprintf(o, "\ntime to first token >= %s (%s in compute-bound ops", CLI_Q(r.ttft_s, RL_UNIT_SECONDS),
+          CLI_PCT(r.compute_bound_fraction));
+  if (r.comm_time_s > 0) fprintf(o, "; all-reduces %s", CLI_Q(r.comm_time_s, RL_UNIT_SECONDS));
+  fprintf(o, r.tokens_per_s >= 1e4 ? "), %.0f prompt tokens/s\n" : "), %.4g prompt tokens/s\n", r.tokens_per_s);
+  if (new_tokens > 0)
+    fprintf(o, "with %.0f new tokens: + %s of decode = %s end to end (%.4g tokens/s per sequence after the first)\n",
+            new_tokens, CLI_Q(r.decode_time_s, RL_UNIT_SECONDS), CLI_Q(r.e2e_time_s, RL_UNIT_SECONDS),
+            new_tokens > 1 ? (new_tokens - 1) / r.decode_time_s : 0.0);
+  fprintf(o, "memory: %s for weights and KV cache at %.0f tokens%s\n", CLI_Q(r.memory_bytes, RL_UNIT_BYTES),
+          prompt + new_tokens,
+          hw.mem_bytes <= 0 ? "" : (r.fits ? " (fits)" : " (does NOT fit on the device)"));
+  fprintf(o, "each op is bounded separately (no overlap between ops); norms and adds use the same peak\n"
+             "(they are memory-bound, so it does not matter).\n");
+  return CLI_OK;
+}
+
+const cli_command cmd_prefill = {"prefill", run, "LLM prefill: time to first token, op by op; end-to-end bound", help};
