@@ -1,0 +1,408 @@
+/*
+ * test_trace.c -- the trace readers and analysis: ATen op costs against
+ * hand-computed F and Q, kernel-to-op linking on crafted traces (nesting,
+ * two threads, legacy 2021 categories, multi-kernel ops, missing launches),
+ * gzip in memory and cut at every length, mutated inputs (error or success,
+ * never a crash), an ncu raw page, and the CLI's one-line error contract.
+ * The real fixtures' figures are in tests/golden/trace.golden.
+ */
+#include "core/trace_internal.h"
+#include "cli.h"
+#include "harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+static rli_aten_args args(int n, const int *ndim, const double (*dims)[4], const char *const *types) {
+  rli_aten_args a;
+  memset(&a, 0, sizeof a);
+  a.has_dims = 1;
+  a.n_in = n;
+  a.n_types = n;
+  for (int i = 0; i < n; i++) {
+    a.ndim[i] = ndim[i];
+    for (int d = 0; d < ndim[i] && d < 4; d++) a.dims[i][d] = dims[i][d];
+    snprintf(a.types[i], sizeof a.types[i], "%s", types[i]);
+  }
+  return a;
+}
+
+static void test_aten(void) {
+  rli_cost c;
+  char why[200];
+  /* mm: (4096 x 64)(64 x 2798) fp32: F = 2MNK, Q = 4(MK + KN + MN) */
+  {
+    int nd[] = {2, 2};
+    double d[][4] = {{4096, 64}, {64, 2798}};
+    const char *t[] = {"float", "float"};
+    rli_aten_args a = args(2, nd, d, t);
+    CHECK(rli_aten_cost("aten::mm", &a, &c, why, sizeof why) == 1);
+    CHECK_NEAR(c.flops, 2.0 * 4096 * 2798 * 64, 1e-12);
+    CHECK_NEAR(c.bytes, 4.0 * (4096 * 64 + 64 * 2798 + 4096 * 2798), 1e-12);
+    CHECK(c.tensor == 1 && c.dtype == RL_FP32);
+  }
+  /* addmm(bias[64], x[4096,100], w[100,64]): + MN bias adds, + bias read */
+  {
+    int nd[] = {1, 2, 2, 0, 0};
+    double d[][4] = {{64}, {4096, 100}, {100, 64}, {0}, {0}};
+    const char *t[] = {"float", "float", "float", "Scalar", "Scalar"};
+    rli_aten_args a = args(5, nd, d, t);
+    CHECK(rli_aten_cost("aten::addmm", &a, &c, why, sizeof why) == 1);
+    CHECK_NEAR(c.flops, 2.0 * 4096 * 64 * 100 + 4096 * 64, 1e-12);
+    CHECK_NEAR(c.bytes, 4.0 * (4096 * 100 + 100 * 64 + 4096 * 64 + 64), 1e-12);
+  }
+  /* linear bf16 [2, 512, 1024] x [4096, 1024]^T: M = 1024 tokens */
+  {
+    int nd[] = {3, 2};
+    double d[][4] = {{2, 512, 1024}, {4096, 1024}};
+    const char *t[] = {"c10::BFloat16", "c10::BFloat16"};
+    rli_aten_args a = args(2, nd, d, t);
+    CHECK(rli_aten_cost("aten::linear", &a, &c, why, sizeof why) == 1);
+    CHECK_NEAR(c.flops, 2.0 * 1024 * 1024 * 4096, 1e-12);
+    CHECK_NEAR(c.bytes, 2.0 * (1024 * 1024 + 1024 * 4096 + 1024 * 4096), 1e-12);
+    CHECK(c.dtype == RL_BF16);
+  }
+  /* bmm [8, 128, 64] x [8, 64, 256] fp16 */
+  {
+    int nd[] = {3, 3};
+    double d[][4] = {{8, 128, 64}, {8, 64, 256}};
+    const char *t[] = {"c10::Half", "c10::Half"};
+    rli_aten_args a = args(2, nd, d, t);
+    CHECK(rli_aten_cost("aten::bmm", &a, &c, why, sizeof why) == 1);
+    CHECK_NEAR(c.flops, 8 * 2.0 * 128 * 256 * 64, 1e-12);
+  }
+  /* add with a broadcast bias: F = n_out, Q = (n + row + n) * 4 */
+  {
+    int nd[] = {2, 1, 0};
+    double d[][4] = {{100, 64}, {64}, {0}};
+    const char *t[] = {"float", "float", "Scalar"};
+    rli_aten_args a = args(3, nd, d, t);
+    CHECK(rli_aten_cost("aten::add_", &a, &c, why, sizeof why) == 1);
+    CHECK_NEAR(c.flops, 6400, 1e-12);
+    CHECK_NEAR(c.bytes, 4.0 * (6400 + 64 + 6400), 1e-12);
+    CHECK(c.tensor == 0);
+  }
+  /* layer_norm [32, 768] fp32 with weight [768]: F = 8mn */
+  {
+    int nd[] = {2, 1, 1, 1};
+    double d[][4] = {{32, 768}, {1}, {768}, {768}};
+    const char *t[] = {"float", "ScalarList", "float", "float"};
+    rli_aten_args a = args(4, nd, d, t);
+    a.ndim[1] = -1;
+    CHECK(rli_aten_cost("aten::layer_norm", &a, &c, why, sizeof why) == 1);
+    CHECK_NEAR(c.flops, 8.0 * 32 * 768, 1e-12);
+  }
+  /* conv2d needs stride and padding: without Concrete Inputs, it says why */
+  {
+    int nd[] = {4, 4, 1};
+    double d[][4] = {{32, 64, 56, 56}, {64, 64, 3, 3}, {64}};
+    const char *t[] = {"float", "float", "float"};
+    rli_aten_args a = args(3, nd, d, t);
+    CHECK(rli_aten_cost("aten::conv2d", &a, &c, why, sizeof why) == 0);
+    CHECK(strstr(why, "stride, padding or groups not recorded") != NULL);
+    a.n_concrete = 7;
+    snprintf(a.concrete[3], sizeof a.concrete[3], "[1, 1]");
+    snprintf(a.concrete[4], sizeof a.concrete[4], "[1, 1]");
+    snprintf(a.concrete[5], sizeof a.concrete[5], "[1, 1]");
+    snprintf(a.concrete[6], sizeof a.concrete[6], "1");
+    CHECK(rli_aten_cost("aten::conv2d", &a, &c, why, sizeof why) == 1);
+    /* 2 N Co Ho Wo Ci kh kw + bias adds */
+    CHECK_NEAR(c.flops, 2.0 * 32 * 64 * 56 * 56 * 64 * 9 + 32.0 * 64 * 56 * 56, 1e-12);
+  }
+  /* sdpa causal [2, 16, 1024, 64], GQA with 4 KV heads */
+  {
+    int nd[] = {4, 4, 4};
+    double d[][4] = {{2, 16, 1024, 64}, {2, 4, 1024, 64}, {2, 4, 1024, 64}};
+    const char *t[] = {"c10::BFloat16", "c10::BFloat16", "c10::BFloat16"};
+    rli_aten_args a = args(3, nd, d, t);
+    CHECK(rli_aten_cost("aten::scaled_dot_product_attention", &a, &c, why, sizeof why) == 0);
+    a.n_concrete = 6;
+    snprintf(a.concrete[5], sizeof a.concrete[5], "True");
+    CHECK(rli_aten_cost("aten::scaled_dot_product_attention", &a, &c, why, sizeof why) == 1);
+    double pairs = 1024.0 * 1024 / 2;
+    CHECK_NEAR(c.flops, 2 * 16 * (4 * pairs * 64 + 5 * pairs), 1e-12);
+    CHECK_NEAR(c.bytes, 2 * 2.0 * (2 * 16 * 1024 * 64 + 2 * 4 * 1024 * 64), 1e-12);
+  }
+  /* unknown op, integer type, no shapes */
+  {
+    int nd[] = {1};
+    double d[][4] = {{10}};
+    const char *t[] = {"long int"};
+    rli_aten_args a = args(1, nd, d, t);
+    CHECK(rli_aten_cost("aten::zero_", &a, &c, why, sizeof why) == 0);
+    CHECK(strstr(why, "no cost model for aten::zero_") != NULL);
+    CHECK(rli_aten_cost("aten::mul", &a, &c, why, sizeof why) == 0);
+    CHECK(strstr(why, "no floating-point roof") != NULL);
+    a.has_dims = 0;
+    CHECK(rli_aten_cost("aten::mm", &a, &c, why, sizeof why) == 0);
+    CHECK(strstr(why, "record_shapes") != NULL);
+  }
+  CHECK_STR(rli_device_hw_id("NVIDIA A100-PG509-200", 42297524224.0), "nvidia-a100-sxm4-40gb");
+  CHECK_STR(rli_device_hw_id("NVIDIA A100-SXM4-80GB", 0), "nvidia-a100-sxm4-80gb");
+  CHECK_STR(rli_device_hw_id("NVIDIA H100 80GB HBM3", 0), "nvidia-h100-sxm5");
+  CHECK_STR(rli_device_hw_id("NVIDIA H200", 0), "nvidia-h200-sxm");
+  CHECK(rli_device_hw_id("NVIDIA A100-PG509-200", 0) == NULL);
+  CHECK(rli_device_hw_id("Quantum Widget", 0) == NULL);
+}
+
+/* A crafted modern trace: thread 1 runs aten::linear > aten::addmm, whose
+ * launch (corr 10) starts kernel gemm; thread 2 runs aten::mm launching two
+ * kernels (corr 20, 21); corr 30's launch is outside any op; corr 40 has no
+ * launch event. Times in us. */
+static const char modern[] =
+    "{\"schemaVersion\":1,\"deviceProperties\":[{\"id\":0,\"name\":\"NVIDIA H100 80GB HBM3\","
+    "\"totalGlobalMem\":85000000000,\"computeMajor\":9,\"computeMinor\":0}],\n"
+    "\"traceEvents\":[\n"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::linear\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":50,"
+    "\"args\":{\"Input Dims\":[[4096,1024],[1024,1024],[1024]],\"Input type\":[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\"]}},\n"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::addmm\",\"pid\":1,\"tid\":1,\"ts\":110,\"dur\":30,"
+    "\"args\":{\"Input Dims\":[[1024],[4096,1024],[1024,1024],[],[]],\"Input type\":[\"c10::BFloat16\",\"c10::BFloat16\",\"c10::BFloat16\",\"Scalar\",\"Scalar\"]}},\n"
+    "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"x.py(1): f\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":90,\"args\":{\"Python id\":3}},\n"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":\"t2\",\"ts\":100,\"dur\":40,"
+    "\"args\":{\"Input Dims\":[[2048,2048],[2048,2048]],\"Input type\":[\"c10::BFloat16\",\"c10::BFloat16\"]}},\n"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":120,\"dur\":5,\"args\":{\"correlation\":10}},\n"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":\"t2\",\"ts\":110,\"dur\":5,\"args\":{\"correlation\":20}},\n"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cuLaunchKernel\",\"pid\":1,\"tid\":\"t2\",\"ts\":120,\"dur\":5,\"args\":{\"correlation\":21}},\n"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":300,\"dur\":5,\"args\":{\"correlation\":30}},\n"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":1000,\"dur\":100,\"args\":{\"correlation\":10,\"device\":0}},\n"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm2\",\"pid\":0,\"tid\":7,\"ts\":1150,\"dur\":50,\"args\":{\"correlation\":20}},\n"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"reduce\",\"pid\":0,\"tid\":7,\"ts\":1200,\"dur\":10,\"args\":{\"correlation\":21}},\n"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"tiny\",\"pid\":0,\"tid\":7,\"ts\":1300,\"dur\":2.5,\"args\":{\"correlation\":30}},\n"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"early\",\"pid\":0,\"tid\":8,\"ts\":1050,\"dur\":20,\"args\":{\"correlation\":40}},\n"
+    "{\"ph\":\"f\",\"id\":10,\"pid\":0,\"tid\":7,\"ts\":1000,\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"},\n"
+    "{\"name\":\"Record Window End\",\"ph\":\"i\",\"s\":\"g\",\"pid\":\"\",\"tid\":\"\",\"ts\":5000}\n"
+    "],\"traceName\":\"x.json\"}\n";
+
+static const rl_trace_row *row_named(const rl_trace *t, int32_t g, const char *name) {
+  int32_t n;
+  const rl_trace_row *r = rl_trace_rows(t, g, &n);
+  for (int32_t i = 0; i < n; i++)
+    if (!strcmp(r[i].name, name)) return &r[i];
+  return NULL;
+}
+
+static void check_modern(rl_trace *t) {
+  rl_hw hw;
+  rl_error e;
+  CHECK(rl_trace_hw(t, &hw, &e) == RL_OK);
+  CHECK_STR(hw.id, "nvidia-h100-sxm5");
+  rl_trace_summary s;
+  CHECK(rl_trace_analyze(t, &hw, &s, &e) == RL_OK);
+  CHECK(s.kernels == 5);
+  CHECK_NEAR(s.gpu_time_s, 182.5e-6, 1e-12);
+  CHECK_NEAR(s.span_s, 302.5e-6, 1e-12);
+  /* busy: [1000,1100] + [1150,1210] + [1300,1302.5]; "early" overlaps */
+  CHECK_NEAR(s.busy_s, 162.5e-6, 1e-12);
+  CHECK_NEAR(s.idle_s, 140e-6, 1e-12);
+  CHECK_NEAR(s.short_s, 2.5e-6, 1e-12);
+  const rl_trace_row *g = row_named(t, RL_TRACE_BY_KERNEL, "gemm");
+  CHECK(g && !strcmp(g->op, "aten::addmm") && g->has_cost);
+  if (g) {
+    double F = 2.0 * 4096 * 1024 * 1024 + 4096.0 * 1024;
+    CHECK_NEAR(g->flops, F, 1e-12);
+    CHECK_NEAR(g->bound_time_s, F / hw.peak[RL_PEAK_BF16], 1e-9);
+    CHECK_NEAR(g->gain_s, 100e-6 - g->bound_time_s, 1e-9);
+    CHECK(g->bound == RL_BOUND_COMPUTE);
+  }
+  const rl_trace_row *g2 = row_named(t, RL_TRACE_BY_KERNEL, "gemm2");
+  CHECK(g2 && !g2->has_cost && g2->why && strstr(g2->why, "several kernels"));
+  const rl_trace_row *mm = row_named(t, RL_TRACE_BY_OP, "aten::mm");
+  CHECK(mm && mm->count == 1 && mm->kernels == 2 && mm->has_cost);
+  if (mm) {
+    CHECK_NEAR(mm->flops, 2.0 * 2048 * 2048 * 2048, 1e-12);
+    CHECK_NEAR(mm->time_s, 60e-6, 1e-12);
+  }
+  const rl_trace_row *tiny = row_named(t, RL_TRACE_BY_KERNEL, "tiny");
+  CHECK(tiny && tiny->why && strstr(tiny->why, "inside no CPU op"));
+  const rl_trace_row *early = row_named(t, RL_TRACE_BY_KERNEL, "early");
+  CHECK(early && early->why && strstr(early->why, "no launch call"));
+  rl_trace_info info;
+  rl_trace_get_info(t, &info);
+  CHECK(info.unlinked == 2);
+  CHECK(info.events == 15);
+  char buf[8192];
+  size_t n = rl_trace_json(t, &hw, &s, 0, buf, sizeof buf);
+  CHECK(n < sizeof buf && strstr(buf, "\"gpu_time_s\":0.0001825") != NULL);
+  CHECK(strstr(buf, "nan") == NULL && strstr(buf, "inf") == NULL);
+}
+
+static size_t gzip_mem(const char *in, size_t n, unsigned char *out, size_t cap) {
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  z.next_in = (unsigned char *)(uintptr_t)in;
+  z.avail_in = (uInt)n;
+  z.next_out = out;
+  z.avail_out = (uInt)cap;
+  deflate(&z, Z_FINISH);
+  size_t r = cap - z.avail_out;
+  deflateEnd(&z);
+  return r;
+}
+
+static void test_link(void) {
+  rl_error e;
+  rl_trace *t = rl_trace_new(-1);
+  CHECK(rl_trace_read_buffer(t, modern, strlen(modern), RL_TRACE_AUTO, "modern.json", &e) == RL_OK);
+  check_modern(t);
+  rl_trace_free(t);
+  /* the same as gzip, in memory */
+  unsigned char gz[8192];
+  size_t gn = gzip_mem(modern, strlen(modern), gz, sizeof gz);
+  t = rl_trace_new(-1);
+  CHECK(rl_trace_read_buffer(t, gz, gn, RL_TRACE_AUTO, "modern.json.gz", &e) == RL_OK);
+  check_modern(t);
+  rl_trace_free(t);
+  /* cut anywhere: an error naming the input, never a crash */
+  int errs = 0;
+  for (size_t cut = 1; cut < gn; cut++) {
+    t = rl_trace_new(-1);
+    e.msg[0] = 0;
+    if (rl_trace_read_buffer(t, gz, cut, RL_TRACE_AUTO, "cut.gz", &e) != RL_OK &&
+        strstr(e.msg, "cut.gz"))
+      errs++;
+    rl_trace_free(t);
+  }
+  CHECK(errs == (int)gn - 1);
+  errs = 0;
+  size_t ml = strlen(modern);
+  for (size_t cut = 1; cut + 2 < ml; cut += 7) {
+    t = rl_trace_new(-1);
+    e.msg[0] = 0;
+    if (rl_trace_read_buffer(t, modern, cut, RL_TRACE_KINETO, "cut.json", &e) != RL_OK &&
+        strstr(e.msg, "cut.json: byte "))
+      errs++;
+    rl_trace_free(t);
+  }
+  CHECK(errs == (int)((ml - 3) / 7) + 1);
+}
+
+/* 2021 legacy categories, string tids, "external id" */
+static void test_legacy(void) {
+  static const char legacy[] =
+      "[{\"ph\":\"X\",\"cat\":\"Operator\",\"name\":\"aten::relu_\",\"pid\":5,\"tid\":\"25738\",\"ts\":10,\"dur\":20,"
+      "\"args\":{\"Input Dims\":[[128,256]],\"Input type\":[\"float\"],\"external id\":3}},"
+      "{\"ph\":\"X\",\"cat\":\"Runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":5,\"tid\":\"25738\",\"ts\":12,\"dur\":4,"
+      "\"args\":{\"correlation\":77,\"external id\":3}},"
+      "{\"ph\":\"X\",\"cat\":\"Kernel\",\"name\":\"relu_kernel\",\"pid\":0,\"tid\":\"stream 7\",\"ts\":30,\"dur\":10,"
+      "\"args\":{\"correlation\":77,\"device\":0}}]";
+  rl_error e;
+  rl_trace *t = rl_trace_new(-1);
+  CHECK(rl_trace_read_buffer(t, legacy, strlen(legacy), RL_TRACE_AUTO, "legacy.json", &e) == RL_OK);
+  rl_hw hw;
+  CHECK(rl_trace_hw(t, &hw, &e) == RL_ENOTFOUND && strstr(e.msg, "give --hw"));
+  CHECK(rl_hw_find("v100", NULL, 0, &hw, &e) == RL_OK);
+  rl_trace_summary s;
+  CHECK(rl_trace_analyze(t, &hw, &s, &e) == RL_OK);
+  const rl_trace_row *r = row_named(t, RL_TRACE_BY_KERNEL, "relu_kernel");
+  CHECK(r && !strcmp(r->op, "aten::relu_") && r->has_cost);
+  if (r) {
+    CHECK_NEAR(r->flops, 128.0 * 256, 1e-12);
+    CHECK_NEAR(r->bytes, 2 * 4.0 * 128 * 256, 1e-12);
+    CHECK(r->bound == RL_BOUND_OVERHEAD); /* 0.29 us of traffic < 4 us */
+  }
+  rl_trace_free(t);
+}
+
+/* An ncu raw page (one row per launch, units row) with gpu__time_duration */
+static void test_ncu_raw(void) {
+  static const char raw[] =
+      "==PROF== Connected to process 1\n"
+      "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\","
+      "\"dram__bytes.sum\",\"gpu__time_duration.sum\",\"sm__sass_thread_inst_executed_op_ffma_pred_on.sum\",\"sm__ops_path_tensor_src_bf16_dst_fp32.sum\"\n"
+      "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"Mbyte\",\"usecond\",\"inst\",\"\"\n"
+      "\"0\",\"9\",\"py\",\"h\",\"void gemm<1, 2>(int, float)\",\"1\",\"7\",\"(128, 1, 1)\",\"(132, 1, 1)\",\"0\",\"9.0\",\"1,500\",\"2.5\",\"0\",\"1,000,000,000\"\n"
+      "\"1\",\"9\",\"py\",\"h\",\"axpy\",\"1\",\"7\",\"(128, 1, 1)\",\"(132, 1, 1)\",\"0\",\"9.0\",\"30\",\"10\",\"1000000\",\"0\"\n";
+  rl_error e;
+  rl_trace *t = rl_trace_new(-1);
+  CHECK(rl_trace_read_buffer(t, raw, strlen(raw), RL_TRACE_AUTO, "raw.csv", &e) == RL_OK);
+  rl_hw hw;
+  rl_hw_find("h100", NULL, 0, &hw, &e);
+  rl_trace_summary s;
+  CHECK(rl_trace_analyze(t, &hw, &s, &e) == RL_OK);
+  CHECK(s.kernels == 2 && !s.has_span);
+  CHECK_NEAR(s.gpu_time_s, 12.5e-6, 1e-12);
+  const rl_trace_row *g = row_named(t, RL_TRACE_BY_KERNEL, "void gemm<1, 2>(int, float)");
+  CHECK(g && g->measured && g->has_cost);
+  if (g) {
+    CHECK_NEAR(g->flops, 1e9, 1e-12);
+    CHECK_NEAR(g->bytes, 1.5e9, 1e-12);
+  }
+  const rl_trace_row *a = row_named(t, RL_TRACE_BY_KERNEL, "axpy");
+  CHECK(a && a->has_cost && a->bound == RL_BOUND_MEMORY);
+  if (a) CHECK_NEAR(a->flops, 2e6, 1e-12);
+  rl_trace_free(t);
+}
+
+/* Random byte mutations of valid inputs: each read ends in RL_OK or an
+ * error whose message names the input (ASan/UBSan watch the rest). */
+static void test_mutations(void) {
+  static const char *const inputs[] = {modern, NULL};
+  unsigned seed = 12345;
+  int bad = 0, runs = 0;
+  for (int k = 0; inputs[k]; k++) {
+    size_t n = strlen(inputs[k]);
+    char *buf = malloc(n);
+    for (int it = 0; it < 1500; it++) {
+      memcpy(buf, inputs[k], n);
+      int flips = 1 + (int)(seed % 4);
+      for (int f = 0; f < flips; f++) {
+        seed = seed * 1103515245u + 12345u;
+        size_t at = (seed >> 8) % n;
+        seed = seed * 1103515245u + 12345u;
+        static const char pool[] = "{}[],:\"\\0123456789.eE-+ tnfax\x01\xff";
+        buf[at] = pool[(seed >> 8) % (sizeof pool - 1)];
+      }
+      rl_trace *t = rl_trace_new(-1);
+      rl_error e;
+      e.msg[0] = 0;
+      rl_status st = rl_trace_read_buffer(t, buf, n, RL_TRACE_AUTO, "mut", &e);
+      if (st != RL_OK && !strstr(e.msg, "mut")) bad++;
+      if (st == RL_OK) {
+        rl_hw hw;
+        rl_hw_find("h100", NULL, 0, &hw, &e);
+        rl_trace_summary s;
+        if (rl_trace_analyze(t, &hw, &s, &e) == RL_OK) {
+          char out[16384];
+          rl_trace_json(t, &hw, &s, 0, out, sizeof out);
+          if (strstr(out, "nan") || strstr(out, ":inf")) bad++;
+        }
+      }
+      rl_trace_free(t);
+      runs++;
+    }
+    free(buf);
+  }
+  CHECK(bad == 0);
+  CHECK(runs == 1500);
+}
+
+/* The CLI: exactly one line on stderr, nothing on stdout, exit 2 */
+static void test_cli_error(void) {
+  char *o = NULL, *er = NULL;
+  size_t on = 0, en = 0;
+  FILE *out = open_memstream(&o, &on), *err = open_memstream(&er, &en);
+  char *argv[] = {"roofline", "trace", "tests/fixtures/traces/bad/invalid.json", NULL};
+  int rc = cli_main(3, argv, out, err);
+  fclose(out);
+  fclose(err);
+  CHECK(rc == 2);
+  CHECK(on == 0);
+  int lines = 0;
+  for (size_t i = 0; i < en; i++) lines += er[i] == '\n';
+  CHECK(lines == 1);
+  CHECK(strstr(er, "invalid.json: byte 68:") != NULL);
+  free(o);
+  free(er);
+}
+
+int main(void) {
+  RUN(test_aten);
+  RUN(test_link);
+  RUN(test_legacy);
+  RUN(test_ncu_raw);
+  RUN(test_mutations);
+  RUN(test_cli_error);
+  return harness_report("trace");
+}
