@@ -5,6 +5,7 @@
  * rl_measure (src/io/measure.c); this file parses flags and prints.
  */
 #include "cli.h"
+#include "plot_common.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,7 +14,8 @@
 
 static const char help[] =
     "usage: roofline measure [--quick] [--threads N] [--kernel LIST] [--ws LIST]\n"
-    "                        [--save-hw FILE [--id ID]] [--json]\n"
+    "                        [--save-hw FILE [--id ID]] [--plot FILE.svg] [--term]\n"
+    "                        [--json]\n"
     "\n"
     "Measures this machine's roofline, as likwid-bench, STREAM and the Empirical\n"
     "Roofline Toolkit do, and places real work on it:\n"
@@ -45,6 +47,9 @@ static const char help[] =
     "  --save-hw FILE   write the measured machine as a hardware entry (the format\n"
     "                   of data/hardware.csv), for `roofline op ... --hw-file FILE`\n"
     "  --id ID          its id (default measured-cpu)\n"
+    "  --plot FILE      the chart as SVG: the measured roofs of each level (L1, L2,\n"
+    "                   L3, DRAM) in fp32 and fp64, with the matmuls and adds\n"
+    "  --term           the same chart in the terminal, after the tables\n"
     "  --json           every figure in base units (FLOP/s, B/s, s, B)\n"
     "\n"
     "examples:\n"
@@ -165,21 +170,88 @@ static void print_text(cli_ctx *ctx, const rl_measurement *m) {
     cli_table_print(ctx, t);
     cli_table_free(t);
     fprintf(o, "  ideal F and Q (matmul F = 2n^3, Q = 3sn^2; add F = n, Q = 12n B in fp32); roof = min(peak, bandwidth of\n"
-               "  the level Q fits in x intensity), with the FMA peak and read bandwidth measured above; %d threads\n",
+               "  the level Q fits in x intensity): the FMA peak and the best bandwidth measured at that level; %d threads\n",
             (int)m->threads);
   }
   (void)b3;
 }
 
+/* The chart: for fp32 and fp64, one roof per memory level (slanted at the
+ * best bandwidth measured there, flat at the FMA peak), and the points on
+ * the roof of their format and level. */
+static char *chart_text(const rl_measurement *m, int term, size_t *len) {
+  rl_plot_roof roofs[8];
+  int nr = 0, roof_of[2][RL_LEVEL_COUNT];
+  static const int32_t dts[2] = {RL_FP32, RL_FP64};
+  static const int pks[2] = {RL_PK_FP32_FMA, RL_PK_FP64_FMA};
+  static const char *lv[RL_LEVEL_COUNT] = {"L1", "L2", "L3", "DRAM"};
+  for (int d = 0; d < 2; d++)
+    for (int l = 0; l < RL_LEVEL_COUNT; l++) {
+      roof_of[d][l] = -1;
+      double bw = 0;
+      for (int k = 0; k < 3; k++)
+        if (m->sweep[0][k].kernel >= 0 && m->sweep[0][k].levels.bw[l] > bw) bw = m->sweep[0][k].levels.bw[l];
+      double peak = m->peak.flops[pks[d]];
+      if (!(bw > 0) || !(peak > 0)) continue;
+      rl_plot_roof *r = &roofs[nr];
+      memset(r, 0, sizeof *r);
+      snprintf(r->label, sizeof r->label, "%s %s", rl_dtype_name(dts[d]), lv[l]);
+      r->peak = peak;
+      r->bandwidth = bw;
+      roof_of[d][l] = nr++;
+    }
+  rl_plot_point pts[RL_MEASURE_MAX_POINTS];
+  int np = 0;
+  for (int32_t i = 0; i < m->n_points; i++) {
+    const rl_measure_point *p = &m->points[i];
+    int d = p->dtype == RL_FP64 ? 1 : 0;
+    rl_plot_point *q = &pts[np];
+    memset(q, 0, sizeof *q);
+    snprintf(q->label, sizeof q->label, "%s %.0f", p->op, p->n);
+    q->flops = p->flops;
+    q->bytes = p->bytes;
+    q->intensity = p->intensity;
+    q->perf = p->achieved;
+    q->roof_perf = p->roof;
+    q->time_s = p->t.min;
+    q->measured = 1;
+    q->roof = roof_of[d][p->level] >= 0 ? roof_of[d][p->level] : 0;
+    q->bound = p->bound;
+    np++;
+  }
+  rl_plot pl = rl_plot_init();
+  char title[160], sub[200];
+  snprintf(title, sizeof title, "Measured roofline: %s%s%s%s", m->cpu.model, m->cpu.uarch[0] ? " (" : "",
+           m->cpu.uarch, m->cpu.uarch[0] ? ")" : "");
+  snprintf(sub, sizeof sub, "%d threads; FMA peaks, best bandwidth of read/copy/triad per level; OpenBLAS gemm and an fp32 add",
+           (int)m->threads);
+  pl.title = title;
+  pl.subtitle = sub;
+  pl.roofs = roofs;
+  pl.n_roofs = nr;
+  pl.points = pts;
+  pl.n_points = np;
+  if (nr == 0) return NULL;
+  size_t need = term ? rl_plot_term(&pl, NULL, 0) : rl_plot_svg(&pl, NULL, 0);
+  char *text = malloc(need + 1);
+  if (!text) return NULL;
+  if (term) rl_plot_term(&pl, text, need + 1);
+  else rl_plot_svg(&pl, text, need + 1);
+  *len = need;
+  return text;
+}
+
 static int run(cli_ctx *ctx, int argc, char **argv) {
-  int quick = 0, threads = 0;
-  const char *kernel = NULL, *ws_list = NULL, *save_hw = NULL, *id = NULL;
+  int quick = 0, threads = 0, term = 0;
+  const char *kernel = NULL, *ws_list = NULL, *save_hw = NULL, *id = NULL, *plot = NULL;
   cli_opt opts[] = {{"quick", OPT_FLAG, &quick, 0},
                     {"threads", OPT_INT, &threads, 0},
                     {"kernel", OPT_STR, &kernel, 0},
                     {"ws", OPT_STR, &ws_list, 0},
                     {"save-hw", OPT_STR, &save_hw, 0},
                     {"id", OPT_STR, &id, 0},
+                    {"plot", OPT_STR, &plot, 0},
+                    {"term", OPT_FLAG, &term, 0},
                     {NULL, OPT_FLAG, NULL, 0}};
   int rc = cli_parse(ctx, argc, argv, opts, NULL, 0, NULL);
   if (rc) return rc;
@@ -187,6 +259,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   if (cli_seen(opts, "threads") && threads < 1)
     return cli_error(ctx, "--threads must be >= 1 (default: every CPU)");
   if (id && !save_hw) return cli_error(ctx, "--id goes with --save-hw");
+  if (term && ctx->json) return cli_error(ctx, "--term and --json exclude each other");
   rl_error e;
   rl_measure_opts mo;
   memset(&mo, 0, sizeof mo);
@@ -276,6 +349,26 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   }
   if (ctx->json) rc = cli_print_json(ctx, json_fn, m);
   else print_text(ctx, m);
+  if (rc == CLI_OK && (plot || (term && !ctx->json))) {
+    size_t len = 0;
+    if (plot) {
+      char *svg = chart_text(m, 0, &len);
+      if (!svg) rc = cli_error(ctx, "--plot: nothing to draw (measure the peak and a bandwidth kernel)");
+      else {
+        rc = plot_write(ctx, plot, svg, len);
+        free(svg);
+        if (rc == CLI_OK) fprintf(ctx->err, "roofline measure: wrote %s\n", plot);
+      }
+    }
+    if (rc == CLI_OK && term && !ctx->json) {
+      char *txt = chart_text(m, 1, &len);
+      if (txt) {
+        fputc('\n', ctx->out);
+        fputs(txt, ctx->out);
+        free(txt);
+      }
+    }
+  }
   free(m);
   return rc;
 }

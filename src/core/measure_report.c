@@ -36,7 +36,7 @@ static void peaks_json(rli_out *o, const rl_peak_set *p, int theory) {
   for (int k = 0; k < RL_PK_COUNT; k++) {
     if (!(p->flops[k] > 0)) continue;
     rli_out_printf(o, "%s\"%s\":", first ? "" : ",", rl_peak_kernel_name(k));
-    rli_out_num(o, theory ? p->theory[k] : p->flops[k]);
+    num_or_null(o, theory ? p->theory[k] : p->flops[k]);
     first = 0;
   }
   rli_out_puts(o, "}");

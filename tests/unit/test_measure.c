@@ -1,0 +1,424 @@
+/*
+ * test_measure.c -- `roofline measure` without depending on the machine's
+ * speed: statistics, STREAM byte counts, plateau detection and levels on
+ * made-up sweeps, the benchmark runner with an injected clock and injected
+ * kernel timings, the analysis (roofs, fractions), JSON, the hardware row
+ * round trip, bad input through the CLI; and, on the real machine, only
+ * checks that cannot flake (positive and finite, L1 >= L2 >= L3 >= DRAM
+ * within the measured spread, no peak above 1.1 x the theoretical peak).
+ */
+#include "harness.h"
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void test_stats(void) {
+  double x[] = {3, 1, 2, 10, 4};
+  rl_stats s;
+  rl_error e;
+  CHECK(rl_stats_of(x, 5, &s, &e) == RL_OK);
+  CHECK_NEAR(s.min, 1, 1e-12);
+  CHECK_NEAR(s.median, 3, 1e-12);
+  CHECK_NEAR(s.max, 10, 1e-12);
+  CHECK_NEAR(s.mean, 4, 1e-12);
+  CHECK_NEAR(s.spread, 9, 1e-12);
+  CHECK(s.n == 5);
+  double y[] = {2, 4};
+  CHECK(rl_stats_of(y, 2, &s, &e) == RL_OK);
+  CHECK_NEAR(s.median, 3, 1e-12);
+  CHECK(rl_stats_of(y, 0, &s, &e) == RL_EINVAL);
+  double bad[] = {1, NAN};
+  CHECK(rl_stats_of(bad, 2, &s, &e) == RL_EINVAL);
+  CHECK(strstr(e.msg, "sample 1") != NULL);
+}
+
+static void test_traffic(void) {
+  double b, f;
+  rl_error e;
+  /* STREAM: copy 16 B, triad 24 B per double element; read 8; add 12 in fp32 */
+  CHECK(rl_bw_traffic(RL_BW_READ, 1000, 8, &b, &f, &e) == RL_OK);
+  CHECK_NEAR(b, 8000, 1e-12);
+  CHECK_NEAR(f, 1000, 1e-12);
+  CHECK(rl_bw_traffic(RL_BW_COPY, 1000, 8, &b, &f, &e) == RL_OK);
+  CHECK_NEAR(b, 16000, 1e-12);
+  CHECK_NEAR(f, 0, 1e-12);
+  CHECK(rl_bw_traffic(RL_BW_TRIAD, 1000, 8, &b, &f, &e) == RL_OK);
+  CHECK_NEAR(b, 24000, 1e-12);
+  CHECK_NEAR(f, 2000, 1e-12);
+  CHECK(rl_bw_traffic(RL_BW_ADD, 1000, 4, &b, &f, &e) == RL_OK);
+  CHECK_NEAR(b, 12000, 1e-12);
+  CHECK_NEAR(f, 1000, 1e-12);
+  CHECK(rl_bw_traffic(7, 1000, 8, &b, &f, &e) == RL_ENOTFOUND);
+  CHECK(rl_bw_traffic(RL_BW_READ, 0, 8, &b, &f, &e) == RL_EINVAL);
+  CHECK(rl_bw_kernel_arrays(RL_BW_TRIAD) == 3);
+  CHECK_STR(rl_bw_kernel_name(RL_BW_COPY), "copy");
+  CHECK_STR(rl_level_name(RL_LEVEL_DRAM), "dram");
+  CHECK_STR(rl_peak_kernel_name(RL_PK_FP32_FMA_ADD), "fp32_fma_add");
+}
+
+/* A staircase like a real CPU's: 200 GB/s to 32 KiB, 100 to 1 MiB, 80 to
+ * 32 MiB, 25 beyond, with transition points and +-3% noise. */
+#define NS 24
+static void staircase(double *ws, double *bw) {
+  static const double noise[] = {1.00, 1.03, 0.98, 1.01, 0.97, 1.02};
+  for (int i = 0; i < NS; i++) {
+    ws[i] = 4096.0 * pow(2, i * 0.75);
+    double v = ws[i] <= 32768 ? 200e9 : ws[i] <= 1048576 ? 100e9 : ws[i] <= 33554432 ? 80e9 : 25e9;
+    if (ws[i] > 32768 && ws[i] < 60000) v = 150e9;      /* transition L1 -> L2 */
+    if (ws[i] > 33554432 && ws[i] < 60e6) v = 45e9;     /* transition L3 -> DRAM */
+    bw[i] = v * noise[i % 6];
+  }
+}
+
+static void test_plateaus(void) {
+  double ws[NS], bw[NS];
+  staircase(ws, bw);
+  rl_plateau pl[16];
+  int32_t n = 0;
+  rl_error e;
+  CHECK(rl_find_plateaus(ws, bw, NS, 0.15, 2, pl, 16, &n, &e) == RL_OK);
+  CHECK(n == 4);
+  CHECK_NEAR(pl[0].value, 200e9, 0.04);
+  CHECK_NEAR(pl[1].value, 100e9, 0.04);
+  CHECK_NEAR(pl[2].value, 80e9, 0.04);
+  CHECK_NEAR(pl[n - 1].value, 25e9, 0.04);
+  CHECK(pl[0].spread < 0.1);
+  double cache[3] = {32768, 1048576, 33554432};
+  rl_levels lv;
+  CHECK(rl_bw_levels(ws, bw, NS, cache, 0.15, &lv, &e) == RL_OK);
+  CHECK_NEAR(lv.bw[RL_LEVEL_L1], 200e9, 0.04);
+  CHECK_NEAR(lv.bw[RL_LEVEL_L2], 100e9, 0.04);
+  CHECK_NEAR(lv.bw[RL_LEVEL_L3], 80e9, 0.04);
+  CHECK_NEAR(lv.bw[RL_LEVEL_DRAM], 25e9, 0.04);
+  for (int k = 0; k < 4; k++) CHECK(lv.found[k] == 1);
+  /* a level without a plateau: one point in L2 only -> median, found 2 */
+  double ws2[] = {8192, 16384, 262144, 67108864, 134217728};
+  double bw2[] = {200e9, 201e9, 100e9, 25e9, 25.5e9};
+  double cache2[3] = {32768, 1048576, 0};
+  CHECK(rl_bw_levels(ws2, bw2, 5, cache2, 0.15, &lv, &e) == RL_OK);
+  CHECK(lv.found[RL_LEVEL_L2] == 2);
+  CHECK_NEAR(lv.bw[RL_LEVEL_L2], 100e9, 1e-12);
+  CHECK(lv.found[RL_LEVEL_L3] == 0);
+  CHECK_NEAR(lv.bw[RL_LEVEL_DRAM], 25.25e9, 1e-9);
+  /* bad sweeps */
+  double desc[] = {2, 1};
+  CHECK(rl_find_plateaus(desc, bw2, 2, 0.15, 2, pl, 16, &n, &e) == RL_EINVAL);
+  CHECK(rl_find_plateaus(ws2, bw2, 5, 0, 2, pl, 16, &n, &e) == RL_EINVAL);
+}
+
+/* ---- the runner with an injected clock and injected kernel timings ---- */
+typedef struct fake {
+  double t;          /* the fake clock, s */
+  double tick;       /* each reading advances it by this */
+  const double *cost; /* seconds per repetition, one entry per call */
+  int ncost, calls;
+  int fail_at;       /* call index whose check fails, -1 none */
+} fake;
+
+static double fake_clock(void *u) {
+  fake *f = u;
+  f->t += f->tick;
+  return f->t;
+}
+
+static int fake_kernel(void *u, int64_t reps) {
+  fake *f = u;
+  double c = f->cost[f->calls < f->ncost ? f->calls : f->ncost - 1];
+  f->t += c * (double)reps;
+  return f->calls++ == f->fail_at;
+}
+
+static void test_bench(void) {
+  double cost[] = {1e-6};
+  fake f = {0, 1e-9, cost, 1, 0, -1};
+  rl_bench_spec bs;
+  memset(&bs, 0, sizeof bs);
+  bs.kernel = fake_kernel;
+  bs.arg = &f;
+  bs.clock = fake_clock;
+  bs.clock_user = &f;
+  bs.min_time_s = 1e-3;
+  bs.repeats = 5;
+  rl_bench_result r;
+  rl_error e;
+  CHECK(rl_bench_run(&bs, &r, &e) == RL_OK);
+  CHECK_NEAR(r.tick_s, 1e-9, 1e-6);
+  CHECK(r.reps >= 1000); /* grown until a sample lasts 1 ms */
+  CHECK_NEAR(r.per_rep.min, 1e-6, 1e-3);
+  CHECK(r.per_rep.n == 5);
+  CHECK(r.per_rep.spread < 1e-3);
+  /* injected noise: the timed samples cost 1, 1.5, 1, 3, 1.2 us */
+  double noisy[] = {1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6};
+  f = (fake){0, 1e-9, noisy, 12, 0, -1};
+  CHECK(rl_bench_run(&bs, &r, &e) == RL_OK);
+  int calib = f.calls - 5; /* calibration and warm-up calls */
+  double n2[32];
+  for (int i = 0; i < 32; i++) n2[i] = 1e-6;
+  n2[calib + 1] = 1.5e-6;
+  n2[calib + 3] = 3e-6;
+  n2[calib + 4] = 1.2e-6;
+  f = (fake){0, 1e-9, n2, 32, 0, -1};
+  CHECK(rl_bench_run(&bs, &r, &e) == RL_OK);
+  CHECK_NEAR(r.per_rep.min, 1e-6, 1e-3);
+  CHECK_NEAR(r.per_rep.median, 1.2e-6, 1e-3);
+  CHECK_NEAR(r.per_rep.max, 3e-6, 1e-3);
+  CHECK_NEAR(r.per_rep.spread, 2, 1e-2);
+  /* a failed result check */
+  f = (fake){0, 1e-9, cost, 1, 0, 3};
+  CHECK(rl_bench_run(&bs, &r, &e) == RL_EINVAL);
+  CHECK(strstr(e.msg, "check") != NULL);
+  /* a clock that never advances */
+  f = (fake){0, 0, cost, 1, 0, -1};
+  bs.kernel = fake_kernel;
+  CHECK(rl_bench_run(&bs, &r, &e) == RL_EINVAL);
+  CHECK(rl_clock_tick(fake_clock, &f) == 0);
+  /* the real clock */
+  double tick = rl_clock_tick(NULL, NULL);
+  CHECK(tick > 0 && tick < 1e-3);
+}
+
+/* ---- the analysis on an injected measurement --------------------------- */
+static void fake_measurement(rl_measurement *m) {
+  memset(m, 0, sizeof *m);
+  snprintf(m->cpu.model, sizeof m->cpu.model, "Test CPU");
+  snprintf(m->cpu.vendor, sizeof m->cpu.vendor, "TestVendor");
+  snprintf(m->cpu.simd, sizeof m->cpu.simd, "avx2 fma avx512f");
+  m->cpu.cache[0] = 32768;
+  m->cpu.cache[1] = 1048576;
+  m->cpu.cache[2] = 33554432;
+  m->cpu.cache_shared[0] = m->cpu.cache_shared[1] = 1;
+  m->cpu.cache_shared[2] = 2;
+  m->cpu.mem_bytes = 16e9;
+  m->cpu.measured_hz = 3.5e9;
+  m->threads = 1;
+  m->repeats = 5;
+  m->parts = RL_MEASURE_ALL;
+  m->peak.flops[RL_PK_FP32_FMA] = 100e9;
+  m->peak.flops[RL_PK_FP64_FMA] = 50e9;
+  m->peak.theory[RL_PK_FP32_FMA] = 112e9;
+  m->peak.t[RL_PK_FP32_FMA].spread = 0.01;
+  m->peak_1t = m->peak;
+  for (int t = 0; t < 2; t++)
+    for (int k = 0; k < 3; k++) m->sweep[t][k].kernel = -1;
+  double ws[NS], bw[NS];
+  staircase(ws, bw);
+  for (int t = 0; t < 2; t++) {
+    rl_sweep *s = &m->sweep[t][RL_BW_READ];
+    s->kernel = RL_BW_READ;
+    s->threads = 1;
+    rl_cache_capacity(&m->cpu, 1, s->cache);
+    s->n = NS;
+    for (int i = 0; i < NS; i++) {
+      s->p[i].ws = ws[i];
+      s->p[i].bytes = ws[i];
+      s->p[i].bw = bw[i];
+      s->p[i].t.min = ws[i] / bw[i];
+      s->p[i].t.spread = 0.02;
+    }
+  }
+  /* an add of 1 Mi floats (12.6 MB: L3) at 5 GFLOP/s and a matmul */
+  rl_measure_point *p = &m->points[0];
+  snprintf(p->op, sizeof p->op, "add");
+  p->dtype = RL_FP32;
+  p->threads = 1;
+  p->n = 1048576;
+  p->flops = 1048576;
+  p->bytes = 12 * 1048576.0;
+  p->intensity = p->flops / p->bytes;
+  p->t.min = p->flops / 5e9;
+  p->achieved = 5e9;
+  p = &m->points[1];
+  snprintf(p->op, sizeof p->op, "sgemm");
+  p->dtype = RL_FP32;
+  p->threads = 1;
+  p->n = 1024;
+  p->flops = 2.0 * 1024 * 1024 * 1024;
+  p->bytes = 3 * 4.0 * 1024 * 1024;
+  p->intensity = p->flops / p->bytes;
+  p->t.min = p->flops / 90e9;
+  p->achieved = 90e9;
+  m->n_points = 2;
+}
+
+static void test_analyze(void) {
+  rl_measurement *m = calloc(1, sizeof *m);
+  fake_measurement(m);
+  rl_error e;
+  CHECK(rl_measure_analyze(m, &e) == RL_OK);
+  CHECK_NEAR(m->bandwidth.bw[RL_LEVEL_L1], 200e9, 0.04);
+  CHECK_NEAR(m->bandwidth.bw[RL_LEVEL_DRAM], 25e9, 0.04);
+  const rl_measure_point *a = &m->points[0], *g = &m->points[1];
+  CHECK(a->level == RL_LEVEL_L3);
+  CHECK(a->bound == RL_BOUND_MEMORY);
+  CHECK_NEAR(a->roof, m->bandwidth.bw[RL_LEVEL_L3] / 12, 1e-9);
+  CHECK_NEAR(a->roof_fraction, 5e9 / a->roof, 1e-9);
+  CHECK_NEAR(a->roof_dram, m->bandwidth.bw[RL_LEVEL_DRAM] / 12, 1e-9);
+  CHECK(g->bound == RL_BOUND_COMPUTE);
+  CHECK_NEAR(g->roof, 100e9, 1e-12);
+  CHECK_NEAR(g->roof_fraction, 0.9, 1e-9);
+  CHECK(!m->noisy);
+  CHECK_NEAR(m->spread_median, 0.02, 1e-9);
+  /* noisy */
+  for (int i = 0; i < NS; i++) m->sweep[0][0].p[i].t.spread = m->sweep[1][0].p[i].t.spread = 0.4;
+  CHECK(rl_measure_analyze(m, &e) == RL_OK);
+  CHECK(m->noisy);
+  /* JSON: the issue's keys, base units */
+  size_t need = rl_measure_json(m, NULL, 0);
+  char *js = malloc(need + 1);
+  CHECK(rl_measure_json(m, js, need + 1) == need);
+  CHECK(strstr(js, "\"peak\":{\"fp64\":5e+10,\"fp32\":1e+11}") != NULL);
+  CHECK(strstr(js, "\"peak_1t\":{") != NULL);
+  CHECK(strstr(js, "\"bandwidth\":{\"l1\":") != NULL);
+  CHECK(strstr(js, "\"bandwidth_1t\":{\"l1\":") != NULL);
+  CHECK(strstr(js, "\"points\":[{\"op\":\"add\"") != NULL);
+  CHECK(strstr(js, "\"roof_fraction\":") != NULL);
+  CHECK(strstr(js, "\"intensity\":") != NULL);
+  CHECK(strstr(js, "nan") == NULL && strstr(js, "inf") == NULL);
+  free(js);
+  /* the hardware row reads back */
+  rl_hw hw, back;
+  CHECK(rl_measure_to_hw(m, "my-cpu", &hw, &e) == RL_OK);
+  char row[2048];
+  size_t len = rl_hw_csv(&hw, 1, row, sizeof row);
+  CHECK(len < sizeof row);
+  int32_t n = 0;
+  CHECK(rl_hw_parse_csv(row, len, &back, 1, &n, &e) == RL_OK);
+  CHECK(n == 1);
+  CHECK_STR(back.id, "my-cpu");
+  CHECK_NEAR(back.peak[RL_PEAK_FP32], 100e9, 1e-5);
+  CHECK_NEAR(back.peak[RL_PEAK_FP64], 50e9, 1e-5);
+  CHECK_NEAR(back.mem_bw, hw.mem_bw, 1e-5);
+  CHECK_NEAR(back.l1_bw, hw.l1_bw, 1e-5);
+  CHECK_NEAR(back.l2_bytes, 33554432, 1e-5);
+  CHECK(rl_measure_to_hw(m, "bad id", &hw, &e) == RL_EINVAL);
+  free(m);
+}
+
+static void test_parts(void) {
+  uint32_t p = 0;
+  rl_error e;
+  CHECK(rl_measure_parts_parse("peak,read", &p, &e) == RL_OK);
+  CHECK(p == (RL_MEASURE_PEAK | RL_MEASURE_READ));
+  CHECK(rl_measure_parts_parse("bandwidth", &p, &e) == RL_OK);
+  CHECK(p == (RL_MEASURE_READ | RL_MEASURE_COPY | RL_MEASURE_TRIAD));
+  CHECK(rl_measure_parts_parse("peak,bogus", &p, &e) == RL_ENOTFOUND);
+  CHECK(strstr(e.msg, "unknown kernel 'bogus'") != NULL);
+  CHECK(rl_measure_parts_parse("peak,", &p, &e) == RL_EINVAL);
+}
+
+/* ---- bad input through the CLI: one line on stderr, exit 2 -------------- */
+static void cli_bad(const char *const *args, int argc, const char *want) {
+  char *out = NULL, *err = NULL;
+  size_t no = 0, ne = 0;
+  FILE *fo = open_memstream(&out, &no), *fe = open_memstream(&err, &ne);
+  char *argv[16];
+  argv[0] = (char *)"roofline";
+  for (int i = 0; i < argc; i++) argv[i + 1] = (char *)(uintptr_t)args[i];
+  int rc = cli_main(argc + 1, argv, fo, fe);
+  fclose(fo);
+  fclose(fe);
+  CHECK(rc == 2);
+  CHECK(no == 0);
+  CHECK(strstr(err, want) != NULL);
+  int lines = 0;
+  for (const char *p = err; *p; p++) lines += *p == '\n';
+  CHECK(lines == 1);
+  if (rc != 2 || !strstr(err, want)) fprintf(stderr, "  stderr: %s", err);
+  free(out);
+  free(err);
+}
+
+static void test_cli_errors(void) {
+  const char *a1[] = {"measure", "--threads", "0"};
+  cli_bad(a1, 3, "--threads must be >= 1");
+  const char *a2[] = {"measure", "--kernel", "fft"};
+  cli_bad(a2, 3, "unknown kernel 'fft'");
+  const char *a3[] = {"measure", "--ws", "1PB"};
+  cli_bad(a3, 3, "does not fit in this machine's memory");
+  const char *a4[] = {"measure", "--threads", "100000"};
+  cli_bad(a4, 3, "threads asked");
+  const char *a5[] = {"measure", "--ws", "32KiB,oops"};
+  cli_bad(a5, 3, "--ws");
+  const char *a6[] = {"measure", "--id", "x"};
+  cli_bad(a6, 3, "--id goes with --save-hw");
+  const char *a7[] = {"measure", "--save-hw", "/nonexistent-dir/x.csv"};
+  cli_bad(a7, 3, "--save-hw");
+}
+
+/* ---- the real machine: only checks that cannot flake ------------------ */
+static void test_real_machine(void) {
+  /* two working sets per level, one thread: L1, L2, L3, DRAM */
+  rl_cpu_info cpu;
+  rl_error e;
+  CHECK(rl_cpu_probe(&cpu, NULL, NULL, &e) == RL_OK);
+  CHECK(cpu.cpus >= 1);
+  CHECK(cpu.measured_hz > 1e8 && cpu.measured_hz < 1e10);
+  double ws[8];
+  int n = 0;
+  double l1 = cpu.cache[0] > 0 ? cpu.cache[0] : 32768, l2 = cpu.cache[1] > 0 ? cpu.cache[1] : 1 << 20;
+  double l3 = cpu.cache[2] > 0 ? cpu.cache[2] : 8 << 20;
+  ws[n++] = l1 / 4;
+  ws[n++] = l1 / 2;
+  ws[n++] = l2 / 4;
+  ws[n++] = l2 / 2;
+  if (cpu.cache[2] > 0) {
+    ws[n++] = l3 / 8;
+    ws[n++] = l3 / 4;
+  }
+  ws[n++] = 4 * l3 > 64e6 ? 4 * l3 : 64e6;
+  ws[n++] = 8 * l3 > 128e6 ? 8 * l3 : 128e6;
+  rl_measure_opts o;
+  memset(&o, 0, sizeof o);
+  o.threads = 1;
+  o.quick = 1;
+  o.parts = RL_MEASURE_PEAK | RL_MEASURE_READ;
+  o.ws = ws;
+  o.n_ws = n;
+  rl_measurement *m = calloc(1, sizeof *m);
+  CHECK(rl_measure(&o, m, &e) == RL_OK);
+  for (int k = 0; k < RL_PK_COUNT; k++) {
+    if (m->peak.flops[k] == 0) continue;
+    CHECK(isfinite(m->peak.flops[k]) && m->peak.flops[k] > 0);
+    CHECK(m->peak.theory[k] > 0);
+    CHECK(m->peak.flops[k] <= 1.1 * m->peak.theory[k]);
+    if (m->peak.flops[k] > 1.1 * m->peak.theory[k])
+      fprintf(stderr, "  peak %s %g above theory %g\n", rl_peak_kernel_name(k), m->peak.flops[k], m->peak.theory[k]);
+  }
+  CHECK(m->peak.flops[RL_PK_FP64_FMA] > 0 && m->peak.flops[RL_PK_FP32_FMA] > 0);
+  const rl_levels *lv = &m->bandwidth_1t;
+  int prev = -1;
+  for (int k = 0; k < RL_LEVEL_COUNT; k++) {
+    if (!lv->found[k]) continue;
+    CHECK(isfinite(lv->bw[k]) && lv->bw[k] > 0);
+    if (prev >= 0) {
+      /* outer level no faster than the inner one, within the spreads */
+      double slack = 1 + lv->spread[prev] + lv->spread[k] + 0.10;
+      CHECK(lv->bw[prev] * slack >= lv->bw[k]);
+      if (!(lv->bw[prev] * slack >= lv->bw[k]))
+        fprintf(stderr, "  %s %g < %s %g\n", rl_level_name(prev), lv->bw[prev], rl_level_name(k), lv->bw[k]);
+    }
+    prev = k;
+  }
+  CHECK(lv->found[RL_LEVEL_L1] && lv->found[RL_LEVEL_DRAM]);
+  CHECK(m->tick_s > 0 && m->wall_s > 0);
+  CHECK(isfinite(m->spread_median));
+  size_t need = rl_measure_json(m, NULL, 0);
+  char *js = malloc(need + 1);
+  rl_measure_json(m, js, need + 1);
+  CHECK(strstr(js, "nan") == NULL && strstr(js, "inf\"") == NULL);
+  free(js);
+  free(m);
+}
+
+int main(void) {
+  RUN(test_stats);
+  RUN(test_traffic);
+  RUN(test_plateaus);
+  RUN(test_bench);
+  RUN(test_analyze);
+  RUN(test_parts);
+  RUN(test_cli_errors);
+  RUN(test_real_machine);
+  return harness_report("measure");
+}
