@@ -238,9 +238,10 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
               ? "embedding table read in full, every parameter 2 FLOPs/token: the seeds' convention"
               : (s.weights_read_bytes < s.weights_bytes ? "embedding: only the row each sequence looks up"
                                                        : "every weight once"));
-  fprintf(o, "  KV cache     %s (%.4g KiB) per token in %s; %s (%.4g MiB) per sequence at %.0f tokens\n",
+  fprintf(o, "  KV cache     %s (%.4g KiB) per token in %s; %s (%.4g MiB) per sequence at %.0f tokens%s\n",
           CLI_Q(s.kv_bytes_per_token, RL_UNIT_BYTES), s.kv_bytes_per_token / 1024, rl_dtype_name(kd),
-          CLI_Q(s.kv_bytes_per_seq, RL_UNIT_BYTES), s.kv_bytes_per_seq / 1048576, context);
+          CLI_Q(s.kv_bytes_per_seq, RL_UNIT_BYTES), s.kv_bytes_per_seq / 1048576, context,
+          s.tp > 1 ? " (all devices together)" : "");
   fprintf(o, "  FLOPs/token  %s linear (2 per parameter multiplied) + %s attention (4 L H d_h T)\n",
           CLI_Q(s.linear_flops_per_token, RL_UNIT_FLOP), CLI_Q(s.attention_flops_per_token, RL_UNIT_FLOP));
   fprintf(o, "  roof         %s, %s: ridge %s\n\n", peak_label(&roof, pk, sizeof pk),
@@ -276,9 +277,10 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   if (fabs(orow.weight_bytes - row1.weight_bytes) > 1e-9 * row1.weight_bytes) {
     double tw = row1.weight_bytes / roof.bandwidth, to = orow.weight_bytes / roof.bandwidth;
     if (cfg.embedding == RL_EMBED_GATHERED)
-      fprintf(o, "convention: at B = 1 the weights read take %s (%s: the embedding table is gathered,\n"
-                 "  one row per sequence). The seeds read all of it (\"16 GB ... 4.8 ms\"; --embedding full):\n"
-                 "  %s, %s, %.4g tokens/s with no cache. The table is %s of weights nobody reads.\n",
+      fprintf(o, "convention: at B = 1 the weights read take %s (%s): the embedding table is gathered,\n"
+                 "  one row per sequence. Counting every weight, as the seeds do (Llama 3 8B: \"16 GB ...\n"
+                 "  4.8 ms\"; --embedding full): %s, %s, %.4g tokens/s with no cache; the difference is the\n"
+                 "  %s table, of which a step reads only B rows.\n",
               CLI_Q(tw, RL_UNIT_SECONDS), CLI_Q(row1.weight_bytes, RL_UNIT_BYTES), CLI_Q(orow.weight_bytes, RL_UNIT_BYTES),
               CLI_Q(to, RL_UNIT_SECONDS), 1 / to, CLI_Q(s.embedding_bytes, RL_UNIT_BYTES));
     else
