@@ -12,7 +12,7 @@
 
 static const char help[] =
     "usage: roofline trace FILE [--hw ID] [--top N] [--overhead T] [--format F]\n"
-    "                           [--json | --csv]\n"
+    "                           [--plot out.svg] [--json | --csv]\n"
     "\n"
     "Reads a profiler's file and puts each kernel under its roof:\n"
     "  PyTorch profiler traces (.json, .json.gz; Kineto, 2021 to today's format):\n"
@@ -39,6 +39,7 @@ static const char help[] =
     "  --top N        rows shown per table (default 10; JSON: all rows unless given)\n"
     "  --overhead T   launch overhead (default 4us): shorter kernels are overhead\n"
     "  --format F     kineto, ncu or nsys (default: detected from the content)\n"
+    "  --plot PATH    also write the top kernels on the device's roofline as SVG\n"
     "  --json, --csv  machine-readable output (CSV: the kernel rows)\n"
     "\n"
     "examples:\n"
@@ -190,13 +191,83 @@ static void print_csv(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t
   }
 }
 
+static int32_t peak_dtype(int32_t pk) {
+  switch (pk) {
+  case RL_PEAK_FP64: case RL_PEAK_FP64_TENSOR: return RL_FP64;
+  case RL_PEAK_FP32: return RL_FP32;
+  case RL_PEAK_TF32: return RL_TF32;
+  case RL_PEAK_FP16: return RL_FP16;
+  case RL_PEAK_FP8: return RL_FP8;
+  case RL_PEAK_INT8: return RL_INT8;
+  default: return RL_BF16;
+  }
+}
+
+/* The top kernels with F, Q and a time, at their achieved FLOP/s under the
+ * roof of the format of the first of them. */
+static int write_plot(cli_ctx *ctx, const char *path, const char *trace, const rl_hw *hw,
+                      const rl_trace_row *rows, int32_t n, int32_t top) {
+  rl_plot_point *pts = calloc((size_t)top, sizeof *pts);
+  if (!pts) return cli_error(ctx, "out of memory");
+  int32_t np = 0, pk = -1;
+  for (int32_t i = 0; i < n && np < top; i++) {
+    const rl_trace_row *r = &rows[i];
+    if (!r->has_cost || !r->has_time || !(r->flops > 0) || !(r->bytes > 0) || !(r->time_s > 0) ||
+        !(r->bound_time_s > 0))
+      continue;
+    if (pk < 0) pk = r->peak_kind;
+    rl_plot_point *p = &pts[np++];
+    char nm[64];
+    shorten(r->name, nm, sizeof nm);
+    snprintf(p->label, sizeof p->label, "%s", nm);
+    p->flops = r->flops;
+    p->bytes = r->bytes;
+    p->intensity = r->intensity;
+    p->perf = r->flops / r->time_s;
+    p->roof_perf = r->flops / r->bound_time_s;
+    p->time_s = r->time_s;
+    p->measured = 1;
+    p->bound = r->bound;
+  }
+  if (!np) {
+    free(pts);
+    return cli_error(ctx, "--plot: no kernel of %s has F, Q and a time to place", trace);
+  }
+  rl_plot_roof roof;
+  rl_error e;
+  rl_status st = rl_plot_roof_from_hw(hw, peak_dtype(pk), 0, &roof, &e);
+  if (st) { free(pts); return cli_fail(ctx, st, &e); }
+  rl_plot pl = rl_plot_init();
+  char title[160];
+  snprintf(title, sizeof title, "%s: top %d kernels by gain", trace, (int)np);
+  pl.title = title;
+  pl.subtitle = hw->name;
+  pl.roofs = &roof;
+  pl.n_roofs = 1;
+  pl.points = pts;
+  pl.n_points = np;
+  size_t len = rl_plot_svg(&pl, NULL, 0);
+  char *svg = malloc(len + 1);
+  if (!svg) { free(pts); return cli_error(ctx, "out of memory"); }
+  rl_plot_svg(&pl, svg, len + 1);
+  free(pts);
+  FILE *f = fopen(path, "wb");
+  if (!f) { free(svg); return cli_error(ctx, "--plot %s: cannot write", path); }
+  size_t w = fwrite(svg, 1, len, f);
+  int bad = fclose(f) != 0 || w != len;
+  free(svg);
+  if (bad) return cli_error(ctx, "--plot %s: write error", path);
+  return CLI_OK;
+}
+
 static int run(cli_ctx *ctx, int argc, char **argv) {
-  const char *hw_id = NULL, *format = NULL;
+  const char *hw_id = NULL, *format = NULL, *plot = NULL;
   double bw = 0, overhead = -1;
   int top = 0;
   cli_opt opts[] = {{"hw", OPT_STR, &hw_id, 0},         {"bw", OPT_BYTES_S, &bw, 0},
                     {"top", OPT_INT, &top, 0},           {"overhead", OPT_SECONDS, &overhead, 0},
-                    {"format", OPT_STR, &format, 0},     {NULL, 0, NULL, 0}};
+                    {"format", OPT_STR, &format, 0},     {"plot", OPT_STR, &plot, 0},
+                    {NULL, 0, NULL, 0}};
   const char *pos[1];
   int np = 0;
   int rc = cli_parse(ctx, argc, argv, opts, pos, 1, &np);
@@ -244,6 +315,10 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   int32_t nk = 0, no = 0;
   const rl_trace_row *rk = rl_trace_rows(t, RL_TRACE_BY_KERNEL, &nk);
   const rl_trace_row *ro = rl_trace_rows(t, RL_TRACE_BY_OP, &no);
+  if (plot && (rc = write_plot(ctx, plot, path, &hw, rk, nk, top > 0 ? top : 10))) {
+    rl_trace_free(t);
+    return rc;
+  }
   if (ctx->json) {
     json_arg a = {t, &hw, &s, top};
     rc = cli_print_json(ctx, json_fn, &a);

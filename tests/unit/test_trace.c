@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 static rli_aten_args args(int n, const int *ndim, const double (*dims)[4], const char *const *types) {
@@ -397,6 +398,34 @@ static void test_cli_error(void) {
   free(er);
 }
 
+/* --plot writes an SVG with the top kernels (the linked ops' names) */
+static void test_cli_plot(void) {
+  char path[] = "/tmp/rl_trace_plot_XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  if (fd < 0) return;
+  close(fd);
+  char *o = NULL, *er = NULL;
+  size_t on = 0, en = 0;
+  FILE *out = open_memstream(&o, &on), *err = open_memstream(&er, &en);
+  char *argv[] = {"roofline", "trace", "tests/fixtures/traces/pytorch_kineto_2023_a100_ddp_input_dims.json.gz",
+                  "--plot", path, "--top", "4", NULL};
+  int rc = cli_main(7, argv, out, err);
+  fclose(out);
+  fclose(err);
+  CHECK(rc == 0 && en == 0);
+  FILE *f = fopen(path, "rb");
+  char buf[65536];
+  size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+  if (f) fclose(f);
+  buf[n] = 0;
+  CHECK(n > 1000 && strstr(buf, "<svg") && strstr(buf, "</svg>"));
+  CHECK(strstr(buf, "elementwise_kernel") != NULL);
+  remove(path);
+  free(o);
+  free(er);
+}
+
 int main(void) {
   RUN(test_aten);
   RUN(test_link);
@@ -404,5 +433,6 @@ int main(void) {
   RUN(test_ncu_raw);
   RUN(test_mutations);
   RUN(test_cli_error);
+  RUN(test_cli_plot);
   return harness_report("trace");
 }
