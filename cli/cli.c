@@ -12,14 +12,14 @@
 
 /* ---- the command table ---------------------------------------------- */
 extern const cli_command cmd_hw, cmd_op, cmd_kernel, cmd_layer;
-extern const cli_command cmd_plot;
+extern const cli_command cmd_plot, cmd_widget;
 extern const cli_command cmd_measure;
 extern const cli_command cmd_trace;
 extern const cli_command cmd_model, cmd_decode, cmd_prefill, cmd_mfu, cmd_comm;
 
 const cli_command *const cli_commands[] = {
     &cmd_hw, &cmd_op, &cmd_kernel, &cmd_layer,
-    &cmd_plot,
+    &cmd_plot, &cmd_widget,
     &cmd_measure,
     &cmd_trace,
     &cmd_model, &cmd_decode, &cmd_prefill, &cmd_mfu, &cmd_comm,

@@ -151,7 +151,9 @@ static int add_op_point(cli_ctx *ctx, plot_args *a, plot_data *d, const rl_op *o
   rl_roof roof;
   /* a generic kernel (flops and bytes given) sits under the chart's top roof */
   int tensor = op->kind == RL_OP_KERNEL ? 1 : c.tensor;
-  int rc = cli_roof(ctx, &a->hwf, &d->hw0, op->dtype, tensor, &roof);
+  cli_hw_flags f = a->hwf;
+  if (!tensor) f.sparse = 0; /* 2:4 sparsity is a tensor-core peak */
+  int rc = cli_roof(ctx, &f, &d->hw0, op->dtype, tensor, &roof);
   if (rc) return rc;
   rl_result r;
   st = rl_roofline(c.flops, c.bytes, &roof, time_s, &r, &e);

@@ -96,7 +96,7 @@ static int num_member(const rli_json *o, const char *key, double *v) {
   return 1;
 }
 
-static rl_status point_from_json(const rli_json *o, size_t i, const rl_plot_roof *roof,
+rl_status rli_plot_point_from_json(const rli_json *o, size_t i, const rl_plot_roof *roof,
                                  int32_t roof_index, rl_plot_point *pt, rl_error *err) {
   memset(pt, 0, sizeof *pt);
   pt->roof = roof_index;
@@ -204,7 +204,7 @@ rl_status rl_plot_points_parse(const char *text, size_t len, const rl_plot_roof 
     return rli_fail(err, RL_ENOMEM, "out of memory");
   }
   for (size_t i = 0; i < arr->n; i++) {
-    st = point_from_json(&arr->kids[i], i, roof, roof_index, &pts[i], err);
+    st = rli_plot_point_from_json(&arr->kids[i], i, roof, roof_index, &pts[i], err);
     if (st) {
       free(pts);
       rli_json_free(root);

@@ -16,6 +16,12 @@ typedef struct rli_axes {
 
 void rli_plot_axes(const rl_plot *p, rli_axes *a);
 
+/* One element (index i, for messages) of a points file; see
+ * rl_plot_points_parse. */
+struct rli_json;
+rl_status rli_plot_point_from_json(const struct rli_json *o, size_t i, const rl_plot_roof *roof,
+                                   int32_t roof_index, rl_plot_point *pt, rl_error *err);
+
 /* Is the point drawable (finite, positive intensity and perf)? */
 int rli_plot_point_ok(const rl_plot_point *pt);
 

@@ -23,6 +23,7 @@ static const char *const palette[] = {"#1864ab", "#d9480f", "#2b8a3e", "#862e9c"
 #define NPAL (sizeof palette / sizeof palette[0])
 #define FONT "DejaVu Sans, Verdana, Arial, sans-serif"
 #define CHAR_W 0.62 /* average advance of the font, in em (generous) */
+#define RL_PI 3.14159265358979323846
 
 typedef struct box { double x0, y0, x1, y1; } box;
 typedef struct seg { double x0, y0, x1, y1; } seg;
@@ -235,7 +236,7 @@ static void place_along(layout *l, label *lab, double ax, double ay, double bx, 
     return;
   }
   for (int i = 0; i < nbest; i++) add_box(l, bestb[i]);
-  lab->x = bxs, lab->y = bys, lab->angle = ang * 180 / M_PI, lab->leader = 0;
+  lab->x = bxs, lab->y = bys, lab->angle = ang * 180 / RL_PI, lab->leader = 0;
 }
 
 static void emit_label(rli_out *o, const label *lab) {
@@ -336,7 +337,7 @@ static void place_ridge(layout *l, label *lab, double x, double ytop, double ybo
       double y0 = ybot - 4 - k * 45;
       if (y0 - w < ytop + 8) continue;
       double x0 = side == 0 ? x - 3 : x + lab->fs + 1;
-      int n = rot_boxes(x0, y0, -M_PI / 2, w, lab->fs, bb, 64);
+      int n = rot_boxes(x0, y0, -RL_PI / 2, w, lab->fs, bb, 64);
       double c = cost(l, bb, n) + k * 3 + side;
       if (c < best) {
         best = c, bx = x0, by = y0, nbest = n;

@@ -70,7 +70,7 @@ static void line(canvas *cv, double I0, double P0, double I1, double P1, char ch
   }
 }
 
-static char ascii_mark(int32_t i) { return "#%@&$*~^"[(i - 1) % 8]; }
+static char ascii_mark(int32_t i) { return i <= 0 ? '-' : "#%@&$*~^"[(i - 1) % 8]; }
 
 static void put_utf8(rli_out *o, uint32_t cp) {
   char b[5] = {0};

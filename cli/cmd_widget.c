@@ -1,0 +1,135 @@
+/*
+ * cmd_widget.c -- `roofline widget`: write the interactive roofline page,
+ * one self-contained HTML file (the library runs in it as WebAssembly).
+ */
+#include "cli.h"
+#include "plot_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: roofline widget [-o FILE.html] [--hw ID[,ID]] [--dtype DT] [--n N] [--batch B]\n"
+    "                       [--seq T] [--d D] [--sparse] [--points FILE] [--title TEXT]\n"
+    "\n"
+    "Write the interactive roofline page: one self-contained HTML file that works\n"
+    "from file:// with no network. It draws the roofline of a device in a number\n"
+    "format and places the operations of one Transformer layer on it (an add, a\n"
+    "softmax and a LayerNorm on a T x d activation, a linear layer d x d on B tokens,\n"
+    "a square matmul n x n x n, one attention head naive and fused). Its controls\n"
+    "change the hardware (and a second one to compare), the format, n, B, T and d;\n"
+    "hovering a point shows its FLOPs, bytes, intensity, bound and time. The page\n"
+    "computes with this library compiled to WebAssembly, so every figure is the one\n"
+    "`roofline op --json` prints for the same case.\n"
+    "\n"
+    "flags (the page's initial state; powers of two on the sliders):\n"
+    "  -o, --output FILE  write the page to FILE (default: stdout)\n"
+    "  --hw ID[,ID]     device, and a second one to compare (default nvidia-h100-sxm5)\n"
+    "  --dtype DT       number format (default bf16)\n"
+    "  --n N            matmul size (4096); --batch B linear tokens (512)\n"
+    "  --seq T          sequence length (4096); --d D model width (4096)\n"
+    "  --sparse         2:4 sparse tensor peaks (labelled); dense otherwise\n"
+    "  --points FILE    also show these points (as `roofline plot --points`)\n"
+    "  --title TEXT     the page's title\n"
+    "\n"
+    "example:\n"
+    "  roofline widget -o roofline.html --hw h100,a100-sxm4-80gb\n";
+
+static int run(cli_ctx *ctx, int argc, char **argv) {
+  const char *out_path = NULL, *hw = NULL, *points = NULL, *title = NULL;
+  int32_t dtype = RL_BF16;
+  double n = 4096, batch = 512, seq = 4096, d = 4096;
+  int sparse = 0;
+  cli_opt opts[] = {{"output", OPT_STR, &out_path, 0}, {"hw", OPT_STR, &hw, 0},
+                    {"dtype", OPT_DTYPE, &dtype, 0},   {"n", OPT_COUNT, &n, 0},
+                    {"batch", OPT_COUNT, &batch, 0},   {"seq", OPT_COUNT, &seq, 0},
+                    {"d", OPT_COUNT, &d, 0},           {"sparse", OPT_FLAG, &sparse, 0},
+                    {"points", OPT_STR, &points, 0},   {"title", OPT_STR, &title, 0},
+                    {NULL, 0, NULL, 0}};
+  char **args = plot_short_output(argc, argv);
+  if (!args) return cli_error(ctx, "out of memory");
+  int rc = cli_parse(ctx, argc, args, opts, NULL, 0, NULL);
+  free(args);
+  if (rc) return rc;
+  if (ctx->json || ctx->csv) return cli_error(ctx, "widget writes an HTML page; --json and --csv do not apply");
+  if (ctx->n_extra) return cli_error(ctx, "--hw-file: the page knows only the built-in devices");
+  const double vals[] = {n, batch, seq, d};
+  const char *names[] = {"--n", "--batch", "--seq", "--d"};
+  for (int i = 0; i < 4; i++)
+    if (!(vals[i] >= 1 && vals[i] <= 1e7)) return cli_error(ctx, "%s must be from 1 to 1e7", names[i]);
+  /* the page's initial state, as JSON */
+  char *pts_text = NULL;
+  size_t pts_len = 0;
+  if (points) {
+    if ((rc = cli_read_file(ctx, points, (size_t)16 << 20, &pts_text, &pts_len))) return rc;
+    rl_plot_point *pp = NULL;
+    int32_t np = 0;
+    rl_error e;
+    rl_status st = rl_plot_points_parse(pts_text, pts_len, NULL, 0, &pp, &np, &e);
+    rl_free(pp);
+    /* without a roof, points need their own; the page supplies the device's */
+    if (st && !strstr(e.msg, "no roof")) {
+      free(pts_text);
+      return cli_error(ctx, "%s: %s", points, e.msg);
+    }
+  }
+  size_t cap = 1024 + (title ? 6 * strlen(title) : 0) + (hw ? 6 * strlen(hw) : 0) + pts_len;
+  char *cfg = malloc(cap);
+  if (!cfg) {
+    free(pts_text);
+    return cli_error(ctx, "out of memory");
+  }
+  size_t len = 0;
+  len += (size_t)snprintf(cfg + len, cap - len, "{\"hw\":[");
+  char hwl[512];
+  snprintf(hwl, sizeof hwl, "%s", hw ? hw : "nvidia-h100-sxm5");
+  int k = 0;
+  for (char *tok = strtok(hwl, ","); tok; tok = strtok(NULL, ","), k++) {
+    rl_hw dev;
+    rl_error e;
+    if (k == 2 || rl_hw_find(tok, NULL, 0, &dev, &e) != RL_OK) {
+      free(pts_text);
+      free(cfg);
+      return k == 2 ? cli_error(ctx, "--hw: at most two devices (one and one to compare)")
+                    : cli_error(ctx, "--hw: %s", e.msg);
+    }
+    len += (size_t)snprintf(cfg + len, cap - len, "%s", k ? "," : "");
+    len += rl_json_string(dev.id, cfg + len, cap - len);
+  }
+  len += (size_t)snprintf(cfg + len, cap - len, "],\"dtype\":\"%s\",\"n\":%.17g,\"batch\":%.17g,"
+                          "\"seq\":%.17g,\"d\":%.17g,\"sparse\":%s", rl_dtype_name(dtype), n, batch,
+                          seq, d, sparse ? "true" : "false");
+  if (title) {
+    len += (size_t)snprintf(cfg + len, cap - len, ",\"title\":");
+    len += rl_json_string(title, cfg + len, cap - len);
+  }
+  if (pts_text) {
+    len += (size_t)snprintf(cfg + len, cap - len, ",\"points\":");
+    memcpy(cfg + len, pts_text, pts_len);
+    len += pts_len;
+  }
+  snprintf(cfg + len, cap - len, "}");
+  free(pts_text);
+  /* run the page's model once here, so a bad state is an error now */
+  rl_error e;
+  char *model = rl_widget_model(cfg, strlen(cfg), &e);
+  if (!model) {
+    free(cfg);
+    return cli_error(ctx, "%s", e.msg);
+  }
+  rl_free(model);
+  size_t need = rl_widget_page(cfg, NULL, 0);
+  char *page = malloc(need + 1);
+  if (!page) {
+    free(cfg);
+    return cli_error(ctx, "out of memory");
+  }
+  rl_widget_page(cfg, page, need + 1);
+  free(cfg);
+  rc = plot_write(ctx, out_path, page, need);
+  free(page);
+  return rc;
+}
+
+const cli_command cmd_widget = {"widget", run,
+                                "the interactive roofline page (HTML + WebAssembly): -o roofline.html", help};

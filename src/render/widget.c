@@ -1,0 +1,303 @@
+/*
+ * widget.c -- the model behind the interactive roofline page: from the
+ * page's controls (devices, format, matrix size, batch, sequence length,
+ * model width) to the roofs, the operations of one Transformer layer with
+ * their roofline records, and the SVG chart of them. Pure: the page calls
+ * it through WebAssembly (web/wasm_entry.c), the tests call it natively.
+ *
+ * The page's layer (first seed, "The intensity of a Transformer's
+ * operations"): on a T x d activation an add, a softmax and a LayerNorm;
+ * a linear layer d x d on B tokens; a square matmul n x n x n; one
+ * attention head (head_dim 128) at sequence length T, naive and fused.
+ */
+#include "render/plot_internal.h"
+#include "core/json.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WIDGET_MAX_HW 4
+#define WIDGET_OPS 7
+
+typedef struct wcfg {
+  char hw[WIDGET_MAX_HW][RL_HW_ID_MAX];
+  int32_t n_hw;
+  int32_t dtype;
+  double n, batch, seq, d, head_dim;
+  int sparse;
+  char title[200];
+  const rli_json *points; /* borrowed from the parsed config */
+} wcfg;
+
+static rl_status num(const rli_json *root, const char *key, double *v, double lo, double hi,
+                     rl_error *err) {
+  const rli_json *m = rli_json_get(root, key);
+  if (!m || m->type == RLI_JSON_NULL) return RL_OK;
+  if (m->type != RLI_JSON_NUM || !(m->num >= lo && m->num <= hi))
+    return rli_fail(err, RL_EINVAL, "%s must be a number from %g to %g", key, lo, hi);
+  *v = m->num;
+  return RL_OK;
+}
+
+static rl_status read_cfg(const rli_json *root, wcfg *c, rl_error *err) {
+  memset(c, 0, sizeof *c);
+  rli_strlcpy(c->hw[0], "nvidia-h100-sxm5", sizeof c->hw[0]);
+  c->n_hw = 1;
+  c->dtype = RL_BF16;
+  c->n = 4096, c->batch = 512, c->seq = 4096, c->d = 4096, c->head_dim = 128;
+  if (root->type != RLI_JSON_OBJ) return rli_fail(err, RL_EINVAL, "config must be a JSON object");
+  const rli_json *hw = rli_json_get(root, "hw");
+  if (hw && hw->type == RLI_JSON_STR) {
+    rli_strlcpy(c->hw[0], hw->str, sizeof c->hw[0]);
+  } else if (hw && hw->type == RLI_JSON_ARR) {
+    c->n_hw = 0;
+    for (size_t i = 0; i < hw->n && c->n_hw < WIDGET_MAX_HW; i++) {
+      if (hw->kids[i].type != RLI_JSON_STR) return rli_fail(err, RL_EINVAL, "hw must be a list of ids");
+      if (!hw->kids[i].str[0]) continue;
+      rli_strlcpy(c->hw[c->n_hw++], hw->kids[i].str, sizeof c->hw[0]);
+    }
+    if (!c->n_hw) return rli_fail(err, RL_EINVAL, "hw: no device");
+  } else if (hw) {
+    return rli_fail(err, RL_EINVAL, "hw must be an id or a list of ids");
+  }
+  const rli_json *dt = rli_json_get(root, "dtype");
+  if (dt) {
+    if (dt->type != RLI_JSON_STR) return rli_fail(err, RL_EINVAL, "dtype must be a string");
+    rl_status st = rl_dtype_parse(dt->str, &c->dtype, err);
+    if (st) return st;
+  }
+  rl_status st;
+  if ((st = num(root, "n", &c->n, 1, 1e7, err)) || (st = num(root, "batch", &c->batch, 1, 1e8, err)) ||
+      (st = num(root, "seq", &c->seq, 1, 1e8, err)) || (st = num(root, "d", &c->d, 1, 1e7, err)) ||
+      (st = num(root, "head_dim", &c->head_dim, 1, 1e5, err)))
+    return st;
+  const rli_json *sp = rli_json_get(root, "sparse");
+  c->sparse = sp && sp->type == RLI_JSON_BOOL && sp->boolean;
+  const rli_json *t = rli_json_get(root, "title");
+  if (t && t->type == RLI_JSON_STR) rli_strlcpy(c->title, t->str, sizeof c->title);
+  const rli_json *pts = rli_json_get(root, "points");
+  if (pts && pts->type == RLI_JSON_OBJ) { /* a wrapped points file */
+    const rli_json *m = rli_json_get(pts, "points");
+    if (!m) m = rli_json_get(pts, "rows");
+    if (!m) m = rli_json_get(pts, "kernels");
+    pts = m;
+  }
+  if (pts && pts->type == RLI_JSON_ARR && pts->n) c->points = pts;
+  return RL_OK;
+}
+
+static void layer_ops(const wcfg *c, rl_op *ops, char (*labels)[RL_LABEL_MAX]) {
+  int32_t dt = c->dtype;
+  ops[0] = rl_op_init(RL_OP_ADD, dt);
+  ops[0].n = c->seq * c->d;
+  ops[1] = rl_op_init(RL_OP_SOFTMAX, dt);
+  ops[1].m = c->seq, ops[1].n = c->d;
+  ops[2] = rl_op_init(RL_OP_LAYERNORM, dt);
+  ops[2].m = c->seq, ops[2].n = c->d;
+  ops[3] = rl_op_init(RL_OP_LINEAR, dt);
+  ops[3].m = c->batch, ops[3].k = c->d, ops[3].n = c->d;
+  ops[4] = rl_op_init(RL_OP_MATMUL, dt);
+  ops[4].m = ops[4].n = ops[4].k = c->n;
+  ops[5] = rl_op_init(RL_OP_ATTENTION, dt);
+  ops[5].seq = c->seq, ops[5].head_dim = c->head_dim;
+  ops[6] = ops[5];
+  ops[6].flags = RL_OP_FUSED;
+  snprintf(labels[0], RL_LABEL_MAX, "add");
+  snprintf(labels[1], RL_LABEL_MAX, "softmax");
+  snprintf(labels[2], RL_LABEL_MAX, "layernorm");
+  snprintf(labels[3], RL_LABEL_MAX, "linear B=%.0f", c->batch);
+  snprintf(labels[4], RL_LABEL_MAX, "matmul n=%.0f", c->n);
+  snprintf(labels[5], RL_LABEL_MAX, "attention naive T=%.0f", c->seq);
+  snprintf(labels[6], RL_LABEL_MAX, "attention fused T=%.0f", c->seq);
+}
+
+/* The formatted figures of one record, for the page's readout. */
+static void text_json(rli_out *o, const rl_result *r) {
+  char a[48];
+  rli_out_puts(o, "{\"flops\":");
+  rli_out_str(o, rli_plot_q(a, sizeof a, r->flops, RL_UNIT_FLOP));
+  rli_out_puts(o, ",\"bytes\":");
+  rli_out_str(o, rli_plot_q(a, sizeof a, r->bytes, RL_UNIT_BYTES));
+  rli_out_puts(o, ",\"intensity\":");
+  rli_out_str(o, rli_plot_q(a, sizeof a, r->intensity, RL_UNIT_FLOP_PER_BYTE));
+  rli_out_puts(o, ",\"time_s\":");
+  rli_out_str(o, rli_plot_q(a, sizeof a, r->time_s, RL_UNIT_SECONDS));
+  rli_out_puts(o, ",\"attainable\":");
+  rli_out_str(o, rli_plot_q(a, sizeof a, r->attainable, RL_UNIT_FLOP_S));
+  if (r->has_measured) {
+    rli_out_puts(o, ",\"measured_s\":");
+    rli_out_str(o, rli_plot_q(a, sizeof a, r->measured_s, RL_UNIT_SECONDS));
+    rli_out_puts(o, ",\"achieved\":");
+    rli_out_str(o, rli_plot_q(a, sizeof a, r->achieved, RL_UNIT_FLOP_S));
+  }
+  rli_out_puts(o, "}");
+}
+
+/* The record of rl_result_json, appended to o. */
+static void record_json(rli_out *o, const char *label, const char *hw, const char *dt,
+                        const rl_roof *roof, const rl_result *r) {
+  size_t need = rl_result_json(label, hw, dt, roof, r, NULL, NULL, 0);
+  char *tmp = malloc(need + 1);
+  if (!tmp) return;
+  rl_result_json(label, hw, dt, roof, r, NULL, tmp, need + 1);
+  rli_out_puts(o, tmp);
+  free(tmp);
+}
+
+static void devices_json(rli_out *o) {
+  rli_out_puts(o, "[");
+  int first = 1;
+  for (int32_t i = 0; i < rl_hw_count(); i++) {
+    rl_hw hw;
+    if (rl_hw_get(i, &hw) != RL_OK || !(hw.mem_bw > 0)) continue;
+    rli_out_puts(o, first ? "{\"id\":" : ",{\"id\":");
+    first = 0;
+    rli_out_str(o, hw.id);
+    rli_out_puts(o, ",\"name\":");
+    rli_out_str(o, hw.name);
+    rli_out_puts(o, ",\"dtypes\":[");
+    int f2 = 1;
+    for (int32_t d = 0; d < RL_DTYPE_COUNT; d++) {
+      if (d == RL_INT4 || rl_hw_peak_for(&hw, d, 1) < 0) continue;
+      rli_out_puts(o, f2 ? "" : ",");
+      f2 = 0;
+      rli_out_str(o, rl_dtype_name(d));
+    }
+    rli_out_puts(o, "]}");
+  }
+  rli_out_puts(o, "]");
+}
+
+static char *build(const wcfg *c, rl_error *err) {
+  rl_plot_roof roofs[WIDGET_MAX_HW];
+  rl_hw hw0;
+  int32_t n_roofs = 0;
+  for (int32_t i = 0; i < c->n_hw; i++) {
+    rl_hw hw;
+    rl_status st = rl_hw_find(c->hw[i], NULL, 0, &hw, err);
+    if (st) return NULL;
+    if (i == 0) hw0 = hw;
+    st = rl_plot_roof_from_hw(&hw, c->dtype, c->sparse ? RL_ROOF_SPARSE : 0u, &roofs[n_roofs], err);
+    if (st && i == 0) return NULL;
+    if (st == RL_OK) n_roofs++;
+  }
+  rl_op ops[WIDGET_OPS];
+  char labels[WIDGET_OPS][RL_LABEL_MAX];
+  layer_ops(c, ops, labels);
+  int32_t nfile = c->points ? (int32_t)(c->points->n > 200 ? 200 : c->points->n) : 0;
+  int32_t np = WIDGET_OPS + nfile;
+  rl_plot_point *pts = calloc((size_t)np, sizeof *pts);
+  rl_result *res = calloc((size_t)np, sizeof *res);
+  rl_roof *rr = calloc((size_t)np, sizeof *rr);
+  char *svg = NULL, *out = NULL;
+  if (!pts || !res || !rr) {
+    rli_fail(err, RL_ENOMEM, "out of memory");
+    goto done;
+  }
+  const char *dn = rl_dtype_name(c->dtype);
+  for (int32_t i = 0; i < WIDGET_OPS; i++) {
+    rl_cost cost;
+    rl_status st = rl_op_cost(&ops[i], &cost, err);
+    if (st) goto done;
+    int32_t pk = rl_hw_peak_for(&hw0, c->dtype, cost.tensor);
+    if (pk < 0) pk = rl_hw_peak_for(&hw0, c->dtype, 1);
+    st = rl_hw_roof(&hw0, pk, c->sparse && cost.tensor ? RL_ROOF_SPARSE : 0u, &rr[i], err);
+    if (st) goto done;
+    st = rl_roofline(cost.flops, cost.bytes, &rr[i], 0, &res[i], err);
+    if (st) goto done;
+    pts[i] = rl_plot_point_from_result(labels[i], &res[i], 0);
+  }
+  /* points given with the page (`roofline widget --points FILE`): on the
+   * first device's top roof, measured where they say so */
+  for (int32_t k = 0; k < nfile; k++) {
+    int32_t i = WIDGET_OPS + k;
+    rl_status st = rli_plot_point_from_json(&c->points->kids[k], (size_t)k, &roofs[0], 0, &pts[i], err);
+    if (st) goto done;
+    int32_t pk = rl_hw_peak_for(&hw0, c->dtype, 1);
+    rl_hw_roof(&hw0, pk, c->sparse ? RL_ROOF_SPARSE : 0u, &rr[i], NULL);
+    if (pts[i].flops > 0 && pts[i].bytes > 0)
+      rl_roofline(pts[i].flops, pts[i].bytes, &rr[i], pts[i].measured ? pts[i].time_s : 0, &res[i], NULL);
+  }
+  char title[300], sub[300];
+  if (c->title[0]) snprintf(title, sizeof title, "%s", c->title);
+  else snprintf(title, sizeof title, "One Transformer layer on %.80s, %s", hw0.name, dn);
+  snprintf(sub, sizeof sub,
+           "activation T x d = %.0f x %.0f; linear on B = %.0f tokens; matmul n = %.0f; attention "
+           "head_dim %.0f; %s peaks",
+           c->seq, c->d, c->batch, c->n, c->head_dim, c->sparse ? "2:4 sparse" : "dense");
+  rl_plot p = rl_plot_init();
+  p.title = title;
+  p.subtitle = sub;
+  p.roofs = roofs;
+  p.n_roofs = n_roofs;
+  p.points = pts;
+  p.n_points = np;
+  p.width = 960;
+  p.height = 620;
+  size_t svg_len = rl_plot_svg(&p, NULL, 0);
+  svg = malloc(svg_len + 1);
+  if (!svg) {
+    rli_fail(err, RL_ENOMEM, "out of memory");
+    goto done;
+  }
+  rl_plot_svg(&p, svg, svg_len + 1);
+  /* two passes: measure, then write */
+  size_t cap = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    rli_out o;
+    rli_out_init(&o, out, cap);
+    rli_out_puts(&o, "{\"svg\":");
+    rli_out_str(&o, svg);
+    rli_out_puts(&o, ",\"hw\":");
+    rli_out_str(&o, hw0.id);
+    rli_out_puts(&o, ",\"dtype\":");
+    rli_out_str(&o, dn);
+    rli_out_puts(&o, ",\"records\":[");
+    for (int32_t i = 0; i < np; i++) {
+      if (i) rli_out_puts(&o, ",");
+      if (res[i].bytes > 0 || res[i].flops > 0)
+        record_json(&o, i < WIDGET_OPS ? labels[i] : pts[i].label, hw0.id, dn, &rr[i], &res[i]);
+      else
+        rli_out_puts(&o, "null");
+    }
+    rli_out_puts(&o, "],\"text\":[");
+    for (int32_t i = 0; i < np; i++) {
+      if (i) rli_out_puts(&o, ",");
+      text_json(&o, &res[i]);
+    }
+    rli_out_puts(&o, "],\"devices\":");
+    devices_json(&o);
+    rli_out_puts(&o, "}");
+    size_t n = rli_out_end(&o);
+    if (pass == 0) {
+      cap = n + 1;
+      out = malloc(cap);
+      if (!out) {
+        rli_fail(err, RL_ENOMEM, "out of memory");
+        goto done;
+      }
+    }
+  }
+done:
+  free(svg);
+  free(pts);
+  free(res);
+  free(rr);
+  return out;
+}
+
+char *rl_widget_model(const char *config, size_t len, rl_error *err) {
+  rli_json *root = NULL;
+  if (!config || !len) {
+    config = "{}";
+    len = 2;
+  }
+  if (rli_json_parse(config, len, &root, err) != RL_OK) return NULL;
+  wcfg c;
+  char *out = NULL;
+  if (read_cfg(root, &c, err) == RL_OK) out = build(&c, err);
+  rli_json_free(root);
+  return out;
+}

@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""run_web_tests.py -- the charts and the interactive page, end to end.
+
+1. `roofline plot` SVGs are well-formed XML (xmllint) for the default chart,
+   several devices and formats, points files from `roofline layer --json`
+   and with hostile names; the hostile names are text, not markup.
+2. `roofline widget` writes a page that, in headless Chromium (no network,
+   fresh profile), starts the WebAssembly core, reacts to a control (the
+   hardware and the matrix size), and shows in its hover readout the very
+   figures `roofline op ... --json` prints for the same case. Hostile names
+   in the title and in the points file render as text. A screenshot is
+   saved (build/web/widget.png) and so is the default chart
+   (build/web/chart.png).
+
+    python3 tests/web/run_web_tests.py --roofline build/roofline
+
+Without chromium or xmllint the parts that need them are skipped with a
+note (`make check` installs both through scripts/setup.sh).
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+EVIL = "<script>alert('x')</script> & \"q\""
+FAILED = []
+
+
+def check(cond, what):
+    print(("ok    " if cond else "FAIL  ") + what)
+    if not cond:
+        FAILED.append(what)
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        p = shutil.which(name)
+        if p:
+            return p
+    return None
+
+
+def chrome_args(profile):
+    return ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run",
+            "--disable-default-apps", "--disable-extensions", "--hide-scrollbars",
+            "--user-data-dir=" + profile]
+
+
+TEST_JS = r"""
+<script>
+(function () {
+  function go() {
+    var res = {};
+    try {
+      var $ = function (id) { return document.getElementById(id); };
+      res.initial_op = $("ro-op").textContent;
+      var hw = $("hw");
+      hw.value = "nvidia-a100-sxm4-80gb";
+      hw.dispatchEvent(new Event("change"));
+      var n = $("n");
+      n.value = "11";
+      n.dispatchEvent(new Event("input"));
+      var g = document.querySelector('#chart g.pt[data-i="4"]');
+      g.dispatchEvent(new MouseEvent("mouseenter"));
+      res.op = $("ro-op").textContent;
+      res.hw = $("ro-hw").textContent;
+      ["flops", "bytes", "intensity", "time_s", "attainable", "bound"].forEach(function (k) {
+        res[k] = $("ro-" + k).getAttribute("data-value");
+        res[k + "_text"] = $("ro-" + k).textContent;
+      });
+      res.scripts = document.scripts.length;
+      res.title = $("page-title").textContent;
+      var texts = document.querySelectorAll("#chart svg text, #chart svg title");
+      res.labels = [];
+      for (var i = 0; i < texts.length; i++) res.labels.push(texts[i].textContent);
+      res.injected = document.querySelectorAll("#chart script, header script").length;
+      res.error = $("error").textContent;
+    } catch (e) { res.exception = String(e); }
+    var pre = document.createElement("pre");
+    pre.id = "test-result";
+    pre.textContent = JSON.stringify(res);
+    document.body.appendChild(pre);
+  }
+  if (window.rooflineReady) go(); else document.addEventListener("roofline-ready", go);
+})();
+</script>
+"""
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--roofline", default="build/roofline")
+    ap.add_argument("--out", default="build/web")
+    a = ap.parse_args()
+    rl = os.path.abspath(a.roofline)
+    os.makedirs(a.out, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix="rl-web-")
+    xmllint = shutil.which("xmllint")
+
+    # ---- 1. SVG ----------------------------------------------------------
+    layer = run([rl, "layer", "--json"])
+    check(layer.returncode == 0, "roofline layer --json")
+    layer_path = os.path.join(tmp, "layer.json")
+    with open(layer_path, "w") as f:
+        f.write(layer.stdout)
+    evil_path = os.path.join(tmp, "evil & <points>.json")
+    with open(evil_path, "w") as f:
+        json.dump([{"op": EVIL, "flops": 1e9, "bytes": 1e7, "measured_s": 5e-5},
+                   {"name": "trace row", "time_s": 2e-4, "flops": 3e10, "bytes": 2e8},
+                   {"op": "measured gemm", "n": 2048, "flops": 1.7e10, "bytes": 5e7,
+                    "achieved": 4e14, "roof": 9.8e14}], f)
+    cases = {
+        "default": [],
+        "multi": ["--hw", "h100,a100-sxm4-80gb,h200", "--dtype", "bf16,fp8"],
+        "layer-points": ["--points", layer_path],
+        "evil": ["--points", evil_path, "--title", EVIL, "--preset", "none"],
+        "ops": ["matmul:m=4096,n=4096,k=4096", "layernorm:rows=4096,cols=4096,time=22.4us",
+                "--hw", "a100-sxm4-80gb", "--sparse"],
+    }
+    for name, args in cases.items():
+        path = os.path.join(a.out, "plot-%s.svg" % name)
+        r = run([rl, "plot", "-o", path] + args)
+        check(r.returncode == 0 and r.stdout == "", "plot %s: exit 0, nothing on stdout" % name)
+        if xmllint:
+            x = run([xmllint, "--noout", path])
+            check(x.returncode == 0, "plot %s: well-formed (xmllint) %s" % (name, x.stderr.strip()[:200]))
+        svg = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+        check("<script" not in svg, "plot %s: no <script in the SVG" % name)
+    svg = open(os.path.join(a.out, "plot-evil.svg"), encoding="utf-8").read()
+    check("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;" in svg,
+          "plot: a hostile kernel name is escaped text")
+    if not xmllint:
+        print("skip  xmllint not installed (apt-get install libxml2-utils)")
+    # errors: one line on stderr, exit 2, nothing on stdout
+    for args, what in ((["plot", "-o", "/nonexistent-dir/c.svg"], "unwritable output"),
+                       (["plot", "--points", os.path.join(tmp, "nope.json")], "missing points file"),
+                       (["plot", "--hw", "no-such-gpu"], "unknown hardware"),
+                       (["widget", "-o", "/nonexistent-dir/w.html"], "widget: unwritable output"),
+                       (["widget", "--dtype", "fp9"], "widget: unknown dtype")):
+        r = run([rl] + args)
+        check(r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1,
+              "error %s: exit 2, one line (%s)" % (what, r.stderr.strip()))
+    term = run([rl, "plot", "--term"])
+    lines = term.stdout.splitlines()
+    check(term.returncode == 0 and len(lines) <= 30 and max(len(l) for l in lines) <= 100,
+          "plot --term fits 100 x 30")
+    term = run([rl, "plot", "--term", "--ascii"])
+    check(term.returncode == 0 and term.stdout.isascii(), "plot --term --ascii is ASCII")
+
+    # ---- 2. the page in Chromium -----------------------------------------
+    page = os.path.join(a.out, "widget.html")
+    r = run([rl, "widget", "-o", page, "--title", EVIL, "--points", evil_path])
+    check(r.returncode == 0 and r.stdout == "", "widget -o: exit 0")
+    html = open(page, encoding="utf-8").read()
+    check("http://" not in html.replace("http://www.w3.org", "") and "https://" not in html,
+          "page: no network address in it")
+    chrome = chromium()
+    if not chrome:
+        print("skip  chromium not installed: browser test skipped (apt-get install chromium)")
+    else:
+        test_page = os.path.join(a.out, "widget-test.html")
+        with open(test_page, "w", encoding="utf-8") as f:
+            f.write(html.replace("</body>", TEST_JS + "</body>"))
+        url = "file://" + os.path.abspath(test_page)
+        prof = tempfile.mkdtemp(prefix="rl-chrome-")
+        r = run([chrome] + chrome_args(prof) + ["--virtual-time-budget=20000", "--dump-dom", url],
+                timeout=180)
+        dom = r.stdout
+        start = dom.find('<pre id="test-result">')
+        res = {}
+        if start >= 0:
+            body = dom[start + len('<pre id="test-result">'):dom.find("</pre>", start)]
+            import html as h
+            res = json.loads(h.unescape(body))
+        check(bool(res) and "exception" not in res, "page: started and ran the test (%s)" %
+              (res.get("exception") or ("no result; stderr: " + r.stderr[-300:] if not res else "ok")))
+        if res:
+            want = json.loads(run([rl, "op", "matmul", "--m", "2048", "--n", "2048", "--k", "2048",
+                                   "--hw", "nvidia-a100-sxm4-80gb", "--dtype", "bf16", "--json"]).stdout)
+            check(res.get("op") == "matmul n=2048", "page: the matrix-size control moved the matmul (%s)" % res.get("op"))
+            check("nvidia-a100-sxm4-80gb" in res.get("hw", ""), "page: the hardware control took effect")
+            for k in ("flops", "bytes", "intensity", "time_s", "attainable"):
+                got = res.get(k)
+                check(got is not None and float(got) == float(want[k]),
+                      "page readout %s = %s equals roofline op --json %s" % (k, got, want[k]))
+            check(res.get("bound") == want["bound"], "page readout bound = %s" % res.get("bound"))
+            check(res.get("title") == EVIL, "page: hostile title renders as text")
+            check(EVIL in res.get("labels", []), "page: hostile point name renders as text in the chart")
+            check(res.get("injected") == 0 and res.get("scripts") == 3,
+                  "page: no script injected (%s scripts)" % res.get("scripts"))
+            check(not res.get("error"), "page: no error shown (%s)" % res.get("error"))
+        shot = os.path.join(a.out, "widget.png")
+        if os.path.exists(shot):
+            os.remove(shot)
+        run([chrome] + chrome_args(tempfile.mkdtemp(prefix="rl-chrome-")) +
+            ["--virtual-time-budget=20000", "--window-size=1560,760", "--screenshot=" + os.path.abspath(shot), url],
+            timeout=180)
+        check(os.path.exists(shot) and os.path.getsize(shot) > 10000, "page: screenshot saved (%s)" % shot)
+        chart = os.path.join(a.out, "chart.png")
+        run([chrome] + chrome_args(tempfile.mkdtemp(prefix="rl-chrome-")) +
+            ["--window-size=960,620", "--screenshot=" + os.path.abspath(chart),
+             "file://" + os.path.abspath(os.path.join(a.out, "plot-multi.svg"))], timeout=180)
+        check(os.path.exists(chart), "chart: screenshot saved (%s)" % chart)
+    shutil.rmtree(tmp, ignore_errors=True)
+    print("web: %d failed" % len(FAILED))
+    return 1 if FAILED else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
