@@ -170,16 +170,23 @@ def main():
         with open(test_page, "w", encoding="utf-8") as f:
             f.write(html.replace("</body>", TEST_JS + "</body>"))
         url = "file://" + os.path.abspath(test_page)
-        prof = tempfile.mkdtemp(prefix="rl-chrome-")
-        r = run([chrome] + chrome_args(prof) + ["--virtual-time-budget=20000", "--dump-dom", url],
-                timeout=180)
-        dom = r.stdout
-        start = dom.find('<pre id="test-result">')
         res = {}
-        if start >= 0:
-            body = dom[start + len('<pre id="test-result">'):dom.find("</pre>", start)]
-            import html as h
-            res = json.loads(h.unescape(body))
+        # The WebAssembly core compiles asynchronously, in real time; on a
+        # loaded machine the DOM may be dumped before it is ready: retry.
+        for attempt in range(4):
+            prof = tempfile.mkdtemp(prefix="rl-chrome-")
+            budget = 20000 * (attempt + 1)
+            r = run([chrome] + chrome_args(prof) + ["--virtual-time-budget=%d" % budget,
+                                                    "--dump-dom", url], timeout=240)
+            shutil.rmtree(prof, ignore_errors=True)
+            dom = r.stdout
+            start = dom.find('<pre id="test-result">')
+            if start >= 0:
+                body = dom[start + len('<pre id="test-result">'):dom.find("</pre>", start)]
+                import html as h
+                res = json.loads(h.unescape(body))
+                break
+            print("note  page not ready in attempt %d, retrying" % (attempt + 1))
         check(bool(res) and "exception" not in res, "page: started and ran the test (%s)" %
               (res.get("exception") or ("no result; stderr: " + r.stderr[-300:] if not res else "ok")))
         if res:
