@@ -1,5 +1,6 @@
 /*
- * cli_llm.c -- the model flags and the JSON writer of the LLM commands.
+ * cli_llm.c -- the model and inference flags of the LLM commands, and the
+ * number formats of their text output.
  */
 #include "cli_llm.h"
 
@@ -132,62 +133,7 @@ int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, const cli_infer_flags *f,
   return CLI_OK;
 }
 
-/* ---- JSON ----------------------------------------------------------------- */
-void cj_init(cli_json *j, FILE *f) {
-  memset(j, 0, sizeof *j);
-  j->f = f;
-}
-
-static void member(cli_json *j, const char *key) {
-  if (j->count[j->depth]++) fputc(',', j->f);
-  if (key) {
-    char buf[256];
-    size_t n = rl_json_string(key, buf, sizeof buf);
-    if (n < sizeof buf) fputs(buf, j->f);
-    fputc(':', j->f);
-  }
-}
-
-void cj_open(cli_json *j, const char *key, char brace) {
-  member(j, key);
-  fputc(brace, j->f);
-  if (j->depth < 31) j->depth++;
-  j->count[j->depth] = 0;
-}
-
-void cj_close(cli_json *j, char brace) {
-  fputc(brace, j->f);
-  if (j->depth > 0) j->depth--;
-}
-
-void cj_num(cli_json *j, const char *key, double v) {
-  member(j, key);
-  if (isfinite(v)) fprintf(j->f, "%.10g", v);
-  else fputs("null", j->f);
-}
-
-void cj_str(cli_json *j, const char *key, const char *s) {
-  member(j, key);
-  size_t n = rl_json_string(s ? s : "", NULL, 0);
-  char *buf = malloc(n + 1);
-  if (!buf) { fputs("null", j->f); return; }
-  rl_json_string(s ? s : "", buf, n + 1);
-  fputs(buf, j->f);
-  free(buf);
-}
-
-void cj_bool(cli_json *j, const char *key, int v) {
-  member(j, key);
-  fputs(v ? "true" : "false", j->f);
-}
-
-void cj_null(cli_json *j, const char *key) {
-  member(j, key);
-  fputs("null", j->f);
-}
-
-void cj_end(cli_json *j) { fputc('\n', j->f); }
-
+/* ---- numbers for the text output ----------------------------------------- */
 const char *cli_pct(char *buf, size_t cap, double frac) {
   double p = frac * 100;
   if (!isfinite(p)) snprintf(buf, cap, "-");

@@ -1,6 +1,7 @@
 /*
  * cli_llm.h -- helpers shared by the LLM commands (model, decode, prefill,
- * mfu, comm): the model flags and a small JSON writer.
+ * mfu, comm): the model and inference flags, counts and percentages.
+ * Their --json records come from the library (rl_model_json, ...).
  */
 #ifndef RL_CLI_LLM_H
 #define RL_CLI_LLM_H
@@ -83,26 +84,6 @@ void cli_infer_flags_init(cli_infer_flags *f);
 int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, const cli_infer_flags *f,
                     const cli_hw_flags *hwf, const rl_model *m, rl_infer_cfg *cfg,
                     rl_hw *hw, rl_roof *roof);
-
-/* ---- JSON writer --------------------------------------------------------- */
-typedef struct cli_json {
-  FILE *f;
-  int depth;
-  int count[32]; /* members written at each depth */
-} cli_json;
-
-void cj_init(cli_json *j, FILE *f);
-/* Open an object ('{') or array ('[') as member `key` (NULL inside an
- * array or at the top). */
-void cj_open(cli_json *j, const char *key, char brace);
-void cj_close(cli_json *j, char brace);
-/* A number (%.10g), or null when it is not finite. */
-void cj_num(cli_json *j, const char *key, double v);
-void cj_str(cli_json *j, const char *key, const char *s);
-void cj_bool(cli_json *j, const char *key, int v);
-void cj_null(cli_json *j, const char *key);
-/* End the document with a newline. */
-void cj_end(cli_json *j);
 
 /* A count with 4 significant digits: 8.03e9, 124.4e6 -> "8.03e9", "1.244e8",
  * small numbers plainly ("4096"). */

@@ -44,6 +44,16 @@ static const char help[] =
     "                          --ranks-per-node 8 --inter-busbw 45GB/s\n"
     "  roofline comm allgather --bytes 512MB --ranks 8 --hw h100\n";
 
+typedef struct comm_args {
+  const rl_coll_cfg *cfg;
+  const rl_coll_result *r;
+} comm_args;
+
+static size_t comm_json(void *arg, char *buf, size_t cap) {
+  const comm_args *a = arg;
+  return rl_collective_json(a->cfg, a->r, buf, cap);
+}
+
 static int run(cli_ctx *ctx, int argc, char **argv) {
   rl_coll_cfg cfg = rl_coll_cfg_init();
   double bytes = 0, params = 0, ranks = 0, busbw = 0, link = 0;
@@ -125,38 +135,8 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   int step = cfg.step_time_s > 0;
   int ar = cfg.kind == RL_COLL_ALLREDUCE;
   if (ctx->json) {
-    cli_json j;
-    cj_init(&j, ctx->out);
-    cj_open(&j, NULL, '{');
-    cj_str(&j, "collective", rl_coll_name(cfg.kind));
-    cj_num(&j, "bytes", bytes);
-    cj_num(&j, "ranks", ranks);
-    cj_num(&j, "factor", r.factor);
-    cj_num(&j, "time_s", r.time_s);
-    cj_num(&j, "bytes_per_rank", r.bytes_per_rank);
-    cj_num(&j, "busbw", r.busbw);
-    cj_num(&j, "algbw", r.algbw);
-    cj_num(&j, "busbw_given", cfg.busbw);
-    cj_num(&j, "bandwidth_time_s", r.bandwidth_time_s);
-    cj_num(&j, "latency_time_s", r.latency_time_s);
-    if (cfg.ranks_per_node > 0 && cfg.ranks_per_node < ranks) {
-      cj_num(&j, "intra_time_s", r.intra_time_s);
-      cj_num(&j, "inter_time_s", r.inter_time_s);
-    }
-    if (step) {
-      cj_num(&j, "step_time_s", cfg.step_time_s);
-      cj_num(&j, "step_fraction", r.step_fraction);
-      cj_num(&j, "step_fraction_added", r.step_fraction_added);
-      if (ar) {
-        cj_num(&j, "ddp_exposed_s", r.ddp_exposed_s);
-        cj_num(&j, "ddp_fraction", r.ddp_fraction);
-        cj_num(&j, "fsdp_time_s", r.fsdp_time_s);
-        cj_num(&j, "fsdp_fraction", r.fsdp_fraction);
-      }
-    }
-    cj_close(&j, '}');
-    cj_end(&j);
-    return CLI_OK;
+    comm_args a = {&cfg, &r};
+    return cli_print_json(ctx, comm_json, &a);
   }
   FILE *o = ctx->out;
   const char *fac = ar ? "2(n-1)/n" : "(n-1)/n";

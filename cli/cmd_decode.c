@@ -86,6 +86,21 @@ static const char *peak_label(const rl_roof *r, char *buf, size_t cap) {
   return buf;
 }
 
+typedef struct decode_args {
+  const rl_model *m;
+  const rl_infer_cfg *cfg;
+  const rl_roof *roof;
+  const char *hw_id;
+  const rl_decode_row *rows;
+  int32_t n;
+  const rl_decode_summary *sum;
+} decode_args;
+
+static size_t decode_json(void *arg, char *buf, size_t cap) {
+  const decode_args *a = arg;
+  return rl_decode_json(a->m, a->cfg, a->roof, a->hw_id, a->rows, a->n, a->sum, buf, cap);
+}
+
 static int run(cli_ctx *ctx, int argc, char **argv) {
   cli_model_flags mf;
   memset(&mf, 0, sizeof mf);
@@ -134,71 +149,11 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   int32_t wd = cfg.weight_dtype >= 0 ? cfg.weight_dtype : c.dtype;
   int32_t ad = cfg.act_dtype >= 0 ? cfg.act_dtype : c.dtype;
   int32_t kd = cfg.kv_dtype >= 0 ? cfg.kv_dtype : ad;
-  const char *emb = cfg.embedding == RL_EMBED_FULL ? "full" : "gathered";
   if (ctx->json) {
-    cli_json j;
-    cj_init(&j, ctx->out);
-    cj_open(&j, NULL, '{');
-    cj_str(&j, "model", c.id);
-    cj_str(&j, "hw", hw.id);
-    cj_num(&j, "params", s.params);
-    cj_num(&j, "active_params", s.active_params);
-    cj_num(&j, "weights_bytes", s.weights_bytes);
-    cj_num(&j, "weights_read_bytes", s.weights_read_bytes);
-    cj_num(&j, "embedding_bytes", s.embedding_bytes);
-    cj_str(&j, "embedding", emb);
-    cj_num(&j, "kv_bytes_per_token", s.kv_bytes_per_token);
-    cj_num(&j, "kv_bytes_per_seq", s.kv_bytes_per_seq);
-    cj_num(&j, "context", context);
-    cj_num(&j, "linear_flops_per_token", s.linear_flops_per_token);
-    cj_num(&j, "attention_flops_per_token", s.attention_flops_per_token);
-    cj_num(&j, "attention_intensity", s.attention_intensity);
-    cj_num(&j, "peak", roof.peak);
-    cj_str(&j, "peak_kind", roof.peak_kind < 0 ? "custom" : rl_peak_name(roof.peak_kind));
-    cj_bool(&j, "sparse", roof.sparse);
-    cj_num(&j, "bandwidth", roof.bandwidth);
-    cj_num(&j, "ridge", s.ridge);
-    if (s.ridge_batch > 0) cj_num(&j, "ridge_batch", s.ridge_batch);
-    else cj_null(&j, "ridge_batch");
-    if (s.asymptotic_intensity > 0) cj_num(&j, "asymptotic_intensity", s.asymptotic_intensity);
-    else cj_null(&j, "asymptotic_intensity");
-    if (s.max_batch >= 0) cj_num(&j, "max_batch", s.max_batch);
-    else cj_null(&j, "max_batch");
-    if (s.mem_bytes > 0) cj_num(&j, "mem_bytes", s.mem_bytes);
-    else cj_null(&j, "mem_bytes");
-    cj_bool(&j, "weights_fit", s.weights_fit);
-    cj_num(&j, "devices_needed", s.devices_needed);
-    cj_num(&j, "tp", s.tp);
-    cj_str(&j, "weight_dtype", rl_dtype_name(wd));
-    cj_str(&j, "kv_dtype", rl_dtype_name(kd));
-    cj_str(&j, "dtype", rl_dtype_name(ad));
-    cj_num(&j, "other_embedding_step_time_s", orow.step_time_s);
-    cj_open(&j, "rows", '[');
-    for (int i = 0; i < nb; i++) {
-      const rl_decode_row *r = &rows[i];
-      cj_open(&j, NULL, '{');
-      cj_num(&j, "batch", r->batch);
-      cj_num(&j, "step_time_s", r->step_time_s);
-      cj_num(&j, "tokens_per_s", r->tokens_per_s);
-      cj_num(&j, "tokens_per_s_per_seq", r->tokens_per_s_per_seq);
-      cj_num(&j, "intensity", r->intensity);
-      cj_str(&j, "bound", rl_bound_name(r->bound));
-      cj_num(&j, "memory_bytes", r->memory_bytes);
-      cj_bool(&j, "fits", r->fits);
-      cj_num(&j, "flops", r->flops);
-      cj_num(&j, "bytes", r->bytes);
-      cj_num(&j, "weight_bytes", r->weight_bytes);
-      cj_num(&j, "kv_bytes", r->kv_bytes);
-      cj_num(&j, "compute_time_s", r->compute_time_s);
-      cj_num(&j, "memory_time_s", r->memory_time_s);
-      cj_num(&j, "comm_time_s", r->comm_time_s);
-      cj_close(&j, '}');
-    }
-    cj_close(&j, ']');
-    cj_close(&j, '}');
-    cj_end(&j);
+    decode_args a = {&m, &cfg, &roof, hw.id, rows, nb, &s};
+    rc = cli_print_json(ctx, decode_json, &a);
     free(rows);
-    return CLI_OK;
+    return rc;
   }
   const char *hdr[] = {"batch", "FLOPs", "bytes", "FLOP/B", "bound", "step >=", "tokens/s", "per seq",
                        "memory", "fits"};

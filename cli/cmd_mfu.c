@@ -53,6 +53,18 @@ static const char *rec_name(int32_t r) {
   return r == RL_RECOMPUTE_FULL ? "full" : r == RL_RECOMPUTE_SELECTIVE ? "selective" : "none";
 }
 
+typedef struct mfu_args {
+  const rl_model *m;
+  const rl_mfu_cfg *cfg;
+  const char *hw_id;
+  const rl_mfu_result *r;
+} mfu_args;
+
+static size_t mfu_json(void *arg, char *buf, size_t cap) {
+  const mfu_args *a = arg;
+  return rl_mfu_json(a->m, a->cfg, a->hw_id, a->r, buf, cap);
+}
+
 static int run(cli_ctx *ctx, int argc, char **argv) {
   cli_model_flags mf;
   memset(&mf, 0, sizeof mf);
@@ -175,48 +187,8 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   rl_model c;
   rl_model_check(&m, &c, NULL);
   if (ctx->json) {
-    cli_json j;
-    cj_init(&j, ctx->out);
-    cj_open(&j, NULL, '{');
-    cj_str(&j, "model", c.id);
-    cj_str(&j, "hw", hw.id);
-    cj_num(&j, "mfu", r.mfu);
-    cj_num(&j, "hfu", r.hfu);
-    cj_num(&j, "model_flops_per_token", r.model_flops_per_token);
-    cj_num(&j, "hardware_flops_per_token", r.hardware_flops_per_token);
-    cj_num(&j, "attention_flops_per_token", r.attention_flops_per_token);
-    cj_num(&j, "recompute_flops_per_token", r.recompute_flops_per_token);
-    cj_num(&j, "peak", r.peak);
-    cj_bool(&j, "sparse", r.sparse);
-    cj_num(&j, "dense_peak", cfg.peak);
-    cj_num(&j, "n_params", r.n_params);
-    cj_num(&j, "tokens_per_s", tps);
-    cj_num(&j, "useful_tokens_per_s", r.useful_tokens_per_s);
-    cj_num(&j, "padding", cfg.padding);
-    cj_num(&j, "gpus", gpus);
-    cj_num(&j, "seq", seq);
-    cj_str(&j, "attention", attn_name(cfg.attention));
-    cj_str(&j, "recompute", rec_name(cfg.recompute));
-    cj_num(&j, "model_flops_per_s_per_gpu", r.model_flops_per_s);
-    cj_num(&j, "conventions_min", lo);
-    cj_num(&j, "conventions_max", hi);
-    cj_open(&j, "conventions", '[');
-    for (int32_t i = 0; i < nc; i++) {
-      cj_open(&j, NULL, '{');
-      cj_str(&j, "label", conv[i].label);
-      cj_str(&j, "metric", conv[i].metric);
-      cj_num(&j, "value", conv[i].value);
-      cj_num(&j, "flops_per_token", conv[i].flops_per_token);
-      cj_str(&j, "attention", attn_name(conv[i].attention));
-      cj_str(&j, "recompute", rec_name(conv[i].recompute));
-      cj_bool(&j, "sparse", conv[i].sparse);
-      cj_bool(&j, "padded", conv[i].padded);
-      cj_close(&j, '}');
-    }
-    cj_close(&j, ']');
-    cj_close(&j, '}');
-    cj_end(&j);
-    return CLI_OK;
+    mfu_args a = {&m, &cfg, hw.id, &r};
+    return cli_print_json(ctx, mfu_json, &a);
   }
   FILE *o = ctx->out;
   fprintf(o, "MFU of %s (%s): N = %s%s, L = %.0f, H d_h = %.0f, T = %.0f\n", c.id, c.name, CLI_N(r.n_params),

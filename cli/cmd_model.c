@@ -31,62 +31,24 @@ static const char help[] =
 static const char *mlp_name(int32_t k) { return k == RL_MLP_GATED ? "gated" : "plain"; }
 static const char *norm_name(int32_t k) { return k == RL_NORM_RMS ? "rmsnorm" : "layernorm"; }
 
-static void json_model(cli_json *j, const rl_model *m, const rl_param_count *p, double kv) {
-  rl_model c;
-  if (rl_model_check(m, &c, NULL) != RL_OK) c = *m;
-  cj_str(j, "id", m->id);
-  cj_str(j, "name", m->name);
-  cj_num(j, "layers", c.layers);
-  cj_num(j, "d_model", c.d_model);
-  cj_num(j, "heads", c.heads);
-  cj_num(j, "kv_heads", c.kv_heads);
-  cj_num(j, "head_dim", c.head_dim);
-  cj_num(j, "d_ff", c.d_ff);
-  cj_num(j, "vocab", c.vocab);
-  cj_num(j, "max_seq", c.max_seq);
-  cj_num(j, "experts", c.experts);
-  cj_num(j, "experts_active", c.experts_active);
-  cj_str(j, "mlp", mlp_name(c.mlp));
-  cj_str(j, "norm", norm_name(c.norm));
-  cj_bool(j, "tied_embeddings", c.tied_embeddings);
-  cj_bool(j, "bias", c.bias);
-  cj_str(j, "dtype", rl_dtype_name(c.dtype));
-  cj_num(j, "params", p->total);
-  cj_num(j, "active_params", p->active);
-  cj_bool(j, "params_derived", p->derived);
-  if (m->published_params > 0) cj_num(j, "published_params", m->published_params);
-  else cj_null(j, "published_params");
-  cj_num(j, "embedding_params", p->embedding);
-  cj_num(j, "attention_params", p->attention);
-  cj_num(j, "mlp_params", p->mlp);
-  cj_num(j, "norm_params", p->norms);
-  cj_num(j, "output_params", p->output);
-  cj_num(j, "non_embedding_params", p->non_embedding);
-  cj_num(j, "kv_bytes_per_token", kv);
-  cj_str(j, "source", m->source);
+static size_t list_json(void *arg, char *buf, size_t cap) {
+  (void)arg;
+  return rl_model_list_json(buf, cap);
+}
+
+typedef struct show_args {
+  const rl_model *m;
+  int32_t kv_dtype;
+} show_args;
+
+static size_t show_json(void *arg, char *buf, size_t cap) {
+  const show_args *a = arg;
+  return rl_model_json(a->m, a->kv_dtype, buf, cap);
 }
 
 static int list(cli_ctx *ctx) {
   int32_t n = rl_model_count();
-  if (ctx->json) {
-    cli_json j;
-    cj_init(&j, ctx->out);
-    cj_open(&j, NULL, '[');
-    for (int32_t i = 0; i < n; i++) {
-      rl_model m;
-      rl_param_count p;
-      double kv = 0;
-      rl_model_get(i, &m);
-      rl_model_params(&m, &p, NULL);
-      rl_model_kv_bytes_per_token(&m, m.dtype, &kv, NULL);
-      cj_open(&j, NULL, '{');
-      json_model(&j, &m, &p, kv);
-      cj_close(&j, '}');
-    }
-    cj_close(&j, ']');
-    cj_end(&j);
-    return CLI_OK;
-  }
+  if (ctx->json) return cli_print_json(ctx, list_json, NULL);
   const char *hdr[] = {"id", "name", "params", "published", "active", "L", "d", "heads/kv", "d_ff", "vocab", "KV/token"};
   cli_table *t = cli_table_new(11, hdr);
   for (int32_t i = 0; i < n; i++) {
@@ -130,14 +92,8 @@ static int show(cli_ctx *ctx, const rl_model *m, int32_t kv_dtype) {
   st = rl_model_kv_bytes_per_token(&c, kd, &kv, &e);
   if (st) return cli_fail(ctx, st, &e);
   if (ctx->json) {
-    cli_json j;
-    cj_init(&j, ctx->out);
-    cj_open(&j, NULL, '{');
-    json_model(&j, m, &p, kv);
-    cj_str(&j, "kv_dtype", rl_dtype_name(kd));
-    cj_close(&j, '}');
-    cj_end(&j);
-    return CLI_OK;
+    show_args a = {m, kv_dtype};
+    return cli_print_json(ctx, show_json, &a);
   }
   if (ctx->csv) {
     const char *hdr[] = {"part", "params"};

@@ -33,6 +33,20 @@ static const char help[] =
     "  roofline prefill --model llama3-8b --prompt 2048 --new-tokens 256\n"
     "  roofline prefill --model mixtral-8x7b --prompt 512 --batch 8 --hw h200\n";
 
+typedef struct prefill_args {
+  const rl_model *m;
+  const rl_infer_cfg *cfg;
+  const rl_roof *roof;
+  const char *hw_id;
+  const rl_prefill_op *ops;
+  const rl_prefill_result *r;
+} prefill_args;
+
+static size_t prefill_json(void *arg, char *buf, size_t cap) {
+  const prefill_args *a = arg;
+  return rl_prefill_json(a->m, a->cfg, a->roof, a->hw_id, a->ops, a->r, buf, cap);
+}
+
 static int run(cli_ctx *ctx, int argc, char **argv) {
   cli_model_flags mf;
   memset(&mf, 0, sizeof mf);
@@ -74,47 +88,8 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   rl_model c;
   rl_model_check(&m, &c, NULL);
   if (ctx->json) {
-    cli_json j;
-    cj_init(&j, ctx->out);
-    cj_open(&j, NULL, '{');
-    cj_str(&j, "model", c.id);
-    cj_str(&j, "hw", hw.id);
-    cj_num(&j, "prompt", prompt);
-    cj_num(&j, "batch", batch);
-    cj_num(&j, "tokens", r.tokens);
-    cj_bool(&j, "causal", cfg.causal);
-    cj_num(&j, "flops", r.flops);
-    cj_num(&j, "bytes", r.bytes);
-    cj_num(&j, "intensity", r.flops / r.bytes);
-    cj_num(&j, "ttft_s", r.ttft_s);
-    cj_num(&j, "compute_time_s", r.compute_time_s);
-    cj_num(&j, "comm_time_s", r.comm_time_s);
-    cj_num(&j, "compute_bound_fraction", r.compute_bound_fraction);
-    cj_num(&j, "tokens_per_s", r.tokens_per_s);
-    cj_num(&j, "new_tokens", new_tokens);
-    cj_num(&j, "decode_time_s", r.decode_time_s);
-    cj_num(&j, "e2e_time_s", r.e2e_time_s);
-    cj_num(&j, "memory_bytes", r.memory_bytes);
-    cj_bool(&j, "fits", r.fits);
-    cj_num(&j, "peak", roof.peak);
-    cj_num(&j, "bandwidth", roof.bandwidth);
-    cj_num(&j, "tp", cfg.tp);
-    cj_open(&j, "ops", '[');
-    for (int32_t i = 0; i < r.n_ops; i++) {
-      cj_open(&j, NULL, '{');
-      cj_str(&j, "op", ops[i].name);
-      cj_num(&j, "count", ops[i].count);
-      cj_num(&j, "flops", ops[i].flops);
-      cj_num(&j, "bytes", ops[i].bytes);
-      cj_num(&j, "intensity", ops[i].intensity);
-      cj_num(&j, "time_s", ops[i].time_s);
-      cj_str(&j, "bound", rl_bound_name(ops[i].bound));
-      cj_close(&j, '}');
-    }
-    cj_close(&j, ']');
-    cj_close(&j, '}');
-    cj_end(&j);
-    return CLI_OK;
+    prefill_args a = {&m, &cfg, &roof, hw.id, ops, &r};
+    return cli_print_json(ctx, prefill_json, &a);
   }
   const char *hdr[] = {"op", "count", "FLOPs", "bytes", "FLOP/B", "bound", "time >=", "share"};
   cli_table *t = cli_table_new(8, hdr);

@@ -785,6 +785,58 @@ typedef struct rl_coll_result {
 
 RL_API rl_status rl_collective(const rl_coll_cfg *cfg, rl_coll_result *out,
                                rl_error *err);
+
+/* ---- JSON records of the LLM calculators --------------------------------
+ * The records `roofline model|decode|prefill|mfu|comm --json` print, for
+ * every front end (the CLI, the Python binding, the page) to print the same
+ * figures. Like rl_result_json: pure, snprintf-style. Each writes at most
+ * cap bytes into the caller's buf (NUL-terminated when cap > 0; buf may be
+ * NULL when cap is 0) and returns the length the whole record needs, not
+ * counting the NUL: call with cap 0 to size the buffer. Numbers are %.10g
+ * (null when not finite). Inputs are borrowed; the results passed in are
+ * those of the calculator for the same inputs. Figures the record needs
+ * beyond them are computed here from the inputs (pure): the parameter count
+ * and KV bytes of a model, a decode step under the other embedding
+ * convention, the MFU conventions. `hw_id` names the device (NULL: null). */
+
+/* One model: its configuration (sizes defaulted by rl_model_check), the
+ * derived parameter count part by part, the published count (null when
+ * none), and the KV cache per token in kv_dtype (-1: the model's format),
+ * named by "kv_dtype". */
+RL_API size_t rl_model_json(const rl_model *m, int32_t kv_dtype, char *buf,
+                            size_t cap);
+/* Every built-in model, as an array of rl_model_json's records in their
+ * own formats (without "kv_dtype"). */
+RL_API size_t rl_model_list_json(char *buf, size_t cap);
+
+/* A decode sweep: rl_decode's summary and its n rows for (m, cfg, roof),
+ * and "other_embedding_step_time_s", the B = 1 step under the other
+ * embedding convention. */
+RL_API size_t rl_decode_json(const rl_model *m, const rl_infer_cfg *cfg,
+                             const rl_roof *roof, const char *hw_id,
+                             const rl_decode_row *rows, int32_t n,
+                             const rl_decode_summary *sum, char *buf,
+                             size_t cap);
+
+/* A prefill: rl_prefill's result and its r->n_ops op rows. */
+RL_API size_t rl_prefill_json(const rl_model *m, const rl_infer_cfg *cfg,
+                              const rl_roof *roof, const char *hw_id,
+                              const rl_prefill_op *ops,
+                              const rl_prefill_result *r, char *buf,
+                              size_t cap);
+
+/* MFU and HFU: rl_mfu's result for (m, cfg), the run's inputs, and the same
+ * run under each convention (rl_mfu_conventions) with their range. */
+RL_API size_t rl_mfu_json(const rl_model *m, const rl_mfu_cfg *cfg,
+                          const char *hw_id, const rl_mfu_result *r,
+                          char *buf, size_t cap);
+
+/* A collective: rl_collective's result for cfg; the two-level parts when
+ * cfg has ranks per node, the step shares when it has a step time (DDP and
+ * FSDP for an all-reduce only). */
+RL_API size_t rl_collective_json(const rl_coll_cfg *cfg,
+                                 const rl_coll_result *r, char *buf,
+                                 size_t cap);
 /* @@LLM@@ */
 
 /* ======================================================================
