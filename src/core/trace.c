@@ -220,18 +220,26 @@ static int rehash_str(rl_trace *t) {
 
 uint32_t rli_trace_str(rl_trace *t, const char *s, size_t len) {
   if ((size_t)t->nstr * 2 + 2 > t->shcap && !rehash_str(t)) return RLI_NONE;
-  /* hash the cleaned text: clean a copy on the stack when short */
+  /* hash the cleaned text: printable ASCII is its own clean copy; else
+   * clean a copy (on the stack when short) */
   char small[512];
-  char *clean = len < sizeof small ? small : malloc(len + 1);
-  if (!clean) return RLI_NONE;
-  copy_clean(clean, s, len);
-  clean[len] = 0;
+  size_t a = 0;
+  while (a < len && (unsigned char)s[a] >= 0x20 && (unsigned char)s[a] < 0x7f) a++;
+  char *clean;
+  if (a == len) {
+    clean = (char *)(uintptr_t)s; /* read only below */
+  } else {
+    clean = len < sizeof small ? small : malloc(len + 1);
+    if (!clean) return RLI_NONE;
+    copy_clean(clean, s, len);
+    clean[len] = 0;
+  }
   uint64_t x = hash_bytes(clean, len);
   uint32_t i = (uint32_t)x & (t->shcap - 1);
   while (t->shash[i] != RLI_NONE) {
     const char *o = t->str[t->shash[i]];
     if (strlen(o) == len && memcmp(o, clean, len) == 0) {
-      if (clean != small) free(clean);
+      if (clean != small && clean != s) free(clean);
       return t->shash[i];
     }
     i = (i + 1) & (t->shcap - 1);
@@ -240,9 +248,10 @@ uint32_t rli_trace_str(rl_trace *t, const char *s, size_t len) {
   char *d = NULL;
   if (grow((void **)&t->str, sizeof(char *), (size_t)t->nstr + 1, &cs)) d = arena_alloc(t, len + 1);
   t->capstr = (uint32_t)cs;
-  if (!d) { if (clean != small) free(clean); return RLI_NONE; }
-  memcpy(d, clean, len + 1);
-  if (clean != small) free(clean);
+  if (!d) { if (clean != small && clean != s) free(clean); return RLI_NONE; }
+  memcpy(d, clean, len);
+  d[len] = 0;
+  if (clean != small && clean != s) free(clean);
   t->str[t->nstr] = d;
   t->shash[i] = t->nstr;
   return t->nstr++;

@@ -248,6 +248,24 @@ done:
     jfail(p, RL_EPARSE, start, n ? "malformed number" : "expected a value");
   }
   if (isint) *isint = integer;
+  /* exact fast path: at most 15 digits and no exponent -> m / 10^f, both
+   * exact doubles, so the division is correctly rounded like strtod */
+  if (!integer && n <= 17 && !memchr(tok, 'e', n) && !memchr(tok, 'E', n)) {
+    int64_t m = 0;
+    int f = 0, digits = 0, seen_dot = 0;
+    for (size_t j = tok[0] == '-'; j < n; j++) {
+      if (tok[j] == '.') { seen_dot = 1; continue; }
+      m = m * 10 + (tok[j] - '0');
+      digits++;
+      f += seen_dot;
+    }
+    if (digits <= 15) {
+      static const double p10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+                                   1e11, 1e12, 1e13, 1e14, 1e15, 1e16};
+      double v = (double)m / p10[f];
+      return tok[0] == '-' ? -v : v;
+    }
+  }
   if (integer && n <= 18) {
     int64_t v = 0;
     size_t j = tok[0] == '-';
@@ -359,6 +377,8 @@ typedef struct kin {
   char *name;     /* the current event's name */
   size_t namecap, namelen;
   int ranges, kernels_timed;
+  uint32_t *noshape; /* cost of an op label recorded without shapes */
+  size_t nocache;
 } kin;
 
 static uint64_t mix(uint64_t x) {
@@ -778,12 +798,25 @@ static void event(kin *k) {
     if (label == RLI_NONE) jfail(p, RL_ENOMEM, 0, "");
     rli_cost c;
     char why[200];
-    uint32_t cost;
-    if (rli_aten_cost(rli_trace_strat(t, label), &e.a, &c, why, sizeof why))
-      cost = rli_trace_cost(t, &c);
-    else
-      cost = rli_trace_cost_why(t, why);
-    if (cost == RLI_NONE) jfail(p, RL_ENOMEM, 0, "");
+    uint32_t cost = RLI_NONE;
+    /* without shapes the cost depends on the name only: cache it by label */
+    if (!e.a.has_dims && label < k->nocache && k->noshape[label] != RLI_NONE) {
+      cost = k->noshape[label];
+    } else {
+      if (rli_aten_cost(rli_trace_strat(t, label), &e.a, &c, why, sizeof why))
+        cost = rli_trace_cost(t, &c);
+      else
+        cost = rli_trace_cost_why(t, why);
+      if (cost == RLI_NONE) jfail(p, RL_ENOMEM, 0, "");
+      if (!e.a.has_dims) {
+        if (label >= k->nocache) {
+          size_t oc = k->nocache;
+          k->noshape = xgrow(k, k->noshape, sizeof *k->noshape, (size_t)label + 1, &k->nocache);
+          for (size_t i = oc; i < k->nocache; i++) k->noshape[i] = RLI_NONE;
+        }
+        k->noshape[label] = cost;
+      }
+    }
     uint32_t ti = thread_of(k, mix(e.pid) ^ e.tid);
     thread *th = &k->th[ti];
     th->ops = xgrow(k, th->ops, sizeof *th->ops, th->n + 1, &th->cap);
@@ -1004,6 +1037,7 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   free(k->ln);
   free(k->lnmap);
   free(k->kcorr);
+  free(k->noshape);
   free(k->name);
   free(k->p.sb);
   free(k->p.buf);
