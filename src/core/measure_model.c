@@ -348,9 +348,13 @@ rl_status rl_measure_analyze(rl_measurement *m, rl_error *err) {
     const rl_levels *lv = &best;
     double cap[3] = {0, 0, 0};
     rl_cache_capacity(&m->cpu, p->threads > 0 ? p->threads : 1, cap);
+    /* the level its footprint fits in; up to 2 x the last-level cache
+     * still counts as that cache (a working set just past it is mostly
+     * hits: the transition, not yet DRAM) */
     p->level = RL_LEVEL_DRAM;
+    int last = cap[2] > 0 ? 2 : cap[1] > 0 ? 1 : 0;
     for (int k = 2; k >= 0; k--)
-      if (cap[k] > 0 && p->bytes <= cap[k]) p->level = k;
+      if (cap[k] > 0 && p->bytes <= (k == last ? 2 : 1) * cap[k]) p->level = k;
     p->peak = p->dtype == RL_FP64 ? ps->flops[RL_PK_FP64_FMA]
               : p->dtype == RL_BF16 ? ps->flops[RL_PK_BF16_DOT]
                                     : ps->flops[RL_PK_FP32_FMA];

@@ -1,0 +1,62 @@
+/*
+ * gemm_direct.c -- OpenBLAS called directly, for bench/measure-vs-likwid:
+ * the GFLOP/s of cblas_sgemm and cblas_dgemm (row-major, n x n, F = 2n^3)
+ * with the simplest possible timing: one warm-up call, then the best of
+ * `reps` calls. Prints "sgemm N FLOP/s" lines. Not part of the library.
+ *
+ *   cc -O2 bench/gemm_direct.c -lopenblas -o build/gemm_direct
+ *   build/gemm_direct THREADS N...
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+enum { ROW = 101, NT = 111 };
+extern void cblas_sgemm(int, int, int, int, int, int, float, const float *, int,
+                        const float *, int, float, float *, int);
+extern void cblas_dgemm(int, int, int, int, int, int, double, const double *, int,
+                        const double *, int, double, double *, int);
+extern void openblas_set_num_threads(int);
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: gemm_direct THREADS N...\n");
+    return 2;
+  }
+  openblas_set_num_threads(atoi(argv[1]));
+  for (int a = 2; a < argc; a++) {
+    int n = atoi(argv[a]);
+    size_t e = (size_t)n * (size_t)n;
+    double *A = malloc(e * 8), *B = malloc(e * 8), *C = malloc(e * 8);
+    if (!A || !B || !C) return 1;
+    for (int dp = 0; dp < 2; dp++) {
+      for (size_t i = 0; i < e; i++) {
+        if (dp) { A[i] = 1; B[i] = 1; }
+        else { ((float *)A)[i] = 1; ((float *)B)[i] = 1; }
+      }
+      /* enough calls for ~0.2 s, at least 3 */
+      double flops = 2.0 * n * n * (double)n, best = 1e30;
+      int reps = (int)(2e10 / flops);
+      if (reps < 3) reps = 3;
+      if (reps > 2000) reps = 2000;
+      for (int r = -1; r < reps; r++) {
+        double t0 = now();
+        if (dp) cblas_dgemm(ROW, NT, NT, n, n, n, 1.0, A, n, B, n, 0.0, C, n);
+        else cblas_sgemm(ROW, NT, NT, n, n, n, 1.0f, (float *)A, n, (float *)B, n, 0.0f, (float *)C, n);
+        double t = now() - t0;
+        if (r >= 0 && t < best) best = t;
+      }
+      printf("%s %d %.6g\n", dp ? "dgemm" : "sgemm", n, flops / best);
+    }
+    free(A);
+    free(B);
+    free(C);
+  }
+  return 0;
+}
