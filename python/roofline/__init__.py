@@ -10,9 +10,14 @@ The first seed's four functions, implemented correctly:
     >>> rl.min_batch(4096, 989.4e12, 3.35e12)          # smallest compute-bound batch
     346
 
+    >>> rl.utilization(8e9, 32, 4096, 4096, 600_000, 64, 989.4e12)  # (MFU, HFU)
+    (0.5159..., 0.5159...)
+
 and the rest of the library: hardware records (`hardware`, `hardware_list`), any op
 on any device with the same figures as `roofline op --json` (`op`, `kernel`,
-`layer`), unit parsing (`parse_quantity`). Bad arguments raise ValueError with the
+`layer`), unit parsing (`parse_quantity`), and LLM economics with the records of
+`roofline model|decode|prefill|mfu|comm --json` (`model`, `model_list`, `decode`,
+`prefill`, `mfu`, `collective`; see roofline.llm). Bad arguments raise ValueError with the
 C library's message. Standard library only (ctypes); numpy is never needed.
 
 The shared library is found in this order: $ROOFLINE_LIB, the copy installed with
@@ -273,9 +278,12 @@ def _device(hw, peak, bw, mem, hw_file):
             raise ValueError("hw is required (or describe a device with peak and bw)")
         h = _native.Hw()
         h.id = b"custom"
+        h.name = b"device described by peak and bw"
         for i in range(_native.RL_PEAK_COUNT):
             h.peak[i] = _num(peak, "FLOP/s", "peak")
         h.mem_bw = _num(bw, "B/s", "bw")
+        if mem is not None:
+            h.mem_bytes = _num(mem, "B", "mem")
         return h
     h = _find_hw(hw, hw_file)
     if bw is not None:
@@ -399,5 +407,10 @@ def layer(hw=None, dtype="bf16", rows=4096, d=4096, batches=(1, 128, 512), seq=4
     return out
 
 
-__all__ = ["op_cost", "roofline", "min_batch", "parse_quantity", "format_quantity", "dtype_bytes",
-           "hardware", "hardware_list", "op", "kernel", "layer", "library_path", "__version__"]
+# Models and LLM economics (roofline.llm needs the helpers above).
+from .llm import (Model, collective, decode, mfu, model, model_list, prefill,  # noqa: E402
+                  utilization)
+
+__all__ = ["op_cost", "roofline", "min_batch", "utilization", "parse_quantity", "format_quantity",
+           "dtype_bytes", "hardware", "hardware_list", "op", "kernel", "layer", "Model", "model",
+           "model_list", "decode", "prefill", "mfu", "collective", "library_path", "__version__"]

@@ -12,6 +12,8 @@ RL_PEAK_COUNT = 10
 RL_ERROR_MSG_MAX = 320
 RL_HW_ID_MAX, RL_HW_TEXT_MAX, RL_HW_SOURCE_MAX = 48, 96, 640
 RL_LAYER_OPS, RL_LABEL_MAX = 8, 48
+RL_MODEL_ID_MAX, RL_MODEL_TEXT_MAX, RL_MODEL_SOURCE_MAX = 48, 96, 320
+RL_PREFILL_OPS, RL_MFU_CONVENTIONS = 8, 12
 
 # rl_unit
 UNIT = {"count": 0, "B": 1, "B/s": 2, "FLOP": 3, "FLOP/s": 4, "s": 5, "FLOP/B": 6}
@@ -76,6 +78,111 @@ class LayerShape(ctypes.Structure):
                 ("dtype", I32)]
 
 
+# ---- models and LLM economics -------------------------------------------------
+# rl_mlp_kind, rl_norm_kind, rl_embed_conv, rl_attn_conv, rl_recompute, rl_coll_kind
+EMBED = {"gathered": 0, "full": 1}
+ATTENTION = {"full": 0, "causal": 1, "none": 2}
+RECOMPUTE = {"none": 0, "selective": 1, "full": 2}
+
+
+class Model(ctypes.Structure):
+    _fields_ = [
+        ("id", ctypes.c_char * RL_MODEL_ID_MAX),
+        ("name", ctypes.c_char * RL_MODEL_TEXT_MAX),
+        ("layers", D), ("d_model", D), ("heads", D), ("kv_heads", D), ("head_dim", D),
+        ("d_ff", D), ("vocab", D), ("max_seq", D), ("experts", D), ("experts_active", D),
+        ("params", D), ("published_params", D),
+        ("mlp", I32), ("norm", I32), ("tied_embeddings", I32), ("bias", I32),
+        ("learned_pos", I32), ("dtype", I32),
+        ("source", ctypes.c_char * RL_MODEL_SOURCE_MAX),
+    ]
+
+
+class ParamCount(ctypes.Structure):
+    _fields_ = [("total", D), ("active", D), ("embedding", D), ("output", D), ("attention", D),
+                ("mlp", D), ("mlp_active", D), ("norms", D), ("non_embedding", D),
+                ("matmul_active", D), ("derived", I32)]
+
+
+class InferCfg(ctypes.Structure):
+    _fields_ = [("weight_dtype", I32), ("kv_dtype", I32), ("act_dtype", I32), ("tp", I32),
+                ("embedding", I32), ("causal", I32), ("context", D), ("batch", D),
+                ("new_tokens", D), ("mem_bytes", D), ("link_bw", D), ("comm_latency_s", D)]
+
+
+class DecodeRow(ctypes.Structure):
+    _fields_ = [("batch", D), ("flops", D), ("bytes", D), ("weight_bytes", D), ("kv_bytes", D),
+                ("intensity", D), ("compute_time_s", D), ("memory_time_s", D),
+                ("comm_time_s", D), ("step_time_s", D), ("tokens_per_s", D),
+                ("tokens_per_s_per_seq", D), ("memory_bytes", D), ("bound", I32), ("fits", I32)]
+
+
+class DecodeSummary(ctypes.Structure):
+    _fields_ = [("params", D), ("active_params", D), ("weights_bytes", D),
+                ("weights_read_bytes", D), ("embedding_bytes", D), ("kv_bytes_per_token", D),
+                ("kv_bytes_per_seq", D), ("linear_flops_per_token", D),
+                ("attention_flops_per_token", D), ("attention_intensity", D), ("ridge", D),
+                ("ridge_batch", D), ("asymptotic_intensity", D), ("max_batch", D),
+                ("devices_needed", D), ("mem_bytes", D), ("weights_fit", I32), ("tp", I32)]
+
+
+class PrefillOp(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char * RL_LABEL_MAX), ("count", D), ("flops", D),
+                ("bytes", D), ("intensity", D), ("time_s", D), ("bound", I32)]
+
+
+class PrefillResult(ctypes.Structure):
+    _fields_ = [("tokens", D), ("flops", D), ("bytes", D), ("compute_time_s", D),
+                ("comm_time_s", D), ("ttft_s", D), ("compute_bound_fraction", D),
+                ("tokens_per_s", D), ("decode_time_s", D), ("e2e_time_s", D),
+                ("memory_bytes", D), ("fits", I32), ("n_ops", I32)]
+
+
+class MfuCfg(ctypes.Structure):
+    _fields_ = [("seq", D), ("tokens_per_s", D), ("gpus", D), ("peak", D), ("sparse_peak", D),
+                ("padding", D), ("attention", I32), ("recompute", I32), ("use_sparse", I32),
+                ("exclude_embedding", I32)]
+
+
+class MfuResult(ctypes.Structure):
+    _fields_ = [("n_params", D), ("attention_flops_per_token", D),
+                ("model_flops_per_token", D), ("recompute_flops_per_token", D),
+                ("hardware_flops_per_token", D), ("peak", D), ("useful_tokens_per_s", D),
+                ("model_flops_per_s", D), ("mfu", D), ("hfu", D), ("sparse", I32)]
+
+
+class MfuConvention(ctypes.Structure):
+    _fields_ = [("label", ctypes.c_char * RL_LABEL_MAX), ("metric", ctypes.c_char * 8),
+                ("attention", I32), ("recompute", I32), ("sparse", I32), ("padded", I32),
+                ("flops_per_token", D), ("value", D)]
+
+
+class CollCfg(ctypes.Structure):
+    _fields_ = [("kind", I32), ("bytes", D), ("ranks", D), ("busbw", D), ("latency_s", D),
+                ("ranks_per_node", D), ("inter_busbw", D), ("step_time_s", D),
+                ("backward_time_s", D), ("bucket_bytes", D)]
+
+
+class CollResult(ctypes.Structure):
+    _fields_ = [("factor", D), ("bytes_per_rank", D), ("bandwidth_time_s", D),
+                ("latency_time_s", D), ("time_s", D), ("algbw", D), ("busbw", D),
+                ("intra_time_s", D), ("inter_time_s", D), ("step_fraction", D),
+                ("step_fraction_added", D), ("ddp_exposed_s", D), ("ddp_fraction", D),
+                ("fsdp_time_s", D), ("fsdp_fraction", D)]
+
+
+# The C name of each mirrored struct (tests/python/test_layout.py compiles a
+# C program that checks every field's offset and each struct's size).
+C_NAMES = {
+    "Error": "rl_error", "Hw": "rl_hw", "Op": "rl_op", "Cost": "rl_cost", "Roof": "rl_roof",
+    "Result": "rl_result", "LayerShape": "rl_layer_shape", "Model": "rl_model",
+    "ParamCount": "rl_param_count", "InferCfg": "rl_infer_cfg", "DecodeRow": "rl_decode_row",
+    "DecodeSummary": "rl_decode_summary", "PrefillOp": "rl_prefill_op",
+    "PrefillResult": "rl_prefill_result", "MfuCfg": "rl_mfu_cfg", "MfuResult": "rl_mfu_result",
+    "MfuConvention": "rl_mfu_convention", "CollCfg": "rl_coll_cfg", "CollResult": "rl_coll_result",
+}
+
+
 def _candidates():
     env = os.environ.get("ROOFLINE_LIB")
     if env:
@@ -131,6 +238,39 @@ def _declare(lib):
                                              P(Roof), P(Result), ctypes.c_char_p,
                                              ctypes.c_char_p, ctypes.c_size_t]),
     }
+    C = ctypes.c_char_p
+    Z = ctypes.c_size_t
+    sig.update({
+        "rl_model_init": (Model, []),
+        "rl_model_count": (I32, []),
+        "rl_model_get": (ctypes.c_int, [I32, P(Model)]),
+        "rl_model_find": (ctypes.c_int, [C, P(Model), E]),
+        "rl_model_from_hf_config": (ctypes.c_int, [C, Z, C, P(Model), E]),
+        "rl_model_check": (ctypes.c_int, [P(Model), P(Model), E]),
+        "rl_model_params": (ctypes.c_int, [P(Model), P(ParamCount), E]),
+        "rl_model_kv_bytes_per_token": (ctypes.c_int, [P(Model), I32, P(D), E]),
+        "rl_infer_cfg_init": (InferCfg, []),
+        "rl_decode": (ctypes.c_int, [P(Model), P(InferCfg), P(Roof), P(D), I32, P(DecodeRow),
+                                     P(DecodeSummary), E]),
+        "rl_prefill": (ctypes.c_int, [P(Model), P(InferCfg), P(Roof), P(PrefillOp), I32,
+                                      P(PrefillResult), E]),
+        "rl_mfu_cfg_init": (MfuCfg, []),
+        "rl_mfu": (ctypes.c_int, [P(Model), P(MfuCfg), P(MfuResult), E]),
+        "rl_mfu_conventions": (ctypes.c_int, [P(Model), P(MfuCfg), P(MfuConvention), I32,
+                                              P(I32), E]),
+        "rl_coll_name": (C, [I32]),
+        "rl_coll_parse": (ctypes.c_int, [C, P(I32), E]),
+        "rl_coll_cfg_init": (CollCfg, []),
+        "rl_collective": (ctypes.c_int, [P(CollCfg), P(CollResult), E]),
+        "rl_model_json": (Z, [P(Model), I32, C, Z]),
+        "rl_model_list_json": (Z, [C, Z]),
+        "rl_decode_json": (Z, [P(Model), P(InferCfg), P(Roof), C, P(DecodeRow), I32,
+                               P(DecodeSummary), C, Z]),
+        "rl_prefill_json": (Z, [P(Model), P(InferCfg), P(Roof), C, P(PrefillOp),
+                                P(PrefillResult), C, Z]),
+        "rl_mfu_json": (Z, [P(Model), P(MfuCfg), C, P(MfuResult), C, Z]),
+        "rl_collective_json": (Z, [P(CollCfg), P(CollResult), C, Z]),
+    })
     for name, (res, args) in sig.items():
         f = getattr(lib, name)
         f.restype = res

@@ -1,0 +1,523 @@
+"""Models and LLM economics from Python: the first seed's utilization(), and the
+records of `roofline model|decode|prefill|mfu|comm --json` as dicts.
+
+    >>> import roofline as rl
+    >>> mfu, hfu = rl.utilization(8e9, 32, 4096, 4096, 600_000, 64, 989.4e12,
+    ...                           recompute="full")
+    >>> round(mfu, 3), round(hfu, 3)
+    (0.516, 0.688)
+    >>> d = rl.decode("llama3-8b", batch=[1, 64], context=4096, hw="h100")
+    >>> d["rows"][0]["step_time_s"], d["max_batch"]
+
+Keyword names are the command's flags with - replaced by _ (--kv-dtype is
+kv_dtype); values may carry units as on the command line ("80GiB",
+"37.4GB/s", "3.64s"). A model is a built-in id ("llama3-8b"), a Hugging Face
+config.json or the folder holding one, a config dict, a record returned by
+model(), or its sizes (params=, layers=, heads=, ...). The records come from
+the C library's JSON writers (rl_model_json, rl_decode_json, ...), so they
+equal the command's --json output. Bad arguments raise ValueError with the
+library's message; an unknown keyword is a TypeError, as in any Python call.
+
+The package's __init__ re-exports everything here. The structs and function
+signatures are declared in _native.py only; this module calls them.
+"""
+import ctypes as _ct
+import json as _json
+import math as _math
+import os as _os
+
+from . import _native
+from . import _check, _device, _dtype, _find_hw, _lib, _num, _roof_for, parse_quantity
+
+_SIZES = ("params", "layers", "d_model", "heads", "kv_heads", "head_dim", "d_ff", "vocab",
+          "experts", "experts_active")
+_DEFAULT_HW = "nvidia-h100-sxm5"
+
+
+def _err():
+    return _native.Error()
+
+
+def _record(fn, *args):
+    """Call a snprintf-style writer twice (size, then write) and parse its JSON."""
+    need = fn(*args, None, 0)
+    buf = _ct.create_string_buffer(need + 1)
+    fn(*args, buf, need + 1)
+    return _json.loads(buf.value.decode("utf-8"))
+
+
+def _whole(value, unit, what, lo, text):
+    """A whole number >= lo, else ValueError '<what> must be <text> (got v)'."""
+    v = _num(value, unit, what)
+    if not (v >= lo) or v != _math.floor(v):
+        raise ValueError(f"{what} must be {text} (got {v:g})")
+    return v
+
+
+def _positive(value, unit, what):
+    v = _num(value, unit, what)
+    if not v > 0:
+        raise ValueError(f"{what} must be > 0 (got {v:g})")
+    return v
+
+
+def _unexpected(fn, extra):
+    if extra:
+        raise TypeError(f"{fn}() got an unexpected keyword argument {sorted(extra)[0]!r}")
+
+
+# ---- models ------------------------------------------------------------------------
+
+class Model(dict):
+    """A model's record: the dict `roofline model show --json` prints. Pass it as
+    the model of decode(), prefill() or mfu() (it keeps the configuration it was
+    made from)."""
+    __slots__ = ("_struct",)
+
+
+def _from_config_text(text, ident, where):
+    m = _native.Model()
+    err = _err()
+    st = _lib.rl_model_from_hf_config(text, len(text), ident.encode(), _ct.byref(m), _ct.byref(err))
+    if st:
+        raise ValueError(f"{where}: {err.msg.decode()}" if where else err.msg.decode())
+    return m
+
+
+def _load_config(path):
+    path = _os.fspath(path)
+    file = _os.path.join(path, "config.json") if _os.path.isdir(path) else path
+    try:
+        with open(file, "rb") as f:
+            text = f.read()
+    except OSError as e:
+        raise ValueError(f"{file}: {e.strerror}") from None
+    # the model's id: the folder's name, else the file's (as the command does)
+    ident = _os.path.basename(path.rstrip("/")) or path
+    return _from_config_text(text, ident[:_native.RL_MODEL_ID_MAX - 1], file)
+
+
+def _resolve_model(model, sizes, heads_optional=False):
+    """An rl_model from model= (id, path, config dict, record) or the sizes."""
+    given = {k: v for k, v in sizes.items() if v is not None}
+    if model is not None:
+        if given:
+            raise ValueError(f"model and {next(iter(given))} exclude each other (give a model "
+                             "either by model or by its sizes)")
+        if isinstance(model, Model):
+            return _native.Model.from_buffer_copy(model._struct)
+        if isinstance(model, _native.Model):
+            return _native.Model.from_buffer_copy(model)
+        if isinstance(model, dict):
+            name = str(model.get("_name_or_path") or "config").rstrip("/")
+            return _from_config_text(_json.dumps(model).encode(),
+                                     _os.path.basename(name)[:_native.RL_MODEL_ID_MAX - 1] or "config",
+                                     None)
+        text = _os.fspath(model) if isinstance(model, _os.PathLike) else str(model)
+        if "/" in text or ".json" in text or _os.path.exists(text):
+            return _load_config(text)
+        m = _native.Model()
+        err = _err()
+        st = _lib.rl_model_find(text.encode(), _ct.byref(m), _ct.byref(err))
+        if st:
+            raise ValueError(f"model: {err.msg.decode()}")
+        return m
+    if not given:
+        raise ValueError("which model? give model=ID|config.json (model_list()) or layers, heads "
+                         "and params")
+    v = {k: _num(x, "count", k) for k, x in given.items()}
+    for k, x in v.items():
+        if not x > 0:
+            raise ValueError(f"{k} must be > 0 (got {x:g})")
+    if "layers" not in v:
+        raise ValueError("the model names no layers: give layers (or model=ID|config.json)")
+    one_head = False
+    if "heads" not in v:
+        if not (heads_optional and "d_model" in v and "head_dim" not in v and "kv_heads" not in v):
+            raise ValueError("the model names no attention heads: give heads")
+        one_head = True                     # only H d_h = d matters (attention FLOPs)
+    if "params" not in v and not ("d_ff" in v and "vocab" in v):
+        raise ValueError("give the parameter count (params=7e9) or d_ff and vocab to derive it")
+    m = _lib.rl_model_init()
+    for k, x in v.items():
+        setattr(m, k, x)
+    if one_head:
+        m.heads = 1
+    m.id, m.name, m.source = b"custom", b"model given by flags", b"command line"
+    c = _native.Model()
+    err = _err()
+    _check(_lib.rl_model_check(_ct.byref(m), _ct.byref(c), _ct.byref(err)), err)
+    return m
+
+
+def _model_record(m, kv_dtype=-1):
+    rec = Model(_record(_lib.rl_model_json, _ct.byref(m), kv_dtype))
+    rec._struct = _native.Model.from_buffer_copy(m)
+    return rec
+
+
+def model(model=None, kv_dtype=None, params=None, layers=None, d_model=None, heads=None,
+          kv_heads=None, head_dim=None, d_ff=None, vocab=None, experts=None, experts_active=None):
+    """A model's configuration and its parameter count, part by part: the record
+    of `roofline model show --json`. model is a built-in id or fragment
+    ("llama3-8b", "mixtral"), a Hugging Face config.json or its folder, or a
+    config dict; or give the sizes (layers, heads, [kv_heads, head_dim, d_model]
+    and params, or d_ff and vocab to derive the count). kv_dtype: the format of
+    the KV cache per token (default: the model's)."""
+    sizes = dict(params=params, layers=layers, d_model=d_model, heads=heads, kv_heads=kv_heads,
+                 head_dim=head_dim, d_ff=d_ff, vocab=vocab, experts=experts,
+                 experts_active=experts_active)
+    m = _resolve_model(model, sizes)
+    p = _native.ParamCount()
+    err = _err()
+    _check(_lib.rl_model_params(_ct.byref(m), _ct.byref(p), _ct.byref(err)), err)
+    kd = _dtype(kv_dtype) if kv_dtype is not None else -1
+    if kd >= 0:
+        kv = _ct.c_double()
+        _check(_lib.rl_model_kv_bytes_per_token(_ct.byref(m), kd, _ct.byref(kv), _ct.byref(err)), err)
+    return _model_record(m, kd)
+
+
+def model_list():
+    """Every built-in model, as records like model()'s (`roofline model list --json`)."""
+    out = []
+    for i, rec in enumerate(_record(_lib.rl_model_list_json)):
+        m = _native.Model()
+        _lib.rl_model_get(i, _ct.byref(m))
+        r = Model(rec)
+        r._struct = m
+        out.append(r)
+    return out
+
+
+# ---- decode and prefill --------------------------------------------------------------
+
+def _batches(batch):
+    """--batch: a number, a list, or "1,8,64" / "1..1024" (doubling)."""
+    if batch is None:
+        return [float(2 ** i) for i in range(11)]
+    if isinstance(batch, str):
+        out = []
+        for tok in batch.split(","):
+            sep, skip = tok.find(".."), 2
+            if sep < 0:
+                sep, skip = tok.find("-", 1), 1
+            if sep > 0:
+                a = parse_quantity(tok[:sep], "count", "batch")
+                b = parse_quantity(tok[sep + skip:], "count", "batch")
+                if not a >= 1 or a != _math.floor(a):
+                    raise ValueError(f"batch: a batch must be a whole number >= 1 (got {a:g})")
+                if not b >= a:
+                    raise ValueError(f"batch: range {a:g}..{b:g} runs backwards")
+                v = a
+                while True:
+                    v = min(v, b)
+                    out.append(v)
+                    if v >= b:
+                        break
+                    v *= 2
+            elif tok:
+                out.append(parse_quantity(tok, "count", "batch"))
+        if not out:
+            raise ValueError("batch: no batch sizes")
+    elif isinstance(batch, (list, tuple, range)) or hasattr(batch, "__iter__"):
+        out = [_num(b, "count", "batch") for b in batch]
+        if not out:
+            raise ValueError("batch: no batch sizes")
+    else:
+        out = [_num(batch, "count", "batch")]
+    for b in out:
+        if not 1 <= b <= 1e12 or b != _math.floor(b):
+            raise ValueError(f"batch: a batch must be a whole number >= 1 (got {b:g})")
+    return out
+
+
+def _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype, kv_dtype, dtype,
+                 tp, embedding, link_bw, comm_latency):
+    """The device, its roof and the rl_infer_cfg, as the command resolves them."""
+    cfg = _lib.rl_infer_cfg_init()
+    tp = _num(tp, "count", "tp")
+    if not tp >= 1 or tp != _math.floor(tp) or tp > 65536:
+        raise ValueError(f"tp must be a whole number >= 1 (got {tp:g})")
+    link = _positive(link_bw, "B/s", "link_bw") if link_bw is not None else 0.0
+    alpha = _num(comm_latency, "s", "comm_latency") if comm_latency is not None else 0.0
+    if not alpha >= 0:
+        raise ValueError("comm_latency must be >= 0")
+    if tp == 1 and (link_bw is not None or comm_latency is not None):
+        raise ValueError("link_bw and comm_latency apply with tp > 1 only")
+    if embedding is not None:
+        if embedding not in _native.EMBED:
+            raise ValueError(f"embedding: '{embedding}' is not gathered or full")
+        cfg.embedding = _native.EMBED[embedding]
+    for what, v in (("peak", peak), ("bw", bw), ("mem", mem)):
+        if v is not None and not _num(v, {"peak": "FLOP/s", "bw": "B/s", "mem": "B"}[what], what) > 0:
+            raise ValueError(f"{what} must be > 0")
+    if hw is None and not (peak is not None and bw is not None):
+        hw = _DEFAULT_HW
+    h = _device(hw, peak, bw, mem, hw_file)
+    act = _dtype(dtype) if dtype is not None else m.dtype
+    roof = _roof_for(h, act, True, peak, sparse, overhead)
+    cfg.weight_dtype = _dtype(weight_dtype) if weight_dtype is not None else -1
+    cfg.kv_dtype = _dtype(kv_dtype) if kv_dtype is not None else -1
+    cfg.act_dtype = _dtype(dtype) if dtype is not None else -1
+    cfg.tp = int(tp)
+    cfg.mem_bytes = h.mem_bytes
+    cfg.comm_latency_s = alpha
+    if tp > 1:
+        cfg.link_bw = link if link > 0 else h.interconnect_bw / 2
+        if not cfg.link_bw > 0:
+            raise ValueError(f"tp {int(tp)}: {h.id.decode()} has no interconnect figure; give link_bw")
+    return h, roof, cfg
+
+
+def decode(model=None, batch=None, context=0, hw=None, weight_dtype=None, kv_dtype=None,
+           dtype=None, tp=1, embedding=None, link_bw=None, comm_latency=None, peak=None, bw=None,
+           mem=None, sparse=False, overhead=None, hw_file=None, **sizes):
+    """One decode step at each batch size: the record `roofline decode --json`
+    prints, with "rows" a list of dicts (batch, step_time_s, tokens_per_s,
+    intensity, bound, memory_bytes, fits, ...) and the summary (params,
+    weights_bytes, kv_bytes_per_token, ridge_batch, asymptotic_intensity,
+    max_batch, ...). batch: a number, a list, or "1,8,64" / "1..1024" (default
+    1..1024 doubling); context: tokens in each sequence's KV cache. The device
+    defaults to the H100 SXM5 (or peak= and bw=); tp splits the model over
+    devices; embedding="full" counts the whole embedding table (the seeds')."""
+    _unexpected("decode", set(sizes) - set(_SIZES))
+    ctx = _whole(context, "count", "context", 0, "a whole number of tokens >= 0")
+    batches = _batches(batch)
+    m = _resolve_model(model, sizes)
+    h, roof, cfg = _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype,
+                                kv_dtype, dtype, tp, embedding, link_bw, comm_latency)
+    cfg.context = ctx
+    n = len(batches)
+    arr = (_ct.c_double * n)(*batches)
+    rows = (_native.DecodeRow * n)()
+    s = _native.DecodeSummary()
+    err = _err()
+    _check(_lib.rl_decode(_ct.byref(m), _ct.byref(cfg), _ct.byref(roof), arr, n, rows,
+                          _ct.byref(s), _ct.byref(err)), err)
+    return _record(_lib.rl_decode_json, _ct.byref(m), _ct.byref(cfg), _ct.byref(roof), h.id,
+                   rows, n, _ct.byref(s))
+
+
+def prefill(model=None, prompt=None, batch=1, new_tokens=0, causal=None, no_causal=False,
+            hw=None, weight_dtype=None, kv_dtype=None, dtype=None, tp=1, embedding=None,
+            link_bw=None, comm_latency=None, peak=None, bw=None, mem=None, sparse=False,
+            overhead=None, hw_file=None, **sizes):
+    """The prefill of batch prompts of prompt tokens: the record `roofline
+    prefill --json` prints (ttft_s, compute_bound_fraction, e2e_time_s with
+    new_tokens, and "ops", one dict per op kind with its bound). Attention is
+    causal unless causal=False (or no_causal=True)."""
+    _unexpected("prefill", set(sizes) - set(_SIZES))
+    if causal and no_causal:
+        raise ValueError("causal and no_causal exclude each other")
+    if prompt is None:
+        raise ValueError("prompt is required (the prompt's tokens)")
+    p = _whole(prompt, "count", "prompt", 1, "a whole number of tokens >= 1")
+    b = _whole(batch, "count", "batch", 1, "a whole number of sequences >= 1")
+    nt = _whole(new_tokens, "count", "new_tokens", 0, "a whole number >= 0")
+    m = _resolve_model(model, sizes)
+    h, roof, cfg = _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype,
+                                kv_dtype, dtype, tp, embedding, link_bw, comm_latency)
+    cfg.context, cfg.batch, cfg.new_tokens = p, b, nt
+    cfg.causal = 0 if (no_causal or causal is False) else 1
+    ops = (_native.PrefillOp * _native.RL_PREFILL_OPS)()
+    r = _native.PrefillResult()
+    err = _err()
+    _check(_lib.rl_prefill(_ct.byref(m), _ct.byref(cfg), _ct.byref(roof), ops,
+                           _native.RL_PREFILL_OPS, _ct.byref(r), _ct.byref(err)), err)
+    return _record(_lib.rl_prefill_json, _ct.byref(m), _ct.byref(cfg), _ct.byref(roof), h.id,
+                   ops, _ct.byref(r))
+
+
+# ---- MFU and HFU ----------------------------------------------------------------------
+
+def _mfu_run(m, cfg):
+    r = _native.MfuResult()
+    err = _err()
+    _check(_lib.rl_mfu(_ct.byref(m), _ct.byref(cfg), _ct.byref(r), _ct.byref(err)), err)
+    return r
+
+
+def _choice(table, value, what):
+    if value not in table:
+        raise ValueError(f"{what}: '{value}' is not {', '.join(list(table)[:-1])} or {list(table)[-1]}")
+    return table[value]
+
+
+def utilization(n_params, n_layers, d_model, seq_len, tokens_per_s, n_gpus, peak,
+                recompute="none", sparse_peak=False):
+    """The first seed's (MFU, HFU) of a training run, as fractions:
+
+        model FLOPs per token    6N + 12 L d T                (PaLM, App. B)
+        recompute="selective"    + 4 L d T for the HFU        (Korthikanti et al.)
+        recompute="full"         + 2N + 4 L d T for the HFU
+        MFU = tokens_per_s x FLOPs per token / (n_gpus x peak)
+
+    peak is one device's dense peak in the matmuls' format (FLOP/s);
+    sparse_peak=True divides by the 2:4 sparse peak, twice it (which halves
+    both figures; say so when you report it). With recompute="none" HFU = MFU.
+    """
+    m = _lib.rl_model_init()
+    m.params = _num(n_params, "count", "n_params")
+    m.layers = _num(n_layers, "count", "n_layers")
+    m.d_model = _num(d_model, "count", "d_model")
+    m.heads = 1                                   # 12 L d T: only H d_h = d matters
+    m.id = b"custom"
+    cfg = _lib.rl_mfu_cfg_init()
+    cfg.seq = _num(seq_len, "count", "seq_len")
+    cfg.tokens_per_s = _num(tokens_per_s, "count", "tokens_per_s")
+    cfg.gpus = _num(n_gpus, "count", "n_gpus")
+    cfg.peak = _num(peak, "FLOP/s", "peak")
+    cfg.sparse_peak = 2 * cfg.peak
+    cfg.use_sparse = 1 if sparse_peak else 0
+    cfg.recompute = _choice(_native.RECOMPUTE, recompute, "recompute")
+    r = _mfu_run(m, cfg)
+    return (r.mfu, r.hfu)
+
+
+def mfu(model=None, seq=None, tokens_per_s=None, gpus=None, tokens_per_step=None, step_time=None,
+        padding=None, attention=None, recompute=None, sparse_peak=False, exclude_embedding=False,
+        hw=None, dtype="bf16", peak=None, sparse=False, hw_file=None, **sizes):
+    """MFU and HFU of a training run under its conventions, and the same run
+    under every convention: the record `roofline mfu --json` prints (mfu, hfu,
+    model_flops_per_token, hardware_flops_per_token, peak, conventions: a list
+    of dicts, conventions_min/max). Throughput is tokens_per_s, or
+    tokens_per_step and step_time; attention "full" | "causal" | "none";
+    recompute "none" | "selective" | "full"; padding a fraction (0.05 or "5%").
+    The peak is the dense tensor peak of dtype on hw (default the H100), or
+    peak= per device. Without heads, the model's d_model stands for H d_h."""
+    _unexpected("mfu", set(sizes) - set(_SIZES))
+    if seq is None:
+        raise ValueError("seq is required (tokens per sequence)")
+    T = _num(seq, "count", "seq")
+    if not T >= 0:
+        raise ValueError(f"seq must be >= 0 (got {T:g})")
+    by_step = tokens_per_step is not None or step_time is not None
+    if tokens_per_s is not None and by_step:
+        raise ValueError("tokens_per_s and tokens_per_step/step_time exclude each other")
+    if by_step:
+        if tokens_per_step is None or step_time is None:
+            raise ValueError("tokens_per_step and step_time go together")
+        tps = _positive(tokens_per_step, "count", "tokens_per_step") / \
+            _positive(step_time, "s", "step_time")
+    elif tokens_per_s is None:
+        raise ValueError("tokens_per_s is required (or tokens_per_step and step_time)")
+    else:
+        tps = _positive(tokens_per_s, "count", "tokens_per_s")
+    if gpus is None:
+        raise ValueError("gpus is required")
+    n = _whole(gpus, "count", "gpus", 1, "a whole number >= 1")
+    cfg = _lib.rl_mfu_cfg_init()
+    if attention is not None:
+        cfg.attention = _choice(_native.ATTENTION, attention, "attention")
+    if recompute is not None:
+        cfg.recompute = _choice(_native.RECOMPUTE, recompute, "recompute")
+    if padding is not None:
+        text = str(padding).strip()
+        if isinstance(padding, str) and text.endswith("%"):
+            v = parse_quantity(text[:-1], "count", "padding") / 100
+        else:
+            v = _num(padding, "count", "padding")
+        if not 0 <= v < 1:
+            raise ValueError(f"padding must be a fraction in [0, 1) (got {padding})")
+        cfg.padding = v
+    sparse_peak = bool(sparse_peak or sparse)
+    m = _resolve_model(model, sizes, heads_optional=True)
+    if peak is not None:
+        if hw is not None:
+            raise ValueError("peak and hw exclude each other (peak is the device)")
+        if sparse_peak:
+            raise ValueError("sparse_peak and peak exclude each other (give the figure you divide "
+                             "by as peak)")
+        cfg.peak = _positive(peak, "FLOP/s", "peak")
+        hw_id = b"custom"
+    else:
+        h = _find_hw(hw if hw is not None else _DEFAULT_HW, hw_file)
+        dt = _dtype(dtype)
+        pk = _lib.rl_hw_peak_for(_ct.byref(h), dt, 1)
+        if pk < 0:
+            raise ValueError(f"{h.id.decode()} has no {_lib.rl_dtype_name(dt).decode()} tensor peak "
+                             "in the database (give peak)")
+        cfg.peak = h.peak[pk]
+        cfg.sparse_peak = 2 * h.peak[pk] if h.sparsity else 0.0
+        if sparse_peak and not h.sparsity:
+            raise ValueError(f"sparse_peak: {h.id.decode()} has no 2:4 sparse peak")
+        hw_id = h.id
+    cfg.seq, cfg.tokens_per_s, cfg.gpus = T, tps, n
+    cfg.use_sparse = 1 if sparse_peak else 0
+    cfg.exclude_embedding = 1 if exclude_embedding else 0
+    r = _mfu_run(m, cfg)
+    return _record(_lib.rl_mfu_json, _ct.byref(m), _ct.byref(cfg), hw_id, _ct.byref(r))
+
+
+# ---- collectives ------------------------------------------------------------------------
+
+def collective(kind, bytes=None, ranks=None, busbw=None, link_bw=None, hw=None, params=None,
+               dtype=None, latency=None, ranks_per_node=None, inter_busbw=None, step_time=None,
+               backward_time=None, bucket=None, hw_file=None):
+    """The time of a ring "allreduce", "allgather" or "reducescatter" of bytes
+    over ranks: the record `roofline comm KIND --json` prints (time_s,
+    bytes_per_rank, busbw, algbw; step_fraction, DDP and FSDP shares with
+    step_time). The bandwidth is busbw as nccl-tests reports it, or link_bw, or
+    half of hw's NVLink figure. params (and dtype, default bf16) instead of
+    bytes: a model's gradients. ranks_per_node and inter_busbw: the two-level
+    all-reduce."""
+    kd = _ct.c_int32()
+    err = _err()
+    _check(_lib.rl_coll_parse(str(kind).encode(), _ct.byref(kd), _ct.byref(err)), err)
+    cfg = _lib.rl_coll_cfg_init()
+    cfg.kind = kd.value
+    if bytes is not None and params is not None:
+        raise ValueError("bytes and params exclude each other")
+    if dtype is not None and params is None:
+        raise ValueError("dtype applies with params only")
+    if params is not None:
+        size = _positive(params, "count", "params") * _lib.rl_dtype_bytes(_dtype(dtype or "bf16"))
+    elif bytes is None:
+        raise ValueError("bytes is required (or params for a model's gradients)")
+    else:
+        size = _num(bytes, "B", "bytes")
+    if not size > 0:
+        raise ValueError("bytes must be > 0")
+    if ranks is None:
+        raise ValueError("ranks is required")
+    n = _num(ranks, "count", "ranks")
+    if n < 2 and n == _math.floor(n):
+        raise ValueError(f"ranks must be >= 2 (got {n:g}): one rank communicates nothing")
+    nbw = (busbw is not None) + (link_bw is not None) + (hw is not None)
+    if nbw > 1:
+        raise ValueError("busbw, link_bw and hw exclude each other (give one bandwidth)")
+    if nbw == 0:
+        raise ValueError("give the bandwidth: busbw (measured by nccl-tests), link_bw or hw")
+    if busbw is not None:
+        cfg.busbw = _positive(busbw, "B/s", "busbw")
+    elif link_bw is not None:
+        cfg.busbw = _positive(link_bw, "B/s", "link_bw")
+    else:
+        h = _find_hw(hw, hw_file)
+        if not h.interconnect_bw > 0:
+            raise ValueError(f"hw: {h.id.decode()} has no interconnect figure; give busbw")
+        cfg.busbw = h.interconnect_bw / 2
+    if latency is not None:
+        cfg.latency_s = _num(latency, "s", "latency")
+    if inter_busbw is not None:
+        cfg.inter_busbw = _positive(inter_busbw, "B/s", "inter_busbw")
+    if ranks_per_node is not None:
+        cfg.ranks_per_node = _num(ranks_per_node, "count", "ranks_per_node")
+        if not cfg.ranks_per_node >= 1:
+            raise ValueError("ranks_per_node must be >= 1")
+    if step_time is not None:
+        cfg.step_time_s = _positive(step_time, "s", "step_time")
+    if backward_time is not None:
+        cfg.backward_time_s = _positive(backward_time, "s", "backward_time")
+    if bucket is not None:
+        cfg.bucket_bytes = _positive(bucket, "B", "bucket")
+    if (backward_time is not None or bucket is not None) and step_time is None:
+        raise ValueError("backward_time and bucket need step_time")
+    cfg.bytes, cfg.ranks = size, n
+    r = _native.CollResult()
+    _check(_lib.rl_collective(_ct.byref(cfg), _ct.byref(r), _ct.byref(err)), err)
+    return _record(_lib.rl_collective_json, _ct.byref(cfg), _ct.byref(r))
+
+
+__all__ = ["Model", "model", "model_list", "decode", "prefill", "utilization", "mfu", "collective"]
