@@ -373,6 +373,50 @@ void cli_table_print(cli_ctx *ctx, cli_table *t) {
   }
 }
 
+void cli_row(cli_table *t, const char *key, const char *fmt, ...) {
+  char line[640];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  const char *cells[2] = {key, line};
+  cli_table_row(t, cells);
+}
+
+void cli_result_rows(cli_table *t, const rl_hw *hw, const rl_roof *roof,
+                     const rl_result *r) {
+  char b1[48], b2[48], b3[48], b4[48], peak[96];
+  if (roof->peak_kind < 0)
+    snprintf(peak, sizeof peak, "given by --peak");
+  else if (roof->peak_kind == RL_PEAK_VEC16)
+    snprintf(peak, sizeof peak, "vector fp16/bf16");
+  else if (roof->peak_kind == RL_PEAK_FP32 || roof->peak_kind == RL_PEAK_FP64)
+    snprintf(peak, sizeof peak, "vector %s", rl_peak_name(roof->peak_kind));
+  else
+    snprintf(peak, sizeof peak, "%s %s tensor", roof->sparse ? "2:4 sparse" : "dense",
+             rl_peak_name(roof->peak_kind));
+  cli_row(t, "hardware", "%s (%s)", hw->id, hw->name);
+  cli_row(t, "peak used", "%s (%s)", cli_q(b1, sizeof b1, roof->peak, RL_UNIT_FLOP_S), peak);
+  cli_row(t, "bandwidth", "%s", cli_q(b1, sizeof b1, roof->bandwidth, RL_UNIT_BYTES_S));
+  cli_row(t, "FLOPs", "%s", cli_q(b1, sizeof b1, r->flops, RL_UNIT_FLOP));
+  cli_row(t, "bytes", "%s", cli_q(b1, sizeof b1, r->bytes, RL_UNIT_BYTES));
+  cli_row(t, "intensity", "%s (ridge %s)", cli_q(b1, sizeof b1, r->intensity, RL_UNIT_FLOP_PER_BYTE),
+          cli_q(b2, sizeof b2, r->ridge, RL_UNIT_FLOP_PER_BYTE));
+  cli_row(t, "bound", "%s", rl_bound_name(r->bound));
+  cli_row(t, "time >=", "%s (compute %s, memory %s, launch overhead %s)",
+          cli_q(b1, sizeof b1, r->time_s, RL_UNIT_SECONDS),
+          cli_q(b2, sizeof b2, r->compute_time_s, RL_UNIT_SECONDS),
+          cli_q(b3, sizeof b3, r->memory_time_s, RL_UNIT_SECONDS),
+          cli_q(b4, sizeof b4, roof->launch_overhead_s, RL_UNIT_SECONDS));
+  cli_row(t, "attainable", "%s (%.3g%% of peak)", cli_q(b1, sizeof b1, r->attainable, RL_UNIT_FLOP_S),
+          100 * r->peak_fraction);
+  if (r->has_measured) {
+    cli_row(t, "measured", "%s", cli_q(b1, sizeof b1, r->measured_s, RL_UNIT_SECONDS));
+    cli_row(t, "achieved", "%s (%.3g%% of its roof)", cli_q(b1, sizeof b1, r->achieved, RL_UNIT_FLOP_S),
+            100 * r->roof_fraction);
+  }
+}
+
 void cli_table_free(cli_table *t) {
   if (!t) return;
   for (int i = 0; i < t->nrows * t->ncols; i++) free(t->cells[i]);
@@ -451,4 +495,19 @@ void cli_result_csv_row(cli_ctx *ctx, const char *op, const char *hw,
     fprintf(f, ",%.10g,%.10g,%.10g\n", r->measured_s, r->achieved, r->roof_fraction);
   else
     fputs(",,,\n", f);
+}
+
+int cli_parse_batches(cli_ctx *ctx, const char *s, double out[3]) {
+  char tmp[128];
+  if (strlen(s) >= sizeof tmp) return cli_error(ctx, "--batches: too long");
+  strcpy(tmp, s);
+  int n = 0;
+  for (char *tok = strtok(tmp, ","); tok; tok = strtok(NULL, ",")) {
+    if (n == 3) return cli_error(ctx, "--batches: give exactly three batch sizes (e.g. 1,128,512)");
+    rl_error e;
+    if (rl_parse_quantity(tok, RL_UNIT_COUNT, &out[n], &e)) return cli_error(ctx, "--batches: %s", e.msg);
+    n++;
+  }
+  if (n != 3) return cli_error(ctx, "--batches: give exactly three batch sizes (e.g. 1,128,512)");
+  return CLI_OK;
 }

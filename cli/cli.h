@@ -127,6 +127,17 @@ cli_table *cli_table_new(int ncols, const char *const *header);
 void cli_table_row(cli_table *t, const char *const *cells);
 void cli_table_print(cli_ctx *ctx, cli_table *t);
 void cli_table_free(cli_table *t);
+/* A two-column table's row: the key and a printf-formatted value. */
+void cli_row(cli_table *t, const char *key, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* The rows every roofline result shows: hardware, the peak used and which
+ * one, bandwidth, FLOPs, bytes, intensity and ridge, bound, the time bound
+ * and its two terms, attainable, and measured/achieved when measured. */
+void cli_result_rows(cli_table *t, const rl_hw *hw, const rl_roof *roof,
+                     const rl_result *r);
 
 /* Read a whole file (at most max bytes) into a malloc'd NUL-terminated
  * buffer; on failure prints "roofline CMD: PATH: reason" and returns
@@ -143,6 +154,10 @@ int cli_print_json(cli_ctx *ctx, cli_json_fn fn, void *arg);
 void cli_result_csv_header(cli_ctx *ctx);
 void cli_result_csv_row(cli_ctx *ctx, const char *op, const char *hw,
                         const char *dtype, const rl_result *r);
+
+/* Parse --batches A,B,C (the layer preset's three linear-layer token
+ * batches) into out. */
+int cli_parse_batches(cli_ctx *ctx, const char *s, double out[3]);
 
 /* One CSV field, quoted when it holds a comma, a quote or a newline. */
 void cli_csv_field(FILE *f, const char *s);

@@ -77,35 +77,13 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     cli_result_csv_row(ctx, name, hw.id, rl_dtype_name(dtype), &r);
     return CLI_OK;
   }
-  char b1[48], b2[48], b3[48], verdict[400], line[512];
+  char verdict[400];
   rl_verdict(&r, verdict, sizeof verdict);
   const char *hdr[] = {"quantity", "value"};
   cli_table *t = cli_table_new(2, hdr);
-#define ROW(k, ...) do { snprintf(line, sizeof line, __VA_ARGS__); const char *c_[] = {k, line}; cli_table_row(t, c_); } while (0)
-  ROW("kernel", "%s", name);
-  ROW("hardware", "%s (%s)", hw.id, hw.name);
-  ROW("peak used", "%s (%s)", cli_q(b1, sizeof b1, roof.peak, RL_UNIT_FLOP_S),
-      roof.peak_kind < 0 ? "--peak" : rl_peak_name(roof.peak_kind));
-  ROW("bandwidth", "%s", cli_q(b1, sizeof b1, roof.bandwidth, RL_UNIT_BYTES_S));
-  ROW("FLOPs", "%s", cli_q(b1, sizeof b1, r.flops, RL_UNIT_FLOP));
-  ROW("bytes", "%s", cli_q(b1, sizeof b1, r.bytes, RL_UNIT_BYTES));
-  ROW("intensity", "%s (ridge %s)", cli_q(b1, sizeof b1, r.intensity, RL_UNIT_FLOP_PER_BYTE),
-      cli_q(b2, sizeof b2, r.ridge, RL_UNIT_FLOP_PER_BYTE));
-  ROW("bound", "%s", rl_bound_name(r.bound));
-  ROW("time >=", "%s (compute %s, memory %s, launch overhead %s)",
-      cli_q(b1, sizeof b1, r.time_s, RL_UNIT_SECONDS),
-      cli_q(b2, sizeof b2, r.compute_time_s, RL_UNIT_SECONDS),
-      cli_q(b3, sizeof b3, r.memory_time_s, RL_UNIT_SECONDS),
-      CLI_Q(roof.launch_overhead_s, RL_UNIT_SECONDS));
-  ROW("attainable", "%s (%.3g%% of peak)", cli_q(b1, sizeof b1, r.attainable, RL_UNIT_FLOP_S),
-      100 * r.peak_fraction);
-  if (r.has_measured) {
-    ROW("measured", "%s", cli_q(b1, sizeof b1, r.measured_s, RL_UNIT_SECONDS));
-    ROW("achieved", "%s (%.3g%% of its roof)", cli_q(b1, sizeof b1, r.achieved, RL_UNIT_FLOP_S),
-        100 * r.roof_fraction);
-  }
-  ROW("verdict", "%s", verdict);
-#undef ROW
+  cli_row(t, "kernel", "%s", name);
+  cli_result_rows(t, &hw, &roof, &r);
+  cli_row(t, "verdict", "%s", verdict);
   cli_table_print(ctx, t);
   cli_table_free(t);
   return CLI_OK;

@@ -52,21 +52,6 @@ static size_t json_fn(void *p, char *buf, size_t cap) {
   return len;
 }
 
-static int parse_batches(cli_ctx *ctx, const char *s, double out[3]) {
-  char tmp[128];
-  if (strlen(s) >= sizeof tmp) return cli_error(ctx, "--batches: too long");
-  strcpy(tmp, s);
-  int n = 0;
-  for (char *tok = strtok(tmp, ","); tok; tok = strtok(NULL, ",")) {
-    if (n == 3) return cli_error(ctx, "--batches: give exactly three batch sizes (e.g. 1,128,512)");
-    rl_error e;
-    if (rl_parse_quantity(tok, RL_UNIT_COUNT, &out[n], &e)) return cli_error(ctx, "--batches: %s", e.msg);
-    n++;
-  }
-  if (n != 3) return cli_error(ctx, "--batches: give exactly three batch sizes (e.g. 1,128,512)");
-  return CLI_OK;
-}
-
 static int run(cli_ctx *ctx, int argc, char **argv) {
   rl_layer_shape sh = rl_layer_default();
   const char *batches = NULL;
@@ -78,7 +63,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
                     CLI_HW_OPTS(hwf),                    {NULL, 0, NULL, 0}};
   int rc = cli_parse(ctx, argc, argv, opts, NULL, 0, NULL);
   if (rc) return rc;
-  if (batches && (rc = parse_batches(ctx, batches, sh.batches))) return rc;
+  if (batches && (rc = cli_parse_batches(ctx, batches, sh.batches))) return rc;
   rl_op ops[RL_LAYER_OPS];
   char labels[RL_LAYER_OPS][RL_LABEL_MAX];
   int32_t n = 0;

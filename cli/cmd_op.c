@@ -257,50 +257,22 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     cli_result_csv_row(ctx, rl_op_name(kind), hw.id, rl_dtype_name(f.dtype), &r);
     return CLI_OK;
   }
-  char peak_desc[96];
-  if (roof.peak_kind < 0)
-    snprintf(peak_desc, sizeof peak_desc, "--peak");
-  else if (roof.peak_kind == RL_PEAK_VEC16)
-    snprintf(peak_desc, sizeof peak_desc, "vector fp16/bf16");
-  else if (roof.peak_kind == RL_PEAK_FP32 || roof.peak_kind == RL_PEAK_FP64)
-    snprintf(peak_desc, sizeof peak_desc, "vector %s", rl_peak_name(roof.peak_kind));
-  else
-    snprintf(peak_desc, sizeof peak_desc, "%s %s tensor", roof.sparse ? "2:4 sparse" : "dense",
-             rl_peak_name(roof.peak_kind));
   char verdict[400];
   rl_verdict(&r, verdict, sizeof verdict);
-  char b1[64], b2[64], b3[64];
   const char *hdr[] = {"quantity", "value"};
   cli_table *t = cli_table_new(2, hdr);
-  char line[512];
-#define ROW(k, ...) do { snprintf(line, sizeof line, __VA_ARGS__); const char *c_[] = {k, line}; cli_table_row(t, c_); } while (0)
-  ROW("op", "%s, %s, %s%s%s", rl_op_name(kind), shape, rl_dtype_name(f.dtype),
-      op.weight_dtype >= 0 ? " with weights in " : "", op.weight_dtype >= 0 ? rl_dtype_name(op.weight_dtype) : "");
-  ROW("hardware", "%s (%s)", hw.id, hw.name);
-  ROW("peak used", "%s (%s)", cli_q(b1, sizeof b1, roof.peak, RL_UNIT_FLOP_S), peak_desc);
-  ROW("bandwidth", "%s", cli_q(b1, sizeof b1, roof.bandwidth, RL_UNIT_BYTES_S));
-  ROW("FLOPs", "%s", cli_q(b1, sizeof b1, r.flops, RL_UNIT_FLOP));
-  ROW("bytes", "%s", cli_q(b1, sizeof b1, r.bytes, RL_UNIT_BYTES));
-  ROW("intensity", "%s (ridge %s)", cli_q(b1, sizeof b1, r.intensity, RL_UNIT_FLOP_PER_BYTE),
-      cli_q(b2, sizeof b2, r.ridge, RL_UNIT_FLOP_PER_BYTE));
-  ROW("bound", "%s", rl_bound_name(r.bound));
-  ROW("time >=", "%s (compute %s, memory %s)", cli_q(b1, sizeof b1, r.time_s, RL_UNIT_SECONDS),
-      cli_q(b2, sizeof b2, r.compute_time_s, RL_UNIT_SECONDS),
-      cli_q(b3, sizeof b3, r.memory_time_s, RL_UNIT_SECONDS));
-  ROW("attainable", "%s (%.3g%% of peak)", cli_q(b1, sizeof b1, r.attainable, RL_UNIT_FLOP_S),
-      100 * r.peak_fraction);
-  if (r.has_measured) {
-    ROW("measured", "%s", cli_q(b1, sizeof b1, r.measured_s, RL_UNIT_SECONDS));
-    ROW("achieved", "%s (%.3g%% of its roof)", cli_q(b1, sizeof b1, r.achieved, RL_UNIT_FLOP_S),
-        100 * r.roof_fraction);
-  }
+  cli_row(t, "op", "%s, %s, %s%s%s", rl_op_name(kind), shape, rl_dtype_name(f.dtype),
+          op.weight_dtype >= 0 ? " with weights in " : "",
+          op.weight_dtype >= 0 ? rl_dtype_name(op.weight_dtype) : "");
+  cli_result_rows(t, &hw, &roof, &r);
   if (kind == RL_OP_LINEAR) {
-    if (min_batch > 0) ROW("compute-bound", "from %.0f tokens per call", min_batch);
-    else ROW("compute-bound", "never on this device (intensity tends to %.3g FLOP/B)",
-             (2 * op.k * op.n) / (rl_dtype_bytes(op.dtype) * (op.k + op.n)));
+    if (min_batch > 0)
+      cli_row(t, "compute-bound", "from %.0f tokens per call", min_batch);
+    else
+      cli_row(t, "compute-bound", "never on this device (intensity tends to %.3g FLOP/B)",
+              (2 * op.k * op.n) / (rl_dtype_bytes(op.dtype) * (op.k + op.n)));
   }
-  ROW("verdict", "%s", verdict);
-#undef ROW
+  cli_row(t, "verdict", "%s", verdict);
   cli_table_print(ctx, t);
   cli_table_free(t);
   return CLI_OK;

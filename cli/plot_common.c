@@ -126,21 +126,6 @@ int plot_roofs(cli_ctx *ctx, plot_args *a, plot_data *d) {
   return CLI_OK;
 }
 
-static int parse_batches(cli_ctx *ctx, const char *s, double out[3]) {
-  char tmp[128];
-  if (strlen(s) >= sizeof tmp) return cli_error(ctx, "--batches: too long");
-  strcpy(tmp, s);
-  int n = 0;
-  for (char *tok = strtok(tmp, ","); tok; tok = strtok(NULL, ",")) {
-    if (n == 3) return cli_error(ctx, "--batches: give exactly three batch sizes (e.g. 1,128,512)");
-    rl_error e;
-    if (rl_parse_quantity(tok, RL_UNIT_COUNT, &out[n], &e)) return cli_error(ctx, "--batches: %s", e.msg);
-    n++;
-  }
-  if (n != 3) return cli_error(ctx, "--batches: give exactly three batch sizes (e.g. 1,128,512)");
-  return CLI_OK;
-}
-
 /* Add a modelled op as a point on the first device. */
 static int add_op_point(cli_ctx *ctx, plot_args *a, plot_data *d, const rl_op *op, const char *label,
                         double time_s) {
@@ -264,7 +249,7 @@ int plot_build(cli_ctx *ctx, plot_args *a, const cli_opt *opts, const char *cons
     plot_data_free(d);
     return cli_error(ctx, "--rows, --d, --batches, --seq and --head-dim shape the layer preset (--preset layer)");
   }
-  if (a->batches && (rc = parse_batches(ctx, a->batches, a->sh.batches))) { plot_data_free(d); return rc; }
+  if (a->batches && (rc = cli_parse_batches(ctx, a->batches, a->sh.batches))) { plot_data_free(d); return rc; }
   rl_plot_point *filepts = NULL;
   int32_t nfile = 0;
   if (a->points_path) {

@@ -44,37 +44,9 @@ static int list_has(const char *list, const char *word) {
   return 0;
 }
 
-static int contains_ci(const char *hay, const char *needle) {
-  size_t n = strlen(needle);
-  for (const char *p = hay; *p; p++)
-    if (rli_strncasecmp(p, needle, n) == 0) return 1;
-  return 0;
-}
-
-/* Levenshtein distance, capped at 64 characters per side. */
-static int edit_distance(const char *a, const char *b) {
-  int la = (int)strlen(a), lb = (int)strlen(b);
-  if (la > 63) la = 63;
-  if (lb > 63) lb = 63;
-  int prev[64], cur[64];
-  for (int j = 0; j <= lb; j++) prev[j] = j;
-  for (int i = 1; i <= la; i++) {
-    cur[0] = i;
-    for (int j = 1; j <= lb; j++) {
-      int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-      int v = prev[j - 1] + cost;
-      if (prev[j] + 1 < v) v = prev[j] + 1;
-      if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;
-      cur[j] = v;
-    }
-    memcpy(prev, cur, sizeof(int) * (size_t)(lb + 1));
-  }
-  return prev[lb];
-}
-
 /* Smallest distance from `id` to the device's id or any alias. */
 static int hw_distance(const rl_hw *h, const char *id) {
-  int best = edit_distance(h->id, id);
+  int best = rli_edit_distance(h->id, id);
   const char *p = h->aliases;
   char word[RL_HW_TEXT_MAX];
   while (*p) {
@@ -83,7 +55,7 @@ static int hw_distance(const rl_hw *h, const char *id) {
     while (p[n] && p[n] != ' ' && n + 1 < sizeof word) { word[n] = p[n]; n++; }
     word[n] = 0;
     if (n) {
-      int d = edit_distance(word, id);
+      int d = rli_edit_distance(word, id);
       if (d < best) best = d;
     }
     p += n;
@@ -106,7 +78,7 @@ static const rl_hw *hw_at(const rl_hw *extra, int32_t n_extra, int32_t i) {
 /* The aliases of the built-in device a user's row redefines. */
 static int shadowed_aliases_contain(const rl_hw *user, const char *id) {
   for (int32_t k = 0; k < N_BUILTIN; k++)
-    if (rli_strcasecmp(builtin[k].id, user->id) == 0) return contains_ci(builtin[k].aliases, id);
+    if (rli_strcasecmp(builtin[k].id, user->id) == 0) return rli_contains_ci(builtin[k].aliases, id);
   return 0;
 }
 
@@ -133,7 +105,7 @@ rl_status rl_hw_find(const char *id, const rl_hw *extra, int32_t n_extra,
   for (int32_t i = 0; i < total; i++) {
     const rl_hw *h = hw_at(extra, n_extra, i);
     if (i >= n_extra && h != &builtin[i - n_extra]) continue; /* seen as the user's row */
-    if (contains_ci(h->id, id) || contains_ci(h->aliases, id) ||
+    if (rli_contains_ci(h->id, id) || rli_contains_ci(h->aliases, id) ||
         (i < n_extra && shadowed_aliases_contain(h, id))) {
       if (nfound < 6) {
         size_t l = strlen(names);

@@ -31,6 +31,13 @@ rl_status rli_check_size(double x, const char *what, rl_error *err);
 int rli_strcasecmp(const char *a, const char *b);
 int rli_strncasecmp(const char *a, const char *b, size_t n);
 
+/* Does `hay` contain `needle`, ignoring ASCII case? */
+int rli_contains_ci(const char *hay, const char *needle);
+
+/* Levenshtein distance between two ids, ignoring ASCII case (each side
+ * capped at 63 characters), for "nearest ids" suggestions. */
+int rli_edit_distance(const char *a, const char *b);
+
 /* Copy with truncation, always NUL-terminated (cap > 0). */
 void rli_strlcpy(char *dst, const char *src, size_t cap);
 

@@ -54,34 +54,6 @@ rl_status rl_model_get(int32_t index, rl_model *out) {
   return RL_OK;
 }
 
-static int contains_ci(const char *hay, const char *needle) {
-  size_t n = strlen(needle);
-  for (; *hay; hay++)
-    if (rli_strncasecmp(hay, needle, n) == 0) return 1;
-  return 0;
-}
-
-/* Levenshtein distance, case-insensitive, for suggestions. */
-static int distance(const char *a, const char *b) {
-  int la = (int)strlen(a), lb = (int)strlen(b);
-  if (la > 63) la = 63;
-  if (lb > 63) lb = 63;
-  int prev[64], cur[64];
-  for (int j = 0; j <= lb; j++) prev[j] = j;
-  for (int i = 1; i <= la; i++) {
-    cur[0] = i;
-    for (int j = 1; j <= lb; j++) {
-      int c = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-      int v = prev[j - 1] + c;
-      if (prev[j] + 1 < v) v = prev[j] + 1;
-      if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;
-      cur[j] = v;
-    }
-    memcpy(prev, cur, sizeof(int) * (size_t)(lb + 1));
-  }
-  return prev[lb];
-}
-
 rl_status rl_model_find(const char *id, rl_model *out, rl_error *err) {
   if (!id || !*id) return rli_fail(err, RL_EINVAL, "empty model id");
   for (int32_t i = 0; i < N_BUILTIN; i++)
@@ -90,7 +62,7 @@ rl_status rl_model_find(const char *id, rl_model *out, rl_error *err) {
   char names[200];
   names[0] = 0;
   for (int32_t i = 0; i < N_BUILTIN; i++)
-    if (contains_ci(builtin[i].id, id)) {
+    if (rli_contains_ci(builtin[i].id, id)) {
       if (strlen(names) + strlen(builtin[i].id) + 3 < sizeof names) {
         if (nfound) strcat(names, ", ");
         strcat(names, builtin[i].id);
@@ -103,7 +75,7 @@ rl_status rl_model_find(const char *id, rl_model *out, rl_error *err) {
   int32_t best[3] = {-1, -1, -1};
   int bestd[3] = {1 << 30, 1 << 30, 1 << 30};
   for (int32_t i = 0; i < N_BUILTIN; i++) {
-    int d = distance(builtin[i].id, id);
+    int d = rli_edit_distance(builtin[i].id, id);
     for (int k = 0; k < 3; k++)
       if (d < bestd[k]) {
         for (int m = 2; m > k; m--) { bestd[m] = bestd[m - 1]; best[m] = best[m - 1]; }

@@ -70,6 +70,33 @@ int rli_strncasecmp(const char *a, const char *b, size_t n) {
   return 0;
 }
 
+int rli_contains_ci(const char *hay, const char *needle) {
+  size_t n = strlen(needle);
+  for (const char *p = hay; *p; p++)
+    if (rli_strncasecmp(p, needle, n) == 0) return 1;
+  return 0;
+}
+
+int rli_edit_distance(const char *a, const char *b) {
+  int la = (int)strlen(a), lb = (int)strlen(b);
+  if (la > 63) la = 63;
+  if (lb > 63) lb = 63;
+  int prev[64], cur[64];
+  for (int j = 0; j <= lb; j++) prev[j] = j;
+  for (int i = 1; i <= la; i++) {
+    cur[0] = i;
+    for (int j = 1; j <= lb; j++) {
+      int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+      int v = prev[j - 1] + cost;
+      if (prev[j] + 1 < v) v = prev[j] + 1;
+      if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;
+      cur[j] = v;
+    }
+    memcpy(prev, cur, sizeof(int) * (size_t)(lb + 1));
+  }
+  return prev[lb];
+}
+
 void rli_strlcpy(char *dst, const char *src, size_t cap) {
   size_t n = strlen(src);
   if (n >= cap) n = cap - 1;
