@@ -31,6 +31,9 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define BUFCAP (1u << 20)
 #define MAX_DEPTH 512
@@ -84,7 +87,7 @@ static void refill(jp *p) {
 }
 
 /* next non-blank byte without consuming it; -1 at the end */
-static inline int ws(jp *p) {
+static int ws_slow(jp *p) {
   for (;;) {
     while (p->pos < p->len) {
       unsigned char c = (unsigned char)p->buf[p->pos];
@@ -98,14 +101,30 @@ static inline int ws(jp *p) {
   }
 }
 
-static void expect(jp *p, int c, const char *what) {
-  int g = ws(p);
-  if (g != c) {
-    char m[96];
-    if (g < 0) snprintf(m, sizeof m, "the text ends where %s was expected (truncated file?)", what);
-    else snprintf(m, sizeof m, "expected %s, found '%c'", what, g >= 32 && g < 127 ? g : '?');
-    jfail(p, g < 0 ? RL_ETRUNCATED : RL_EPARSE, here(p), m);
+static inline int ws(jp *p) {
+  if (p->pos < p->len) {
+    unsigned char c = (unsigned char)p->buf[p->pos];
+    if (c > ' ') return c;
+    /* the usual ", " and ",\n": one blank, then the token */
+    if ((c == ' ' || c == '\n') && p->pos + 1 < p->len) {
+      unsigned char d = (unsigned char)p->buf[p->pos + 1];
+      if (d > ' ') { p->pos++; return d; }
+    }
   }
+  return ws_slow(p);
+}
+
+static void expect_fail(jp *p, int c, const char *what) {
+  int g = ws(p);
+  if (g == c) return; /* not reached: the caller saw another byte */
+  char m[96];
+  if (g < 0) snprintf(m, sizeof m, "the text ends where %s was expected (truncated file?)", what);
+  else snprintf(m, sizeof m, "expected %s, found '%c'", what, g >= 32 && g < 127 ? g : '?');
+  jfail(p, g < 0 ? RL_ETRUNCATED : RL_EPARSE, here(p), m);
+}
+
+static inline void expect(jp *p, int c, const char *what) {
+  if (ws(p) != c) expect_fail(p, c, what);
   p->pos++;
 }
 
@@ -134,20 +153,43 @@ static int hexv(int c) {
   return -1;
 }
 
-/* A string at the cursor (after ws). keep: unescape into p->sb (slen). */
-static void string(jp *p, int keep) {
-  uint64_t start = here(p);
-  expect(p, '"', "a string");
+/* the first '"', '\\' or control byte in b[i, n), or n */
+static inline size_t scan_str(const char *b, size_t i, size_t n) {
+#ifdef __SSE2__
+  const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(0x1f);
+  while (i + 16 <= n) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+    __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
+                             _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v));
+    unsigned mask = (unsigned)_mm_movemask_epi8(m);
+    if (mask) return i + (size_t)__builtin_ctz(mask);
+    i += 16;
+  }
+#endif
+  while (i < n) {
+    unsigned char c = (unsigned char)b[i];
+    if (c == '"' || c == '\\' || c < 0x20) break;
+    i++;
+  }
+  return i;
+}
+
+/* A string's text: in buf (valid until the next read of the text) or in
+ * sb; not NUL-terminated. */
+typedef struct sv {
+  const char *s;
+  size_t n;
+} sv;
+
+/* The general case, after the opening quote: escapes, control bytes, a
+ * string across a refill. keep: unescape into p->sb (slen). start: where
+ * the string began, for messages. */
+static void string_slow(jp *p, uint64_t start, int keep) {
   if (keep) p->slen = 0;
   for (;;) {
-    size_t i = p->pos;
     const char *b = p->buf;
     size_t n = p->len;
-    while (i < n) {
-      unsigned char c = (unsigned char)b[i];
-      if (c == '"' || c == '\\' || c < 0x20) break;
-      i++;
-    }
+    size_t i = scan_str(b, p->pos, n);
     if (keep && i > p->pos) sb_put(p, b + p->pos, i - p->pos);
     p->pos = i;
     if (i == n) {
@@ -202,8 +244,44 @@ static void string(jp *p, int keep) {
   }
 }
 
-/* A number at the cursor: its value; *isint when a plain integer. */
-static double number(jp *p, int *isint) {
+/* A string at the cursor (after ws), its text kept: a view into the buffer
+ * when it has no escape and lies in it whole (nearly always), else
+ * unescaped into p->sb. */
+static inline sv string_kept(jp *p) {
+  uint64_t start = here(p);
+  expect(p, '"', "a string");
+  size_t i = scan_str(p->buf, p->pos, p->len);
+  if (i < p->len && p->buf[i] == '"') {
+    sv r = {p->buf + p->pos, i - p->pos};
+    p->pos = i + 1;
+    return r;
+  }
+  string_slow(p, start, 1);
+  sv r = {p->sb, p->slen};
+  return r;
+}
+
+/* A string at the cursor, validated and skipped. */
+static inline void string_skip(jp *p) {
+  uint64_t start = here(p);
+  expect(p, '"', "a string");
+  size_t i = scan_str(p->buf, p->pos, p->len);
+  if (i < p->len && p->buf[i] == '"') {
+    p->pos = i + 1;
+    return;
+  }
+  string_slow(p, start, 0);
+}
+
+static inline int sv_is(sv v, const char *lit, size_t n) { return v.n == n && !memcmp(v.s, lit, n); }
+
+static inline int numch(unsigned char c) {
+  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+/* A number at the cursor, the general case: its value; *isint when a
+ * plain integer. */
+static double number_slow(jp *p, int *isint) {
   uint64_t start = here(p);
   char tok[72];
   size_t n = 0;
@@ -275,6 +353,53 @@ done:
   return strtod(tok, NULL); /* may be inf: callers range-check what they use */
 }
 
+/* A number at the cursor: its value; *isint when a plain integer. The
+ * usual -?digits(.digits)? in the buffer is read in place: an integer of
+ * at most 18 digits converts exactly; m / 10^f with m <= 2^53 and f <= 22
+ * is two exact doubles divided, correctly rounded like strtod (Clinger's
+ * fast path). Anything else goes the general way. */
+static double number(jp *p, int *isint) {
+  static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                               1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                               1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  if (p->len - p->pos < 80) ensure(p, 80);
+  const unsigned char *b = (const unsigned char *)p->buf + p->pos;
+  const unsigned char *end = (const unsigned char *)p->buf + p->len;
+  const unsigned char *q = b;
+  int neg = 0;
+  if (q < end && *q == '-') { neg = 1; q++; }
+  if (q >= end || *q < '0' || *q > '9') return number_slow(p, isint);
+  uint64_t m = 0;
+  int nd = 0, f = 0;
+  if (*q == '0') {
+    q++;
+    nd = 1;
+  } else {
+    while (q < end && *q >= '0' && *q <= '9' && nd < 19) { m = m * 10 + (uint64_t)(*q++ - '0'); nd++; }
+  }
+  int integer = 1;
+  if (q < end && *q == '.') {
+    integer = 0;
+    q++;
+    const unsigned char *f0 = q;
+    while (q < end && *q >= '0' && *q <= '9' && nd < 19) { m = m * 10 + (uint64_t)(*q++ - '0'); nd++; }
+    f = (int)(q - f0);
+    if (f == 0) return number_slow(p, isint);
+  }
+  if (q < end && numch(*q)) return number_slow(p, isint); /* exponent, 20+ digits, bad */
+  double v;
+  if (integer) {
+    if (nd > 18) return number_slow(p, isint);
+    v = (double)(int64_t)m;
+  } else {
+    if (m > (1ull << 53) || f > 22) return number_slow(p, isint);
+    v = (double)m / p10[f];
+  }
+  if (isint) *isint = integer;
+  p->pos += (size_t)(q - b);
+  return neg ? -v : v;
+}
+
 static void literal(jp *p) {
   uint64_t start = here(p);
   ensure(p, 5);
@@ -292,7 +417,7 @@ static void skip_object(jp *p, int depth) {
   expect(p, '{', "'{'");
   if (ws(p) == '}') { p->pos++; return; }
   for (;;) {
-    string(p, 0);
+    string_skip(p);
     expect(p, ':', "':' after a key");
     skip_value(p, depth + 1);
     int c = ws(p);
@@ -317,7 +442,7 @@ static void skip_array(jp *p, int depth) {
 static void skip_value(jp *p, int depth) {
   if (depth > MAX_DEPTH) jfail(p, RL_EPARSE, here(p), "nesting deeper than 512 levels");
   int c = ws(p);
-  if (c == '"') string(p, 0);
+  if (c == '"') string_skip(p);
   else if (c == '{') skip_object(p, depth);
   else if (c == '[') skip_array(p, depth);
   else if (c == 't' || c == 'f' || c == 'n') literal(p);
@@ -480,18 +605,22 @@ typedef struct ev {
   rli_aten_args a;
 } ev;
 
-static int classify(const char *s) {
-  switch (s[0]) {
-  case 'k': return !strcmp(s, "kernel") ? C_KERNEL : C_OTHER;
-  case 'K': return !strcmp(s, "Kernel") ? C_KERNEL : C_OTHER;
+/* the category; a NUL inside the text ends it, as strcmp would */
+static int classify(sv v) {
+  const char *z = memchr(v.s, 0, v.n);
+  if (z) v.n = (size_t)(z - v.s);
+  if (!v.n) return C_OTHER;
+  switch (v.s[0]) {
+  case 'k': return sv_is(v, "kernel", 6) ? C_KERNEL : C_OTHER;
+  case 'K': return sv_is(v, "Kernel", 6) ? C_KERNEL : C_OTHER;
   case 'c':
-    if (!strcmp(s, "cpu_op")) return C_OP;
-    if (!strcmp(s, "cuda_runtime") || !strcmp(s, "cuda_driver")) return C_RUNTIME;
-    if (!strcmp(s, "cuda_profiler_range")) return C_RANGE;
+    if (sv_is(v, "cpu_op", 6)) return C_OP;
+    if (sv_is(v, "cuda_runtime", 12) || sv_is(v, "cuda_driver", 11)) return C_RUNTIME;
+    if (sv_is(v, "cuda_profiler_range", 19)) return C_RANGE;
     return C_OTHER;
-  case 'O': return !strcmp(s, "Operator") ? C_OP : C_OTHER;
-  case 'u': return !strcmp(s, "user_annotation") ? C_OP : C_OTHER;
-  case 'R': return !strcmp(s, "Runtime") ? C_RUNTIME : C_OTHER;
+  case 'O': return sv_is(v, "Operator", 8) ? C_OP : C_OTHER;
+  case 'u': return sv_is(v, "user_annotation", 15) ? C_OP : C_OTHER;
+  case 'R': return sv_is(v, "Runtime", 7) ? C_RUNTIME : C_OTHER;
   default: return C_OTHER;
   }
 }
@@ -510,10 +639,10 @@ static double need_num(jp *p, const char *key) {
 static uint64_t id_value(jp *p, int64_t *num, int *isnum) {
   int c = ws(p);
   if (c == '"') {
-    string(p, 1);
+    sv v = string_kept(p);
     *isnum = 0;
     uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < p->slen; i++) h = (h ^ (unsigned char)p->sb[i]) * 1099511628211ull;
+    for (size_t i = 0; i < v.n; i++) h = (h ^ (unsigned char)v.s[i]) * 1099511628211ull;
     return h | (1ull << 63);
   }
   double v = need_num(p, "pid/tid");
@@ -572,11 +701,11 @@ static void parse_strings(jp *p, char (*out)[32], size_t w, int *n, const char *
   if (ws(p) == ']') { p->pos++; return; }
   for (;;) {
     if (ws(p) == '"') {
-      string(p, 1);
+      sv v = string_kept(p);
       if (*n < RLI_ATEN_MAX_IN) {
         char *d = base + (size_t)*n * w;
-        size_t l = p->slen < w - 1 ? p->slen : w - 1;
-        memcpy(d, p->sb, l);
+        size_t l = v.n < w - 1 ? v.n : w - 1;
+        memcpy(d, v.s, l);
         d[l] = 0;
       }
     } else {
@@ -598,16 +727,35 @@ static void parse_args(jp *p, ev *e) {
   expect(p, '{', "an object (args)");
   if (ws(p) == '}') { p->pos++; return; }
   for (;;) {
-    string(p, 1);
+    sv kv = string_kept(p);
+    /* the key's text lives until the next read: classify it first */
+    const char *ks = kv.s;
+    size_t kl = kv.n;
+    enum { A_OTHER, A_CORR, A_DEVICE, A_DIMS, A_TYPES, A_CONCRETE, A_CTR } kid = A_OTHER;
+    int which = -1;
+    if (kl == 11 && !memcmp(ks, "correlation", 11)) kid = A_CORR;
+    else if (kl == 6 && !memcmp(ks, "device", 6)) kid = A_DEVICE;
+    else if (kl == 10 && !memcmp(ks, "Input Dims", 10)) kid = A_DIMS;
+    else if (kl == 10 && !memcmp(ks, "Input type", 10)) kid = A_TYPES;
+    else if (kl == 15 && !memcmp(ks, "Concrete Inputs", 15)) kid = A_CONCRETE;
+    else if (kl > 40 && (!memcmp(ks, "smsp__sass_thread_inst_executed_op_", 35) ||
+                         !memcmp(ks, "sm__sass_thread_inst_executed_op_", 33))) {
+      kid = A_CTR;
+      char key[64]; /* NUL-terminated: a NUL inside ends it, as strcmp would */
+      size_t cl = kl < sizeof key - 1 ? kl : sizeof key - 1;
+      memcpy(key, ks, cl);
+      key[cl] = 0;
+      const char *op = key[1] == 'm' && key[2] == 's' ? key + 35 : key + 33;
+      for (int i = 0; i < 9; i++)
+        if (!strncmp(op, ctr_names[i], 4) && !strcmp(op + 4, "_pred_on.sum")) which = i;
+    }
     expect(p, ':', "':' after a key");
-    const char *key = p->sb;
-    size_t kl = p->slen;
-    if (kl == 11 && !memcmp(key, "correlation", 11)) {
+    if (kid == A_CORR) {
       double v = need_num(p, "correlation");
       if (!(fabs(v) < 9e18)) jfail(p, RL_EPARSE, here(p), "correlation out of range");
       e->corr = (int64_t)v;
       e->has_corr = 1;
-    } else if (kl == 6 && !memcmp(key, "device", 6)) {
+    } else if (kid == A_DEVICE) {
       int c = ws(p);
       if (c == '-' || (c >= '0' && c <= '9')) {
         double v = number(p, NULL);
@@ -615,21 +763,16 @@ static void parse_args(jp *p, ev *e) {
       } else {
         skip_value(p, 2);
       }
-    } else if (kl == 10 && !memcmp(key, "Input Dims", 10)) {
+    } else if (kid == A_DIMS) {
       parse_dims(p, &e->a);
-    } else if (kl == 10 && !memcmp(key, "Input type", 10)) {
+    } else if (kid == A_TYPES) {
       parse_strings(p, e->a.types, sizeof e->a.types[0], &e->a.n_types, "an array (Input type)",
                     &e->a.types[0][0]);
       e->a.has_types = 1;
-    } else if (kl == 15 && !memcmp(key, "Concrete Inputs", 15)) {
+    } else if (kid == A_CONCRETE) {
       parse_strings(p, NULL, sizeof e->a.concrete[0], &e->a.n_concrete,
                     "an array (Concrete Inputs)", &e->a.concrete[0][0]);
-    } else if (kl > 40 && (!memcmp(key, "smsp__sass_thread_inst_executed_op_", 35) ||
-                           !memcmp(key, "sm__sass_thread_inst_executed_op_", 33))) {
-      const char *op = key[1] == 'm' && key[2] == 's' ? key + 35 : key + 33;
-      int which = -1;
-      for (int i = 0; i < 9; i++)
-        if (!strncmp(op, ctr_names[i], 4) && !strcmp(op + 4, "_pred_on.sum")) which = i;
+    } else if (kid == A_CTR) {
       double v = need_num(p, "a counter");
       if (which >= 0) {
         if (!(v >= 0 && v < 1e30)) jfail(p, RL_EPARSE, here(p), "counter value out of range");
@@ -646,18 +789,19 @@ static void parse_args(jp *p, ev *e) {
   }
 }
 
-static void set_name(kin *k) {
+static void set_name(kin *k, sv v) {
   jp *p = &k->p;
-  if (p->slen + 1 > k->namecap) {
+  if (v.n + 1 > k->namecap) {
     size_t nc = k->namecap ? k->namecap : 256;
-    while (nc < p->slen + 1) nc *= 2;
+    while (nc < v.n + 1) nc *= 2;
     char *q = realloc(k->name, nc);
     if (!q) jfail(p, RL_ENOMEM, 0, "");
     k->name = q;
     k->namecap = nc;
   }
-  memcpy(k->name, p->sb, p->slen + 1);
-  k->namelen = p->slen;
+  memcpy(k->name, v.s, v.n);
+  k->name[v.n] = 0;
+  k->namelen = v.n;
 }
 
 static const char *cat_word(int cat) {
@@ -686,49 +830,57 @@ static void event(kin *k) {
   k->events++;
   if (ws(p) == '}') { p->pos++; return; }
   for (;;) {
-    string(p, 1);
+    sv kv = string_kept(p);
+    /* the key's text lives until the next read: classify it first */
+    enum { E_OTHER, E_PH, E_CAT, E_NAME, E_TS, E_DUR, E_PID, E_TID, E_ARGS } kid = E_OTHER;
+    const char *key = kv.s;
+    if (kv.n == 2) {
+      if (key[0] == 'p' && key[1] == 'h') kid = E_PH;
+      else if (key[0] == 't' && key[1] == 's') kid = E_TS;
+    } else if (kv.n == 3) {
+      if (!memcmp(key, "cat", 3)) kid = E_CAT;
+      else if (!memcmp(key, "dur", 3)) kid = E_DUR;
+      else if (!memcmp(key, "pid", 3)) kid = E_PID;
+      else if (!memcmp(key, "tid", 3)) kid = E_TID;
+    } else if (kv.n == 4) {
+      if (!memcmp(key, "name", 4)) kid = E_NAME;
+      else if (!memcmp(key, "args", 4)) kid = E_ARGS;
+    }
     expect(p, ':', "':' after a key");
-    const char *key = p->sb;
-    size_t kl = p->slen;
-    if (kl == 2 && key[0] == 'p' && key[1] == 'h') {
+    if (kid == E_PH) {
       if (ws(p) == '"') {
-        string(p, 1);
-        size_t l = p->slen < 3 ? p->slen : 3;
-        memcpy(e.ph, p->sb, l);
+        sv v = string_kept(p);
+        size_t l = v.n < 3 ? v.n : 3;
+        memcpy(e.ph, v.s, l);
         e.ph[l] = 0;
       } else {
         skip_value(p, 1);
       }
-    } else if (kl == 3 && !memcmp(key, "cat", 3)) {
+    } else if (kid == E_CAT) {
       if (ws(p) == '"') {
-        string(p, 1);
-        e.cat = classify(p->sb);
+        e.cat = classify(string_kept(p));
         has_cat = 1;
       } else {
         skip_value(p, 1);
       }
-    } else if (kl == 4 && !memcmp(key, "name", 4)) {
-      if (ws(p) == '"') {
-        string(p, 1);
-        set_name(k);
-      } else {
-        skip_value(p, 1);
-      }
-    } else if (kl == 2 && key[0] == 't' && key[1] == 's') {
+    } else if (kid == E_NAME) {
+      if (ws(p) == '"') set_name(k, string_kept(p));
+      else skip_value(p, 1);
+    } else if (kid == E_TS) {
       e.ts = need_num(p, "ts");
       e.has_ts = 1;
-    } else if (kl == 3 && !memcmp(key, "dur", 3)) {
+    } else if (kid == E_DUR) {
       e.dur = need_num(p, "dur");
       e.has_dur = 1;
-    } else if (kl == 3 && !memcmp(key, "pid", 3)) {
+    } else if (kid == E_PID) {
       int isnum;
       e.pid = id_value(p, &e.pid_num, &isnum);
       e.has_pid = isnum;
-    } else if (kl == 3 && !memcmp(key, "tid", 3)) {
+    } else if (kid == E_TID) {
       int isnum;
       int64_t dummy;
       e.tid = id_value(p, &dummy, &isnum);
-    } else if (kl == 4 && !memcmp(key, "args", 4)) {
+    } else if (kid == E_ARGS) {
       if (has_cat && e.cat == C_OTHER) skip_value(p, 1);
       else if (ws(p) == '{') parse_args(p, &e);
       else skip_value(p, 1);
@@ -849,17 +1001,17 @@ static void device_props(kin *k) {
     if (ws(p) == '}') p->pos++;
     else
       for (;;) {
-        string(p, 1);
-        expect(p, ':', "':' after a key");
+        sv kv = string_kept(p);
         char key[32];
-        size_t kl = p->slen < 31 ? p->slen : 31;
-        memcpy(key, p->sb, kl);
+        size_t kl = kv.n < 31 ? kv.n : 31;
+        memcpy(key, kv.s, kl);
         key[kl] = 0;
+        expect(p, ':', "':' after a key");
         int c = ws(p);
         if (!strcmp(key, "name") && c == '"') {
-          string(p, 1);
-          size_t l = p->slen < sizeof d.name - 1 ? p->slen : sizeof d.name - 1;
-          memcpy(d.name, p->sb, l);
+          sv v = string_kept(p);
+          size_t l = v.n < sizeof d.name - 1 ? v.n : sizeof d.name - 1;
+          memcpy(d.name, v.s, l);
           d.name[l] = 0;
         } else if ((!strcmp(key, "id") || !strcmp(key, "totalGlobalMem") ||
                     !strcmp(key, "computeMajor") || !strcmp(key, "computeMinor")) &&
@@ -918,13 +1070,14 @@ static void document(kin *k) {
     if (ws(p) == '}') p->pos++;
     else
       for (;;) {
-        string(p, 1);
+        sv kv = string_kept(p);
+        int is_events = sv_is(kv, "traceEvents", 11), is_props = sv_is(kv, "deviceProperties", 16);
         expect(p, ':', "':' after a key");
-        if (p->slen == 11 && !memcmp(p->sb, "traceEvents", 11)) {
+        if (is_events) {
           if (seen) jfail(p, RL_EPARSE, here(p), "\"traceEvents\" given twice");
           seen = 1;
           events_array(k);
-        } else if (p->slen == 16 && !memcmp(p->sb, "deviceProperties", 16) && ws(p) == '[') {
+        } else if (is_props && ws(p) == '[') {
           device_props(k);
         } else {
           skip_value(p, 1);
