@@ -1,7 +1,8 @@
 /*
  * trace_io.h -- byte sources for the trace readers: a file or a memory
  * buffer, inflated on the fly when it starts with the gzip magic (zlib,
- * RFC 1952; several members in a row are read as one stream).
+ * RFC 1952; several members in a row are read as one stream), on a
+ * second thread that reads ahead while the reader parses.
  */
 #ifndef RL_TRACE_IO_H
 #define RL_TRACE_IO_H
@@ -24,6 +25,7 @@ typedef struct rli_src {
   unsigned char peek[4];     /* first bytes, read to detect the format */
   size_t npeek, peekpos;
   uint64_t raw;              /* compressed (or plain) bytes consumed */
+  struct rli_pipe *pipe;     /* the reading thread (trace_src.c), or NULL */
 } rli_src;
 
 rl_status rli_src_open_file(rli_src *s, const char *path, rl_error *err);

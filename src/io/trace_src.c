@@ -7,14 +7,39 @@
  *   '{' or '['           -> Kineto / Chrome trace JSON
  *   anything else        -> Nsight Compute CSV (the reader checks the
  *                           header and names what it expected).
+ *
+ * Reading runs on a second thread (POSIX threads) that reads the file and
+ * inflates gzip into a ring of NBLK blocks of BLKCAP bytes while the
+ * reader parses the previous ones: on a gzip file the time is then about
+ * the longer of the two, not their sum, and read(2)'s copy leaves the
+ * parsing thread too. The thread stops at the end of the text, at the
+ * first error (handed over after the text before it), or when the reader
+ * closes the source early. Without a thread (pthread_create fails) the
+ * same code runs inline.
  */
 #include "io/trace_io.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define INCAP (1u << 18)
+#define NBLK 4
+#define BLKCAP (1u << 19)
+
+struct rli_pipe {
+  pthread_t th;
+  pthread_mutex_t mu;
+  pthread_cond_t full, empty;
+  unsigned char *blk[NBLK];
+  size_t blen[NBLK];
+  unsigned head, count; /* the consumer reads blk[head]; count blocks are full */
+  size_t hpos;          /* the consumer's offset in blk[head] */
+  int done;             /* set by the thread: 1 at the end, -1 on error */
+  int stop;             /* set by the consumer: stop early */
+  rl_error err;         /* the thread's error, handed over after its text */
+};
 
 static void common_init(rli_src *s, const char *label) {
   memset(s, 0, sizeof *s);
@@ -70,8 +95,8 @@ static int start(rli_src *s, rl_error *err) {
   return 0;
 }
 
-long rli_src_read(rli_src *s, char *dst, size_t n, rl_error *err) {
-  if (!s->zinit && start(s, err) < 0) return -1;
+/* the text, read in the calling thread */
+static long direct_read(rli_src *s, char *dst, size_t n, rl_error *err) {
   if (!s->gz) {
     size_t got = 0;
     while (s->peekpos < s->npeek && got < n) dst[got++] = (char)s->peek[s->peekpos++];
@@ -125,7 +150,127 @@ long rli_src_read(rli_src *s, char *dst, size_t n, rl_error *err) {
   return (long)(want - s->z.avail_out);
 }
 
+/* ---- the reading thread ------------------------------------------------------ */
+static void *pipe_main(void *arg) {
+  rli_src *s = arg;
+  struct rli_pipe *q = s->pipe;
+  unsigned tail = 0;
+  for (;;) {
+    pthread_mutex_lock(&q->mu);
+    while (q->count == NBLK && !q->stop) pthread_cond_wait(&q->empty, &q->mu);
+    int stop = q->stop;
+    pthread_mutex_unlock(&q->mu);
+    if (stop) return NULL;
+    /* blk[tail] is free: the consumer reads only full blocks */
+    size_t got = 0;
+    int done = 0;
+    while (got < BLKCAP) {
+      long r = direct_read(s, (char *)q->blk[tail] + got, BLKCAP - got, &q->err);
+      if (r < 0) { done = -1; break; }
+      if (r == 0) { done = 1; break; }
+      got += (size_t)r;
+    }
+    pthread_mutex_lock(&q->mu);
+    if (got) {
+      q->blen[tail] = got;
+      q->count++;
+      tail = (tail + 1) % NBLK;
+    }
+    q->done = done;
+    pthread_cond_signal(&q->full);
+    pthread_mutex_unlock(&q->mu);
+    if (done) return NULL;
+  }
+}
+
+static void pipe_free(struct rli_pipe *q) {
+  for (int i = 0; i < NBLK; i++) free(q->blk[i]);
+  free(q);
+}
+
+/* Start the thread; 0 (and reading inline) when that cannot be done. */
+static int pipe_start(rli_src *s) {
+  struct rli_pipe *q = calloc(1, sizeof *q);
+  if (!q) return 0;
+  for (int i = 0; i < NBLK; i++)
+    if (!(q->blk[i] = malloc(BLKCAP))) { pipe_free(q); return 0; }
+  if (pthread_mutex_init(&q->mu, NULL)) { pipe_free(q); return 0; }
+  if (pthread_cond_init(&q->full, NULL)) {
+    pthread_mutex_destroy(&q->mu);
+    pipe_free(q);
+    return 0;
+  }
+  if (pthread_cond_init(&q->empty, NULL)) {
+    pthread_cond_destroy(&q->full);
+    pthread_mutex_destroy(&q->mu);
+    pipe_free(q);
+    return 0;
+  }
+  s->pipe = q;
+  if (pthread_create(&q->th, NULL, pipe_main, s)) {
+    s->pipe = NULL;
+    pthread_cond_destroy(&q->empty);
+    pthread_cond_destroy(&q->full);
+    pthread_mutex_destroy(&q->mu);
+    pipe_free(q);
+    return 0;
+  }
+  return 1;
+}
+
+static long pipe_read(rli_src *s, char *dst, size_t n, rl_error *err) {
+  struct rli_pipe *q = s->pipe;
+  pthread_mutex_lock(&q->mu);
+  while (q->count == 0 && !q->done) pthread_cond_wait(&q->full, &q->mu);
+  unsigned count = q->count, h = q->head;
+  int done = q->done;
+  pthread_mutex_unlock(&q->mu);
+  if (count == 0) {
+    if (done > 0) return 0;
+    if (err) *err = q->err;
+    return -1;
+  }
+  /* blk[h] is full: the thread does not touch it until it is handed back */
+  size_t m = q->blen[h] - q->hpos;
+  if (m > n) m = n;
+  memcpy(dst, q->blk[h] + q->hpos, m);
+  q->hpos += m;
+  if (q->hpos == q->blen[h]) {
+    q->hpos = 0;
+    pthread_mutex_lock(&q->mu);
+    q->head = (h + 1) % NBLK;
+    q->count--;
+    pthread_cond_signal(&q->empty);
+    pthread_mutex_unlock(&q->mu);
+  }
+  return (long)m;
+}
+
+static void pipe_stop(rli_src *s) {
+  struct rli_pipe *q = s->pipe;
+  pthread_mutex_lock(&q->mu);
+  q->stop = 1;
+  pthread_cond_signal(&q->empty);
+  pthread_mutex_unlock(&q->mu);
+  pthread_join(q->th, NULL);
+  pthread_cond_destroy(&q->empty);
+  pthread_cond_destroy(&q->full);
+  pthread_mutex_destroy(&q->mu);
+  pipe_free(q);
+  s->pipe = NULL;
+}
+
+long rli_src_read(rli_src *s, char *dst, size_t n, rl_error *err) {
+  if (!s->zinit) {
+    if (start(s, err) < 0) return -1;
+    pipe_start(s);
+  }
+  if (s->pipe) return pipe_read(s, dst, n, err);
+  return direct_read(s, dst, n, err);
+}
+
 void rli_src_close(rli_src *s) {
+  if (s->pipe) pipe_stop(s);
   if (s->f) fclose(s->f);
   if (s->gz && s->zinit) inflateEnd(&s->z);
   free(s->in);
