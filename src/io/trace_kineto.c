@@ -17,9 +17,11 @@
  * launch's pid/tid whose interval contains the launch. "External id" is not
  * used: in 2023-era traces it equals the correlation and names no op.
  *
- * Memory: per CPU op 32 bytes and per launch call 32 bytes are kept until
- * the end (Kineto writes every CPU op before the GPU activity, so linking
- * needs them), per kernel 48 bytes; names and costs are interned.
+ * Memory: per CPU op 24 bytes (its times, its interned (name, cost) pair,
+ * its parent) and per launch call 32 bytes (+ 4-8 of hash table) are kept
+ * until the end (Kineto writes every CPU op before the GPU activity, so
+ * linking needs them), per kernel 48 bytes; names and costs are interned.
+ * Strings are read as views into the read buffer, not copied.
  *
  * CUPTI range-profiler events carry SASS counters, not kernel times; F per
  * Nsight Compute's roofline weights: dadd + dmul + 2 dfma, fadd + fmul +
@@ -453,10 +455,23 @@ static void skip_value(jp *p, int depth) {
 /* ---- the reader's state --------------------------------------------------- */
 enum { C_OTHER, C_KERNEL, C_OP, C_RUNTIME, C_RANGE };
 
+/* One CPU op: 24 bytes. kind: its (label, cost) pair, an index into
+ * kin.kinds; once a kernel links to it, LINKED | its index in kin.lk (the op
+ * instance). parent: the nearest earlier op containing it (set when
+ * linking). */
+#define LINKED 0x80000000u
 typedef struct op_rec {
   double s, e;
-  uint32_t label, cost, parent, inst;
+  uint32_t kind, parent;
 } op_rec;
+
+typedef struct op_kind {
+  uint32_t label, cost;
+} op_kind;
+
+typedef struct op_link {
+  uint32_t inst, label;
+} op_link;
 
 typedef struct thread {
   uint64_t key;
@@ -504,6 +519,12 @@ typedef struct kin {
   int ranges, kernels_timed;
   uint32_t *noshape; /* cost of an op label recorded without shapes */
   size_t nocache;
+  op_kind *kinds;    /* distinct (label, cost) pairs of the CPU ops */
+  size_t nkinds, capkinds;
+  uint32_t *kindmap;
+  size_t kindmapcap;
+  op_link *lk;       /* the ops that launched kernels */
+  size_t nlk, caplk;
 } kin;
 
 static uint64_t mix(uint64_t x) {
@@ -550,6 +571,36 @@ static uint32_t thread_of(kin *k, uint64_t key) {
   k->th[k->nth].sorted = 1;
   k->thmap[h] = (uint32_t)k->nth;
   return (uint32_t)k->nth++;
+}
+
+static uint32_t kind_of(kin *k, uint32_t label, uint32_t cost) {
+  uint64_t key = (uint64_t)label << 32 | cost;
+  if ((k->nkinds + 1) * 2 > k->kindmapcap) {
+    size_t nc = k->kindmapcap ? k->kindmapcap * 2 : 256;
+    uint32_t *m = malloc(sizeof *m * nc);
+    if (!m) jfail(&k->p, RL_ENOMEM, 0, "");
+    memset(m, 0xff, sizeof *m * nc);
+    for (size_t i = 0; i < k->nkinds; i++) {
+      size_t h = (size_t)mix((uint64_t)k->kinds[i].label << 32 | k->kinds[i].cost) & (nc - 1);
+      while (m[h] != RLI_NONE) h = (h + 1) & (nc - 1);
+      m[h] = (uint32_t)i;
+    }
+    free(k->kindmap);
+    k->kindmap = m;
+    k->kindmapcap = nc;
+  }
+  size_t h = (size_t)mix(key) & (k->kindmapcap - 1);
+  while (k->kindmap[h] != RLI_NONE) {
+    const op_kind *o = &k->kinds[k->kindmap[h]];
+    if (o->label == label && o->cost == cost) return k->kindmap[h];
+    h = (h + 1) & (k->kindmapcap - 1);
+  }
+  if (k->nkinds >= LINKED) jfail(&k->p, RL_ENOMEM, 0, "");
+  k->kinds = xgrow(k, k->kinds, sizeof *k->kinds, k->nkinds + 1, &k->capkinds);
+  k->kinds[k->nkinds].label = label;
+  k->kinds[k->nkinds].cost = cost;
+  k->kindmap[h] = (uint32_t)k->nkinds;
+  return (uint32_t)k->nkinds++;
 }
 
 static void launch_add(kin *k, int64_t corr, double s, double e, uint32_t th) {
@@ -975,10 +1026,8 @@ static void event(kin *k) {
     op_rec *o = &th->ops[th->n];
     o->s = e.ts;
     o->e = e.ts + e.dur;
-    o->label = label;
-    o->cost = cost;
+    o->kind = kind_of(k, label, cost);
     o->parent = RLI_NONE;
-    o->inst = RLI_NONE;
     if (th->n && (th->ops[th->n - 1].s > o->s ||
                   (th->ops[th->n - 1].s == o->s && th->ops[th->n - 1].e < o->e)))
       th->sorted = 0;
@@ -1138,12 +1187,18 @@ static void link_all(kin *k) {
     while (j != RLI_NONE && th->ops[j].e < l->e) j = th->ops[j].parent;
     if (j == RLI_NONE) { kr->cost = c_noop; unlinked++; continue; }
     op_rec *o = &th->ops[j];
-    if (o->inst == RLI_NONE) {
-      o->inst = rli_trace_new_inst(t, o->cost);
-      if (o->inst == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+    if (!(o->kind & LINKED)) {
+      const op_kind *ok = &k->kinds[o->kind];
+      if (k->nlk >= LINKED) jfail(&k->p, RL_ENOMEM, 0, "");
+      k->lk = xgrow(k, k->lk, sizeof *k->lk, k->nlk + 1, &k->caplk);
+      k->lk[k->nlk].label = ok->label;
+      k->lk[k->nlk].inst = rli_trace_new_inst(t, ok->cost);
+      if (k->lk[k->nlk].inst == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+      o->kind = LINKED | (uint32_t)k->nlk++;
     }
-    kr->op = o->label;
-    kr->inst = o->inst;
+    const op_link *ol = &k->lk[o->kind & ~LINKED];
+    kr->op = ol->label;
+    kr->inst = ol->inst;
   }
   rli_trace_set_unlinked(t, unlinked);
 }
@@ -1191,6 +1246,9 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   free(k->lnmap);
   free(k->kcorr);
   free(k->noshape);
+  free(k->kinds);
+  free(k->kindmap);
+  free(k->lk);
   free(k->name);
   free(k->p.sb);
   free(k->p.buf);
