@@ -494,6 +494,12 @@ typedef struct dev_prop {
   int32_t major, minor;
 } dev_prop;
 
+typedef struct name_ent {
+  uint64_t h;
+  size_t off, len;
+  uint32_t id;
+} name_ent;
+
 typedef struct kin {
   jp p;
   rl_trace *t;
@@ -525,6 +531,10 @@ typedef struct kin {
   size_t kindmapcap;
   op_link *lk;       /* the ops that launched kernels */
   size_t nlk, caplk;
+  name_ent *nm;      /* names seen: raw text -> string id */
+  size_t nnm, nmcap;
+  char *nmtext;      /* their raw text */
+  size_t nmlen, nmtextcap;
 } kin;
 
 static uint64_t mix(uint64_t x) {
@@ -571,6 +581,65 @@ static uint32_t thread_of(kin *k, uint64_t key) {
   k->th[k->nth].sorted = 1;
   k->thmap[h] = (uint32_t)k->nth;
   return (uint32_t)k->nth++;
+}
+
+/* a word at a time: names are long (templated kernel signatures) */
+static uint64_t name_hash(const char *s, size_t n) {
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  uint64_t w = 0;
+  memcpy(&w, s + i, n - i);
+  return mix(h ^ w);
+}
+
+/* The string id of the current event's name: rli_trace_str's, looked up
+ * by the raw text first so that a name seen before costs one hash. */
+static uint32_t name_id(kin *k) {
+  const char *s = k->name ? k->name : "";
+  size_t n = k->namelen;
+  uint64_t h = name_hash(s, n);
+  if (k->nmcap) {
+    size_t i = (size_t)h & (k->nmcap - 1);
+    while (k->nm[i].id != RLI_NONE) {
+      const name_ent *e = &k->nm[i];
+      if (e->h == h && e->len == n && !memcmp(k->nmtext + e->off, s, n)) return e->id;
+      i = (i + 1) & (k->nmcap - 1);
+    }
+  }
+  uint32_t id = rli_trace_str(k->t, s, n);
+  if (id == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  if ((k->nnm + 1) * 2 > k->nmcap) {
+    size_t nc = k->nmcap ? k->nmcap * 2 : 256;
+    name_ent *m = malloc(sizeof *m * nc);
+    if (!m) jfail(&k->p, RL_ENOMEM, 0, "");
+    for (size_t i = 0; i < nc; i++) m[i].id = RLI_NONE;
+    for (size_t j = 0; j < k->nmcap; j++) {
+      if (k->nm[j].id == RLI_NONE) continue;
+      size_t i = (size_t)k->nm[j].h & (nc - 1);
+      while (m[i].id != RLI_NONE) i = (i + 1) & (nc - 1);
+      m[i] = k->nm[j];
+    }
+    free(k->nm);
+    k->nm = m;
+    k->nmcap = nc;
+  }
+  k->nmtext = xgrow(k, k->nmtext, 1, k->nmlen + n + 1, &k->nmtextcap);
+  memcpy(k->nmtext + k->nmlen, s, n);
+  size_t i = (size_t)h & (k->nmcap - 1);
+  while (k->nm[i].id != RLI_NONE) i = (i + 1) & (k->nmcap - 1);
+  k->nm[i].h = h;
+  k->nm[i].off = k->nmlen;
+  k->nm[i].len = n;
+  k->nm[i].id = id;
+  k->nnm++;
+  k->nmlen += n;
+  return id;
 }
 
 static uint32_t kind_of(kin *k, uint32_t label, uint32_t cost) {
@@ -964,7 +1033,7 @@ static void event(kin *k) {
     rli_kernel kr;
     kr.start_s = (e.ts - k->origin) * 1e-6;
     kr.dur_s = e.dur * 1e-6;
-    kr.name = rli_trace_str(t, k->name ? k->name : "", k->namelen);
+    kr.name = name_id(k);
     kr.op = RLI_NONE;
     kr.cost = RLI_NONE;
     kr.inst = RLI_NONE;
@@ -997,7 +1066,7 @@ static void event(kin *k) {
     k->kcorr = xgrow(k, k->kcorr, sizeof *k->kcorr, k->nkc + 1, &k->capkc);
     k->kcorr[k->nkc++] = e.cat == C_KERNEL && e.has_corr ? e.corr : -1;
   } else if (e.cat == C_OP) {
-    uint32_t label = rli_trace_str(t, k->name ? k->name : "", k->namelen);
+    uint32_t label = name_id(k);
     if (label == RLI_NONE) jfail(p, RL_ENOMEM, 0, "");
     rli_cost c;
     char why[200];
@@ -1249,6 +1318,8 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   free(k->kinds);
   free(k->kindmap);
   free(k->lk);
+  free(k->nm);
+  free(k->nmtext);
   free(k->name);
   free(k->p.sb);
   free(k->p.buf);
