@@ -32,6 +32,7 @@
 #include "core/internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -41,7 +42,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#endif
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -365,24 +371,38 @@ rl_status rl_cpu_probe(rl_cpu_info *c, rl_clock_fn clock, void *clock_user,
 
 /* ---- thread pool ------------------------------------------------------------ */
 /* The calling thread is worker 0, pinned to the first CPU while measuring;
- * workers 1..n-1 are pinned to the next CPUs. While a pool is active its
- * workers spin on a generation counter, so no sample pays a wake-up from
- * sleep (on a virtual machine an idle vCPU can take a millisecond to wake);
- * parked, they sleep on a condition variable and cost nothing. */
+ * workers 1..n-1 are pinned to the next CPUs. A job is posted by bumping a
+ * generation counter. A worker waiting for the next job spins (pause) for
+ * SPIN_S, long enough to span the gap between two samples, and then sleeps
+ * on a futex, so an idle pool costs nothing and, when there are as many
+ * threads as cores, a waiting thread does not take a core from a neighbour
+ * (or from one of our own threads) for a whole time slice.
+ *
+ * Timed jobs start at a barrier and every thread stamps its own start and
+ * end (CLOCK_MONOTONIC, one clock for all CPUs): the sample is the last end
+ * minus the first start, so a thread woken late does not add its wake-up to
+ * the sample and a thread that ran alone for a while cannot make it look
+ * faster. The per-thread stamps also tell a disturbed sample (one thread
+ * descheduled: its start late or its duration longer than the others'),
+ * which pool_bench discards and takes again. */
+#define SPIN_S 2e-4
+
 typedef int (*job_fn)(void *arg, int tid, int64_t reps);
 
 typedef struct pool {
   int n; /* threads including the caller */
   pthread_t th[MAX_THREADS];
-  pthread_mutex_t mu;
-  pthread_cond_t wake;
-  atomic_int active, quit;
-  atomic_uint_fast64_t gen;
-  atomic_int pending;
+  atomic_uint gen; /* futex word: bumped once per job */
+  atomic_int quit;
+  atomic_int pending; /* workers still running the job */
+  atomic_int arrived; /* at the start barrier */
+  int nthreads;       /* threads taking part in the job */
+  int timed;          /* stamp t0/t1 around the job */
   job_fn job;
   void *arg;
   int64_t reps;
   atomic_int fail[MAX_THREADS];
+  double t0[MAX_THREADS], t1[MAX_THREADS];
 } pool;
 
 typedef struct worker_arg {
@@ -396,56 +416,91 @@ static inline void cpu_relax(void) {
 #endif
 }
 
+static void futex_wait(atomic_uint *w, unsigned v) {
+#ifdef SYS_futex
+  syscall(SYS_futex, (unsigned *)(uintptr_t)w, FUTEX_WAIT_PRIVATE, v, NULL, NULL, 0);
+#else
+  (void)w;
+  (void)v;
+  sched_yield();
+#endif
+}
+
+static void futex_wake_all(atomic_uint *w) {
+#ifdef SYS_futex
+  syscall(SYS_futex, (unsigned *)(uintptr_t)w, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+#else
+  (void)w;
+#endif
+}
+
+/* Spin until *w != v (for SPIN_S), then sleep on the futex. */
+static void wait_change(atomic_uint *w, unsigned v) {
+  double t_end = rl_clock_monotonic(NULL) + SPIN_S;
+  for (unsigned i = 1;; i++) {
+    if (atomic_load(w) != v) return;
+    cpu_relax();
+    if ((i & 255) == 0 && rl_clock_monotonic(NULL) > t_end) break;
+  }
+  while (atomic_load(w) == v) futex_wait(w, v);
+}
+
+/* Spin until *c reaches `target` (down: falls to it); past SPIN_S, yield
+ * the CPU between looks (a thread we wait for may need this core). */
+static void wait_count(atomic_int *c, int target, int down) {
+  double t_end = rl_clock_monotonic(NULL) + SPIN_S;
+  int yield = 0;
+  for (unsigned i = 1;; i++) {
+    int v = atomic_load(c);
+    if (down ? v <= target : v >= target) return;
+    if (yield) {
+      sched_yield();
+    } else {
+      cpu_relax();
+      if ((i & 255) == 0 && rl_clock_monotonic(NULL) > t_end) yield = 1;
+    }
+  }
+}
+
+/* One thread's share of the current job: barrier, stamp, run, stamp. */
+static int pool_part(pool *p, int tid) {
+  if (p->timed) {
+    atomic_fetch_add(&p->arrived, 1);
+    wait_count(&p->arrived, p->nthreads, 0);
+    p->t0[tid] = rl_clock_monotonic(NULL);
+  }
+  int f = p->job(p->arg, tid, p->reps);
+  if (p->timed) p->t1[tid] = rl_clock_monotonic(NULL);
+  return f;
+}
+
 static void *worker(void *v) {
   pool *p = ((worker_arg *)v)->p;
   int tid = ((worker_arg *)v)->tid;
   free(v);
-  uint_fast64_t seen = 0;
+  unsigned seen = 0;
   for (;;) {
-    pthread_mutex_lock(&p->mu);
-    while (!atomic_load(&p->active) && !atomic_load(&p->quit))
-      pthread_cond_wait(&p->wake, &p->mu);
-    pthread_mutex_unlock(&p->mu);
+    wait_change(&p->gen, seen);
+    seen = atomic_load(&p->gen);
     if (atomic_load(&p->quit)) break;
-    for (;;) {
-      uint_fast64_t g = atomic_load(&p->gen);
-      if (g != seen) {
-        seen = g;
-        atomic_store(&p->fail[tid], p->job(p->arg, tid, p->reps));
-        atomic_fetch_sub(&p->pending, 1);
-        continue;
-      }
-      if (!atomic_load(&p->active) || atomic_load(&p->quit)) break;
-      cpu_relax();
-    }
+    if (tid >= p->nthreads) continue;
+    atomic_store(&p->fail[tid], pool_part(p, tid));
+    atomic_fetch_sub(&p->pending, 1);
   }
   return NULL;
 }
 
-static void pool_set_active(pool *p, int on) {
-  if (atomic_load(&p->active) == on) return;
-  pthread_mutex_lock(&p->mu);
-  atomic_store(&p->active, on);
-  pthread_cond_broadcast(&p->wake);
-  pthread_mutex_unlock(&p->mu);
-}
-
 static void pool_stop(pool *p) {
-  pthread_mutex_lock(&p->mu);
   atomic_store(&p->quit, 1);
-  pthread_cond_broadcast(&p->wake);
-  pthread_mutex_unlock(&p->mu);
+  atomic_fetch_add(&p->gen, 1);
+  futex_wake_all(&p->gen);
   for (int i = 1; i < p->n; i++) pthread_join(p->th[i], NULL);
-  pthread_cond_destroy(&p->wake);
-  pthread_mutex_destroy(&p->mu);
   p->n = 0;
 }
 
 /* Start workers 1..n-1, worker i pinned to cpus[i] (unpinned if refused). */
 static rl_status pool_start(pool *p, int n, const int *cpus, rl_error *err) {
   memset(p, 0, sizeof *p);
-  pthread_mutex_init(&p->mu, NULL);
-  pthread_cond_init(&p->wake, NULL);
   p->n = 1;
   for (int i = 1; i < n; i++) {
     worker_arg *wa = malloc(sizeof *wa);
@@ -473,35 +528,31 @@ static rl_status pool_start(pool *p, int n, const int *cpus, rl_error *err) {
   return RL_OK;
 }
 
-/* Run job on threads 0..nthreads-1 (the caller is thread 0); the others
- * are parked. Returns nonzero when any thread's check failed. */
-static int pool_run(pool *p, int nthreads, job_fn job, void *arg, int64_t reps) {
-  if (nthreads <= 1) {
-    pool_set_active(p, 0);
-    return job(arg, 0, reps);
-  }
-  pool_set_active(p, 1);
+/* Run job on threads 0..nthreads-1 (the caller is thread 0); timed: each
+ * stamps p->t0/t1 after a common start barrier. Returns nonzero when any
+ * thread's check failed. */
+static int pool_run_timed(pool *p, int nthreads, job_fn job, void *arg, int64_t reps,
+                          int timed) {
+  if (nthreads > p->n) nthreads = p->n;
+  if (nthreads < 1) nthreads = 1;
   p->job = job;
   p->arg = arg;
   p->reps = reps;
+  p->nthreads = nthreads;
+  p->timed = timed;
+  if (nthreads == 1) return pool_part(p, 0);
+  atomic_store(&p->arrived, 0);
   atomic_store(&p->pending, nthreads - 1);
   atomic_fetch_add(&p->gen, 1);
-  int fail = job(arg, 0, reps);
-  while (atomic_load(&p->pending) > 0) cpu_relax();
+  futex_wake_all(&p->gen);
+  int fail = pool_part(p, 0);
+  wait_count(&p->pending, 0, 1);
   for (int i = 1; i < nthreads; i++) fail |= atomic_load(&p->fail[i]);
   return fail;
 }
 
-typedef struct pool_kernel {
-  pool *p;
-  int nthreads;
-  job_fn job;
-  void *arg;
-} pool_kernel;
-
-static int pool_kernel_fn(void *v, int64_t reps) {
-  pool_kernel *k = v;
-  return pool_run(k->p, k->nthreads, k->job, k->arg, reps);
+static int pool_run(pool *p, int nthreads, job_fn job, void *arg, int64_t reps) {
+  return pool_run_timed(p, nthreads, job, arg, reps, 0);
 }
 
 /* ---- jobs ----------------------------------------------------------------- */
@@ -515,21 +566,43 @@ typedef struct buf_job {
   size_t cap;
 } buf_job;
 
+/* An array for the bandwidth kernels. Past 4 MiB: 2 MiB-aligned and
+ * advised onto transparent huge pages (MADV_HUGEPAGE; THP in "madvise"
+ * mode, Debian's default, gives them only to who asks), before the first
+ * touch. A streaming read over 4 KiB pages misses the TLB every 64 lines,
+ * and in a virtual machine each miss is a two-dimensional page walk: here
+ * (Zen 4 under KVM) one thread read 1 GB at 21-27 GB/s on 4 KiB pages and
+ * at 31 on 2 MiB ones. The bytes counted and the working set are the same;
+ * where the OS refuses huge pages nothing changes. */
+static double *bw_array(size_t bytes) {
+  const size_t huge = (size_t)2 << 20;
+  if (bytes >= 2 * huge) {
+    size_t r = (bytes + huge - 1) / huge * huge;
+    double *a = aligned_alloc(huge, r);
+    if (a) {
+#ifdef MADV_HUGEPAGE
+      madvise(a, r, MADV_HUGEPAGE);
+#endif
+      return a;
+    }
+  }
+  return aligned_alloc(64, (bytes + 63) / 64 * 64);
+}
+
 static int alloc_job(void *v, int tid, int64_t reps) {
   (void)reps;
   buf_job *j = v;
   tbuf *b = &j->bufs[tid];
   size_t bytes = j->cap * sizeof(double);
-  b->a = aligned_alloc(64, bytes);
-  b->b = aligned_alloc(64, bytes);
-  b->c = aligned_alloc(64, bytes);
+  b->a = bw_array(bytes);
+  b->b = bw_array(bytes);
+  b->c = bw_array(bytes);
   if (!b->a || !b->b || !b->c) return 1;
   b->cap = j->cap;
-  for (size_t i = 0; i < j->cap; i++) { /* first touch by the owner */
-    b->a[i] = 1.0;
-    b->b[i] = 2.0;
-    b->c[i] = 0.0;
-  }
+  /* first touch by the owner, one array after the other */
+  for (size_t i = 0; i < j->cap; i++) b->a[i] = 1.0;
+  for (size_t i = 0; i < j->cap; i++) b->b[i] = 2.0;
+  for (size_t i = 0; i < j->cap; i++) b->c[i] = 0.0;
   return 0;
 }
 
@@ -643,19 +716,75 @@ static const char *q(char *buf, size_t cap, double v, rl_unit u) {
   return buf;
 }
 
+/* One sample of job on the pool: *dt, the seconds from the first thread's
+ * start to the last one's end; *clean, 0 when the threads' stamps say one
+ * of them was held up (started late by more than 5% of the sample, or ran
+ * more than 10% longer than another). With an injected clock, or on one
+ * thread, the caller's clock times the whole run and every sample is
+ * clean. */
+static int pool_sample(const mctx *x, pool *p, int nthreads, job_fn job, void *arg,
+                       int64_t reps, double *dt, int *clean) {
+  *clean = 1;
+  if (nthreads <= 1 || x->clock != rl_clock_monotonic) {
+    double t0 = fresh_tick(x->clock, x->cu);
+    int f = pool_run(p, nthreads, job, arg, reps);
+    *dt = x->clock(x->cu) - t0;
+    if (*dt < 0) *dt = 0;
+    return f;
+  }
+  int f = pool_run_timed(p, nthreads, job, arg, reps, 1);
+  double s0 = p->t0[0], s1 = p->t0[0], e1 = p->t1[0];
+  double dmin = p->t1[0] - p->t0[0], dmax = dmin;
+  for (int i = 1; i < nthreads; i++) {
+    double d = p->t1[i] - p->t0[i];
+    if (p->t0[i] < s0) s0 = p->t0[i];
+    if (p->t0[i] > s1) s1 = p->t0[i];
+    if (p->t1[i] > e1) e1 = p->t1[i];
+    if (d < dmin) dmin = d;
+    if (d > dmax) dmax = d;
+  }
+  *dt = e1 > s0 ? e1 - s0 : 0;
+  *clean = s1 - s0 <= 0.05 * *dt && dmax <= 1.10 * dmin;
+  return f;
+}
+
+/* rl_bench_run's discipline (tick, grow reps until a sample lasts
+ * min_time, the calibrating run as warm-up, `repeats` samples) on the pool,
+ * timed by pool_sample. A disturbed sample is taken again, up to 2 x
+ * repeats more; the statistics are over the clean samples (over all of
+ * them when none was clean). */
 static rl_status time_on_pool(const mctx *x, pool *p, int nthreads, job_fn job,
                               void *arg, double min_time, int repeats,
                               rl_bench_result *br, rl_error *err) {
-  pool_kernel pk = {p, nthreads, job, arg};
-  rl_bench_spec bs;
-  memset(&bs, 0, sizeof bs);
-  bs.kernel = pool_kernel_fn;
-  bs.arg = &pk;
-  bs.clock = x->clock;
-  bs.clock_user = x->cu;
-  bs.min_time_s = min_time;
-  bs.repeats = repeats;
-  return rl_bench_run(&bs, br, err);
+  memset(br, 0, sizeof *br);
+  if (repeats > RL_STATS_MAX) repeats = RL_STATS_MAX;
+  double tick = rl_clock_tick(x->clock, x->cu);
+  if (!(tick > 0)) return rli_fail(err, RL_EINVAL, "the clock does not advance");
+  br->tick_s = tick;
+  if (min_time < 200 * tick) min_time = 200 * tick;
+  int64_t reps = 1;
+  int clean;
+  double dt;
+  for (;;) {
+    if (pool_sample(x, p, nthreads, job, arg, reps, &dt, &clean))
+      return rli_fail(err, RL_EINVAL, "the kernel's result check failed");
+    if (dt >= min_time) break;
+    double grow = dt > 0 ? 1.2 * min_time / dt : 100;
+    if (grow < 2) grow = 2;
+    if (grow > 100) grow = 100;
+    reps = (int64_t)((double)reps * grow);
+  }
+  double good[RL_STATS_MAX], all[RL_STATS_MAX];
+  int n_good = 0, n_all = 0;
+  for (int tries = 0; n_good < repeats && tries < 3 * repeats; tries++) {
+    if (pool_sample(x, p, nthreads, job, arg, reps, &dt, &clean))
+      return rli_fail(err, RL_EINVAL, "the kernel's result check failed");
+    if (n_all < repeats) all[n_all++] = dt / (double)reps;
+    if (clean) good[n_good++] = dt / (double)reps;
+  }
+  br->reps = reps;
+  return n_good ? rl_stats_of(good, n_good, &br->per_rep, err)
+                : rl_stats_of(all, n_all, &br->per_rep, err);
 }
 
 static rl_status measure_peaks(const mctx *x, pool *p, int threads,
@@ -994,7 +1123,6 @@ rl_status rl_measure(const rl_measure_opts *o, rl_measurement *m,
     pool_run(pl, thr, free_job, &bj, 1);
     if (st) goto done;
   }
-  pool_set_active(pl, 0);
   if (pinned) { /* OpenBLAS places its own threads */
     pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
     pinned = 0;
