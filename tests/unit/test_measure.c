@@ -411,6 +411,36 @@ static void test_real_machine(void) {
   free(m);
 }
 
+/* Two threads, when there are two CPUs: the pool's start barrier, futex
+ * waits and per-thread stamps run (and run under the sanitizers); only
+ * checks that cannot flake. */
+static void test_real_threads(void) {
+  rl_cpu_info cpu;
+  rl_error e;
+  CHECK(rl_cpu_probe(&cpu, NULL, NULL, &e) == RL_OK);
+  if (cpu.cpus < 2) return;
+  double ws[3] = {64e3, 1e6, 16e6};
+  rl_measure_opts o;
+  memset(&o, 0, sizeof o);
+  o.threads = 2;
+  o.quick = 1;
+  o.parts = RL_MEASURE_READ | RL_MEASURE_TRIAD;
+  o.ws = ws;
+  o.n_ws = 3;
+  rl_measurement *m = calloc(1, sizeof *m);
+  CHECK(rl_measure(&o, m, &e) == RL_OK);
+  CHECK(m->threads == 2);
+  for (int k = 0; k < 3; k += 2) {
+    const rl_sweep *s = &m->sweep[0][k];
+    CHECK(s->threads == 2 && s->n == 3);
+    for (int i = 0; i < s->n; i++) {
+      CHECK(isfinite(s->p[i].bw) && s->p[i].bw > 0);
+      CHECK(s->p[i].t.min > 0 && s->p[i].t.min <= s->p[i].t.median && s->p[i].t.median <= s->p[i].t.max);
+    }
+  }
+  free(m);
+}
+
 int main(void) {
   RUN(test_stats);
   RUN(test_traffic);
@@ -420,5 +450,6 @@ int main(void) {
   RUN(test_parts);
   RUN(test_cli_errors);
   RUN(test_real_machine);
+  RUN(test_real_threads);
   return harness_report("measure");
 }
