@@ -1,8 +1,10 @@
 /*
  * gemm_direct.c -- OpenBLAS called directly, for bench/measure-vs-likwid:
  * the GFLOP/s of cblas_sgemm and cblas_dgemm (row-major, n x n, F = 2n^3)
- * with the simplest possible timing: one warm-up call, then the best of
- * `reps` calls. Prints "sgemm N FLOP/s" lines. Not part of the library.
+ * with plain timing: a warm-up call, then the best of 7 batches, each batch
+ * enough back-to-back calls to last about 2 ms, so that a small matrix's
+ * ~100 ns call is not timed against a ~20 ns clock tick. Prints
+ * "sgemm N FLOP/s" lines. Not part of the library.
  *
  *   cc -O2 bench/gemm_direct.c -lopenblas -o build/gemm_direct
  *   build/gemm_direct THREADS N...
@@ -40,17 +42,21 @@ int main(int argc, char **argv) {
         if (dp) { A[i] = 1; B[i] = 1; }
         else { ((float *)A)[i] = 1; ((float *)B)[i] = 1; }
       }
-      /* enough calls for ~0.2 s, at least 3 */
       double flops = 2.0 * n * n * (double)n, best = 1e30;
-      int reps = (int)(2e10 / flops);
-      if (reps < 3) reps = 3;
-      if (reps > 2000) reps = 2000;
-      for (int r = -1; r < reps; r++) {
+      int calls = 1;
+      for (int b = -1; b < 7; b++) {
         double t0 = now();
-        if (dp) cblas_dgemm(ROW, NT, NT, n, n, n, 1.0, A, n, B, n, 0.0, C, n);
-        else cblas_sgemm(ROW, NT, NT, n, n, n, 1.0f, (float *)A, n, (float *)B, n, 0.0f, (float *)C, n);
-        double t = now() - t0;
-        if (r >= 0 && t < best) best = t;
+        for (int c = 0; c < calls; c++) {
+          if (dp) cblas_dgemm(ROW, NT, NT, n, n, n, 1.0, A, n, B, n, 0.0, C, n);
+          else cblas_sgemm(ROW, NT, NT, n, n, n, 1.0f, (float *)A, n, (float *)B, n, 0.0f, (float *)C, n);
+        }
+        double t = (now() - t0) / calls;
+        if (b < 0) { /* the warm-up sizes the batches */
+          calls = (int)(2e-3 / (t > 1e-9 ? t : 1e-9)) + 1;
+          if (calls > 100000) calls = 100000;
+          continue;
+        }
+        if (t < best) best = t;
       }
       printf("%s %d %.6g\n", dp ? "dgemm" : "sgemm", n, flops / best);
     }
