@@ -123,23 +123,16 @@ rl_status rl_hw_find(const char *id, const rl_hw *extra, int32_t n_extra,
     return rli_fail(err, RL_EAMBIGUOUS, "hardware '%s' is ambiguous: %s%s", id,
                     names, nfound > 6 ? ", ..." : "");
   /* 4. unknown: suggest the three nearest ids */
-  int32_t best[3] = {-1, -1, -1};
-  int bestd[3] = {1 << 30, 1 << 30, 1 << 30};
+  rli_nearest near;
+  rli_nearest_init(&near);
   for (int32_t i = 0; i < total; i++) {
     if (i >= n_extra && hw_at(extra, n_extra, i) != &builtin[i - n_extra]) continue;
-    int d = hw_distance(hw_at(extra, n_extra, i), id);
-    for (int k = 0; k < 3; k++)
-      if (d < bestd[k]) {
-        for (int m = 2; m > k; m--) { bestd[m] = bestd[m - 1]; best[m] = best[m - 1]; }
-        bestd[k] = d;
-        best[k] = i;
-        break;
-      }
+    rli_nearest_add(&near, i, hw_distance(hw_at(extra, n_extra, i), id));
   }
   names[0] = 0;
-  for (int k = 0; k < 3 && best[k] >= 0; k++) {
+  for (int k = 0; k < 3 && near.idx[k] >= 0; k++) {
     if (k) strcat(names, ", ");
-    strcat(names, hw_at(extra, n_extra, best[k])->id);
+    strcat(names, hw_at(extra, n_extra, near.idx[k])->id);
   }
   return rli_fail(err, RL_ENOTFOUND,
                   "unknown hardware '%s'; nearest: %s (see `roofline hw list`)",

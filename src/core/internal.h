@@ -38,6 +38,16 @@ int rli_contains_ci(const char *hay, const char *needle);
  * capped at 63 characters), for "nearest ids" suggestions. */
 int rli_edit_distance(const char *a, const char *b);
 
+/* The three candidates nearest to an unknown id, for error messages:
+ * init, add every candidate's index and distance, then read idx[] (-1 where
+ * fewer than three were added), nearest first. */
+typedef struct rli_nearest {
+  int32_t idx[3];
+  int dist[3];
+} rli_nearest;
+void rli_nearest_init(rli_nearest *n);
+void rli_nearest_add(rli_nearest *n, int32_t index, int dist);
+
 /* Copy with truncation, always NUL-terminated (cap > 0). */
 void rli_strlcpy(char *dst, const char *src, size_t cap);
 

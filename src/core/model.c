@@ -72,22 +72,13 @@ rl_status rl_model_find(const char *id, rl_model *out, rl_error *err) {
     }
   if (nfound == 1) { *out = builtin[found]; return RL_OK; }
   if (nfound > 1) return rli_fail(err, RL_EAMBIGUOUS, "model '%s' is ambiguous: %s", id, names);
-  int32_t best[3] = {-1, -1, -1};
-  int bestd[3] = {1 << 30, 1 << 30, 1 << 30};
-  for (int32_t i = 0; i < N_BUILTIN; i++) {
-    int d = rli_edit_distance(builtin[i].id, id);
-    for (int k = 0; k < 3; k++)
-      if (d < bestd[k]) {
-        for (int m = 2; m > k; m--) { bestd[m] = bestd[m - 1]; best[m] = best[m - 1]; }
-        bestd[k] = d;
-        best[k] = i;
-        break;
-      }
-  }
+  rli_nearest near;
+  rli_nearest_init(&near);
+  for (int32_t i = 0; i < N_BUILTIN; i++) rli_nearest_add(&near, i, rli_edit_distance(builtin[i].id, id));
   names[0] = 0;
-  for (int k = 0; k < 3 && best[k] >= 0; k++) {
+  for (int k = 0; k < 3 && near.idx[k] >= 0; k++) {
     if (k) strcat(names, ", ");
-    strcat(names, builtin[best[k]].id);
+    strcat(names, builtin[near.idx[k]].id);
   }
   return rli_fail(err, RL_ENOTFOUND,
                   "unknown model '%s'; nearest: %s (see `roofline model list`, or give a config.json path)",

@@ -97,6 +97,26 @@ int rli_edit_distance(const char *a, const char *b) {
   return prev[lb];
 }
 
+void rli_nearest_init(rli_nearest *n) {
+  for (int k = 0; k < 3; k++) {
+    n->idx[k] = -1;
+    n->dist[k] = 1 << 30;
+  }
+}
+
+void rli_nearest_add(rli_nearest *n, int32_t index, int dist) {
+  for (int k = 0; k < 3; k++)
+    if (dist < n->dist[k]) {
+      for (int m = 2; m > k; m--) {
+        n->dist[m] = n->dist[m - 1];
+        n->idx[m] = n->idx[m - 1];
+      }
+      n->dist[k] = dist;
+      n->idx[k] = index;
+      return;
+    }
+}
+
 void rli_strlcpy(char *dst, const char *src, size_t cap) {
   size_t n = strlen(src);
   if (n >= cap) n = cap - 1;
