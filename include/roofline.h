@@ -837,12 +837,10 @@ RL_API size_t rl_mfu_json(const rl_model *m, const rl_mfu_cfg *cfg,
 RL_API size_t rl_collective_json(const rl_coll_cfg *cfg,
                                  const rl_coll_result *r, char *buf,
                                  size_t cap);
-/* @@LLM@@ */
 
 /* ======================================================================
  * Rendering: SVG and terminal roofline charts, the HTML page (issue 4)
  * ====================================================================== */
-/* @@PLOT@@ */
 /* A chart is roofs (a device in one format: a slanted memory roof and a
  * flat compute roof meeting at the ridge point, plus lower flat ceilings
  * and an L2 roof where known) and points (kernels at their intensity and
@@ -957,7 +955,6 @@ RL_API size_t rl_widget_page(const char *config, char *buf, size_t cap);
 /* ======================================================================
  * Measurement: the empirical roofline of this machine (issue 5)
  * ====================================================================== */
-/* @@MEASURE@@ */
 /*
  * Everything here is in base units (s, B, FLOP/s, B/s). The pure parts
  * (statistics, STREAM byte counting, plateau detection, the analysis of a
@@ -1362,7 +1359,6 @@ RL_API const rl_trace_row *rl_trace_rows(const rl_trace *t, int32_t group,
 RL_API size_t rl_trace_json(const rl_trace *t, const rl_hw *hw,
                             const rl_trace_summary *s, int32_t top,
                             char *buf, size_t cap);
-/* @@TRACE@@ */
 
 #ifdef __cplusplus
 }
