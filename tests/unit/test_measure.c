@@ -347,6 +347,39 @@ static void test_cli_errors(void) {
 }
 
 /* ---- the real machine: only checks that cannot flake ------------------ */
+
+/* Sanitizer builds instrument the timing loops around the (uninstrumented)
+ * kernels, so the per-call cost swamps the short L1 samples there: the
+ * level order is checked only in plain builds. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
+#define RL_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+#define RL_TEST_SANITIZED 1
+#endif
+#endif
+#ifndef RL_TEST_SANITIZED
+#define RL_TEST_SANITIZED 0
+#endif
+
+/* 1 when each outer level is no faster than the inner one, within the
+ * spreads; prints the first inversion. */
+static int levels_ordered(const rl_levels *lv) {
+  int prev = -1;
+  for (int k = 0; k < RL_LEVEL_COUNT; k++) {
+    if (!lv->found[k]) continue;
+    if (prev >= 0) {
+      double slack = 1 + lv->spread[prev] + lv->spread[k] + 0.10;
+      if (!(lv->bw[prev] * slack >= lv->bw[k])) {
+        fprintf(stderr, "  %s %g < %s %g\n", rl_level_name(prev), lv->bw[prev], rl_level_name(k), lv->bw[k]);
+        return 0;
+      }
+    }
+    prev = k;
+  }
+  return 1;
+}
+
 static void test_real_machine(void) {
   /* two working sets per level, one thread: L1, L2, L3, DRAM */
   rl_cpu_info cpu;
@@ -376,7 +409,15 @@ static void test_real_machine(void) {
   o.ws = ws;
   o.n_ws = n;
   rl_measurement *m = calloc(1, sizeof *m);
-  CHECK(rl_measure(&o, m, &e) == RL_OK);
+  /* On a shared machine one sample can be disturbed: an inversion of the
+   * level order is measured again, and fails only when it persists over
+   * three measurements. */
+  int ordered = 0;
+  for (int attempt = 0; attempt < 3 && !ordered; attempt++) {
+    CHECK(rl_measure(&o, m, &e) == RL_OK);
+    ordered = RL_TEST_SANITIZED || levels_ordered(&m->bandwidth_1t);
+  }
+  CHECK(ordered);
   for (int k = 0; k < RL_PK_COUNT; k++) {
     if (m->peak.flops[k] == 0) continue;
     CHECK(isfinite(m->peak.flops[k]) && m->peak.flops[k] > 0);
@@ -387,19 +428,8 @@ static void test_real_machine(void) {
   }
   CHECK(m->peak.flops[RL_PK_FP64_FMA] > 0 && m->peak.flops[RL_PK_FP32_FMA] > 0);
   const rl_levels *lv = &m->bandwidth_1t;
-  int prev = -1;
-  for (int k = 0; k < RL_LEVEL_COUNT; k++) {
-    if (!lv->found[k]) continue;
-    CHECK(isfinite(lv->bw[k]) && lv->bw[k] > 0);
-    if (prev >= 0) {
-      /* outer level no faster than the inner one, within the spreads */
-      double slack = 1 + lv->spread[prev] + lv->spread[k] + 0.10;
-      CHECK(lv->bw[prev] * slack >= lv->bw[k]);
-      if (!(lv->bw[prev] * slack >= lv->bw[k]))
-        fprintf(stderr, "  %s %g < %s %g\n", rl_level_name(prev), lv->bw[prev], rl_level_name(k), lv->bw[k]);
-    }
-    prev = k;
-  }
+  for (int k = 0; k < RL_LEVEL_COUNT; k++)
+    if (lv->found[k]) CHECK(isfinite(lv->bw[k]) && lv->bw[k] > 0);
   CHECK(lv->found[RL_LEVEL_L1] && lv->found[RL_LEVEL_DRAM]);
   CHECK(m->tick_s > 0 && m->wall_s > 0);
   CHECK(isfinite(m->spread_median));
