@@ -104,13 +104,15 @@ check-gen:
 	$(PYTHON) tools/gen_tables.py --check
 
 # --- tests ----------------------------------------------------------------
-# test-c: C unit and golden tests; test-cli: the command as a subprocess;
+# test-c: C unit and golden tests; test-cli: the command as a subprocess
+# (and the files it writes, in a temporary folder);
 # test-py: the Python binding (unittest).
 test-c: all $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t; done
 
 test-cli: all
 	$(PYTHON) tests/cli/run_cli_tests.py --roofline $(BUILD)/roofline
+	$(PYTHON) tests/cli/test_outputs.py --roofline $(BUILD)/roofline
 
 test-py: all
 	@if [ -d tests/python ]; then PYTHONPATH=python ROOFLINE_LIB=$(BUILD)/libroofline.so \

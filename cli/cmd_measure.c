@@ -5,9 +5,9 @@
  * rl_measure (src/io/measure.c); this file parses flags and prints.
  */
 #include "cli.h"
+#include "outfile.h"
 #include "plot_common.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,21 +300,20 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     dummy.threads = 1;
     if (rl_measure_to_hw(&dummy, id, &probe_hw, &e)) return cli_error(ctx, "--id: %s", e.msg);
   }
-  FILE *hwf = NULL;
-  if (save_hw) {
-    hwf = fopen(save_hw, "w");
-    if (!hwf) return cli_error(ctx, "--save-hw: %s: %s", save_hw, strerror(errno));
-  }
+  /* the file is opened (a temporary one beside it) before measuring, so
+   * a path that cannot be written fails at once */
+  cli_outfile hwf;
+  if (save_hw && (rc = cli_outfile_open(ctx, &hwf, "--save-hw", save_hw)) != CLI_OK) return rc;
   rl_measurement *m = calloc(1, sizeof *m);
   if (!m) {
-    if (hwf) fclose(hwf);
+    if (save_hw) cli_outfile_abort(&hwf);
     return cli_error(ctx, "out of memory");
   }
   mo.progress = on_progress;
   mo.progress_user = ctx;
   rl_status st = rl_measure(&mo, m, &e);
   if (st) {
-    if (hwf) { fclose(hwf); remove(save_hw); }
+    if (save_hw) cli_outfile_abort(&hwf);
     free(m);
     /* bad input is 2; an environment failure (no memory, no threads) 1 */
     return cli_fail(ctx, st, &e);
@@ -324,25 +323,27 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
                       "%.0f%% at worst); figures are best samples, rerun on a quiet machine to trust them\n",
             100 * m->spread_median, 100 * m->spread_max);
   rc = CLI_OK;
-  if (hwf) {
+  if (save_hw) {
     rl_hw hw;
     st = rl_measure_to_hw(m, id, &hw, &e);
     if (st) {
-      fclose(hwf);
-      remove(save_hw);
+      cli_outfile_abort(&hwf);
       free(m);
       return cli_error(ctx, "--save-hw: %s", e.msg);
     }
     size_t need = rl_hw_csv(&hw, 1, NULL, 0);
     char *text = malloc(need + 1);
-    if (text) {
-      rl_hw_csv(&hw, 1, text, need + 1);
-      fputs(text, hwf);
-      free(text);
-    }
-    if (fclose(hwf) != 0 || !text) {
+    if (!text) {
+      cli_outfile_abort(&hwf);
       free(m);
-      return cli_error(ctx, "--save-hw: %s: write failed", save_hw);
+      return cli_error(ctx, "out of memory");
+    }
+    rl_hw_csv(&hw, 1, text, need + 1);
+    rc = cli_outfile_commit(ctx, &hwf, text, need);
+    free(text);
+    if (rc) {
+      free(m);
+      return rc;
     }
     fprintf(ctx->err, "roofline measure: wrote %s (id %s): use --hw %s --hw-file %s\n", save_hw, hw.id, hw.id,
             save_hw);
@@ -355,7 +356,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
       char *svg = chart_text(m, 0, &len);
       if (!svg) rc = cli_error(ctx, "--plot: nothing to draw (measure the peak and a bandwidth kernel)");
       else {
-        rc = plot_write(ctx, plot, svg, len);
+        rc = plot_write(ctx, "--plot", plot, svg, len);
         free(svg);
         if (rc == CLI_OK) fprintf(ctx->err, "roofline measure: wrote %s\n", plot);
       }

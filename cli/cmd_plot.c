@@ -102,7 +102,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   if (term) rl_plot_term(&p, text, need + 1);
   else rl_plot_svg(&p, text, need + 1);
   plot_data_free(&d);
-  rc = plot_write(ctx, out_path, text, need);
+  rc = plot_write(ctx, "-o", out_path, text, need);
   free(text);
   return rc;
 }

@@ -5,6 +5,7 @@
  * step 3).
  */
 #include "cli.h"
+#include "outfile.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -251,13 +252,9 @@ static int write_plot(cli_ctx *ctx, const char *path, const char *trace, const r
   if (!svg) { free(pts); return cli_error(ctx, "out of memory"); }
   rl_plot_svg(&pl, svg, len + 1);
   free(pts);
-  FILE *f = fopen(path, "wb");
-  if (!f) { free(svg); return cli_error(ctx, "--plot %s: cannot write", path); }
-  size_t w = fwrite(svg, 1, len, f);
-  int bad = fclose(f) != 0 || w != len;
+  int rc = cli_write_file(ctx, "--plot", path, svg, len);
   free(svg);
-  if (bad) return cli_error(ctx, "--plot %s: write error", path);
-  return CLI_OK;
+  return rc;
 }
 
 static int run(cli_ctx *ctx, int argc, char **argv) {

@@ -126,7 +126,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   }
   rl_widget_page(cfg, page, need + 1);
   free(cfg);
-  rc = plot_write(ctx, out_path, page, need);
+  rc = plot_write(ctx, "-o", out_path, page, need);
   free(page);
   return rc;
 }

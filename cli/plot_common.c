@@ -3,8 +3,8 @@
  * `roofline widget` (see plot_common.h).
  */
 #include "plot_common.h"
+#include "outfile.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,22 +32,12 @@ char **plot_short_output(int argc, char **argv) {
   return v;
 }
 
-int plot_write(cli_ctx *ctx, const char *path, const char *text, size_t len) {
+int plot_write(cli_ctx *ctx, const char *flag, const char *path, const char *text, size_t len) {
   if (!path || strcmp(path, "-") == 0) {
     fwrite(text, 1, len, ctx->out);
     return CLI_OK;
   }
-  FILE *f = fopen(path, "wb");
-  if (!f) return cli_error(ctx, "cannot write %s: %s", path, strerror(errno));
-  size_t w = fwrite(text, 1, len, f);
-  int bad = w != len || ferror(f);
-  int e = errno;
-  if (fclose(f) != 0 && !bad) bad = 1, e = errno;
-  if (bad) {
-    remove(path);
-    return cli_error(ctx, "cannot write %s: %s", path, strerror(e ? e : EIO));
-  }
-  return CLI_OK;
+  return cli_write_file(ctx, flag, path, text, len);
 }
 
 /* Split a comma-separated list in place into at most max items. */

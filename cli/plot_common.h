@@ -56,8 +56,10 @@ void plot_data_free(plot_data *d);
 /* A copy of argv with "-o" turned into "--output" (free() it). */
 char **plot_short_output(int argc, char **argv);
 
-/* Write text to path (or stdout when NULL). A file that cannot be written
- * is one error line and exit status 2, and no partial file is left. */
-int plot_write(cli_ctx *ctx, const char *path, const char *text, size_t len);
+/* Write text to path, given as flag FLAG (or stdout when NULL or "-") through
+ * cli_write_file (outfile.h): a file that cannot be written is one error
+ * line and exit status 2, and nothing but this run's temporary file is
+ * ever removed. */
+int plot_write(cli_ctx *ctx, const char *flag, const char *path, const char *text, size_t len);
 
 #endif

@@ -195,8 +195,9 @@ rl_status rl_plot_points_parse(const char *text, size_t len, const rl_plot_roof 
     return rli_fail(err, RL_EPARSE, "points: expected a JSON array of objects");
   }
   if (arr->n > 100000) {
+    size_t count = arr->n; /* arr lives in root */
     rli_json_free(root);
-    return rli_fail(err, RL_ERANGE, "points: %zu points is too many (at most 100000)", arr->n);
+    return rli_fail(err, RL_ERANGE, "points: %zu points is too many (at most 100000)", count);
   }
   rl_plot_point *pts = calloc(arr->n ? arr->n : 1, sizeof *pts);
   if (!pts) {

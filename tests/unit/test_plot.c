@@ -80,6 +80,21 @@ static void test_points(void) {
     CHECK(pts == NULL);
     CHECK(e.msg[0] != 0 && strchr(e.msg, '\n') == NULL);
   }
+  /* more than the 100000-point cap: the count in the message is read
+   * before the document is freed (a use after free under ASan before) */
+  size_t cap = 2 * 100001 + 2;
+  char *many = malloc(cap + 1);
+  size_t k = 0;
+  many[k++] = '[';
+  for (int i = 0; i < 100001; i++) {
+    many[k++] = '0';
+    many[k++] = i < 100000 ? ',' : ']';
+  }
+  many[k] = 0;
+  pts = NULL;
+  CHECK(rl_plot_points_parse(many, k, &roof, 0, &pts, &n, &e) == RL_ERANGE);
+  CHECK(pts == NULL && strstr(e.msg, "100001 points is too many") != NULL);
+  free(many);
 }
 
 static rl_plot sample(rl_plot_roof *roof, rl_plot_point *pt) {
