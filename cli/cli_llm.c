@@ -39,7 +39,13 @@ static int load_config(cli_ctx *ctx, const char *path, rl_model *out) {
   return CLI_OK;
 }
 
+static const char *const shape_flags[] = {"mlp", "norm", "tied", "bias", "learned-pos", NULL};
+
 int cli_resolve_model(cli_ctx *ctx, const cli_opt *opts, const cli_model_flags *f, rl_model *out) {
+  for (int i = 0; shape_flags[i]; i++)
+    if (cli_seen(opts, shape_flags[i]) && (f->model || !cli_seen(opts, "d-ff") || cli_seen(opts, "params")))
+      return cli_error(ctx, "--%s describes a model derived from its sizes (--d-ff and --vocab, no --params%s)",
+                       shape_flags[i], f->model ? ", no --model" : "");
   if (f->model) {
     for (int i = 0; size_flags[i]; i++)
       if (cli_seen(opts, size_flags[i]))
@@ -82,6 +88,24 @@ int cli_resolve_model(cli_ctx *ctx, const cli_opt *opts, const cli_model_flags *
   m.vocab = f->vocab;
   m.experts = f->experts;
   m.experts_active = f->experts_active;
+  if (f->mlp) {
+    if (strcmp(f->mlp, "gated") == 0) m.mlp = RL_MLP_GATED;
+    else if (strcmp(f->mlp, "plain") == 0) m.mlp = RL_MLP_PLAIN;
+    else return cli_error(ctx, "--mlp: '%s' is not gated or plain", f->mlp);
+  }
+  if (f->norm) {
+    if (strcmp(f->norm, "rms") == 0) m.norm = RL_NORM_RMS;
+    else if (strcmp(f->norm, "layer") == 0) m.norm = RL_NORM_LAYER;
+    else return cli_error(ctx, "--norm: '%s' is not rms or layer", f->norm);
+  }
+  m.tied_embeddings = f->tied;
+  m.bias = f->bias;
+  if (cli_seen(opts, "learned-pos")) {
+    if (!(f->learned_pos >= 1) || f->learned_pos != floor(f->learned_pos) || f->learned_pos > 1e9)
+      return cli_error(ctx, "--learned-pos must be a whole number of positions >= 1 (got %g)", f->learned_pos);
+    m.learned_pos = 1;
+    m.max_seq = f->learned_pos;
+  }
   snprintf(m.id, sizeof m.id, "custom");
   snprintf(m.name, sizeof m.name, "model given by flags");
   snprintf(m.source, sizeof m.source, "command line");
@@ -98,13 +122,31 @@ void cli_infer_flags_init(cli_infer_flags *f) {
   memset(f, 0, sizeof *f);
   f->weight_dtype = f->kv_dtype = f->dtype = -1;
   f->tp = 1;
+  f->compute_eff_v = f->bw_eff_v = 1;
 }
 
-int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, const cli_infer_flags *f,
+/* A fraction in (0, 1]: "0.7" or "70%". */
+static int fraction(cli_ctx *ctx, const char *flag, const char *text, double *out) {
+  char tmp[64];
+  snprintf(tmp, sizeof tmp, "%s", text);
+  size_t n = strlen(tmp);
+  double scale = 1;
+  if (n > 0 && tmp[n - 1] == '%') { tmp[n - 1] = 0; scale = 0.01; }
+  double v;
+  rl_error e;
+  if (rl_parse_quantity(tmp, RL_UNIT_COUNT, &v, &e)) return cli_error(ctx, "--%s: %s", flag, e.msg);
+  v *= scale;
+  if (!(v > 0 && v <= 1)) return cli_error(ctx, "--%s must be a fraction in (0, 1] (got %s)", flag, text);
+  *out = v;
+  return CLI_OK;
+}
+
+int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, cli_infer_flags *f,
                     const cli_hw_flags *hwf, const rl_model *m, rl_infer_cfg *cfg, rl_hw *hw,
                     rl_roof *roof) {
   int rc;
   *cfg = rl_infer_cfg_init();
+  f->peak_note[0] = 0;
   if (f->tp < 1) return cli_error(ctx, "--tp must be >= 1 (got %d)", f->tp);
   if (cli_seen(opts, "link-bw") && !(f->link_bw > 0)) return cli_error(ctx, "--link-bw must be > 0");
   if (f->comm_latency < 0) return cli_error(ctx, "--comm-latency must be >= 0");
@@ -115,10 +157,41 @@ int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, const cli_infer_flags *f,
     else if (strcmp(f->embedding, "full") == 0) cfg->embedding = RL_EMBED_FULL;
     else return cli_error(ctx, "--embedding: '%s' is not gathered or full", f->embedding);
   }
+  if (f->compute_eff && (rc = fraction(ctx, "compute-eff", f->compute_eff, &f->compute_eff_v))) return rc;
+  if (f->bw_eff && (rc = fraction(ctx, "bw-eff", f->bw_eff, &f->bw_eff_v))) return rc;
+  if (f->group_size) {
+    if (strcmp(f->group_size, "channel") == 0) cfg->group_size = RL_GROUP_CHANNEL;
+    else if (strcmp(f->group_size, "none") == 0) cfg->group_size = RL_GROUP_NONE;
+    else {
+      double g;
+      rl_error e;
+      if (rl_parse_quantity(f->group_size, RL_UNIT_COUNT, &g, &e))
+        return cli_error(ctx, "--group-size: '%s' is not a number, channel or none", f->group_size);
+      if (!(g >= 1) || g != floor(g) || g > 1e9)
+        return cli_error(ctx, "--group-size must be a whole number of weights >= 1, channel or none (got %s)",
+                         f->group_size);
+      cfg->group_size = g;
+    }
+  }
+  cfg->quantize_all = f->quantize_all;
   const char *dflt = (hwf->peak > 0 && hwf->bw > 0) ? NULL : "nvidia-h100-sxm5";
   if ((rc = cli_resolve_hw(ctx, hwf, dflt, hw))) return rc;
   int32_t act = f->dtype >= 0 ? f->dtype : m->dtype;
+  /* fp16 and bf16 run at the same tensor rate on every device that has
+   * both (NVIDIA, AMD datasheets): a row with only one stands in for the
+   * other, and the output says so */
+  if (hwf->peak <= 0 && rl_hw_peak_for(hw, act, 1) < 0 && (act == RL_FP16 || act == RL_BF16)) {
+    int32_t other = act == RL_FP16 ? RL_BF16 : RL_FP16;
+    if (rl_hw_peak_for(hw, other, 1) >= 0) {
+      snprintf(f->peak_note, sizeof f->peak_note,
+               "%s has no %s tensor peak; its %s peak stands in (the same rate wherever both are given)",
+               hw->id, rl_dtype_name(act), rl_dtype_name(other));
+      act = other;
+    }
+  }
   if ((rc = cli_roof(ctx, hwf, hw, act, 1, roof))) return rc;
+  roof->peak *= f->compute_eff_v;
+  roof->bandwidth *= f->bw_eff_v;
   cfg->weight_dtype = f->weight_dtype;
   cfg->kv_dtype = f->kv_dtype;
   cfg->act_dtype = f->dtype;
@@ -131,6 +204,28 @@ int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, const cli_infer_flags *f,
       return cli_error(ctx, "--tp %d: %s has no interconnect figure; give --link-bw", f->tp, hw->id);
   }
   return CLI_OK;
+}
+
+void cli_infer_notes(cli_ctx *ctx, const cli_infer_flags *f, const rl_decode_summary *s,
+                     const rl_infer_cfg *cfg) {
+  FILE *o = ctx->out;
+  if (f->peak_note[0]) fprintf(o, "  peak         %s\n", f->peak_note);
+  if (f->compute_eff_v < 1 || f->bw_eff_v < 1)
+    fprintf(o, "  assumed      %s of the peak and %s of the bandwidth reached (--compute-eff, --bw-eff);\n"
+               "               the roofs below are scaled by them, not the pure bound\n",
+            CLI_PCT(f->compute_eff_v), CLI_PCT(f->bw_eff_v));
+  if (s && s->quantized) {
+    char g[64];
+    if (s->group_size > 0) snprintf(g, sizeof g, "groups of %.0f weights", s->group_size);
+    else if (s->group_size < 0) snprintf(g, sizeof g, "one scale per output channel");
+    else snprintf(g, sizeof g, "no scale bytes counted");
+    fprintf(o, "  quantized    weight-only: %s, %s (%s of scales%s);\n               %s stay in %s (%s)\n",
+            rl_dtype_name(cfg->weight_dtype), g, CLI_Q(s->scale_bytes, RL_UNIT_BYTES),
+            s->group_size != 0 && cfg->weight_dtype == RL_INT4 ? ", 16-bit scale + 4-bit zero point each"
+                                                                : (s->group_size != 0 ? ", 16-bit each" : ""),
+            cfg->quantize_all ? "norms and routers" : "embedding, output layer, norms and routers",
+            rl_dtype_name(s->kept_dtype), CLI_Q(s->kept_bytes, RL_UNIT_BYTES));
+  }
 }
 
 /* ---- numbers for the text output ----------------------------------------- */

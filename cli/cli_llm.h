@@ -13,7 +13,9 @@
 typedef struct cli_model_flags {
   const char *model;
   double params, layers, d_model, heads, kv_heads, head_dim, d_ff, vocab;
-  double experts, experts_active;
+  double experts, experts_active, learned_pos;
+  const char *mlp, *norm;  /* gated|plain, rms|layer */
+  int tied, bias;
   int heads_optional; /* mfu: without --heads, H d_h = d (one head of d) */
 } cli_model_flags;
 
@@ -26,7 +28,10 @@ typedef struct cli_model_flags {
       {"head-dim", OPT_COUNT, &(f).head_dim, 0},                             \
       {"d-ff", OPT_COUNT, &(f).d_ff, 0}, {"vocab", OPT_COUNT, &(f).vocab, 0}, \
       {"experts", OPT_COUNT, &(f).experts, 0},                               \
-      {"experts-active", OPT_COUNT, &(f).experts_active, 0}
+      {"experts-active", OPT_COUNT, &(f).experts_active, 0},                 \
+      {"mlp", OPT_STR, &(f).mlp, 0}, {"norm", OPT_STR, &(f).norm, 0},        \
+      {"tied", OPT_FLAG, &(f).tied, 0}, {"bias", OPT_FLAG, &(f).bias, 0},    \
+      {"learned-pos", OPT_COUNT, &(f).learned_pos, 0}
 
 /* The help lines for those flags. */
 #define CLI_MODEL_HELP                                                                   \
@@ -35,7 +40,12 @@ typedef struct cli_model_flags {
   "                   config.json, or a folder that holds one\n"                          \
   "  --layers L --heads H [--kv-heads K] [--head-dim D] [--d-model D]\n"                  \
   "    and --params N (the count as given, e.g. 7e9), or --d-ff F --vocab V to\n"          \
-  "    derive it (gated MLP, untied embeddings); [--experts E --experts-active K]\n"
+  "    derive it; [--experts E --experts-active K]; --mlp gated|plain (default\n"           \
+  "    gated: 3 d d_ff; plain: 2 d d_ff), --norm rms|layer, --tied (the output\n"           \
+  "    layer reuses the embedding), --bias (linear layers have biases),\n"                 \
+  "    --learned-pos N (N learned position embeddings). GPT-2 small:\n"                    \
+  "    --layers 12 --heads 12 --d-model 768 --d-ff 3072 --vocab 50257 --mlp plain\n"       \
+  "    --norm layer --tied --bias --learned-pos 1024  (124,439,808 parameters)\n"
 
 /* Resolve the model from the flags. Prints the error and returns
  * CLI_USAGE on bad input. */
@@ -48,6 +58,12 @@ typedef struct cli_infer_flags {
   int tp;
   const char *embedding;                 /* gathered | full */
   double link_bw, comm_latency;
+  const char *group_size;                /* N | channel | none */
+  int quantize_all, require_fit;
+  const char *compute_eff, *bw_eff;      /* fractions of the roofs */
+  /* filled in by cli_infer_setup for the text output */
+  double compute_eff_v, bw_eff_v;        /* 1 when not given */
+  char peak_note[160];                   /* fp16 <-> bf16 fallback, or "" */
 } cli_infer_flags;
 
 void cli_infer_flags_init(cli_infer_flags *f);
@@ -58,18 +74,34 @@ void cli_infer_flags_init(cli_infer_flags *f);
       {"dtype", OPT_DTYPE, &(f).dtype, 0}, {"tp", OPT_INT, &(f).tp, 0},      \
       {"embedding", OPT_STR, &(f).embedding, 0},                             \
       {"link-bw", OPT_BYTES_S, &(f).link_bw, 0},                             \
-      {"comm-latency", OPT_SECONDS, &(f).comm_latency, 0}
+      {"comm-latency", OPT_SECONDS, &(f).comm_latency, 0},                   \
+      {"group-size", OPT_STR, &(f).group_size, 0},                           \
+      {"quantize-all", OPT_FLAG, &(f).quantize_all, 0},                      \
+      {"require-fit", OPT_FLAG, &(f).require_fit, 0},                        \
+      {"compute-eff", OPT_STR, &(f).compute_eff, 0},                         \
+      {"bw-eff", OPT_STR, &(f).bw_eff, 0}
 
 #define CLI_INFER_HELP                                                                   \
   "device:\n"                                                                            \
   "  --hw ID          default nvidia-h100-sxm5; or --peak P --bw B [--mem M]\n"           \
   "  --mem M          capacity per device (default: the database's; 80GiB ...)\n"         \
   "  --sparse         divide by the 2:4 sparse peak (labelled)\n"                         \
+  "  --compute-eff F  assume this fraction of the peak is reached (0.7 or 70%;\n"         \
+  "                   default 1: the pure bound); --bw-eff F the same for bandwidth\n"    \
   "formats:\n"                                                                           \
-  "  --weight-dtype DT  weights (e.g. fp8, int4; default: the model's format)\n"          \
+  "  --weight-dtype DT  weights (e.g. fp8, int8, int4; default: the model's format).\n"   \
+  "                   Narrower than the model's: weight-only quantization, with the\n"    \
+  "                   embedding, output layer, norms and routers kept in the model's\n"   \
+  "                   format, as AWQ, GPTQ, bitsandbytes and FP8 checkpoints do\n"        \
+  "  --group-size G   weights per scale: N, channel or none (default 128 for\n"           \
+  "                   int4/fp4: a 16-bit scale + 4-bit zero point per group; per\n"      \
+  "                   output channel for int8/fp8: a 16-bit scale)\n"                     \
+  "  --quantize-all   quantize the embedding and output layer too (with\n"               \
+  "                   --group-size none: the peers' all-weights convention)\n"           \
   "  --kv-dtype DT    KV cache (e.g. fp8; default: --dtype)\n"                            \
   "  --dtype DT       activations and compute; picks the tensor peak (default:\n"         \
-  "                   the model's format)\n"                                              \
+  "                   the model's format; fp16 and bf16 stand in for each other\n"       \
+  "                   when the device gives only one, and the output says so)\n"         \
   "parallelism:\n"                                                                       \
   "  --tp N           split weights and KV heads over N devices, 2 all-reduces a\n"       \
   "                   layer (ring, 2(n-1)/n of B d activations each)\n"                   \
@@ -77,13 +109,20 @@ void cli_infer_flags_init(cli_infer_flags *f);
   "                   figure, one direction); --comm-latency T per all-reduce\n"          \
   "convention:\n"                                                                        \
   "  --embedding gathered|full  read only the B embedding rows looked up (default)\n"     \
-  "                   or the whole table with 2 FLOPs per parameter (the seeds')\n"
+  "                   or the whole table with 2 FLOPs per parameter (the seeds')\n"       \
+  "  --require-fit    exit 1 when the model does not fit in the devices' memory\n"
 
-/* Resolve the device, its roof (tensor peak of the compute format) and the
- * inference configuration from the flags. */
-int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, const cli_infer_flags *f,
+/* Resolve the device, its roof (tensor peak of the compute format, scaled
+ * by --compute-eff/--bw-eff) and the inference configuration from the
+ * flags; notes what it assumed in f. */
+int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, cli_infer_flags *f,
                     const cli_hw_flags *hwf, const rl_model *m, rl_infer_cfg *cfg,
                     rl_hw *hw, rl_roof *roof);
+
+/* The text lines every inference command prints about its assumptions
+ * (quantization, efficiencies, peak fallback). */
+void cli_infer_notes(cli_ctx *ctx, const cli_infer_flags *f, const rl_decode_summary *s,
+                     const rl_infer_cfg *cfg);
 
 /* A count with 4 significant digits: 8.03e9, 124.4e6 -> "8.03e9", "1.244e8",
  * small numbers plainly ("4096"). */

@@ -149,11 +149,14 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   int32_t wd = cfg.weight_dtype >= 0 ? cfg.weight_dtype : c.dtype;
   int32_t ad = cfg.act_dtype >= 0 ? cfg.act_dtype : c.dtype;
   int32_t kd = cfg.kv_dtype >= 0 ? cfg.kv_dtype : ad;
+  int nofit = 0;
+  for (int i = 0; i < nb; i++) nofit += !rows[i].fits;
+  int fail = inf.require_fit && (nofit > 0 || !s.weights_fit) ? CLI_FAIL : CLI_OK;
   if (ctx->json) {
     decode_args a = {&m, &cfg, &roof, hw.id, rows, nb, &s};
     rc = cli_print_json(ctx, decode_json, &a);
     free(rows);
-    return rc;
+    return rc ? rc : fail;
   }
   const char *hdr[] = {"batch", "FLOPs", "bytes", "FLOP/B", "bound", "step >=", "tokens/s", "per seq",
                        "memory", "fits"};
@@ -178,17 +181,29 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     cli_table_print(ctx, t);
     cli_table_free(t);
     free(rows);
-    return CLI_OK;
+    return fail;
   }
   FILE *o = ctx->out;
   char pk[96];
-  fprintf(o, "Decode of %s (%s) on %s (%s)%s\n", c.id, c.name, hw.id, hw.name,
-          s.tp > 1 ? "" : "");
+  if (s.mem_bytes > 0 && !s.weights_fit)
+    fprintf(o, "DOES NOT FIT: the weights alone (%s%s) exceed the %s of %s; at least %.0f devices (--tp)\n\n",
+            CLI_Q(s.weights_bytes * s.tp, RL_UNIT_BYTES), s.tp > 1 ? " in all" : "",
+            CLI_Q(s.mem_bytes, RL_UNIT_BYTES), s.tp > 1 ? "each device" : "the device", s.devices_needed);
+  else if (nofit > 0)
+    fprintf(o, "DOES NOT FIT at %d of the %d batch sizes: at most %.0f sequences of %.0f tokens fit in %s\n\n",
+            nofit, nb, s.max_batch, context, CLI_Q(s.mem_bytes, RL_UNIT_BYTES));
+  fprintf(o, "Decode of %s (%s) on %s%s%s%s\n", c.id, c.name, hw.id, hw.name[0] ? " (" : "", hw.name,
+          hw.name[0] ? ")" : "");
   if (s.tp > 1) fprintf(o, "  tensor parallel over %d devices: weights, KV heads and FLOPs split, figures per device\n", s.tp);
   fprintf(o, "  parameters   %s%s", CLI_N(s.params), s.active_params < s.params ? "" : "\n");
   if (s.active_params < s.params) fprintf(o, " (%s active per token)\n", CLI_N(s.active_params));
+  char fmt[48];
+  if (s.quantized && s.kept_bytes > 0)
+    snprintf(fmt, sizeof fmt, "%s + %s", rl_dtype_name(wd), rl_dtype_name(s.kept_dtype));
+  else
+    snprintf(fmt, sizeof fmt, "%s", rl_dtype_name(wd));
   fprintf(o, "  weights      %s in %s resident; read per step: %s (%s)\n", CLI_Q(s.weights_bytes, RL_UNIT_BYTES),
-          rl_dtype_name(wd), CLI_Q(s.weights_read_bytes, RL_UNIT_BYTES),
+          fmt, CLI_Q(s.weights_read_bytes, RL_UNIT_BYTES),
           cfg.embedding == RL_EMBED_FULL
               ? "embedding table read in full, every parameter 2 FLOPs/token: the seeds' convention"
               : (s.weights_read_bytes < s.weights_bytes ? "embedding: only the row each sequence looks up"
@@ -199,8 +214,13 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
           s.tp > 1 ? " (all devices together)" : "");
   fprintf(o, "  FLOPs/token  %s linear (2 per parameter multiplied) + %s attention (4 L H d_h T)\n",
           CLI_Q(s.linear_flops_per_token, RL_UNIT_FLOP), CLI_Q(s.attention_flops_per_token, RL_UNIT_FLOP));
-  fprintf(o, "  roof         %s, %s: ridge %s\n\n", peak_label(&roof, pk, sizeof pk),
+  if (s.activation_flops_per_token > 0)
+    fprintf(o, "               + %s MLP activation (%s per element of d_ff)\n",
+            CLI_Q(s.activation_flops_per_token, RL_UNIT_FLOP), c.mlp == RL_MLP_GATED ? "SiLU x up: 5" : "GELU: 9");
+  fprintf(o, "  roof         %s, %s: ridge %s\n", peak_label(&roof, pk, sizeof pk),
           CLI_Q(roof.bandwidth, RL_UNIT_BYTES_S), CLI_Q(s.ridge, RL_UNIT_FLOP_PER_BYTE));
+  cli_infer_notes(ctx, &inf, &s, &cfg);
+  fprintf(o, "\n");
   cli_table_print(ctx, t);
   cli_table_free(t);
   fprintf(o, "\n");
@@ -212,8 +232,9 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     fprintf(o, "as B grows, intensity -> %.3g FLOP/B (FLOPs per token / cache bytes per token)%s\n",
             s.asymptotic_intensity,
             s.asymptotic_intensity < s.ridge ? ": below the ridge, memory-bound at any batch" : "");
-    fprintf(o, "attention alone: %.3g FLOP/B (each K/V element serves %.0f query heads), whatever the batch\n",
-            s.attention_intensity, c.heads / c.kv_heads);
+    double share = c.heads / c.kv_heads;
+    fprintf(o, "attention alone: %.3g FLOP/B (each K/V element serves %.0f query head%s), whatever the batch\n",
+            s.attention_intensity, share, share == 1 ? "" : "s");
   }
   if (s.mem_bytes > 0) {
     if (!s.weights_fit) {
@@ -247,7 +268,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   fprintf(o, "bounds assume perfect overlap of compute and memory and leave out activations and the new\n"
              "token's KV write; a real step is slower.\n");
   free(rows);
-  return CLI_OK;
+  return fail;
 }
 
 const cli_command cmd_decode = {"decode", run, "LLM decode: step time, tokens/s, KV cache and memory vs batch", help};

@@ -87,9 +87,11 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   if (st) return cli_fail(ctx, st, &e);
   rl_model c;
   rl_model_check(&m, &c, NULL);
+  int fail = inf.require_fit && !r.fits ? CLI_FAIL : CLI_OK;
   if (ctx->json) {
     prefill_args a = {&m, &cfg, &roof, hw.id, ops, &r};
-    return cli_print_json(ctx, prefill_json, &a);
+    rc = cli_print_json(ctx, prefill_json, &a);
+    return rc ? rc : fail;
   }
   const char *hdr[] = {"op", "count", "FLOPs", "bytes", "FLOP/B", "bound", "time >=", "share"};
   cli_table *t = cli_table_new(8, hdr);
@@ -108,15 +110,24 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   if (ctx->csv) {
     cli_table_print(ctx, t);
     cli_table_free(t);
-    return CLI_OK;
+    return fail;
   }
   FILE *o = ctx->out;
+  if (!r.fits)
+    fprintf(o, "DOES NOT FIT: %s of weights%s and KV cache at %.0f tokens exceed the %s of %s\n\n",
+            CLI_Q(r.memory_bytes, RL_UNIT_BYTES), cfg.tp > 1 ? " (per device)" : "", prompt + new_tokens,
+            CLI_Q(r.mem_bytes, RL_UNIT_BYTES), cfg.tp > 1 ? "each device" : "the device");
   fprintf(o, "Prefill of %s (%s) on %s: %.0f prompt(s) of %.0f tokens, %s attention\n", c.id, c.name, hw.id,
           batch, prompt, cfg.causal ? "causal" : "full (non-causal)");
-  fprintf(o, "roof: %s %s%s, %s%s\n\n", CLI_Q(roof.peak, RL_UNIT_FLOP_S),
+  fprintf(o, "roof: %s %s%s, %s%s\n", CLI_Q(roof.peak, RL_UNIT_FLOP_S),
           roof.peak_kind < 0 ? "(--peak)" : rl_peak_name(roof.peak_kind),
           roof.sparse ? " SPARSE peak" : " dense tensor peak", CLI_Q(roof.bandwidth, RL_UNIT_BYTES_S),
           cfg.tp > 1 ? "; per device of the tensor-parallel group" : "");
+  rl_decode_summary ds;
+  double one = 1;
+  rl_decode_row drow;
+  if (rl_decode(&m, &cfg, &roof, &one, 1, &drow, &ds, NULL) == RL_OK) cli_infer_notes(ctx, &inf, &ds, &cfg);
+  fprintf(o, "\n");
   cli_table_print(ctx, t);
   cli_table_free(t);
   fprintf(o, "\ntime to first token >= %s (%s in compute-bound ops", CLI_Q(r.ttft_s, RL_UNIT_SECONDS),
@@ -132,7 +143,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
           hw.mem_bytes <= 0 ? "" : (r.fits ? " (fits)" : " (does NOT fit on the device)"));
   fprintf(o, "each op is bounded separately (no overlap between ops); norms and adds use the same peak\n"
              "(they are memory-bound, so it does not matter).\n");
-  return CLI_OK;
+  return fail;
 }
 
 const cli_command cmd_prefill = {"prefill", run, "LLM prefill: time to first token, op by op; end-to-end bound", help};

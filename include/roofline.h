@@ -557,7 +557,21 @@ typedef struct rl_infer_cfg {
                              device (nccl-tests busbw), B/s; needed when
                              tp > 1 */
   double comm_latency_s;  /* alpha: latency per all-reduce, s (0 = none) */
+  double group_size;      /* weight-only quantization (weight_dtype
+                             narrower than the model's): weights per
+                             scale, along each matrix's input dimension;
+                             0 = the format's default (int4/fp4 128,
+                             int8/fp8 one per output channel);
+                             RL_GROUP_CHANNEL, RL_GROUP_NONE (no scales) */
+  int32_t quantize_all;   /* 1: the embedding and output layer quantized
+                             too; 0 (real schemes: AWQ, GPTQ,
+                             bitsandbytes, FP8): they, the norms and the
+                             routers stay in the model's format */
+  int32_t reserved_;      /* 0 */
 } rl_infer_cfg;
+
+#define RL_GROUP_CHANNEL (-1.0) /* one scale per output channel */
+#define RL_GROUP_NONE (-2.0)    /* no scale bytes (the peers' convention) */
 
 /* Defaults: dtypes -1, tp 1, gathered embedding, causal, everything else
  * 0. */
@@ -605,6 +619,18 @@ typedef struct rl_decode_summary {
   double mem_bytes;          /* capacity per device (0: not checked) */
   int32_t weights_fit;       /* 1: the weights alone fit */
   int32_t tp;
+  double activation_flops_per_token; /* the MLP activation: SiLU(gate) x
+                                up, 5 per element of d_ff, or GELU (tanh
+                                form), 9 per element */
+  double scale_bytes;        /* quantization scales and zero points
+                                (per device) */
+  double group_size;         /* weights per scale; 0 when not quantized
+                                or no scales; -1 per output channel */
+  double kept_bytes;         /* tensors kept in kept_dtype (embedding,
+                                output layer, norms, routers) when
+                                quantized, per device */
+  int32_t quantized;         /* 1: weight-only quantization applies */
+  int32_t kept_dtype;        /* the format those tensors stay in */
 } rl_decode_summary;
 
 /* Decode steps of `m` on `roof` at each of the n batch sizes (whole, > 0),
@@ -630,7 +656,7 @@ typedef struct rl_prefill_op {
   int32_t bound;           /* rl_bound_kind */
 } rl_prefill_op;
 
-#define RL_PREFILL_OPS 8
+#define RL_PREFILL_OPS 12
 
 typedef struct rl_prefill_result {
   double tokens;          /* batch x prompt */
@@ -646,6 +672,8 @@ typedef struct rl_prefill_result {
   double memory_bytes;    /* weights + KV of the batch at p + n tokens */
   int32_t fits;
   int32_t n_ops;          /* rows written to ops */
+  double weights_bytes;   /* resident weights (per device) */
+  double mem_bytes;       /* capacity per device (0: not checked) */
 } rl_prefill_result;
 
 /* Prefill of cfg->batch prompts of cfg->context tokens: per layer the QKV

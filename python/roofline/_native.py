@@ -13,13 +13,14 @@ RL_ERROR_MSG_MAX = 320
 RL_HW_ID_MAX, RL_HW_TEXT_MAX, RL_HW_SOURCE_MAX = 48, 96, 640
 RL_LAYER_OPS, RL_LABEL_MAX = 8, 48
 RL_MODEL_ID_MAX, RL_MODEL_TEXT_MAX, RL_MODEL_SOURCE_MAX = 48, 96, 320
-RL_PREFILL_OPS, RL_MFU_CONVENTIONS = 8, 12
+RL_PREFILL_OPS, RL_MFU_CONVENTIONS = 12, 12
 
 # rl_unit
 UNIT = {"count": 0, "B": 1, "B/s": 2, "FLOP": 3, "FLOP/s": 4, "s": 5, "FLOP/B": 6}
 # rl_op flags
 RL_OP_FUSED, RL_OP_CAUSAL, RL_OP_BIAS = 1, 2, 4
 RL_ROOF_SPARSE = 1
+RL_GROUP_CHANNEL, RL_GROUP_NONE = -1.0, -2.0
 D = ctypes.c_double
 I32 = ctypes.c_int32
 
@@ -107,7 +108,8 @@ class ParamCount(ctypes.Structure):
 class InferCfg(ctypes.Structure):
     _fields_ = [("weight_dtype", I32), ("kv_dtype", I32), ("act_dtype", I32), ("tp", I32),
                 ("embedding", I32), ("causal", I32), ("context", D), ("batch", D),
-                ("new_tokens", D), ("mem_bytes", D), ("link_bw", D), ("comm_latency_s", D)]
+                ("new_tokens", D), ("mem_bytes", D), ("link_bw", D), ("comm_latency_s", D),
+                ("group_size", D), ("quantize_all", I32), ("reserved_", I32)]
 
 
 class DecodeRow(ctypes.Structure):
@@ -123,7 +125,9 @@ class DecodeSummary(ctypes.Structure):
                 ("kv_bytes_per_seq", D), ("linear_flops_per_token", D),
                 ("attention_flops_per_token", D), ("attention_intensity", D), ("ridge", D),
                 ("ridge_batch", D), ("asymptotic_intensity", D), ("max_batch", D),
-                ("devices_needed", D), ("mem_bytes", D), ("weights_fit", I32), ("tp", I32)]
+                ("devices_needed", D), ("mem_bytes", D), ("weights_fit", I32), ("tp", I32),
+                ("activation_flops_per_token", D), ("scale_bytes", D), ("group_size", D),
+                ("kept_bytes", D), ("quantized", I32), ("kept_dtype", I32)]
 
 
 class PrefillOp(ctypes.Structure):
@@ -135,7 +139,8 @@ class PrefillResult(ctypes.Structure):
     _fields_ = [("tokens", D), ("flops", D), ("bytes", D), ("compute_time_s", D),
                 ("comm_time_s", D), ("ttft_s", D), ("compute_bound_fraction", D),
                 ("tokens_per_s", D), ("decode_time_s", D), ("e2e_time_s", D),
-                ("memory_bytes", D), ("fits", I32), ("n_ops", I32)]
+                ("memory_bytes", D), ("fits", I32), ("n_ops", I32), ("weights_bytes", D),
+                ("mem_bytes", D)]
 
 
 class MfuCfg(ctypes.Structure):

@@ -30,7 +30,8 @@ from . import _native
 from . import _check, _device, _dtype, _find_hw, _lib, _num, _roof_for, parse_quantity
 
 _SIZES = ("params", "layers", "d_model", "heads", "kv_heads", "head_dim", "d_ff", "vocab",
-          "experts", "experts_active")
+          "experts", "experts_active", "mlp", "norm", "tied", "bias", "learned_pos")
+_SHAPES = ("mlp", "norm", "tied", "bias", "learned_pos")
 _DEFAULT_HW = "nvidia-h100-sxm5"
 
 
@@ -99,7 +100,12 @@ def _load_config(path):
 
 def _resolve_model(model, sizes, heads_optional=False):
     """An rl_model from model= (id, path, config dict, record) or the sizes."""
-    given = {k: v for k, v in sizes.items() if v is not None}
+    given = {k: v for k, v in sizes.items() if v is not None and k not in _SHAPES}
+    shape = {k: v for k, v in sizes.items() if v is not None and v is not False and k in _SHAPES}
+    for k in shape:
+        if model is not None or "d_ff" not in given or "params" in given:
+            raise ValueError(f"{k} describes a model derived from its sizes (d_ff and vocab, no "
+                             f"params{', no model' if model is not None else ''})")
     if model is not None:
         if given:
             raise ValueError(f"model and {next(iter(given))} exclude each other (give a model "
@@ -143,6 +149,21 @@ def _resolve_model(model, sizes, heads_optional=False):
         setattr(m, k, x)
     if one_head:
         m.heads = 1
+    if "mlp" in shape:
+        if shape["mlp"] not in ("gated", "plain"):
+            raise ValueError(f"mlp: '{shape['mlp']}' is not gated or plain")
+        m.mlp = 0 if shape["mlp"] == "gated" else 1
+    if "norm" in shape:
+        if shape["norm"] not in ("rms", "layer"):
+            raise ValueError(f"norm: '{shape['norm']}' is not rms or layer")
+        m.norm = 0 if shape["norm"] == "rms" else 1
+    m.tied_embeddings = int(bool(shape.get("tied")))
+    m.bias = int(bool(shape.get("bias")))
+    if "learned_pos" in shape:
+        n = _num(shape["learned_pos"], "count", "learned_pos")
+        if not 1 <= n <= 1e9 or n != _math.floor(n):
+            raise ValueError(f"learned_pos must be a whole number of positions >= 1 (got {n:g})")
+        m.learned_pos, m.max_seq = 1, n
     m.id, m.name, m.source = b"custom", b"model given by flags", b"command line"
     c = _native.Model()
     err = _err()
@@ -157,7 +178,8 @@ def _model_record(m, kv_dtype=-1):
 
 
 def model(model=None, kv_dtype=None, params=None, layers=None, d_model=None, heads=None,
-          kv_heads=None, head_dim=None, d_ff=None, vocab=None, experts=None, experts_active=None):
+          kv_heads=None, head_dim=None, d_ff=None, vocab=None, experts=None, experts_active=None,
+          mlp=None, norm=None, tied=False, bias=False, learned_pos=None):
     """A model's configuration and its parameter count, part by part: the record
     of `roofline model show --json`. model is a built-in id or fragment
     ("llama3-8b", "mixtral"), a Hugging Face config.json or its folder, or a
@@ -166,7 +188,8 @@ def model(model=None, kv_dtype=None, params=None, layers=None, d_model=None, hea
     the KV cache per token (default: the model's)."""
     sizes = dict(params=params, layers=layers, d_model=d_model, heads=heads, kv_heads=kv_heads,
                  head_dim=head_dim, d_ff=d_ff, vocab=vocab, experts=experts,
-                 experts_active=experts_active)
+                 experts_active=experts_active, mlp=mlp, norm=norm, tied=tied, bias=bias,
+                 learned_pos=learned_pos)
     m = _resolve_model(model, sizes)
     p = _native.ParamCount()
     err = _err()
@@ -232,10 +255,39 @@ def _batches(batch):
     return out
 
 
+def _fraction(v, what):
+    if isinstance(v, str) and v.endswith("%"):
+        x = parse_quantity(v[:-1], "count", what) / 100
+    else:
+        x = _num(v, "count", what)
+    if not 0 < x <= 1:
+        raise ValueError(f"{what} must be a fraction in (0, 1] (got {v})")
+    return x
+
+
+def _group_size(v):
+    if v in ("channel", "none"):
+        return _native.RL_GROUP_CHANNEL if v == "channel" else _native.RL_GROUP_NONE
+    try:
+        g = _num(v, "count", "group_size")
+    except ValueError:
+        raise ValueError(f"group_size: '{v}' is not a number, channel or none") from None
+    if not 1 <= g <= 1e9 or g != _math.floor(g):
+        raise ValueError(f"group_size must be a whole number of weights >= 1, channel or none "
+                         f"(got {v})")
+    return g
+
+
 def _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype, kv_dtype, dtype,
-                 tp, embedding, link_bw, comm_latency):
+                 tp, embedding, link_bw, comm_latency, group_size=None, quantize_all=False,
+                 compute_eff=None, bw_eff=None):
     """The device, its roof and the rl_infer_cfg, as the command resolves them."""
     cfg = _lib.rl_infer_cfg_init()
+    ce = _fraction(compute_eff, "compute_eff") if compute_eff is not None else 1.0
+    be = _fraction(bw_eff, "bw_eff") if bw_eff is not None else 1.0
+    if group_size is not None:
+        cfg.group_size = _group_size(group_size)
+    cfg.quantize_all = int(bool(quantize_all))
     tp = _num(tp, "count", "tp")
     if not tp >= 1 or tp != _math.floor(tp) or tp > 65536:
         raise ValueError(f"tp must be a whole number >= 1 (got {tp:g})")
@@ -256,7 +308,15 @@ def _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype, 
         hw = _DEFAULT_HW
     h = _device(hw, peak, bw, mem, hw_file)
     act = _dtype(dtype) if dtype is not None else m.dtype
+    # fp16 and bf16 stand in for each other when the device gives only one
+    fp16, bf16 = _dtype("fp16"), _dtype("bf16")
+    if peak is None and act in (fp16, bf16) and _lib.rl_hw_peak_for(_ct.byref(h), act, 1) < 0:
+        other = bf16 if act == fp16 else fp16
+        if _lib.rl_hw_peak_for(_ct.byref(h), other, 1) >= 0:
+            act = other
     roof = _roof_for(h, act, True, peak, sparse, overhead)
+    roof.peak *= ce
+    roof.bandwidth *= be
     cfg.weight_dtype = _dtype(weight_dtype) if weight_dtype is not None else -1
     cfg.kv_dtype = _dtype(kv_dtype) if kv_dtype is not None else -1
     cfg.act_dtype = _dtype(dtype) if dtype is not None else -1
@@ -272,7 +332,8 @@ def _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype, 
 
 def decode(model=None, batch=None, context=0, hw=None, weight_dtype=None, kv_dtype=None,
            dtype=None, tp=1, embedding=None, link_bw=None, comm_latency=None, peak=None, bw=None,
-           mem=None, sparse=False, overhead=None, hw_file=None, **sizes):
+           mem=None, sparse=False, overhead=None, hw_file=None, group_size=None,
+           quantize_all=False, compute_eff=None, bw_eff=None, require_fit=False, **sizes):
     """One decode step at each batch size: the record `roofline decode --json`
     prints, with "rows" a list of dicts (batch, step_time_s, tokens_per_s,
     intensity, bound, memory_bytes, fits, ...) and the summary (params,
@@ -286,7 +347,8 @@ def decode(model=None, batch=None, context=0, hw=None, weight_dtype=None, kv_dty
     batches = _batches(batch)
     m = _resolve_model(model, sizes)
     h, roof, cfg = _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype,
-                                kv_dtype, dtype, tp, embedding, link_bw, comm_latency)
+                                kv_dtype, dtype, tp, embedding, link_bw, comm_latency, group_size,
+                                quantize_all, compute_eff, bw_eff)
     cfg.context = ctx
     n = len(batches)
     arr = (_ct.c_double * n)(*batches)
@@ -295,14 +357,18 @@ def decode(model=None, batch=None, context=0, hw=None, weight_dtype=None, kv_dty
     err = _err()
     _check(_lib.rl_decode(_ct.byref(m), _ct.byref(cfg), _ct.byref(roof), arr, n, rows,
                           _ct.byref(s), _ct.byref(err)), err)
-    return _record(_lib.rl_decode_json, _ct.byref(m), _ct.byref(cfg), _ct.byref(roof), h.id,
-                   rows, n, _ct.byref(s))
+    doc = _record(_lib.rl_decode_json, _ct.byref(m), _ct.byref(cfg), _ct.byref(roof), h.id,
+                  rows, n, _ct.byref(s))
+    if require_fit and (not s.weights_fit or not all(r.fits for r in rows)):
+        raise ValueError("does not fit in the device's memory (require_fit)")
+    return doc
 
 
 def prefill(model=None, prompt=None, batch=1, new_tokens=0, causal=None, no_causal=False,
             hw=None, weight_dtype=None, kv_dtype=None, dtype=None, tp=1, embedding=None,
             link_bw=None, comm_latency=None, peak=None, bw=None, mem=None, sparse=False,
-            overhead=None, hw_file=None, **sizes):
+            overhead=None, hw_file=None, group_size=None, quantize_all=False, compute_eff=None,
+            bw_eff=None, require_fit=False, **sizes):
     """The prefill of batch prompts of prompt tokens: the record `roofline
     prefill --json` prints (ttft_s, compute_bound_fraction, e2e_time_s with
     new_tokens, and "ops", one dict per op kind with its bound). Attention is
@@ -317,7 +383,8 @@ def prefill(model=None, prompt=None, batch=1, new_tokens=0, causal=None, no_caus
     nt = _whole(new_tokens, "count", "new_tokens", 0, "a whole number >= 0")
     m = _resolve_model(model, sizes)
     h, roof, cfg = _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype,
-                                kv_dtype, dtype, tp, embedding, link_bw, comm_latency)
+                                kv_dtype, dtype, tp, embedding, link_bw, comm_latency, group_size,
+                                quantize_all, compute_eff, bw_eff)
     cfg.context, cfg.batch, cfg.new_tokens = p, b, nt
     cfg.causal = 0 if (no_causal or causal is False) else 1
     ops = (_native.PrefillOp * _native.RL_PREFILL_OPS)()
@@ -325,8 +392,11 @@ def prefill(model=None, prompt=None, batch=1, new_tokens=0, causal=None, no_caus
     err = _err()
     _check(_lib.rl_prefill(_ct.byref(m), _ct.byref(cfg), _ct.byref(roof), ops,
                            _native.RL_PREFILL_OPS, _ct.byref(r), _ct.byref(err)), err)
-    return _record(_lib.rl_prefill_json, _ct.byref(m), _ct.byref(cfg), _ct.byref(roof), h.id,
-                   ops, _ct.byref(r))
+    doc = _record(_lib.rl_prefill_json, _ct.byref(m), _ct.byref(cfg), _ct.byref(roof), h.id,
+                  ops, _ct.byref(r))
+    if require_fit and not r.fits:
+        raise ValueError("does not fit in the device's memory (require_fit)")
+    return doc
 
 
 # ---- MFU and HFU ----------------------------------------------------------------------

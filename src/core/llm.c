@@ -30,12 +30,22 @@
  *   ridge batch: the B where weights-only decode reaches peak/bw
  *   asymptote: lim F/Q as B grows = (2 N_mm + 4 L H d_h T) / (T kv + rows)
  *   capacity: weights (all of them, whatever is read) + B T kv <= memory
+ *   + B L k d_ff a: the MLP activation, a = 5 for SiLU(gate) x up (SwiGLU,
+ *     Shazeer 2020), 9 for GELU's tanh form (Hendrycks & Gimpel 2016)
  * Activations and the new token's KV write (1/T of the cache traffic) are
  * left out, as in the seeds.
  *
+ * Weight-only quantization (a weight format narrower than the model's):
+ * the matmul weights take s_w bytes each plus, per group of g inputs of one
+ * output, a 16-bit scale (and a 4-bit zero point for int4): AWQ (Lin et al.
+ * 2024) and GPTQ (Frantar et al. 2023) use g = 128; LLM.int8() (Dettmers et
+ * al. 2022) and FP8 checkpoints one scale per output channel. The
+ * embedding, the output layer, the norms and the routers stay in the
+ * model's format, as those schemes leave them.
+ *
  * Prefill of b prompts of p tokens (m = b p): per layer a QKV projection,
  * fused attention (Dao et al. 2022; causal halves the score FLOPs), the
- * output projection, the MLP (gate/up and down), the norms and residual
+ * output projection, the MLP (gate/up, the activation, down), the norms and residual
  * adds, each bounded separately by the roofline (rl_op_cost), then the
  * output layer for the last token of each prompt. Time to first token >=
  * the sum of the bounds + the all-reduces.
@@ -64,18 +74,60 @@ typedef struct plan {
   rl_model m;
   rl_param_count p;
   double s_w, s_kv, s_a;
+  double s_keep;        /* embedding and output layer (16-bit when quantized) */
   double n;             /* tensor-parallel devices */
   double n_kv;          /* devices the KV heads are split over */
   double w_resident;    /* all weights, per device */
   double w_fixed;       /* read every step whatever B, per device */
   double expert_bytes;  /* one expert's MLP, all layers, per device */
   double row_bytes;     /* gathered embedding rows per token, per device */
+  double emb_bytes;     /* the input embedding table, per device */
   double lin_flops;     /* per token, per device */
+  double act_flops;     /* MLP activation per token, per device */
   double attn_flops_t;  /* per token per context token, per device */
   double kv_tok;        /* KV bytes per context token, per device */
   double kv_tok_all;    /* whole model */
   double d;
+  /* weight-only quantization */
+  int quant;            /* weight format narrower than the model's */
+  int32_t keep_dtype;   /* the format the unquantized tensors stay in */
+  double group;         /* weights per scale; RL_GROUP_CHANNEL; 0 = none */
+  double group_bytes;   /* one scale (+ zero point) */
+  double scale_bytes;   /* all scales, per device */
+  double kept_bytes;    /* tensors left unquantized, per device */
 } plan;
+
+/* Scales of a d_in x d_out matrix quantized in groups of g inputs
+ * (AWQ, Lin et al. 2024; GPTQ, Frantar et al. 2023: a scale and a zero
+ * point per group of g consecutive input weights of one output; per
+ * channel: one per output, as LLM.int8(), Dettmers et al. 2022, and FP8
+ * per-channel scaling). */
+static double scales(const plan *pl, double d_in, double d_out) {
+  if (!pl->quant || pl->group == 0) return 0;
+  if (pl->group == RL_GROUP_CHANNEL) return d_out;
+  return d_out * ceil(d_in / pl->group);
+}
+
+/* The group size in effect: the format's default (int4/fp4: 128, the AWQ
+ * and GPTQ default; int8/fp8: per output channel), the user's, or none. */
+static rl_status quant_setup(plan *pl, const rl_infer_cfg *cfg, int32_t wd, int32_t md, rl_error *err) {
+  double g = cfg->group_size;
+  if (!isfinite(g) || (g != RL_GROUP_CHANNEL && g != RL_GROUP_NONE && (g < 0 || g != floor(g) || g > 1e9)))
+    return rli_fail(err, RL_EINVAL, "group size must be a whole number >= 1, per channel or none (got %g)", g);
+  pl->quant = pl->s_w < rl_dtype_bytes(md);
+  pl->keep_dtype = pl->quant && !cfg->quantize_all ? md : wd;
+  pl->s_keep = rl_dtype_bytes(pl->keep_dtype);
+  if (!pl->quant || g == RL_GROUP_NONE) {
+    pl->group = 0;
+    pl->group_bytes = 0;
+    return RL_OK;
+  }
+  pl->group = g > 0 ? g : (pl->s_w < 1 ? 128 : RL_GROUP_CHANNEL);
+  /* a 16-bit scale per group; int4 adds a 4-bit zero point (asymmetric, as
+   * AWQ and GPTQ store it); the 8-bit formats are symmetric */
+  pl->group_bytes = 2 + (wd == RL_INT4 ? 0.5 : 0);
+  return RL_OK;
+}
 
 static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl, rl_error *err) {
   memset(pl, 0, sizeof *pl);
@@ -98,6 +150,7 @@ static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl
     return rli_fail(err, RL_EINVAL, "memory capacity must be >= 0");
   if (!(cfg->comm_latency_s >= 0) || !isfinite(cfg->comm_latency_s))
     return rli_fail(err, RL_EINVAL, "all-reduce latency must be >= 0");
+  TRY(quant_setup(pl, cfg, wd, m->dtype, err));
   double n = cfg->tp > 1 ? cfg->tp : 1;
   if (n > 1) {
     if (!rli_positive(cfg->link_bw))
@@ -110,17 +163,46 @@ static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl
   pl->d = m->d_model;
   const rl_param_count *p = &pl->p;
   int full = cfg->embedding == RL_EMBED_FULL;
-  double emb = p->embedding; /* 0 for a model given by its count */
-  double expert_params = 0;
-  if (m->experts > 0 && p->derived) expert_params = (p->mlp - m->layers * m->d_model * m->experts) / m->experts;
-  pl->w_resident = p->total * pl->s_w / n;
-  pl->expert_bytes = expert_params * pl->s_w / n;
-  double fixed = p->total - (m->experts > 0 ? m->experts * expert_params : 0);
+  double L = m->layers, d = m->d_model, H = m->heads, Hkv = m->kv_heads, dh = m->head_dim, ff = m->d_ff;
+  double gb = pl->group_bytes, sw = pl->s_w;
+  double s_small = pl->quant ? rl_dtype_bytes(m->dtype) : sw; /* norms, routers */
+  double total, experts_all = 0, emb_b = 0, scale_b = 0, kept = 0;
+  if (p->derived) {
+    double E = m->experts > 0 ? m->experts : 1;
+    double router = m->experts > 0 ? L * d * m->experts : 0;
+    double one = (p->mlp - router) / E; /* one expert (or the dense MLP), all layers */
+    double attn_sc = L * (scales(pl, d, H * dh) + 2 * scales(pl, d, Hkv * dh) + scales(pl, H * dh, d));
+    double mlp_sc = L * ((m->mlp == RL_MLP_GATED ? 2 : 1) * scales(pl, d, ff) + scales(pl, ff, d));
+    double expert_b = one * sw + mlp_sc * gb;
+    double rows = m->vocab + (m->learned_pos ? m->max_seq : 0);
+    double keep_q = pl->quant && cfg->quantize_all;
+    double row_sc = keep_q ? (pl->group == RL_GROUP_CHANNEL ? 1 : pl->group > 0 ? ceil(d / pl->group) : 0) : 0;
+    emb_b = p->embedding * pl->s_keep + rows * row_sc * gb;
+    double out_b = p->output * pl->s_keep + (keep_q && p->output > 0 ? scales(pl, d, m->vocab) * gb : 0);
+    double rest = p->norms * s_small + router * s_small;
+    total = p->attention * sw + attn_sc * gb + E * expert_b + emb_b + out_b + rest;
+    scale_b = (attn_sc + E * mlp_sc + rows * row_sc + (keep_q && p->output > 0 ? scales(pl, d, m->vocab) : 0)) * gb;
+    if (pl->quant) kept = rest + (cfg->quantize_all ? 0 : emb_b + out_b);
+    if (m->experts > 0) {
+      experts_all = E * expert_b;
+      pl->expert_bytes = expert_b / n;
+    }
+    pl->act_flops = L * (m->experts > 0 ? m->experts_active : 1) * ff * (m->mlp == RL_MLP_GATED ? 5 : 9) / n;
+  } else {
+    /* given by its count: every weight in the weight format, scales for
+     * groups of g (per channel: rows of d) */
+    double groups = pl->group == RL_GROUP_CHANNEL ? p->total / d : pl->group > 0 ? p->total / pl->group : 0;
+    total = p->total * sw + groups * gb;
+    scale_b = groups * gb;
+  }
+  pl->w_resident = total / n;
+  pl->emb_bytes = emb_b / n;
+  pl->scale_bytes = scale_b / n;
+  pl->kept_bytes = kept / n;
   /* the untied table is gathered; a tied one is read whole by the output layer */
-  int gathered = !full && !m->tied_embeddings && emb > 0;
-  if (gathered) fixed -= emb;
-  pl->w_fixed = fixed * pl->s_w / n;
-  pl->row_bytes = gathered ? (1.0 + m->learned_pos) * m->d_model * pl->s_w / n : 0;
+  int gathered = !full && !m->tied_embeddings && p->embedding > 0;
+  pl->w_fixed = (total - experts_all - (gathered ? emb_b : 0)) / n;
+  pl->row_bytes = gathered ? (1.0 + m->learned_pos) * emb_b / (m->vocab + (m->learned_pos ? m->max_seq : 0)) / n : 0;
   pl->lin_flops = 2 * (full ? p->active : p->matmul_active) / n;
   pl->attn_flops_t = 4 * m->layers * m->heads * m->head_dim / n;
   pl->kv_tok_all = 2 * m->layers * m->kv_heads * m->head_dim * pl->s_kv;
@@ -156,7 +238,7 @@ static void decode_row(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *r
                        rl_decode_row *r) {
   memset(r, 0, sizeof *r);
   r->batch = B;
-  r->flops = B * (pl->lin_flops + pl->attn_flops_t * T);
+  r->flops = B * (pl->lin_flops + pl->act_flops + pl->attn_flops_t * T);
   r->weight_bytes = weights_read(pl, B);
   r->kv_bytes = B * T * pl->kv_tok;
   r->bytes = r->weight_bytes + r->kv_bytes;
@@ -192,12 +274,18 @@ static void summarize(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *ro
   s->active_params = pl->p.active;
   s->weights_bytes = pl->w_resident;
   s->weights_read_bytes = weights_read(pl, 1) - pl->row_bytes;
-  s->embedding_bytes = pl->p.embedding * pl->s_w / pl->n;
+  s->embedding_bytes = pl->emb_bytes;
   s->kv_bytes_per_token = pl->kv_tok_all;
   s->kv_bytes_per_seq = pl->kv_tok_all * T;
   s->linear_flops_per_token = pl->lin_flops * pl->n;
   s->attention_flops_per_token = pl->attn_flops_t * pl->n * T;
   s->attention_intensity = pl->attn_flops_t * pl->n / pl->kv_tok_all;
+  s->activation_flops_per_token = pl->act_flops * pl->n;
+  s->quantized = pl->quant;
+  s->kept_dtype = pl->keep_dtype;
+  s->group_size = pl->group;
+  s->scale_bytes = pl->scale_bytes;
+  s->kept_bytes = pl->kept_bytes;
   s->ridge = roof->peak / roof->bandwidth;
   /* ridge batch: weights-only intensity rises with B towards
    * lin_flops / row_bytes (unbounded when nothing grows with B). */
@@ -212,7 +300,7 @@ static void summarize(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *ro
     s->ridge_batch = hi < 1e18 ? hi : 0;
   }
   double den = T * pl->kv_tok + pl->row_bytes;
-  s->asymptotic_intensity = den > 0 ? (pl->lin_flops + pl->attn_flops_t * T) / den : 0;
+  s->asymptotic_intensity = den > 0 ? (pl->lin_flops + pl->act_flops + pl->attn_flops_t * T) / den : 0;
   s->mem_bytes = cfg->mem_bytes;
   s->tp = (int32_t)pl->n;
   if (cfg->mem_bytes > 0) {
@@ -256,10 +344,13 @@ typedef struct acc {
   double tp;
 } acc;
 
-static rl_status add_op(acc *a, const char *name, const rl_op *op, double count, rl_error *err) {
+/* count ops of one kind; `extra` bytes each on top of the op's own traffic
+ * (quantization scales) */
+static rl_status add_op(acc *a, const char *name, const rl_op *op, double count, double extra,
+                        rl_error *err) {
   rl_cost c;
   TRY(rl_op_cost(op, &c, err));
-  double F = c.flops * count / a->tp, Q = c.bytes * count / a->tp;
+  double F = c.flops * count / a->tp, Q = (c.bytes + extra) * count / a->tp;
   double tc = F / a->roof->peak, tm = Q / a->roof->bandwidth;
   double t = tc > tm ? tc : tm;
   a->flops += F;
@@ -314,9 +405,10 @@ rl_status rl_prefill(const rl_model *m0, const rl_infer_cfg *cfg, const rl_roof 
   double tok = b * p;
   acc a = {ops, cap, 0, 0, 0, 0, 0, 0, roof, pl.n};
   rl_op op;
+  double gb = pl.group_bytes;
   if (pl.p.derived) {
     op = linear(tok, d, (H + 2 * Hkv) * dh, ad, wd);
-    TRY(add_op(&a, "qkv projection", &op, L, err));
+    TRY(add_op(&a, "qkv projection", &op, L, (scales(&pl, d, H * dh) + 2 * scales(&pl, d, Hkv * dh)) * gb, err));
   }
   op = rl_op_init(RL_OP_ATTENTION, ad);
   op.seq = p;
@@ -325,34 +417,46 @@ rl_status rl_prefill(const rl_model *m0, const rl_infer_cfg *cfg, const rl_roof 
   op.kv_heads = Hkv;
   op.batch = b;
   op.flags = RL_OP_FUSED | (cfg->causal ? RL_OP_CAUSAL : 0);
-  TRY(add_op(&a, cfg->causal ? "attention (fused, causal)" : "attention (fused)", &op, L, err));
+  TRY(add_op(&a, cfg->causal ? "attention (fused, causal)" : "attention (fused)", &op, L, 0, err));
   if (pl.p.derived) {
     op = linear(tok, H * dh, d, ad, wd);
-    TRY(add_op(&a, "output projection", &op, L, err));
-    double gate = m->mlp == RL_MLP_GATED ? 2 : 1;
+    TRY(add_op(&a, "output projection", &op, L, scales(&pl, H * dh, d) * gb, err));
+    int gated = m->mlp == RL_MLP_GATED;
+    double gate = gated ? 2 : 1, ff = m->d_ff;
     double E = m->experts > 0 ? m->experts : 1, k = m->experts > 0 ? m->experts_active : 1;
     /* an MoE layer: every expert sees tok k / E tokens (uniform routing) */
     double et = m->experts > 0 ? ceil(tok * k / E) : tok;
-    op = linear(et, d, gate * m->d_ff, ad, wd);
-    TRY(add_op(&a, m->mlp == RL_MLP_GATED ? "mlp gate+up" : "mlp up", &op, L * E, err));
-    op = linear(et, m->d_ff, d, ad, wd);
-    TRY(add_op(&a, "mlp down", &op, L * E, err));
+    op = linear(et, d, gate * ff, ad, wd);
+    TRY(add_op(&a, gated ? "mlp gate+up" : "mlp up", &op, L * E, gate * scales(&pl, d, ff) * gb, err));
+    if (gated) {
+      /* SiLU(gate) x up in one kernel (Shazeer 2020): 4 FLOPs of SiLU and
+       * a multiply per element, gate and up read, the product written */
+      op = rl_op_init(RL_OP_KERNEL, ad);
+      op.flops = 5 * et * ff;
+      op.bytes = 3 * et * ff * pl.s_a;
+    } else {
+      op = rl_op_init(RL_OP_GELU_TANH, ad);
+      op.n = et * ff;
+    }
+    TRY(add_op(&a, gated ? "mlp activation (SiLU x up)" : "mlp activation (GELU)", &op, L * E, 0, err));
+    op = linear(et, ff, d, ad, wd);
+    TRY(add_op(&a, "mlp down", &op, L * E, scales(&pl, ff, d) * gb, err));
     op = rl_op_init(m->norm == RL_NORM_RMS ? RL_OP_RMSNORM : RL_OP_LAYERNORM, ad);
     op.m = tok;
     op.n = d;
-    TRY(add_op(&a, "norms", &op, 2 * L, err));
+    TRY(add_op(&a, "norms", &op, 2 * L, 0, err));
     op = rl_op_init(RL_OP_ADD, ad);
     op.n = tok * d;
-    TRY(add_op(&a, "residual adds", &op, 2 * L, err));
-    op = linear(b, d, m->vocab, ad, wd);
-    TRY(add_op(&a, "output layer (last token)", &op, 1, err));
+    TRY(add_op(&a, "residual adds", &op, 2 * L, 0, err));
+    op = linear(b, d, m->vocab, ad, pl.keep_dtype);
+    TRY(add_op(&a, "output layer (last token)", &op, 1, cfg->quantize_all ? scales(&pl, d, m->vocab) * gb : 0, err));
   } else {
     /* a model given by its count: all its weights as one linear of 2N
      * FLOPs per token, the weights read once */
     op = rl_op_init(RL_OP_KERNEL, ad);
     op.flops = 2 * pl.p.total * tok;
-    op.bytes = pl.p.total * pl.s_w + 2 * tok * d * pl.s_a * L;
-    TRY(add_op(&a, "linear layers (2N FLOPs/token)", &op, 1, err));
+    op.bytes = pl.w_resident * pl.n + 2 * tok * d * pl.s_a * L;
+    TRY(add_op(&a, "linear layers (2N FLOPs/token)", &op, 1, 0, err));
   }
   memset(out, 0, sizeof *out);
   out->tokens = tok;
@@ -375,6 +479,8 @@ rl_status rl_prefill(const rl_model *m0, const rl_infer_cfg *cfg, const rl_roof 
   out->e2e_time_s = out->ttft_s + dec;
   out->memory_bytes = pl.w_resident + b * (p + nt) * pl.kv_tok;
   out->fits = cfg->mem_bytes <= 0 || out->memory_bytes <= cfg->mem_bytes;
+  out->weights_bytes = pl.w_resident;
+  out->mem_bytes = cfg->mem_bytes;
   out->n_ops = a.n < cap ? a.n : cap;
   if (!ops) out->n_ops = a.n;
   return RL_OK;

@@ -221,6 +221,14 @@ size_t rl_decode_json(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof 
   jw_str(&j, "kv_dtype", rl_dtype_name(kd));
   jw_str(&j, "dtype", rl_dtype_name(ad));
   jw_num(&j, "other_embedding_step_time_s", orow.step_time_s);
+  jw_num(&j, "activation_flops_per_token", s->activation_flops_per_token);
+  jw_bool(&j, "quantized", s->quantized);
+  if (s->group_size > 0) jw_num(&j, "group_size", s->group_size);
+  else jw_str(&j, "group_size", s->group_size < 0 ? "channel" : "none");
+  jw_bool(&j, "quantize_all", cfg->quantize_all);
+  jw_num(&j, "scale_bytes", s->scale_bytes);
+  jw_num(&j, "kept_bytes", s->kept_bytes);
+  jw_str(&j, "kept_dtype", rl_dtype_name(s->kept_dtype));
   jw_open(&j, "rows", '[');
   for (int32_t i = 0; i < n; i++) {
     const rl_decode_row *r = &rows[i];
@@ -274,6 +282,8 @@ size_t rl_prefill_json(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof
   jw_num(&j, "e2e_time_s", r->e2e_time_s);
   jw_num(&j, "memory_bytes", r->memory_bytes);
   jw_bool(&j, "fits", r->fits);
+  jw_num(&j, "weights_bytes", r->weights_bytes);
+  jw_opt(&j, "mem_bytes", r->mem_bytes > 0, r->mem_bytes);
   jw_num(&j, "peak", roof->peak);
   jw_num(&j, "bandwidth", roof->bandwidth);
   jw_num(&j, "tp", cfg->tp > 1 ? cfg->tp : 1);
