@@ -151,7 +151,12 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   int32_t kd = cfg.kv_dtype >= 0 ? cfg.kv_dtype : ad;
   int nofit = 0;
   for (int i = 0; i < nb; i++) nofit += !rows[i].fits;
-  int fail = inf.require_fit && (nofit > 0 || !s.weights_fit) ? CLI_FAIL : CLI_OK;
+  int fail = CLI_OK;
+  if (inf.require_fit && (nofit > 0 || !s.weights_fit)) {
+    fail = CLI_FAIL;
+    fprintf(ctx->err, "roofline decode: does not fit in %s per device (--require-fit)\n",
+            CLI_Q(s.mem_bytes, RL_UNIT_BYTES));
+  }
   if (ctx->json) {
     decode_args a = {&m, &cfg, &roof, hw.id, rows, nb, &s};
     rc = cli_print_json(ctx, decode_json, &a);

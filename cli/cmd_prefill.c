@@ -87,7 +87,12 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   if (st) return cli_fail(ctx, st, &e);
   rl_model c;
   rl_model_check(&m, &c, NULL);
-  int fail = inf.require_fit && !r.fits ? CLI_FAIL : CLI_OK;
+  int fail = CLI_OK;
+  if (inf.require_fit && !r.fits) {
+    fail = CLI_FAIL;
+    fprintf(ctx->err, "roofline prefill: does not fit in %s per device (--require-fit)\n",
+            CLI_Q(r.mem_bytes, RL_UNIT_BYTES));
+  }
   if (ctx->json) {
     prefill_args a = {&m, &cfg, &roof, hw.id, ops, &r};
     rc = cli_print_json(ctx, prefill_json, &a);

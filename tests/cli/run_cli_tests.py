@@ -152,6 +152,21 @@ def main():
             bad("csv", " ".join(args), f"exit {rc}, {out[:120]!r} {err!r}")
         else:
             passed += 1
+    # --require-fit: a model that does not fit still prints its answer, and exits 1
+    # with one line on stderr; one that fits exits 0
+    for args, want in ((["decode", "--model", "llama3-70b", "--batch", "1"], 1),
+                       (["decode", "--model", "llama3-8b", "--context", "4096", "--batch", "119,120"], 1),
+                       (["prefill", "--model", "llama3-70b", "--prompt", "512"], 1),
+                       (["decode", "--model", "llama3-70b", "--batch", "1", "--tp", "2"], 0)):
+        for extra in ([], ["--json"]):
+            rc, out, err = run(binary, args + ["--require-fit"] + extra)
+            ok = rc == want and out.strip() and (err.count("\n") == 1 and "does not fit" in err if want else not err)
+            if ok and not extra:
+                ok = ("DOES NOT FIT" in out.splitlines()[0]) == (want == 1)
+            if not ok:
+                bad("require-fit", " ".join(args + extra), f"exit {rc}, want {want}; {err!r}")
+            else:
+                passed += 1
     # help: `roofline CMD --help` and `roofline help CMD` print the same text
     rc, out, _ = run(binary, ["--help"])
     cmds = re.findall(r"^  (\w+)\s", out, re.M)
