@@ -49,6 +49,21 @@ static const cli_command *find_command(const char *name) {
   return NULL;
 }
 
+/* A command's help; a line "@ops" stands for the op schema's kinds and
+ * their shape flags (rl_op_help), so that the help cannot drift from it. */
+static void put_help(FILE *out, const char *help) {
+  const char *at = strstr(help, "@ops\n");
+  if (!at) { fputs(help, out); return; }
+  fwrite(help, 1, (size_t)(at - help), out);
+  char buf[4096];
+  size_t need = rl_op_help(buf, sizeof buf);
+  char *big = need < sizeof buf ? NULL : malloc(need + 1);
+  if (big) rl_op_help(big, need + 1);
+  fputs(big ? big : buf, out);
+  free(big);
+  fputs(at + 5, out);
+}
+
 int cli_main(int argc, char **argv, FILE *out, FILE *err) {
   cli_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
@@ -70,7 +85,7 @@ int cli_main(int argc, char **argv, FILE *out, FILE *err) {
       fprintf(err, "roofline: unknown command '%s' (see roofline --help)\n", argv[2]);
       return CLI_USAGE;
     }
-    fputs(c->help, out);
+    put_help(out, c->help);
     return CLI_OK;
   }
   const cli_command *c = find_command(argv[1]);
@@ -80,7 +95,7 @@ int cli_main(int argc, char **argv, FILE *out, FILE *err) {
   }
   for (int i = 2; i < argc; i++)
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(c->help, out);
+      put_help(out, c->help);
       return CLI_OK;
     }
   ctx.cmd = c->name;

@@ -140,7 +140,8 @@ static int add_op_point(cli_ctx *ctx, plot_args *a, plot_data *d, const rl_op *o
   return CLI_OK;
 }
 
-/* KIND[:key=value,...] */
+/* KIND[:key=value,...]: the keys are the op schema's fields (as the flags of
+ * `roofline op`), plus dtype=, time= and label=. */
 static int parse_op_spec(cli_ctx *ctx, const char *spec, int32_t dtype, rl_op *op, char *label,
                          size_t lcap, double *time_s) {
   char tmp[512];
@@ -154,72 +155,54 @@ static int parse_op_spec(cli_ctx *ctx, const char *spec, int32_t dtype, rl_op *o
   *op = rl_op_init(kind, dtype);
   *time_s = 0;
   snprintf(label, lcap, "%s", spec);
-  double rows = 0, cols = 0, n = 0, tokens = 0, d_in = 0, d_out = 0;
+  enum { MAX_KEYS = 64 };
+  const char *names[MAX_KEYS];
+  double values[MAX_KEYS];
+  int32_t n = 0;
   if (colon) {
     for (char *kv = strtok(colon + 1, ","); kv; kv = strtok(NULL, ",")) {
       char *eq = strchr(kv, '=');
       if (eq) *eq = 0;
       const char *key = kv, *val = eq ? eq + 1 : NULL;
-      if (strcmp(key, "fused") == 0 || strcmp(key, "causal") == 0 || strcmp(key, "bias") == 0) {
-        op->flags |= key[0] == 'f' ? RL_OP_FUSED : key[0] == 'c' ? RL_OP_CAUSAL : RL_OP_BIAS;
+      int32_t unit = RL_UNIT_COUNT;
+      int32_t type = rl_op_field_type(key, &unit);
+      if (type == RL_OP_FIELD_FLAG) {
+        if (n == MAX_KEYS) return cli_error(ctx, "op '%s': too many keys", spec);
+        names[n] = key;
+        values[n++] = 1;
         continue;
       }
       if (!val || !*val) return cli_error(ctx, "op '%s': %s needs a value (key=value)", spec, key);
       if (strcmp(key, "label") == 0) { snprintf(label, lcap, "%s", val); continue; }
-      if (strcmp(key, "dtype") == 0 || strcmp(key, "weight-dtype") == 0) {
+      if (strcmp(key, "dtype") == 0 || type == RL_OP_FIELD_DTYPE) {
         int32_t dt;
         if (rl_dtype_parse(val, &dt, &e)) return cli_error(ctx, "op '%s': %s", spec, e.msg);
-        if (key[0] == 'd') op->dtype = dt; else op->weight_dtype = dt;
+        if (type == RL_OP_FIELD_DTYPE) {
+          if (n == MAX_KEYS) return cli_error(ctx, "op '%s': too many keys", spec);
+          names[n] = key;
+          values[n++] = dt;
+        } else {
+          op->dtype = dt;
+        }
         continue;
       }
-      static const struct { const char *k; rl_unit u; } keys[] = {
-          {"time", RL_UNIT_SECONDS}, {"flops", RL_UNIT_FLOP}, {"bytes", RL_UNIT_BYTES},
-          {"m", RL_UNIT_COUNT}, {"n", RL_UNIT_COUNT}, {"k", RL_UNIT_COUNT}, {"batch", RL_UNIT_COUNT},
-          {"rows", RL_UNIT_COUNT}, {"cols", RL_UNIT_COUNT}, {"tokens", RL_UNIT_COUNT},
-          {"d-in", RL_UNIT_COUNT}, {"d-out", RL_UNIT_COUNT}, {"seq", RL_UNIT_COUNT},
-          {"seq-kv", RL_UNIT_COUNT}, {"head-dim", RL_UNIT_COUNT}, {"heads", RL_UNIT_COUNT},
-          {"kv-heads", RL_UNIT_COUNT}, {"tile", RL_UNIT_COUNT}};
-      size_t ki = 0;
-      while (ki < sizeof keys / sizeof keys[0] && strcmp(keys[ki].k, key) != 0) ki++;
-      if (ki == sizeof keys / sizeof keys[0])
+      int is_time = strcmp(key, "time") == 0;
+      if (!is_time && type != RL_OP_FIELD_SIZE)
         return cli_error(ctx, "op '%s': unknown key '%s'", spec, key);
       double v;
-      if (rl_parse_quantity(val, keys[ki].u, &v, &e)) return cli_error(ctx, "op '%s': %s: %s", spec, key, e.msg);
-      if (!(v > 0)) return cli_error(ctx, "op '%s': %s must be > 0", spec, key);
-      switch (ki) {
-      case 0: *time_s = v; break;
-      case 1: op->flops = v; break;
-      case 2: op->bytes = v; break;
-      case 3: op->m = v; break;
-      case 4: n = v; break;
-      case 5: op->k = v; break;
-      case 6: op->batch = v; break;
-      case 7: rows = v; break;
-      case 8: cols = v; break;
-      case 9: tokens = v; break;
-      case 10: d_in = v; break;
-      case 11: d_out = v; break;
-      case 12: op->seq = v; break;
-      case 13: op->seq_kv = v; break;
-      case 14: op->head_dim = v; break;
-      case 15: op->heads = v; break;
-      case 16: op->kv_heads = v; break;
-      default: op->tile = v; break;
+      if (rl_parse_quantity(val, is_time ? RL_UNIT_SECONDS : (rl_unit)unit, &v, &e))
+        return cli_error(ctx, "op '%s': %s: %s", spec, key, e.msg);
+      if (is_time) {
+        if (!(v > 0)) return cli_error(ctx, "op '%s': time must be > 0", spec);
+        *time_s = v;
+        continue;
       }
+      if (n == MAX_KEYS) return cli_error(ctx, "op '%s': too many keys", spec);
+      names[n] = key;
+      values[n++] = v;
     }
   }
-  switch (kind) {
-  case RL_OP_SOFTMAX: case RL_OP_LAYERNORM: case RL_OP_RMSNORM: case RL_OP_EMBEDDING:
-    op->m = rows; op->n = cols; break;
-  case RL_OP_LINEAR:
-    op->m = tokens; op->k = d_in; op->n = d_out; break;
-  case RL_OP_MATMUL: case RL_OP_ATTENTION: case RL_OP_CONV2D: case RL_OP_KERNEL:
-    op->n = n; break;
-  default:
-    op->n = rows > 0 && cols > 0 ? rows * cols : n;
-  }
-  if (kind == RL_OP_KERNEL && !(op->flops > 0 || op->bytes > 0))
-    return cli_error(ctx, "op '%s': kernel needs flops= and bytes=", spec);
+  if (rl_op_set_fields(op, names, values, n, "", &e)) return cli_error(ctx, "op '%s': %s", spec, e.msg);
   return CLI_OK;
 }
 

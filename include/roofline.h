@@ -284,6 +284,42 @@ typedef struct rl_op {
  * -1). */
 RL_API rl_op rl_op_init(int32_t kind, int32_t dtype);
 
+/* The op schema. src/core/ops.c holds one row per kind: its name, aliases,
+ * the shape fields it takes and its formula. Every client (the CLI's flags
+ * and help, plot op specs, Python) reads the fields from here.
+ *
+ * Field names are the CLI's flag spellings ("d-in"; '_' is accepted for
+ * '-'). A kind's fields, in order (Python's positional order), as text:
+ * bare names are required, [name] optional, and " | " separates
+ * alternative forms: "n | rows cols [weight-dtype]",
+ * "m n k [batch] [bias] [weight-dtype]". Returns the length needed. */
+RL_API size_t rl_op_fields(int32_t kind, char *buf, size_t cap);
+enum { RL_OP_FIELD_SIZE = 1, RL_OP_FIELD_FLAG = 2, RL_OP_FIELD_DTYPE = 3 };
+/* What a field is: RL_OP_FIELD_SIZE (a number; *unit: the rl_unit a value
+ * with a unit is read in), _FLAG (bias, fused, causal: set by a non-zero
+ * value) or _DTYPE (weight-dtype: an rl_dtype); 0 for no such field. */
+RL_API int32_t rl_op_field_type(const char *field, int32_t *unit);
+/* The i-th field of the schema (all kinds together); NULL past the end. */
+RL_API const char *rl_op_field_name(int32_t i);
+/* 1 when the kind takes the field. */
+RL_API int rl_op_takes(int32_t kind, const char *field);
+/* Set one field by name ("d-in" sets k of a linear op): a size, a flag or
+ * weight-dtype. RL_EINVAL for a field the op's kind does not take. */
+RL_API rl_status rl_op_set(rl_op *op, const char *field, double value,
+                           rl_error *err);
+/* Set a whole shape given as n (field, value) pairs, checking it against
+ * the schema: each field applies to the kind, the fields of one form only,
+ * every required field of that form given, an optional size (or one of an
+ * alternative form) > 0 (pad >= 0). Messages name fields with `prefix`
+ * ("--" for flags): "--k does not apply to add", "matmul needs --m, --n
+ * and --k". The formula checks the values of the main form's sizes. */
+RL_API rl_status rl_op_set_fields(rl_op *op, const char *const *fields,
+                                  const double *values, int32_t n,
+                                  const char *prefix, rl_error *err);
+/* Every kind and its fields as flags, for --help, and what an absent
+ * optional size stands for. Returns the length needed. */
+RL_API size_t rl_op_help(char *buf, size_t cap);
+
 typedef struct rl_cost {
   double flops;      /* F, FLOP */
   double bytes;      /* Q, B */
@@ -293,6 +329,10 @@ typedef struct rl_cost {
 } rl_cost;
 
 RL_API rl_status rl_op_cost(const rl_op *op, rl_cost *out, rl_error *err);
+/* The op's shape in words for readable output: "(4096 x 4096)(4096 x
+ * 4096)", "1 token, 4096 -> 4096", "16777216 elements". Returns the length
+ * needed. */
+RL_API size_t rl_op_describe(const rl_op *op, char *buf, size_t cap);
 
 /* The smallest whole token count B at which a linear layer d_in -> d_out
  * (weights in weight_dtype, activations in dtype) reaches intensity >=

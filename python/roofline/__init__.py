@@ -165,24 +165,41 @@ def _op_kind(name):
     return out.value
 
 
-_SHAPES = {
-    # op: the fields of its shape tuple, in order (see op_cost)
-    "elementwise": ("n",),
-    "rows": ("m", "n"),
-    "matmul": ("m", "n", "k", "batch"),
-    "linear": ("m", "k", "n"),
-    "attention": ("seq", "head_dim", "heads", "kv_heads", "batch"),
-    "conv2d": ("batch", "c_in", "h", "w", "c_out", "kh", "kw", "stride", "pad", "groups"),
-    "kernel": ("flops", "bytes"),
-}
+_UNIT_NAMES = {v: k for k, v in _native.UNIT.items()}
 
 
-def _shape_fields(kind_name):
-    if kind_name in ("softmax", "layernorm", "rmsnorm", "embedding"):
-        return _SHAPES["rows"]
-    if kind_name in _SHAPES:
-        return _SHAPES[kind_name]
-    return _SHAPES["elementwise"]
+def _op_fields(kind):
+    """The kind's fields from the library's op schema, as its forms: a list of
+    (positional size fields, number of them required), one per alternative."""
+    forms = []
+    for part in op_fields(_lib.rl_op_name(kind).decode()).split("|"):
+        sizes, required = [], 0
+        for word in part.split():
+            name = word.strip("[]")
+            if _lib.rl_op_field_type(name.encode(), None) != _native.RL_OP_FIELD_SIZE:
+                continue
+            sizes.append(name)
+            if not word.startswith("["):
+                required = len(sizes)
+        forms.append((sizes, required))
+    return forms
+
+
+def op_fields(kind):
+    """The shape fields an op kind takes, from the library's op schema:
+    op_fields("linear") == "tokens d-in d-out [bias] [weight-dtype]" (bare: required,
+    [..]: optional, " | ": alternative forms)."""
+    buf = _ct.create_string_buffer(256)
+    _lib.rl_op_fields(_op_kind(kind), buf, 256)
+    return buf.value.decode()
+
+
+def _set_fields(o, fields):
+    """Set (name, value) pairs on an rl_op through the library's schema check."""
+    names = (_ct.c_char_p * max(len(fields), 1))(*[k.encode() for k, _ in fields])
+    values = (_ct.c_double * max(len(fields), 1))(*[v for _, v in fields])
+    err = _native.Error()
+    _check(_lib.rl_op_set_fields(_ct.byref(o), names, values, len(fields), b"", _ct.byref(err)), err)
 
 
 def _cost(op):
@@ -210,17 +227,15 @@ def op_cost(op, shape, s=2):
         name, flags = "attention", _native.RL_OP_FUSED
     kind = _op_kind(name)
     canonical = _lib.rl_op_name(kind).decode()
-    fields = _shape_fields(canonical)
     shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
-    if canonical in ("add", "mul", "sub", "div", "relu", "gelu-tanh", "gelu-erf", "silu", "copy") \
-            and len(shape) == 2:
-        shape = (shape[0] * shape[1],)
-    if not 1 <= len(shape) <= len(fields):
-        raise ValueError(f"{canonical}: shape {shape!r} should be ({', '.join(fields)})")
+    forms = _op_fields(kind)
+    form = next((f for f, req in forms if req <= len(shape) <= len(f)), None)
+    if form is None:
+        want = " or ".join("(" + ", ".join(f) + ")" for f, _ in forms)
+        raise ValueError(f"{canonical}: shape {shape!r} should be {want}")
     o = _lib.rl_op_init(kind, _dtype(s))
     o.flags = flags
-    for f, v in zip(fields, shape):
-        setattr(o, f, _num(v, "count", f))
+    _set_fields(o, [(f, _num(v, "count", f)) for f, v in zip(form, shape)])
     c = _cost(o)
     return (c.flops, c.bytes)
 
@@ -302,46 +317,31 @@ def _result_json(label, h, dtype, roof, r, extra=""):
     return _json.loads(buf.value.decode())
 
 
-_OP_FIELDS = {"n", "rows", "cols", "m", "k", "batch", "tokens", "d_in", "d_out", "seq", "seq_kv",
-              "head_dim", "heads", "kv_heads", "tile", "c_in", "c_out", "h", "w", "kh", "kw",
-              "stride", "pad", "groups"}
-
-
 def op(kind, hw=None, dtype="bf16", time=None, weight_dtype=None, fused=False, causal=False,
        bias=False, peak=None, bw=None, mem=None, sparse=False, overhead=None, hw_file=None,
        **shape):
     """One operation on one device: the record `roofline op KIND --json` prints.
 
-    Shape keywords are the command's flags: n, rows, cols (elementwise, softmax,
-    norms), m, n, k, batch (matmul), tokens, d_in, d_out (linear), seq, head_dim,
-    heads, kv_heads, batch, seq_kv, tile (attention), batch, c_in, h, w, c_out,
-    kh, kw, stride, pad, groups (conv2d). Values may carry units ("4Ki").
+    Shape keywords are the command's flags ('_' for '-'), as op_fields(kind) lists
+    them: rows=, cols= (softmax, norms), m=, n=, k= (matmul), tokens=, d_in=, d_out=
+    (linear), ... Values may carry units ("4Ki").
     """
-    for key in shape:
-        if key not in _OP_FIELDS:
-            raise ValueError(f"unknown shape keyword {key!r}")
     k = _op_kind(kind)
     name = _lib.rl_op_name(k).decode()
     if name == "kernel":
         raise ValueError("use kernel(flops, bytes, ...) for a generic kernel")
     dt = _dtype(dtype)
     o = _lib.rl_op_init(k, dt)
+    fields = []
+    for key, val in shape.items():
+        unit = _ct.c_int32()
+        if _lib.rl_op_field_type(key.encode(), _ct.byref(unit)) != _native.RL_OP_FIELD_SIZE:
+            raise ValueError(f"unknown shape keyword {key!r}")
+        fields.append((key, _num(val, _UNIT_NAMES[unit.value], key)))
+    fields += [(f, 1.0) for f, on in (("fused", fused), ("causal", causal), ("bias", bias)) if on]
     if weight_dtype is not None:
-        o.weight_dtype = _dtype(weight_dtype)
-    o.flags = (_native.RL_OP_FUSED if fused else 0) | (_native.RL_OP_CAUSAL if causal else 0) | \
-              (_native.RL_OP_BIAS if bias else 0)
-    v = {key: _num(val, "count", key) for key, val in shape.items()}
-    if name == "linear":
-        v = {"m": v.get("tokens", 0), "k": v.get("d_in", 0), "n": v.get("d_out", 0),
-             **{x: y for x, y in v.items() if x not in ("tokens", "d_in", "d_out")}}
-    elif name in ("softmax", "layernorm", "rmsnorm", "embedding"):
-        v = {"m": v.pop("rows", 0), "n": v.pop("cols", 0), **v}
-    elif "rows" in v or "cols" in v:
-        if "n" in v:
-            raise ValueError("give n or rows and cols, not both")
-        v = {"n": v.pop("rows", 0) * v.pop("cols", 0), **v}
-    for key, val in v.items():
-        setattr(o, key, val)
+        fields.append(("weight-dtype", float(_dtype(weight_dtype))))
+    _set_fields(o, fields)
     c = _cost(o)
     h = _device(hw, peak, bw, mem, hw_file)
     roof = _roof_for(h, dt, c.tensor, peak, sparse, overhead)

@@ -17,8 +17,9 @@ RL_PREFILL_OPS, RL_MFU_CONVENTIONS = 12, 12
 
 # rl_unit
 UNIT = {"count": 0, "B": 1, "B/s": 2, "FLOP": 3, "FLOP/s": 4, "s": 5, "FLOP/B": 6}
-# rl_op flags
+# rl_op flags and the op schema's field types
 RL_OP_FUSED, RL_OP_CAUSAL, RL_OP_BIAS = 1, 2, 4
+RL_OP_FIELD_SIZE, RL_OP_FIELD_FLAG, RL_OP_FIELD_DTYPE = 1, 2, 3
 RL_ROOF_SPARSE = 1
 RL_GROUP_CHANNEL, RL_GROUP_NONE = -1.0, -2.0
 D = ctypes.c_double
@@ -233,6 +234,10 @@ def _declare(lib):
         "rl_op_parse": (ctypes.c_int, [ctypes.c_char_p, P(I32), E]),
         "rl_op_init": (Op, [I32, I32]),
         "rl_op_cost": (ctypes.c_int, [P(Op), P(Cost), E]),
+        "rl_op_fields": (ctypes.c_size_t, [I32, ctypes.c_char_p, ctypes.c_size_t]),
+        "rl_op_field_type": (I32, [ctypes.c_char_p, P(I32)]),
+        "rl_op_set_fields": (ctypes.c_int, [P(Op), P(ctypes.c_char_p), P(D), I32, ctypes.c_char_p,
+                                            E]),
         "rl_linear_min_batch": (ctypes.c_int, [D, D, I32, I32, ctypes.c_int, D, P(D), E]),
         "rl_bound_name": (ctypes.c_char_p, [I32]),
         "rl_roofline": (ctypes.c_int, [D, D, P(Roof), D, P(Result), E]),

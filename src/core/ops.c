@@ -62,43 +62,175 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const op_names[RL_OP_KIND_COUNT] = {
-    "add",     "mul",       "sub",      "div",    "relu",   "gelu-tanh",
-    "gelu-erf", "silu",     "softmax",  "layernorm", "rmsnorm", "matmul",
-    "linear",  "attention", "conv2d",   "copy",   "embedding", "kernel"};
+#define TRY(x) do { rl_status st_ = (x); if (st_ != RL_OK) return st_; } while (0)
 
-static const struct {
-  const char *alias;
-  int32_t kind;
-} op_aliases[] = {
-    {"gelu", RL_OP_GELU_TANH}, {"gelu_tanh", RL_OP_GELU_TANH},
-    {"gelu_erf", RL_OP_GELU_ERF}, {"bmm", RL_OP_MATMUL}, {"mm", RL_OP_MATMUL},
-    {"gemm", RL_OP_MATMUL},    {"layer_norm", RL_OP_LAYERNORM},
-    {"layer-norm", RL_OP_LAYERNORM}, {"rms_norm", RL_OP_RMSNORM},
-    {"rms-norm", RL_OP_RMSNORM}, {"attn", RL_OP_ATTENTION},
-    {"sdpa", RL_OP_ATTENTION}, {"conv", RL_OP_CONV2D},
-    {"convolution", RL_OP_CONV2D}, {"swish", RL_OP_SILU},
-    {"elementwise", RL_OP_ADD},
+/* ---- the fields: every shape field any kind takes -------------------- */
+
+/* Field ids (1-based: 0 ends a kind's list). */
+enum {
+  F_N = 1, F_ROWS, F_COLS, F_M, F_K, F_BATCH, F_TOKENS, F_D_IN, F_D_OUT, F_SEQ, F_SEQ_KV,
+  F_HEAD_DIM, F_HEADS, F_KV_HEADS, F_TILE, F_C_IN, F_C_OUT, F_H, F_W, F_KH, F_KW, F_STRIDE,
+  F_PAD, F_GROUPS, F_FLOPS, F_BYTES, F_FUSED, F_CAUSAL, F_BIAS, F_WEIGHT_DTYPE, F_COUNT
 };
 
-const char *rl_op_name(int32_t kind) {
-  if (kind < 0 || kind >= RL_OP_KIND_COUNT) return NULL;
-  return op_names[kind];
+typedef struct op_field {
+  const char *name;  /* flag and key spelling: "d-in" ('_' accepted for '-') */
+  int32_t type;      /* RL_OP_FIELD_SIZE, _FLAG, _DTYPE */
+  size_t off;        /* SIZE: the double in rl_op */
+  uint32_t flag;     /* FLAG: the RL_OP_* bit */
+  rl_unit unit;      /* SIZE: how a value with a unit is read */
+  const char *meta;  /* placeholder in usage text */
+  const char *dflt;  /* SIZE: what 0 (absent) stands for; NULL: no default */
+} op_field;
+
+#define SZ(f, u, meta, dflt) RL_OP_FIELD_SIZE, offsetof(rl_op, f), 0, u, meta, dflt
+#define FL(bit) RL_OP_FIELD_FLAG, 0, bit, RL_UNIT_COUNT, NULL, NULL
+static const op_field fields[F_COUNT] = {
+    [F_N] = {"n", SZ(n, RL_UNIT_COUNT, "N", NULL)},
+    [F_ROWS] = {"rows", SZ(m, RL_UNIT_COUNT, "R", NULL)},
+    [F_COLS] = {"cols", SZ(n, RL_UNIT_COUNT, "C", NULL)},
+    [F_M] = {"m", SZ(m, RL_UNIT_COUNT, "M", NULL)},
+    [F_K] = {"k", SZ(k, RL_UNIT_COUNT, "K", NULL)},
+    [F_BATCH] = {"batch", SZ(batch, RL_UNIT_COUNT, "B", "1")},
+    [F_TOKENS] = {"tokens", SZ(m, RL_UNIT_COUNT, "B", NULL)},
+    [F_D_IN] = {"d-in", SZ(k, RL_UNIT_COUNT, "D", NULL)},
+    [F_D_OUT] = {"d-out", SZ(n, RL_UNIT_COUNT, "D", NULL)},
+    [F_SEQ] = {"seq", SZ(seq, RL_UNIT_COUNT, "T", NULL)},
+    [F_SEQ_KV] = {"seq-kv", SZ(seq_kv, RL_UNIT_COUNT, "T", "seq")},
+    [F_HEAD_DIM] = {"head-dim", SZ(head_dim, RL_UNIT_COUNT, "D", NULL)},
+    [F_HEADS] = {"heads", SZ(heads, RL_UNIT_COUNT, "H", "1")},
+    [F_KV_HEADS] = {"kv-heads", SZ(kv_heads, RL_UNIT_COUNT, "H", "heads")},
+    [F_TILE] = {"tile", SZ(tile, RL_UNIT_COUNT, "N", "K and V read once")},
+    [F_C_IN] = {"c-in", SZ(c_in, RL_UNIT_COUNT, "C", NULL)},
+    [F_C_OUT] = {"c-out", SZ(c_out, RL_UNIT_COUNT, "C", NULL)},
+    [F_H] = {"h", SZ(h, RL_UNIT_COUNT, "H", NULL)},
+    [F_W] = {"w", SZ(w, RL_UNIT_COUNT, "W", NULL)},
+    [F_KH] = {"kh", SZ(kh, RL_UNIT_COUNT, "K", NULL)},
+    [F_KW] = {"kw", SZ(kw, RL_UNIT_COUNT, "K", NULL)},
+    [F_STRIDE] = {"stride", SZ(stride, RL_UNIT_COUNT, "S", "1")},
+    [F_PAD] = {"pad", SZ(pad, RL_UNIT_COUNT, "P", "0")},
+    [F_GROUPS] = {"groups", SZ(groups, RL_UNIT_COUNT, "G", "1")},
+    [F_FLOPS] = {"flops", SZ(flops, RL_UNIT_FLOP, "F", NULL)},
+    [F_BYTES] = {"bytes", SZ(bytes, RL_UNIT_BYTES, "Q", NULL)},
+    [F_FUSED] = {"fused", FL(RL_OP_FUSED)},
+    [F_CAUSAL] = {"causal", FL(RL_OP_CAUSAL)},
+    [F_BIAS] = {"bias", FL(RL_OP_BIAS)},
+    [F_WEIGHT_DTYPE] = {"weight-dtype", RL_OP_FIELD_DTYPE, 0, 0, RL_UNIT_COUNT, "DT", NULL},
+};
+#undef SZ
+#undef FL
+
+/* ---- the kinds: one row each ------------------------------------------ */
+
+typedef struct op_def op_def;
+/* A formula: F and Q of op from s (activation) and sw (weight) bytes per
+ * element, checking the sizes it reads. */
+typedef rl_status (*op_formula)(const op_def *d, const rl_op *op, double s, double sw,
+                                double *F, double *Q, rl_error *err);
+/* A short description of the shape for readable output. */
+typedef void (*op_describe)(const rl_op *op, char *buf, size_t cap);
+
+#define ALT 0x40    /* in a field list: the next fields are an alternative form */
+#define OPT(f) ((f) | 0x80) /* an optional field (common to every form) */
+#define FIELD_ID(x) ((x) & 0x3f)
+
+struct op_def {
+  const char *name;
+  const char *aliases;     /* space-separated, also accepted by rl_op_parse */
+  unsigned char shape[16]; /* its fields in order (positional order in Python) */
+  int tensor;              /* 1: runs on the tensor peak (matmul-like) */
+  double a, b;             /* the formula's constants (FLOPs per element, ...) */
+  op_formula cost;
+  op_describe describe;
+};
+
+static rl_status f_binary(const op_def *, const rl_op *, double, double, double *, double *, rl_error *);
+static rl_status f_unary(const op_def *, const rl_op *, double, double, double *, double *, rl_error *);
+static rl_status f_rows(const op_def *, const rl_op *, double, double, double *, double *, rl_error *);
+static rl_status f_matmul(const op_def *, const rl_op *, double, double, double *, double *, rl_error *);
+static rl_status f_linear(const op_def *, const rl_op *, double, double, double *, double *, rl_error *);
+static rl_status f_attention(const op_def *, const rl_op *, double, double, double *, double *, rl_error *);
+static rl_status f_conv2d(const op_def *, const rl_op *, double, double, double *, double *, rl_error *);
+static rl_status f_copy(const op_def *, const rl_op *, double, double, double *, double *, rl_error *);
+static rl_status f_embedding(const op_def *, const rl_op *, double, double, double *, double *, rl_error *);
+static rl_status f_kernel(const op_def *, const rl_op *, double, double, double *, double *, rl_error *);
+static void d_elements(const rl_op *, char *, size_t);
+static void d_rows(const rl_op *, char *, size_t);
+static void d_matmul(const rl_op *, char *, size_t);
+static void d_linear(const rl_op *, char *, size_t);
+static void d_attention(const rl_op *, char *, size_t);
+static void d_conv2d(const rl_op *, char *, size_t);
+
+#define ELEMENTS F_N, ALT, F_ROWS, F_COLS
+#define ROWS F_ROWS, F_COLS
+static const op_def defs[RL_OP_KIND_COUNT] = {
+    /* F = a n, Q = 3ns */
+    [RL_OP_ADD] = {"add", "elementwise", {ELEMENTS}, 0, 1, 0, f_binary, d_elements},
+    [RL_OP_MUL] = {"mul", "", {ELEMENTS}, 0, 1, 0, f_binary, d_elements},
+    [RL_OP_SUB] = {"sub", "", {ELEMENTS}, 0, 1, 0, f_binary, d_elements},
+    [RL_OP_DIV] = {"div", "", {ELEMENTS}, 0, 1, 0, f_binary, d_elements},
+    /* F = a n, Q = 2ns */
+    [RL_OP_RELU] = {"relu", "", {ELEMENTS}, 0, 1, 0, f_unary, d_elements},
+    [RL_OP_GELU_TANH] = {"gelu-tanh", "gelu gelu_tanh", {ELEMENTS}, 0, 9, 0, f_unary, d_elements},
+    [RL_OP_GELU_ERF] = {"gelu-erf", "gelu_erf", {ELEMENTS}, 0, 5, 0, f_unary, d_elements},
+    [RL_OP_SILU] = {"silu", "swish", {ELEMENTS}, 0, 4, 0, f_unary, d_elements},
+    /* F = a mn, Q = 2mns + b n sw */
+    [RL_OP_SOFTMAX] = {"softmax", "", {ROWS}, 0, 5, 0, f_rows, d_rows},
+    [RL_OP_LAYERNORM] = {"layernorm", "layer_norm layer-norm", {ROWS, OPT(F_WEIGHT_DTYPE)}, 0, 8, 2,
+                         f_rows, d_rows},
+    [RL_OP_RMSNORM] = {"rmsnorm", "rms_norm rms-norm", {ROWS, OPT(F_WEIGHT_DTYPE)}, 0, 4, 1, f_rows,
+                       d_rows},
+    [RL_OP_MATMUL] = {"matmul", "bmm mm gemm",
+                      {F_M, F_N, F_K, OPT(F_BATCH), OPT(F_BIAS), OPT(F_WEIGHT_DTYPE)}, 1, 0, 0,
+                      f_matmul, d_matmul},
+    [RL_OP_LINEAR] = {"linear", "", {F_TOKENS, F_D_IN, F_D_OUT, OPT(F_BIAS), OPT(F_WEIGHT_DTYPE)}, 1,
+                      0, 0, f_linear, d_linear},
+    [RL_OP_ATTENTION] = {"attention", "attn sdpa",
+                         {F_SEQ, F_HEAD_DIM, OPT(F_HEADS), OPT(F_KV_HEADS), OPT(F_BATCH),
+                          OPT(F_SEQ_KV), OPT(F_FUSED), OPT(F_TILE), OPT(F_CAUSAL)},
+                         1, 0, 0, f_attention, d_attention},
+    [RL_OP_CONV2D] = {"conv2d", "conv convolution",
+                      {OPT(F_BATCH), F_C_IN, F_H, F_W, F_C_OUT, F_KH, F_KW, OPT(F_STRIDE),
+                       OPT(F_PAD), OPT(F_GROUPS), OPT(F_BIAS), OPT(F_WEIGHT_DTYPE)},
+                      1, 0, 0, f_conv2d, d_conv2d},
+    [RL_OP_COPY] = {"copy", "", {ELEMENTS, OPT(F_WEIGHT_DTYPE)}, 0, 0, 0, f_copy, d_elements},
+    [RL_OP_EMBEDDING] = {"embedding", "", {ROWS, OPT(F_WEIGHT_DTYPE)}, 0, 0, 0, f_embedding, d_rows},
+    [RL_OP_KERNEL] = {"kernel", "", {F_FLOPS, F_BYTES}, 0, 0, 0, f_kernel, NULL},
+};
+#undef ELEMENTS
+#undef ROWS
+
+/* ---- names ------------------------------------------------------------ */
+
+static int valid_kind(int32_t kind) { return kind >= 0 && kind < RL_OP_KIND_COUNT; }
+
+const char *rl_op_name(int32_t kind) { return valid_kind(kind) ? defs[kind].name : NULL; }
+
+/* Is `word` one of the space-separated words of `list` (ASCII case ignored)? */
+static int word_in(const char *list, const char *word) {
+  size_t wl = strlen(word);
+  for (const char *p = list; *p;) {
+    while (*p == ' ') p++;
+    const char *e = p;
+    while (*e && *e != ' ') e++;
+    if ((size_t)(e - p) == wl && wl && rli_strncasecmp(p, word, wl) == 0) return 1;
+    p = e;
+  }
+  return 0;
 }
 
 rl_status rl_op_parse(const char *name, int32_t *kind, rl_error *err) {
   if (!name || !*name) return rli_fail(err, RL_EINVAL, "empty op name");
   for (int32_t i = 0; i < RL_OP_KIND_COUNT; i++)
-    if (rli_strcasecmp(name, op_names[i]) == 0) { *kind = i; return RL_OK; }
-  for (size_t i = 0; i < sizeof op_aliases / sizeof op_aliases[0]; i++)
-    if (rli_strcasecmp(name, op_aliases[i].alias) == 0) {
-      *kind = op_aliases[i].kind;
-      return RL_OK;
-    }
-  return rli_fail(err, RL_ENOTFOUND,
-                  "unknown op '%s' (add mul sub div relu gelu-tanh gelu-erf silu "
-                  "softmax layernorm rmsnorm matmul linear attention conv2d copy "
-                  "embedding kernel)", name);
+    if (rli_strcasecmp(name, defs[i].name) == 0) { *kind = i; return RL_OK; }
+  for (int32_t i = 0; i < RL_OP_KIND_COUNT; i++)
+    if (word_in(defs[i].aliases, name)) { *kind = i; return RL_OK; }
+  char names[RL_ERROR_MSG_MAX];
+  rli_out o;
+  rli_out_init(&o, names, sizeof names);
+  for (int32_t i = 0; i < RL_OP_KIND_COUNT; i++) rli_out_printf(&o, "%s%s", i ? " " : "", defs[i].name);
+  rli_out_end(&o);
+  return rli_fail(err, RL_ENOTFOUND, "unknown op '%s' (%s)", name, names);
 }
 
 rl_op rl_op_init(int32_t kind, int32_t dtype) {
@@ -109,6 +241,278 @@ rl_op rl_op_init(int32_t kind, int32_t dtype) {
   op.weight_dtype = -1;
   return op;
 }
+
+/* ---- the schema's functions ------------------------------------------- */
+
+/* A field name as given ('_' for '-', any case) to its id; 0 if none. */
+static int field_id(const char *name) {
+  if (!name) return 0;
+  for (int f = 1; f < F_COUNT; f++) {
+    const char *a = fields[f].name, *b = name;
+    while (*a && *b && (*a == *b || (*a == '-' && *b == '_') ||
+                        (*a | 0x20) == (*b | 0x20)))
+      a++, b++;
+    if (!*a && !*b) return f;
+  }
+  return 0;
+}
+
+/* Does the kind take field f? *required: in which form (1, 2, ...) it is
+ * required, 0 when optional. */
+static int takes(int32_t kind, int f, int *required) {
+  int form = 1;
+  for (const unsigned char *p = defs[kind].shape; *p; p++) {
+    if (*p == ALT) { form++; continue; }
+    if (FIELD_ID(*p) == f) {
+      if (required) *required = (*p & 0x80) ? 0 : form;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+int32_t rl_op_field_type(const char *name, int32_t *unit) {
+  int f = field_id(name);
+  if (!f) return 0;
+  if (unit) *unit = fields[f].unit;
+  return fields[f].type;
+}
+
+const char *rl_op_field_name(int32_t i) {
+  return i >= 0 && i < F_COUNT - 1 ? fields[i + 1].name : NULL;
+}
+
+int rl_op_takes(int32_t kind, const char *field) {
+  int f = field_id(field);
+  return valid_kind(kind) && f && takes(kind, f, NULL);
+}
+
+size_t rl_op_fields(int32_t kind, char *buf, size_t cap) {
+  rli_out o;
+  rli_out_init(&o, buf, cap);
+  if (valid_kind(kind)) {
+    for (const unsigned char *p = defs[kind].shape; *p; p++) {
+      if (p != defs[kind].shape) rli_out_puts(&o, " ");
+      if (*p == ALT) rli_out_puts(&o, "|");
+      else if (*p & 0x80) rli_out_printf(&o, "[%s]", fields[FIELD_ID(*p)].name);
+      else rli_out_puts(&o, fields[FIELD_ID(*p)].name);
+    }
+  }
+  return rli_out_end(&o);
+}
+
+static void set_field(rl_op *op, int f, double v) {
+  const op_field *d = &fields[f];
+  if (d->type == RL_OP_FIELD_SIZE) memcpy((char *)op + d->off, &v, sizeof v);
+  else if (d->type == RL_OP_FIELD_FLAG) op->flags = v != 0 ? op->flags | d->flag : op->flags & ~d->flag;
+  else op->weight_dtype = (int32_t)v;
+}
+
+rl_status rl_op_set(rl_op *op, const char *field, double value, rl_error *err) {
+  if (!op || !valid_kind(op->kind)) return rli_fail(err, RL_EINVAL, "no op");
+  int f = field_id(field);
+  if (!f) return rli_fail(err, RL_EINVAL, "unknown op field '%s'", field ? field : "");
+  if (!takes(op->kind, f, NULL))
+    return rli_fail(err, RL_EINVAL, "%s does not apply to %s", fields[f].name, defs[op->kind].name);
+  set_field(op, f, value);
+  return RL_OK;
+}
+
+/* "--a, --b and --c": the required fields of one form. */
+static void form_list(rli_out *o, int32_t kind, int form, const char *prefix) {
+  int cur = 1, n = 0, total = 0;
+  for (const unsigned char *p = defs[kind].shape; *p; p++) {
+    if (*p == ALT) cur++;
+    else if (cur == form && !(*p & 0x80)) total++;
+  }
+  cur = 1;
+  for (const unsigned char *p = defs[kind].shape; *p; p++) {
+    if (*p == ALT) { cur++; continue; }
+    if (cur != form || (*p & 0x80)) continue;
+    n++;
+    rli_out_printf(o, "%s%s%s", n == 1 ? "" : n == total ? " and " : ", ", prefix,
+                   fields[FIELD_ID(*p)].name);
+  }
+}
+
+static int n_forms(int32_t kind) {
+  int forms = 1;
+  for (const unsigned char *p = defs[kind].shape; *p; p++) forms += *p == ALT;
+  return forms;
+}
+
+rl_status rl_op_set_fields(rl_op *op, const char *const *names, const double *values, int32_t n,
+                           const char *prefix, rl_error *err) {
+  if (!op || !valid_kind(op->kind)) return rli_fail(err, RL_EINVAL, "no op");
+  if (n > 0 && (!names || !values)) return rli_fail(err, RL_EINVAL, "no fields");
+  if (!prefix) prefix = "";
+  const char *kname = defs[op->kind].name;
+  int form = 0; /* the form the given required fields belong to */
+  char msg[RL_ERROR_MSG_MAX];
+  rli_out o;
+  for (int32_t i = 0; i < n; i++) {
+    int f = field_id(names[i]), req = 0;
+    if (!f) return rli_fail(err, RL_EINVAL, "unknown op field '%s%s'", prefix, names[i] ? names[i] : "");
+    if (!takes(op->kind, f, &req))
+      return rli_fail(err, RL_EINVAL, "%s%s does not apply to %s", prefix, fields[f].name, kname);
+    if (req && form && req != form) {
+      rli_out_init(&o, msg, sizeof msg);
+      for (int k = 1; k <= n_forms(op->kind); k++) {
+        if (k > 1) rli_out_puts(&o, " or ");
+        form_list(&o, op->kind, k, prefix);
+      }
+      rli_out_end(&o);
+      return rli_fail(err, RL_EINVAL, "give %s, not both", msg);
+    }
+    if (req) form = req;
+    if (isnan(values[i]))
+      return rli_fail(err, RL_EINVAL, "%s%s must be a number, not NaN", prefix, fields[f].name);
+    /* The main form's sizes are checked by the formula, with its words; any
+     * other size given must be > 0 here, since 0 stands for its absence. */
+    if (fields[f].type == RL_OP_FIELD_SIZE && req != 1) {
+      if (f == F_PAD ? values[i] < 0 : !(values[i] > 0))
+        return rli_fail(err, RL_EINVAL, "%s%s must be %s 0", prefix, fields[f].name,
+                        f == F_PAD ? ">=" : ">");
+    }
+  }
+  /* every required field of the form given */
+  int want = form ? form : 1;
+  int missing = 0;
+  {
+    int cur = 1;
+    for (const unsigned char *p = defs[op->kind].shape; *p; p++) {
+      if (*p == ALT) { cur++; continue; }
+      if (cur != want || (*p & 0x80)) continue;
+      int given = 0;
+      for (int32_t i = 0; i < n; i++) given |= field_id(names[i]) == FIELD_ID(*p);
+      if (!given) missing = 1;
+    }
+  }
+  if (missing) {
+    rli_out_init(&o, msg, sizeof msg);
+    form_list(&o, op->kind, want, prefix);
+    if (!form)
+      for (int k = 2; k <= n_forms(op->kind); k++) {
+        rli_out_puts(&o, " (or ");
+        form_list(&o, op->kind, k, prefix);
+        rli_out_puts(&o, ")");
+      }
+    rli_out_end(&o);
+    return rli_fail(err, RL_EINVAL, "%s needs %s", kname, msg);
+  }
+  for (int32_t i = 0; i < n; i++) set_field(op, field_id(names[i]), values[i]);
+  return RL_OK;
+}
+
+/* Append " word" to a help line, breaking it before column 79. */
+static void help_word(rli_out *o, int *col, const char *w) {
+  int len = (int)strlen(w);
+  if (*col + 1 + len > 78) {
+    rli_out_puts(o, "\n     ");
+    *col = 6;
+  }
+  rli_out_printf(o, " %s", w);
+  *col += 1 + len;
+}
+
+size_t rl_op_help(char *buf, size_t cap) {
+  rli_out o;
+  rli_out_init(&o, buf, cap);
+  int done[RL_OP_KIND_COUNT] = {0};
+  char w[64];
+  for (int32_t k = 0; k < RL_OP_KIND_COUNT; k++) {
+    if (done[k]) continue;
+    /* the kinds with the same fields, on one line */
+    int col = 1;
+    rli_out_puts(&o, " ");
+    for (int32_t j = k; j < RL_OP_KIND_COUNT; j++)
+      if (memcmp(defs[j].shape, defs[k].shape, sizeof defs[k].shape) == 0) {
+        help_word(&o, &col, defs[j].name);
+        done[j] = 1;
+      }
+    rli_out_puts(&o, "\n     ");
+    col = 5;
+    for (const unsigned char *p = defs[k].shape; *p; p++) {
+      if (*p == ALT) { help_word(&o, &col, "|"); continue; }
+      const op_field *d = &fields[FIELD_ID(*p)];
+      int opt = (*p & 0x80) != 0;
+      snprintf(w, sizeof w, "%s--%s%s%s%s", opt ? "[" : "", d->name, d->meta ? " " : "",
+               d->meta ? d->meta : "", opt ? "]" : "");
+      help_word(&o, &col, w);
+    }
+    rli_out_puts(&o, "\n");
+  }
+  rli_out_puts(&o, "  absent or 0 stands for:");
+  int col = 24;
+  int last = 0;
+  for (int f = 1; f < F_COUNT; f++)
+    if (fields[f].dflt) last = f;
+  for (int f = 1; f < F_COUNT; f++)
+    if (fields[f].dflt) {
+      snprintf(w, sizeof w, "--%s %s%s", fields[f].name, fields[f].dflt, f == last ? "" : ",");
+      help_word(&o, &col, w);
+    }
+  rli_out_puts(&o, "\n");
+  return rli_out_end(&o);
+}
+
+size_t rl_op_describe(const rl_op *op, char *buf, size_t cap) {
+  if (!buf || cap == 0) return 0;
+  buf[0] = 0;
+  if (!op || !valid_kind(op->kind)) return 0;
+  if (defs[op->kind].describe) {
+    defs[op->kind].describe(op, buf, cap);
+    return strlen(buf);
+  }
+  /* generic: each size field the kind takes, "name value" */
+  rli_out o;
+  rli_out_init(&o, buf, cap);
+  int first = 1;
+  for (const unsigned char *p = defs[op->kind].shape; *p; p++) {
+    const op_field *d = &fields[FIELD_ID(*p)];
+    if (*p == ALT || d->type != RL_OP_FIELD_SIZE) continue;
+    double v;
+    memcpy(&v, (const char *)op + d->off, sizeof v);
+    if (v == 0) continue;
+    rli_out_printf(&o, "%s%s %.6g", first ? "" : ", ", d->name, v);
+    first = 0;
+  }
+  return rli_out_end(&o);
+}
+
+static void d_elements(const rl_op *op, char *buf, size_t cap) {
+  snprintf(buf, cap, "%.0f elements", op->m > 0 ? op->m * op->n : op->n);
+}
+
+static void d_rows(const rl_op *op, char *buf, size_t cap) {
+  snprintf(buf, cap, "%.0f x %.0f", op->m, op->n);
+}
+
+static void d_matmul(const rl_op *op, char *buf, size_t cap) {
+  snprintf(buf, cap, "(%.0f x %.0f)(%.0f x %.0f)%s", op->m, op->k, op->k, op->n,
+           op->batch > 1 ? " batched" : "");
+  size_t l = strlen(buf);
+  if (op->batch > 1 && l < cap) snprintf(buf + l, cap - l, " x %.0f", op->batch);
+}
+
+static void d_linear(const rl_op *op, char *buf, size_t cap) {
+  snprintf(buf, cap, "%.0f token%s, %.0f -> %.0f", op->m, op->m == 1 ? "" : "s", op->k, op->n);
+}
+
+static void d_attention(const rl_op *op, char *buf, size_t cap) {
+  snprintf(buf, cap, "T=%.0f, d_k=%.0f, %.0f head(s), %.0f KV head(s)%s%s", op->seq,
+           op->head_dim, op->heads > 0 ? op->heads : 1,
+           op->kv_heads > 0 ? op->kv_heads : (op->heads > 0 ? op->heads : 1),
+           op->flags & RL_OP_FUSED ? ", fused" : ", naive",
+           op->flags & RL_OP_CAUSAL ? ", causal (half the score FLOPs)" : "");
+}
+
+static void d_conv2d(const rl_op *op, char *buf, size_t cap) {
+  snprintf(buf, cap, "N=%.0f, %.0fx%.0fx%.0f -> %.0f, kernel %.0fx%.0f", op->batch > 0 ? op->batch : 1,
+           op->c_in, op->h, op->w, op->c_out, op->kh, op->kw);
+}
+
+/* ---- the cost ----------------------------------------------------------- */
 
 /* A size that must be a whole number > 0. */
 static rl_status need(double x, const char *what, rl_error *err) {
@@ -126,197 +530,222 @@ static rl_status opt(double x, double dflt, const char *what, double *out, rl_er
   return st;
 }
 
-#define TRY(x) do { rl_status st_ = (x); if (st_ != RL_OK) return st_; } while (0)
-
 static rl_status dtype_bytes(int32_t dt, const char *what, double *s, rl_error *err) {
   *s = rl_dtype_bytes(dt);
   if (*s <= 0) return rli_fail(err, RL_EINVAL, "invalid %s (%d)", what, (int)dt);
   return RL_OK;
 }
 
-/* The size fields each kind reads; a non-zero value in any other field is
- * refused, so that a misplaced size is an error rather than ignored. */
-static const char *fields_of(int32_t kind) {
-  switch (kind) {
-  case RL_OP_SOFTMAX: case RL_OP_LAYERNORM: case RL_OP_RMSNORM: case RL_OP_EMBEDDING:
-    return " m n ";
-  case RL_OP_MATMUL: return " batch m n k ";
-  case RL_OP_LINEAR: return " m n k ";
-  case RL_OP_ATTENTION: return " batch seq seq_kv head_dim heads kv_heads tile ";
-  case RL_OP_CONV2D: return " batch c_in c_out h w kh kw stride pad groups ";
-  case RL_OP_KERNEL: return " flops bytes ";
-  default: return " n ";
-  }
-}
-
+/* A size or flag set that the kind does not take is refused, so that a
+ * misplaced size is an error rather than ignored. */
 static rl_status check_fields(const rl_op *op, rl_error *err) {
-  const struct { const char *name; double v; } f[] = {
-      {"batch", op->batch}, {"m", op->m}, {"n", op->n}, {"k", op->k}, {"seq", op->seq},
-      {"seq_kv", op->seq_kv}, {"head_dim", op->head_dim}, {"heads", op->heads},
-      {"kv_heads", op->kv_heads}, {"tile", op->tile}, {"c_in", op->c_in},
-      {"c_out", op->c_out}, {"h", op->h}, {"w", op->w}, {"kh", op->kh}, {"kw", op->kw},
-      {"stride", op->stride}, {"pad", op->pad}, {"groups", op->groups},
-      {"flops", op->flops}, {"bytes", op->bytes}};
-  const char *used = fields_of(op->kind);
-  for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
-    if (f[i].v == 0) continue;
-    char word[16];
-    snprintf(word, sizeof word, " %s ", f[i].name);
-    if (!strstr(used, word))
-      return rli_fail(err, RL_EINVAL, "%s does not apply to %s", f[i].name, op_names[op->kind]);
+  uint32_t flags_ok = 0;
+  for (const unsigned char *p = defs[op->kind].shape; *p; p++)
+    if (*p != ALT && fields[FIELD_ID(*p)].type == RL_OP_FIELD_FLAG) flags_ok |= fields[FIELD_ID(*p)].flag;
+  for (int f = 1; f < F_COUNT; f++) {
+    const op_field *d = &fields[f];
+    int bad = 0;
+    if (d->type == RL_OP_FIELD_SIZE) {
+      double v;
+      memcpy(&v, (const char *)op + d->off, sizeof v);
+      if (v == 0) continue;
+      bad = 1; /* unless a field of the kind writes this member */
+      for (const unsigned char *p = defs[op->kind].shape; *p && bad; p++)
+        if (*p != ALT && fields[FIELD_ID(*p)].type == RL_OP_FIELD_SIZE && fields[FIELD_ID(*p)].off == d->off)
+          bad = 0;
+    } else if (d->type == RL_OP_FIELD_FLAG) {
+      bad = (op->flags & d->flag) && !(flags_ok & d->flag);
+    }
+    if (bad) return rli_fail(err, RL_EINVAL, "%s does not apply to %s", d->name, defs[op->kind].name);
   }
-  uint32_t fl = op->flags;
-  if ((fl & (RL_OP_FUSED | RL_OP_CAUSAL)) && op->kind != RL_OP_ATTENTION)
-    return rli_fail(err, RL_EINVAL, "fused/causal apply to attention only");
-  if ((fl & RL_OP_BIAS) && op->kind != RL_OP_MATMUL && op->kind != RL_OP_LINEAR &&
-      op->kind != RL_OP_CONV2D)
-    return rli_fail(err, RL_EINVAL, "bias applies to matmul, linear and conv2d only");
-  if (fl & ~(RL_OP_FUSED | RL_OP_CAUSAL | RL_OP_BIAS))
-    return rli_fail(err, RL_EINVAL, "unknown op flags 0x%x", (unsigned)fl);
+  if (op->flags & ~(uint32_t)(RL_OP_FUSED | RL_OP_CAUSAL | RL_OP_BIAS))
+    return rli_fail(err, RL_EINVAL, "unknown op flags 0x%x", (unsigned)op->flags);
   return RL_OK;
 }
 
 rl_status rl_op_cost(const rl_op *op, rl_cost *out, rl_error *err) {
   if (!op || !out) return rli_fail(err, RL_EINVAL, "no op");
-  if (op->kind < 0 || op->kind >= RL_OP_KIND_COUNT)
-    return rli_fail(err, RL_EINVAL, "invalid op kind %d", (int)op->kind);
+  if (!valid_kind(op->kind)) return rli_fail(err, RL_EINVAL, "invalid op kind %d", (int)op->kind);
+  const op_def *d = &defs[op->kind];
   TRY(check_fields(op, err));
   double s, sw;
   TRY(dtype_bytes(op->dtype, "dtype", &s, err));
   if (op->weight_dtype >= 0) TRY(dtype_bytes(op->weight_dtype, "weight dtype", &sw, err));
   else sw = s;
   double F = 0, Q = 0;
-  int tensor = 0;
-  int bias = (op->flags & RL_OP_BIAS) != 0;
-  switch (op->kind) {
-  case RL_OP_ADD: case RL_OP_MUL: case RL_OP_SUB: case RL_OP_DIV:
-    TRY(need(op->n, "n (elements)", err));
-    F = op->n;
-    Q = 3 * op->n * s;
-    break;
-  case RL_OP_RELU: case RL_OP_GELU_TANH: case RL_OP_GELU_ERF: case RL_OP_SILU: {
-    static const double per[] = {1, 9, 5, 4};
-    TRY(need(op->n, "n (elements)", err));
-    F = per[op->kind - RL_OP_RELU] * op->n;
-    Q = 2 * op->n * s;
-    break;
-  }
-  case RL_OP_SOFTMAX: case RL_OP_LAYERNORM: case RL_OP_RMSNORM: {
-    TRY(need(op->m, "rows", err));
-    TRY(need(op->n, "cols", err));
-    double e = op->m * op->n;
-    if (op->kind == RL_OP_SOFTMAX) { F = 5 * e; Q = 2 * e * s; }
-    else if (op->kind == RL_OP_LAYERNORM) { F = 8 * e; Q = 2 * e * s + 2 * op->n * sw; }
-    else { F = 4 * e; Q = 2 * e * s + op->n * sw; }
-    break;
-  }
-  case RL_OP_MATMUL: {
-    double b;
-    TRY(need(op->m, "m", err));
-    TRY(need(op->n, "n", err));
-    TRY(need(op->k, "k", err));
-    TRY(opt(op->batch, 1, "batch", &b, err));
-    F = b * (2 * op->m * op->n * op->k + (bias ? op->m * op->n : 0));
-    Q = b * (s * op->m * op->k + sw * op->k * op->n + s * op->m * op->n) +
-        (bias ? sw * op->n : 0);
-    tensor = 1;
-    break;
-  }
-  case RL_OP_LINEAR:
-    TRY(need(op->m, "tokens", err));
-    TRY(need(op->k, "d_in", err));
-    TRY(need(op->n, "d_out", err));
-    F = 2 * op->m * op->k * op->n + (bias ? op->m * op->n : 0);
-    Q = s * op->m * op->k + sw * op->k * op->n + s * op->m * op->n +
-        (bias ? sw * op->n : 0);
-    tensor = 1;
-    break;
-  case RL_OP_ATTENTION: {
-    double b, h, hkv, tkv, T = op->seq, d = op->head_dim;
-    TRY(need(T, "seq", err));
-    TRY(need(d, "head_dim", err));
-    TRY(opt(op->batch, 1, "batch", &b, err));
-    TRY(opt(op->heads, 1, "heads", &h, err));
-    TRY(opt(op->kv_heads, h, "kv_heads", &hkv, err));
-    TRY(opt(op->seq_kv, T, "seq_kv", &tkv, err));
-    if (hkv > h) return rli_fail(err, RL_EINVAL, "kv_heads (%g) exceeds heads (%g)", hkv, h);
-    if (fmod(h, hkv) != 0)
-      return rli_fail(err, RL_EINVAL, "heads (%g) is not a multiple of kv_heads (%g)", h, hkv);
-    double pairs = T * tkv * ((op->flags & RL_OP_CAUSAL) ? 0.5 : 1.0);
-    F = b * h * (4 * pairs * d + 5 * pairs);
-    if (op->flags & RL_OP_FUSED) {
-      double r = 1;
-      if (op->tile != 0) {
-        TRY(need(op->tile, "tile", err));
-        r = ceil(T / op->tile);
-      }
-      Q = b * s * (2 * h * T * d + 2 * hkv * tkv * d * r);
-    } else {
-      if (op->tile != 0)
-        return rli_fail(err, RL_EINVAL, "a tile size applies to fused attention only (add --fused)");
-      Q = b * s * (h * (2 * T * d + 4 * T * tkv) + 2 * hkv * tkv * d);
-    }
-    tensor = 1;
-    break;
-  }
-  case RL_OP_CONV2D: {
-    double N, stride, pad = op->pad, g;
-    TRY(opt(op->batch, 1, "batch", &N, err));
-    TRY(need(op->c_in, "c_in", err));
-    TRY(need(op->c_out, "c_out", err));
-    TRY(need(op->h, "h", err));
-    TRY(need(op->w, "w", err));
-    TRY(need(op->kh, "kh", err));
-    TRY(need(op->kw, "kw", err));
-    TRY(opt(op->stride, 1, "stride", &stride, err));
-    TRY(opt(op->groups, 1, "groups", &g, err));
-    if (pad < 0 || pad != floor(pad) || !isfinite(pad))
-      return rli_fail(err, RL_EINVAL, "pad must be a whole number >= 0");
-    if (fmod(op->c_in, g) != 0 || fmod(op->c_out, g) != 0)
-      return rli_fail(err, RL_EINVAL, "c_in and c_out must be multiples of groups");
-    double ho = floor((op->h + 2 * pad - op->kh) / stride) + 1;
-    double wo = floor((op->w + 2 * pad - op->kw) / stride) + 1;
-    if (ho < 1 || wo < 1)
-      return rli_fail(err, RL_EINVAL, "the kernel (%gx%g) is larger than the padded input", op->kh, op->kw);
-    double wts = op->c_out * (op->c_in / g) * op->kh * op->kw;
-    F = 2 * N * op->c_out * ho * wo * (op->c_in / g) * op->kh * op->kw +
-        (bias ? N * op->c_out * ho * wo : 0);
-    Q = s * N * op->c_in * op->h * op->w + sw * wts + s * N * op->c_out * ho * wo +
-        (bias ? sw * op->c_out : 0);
-    tensor = 1;
-    break;
-  }
-  case RL_OP_COPY:
-    TRY(need(op->n, "n (elements)", err));
-    F = 0;
-    Q = op->n * (s + sw);
-    break;
-  case RL_OP_EMBEDDING:
-    TRY(need(op->m, "rows (tokens gathered)", err));
-    TRY(need(op->n, "cols (embedding width)", err));
-    F = 0;
-    Q = op->m * op->n * (sw + s) + 8 * op->m;
-    break;
-  case RL_OP_KERNEL:
-    if (isnan(op->flops) || isnan(op->bytes))
-      return rli_fail(err, RL_EINVAL, "flops and bytes must be numbers, not NaN");
-    if (op->flops < 0 || !isfinite(op->flops) || op->flops >= 1e30)
-      return rli_fail(err, RL_EINVAL, "flops must be finite and >= 0 (got %g)", op->flops);
-    TRY(rli_check_size(op->bytes, "bytes", err));
-    F = op->flops;
-    Q = op->bytes;
-    break;
-  default:
-    return rli_fail(err, RL_EINVAL, "invalid op kind %d", (int)op->kind);
-  }
+  TRY(d->cost(d, op, s, sw, &F, &Q, err));
   if (!isfinite(F) || !isfinite(Q) || F > 1e300 || Q > 1e300)
-    return rli_fail(err, RL_ERANGE, "%s: sizes so large that FLOPs or bytes overflow",
-                    op_names[op->kind]);
+    return rli_fail(err, RL_ERANGE, "%s: sizes so large that FLOPs or bytes overflow", d->name);
   out->flops = F;
   out->bytes = Q;
   out->intensity = Q > 0 ? F / Q : 0;
-  out->tensor = tensor;
+  out->tensor = d->tensor;
   out->peak = -1;
+  return RL_OK;
+}
+
+/* The elements of an elementwise op: n, or m rows of n. */
+static rl_status elements(const rl_op *op, double *e, rl_error *err) {
+  if (op->m != 0) {
+    TRY(need(op->m, "rows", err));
+    TRY(need(op->n, "cols", err));
+    *e = op->m * op->n;
+    return RL_OK;
+  }
+  TRY(need(op->n, "n (elements)", err));
+  *e = op->n;
+  return RL_OK;
+}
+
+static rl_status f_binary(const op_def *d, const rl_op *op, double s, double sw, double *F,
+                          double *Q, rl_error *err) {
+  (void)sw;
+  double e;
+  TRY(elements(op, &e, err));
+  *F = d->a * e;
+  *Q = 3 * e * s;
+  return RL_OK;
+}
+
+static rl_status f_unary(const op_def *d, const rl_op *op, double s, double sw, double *F,
+                         double *Q, rl_error *err) {
+  (void)sw;
+  double e;
+  TRY(elements(op, &e, err));
+  *F = d->a * e;
+  *Q = 2 * e * s;
+  return RL_OK;
+}
+
+static rl_status f_rows(const op_def *d, const rl_op *op, double s, double sw, double *F,
+                        double *Q, rl_error *err) {
+  TRY(need(op->m, "rows", err));
+  TRY(need(op->n, "cols", err));
+  double e = op->m * op->n;
+  *F = d->a * e;
+  *Q = 2 * e * s + d->b * op->n * sw;
+  return RL_OK;
+}
+
+static rl_status f_matmul(const op_def *d, const rl_op *op, double s, double sw, double *F,
+                          double *Q, rl_error *err) {
+  (void)d;
+  double b;
+  int bias = (op->flags & RL_OP_BIAS) != 0;
+  TRY(need(op->m, "m", err));
+  TRY(need(op->n, "n", err));
+  TRY(need(op->k, "k", err));
+  TRY(opt(op->batch, 1, "batch", &b, err));
+  *F = b * (2 * op->m * op->n * op->k + (bias ? op->m * op->n : 0));
+  *Q = b * (s * op->m * op->k + sw * op->k * op->n + s * op->m * op->n) + (bias ? sw * op->n : 0);
+  return RL_OK;
+}
+
+static rl_status f_linear(const op_def *d, const rl_op *op, double s, double sw, double *F,
+                          double *Q, rl_error *err) {
+  (void)d;
+  int bias = (op->flags & RL_OP_BIAS) != 0;
+  TRY(need(op->m, "tokens", err));
+  TRY(need(op->k, "d_in", err));
+  TRY(need(op->n, "d_out", err));
+  *F = 2 * op->m * op->k * op->n + (bias ? op->m * op->n : 0);
+  *Q = s * op->m * op->k + sw * op->k * op->n + s * op->m * op->n + (bias ? sw * op->n : 0);
+  return RL_OK;
+}
+
+static rl_status f_attention(const op_def *d, const rl_op *op, double s, double sw, double *F,
+                             double *Q, rl_error *err) {
+  (void)d;
+  (void)sw;
+  double b, h, hkv, tkv, T = op->seq, dk = op->head_dim;
+  TRY(need(T, "seq", err));
+  TRY(need(dk, "head_dim", err));
+  TRY(opt(op->batch, 1, "batch", &b, err));
+  TRY(opt(op->heads, 1, "heads", &h, err));
+  TRY(opt(op->kv_heads, h, "kv_heads", &hkv, err));
+  TRY(opt(op->seq_kv, T, "seq_kv", &tkv, err));
+  if (hkv > h) return rli_fail(err, RL_EINVAL, "kv_heads (%g) exceeds heads (%g)", hkv, h);
+  if (fmod(h, hkv) != 0)
+    return rli_fail(err, RL_EINVAL, "heads (%g) is not a multiple of kv_heads (%g)", h, hkv);
+  double pairs = T * tkv * ((op->flags & RL_OP_CAUSAL) ? 0.5 : 1.0);
+  *F = b * h * (4 * pairs * dk + 5 * pairs);
+  if (op->flags & RL_OP_FUSED) {
+    double r = 1;
+    if (op->tile != 0) {
+      TRY(need(op->tile, "tile", err));
+      r = ceil(T / op->tile);
+    }
+    *Q = b * s * (2 * h * T * dk + 2 * hkv * tkv * dk * r);
+  } else {
+    if (op->tile != 0)
+      return rli_fail(err, RL_EINVAL, "a tile size applies to fused attention only (add --fused)");
+    *Q = b * s * (h * (2 * T * dk + 4 * T * tkv) + 2 * hkv * tkv * dk);
+  }
+  return RL_OK;
+}
+
+static rl_status f_conv2d(const op_def *d, const rl_op *op, double s, double sw, double *F,
+                          double *Q, rl_error *err) {
+  (void)d;
+  int bias = (op->flags & RL_OP_BIAS) != 0;
+  double N, stride, pad = op->pad, g;
+  TRY(opt(op->batch, 1, "batch", &N, err));
+  TRY(need(op->c_in, "c_in", err));
+  TRY(need(op->c_out, "c_out", err));
+  TRY(need(op->h, "h", err));
+  TRY(need(op->w, "w", err));
+  TRY(need(op->kh, "kh", err));
+  TRY(need(op->kw, "kw", err));
+  TRY(opt(op->stride, 1, "stride", &stride, err));
+  TRY(opt(op->groups, 1, "groups", &g, err));
+  if (pad < 0 || pad != floor(pad) || !isfinite(pad))
+    return rli_fail(err, RL_EINVAL, "pad must be a whole number >= 0");
+  if (fmod(op->c_in, g) != 0 || fmod(op->c_out, g) != 0)
+    return rli_fail(err, RL_EINVAL, "c_in and c_out must be multiples of groups");
+  double ho = floor((op->h + 2 * pad - op->kh) / stride) + 1;
+  double wo = floor((op->w + 2 * pad - op->kw) / stride) + 1;
+  if (ho < 1 || wo < 1)
+    return rli_fail(err, RL_EINVAL, "the kernel (%gx%g) is larger than the padded input", op->kh, op->kw);
+  double wts = op->c_out * (op->c_in / g) * op->kh * op->kw;
+  *F = 2 * N * op->c_out * ho * wo * (op->c_in / g) * op->kh * op->kw +
+       (bias ? N * op->c_out * ho * wo : 0);
+  *Q = s * N * op->c_in * op->h * op->w + sw * wts + s * N * op->c_out * ho * wo +
+       (bias ? sw * op->c_out : 0);
+  return RL_OK;
+}
+
+static rl_status f_copy(const op_def *d, const rl_op *op, double s, double sw, double *F,
+                        double *Q, rl_error *err) {
+  (void)d;
+  double e;
+  TRY(elements(op, &e, err));
+  *F = 0;
+  *Q = e * (s + sw);
+  return RL_OK;
+}
+
+static rl_status f_embedding(const op_def *d, const rl_op *op, double s, double sw, double *F,
+                             double *Q, rl_error *err) {
+  (void)d;
+  TRY(need(op->m, "rows (tokens gathered)", err));
+  TRY(need(op->n, "cols (embedding width)", err));
+  *F = 0;
+  *Q = op->m * op->n * (sw + s) + 8 * op->m;
+  return RL_OK;
+}
+
+static rl_status f_kernel(const op_def *d, const rl_op *op, double s, double sw, double *F,
+                          double *Q, rl_error *err) {
+  (void)d;
+  (void)s;
+  (void)sw;
+  if (isnan(op->flops) || isnan(op->bytes))
+    return rli_fail(err, RL_EINVAL, "flops and bytes must be numbers, not NaN");
+  if (op->flops < 0 || !isfinite(op->flops) || op->flops >= 1e30)
+    return rli_fail(err, RL_EINVAL, "flops must be finite and >= 0 (got %g)", op->flops);
+  TRY(rli_check_size(op->bytes, "bytes", err));
+  *F = op->flops;
+  *Q = op->bytes;
   return RL_OK;
 }
 

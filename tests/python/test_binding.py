@@ -28,6 +28,10 @@ class SeedFunctions(unittest.TestCase):
         self.assertEqual(Q, 4 * 4096 * 128 * 2)
         self.assertEqual(rl.op_cost("kernel", (1e6, 1e5)), (1e6, 1e5))
         self.assertEqual(rl.op_cost("add", ("4Ki",))[0], 4096)
+        # the shapes come from the library's op schema, not a copy
+        self.assertEqual(rl.op_fields("linear"), "tokens d-in d-out [bias] [weight-dtype]")
+        self.assertEqual(rl.op_fields("relu"), "n | rows cols")
+        self.assertEqual(rl.op("linear", hw="h100", tokens=2, d_in=8, d_out=4)["flops"], 128)
         self.assertEqual(rl.op_cost("add", (10,), s="fp32")[1], 120)
 
     def test_roofline(self):

@@ -234,6 +234,91 @@ static void test_ops(void) {
   CHECK(rl_op_parse("gelu", &k, NULL) == RL_OK && k == RL_OP_GELU_TANH);
 }
 
+/* The op schema: every client derives its fields from rl_op_fields,
+ * rl_op_set and rl_op_set_fields. */
+static int set_fails(rl_op *op, const char *const *names, const double *v, int32_t n,
+                     const char *want) {
+  rl_error e = {{0}};
+  rl_op o = *op;
+  return rl_op_set_fields(&o, names, v, n, "--", &e) != RL_OK && strstr(e.msg, want) != NULL;
+}
+
+static void test_op_schema(void) {
+  char b[256];
+  rl_op_fields(RL_OP_LINEAR, b, sizeof b);
+  CHECK_STR(b, "tokens d-in d-out [bias] [weight-dtype]");
+  rl_op_fields(RL_OP_ADD, b, sizeof b);
+  CHECK_STR(b, "n | rows cols");
+  /* every kind has a name that parses back, a formula and a field list */
+  for (int32_t k = 0; k < RL_OP_KIND_COUNT; k++) {
+    int32_t back = -1;
+    CHECK(rl_op_parse(rl_op_name(k), &back, NULL) == RL_OK && back == k);
+    CHECK(rl_op_fields(k, b, sizeof b) > 0);
+  }
+  /* the help names every kind */
+  char help[4096];
+  CHECK(rl_op_help(help, sizeof help) < sizeof help);
+  for (int32_t k = 0; k < RL_OP_KIND_COUNT; k++) {
+    char w[40];
+    snprintf(w, sizeof w, " %s", rl_op_name(k));
+    CHECK(strstr(help, w) != NULL);
+  }
+  /* the unknown-op message lists every kind, from the table */
+  rl_error e = {{0}};
+  int32_t k;
+  CHECK(rl_op_parse("frob", &k, &e) == RL_ENOTFOUND && strstr(e.msg, "(add mul sub div relu") &&
+        strstr(e.msg, "embedding kernel)"));
+  /* set by name: "d-in" is k of a linear op, '_' works for '-' */
+  rl_op op = rl_op_init(RL_OP_LINEAR, RL_BF16);
+  CHECK(rl_op_set(&op, "tokens", 512, NULL) == RL_OK);
+  CHECK(rl_op_set(&op, "d-in", 4096, NULL) == RL_OK);
+  CHECK(rl_op_set(&op, "d_out", 1024, NULL) == RL_OK);
+  CHECK(rl_op_set(&op, "bias", 1, NULL) == RL_OK);
+  CHECK(op.m == 512 && op.k == 4096 && op.n == 1024 && op.flags == RL_OP_BIAS);
+  CHECK(rl_op_set(&op, "head-dim", 64, &e) == RL_EINVAL && strstr(e.msg, "head-dim does not apply to linear"));
+  CHECK(rl_op_set(&op, "nope", 1, &e) == RL_EINVAL && strstr(e.msg, "unknown op field"));
+  int32_t unit = -1;
+  CHECK(rl_op_field_type("bytes", &unit) == RL_OP_FIELD_SIZE && unit == RL_UNIT_BYTES);
+  CHECK(rl_op_field_type("causal", NULL) == RL_OP_FIELD_FLAG);
+  CHECK(rl_op_field_type("weight_dtype", NULL) == RL_OP_FIELD_DTYPE);
+  CHECK(rl_op_field_type("frob", NULL) == 0);
+  CHECK(rl_op_takes(RL_OP_CONV2D, "pad") && !rl_op_takes(RL_OP_MATMUL, "pad"));
+  /* a whole shape, checked against the schema */
+  op = rl_op_init(RL_OP_MATMUL, RL_BF16);
+  const char *mnk[] = {"m", "n", "k", "batch", "pad"};
+  const double v[] = {64, 32, 16, 2, 1};
+  CHECK(set_fails(&op, mnk, v, 2, "matmul needs --m, --n and --k"));
+  CHECK(set_fails(&op, mnk, v, 5, "--pad does not apply to matmul"));
+  const double v0[] = {64, 32, 16, 0};
+  CHECK(set_fails(&op, mnk, v0, 4, "--batch must be > 0"));
+  CHECK(rl_op_set_fields(&op, mnk, v, 4, "--", NULL) == RL_OK);
+  CHECK(op.m == 64 && op.n == 32 && op.k == 16 && op.batch == 2);
+  /* alternative forms: n elements, or rows x cols */
+  op = rl_op_init(RL_OP_RELU, RL_BF16);
+  const char *alt[] = {"rows", "cols", "n"};
+  const double av[] = {4, 8, 32};
+  CHECK(set_fails(&op, alt, av, 3, "give --n or --rows and --cols, not both"));
+  CHECK(set_fails(&op, alt, av, 1, "relu needs --rows and --cols"));
+  CHECK(set_fails(&op, alt, av, 0, "relu needs --n (or --rows and --cols)"));
+  const double nanv[] = {NAN, 8};
+  CHECK(set_fails(&op, alt, nanv, 2, "--rows must be a number, not NaN"));
+  rl_op a = op, b2 = op;
+  CHECK(rl_op_set_fields(&a, alt, av, 2, "", NULL) == RL_OK);
+  CHECK(rl_op_set_fields(&b2, alt + 2, av + 2, 1, "", NULL) == RL_OK);
+  rl_cost ca = cost(a), cb = cost(b2);
+  CHECK(ca.flops == 32 && ca.flops == cb.flops && ca.bytes == cb.bytes);
+  rl_op_describe(&a, b, sizeof b);
+  CHECK_STR(b, "32 elements");
+  /* each activation its own FLOPs per element, whatever the numbering */
+  static const struct { int32_t kind; double per; } act[] = {
+      {RL_OP_RELU, 1}, {RL_OP_GELU_TANH, 9}, {RL_OP_GELU_ERF, 5}, {RL_OP_SILU, 4}};
+  for (size_t i = 0; i < sizeof act / sizeof act[0]; i++) {
+    rl_op x = rl_op_init(act[i].kind, RL_BF16);
+    CHECK(rl_op_set(&x, "n", 10, NULL) == RL_OK);
+    CHECK(cost(x).flops == 10 * act[i].per && cost(x).bytes == 40);
+  }
+}
+
 static void test_min_batch(void) {
   double b;
   rl_error e;
@@ -305,6 +390,7 @@ int main(void) {
   RUN(test_hw_lookup);
   RUN(test_hw_csv_errors);
   RUN(test_ops);
+  RUN(test_op_schema);
   RUN(test_min_batch);
   RUN(test_bound);
   RUN(test_json);
