@@ -376,7 +376,8 @@ RL_API int32_t rl_hw_peak_for(const rl_hw *hw, int32_t dtype, int tensor);
 typedef enum rl_bound_kind {
   RL_BOUND_MEMORY = 0,
   RL_BOUND_COMPUTE = 1,
-  RL_BOUND_OVERHEAD = 2
+  RL_BOUND_OVERHEAD = 2,
+  RL_BOUND_NETWORK = 3  /* a collective, against the interconnect */
 } rl_bound_kind;
 
 /* "memory", "compute", "overhead". */
@@ -1385,7 +1386,42 @@ typedef struct rl_trace_row {
   double bound_time_s; /* sum over executions of max(F/peak, Q/bw) */
   double roof_fraction;/* bound_time_s / time_s */
   double gain_s;       /* time_s - bound_time_s */
+  int32_t dtype;       /* rl_dtype of F (its roof), -1 unknown or none */
+  int32_t roof;        /* rl_trace_roof the row is measured against */
+  const char *family;  /* kernel family from the name ("GEMM library",
+                          "Triton pointwise", "NCCL", ...); never NULL */
+  int32_t reason;      /* rl_trace_reason when F and Q are unknown, else -1 */
 } rl_trace_row;
+
+/* The roof a row is measured against. */
+typedef enum rl_trace_roof {
+  RL_TRACE_ROOF_CHIP = 0, /* peak of its format, memory bandwidth */
+  RL_TRACE_ROOF_NET = 1,  /* collectives: busbw against the scale-up link
+                             (interconnect_bw / 2, one direction) */
+  RL_TRACE_ROOF_HBM = 2,  /* memcpy DtoD, memset: memory bandwidth */
+  RL_TRACE_ROOF_HOST = 3  /* memcpy HtoD, DtoH: the host link */
+} rl_trace_roof;
+RL_API const char *rl_trace_roof_name(int32_t roof);
+
+/* Why GPU time has no F and Q (the uncovered list of the coverage). */
+typedef enum rl_trace_reason {
+  RL_REASON_NO_SHAPES = 0,   /* its op was recorded without shapes */
+  RL_REASON_COMPILED = 1,    /* a compiled region (torch.compile, Triton) */
+  RL_REASON_NO_MODEL = 2,    /* no cost model for its op */
+  RL_REASON_PRE_WINDOW = 3,  /* launched before the profiling window */
+  RL_REASON_NO_OP = 4,       /* its launch is inside no CPU op */
+  RL_REASON_COLL_NO_SIZE = 5,/* a collective whose size was not recorded */
+  RL_REASON_NO_ROOF = 6,     /* no peak or link figure for it */
+  RL_REASON_SHAPES = 7,      /* shapes the model cannot use */
+  RL_REASON_OTHER = 8,       /* counters without bytes, no time, ... */
+  RL_REASON_COUNT = 9
+} rl_trace_reason;
+RL_API const char *rl_trace_reason_name(int32_t reason);
+
+typedef struct rl_trace_uncovered {
+  int32_t reason;          /* rl_trace_reason */
+  double time_s;           /* GPU time without F and Q for it */
+} rl_trace_uncovered;
 
 typedef struct rl_trace_summary {
   int64_t kernels;        /* executions */
@@ -1403,7 +1439,43 @@ typedef struct rl_trace_summary {
   double launch_overhead_s;
   int32_t has_time;       /* 0: the file gives no kernel times */
   int32_t has_span;       /* 0: no timeline (ncu): span, busy, idle unknown */
+  /* coverage: the GPU time under a roof (kernels, copies, collectives) */
+  double covered_s;       /* GPU time with F and Q (or bytes) and a roof */
+  double coverage;        /* covered_s / gpu_time_s, 0..1 */
+  int32_t n_uncovered;    /* entries of uncovered[], largest first */
+  rl_trace_uncovered uncovered[RL_REASON_COUNT];
+  int32_t no_shapes;      /* 1: the ops were recorded without shapes */
+  int64_t copies;         /* memcpy and memset executions (in gpu_time_s) */
+  double copy_s;          /* their time */
+  int64_t collectives;    /* collective (NCCL) kernel executions */
+  double collective_s;    /* their time */
+  double network_s;       /* collective time at or above the overhead
+                             (its regime: the interconnect) */
 } rl_trace_summary;
+
+/* One collective (kind, message size, group size) of the last analysis,
+ * by nccl-tests' conventions (doc/PERFORMANCE.md): algbw = S / t, busbw =
+ * algbw x factor (all-reduce 2(n-1)/n; all-gather, reduce-scatter,
+ * all-to-all (n-1)/n; broadcast, reduce, send/recv 1), against the link
+ * bandwidth (the device's interconnect, one direction). */
+typedef struct rl_trace_coll {
+  const char *name;       /* "allreduce", "allgather", ...; owned */
+  const char *dtype;      /* element type as recorded; "" unknown */
+  int32_t ranks;          /* group size n */
+  int32_t ranks_guess;    /* 1: n is the job's world size (not recorded) */
+  int64_t count;          /* kernel executions */
+  double msg_bytes;       /* S of one call */
+  double time_s;          /* sum of kernel durations */
+  double algbw;           /* count x S / time_s, B/s */
+  double busbw;           /* algbw x factor, B/s */
+  double link_bw;         /* the roof, B/s (0: unknown) */
+  double roof_fraction;   /* busbw / link_bw */
+  double gain_s;          /* time_s - bound time */
+} rl_trace_coll;
+
+/* The collectives of the last analysis, by time; valid until the next
+ * analysis or free. */
+RL_API const rl_trace_coll *rl_trace_colls(const rl_trace *t, int32_t *n);
 
 /* Place every kernel under the roof of `hw` (its peak for each kernel's
  * format; tensor peak for matmul-like ops) and rank the groups by gain.

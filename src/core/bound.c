@@ -22,6 +22,7 @@ const char *rl_bound_name(int32_t bound) {
   case RL_BOUND_MEMORY: return "memory";
   case RL_BOUND_COMPUTE: return "compute";
   case RL_BOUND_OVERHEAD: return "overhead";
+  case RL_BOUND_NETWORK: return "network";
   default: return NULL;
   }
 }

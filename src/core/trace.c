@@ -53,6 +53,7 @@ typedef struct row_acc {
   double known_time, compute_t, memory_t;
   int64_t known_count, unknown_count;
   uint32_t why;
+  int32_t reason;
 } row_acc;
 
 struct rl_trace {
@@ -84,8 +85,11 @@ struct rl_trace {
   int64_t events, unlinked;
   int no_timeline;
   /* last analysis */
+  int32_t no_shapes, world;
   rl_trace_row *rows[2];
   int32_t nrows[2];
+  rl_trace_coll *colls;
+  int32_t ncolls;
   char **whybuf; /* texts made during analysis */
   size_t nwhy;
 };
@@ -113,6 +117,9 @@ static void free_analysis(rl_trace *t) {
     t->rows[g] = NULL;
     t->nrows[g] = 0;
   }
+  free(t->colls);
+  t->colls = NULL;
+  t->ncolls = 0;
   for (size_t i = 0; i < t->nwhy; i++) free(t->whybuf[i]);
   free(t->whybuf);
   t->whybuf = NULL;
@@ -265,12 +272,14 @@ const char *rli_trace_strat(const rl_trace *t, uint32_t id) {
 static int cost_eq(const rli_cost *a, const rli_cost *b) {
   return a->flops == b->flops && a->bytes == b->bytes && a->tensor_inst == b->tensor_inst &&
          a->dtype == b->dtype && a->tensor == b->tensor && a->measured == b->measured &&
-         a->why == b->why;
+         a->why == b->why && a->reason == b->reason && a->roof == b->roof &&
+         a->coll == b->coll && a->ranks == b->ranks && a->per_rank == b->per_rank;
 }
 
 static uint64_t cost_hash(const rli_cost *c) {
   double v[3] = {c->flops, c->bytes, c->tensor_inst};
-  int32_t w[4] = {c->dtype, c->tensor, c->measured, (int32_t)c->why};
+  int32_t w[9] = {c->dtype, c->tensor, c->measured, (int32_t)c->why, c->reason, c->roof,
+                  c->coll, c->ranks, c->per_rank};
   return hash_bytes(v, sizeof v) ^ (hash_bytes(w, sizeof w) * 31);
 }
 
@@ -305,10 +314,16 @@ uint32_t rli_trace_cost(rl_trace *t, const rli_cost *c) {
 }
 
 uint32_t rli_trace_cost_why(rl_trace *t, const char *why) {
+  return rli_trace_cost_reason(t, RL_REASON_OTHER, why);
+}
+
+uint32_t rli_trace_cost_reason(rl_trace *t, int32_t reason, const char *why) {
   rli_cost c;
   memset(&c, 0, sizeof c);
   c.flops = c.bytes = -1;
   c.dtype = -1;
+  c.coll = -1;
+  c.reason = reason;
   c.why = rli_trace_str(t, why, strlen(why));
   if (c.why == RLI_NONE) return RLI_NONE;
   return rli_trace_cost(t, &c);
@@ -356,6 +371,31 @@ void rli_trace_set_device(rl_trace *t, const char *name, double mem_bytes,
 void rli_trace_count_events(rl_trace *t, int64_t n) { t->events += n; }
 void rli_trace_set_no_timeline(rl_trace *t) { t->no_timeline = 1; }
 void rli_trace_set_unlinked(rl_trace *t, int64_t n) { t->unlinked = n; }
+void rli_trace_set_no_shapes(rl_trace *t, int32_t no_shapes) { t->no_shapes = no_shapes; }
+void rli_trace_set_world(rl_trace *t, int32_t world) { t->world = world > 0 ? world : 0; }
+
+/* A collective's group size and message size S: n recorded, else the
+ * world size (guess); S = n x bytes when bytes is one rank's share. */
+static double coll_n(const rl_trace *t, const rli_cost *c) {
+  return c->ranks > 0 ? c->ranks : t->world;
+}
+static double coll_S(const rl_trace *t, const rli_cost *c) {
+  return c->per_rank ? c->bytes * coll_n(t, c) : c->bytes;
+}
+
+const char *rl_trace_roof_name(int32_t roof) {
+  static const char *const n[] = {"chip", "network", "hbm", "host"};
+  return roof >= 0 && roof < 4 ? n[roof] : "unknown";
+}
+
+const char *rl_trace_reason_name(int32_t reason) {
+  static const char *const n[RL_REASON_COUNT] = {
+      "no shapes recorded", "compiled region", "no cost model for the op",
+      "launched before the profiling window", "launch inside no CPU op",
+      "collective size not recorded", "no roof for it in the database",
+      "shapes not modelled", "other"};
+  return reason >= 0 && reason < RL_REASON_COUNT ? n[reason] : "unknown";
+}
 
 rl_status rl_trace_get_info(const rl_trace *t, rl_trace_info *out) {
   if (!t || !out) return RL_EINVAL;
@@ -407,6 +447,7 @@ typedef struct cost_eval {
   double flops, bytes, compute_t, memory_t, bound_t; /* per execution */
   int32_t peak_kind;
   uint32_t why;
+  int32_t reason;
 } cost_eval;
 
 static void eval_cost(rl_trace *t, const rl_hw *hw, const rli_cost *c, double factor,
@@ -414,11 +455,45 @@ static void eval_cost(rl_trace *t, const rl_hw *hw, const rli_cost *c, double fa
   memset(e, 0, sizeof *e);
   e->peak_kind = -1;
   e->why = c->why;
+  e->reason = c->why != RLI_NONE ? c->reason : RL_REASON_OTHER;
+  if (c->roof != RLI_ROOF_CHIP) {
+    char buf[160];
+    double bw = c->roof == RLI_ROOF_NET ? hw->interconnect_bw / 2
+                : c->roof == RLI_ROOF_HBM ? hw->mem_bw : 0;
+    if (c->bytes < 0) {
+      if (e->why == RLI_NONE) e->why = why_text(t, "bytes unknown");
+      return;
+    }
+    if (c->roof == RLI_ROOF_NET && coll_n(t, c) < 1) {
+      e->why = why_text(t, "group size not recorded (no Group size, no distributedInfo)");
+      e->reason = RL_REASON_COLL_NO_SIZE;
+      return;
+    }
+    if (!(bw > 0)) {
+      snprintf(buf, sizeof buf, "%s has no %s figure in the database", hw->id,
+               c->roof == RLI_ROOF_NET ? "interconnect" : c->roof == RLI_ROOF_HBM
+                                                              ? "memory bandwidth"
+                                                              : "host-link (PCIe) bandwidth");
+      e->why = why_text(t, buf);
+      e->reason = RL_REASON_NO_ROOF;
+      return;
+    }
+    double S = c->roof == RLI_ROOF_NET ? coll_S(t, c) : c->bytes;
+    double moved = c->roof == RLI_ROOF_NET ? S * rli_coll_factor(c->coll, coll_n(t, c)) : S;
+    e->known = 1;
+    e->flops = 0;
+    e->bytes = S;
+    e->memory_t = e->bound_t = moved / bw;
+    e->why = RLI_NONE;
+    e->reason = -1;
+    return;
+  }
   double F = c->flops;
   if (c->tensor_inst > 0) {
     if (factor <= 0) {
       e->why = why_text(t, "tensor-pipe instruction counts, but no FLOPs per instruction known "
                            "for this architecture (ncu sm__ops_path_tensor metrics needed)");
+      e->reason = RL_REASON_NO_ROOF;
       return;
     }
     F = (F > 0 ? F : 0) + c->tensor_inst * factor;
@@ -440,6 +515,7 @@ static void eval_cost(rl_trace *t, const rl_hw *hw, const rli_cost *c, double fa
              c->dtype >= 0 ? rl_dtype_name(c->dtype) : "(unknown format)",
              c->tensor ? "tensor" : "vector");
     e->why = why_text(t, buf);
+    e->reason = RL_REASON_NO_ROOF;
     return;
   }
   e->known = 1;
@@ -450,6 +526,7 @@ static void eval_cost(rl_trace *t, const rl_hw *hw, const rli_cost *c, double fa
   e->bound_t = fmax(e->compute_t, e->memory_t);
   e->peak_kind = pk;
   e->why = RLI_NONE;
+  e->reason = -1;
 }
 
 /* open-addressing map of (a, b, c) triples to an index */
@@ -520,7 +597,10 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, const g
       r->row.op = (const char *)(uintptr_t)ko;
       r->row.bound = -1;
       r->row.peak_kind = -1;
+      r->row.dtype = -1;
+      r->row.reason = -1;
       r->why = RLI_NONE;
+      r->reason = -1;
     } else {
       r = &acc[map[h]];
     }
@@ -541,10 +621,12 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, const g
       r->known_time += gr->time;
       r->known_count += gr->count;
       r->row.peak_kind = e.peak_kind;
+      r->row.dtype = t->cost[gr->cost].dtype;
+      r->row.roof = t->cost[gr->cost].roof;
       if (t->cost[gr->cost].measured) r->row.measured = 1;
     } else {
       r->unknown_count += gr->count;
-      if (r->why == RLI_NONE) r->why = e.why;
+      if (r->why == RLI_NONE) { r->why = e.why; r->reason = e.reason; }
       /* a measured FLOP count without bytes still shows its FLOPs */
       if (!r->row.has_cost && t->cost[gr->cost].flops > 0 && t->cost[gr->cost].bytes < 0) {
         r->row.flops += (double)gr->count * t->cost[gr->cost].flops;
@@ -566,8 +648,10 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, const g
     o->name = kn == RLI_NONE ? (by_op ? "(no op)" : "") : t->str[kn];
     o->op = ko == RLI_NONE ? "" : t->str[ko];
     o->why = NULL;
+    o->family = by_op ? "" : rli_kernel_family(o->name);
     if (r->unknown_count) {
       if (!o->has_cost) {
+        o->reason = r->reason;
         o->why = r->why != RLI_NONE ? t->str[r->why] : "F and Q unknown";
       } else {
         char buf[400];
@@ -581,7 +665,9 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, const g
     if (!o->has_time && !o->why) o->why = "the file gives no kernel times";
     if (o->has_cost) {
       double per = o->bound_time_s / (double)r->known_count;
-      o->bound = r->compute_t >= r->memory_t ? RL_BOUND_COMPUTE : RL_BOUND_MEMORY;
+      o->bound = o->roof == RL_TRACE_ROOF_NET        ? RL_BOUND_NETWORK
+                 : r->compute_t >= r->memory_t ? RL_BOUND_COMPUTE
+                                               : RL_BOUND_MEMORY;
       if (t->overhead > 0 && per < t->overhead) o->bound = RL_BOUND_OVERHEAD;
       o->intensity = o->bytes > 0 ? o->flops / o->bytes : 0;
       if (o->has_time && r->known_time > 0) {
@@ -597,6 +683,7 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, const g
     uint32_t kn = (uint32_t)(uintptr_t)acc[i].row.name, ko = (uint32_t)(uintptr_t)acc[i].row.op;
     rows[i].name = kn == RLI_NONE ? (by_op ? "(no op)" : "") : t->str[kn];
     rows[i].op = ko == RLI_NONE ? "" : t->str[ko];
+    rows[i].family = by_op ? "" : rli_kernel_family(rows[i].name);
   }
   qsort(rows, nacc, sizeof *rows, cmp_rows);
   free(acc);
@@ -639,6 +726,77 @@ static group *group_at(group **g, size_t *ng, size_t *capg, tmap *m, uint32_t na
   return x;
 }
 
+static int cmp_coll(const void *pa, const void *pb) {
+  const rl_trace_coll *a = pa, *b = pb;
+  if (a->time_s != b->time_s) return a->time_s < b->time_s ? 1 : -1;
+  if (a->msg_bytes != b->msg_bytes) return a->msg_bytes < b->msg_bytes ? 1 : -1;
+  return strcmp(a->name, b->name);
+}
+
+static int cmp_uncov(const void *pa, const void *pb) {
+  const rl_trace_uncovered *a = pa, *b = pb;
+  if (a->time_s != b->time_s) return a->time_s < b->time_s ? 1 : -1;
+  return a->reason - b->reason;
+}
+
+/* The collectives table: the kernels whose cost is a collective, grouped
+ * by that cost (kind, S, n). */
+static rl_status build_colls(rl_trace *t, const rl_hw *hw, const uint32_t *kcost, rl_error *err) {
+  int64_t *cnt = calloc(t->ncost + 1, sizeof *cnt);
+  double *tm = calloc(t->ncost + 1, sizeof *tm);
+  if (!cnt || !tm) {
+    free(cnt);
+    free(tm);
+    return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+  }
+  size_t nc = 0;
+  for (size_t i = 0; i < t->nk; i++) {
+    uint32_t c = kcost[i];
+    if (c >= t->ncost || t->cost[c].roof != RLI_ROOF_NET || t->k[i].dur_s < 0) continue;
+    if (!cnt[c]++) nc++;
+    tm[c] += t->k[i].dur_s;
+  }
+  t->colls = calloc(nc ? nc : 1, sizeof *t->colls);
+  if (!t->colls) {
+    free(cnt);
+    free(tm);
+    return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+  }
+  double link = hw->interconnect_bw / 2;
+  for (uint32_t c = 0; c < t->ncost; c++) {
+    if (!cnt[c]) continue;
+    const rli_cost *k = &t->cost[c];
+    rl_trace_coll *o = &t->colls[t->ncolls++];
+    o->name = rli_coll_name(k->coll);
+    o->dtype = k->dtype >= 0 ? rl_dtype_name(k->dtype) : "";
+    double n = coll_n(t, k), S = k->bytes >= 0 && n >= 1 ? coll_S(t, k) : -1;
+    if (!k->per_rank && k->bytes >= 0) S = k->bytes;
+    o->ranks = (int32_t)n;
+    o->ranks_guess = k->ranks == 0 && n >= 1;
+    o->count = cnt[c];
+    o->msg_bytes = S;
+    o->time_s = tm[c];
+    if (S >= 0 && tm[c] > 0) {
+      o->algbw = (double)cnt[c] * S / tm[c];
+      o->busbw = n >= 1 ? o->algbw * rli_coll_factor(k->coll, n) : 0;
+    }
+    o->link_bw = link > 0 ? link : 0;
+    if (link > 0 && S >= 0 && n >= 1) {
+      o->roof_fraction = o->busbw / link;
+      o->gain_s = tm[c] - (double)cnt[c] * S * rli_coll_factor(k->coll, n) / link;
+    }
+  }
+  qsort(t->colls, (size_t)t->ncolls, sizeof *t->colls, cmp_coll);
+  free(cnt);
+  free(tm);
+  return RL_OK;
+}
+
+const rl_trace_coll *rl_trace_colls(const rl_trace *t, int32_t *n) {
+  if (n) *n = t ? t->ncolls : 0;
+  return t ? t->colls : NULL;
+}
+
 rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
                            rl_error *err) {
   if (!t || !hw || !out) return rli_fail(err, RL_EINVAL, "no trace or no device");
@@ -646,22 +804,26 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   free_analysis(t);
   memset(out, 0, sizeof *out);
   out->launch_overhead_s = t->overhead;
+  out->no_shapes = t->no_shapes;
   double factor = tensor_factor(t, hw);
   rl_status st = RL_OK;
   uint32_t shared = rli_trace_cost_why(t, "its op launched several kernels: the op's F and Q "
                                          "are on the op's row, not split between them");
-  uint32_t nolink = rli_trace_cost_why(t, "no launching op is known for it");
+  uint32_t nolink = rli_trace_cost_reason(t, RL_REASON_NO_OP, "no launching op is known for it");
   int64_t *inst_n = calloc(t->ninst ? t->ninst : 1, sizeof *inst_n);
   double *inst_t = calloc(t->ninst ? t->ninst : 1, sizeof *inst_t);
   int64_t *inst_timed = calloc(t->ninst ? t->ninst : 1, sizeof *inst_timed);
   ivl *iv = malloc(sizeof *iv * t->nk);
-  /* per cost: the regime an execution of it is in */
+  uint32_t *kcost = malloc(sizeof *kcost * t->nk);
+  /* per cost: the regime an execution of it is in, and why it is unknown */
   int8_t *regime = malloc(t->ncost + 2);
+  int8_t *reason = malloc(t->ncost + 2);
+  double unc[RL_REASON_COUNT] = {0};
   group *kg = NULL, *og = NULL;
   size_t nkg = 0, nog = 0, capk = 0, capo = 0;
   tmap km = {NULL, 0}, om = {NULL, 0};
-  if (!inst_n || !inst_t || !inst_timed || !iv || !regime || shared == RLI_NONE ||
-      nolink == RLI_NONE) {
+  if (!inst_n || !inst_t || !inst_timed || !iv || !kcost || !regime || !reason ||
+      shared == RLI_NONE || nolink == RLI_NONE) {
     st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
     goto done;
   }
@@ -670,11 +832,16 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
     eval_cost(t, hw, &t->cost[c], factor, &e);
     regime[c] = (int8_t)(!e.known ? -1
                          : (t->overhead > 0 && e.bound_t < t->overhead) ? RL_BOUND_OVERHEAD
+                         : t->cost[c].roof == RLI_ROOF_NET ? RL_BOUND_NETWORK
                          : e.compute_t >= e.memory_t ? RL_BOUND_COMPUTE
                                                      : RL_BOUND_MEMORY);
+    reason[c] = (int8_t)(e.known ? -1 : e.reason >= 0 && e.reason < RL_REASON_COUNT
+                                            ? e.reason : RL_REASON_OTHER);
   }
+  /* a kernel with its own cost (counters, a collective's size) is its own
+   * op instance */
   for (size_t i = 0; i < t->nk; i++)
-    if (t->k[i].inst != RLI_NONE && t->k[i].inst < t->ninst) {
+    if (t->k[i].inst != RLI_NONE && t->k[i].inst < t->ninst && t->k[i].cost == RLI_NONE) {
       inst_n[t->k[i].inst]++;
       if (t->k[i].dur_s >= 0) {
         inst_t[t->k[i].inst] += t->k[i].dur_s;
@@ -685,30 +852,40 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   size_t niv = 0;
   for (size_t i = 0; i < t->nk; i++) {
     const rli_kernel *k = &t->k[i];
-    int has_inst = k->inst != RLI_NONE && k->inst < t->ninst;
+    int has_inst = k->inst != RLI_NONE && k->inst < t->ninst && k->cost == RLI_NONE;
     uint32_t cost = k->cost != RLI_NONE ? k->cost
                     : has_inst ? (inst_n[k->inst] == 1 ? t->inst[k->inst].cost : shared)
                                : nolink;
+    uint32_t rc = has_inst ? t->inst[k->inst].cost : k->cost != RLI_NONE ? k->cost : nolink;
+    kcost[i] = rc;
     group *x = group_at(&kg, &nkg, &capk, &km, k->name, k->op, cost);
     if (!x) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
     x->count++;
     x->kernels++;
-    out->kernels++;
+    if (k->kind == RLI_K_KERNEL) out->kernels++;
+    else out->copies++;
+    int coll = rc < t->ncost && t->cost[rc].roof == RLI_ROOF_NET;
+    if (coll) out->collectives++;
     if (k->dur_s >= 0) {
       x->time += k->dur_s;
       x->timed++;
       out->gpu_time_s += k->dur_s;
+      if (k->kind != RLI_K_KERNEL) out->copy_s += k->dur_s;
+      if (coll) out->collective_s += k->dur_s;
       out->has_time = 1;
       iv[niv].s = k->start_s;
       iv[niv].e = k->start_s + k->dur_s;
       iv[niv].dev = k->device;
       niv++;
-      uint32_t rc = has_inst ? t->inst[k->inst].cost : k->cost != RLI_NONE ? k->cost : nolink;
-      int r = k->dur_s < t->overhead ? -2 : rc < t->ncost ? regime[rc] : -1;
+      int r = rc < t->ncost ? regime[rc] : -1;
+      if (r >= 0) out->covered_s += k->dur_s;
+      else unc[rc < t->ncost ? reason[rc] : RL_REASON_OTHER] += k->dur_s;
+      if (k->dur_s < t->overhead) r = -2;
       if (r == -2) { out->short_s += k->dur_s; out->overhead_s += k->dur_s; }
       else if (r == RL_BOUND_OVERHEAD) out->overhead_s += k->dur_s;
       else if (r == RL_BOUND_COMPUTE) out->compute_s += k->dur_s;
       else if (r == RL_BOUND_MEMORY) out->memory_s += k->dur_s;
+      else if (r == RL_BOUND_NETWORK) out->network_s += k->dur_s;
       else out->unknown_s += k->dur_s;
     }
     if (!has_inst) {
@@ -720,6 +897,13 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
       if (k->dur_s >= 0) { y->time += k->dur_s; y->timed++; }
     }
   }
+  out->coverage = out->gpu_time_s > 0 ? out->covered_s / out->gpu_time_s : 0;
+  for (int r = 0; r < RL_REASON_COUNT; r++)
+    if (unc[r] > 0) {
+      out->uncovered[out->n_uncovered].reason = r;
+      out->uncovered[out->n_uncovered++].time_s = unc[r];
+    }
+  qsort(out->uncovered, (size_t)out->n_uncovered, sizeof out->uncovered[0], cmp_uncov);
   for (uint32_t i = 0; i < t->ninst; i++) {
     if (!inst_n[i]) continue;
     group *y = group_at(&og, &nog, &capo, &om, t->inst[i].op, RLI_NONE, t->inst[i].cost);
@@ -763,6 +947,7 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   /* rows */
   st = build_rows(t, hw, factor, kg, nkg, 0, &t->rows[0], &t->nrows[0], err);
   if (st == RL_OK) st = build_rows(t, hw, factor, og, nog, 1, &t->rows[1], &t->nrows[1], err);
+  if (st == RL_OK) st = build_colls(t, hw, kcost, err);
   if (st == RL_OK)
     for (int32_t i = 0; i < t->nrows[0]; i++)
       if (t->rows[0][i].has_cost && t->rows[0][i].has_time) out->gain_s += t->rows[0][i].gain_s;
@@ -771,7 +956,9 @@ done:
   free(inst_t);
   free(inst_timed);
   free(iv);
+  free(kcost);
   free(regime);
+  free(reason);
   free(kg);
   free(og);
   free(km.slot);
@@ -816,6 +1003,19 @@ static void rows_json(rli_out *o, const rl_trace_row *rows, int32_t n, int32_t t
     num_or_null(o, "roof_fraction", r->has_cost && r->has_time, r->roof_fraction);
     num_or_null(o, "gain_s", r->has_cost && r->has_time, r->gain_s);
     rli_out_printf(o, ",\"measured\":%s", r->measured ? "true" : "false");
+    rli_out_puts(o, ",\"dtype\":");
+    if (r->dtype >= 0 && r->roof == RL_TRACE_ROOF_CHIP) rli_out_str(o, rl_dtype_name(r->dtype));
+    else rli_out_puts(o, "null");
+    rli_out_puts(o, ",\"roof\":");
+    rli_out_str(o, rl_trace_roof_name(r->roof));
+    if (r->family && r->family[0]) {
+      rli_out_puts(o, ",\"family\":");
+      rli_out_str(o, r->family);
+    }
+    if (r->reason >= 0) {
+      rli_out_puts(o, ",\"reason\":");
+      rli_out_str(o, rl_trace_reason_name(r->reason));
+    }
     if (r->why) {
       rli_out_puts(o, ",\"why\":");
       rli_out_str(o, r->why);
@@ -851,11 +1051,47 @@ size_t rl_trace_json(const rl_trace *t, const rl_hw *hw, const rl_trace_summary 
   num_or_null(&o, "unknown_s", ht, s->unknown_s);
   num_or_null(&o, "gain_s", ht, s->gain_s);
   num_or_null(&o, "launch_overhead_s", 1, s->launch_overhead_s);
+  num_or_null(&o, "covered_s", ht, s->covered_s);
+  num_or_null(&o, "coverage", ht, s->coverage);
+  rli_out_puts(&o, ",\"uncovered\":[");
+  for (int32_t i = 0; i < s->n_uncovered; i++) {
+    rli_out_puts(&o, i ? ",{\"reason\":" : "{\"reason\":");
+    rli_out_str(&o, rl_trace_reason_name(s->uncovered[i].reason));
+    num_or_null(&o, "time_s", 1, s->uncovered[i].time_s);
+    rli_out_puts(&o, "}");
+  }
+  rli_out_printf(&o, "],\"shapes_recorded\":%s", s->no_shapes ? "false" : "true");
+  rli_out_printf(&o, ",\"copies\":%lld", (long long)s->copies);
+  num_or_null(&o, "copy_s", ht, s->copy_s);
+  rli_out_printf(&o, ",\"collective_kernels\":%lld", (long long)s->collectives);
+  num_or_null(&o, "collective_s", ht, s->collective_s);
+  num_or_null(&o, "network_s", ht, s->network_s);
   rli_out_printf(&o, ",\"unlinked\":%lld", (long long)t->unlinked);
   rli_out_printf(&o, ",\"rows_total\":%d,\"rows\":[", (int)t->nrows[0]);
   rows_json(&o, t->rows[0], t->nrows[0], top);
   rli_out_printf(&o, "],\"ops_total\":%d,\"ops\":[", (int)t->nrows[1]);
   rows_json(&o, t->rows[1], t->nrows[1], top);
+  rli_out_printf(&o, "],\"collectives_total\":%d,\"collectives\":[", (int)t->ncolls);
+  int32_t nc = top > 0 && t->ncolls > top ? top : t->ncolls;
+  for (int32_t i = 0; i < nc; i++) {
+    const rl_trace_coll *c = &t->colls[i];
+    rli_out_puts(&o, i ? ",{\"name\":" : "{\"name\":");
+    rli_out_str(&o, c->name);
+    rli_out_puts(&o, ",\"dtype\":");
+    if (c->dtype[0]) rli_out_str(&o, c->dtype);
+    else rli_out_puts(&o, "null");
+    rli_out_printf(&o, ",\"ranks\":%d,\"ranks_guess\":%s,\"count\":%lld", (int)c->ranks,
+                   c->ranks_guess ? "true" : "false", (long long)c->count);
+    int known = c->msg_bytes >= 0, bw = known && c->ranks >= 1;
+    num_or_null(&o, "msg_bytes", known, c->msg_bytes);
+    num_or_null(&o, "time_s", 1, c->time_s);
+    num_or_null(&o, "algbw", known && c->time_s > 0, c->algbw);
+    num_or_null(&o, "busbw", bw && c->time_s > 0, c->busbw);
+    num_or_null(&o, "link_bw", c->link_bw > 0, c->link_bw);
+    num_or_null(&o, "roof_fraction", bw && c->link_bw > 0, c->roof_fraction);
+    num_or_null(&o, "gain_s", bw && c->link_bw > 0, c->gain_s);
+    rli_out_puts(&o, "}");
+  }
   rli_out_puts(&o, "]}");
   return rli_out_end(&o);
 }

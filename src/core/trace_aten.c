@@ -113,6 +113,8 @@ static int from_op(const rl_op *op, rli_cost *c, char *why, size_t cap) {
   c->bytes = rc.bytes;
   c->tensor = rc.tensor;
   c->dtype = op->dtype;
+  c->reason = 0;
+  c->coll = -1;
   return 1;
 }
 
@@ -125,11 +127,62 @@ static int fail(char *why, size_t cap, const char *fmt, ...) {
   return 0;
 }
 
+/* A collective op: nccl:* (ProcessGroupNCCL's record_function, Input Dims
+ * of the tensor it sends), c10d::* (the tensors as listed in
+ * native_functions-style schemas: _allgather_base_(output, input),
+ * _reduce_scatter_base_(output, input), alltoall_base_(output, input, ...))
+ * and record_param_comms (its "Collective name" args, PyTorch 2.1+). */
+static int coll_op(const char *full, const rli_aten_args *a, rli_cost *c, char *why,
+                   size_t cap) {
+  if (a->has_coll) return rli_coll_from_args(a, c, why, cap);
+  c->reason = RL_REASON_COLL_NO_SIZE;
+  int32_t kind = rli_coll_kind(full);
+  if (kind < 0) {
+    if (strcmp(full, "record_param_comms") != 0) {
+      c->reason = RL_REASON_NO_MODEL;
+      return fail(why, cap, "%s: not a collective with a bandwidth model", full);
+    }
+    return fail(why, cap, "collective size not recorded (record_param_comms without args)");
+  }
+  if (!a->has_dims) return fail(why, cap, "collective size not recorded (no shapes)");
+  int i = 0;
+  if (!strncmp(full, "c10d::", 6) && (kind == RLI_COLL_REDUCESCATTER || kind == RLI_COLL_ALLTOALL))
+    i = 1; /* (output, input): S is the input */
+  if (i >= a->n_in || a->ndim[i] < 0 || (i < a->n_types && !strcmp(a->types[i], "TensorList")))
+    return fail(why, cap, "collective size not recorded (a tensor list: PyTorch records no "
+                          "shapes inside it)");
+  double es = i < a->n_types ? rli_torch_type_bytes(a->types[i]) : 0;
+  if (!(es > 0))
+    return fail(why, cap, "collective size not recorded (element type '%s')",
+                i < a->n_types ? a->types[i] : "");
+  int ok = rli_coll_cost(kind, numel(a, i) * es, -1, c, why, cap);
+  /* nccl:_all_gather_base / nccl:all_gather record the input: S = n x it */
+  if (ok && kind == RLI_COLL_ALLGATHER && !strncmp(full, "nccl:", 5)) c->per_rank = 1;
+  if (ok && i < a->n_types) c->dtype = rli_torch_dtype(a->types[i]);
+  return ok;
+}
+
+/* Compiled regions: torch.compile's autograd functions and Inductor's
+ * graph calls; their kernels are Triton's or fused, no shapes apply. */
+static int compiled(const char *n) {
+  return strstr(n, "CompiledFunction") || strstr(n, "CompiledFxGraph") ||
+         strstr(n, "torch-compiled") || strstr(n, "Torch-Compiled") || !strncmp(n, "triton_", 7);
+}
+
 int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *why,
                   size_t cap) {
   memset(c, 0, sizeof *c);
   c->dtype = -1;
+  c->coll = -1;
   c->why = RLI_NONE;
+  if (!strncmp(full, "nccl:", 5) || !strncmp(full, "c10d::", 6) ||
+      !strcmp(full, "record_param_comms"))
+    return coll_op(full, a, c, why, cap);
+  if (compiled(full)) {
+    c->reason = RL_REASON_COMPILED;
+    return fail(why, cap, "compiled region: no shapes per kernel (Nsight Compute measures them)");
+  }
+  c->reason = RL_REASON_SHAPES;
   const char *n = strip_ns(full);
   size_t nl = strlen(n);
   char base[64];
@@ -150,8 +203,14 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
   int k = -1;
   for (int i = 0; known[i]; i++)
     if (strcmp(base, known[i]) == 0) { k = i; break; }
-  if (k < 0 && strstr(n, "flash_attn") == NULL) return fail(why, cap, "no cost model for %s", full);
-  if (!a->has_dims) return fail(why, cap, "%s: no Input Dims (profile with record_shapes=True)", full);
+  if (k < 0 && strstr(n, "flash_attn") == NULL) {
+    c->reason = RL_REASON_NO_MODEL;
+    return fail(why, cap, "no cost model for %s", full);
+  }
+  if (!a->has_dims) {
+    c->reason = RL_REASON_NO_SHAPES;
+    return fail(why, cap, "no shapes recorded for it (record_shapes=True)");
+  }
   int32_t dt = type_at(a, 0);
   if (strcmp(base, "addmm") == 0 || strcmp(base, "baddbmm") == 0) dt = type_at(a, 1);
   if (dt < 0) {
@@ -160,6 +219,7 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
     if (dt < 0) {
       snprintf(why, cap, "%s on %s: no floating-point roof for this type", full,
                a->n_types ? a->types[0] : "an unknown type");
+      c->reason = RL_REASON_NO_ROOF;
       return 0;
     }
   }

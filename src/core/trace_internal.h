@@ -20,7 +20,50 @@ typedef struct rli_cost {
   int32_t tensor;       /* 1: matmul-like (tensor peak) */
   int32_t measured;     /* 1: from hardware counters */
   uint32_t why;         /* string id: why F or Q is unknown; RLI_NONE */
+  int32_t reason;       /* with why: the rl_trace_reason it counts under */
+  int32_t roof;         /* RLI_ROOF_*: which roof bounds it */
+  int32_t coll;         /* RLI_ROOF_NET: the RLI_COLL_* kind */
+  int32_t ranks;        /* RLI_ROOF_NET: group size n (0: unknown) */
+  int32_t per_rank;     /* RLI_ROOF_NET: bytes is one rank's share, S = n x
+                           bytes (an all-gather known by its input) */
 } rli_cost;
+
+/* The roof a cost is measured against. CHIP: the peak of its format and
+ * the memory bandwidth (dtype, tensor); NET: a collective's bus bandwidth
+ * against the device's scale-up link (bytes = the nccl-tests message size
+ * S); HBM: bytes moved on the device (memcpy DtoD, memset) against the
+ * memory bandwidth; HOST: bytes over the host link (memcpy HtoD, DtoH). */
+enum { RLI_ROOF_CHIP = 0, RLI_ROOF_NET = 1, RLI_ROOF_HBM = 2, RLI_ROOF_HOST = 3 };
+
+/* Collectives as nccl-tests names them (doc/PERFORMANCE.md). */
+enum {
+  RLI_COLL_ALLREDUCE, RLI_COLL_ALLGATHER, RLI_COLL_REDUCESCATTER, RLI_COLL_ALLTOALL,
+  RLI_COLL_BROADCAST, RLI_COLL_REDUCE, RLI_COLL_SENDRECV, RLI_COLL_COUNT
+};
+/* "allreduce", "all_reduce", "_allgather_base", "nccl:all_to_all",
+ * "reduce_scatter_tensor", ... -> RLI_COLL_*; -1 when not a collective. */
+int32_t rli_coll_kind(const char *name);
+const char *rli_coll_name(int32_t kind);
+/* nccl-tests' bus-bandwidth factor for n ranks: busbw = algbw x factor. */
+double rli_coll_factor(int32_t kind, double n);
+/* The cost of one collective: S bytes over n ranks (n < 0: not recorded,
+ * the world size stands in at analysis). Returns 0 with c->reason and why
+ * when the figures are unusable (negative or absurd S, n = 0). */
+int rli_coll_cost(int32_t kind, double S, double n, rli_cost *c, char *why, size_t cap);
+/* Bytes of one element of a type as PyTorch names it ("float", "c10::Half",
+ * "long int", record_param_comms' "Float", "BFloat16", "Long"); 0 unknown. */
+double rli_torch_type_bytes(const char *type);
+/* The job's world size (distributedInfo), for collectives whose group size
+ * the profiler did not record. */
+void rli_trace_set_world(rl_trace *t, int32_t world);
+
+/* A cost that says only why it is unknown, counted under `reason`. */
+uint32_t rli_trace_cost_reason(rl_trace *t, int32_t reason, const char *why);
+/* The trace's ops were recorded without shapes (no Input Dims anywhere). */
+void rli_trace_set_no_shapes(rl_trace *t, int32_t no_shapes);
+/* The family of a kernel from its name ("GEMM library", "cuDNN", "Triton
+ * pointwise", ...), for kernels without F and Q; never NULL. */
+const char *rli_kernel_family(const char *name);
 
 /* Intern a string (len bytes, need not be NUL-terminated); returns its id
  * or RLI_NONE when out of memory. */
@@ -40,7 +83,10 @@ typedef struct rli_kernel {
   uint32_t cost;     /* the kernel's own cost (counters), or RLI_NONE */
   uint32_t inst;     /* the op instance that launched it, or RLI_NONE */
   int32_t device;
+  int32_t kind;      /* RLI_K_* */
 } rli_kernel;
+
+enum { RLI_K_KERNEL = 0, RLI_K_MEMCPY = 1, RLI_K_MEMSET = 2 };
 
 rl_status rli_trace_add(rl_trace *t, const rli_kernel *k, rl_error *err);
 /* Set the kernel's launching op after the fact (Kineto links at the end). */
@@ -66,7 +112,15 @@ typedef struct rli_aten_args {
   int32_t has_dims, has_types, n_types, n_concrete;
   char types[RLI_ATEN_MAX_IN][32];
   char concrete[RLI_ATEN_MAX_IN][48];
+  /* record_param_comms / NCCL kernel args (PyTorch 2.1+) */
+  int32_t has_coll;                               /* "Collective name" seen */
+  char coll_name[32], coll_dtype[32];
+  double in_nelems, out_nelems, group_size;       /* -1 when absent */
 } rli_aten_args;
+
+/* The collective cost of an event with record_param_comms' args. Returns
+ * 1 with c filled, or 0 with why (c->reason set). */
+int rli_coll_from_args(const rli_aten_args *a, rli_cost *c, char *why, size_t cap);
 
 /* F and Q of one call of an ATen op from its recorded shapes. Returns 1
  * with c filled (why RLI_NONE), or 0 with `why` (a static or a buffer's

@@ -453,7 +453,7 @@ static void skip_value(jp *p, int depth) {
 }
 
 /* ---- the reader's state --------------------------------------------------- */
-enum { C_OTHER, C_KERNEL, C_OP, C_RUNTIME, C_RANGE };
+enum { C_OTHER, C_KERNEL, C_OP, C_RUNTIME, C_RANGE, C_MEMCPY, C_MEMSET };
 
 /* One CPU op: 24 bytes. kind: its (label, cost) pair, an index into
  * kin.kinds; once a kernel links to it, LINKED | its index in kin.lk (the op
@@ -523,6 +523,8 @@ typedef struct kin {
   char *name;     /* the current event's name */
   size_t namecap, namelen;
   int ranges, kernels_timed;
+  int64_t ops_shaped, ops;
+  int32_t world;  /* distributedInfo.world_size; 0 unknown */
   uint32_t *noshape; /* cost of an op label recorded without shapes */
   size_t nocache;
   op_kind *kinds;    /* distinct (label, cost) pairs of the CPU ops */
@@ -722,6 +724,7 @@ typedef struct ev {
   uint64_t pid, tid;
   double ctr[9]; /* d/f/h add, mul, fma */
   int has_ctr;
+  double bytes;  /* gpu_memcpy / gpu_memset: args.bytes; -2 absent */
   rli_aten_args a;
 } ev;
 
@@ -733,6 +736,14 @@ static int classify(sv v) {
   switch (v.s[0]) {
   case 'k': return sv_is(v, "kernel", 6) ? C_KERNEL : C_OTHER;
   case 'K': return sv_is(v, "Kernel", 6) ? C_KERNEL : C_OTHER;
+  case 'g':
+    if (sv_is(v, "gpu_memcpy", 10)) return C_MEMCPY;
+    if (sv_is(v, "gpu_memset", 10)) return C_MEMSET;
+    return C_OTHER;
+  case 'M':
+    if (sv_is(v, "Memcpy", 6)) return C_MEMCPY;
+    if (sv_is(v, "Memset", 6)) return C_MEMSET;
+    return C_OTHER;
   case 'c':
     if (sv_is(v, "cpu_op", 6)) return C_OP;
     if (sv_is(v, "cuda_runtime", 12) || sv_is(v, "cuda_driver", 11)) return C_RUNTIME;
@@ -851,13 +862,20 @@ static void parse_args(jp *p, ev *e) {
     /* the key's text lives until the next read: classify it first */
     const char *ks = kv.s;
     size_t kl = kv.n;
-    enum { A_OTHER, A_CORR, A_DEVICE, A_DIMS, A_TYPES, A_CONCRETE, A_CTR } kid = A_OTHER;
+    enum { A_OTHER, A_CORR, A_DEVICE, A_DIMS, A_TYPES, A_CONCRETE, A_CTR, A_CNAME, A_CDTYPE,
+           A_CNUM, A_BYTES } kid = A_OTHER;
     int which = -1;
     if (kl == 11 && !memcmp(ks, "correlation", 11)) kid = A_CORR;
     else if (kl == 6 && !memcmp(ks, "device", 6)) kid = A_DEVICE;
     else if (kl == 10 && !memcmp(ks, "Input Dims", 10)) kid = A_DIMS;
     else if (kl == 10 && !memcmp(ks, "Input type", 10)) kid = A_TYPES;
     else if (kl == 15 && !memcmp(ks, "Concrete Inputs", 15)) kid = A_CONCRETE;
+    else if (kl == 15 && !memcmp(ks, "Collective name", 15)) kid = A_CNAME;
+    else if (kl == 5 && !memcmp(ks, "dtype", 5)) kid = A_CDTYPE;
+    else if (kl == 5 && !memcmp(ks, "bytes", 5)) kid = A_BYTES;
+    else if (kl == 13 && !memcmp(ks, "In msg nelems", 13)) { kid = A_CNUM; which = 0; }
+    else if (kl == 14 && !memcmp(ks, "Out msg nelems", 14)) { kid = A_CNUM; which = 1; }
+    else if (kl == 10 && !memcmp(ks, "Group size", 10)) { kid = A_CNUM; which = 2; }
     else if (kl > 40 && (!memcmp(ks, "smsp__sass_thread_inst_executed_op_", 35) ||
                          !memcmp(ks, "sm__sass_thread_inst_executed_op_", 33))) {
       kid = A_CTR;
@@ -892,6 +910,41 @@ static void parse_args(jp *p, ev *e) {
     } else if (kid == A_CONCRETE) {
       parse_strings(p, NULL, sizeof e->a.concrete[0], &e->a.n_concrete,
                     "an array (Concrete Inputs)", &e->a.concrete[0][0]);
+    } else if (kid == A_CNAME || kid == A_CDTYPE) {
+      if (ws(p) == '"') {
+        sv v = string_kept(p);
+        char *d = kid == A_CNAME ? e->a.coll_name : e->a.coll_dtype;
+        size_t l = v.n < 31 ? v.n : 31;
+        memcpy(d, v.s, l);
+        d[l] = 0;
+        if (kid == A_CNAME) e->a.has_coll = 1;
+      } else {
+        skip_value(p, 2);
+      }
+    } else if (kid == A_CNUM || kid == A_BYTES) {
+      /* a number, or (older profilers' metadata) a number as a string */
+      double v = 0;
+      int c = ws(p), ok = 0;
+      if (c == '-' || (c >= '0' && c <= '9')) {
+        v = number(p, NULL);
+        ok = 1;
+      } else if (c == '"') {
+        sv t = string_kept(p);
+        char nb[40];
+        size_t l = t.n < sizeof nb - 1 ? t.n : sizeof nb - 1;
+        memcpy(nb, t.s, l);
+        nb[l] = 0;
+        char *end;
+        v = strtod(nb, &end);
+        ok = end != nb && *end == 0;
+      } else {
+        skip_value(p, 2);
+      }
+      if (!ok || !isfinite(v)) v = -1e300; /* unusable: said so by the cost */
+      if (kid == A_BYTES) e->bytes = v;
+      else if (which == 0) e->a.in_nelems = v;
+      else if (which == 1) e->a.out_nelems = v;
+      else e->a.group_size = v;
     } else if (kid == A_CTR) {
       double v = need_num(p, "a counter");
       if (which >= 0) {
@@ -925,7 +978,47 @@ static void set_name(kin *k, sv v) {
 }
 
 static const char *cat_word(int cat) {
-  return cat == C_KERNEL ? "kernel" : cat == C_OP ? "cpu_op" : cat == C_RUNTIME ? "cuda_runtime" : "cuda_profiler_range";
+  return cat == C_KERNEL ? "kernel" : cat == C_OP ? "cpu_op" : cat == C_RUNTIME ? "cuda_runtime"
+         : cat == C_MEMCPY ? "gpu_memcpy" : cat == C_MEMSET ? "gpu_memset" : "cuda_profiler_range";
+}
+
+/* A copy's cost: bytes from the event (Kineto's args.bytes, CUPTI's
+ * CUpti_ActivityMemcpy/Memset bytes). A memset writes them; a copy on the
+ * device reads and writes them; a host copy moves them over the host link;
+ * a peer copy over the interconnect. */
+static uint32_t copy_cost(kin *k, const ev *e) {
+  rl_trace *t = k->t;
+  const char *nm = k->name ? k->name : "";
+  char why[120];
+  if (e->bytes == -2)
+    return rli_trace_cost_reason(t, RL_REASON_SHAPES, "a copy without its byte count");
+  if (!(e->bytes >= 0 && e->bytes < 1e15)) {
+    snprintf(why, sizeof why, "a copy of %g bytes: %s", e->bytes,
+             e->bytes < 0 ? "negative or unreadable" : "absurd");
+    return rli_trace_cost_reason(t, RL_REASON_SHAPES, why);
+  }
+  rli_cost c;
+  memset(&c, 0, sizeof c);
+  c.flops = 0;
+  c.dtype = -1;
+  c.coll = -1;
+  c.why = RLI_NONE;
+  if (e->cat == C_MEMSET) {
+    c.roof = RLI_ROOF_HBM;
+    c.bytes = e->bytes;
+  } else if (strstr(nm, "DtoD")) {
+    c.roof = RLI_ROOF_HBM;
+    c.bytes = 2 * e->bytes;
+  } else if (strstr(nm, "PtoP")) {
+    c.roof = RLI_ROOF_NET;
+    c.coll = RLI_COLL_SENDRECV;
+    c.ranks = 2;
+    c.bytes = e->bytes;
+  } else {
+    c.roof = RLI_ROOF_HOST;
+    c.bytes = e->bytes;
+  }
+  return rli_trace_cost(t, &c);
 }
 
 static void event(kin *k) {
@@ -943,6 +1036,10 @@ static void event(kin *k) {
   e.device = 0;
   e.a.has_dims = e.a.has_types = 0;
   e.a.n_in = e.a.n_types = e.a.n_concrete = 0;
+  e.a.has_coll = 0;
+  e.a.coll_name[0] = e.a.coll_dtype[0] = 0;
+  e.a.in_nelems = e.a.out_nelems = e.a.group_size = -1;
+  e.bytes = -2;
   int has_cat = 0;
   k->namelen = 0;
   if (k->name) k->name[0] = 0;
@@ -1028,7 +1125,7 @@ static void event(kin *k) {
     jfail(p, RL_EPARSE, at, m);
   }
   rl_trace *t = k->t;
-  if (e.cat == C_KERNEL || e.cat == C_RANGE) {
+  if (e.cat == C_KERNEL || e.cat == C_RANGE || e.cat == C_MEMCPY || e.cat == C_MEMSET) {
     if (!k->have_origin) { k->have_origin = 1; k->origin = e.ts; }
     rli_kernel kr;
     kr.start_s = (e.ts - k->origin) * 1e-6;
@@ -1037,6 +1134,7 @@ static void event(kin *k) {
     kr.op = RLI_NONE;
     kr.cost = RLI_NONE;
     kr.inst = RLI_NONE;
+    kr.kind = e.cat == C_MEMCPY ? RLI_K_MEMCPY : e.cat == C_MEMSET ? RLI_K_MEMSET : RLI_K_KERNEL;
     kr.device = (int32_t)(e.has_device ? e.device : e.has_pid && e.pid_num >= 0 && e.pid_num < 1000000 ? e.pid_num : 0);
     if (kr.name == RLI_NONE) jfail(p, RL_ENOMEM, 0, "");
     if (k->nkc == 0 && k->kdev < 0) k->kdev = kr.device;
@@ -1058,29 +1156,42 @@ static void event(kin *k) {
       c.why = rli_trace_str(t, w, strlen(w));
       kr.cost = rli_trace_cost(t, &c);
       k->ranges++;
+    } else if (e.cat != C_KERNEL) {
+      kr.cost = copy_cost(k, &e);
     } else {
       k->kernels_timed++;
+      if (e.a.has_coll) {
+        /* NCCL kernels carry record_param_comms' args (PyTorch 2.1+) */
+        rli_cost c;
+        char why[160];
+        kr.cost = rli_coll_from_args(&e.a, &c, why, sizeof why) ? rli_trace_cost(t, &c)
+                                                                 : rli_trace_cost_reason(t, c.reason, why);
+      }
     }
+    if (kr.cost == RLI_NONE && e.cat != C_KERNEL) jfail(p, RL_ENOMEM, 0, "");
     rl_error e2;
     if (rli_trace_add(t, &kr, &e2) != RL_OK) jfail(p, RL_ENOMEM, 0, "");
     k->kcorr = xgrow(k, k->kcorr, sizeof *k->kcorr, k->nkc + 1, &k->capkc);
-    k->kcorr[k->nkc++] = e.cat == C_KERNEL && e.has_corr ? e.corr : -1;
+    k->kcorr[k->nkc++] = e.cat != C_RANGE && e.has_corr ? e.corr : -1;
   } else if (e.cat == C_OP) {
+    k->ops++;
     uint32_t label = name_id(k);
     if (label == RLI_NONE) jfail(p, RL_ENOMEM, 0, "");
     rli_cost c;
     char why[200];
     uint32_t cost = RLI_NONE;
     /* without shapes the cost depends on the name only: cache it by label */
-    if (!e.a.has_dims && label < k->nocache && k->noshape[label] != RLI_NONE) {
+    if (e.a.has_dims) k->ops_shaped++;
+    int by_label = !e.a.has_dims && !e.a.has_coll;
+    if (by_label && label < k->nocache && k->noshape[label] != RLI_NONE) {
       cost = k->noshape[label];
     } else {
       if (rli_aten_cost(rli_trace_strat(t, label), &e.a, &c, why, sizeof why))
         cost = rli_trace_cost(t, &c);
       else
-        cost = rli_trace_cost_why(t, why);
+        cost = rli_trace_cost_reason(t, c.reason, why);
       if (cost == RLI_NONE) jfail(p, RL_ENOMEM, 0, "");
-      if (!e.a.has_dims) {
+      if (by_label) {
         if (label >= k->nocache) {
           size_t oc = k->nocache;
           k->noshape = xgrow(k, k->noshape, sizeof *k->noshape, (size_t)label + 1, &k->nocache);
@@ -1102,7 +1213,9 @@ static void event(kin *k) {
       th->sorted = 0;
     th->n++;
   } else if (e.cat == C_RUNTIME) {
-    if (!e.has_corr || !k->name || !strstr(k->name, "aunch")) return;
+    if (!e.has_corr || !k->name ||
+        (!strstr(k->name, "aunch") && !strstr(k->name, "emcpy") && !strstr(k->name, "emset")))
+      return;
     launch_add(k, e.corr, e.ts, e.ts + e.dur, thread_of(k, mix(e.pid) ^ e.tid));
   }
 }
@@ -1156,6 +1269,29 @@ static void device_props(kin *k) {
   }
 }
 
+/* distributedInfo: {"backend":"nccl","rank":0,"world_size":16,...} */
+static void dist_info(kin *k) {
+  jp *p = &k->p;
+  expect(p, '{', "an object (distributedInfo)");
+  if (ws(p) == '}') { p->pos++; return; }
+  for (;;) {
+    sv kv = string_kept(p);
+    int is_ws = sv_is(kv, "world_size", 10);
+    expect(p, ':', "':' after a key");
+    int c = ws(p);
+    if (is_ws && (c == '-' || (c >= '0' && c <= '9'))) {
+      double v = number(p, NULL);
+      k->world = v >= 1 && v < 1e7 && v == floor(v) ? (int32_t)v : 0;
+    } else {
+      skip_value(p, 2);
+    }
+    c = ws(p);
+    if (c == ',') { p->pos++; continue; }
+    expect(p, '}', "',' or '}' in distributedInfo");
+    return;
+  }
+}
+
 static void events_array(kin *k) {
   jp *p = &k->p;
   expect(p, '[', "an array (traceEvents)");
@@ -1190,6 +1326,7 @@ static void document(kin *k) {
       for (;;) {
         sv kv = string_kept(p);
         int is_events = sv_is(kv, "traceEvents", 11), is_props = sv_is(kv, "deviceProperties", 16);
+        int is_dist = sv_is(kv, "distributedInfo", 15);
         expect(p, ':', "':' after a key");
         if (is_events) {
           if (seen) jfail(p, RL_EPARSE, here(p), "\"traceEvents\" given twice");
@@ -1197,6 +1334,8 @@ static void document(kin *k) {
           events_array(k);
         } else if (is_props && ws(p) == '[') {
           device_props(k);
+        } else if (is_dist && ws(p) == '{') {
+          dist_info(k);
         } else {
           skip_value(p, 1);
         }
@@ -1234,16 +1373,23 @@ static void link_all(kin *k) {
     }
     free(stack);
   }
-  uint32_t c_nolaunch = rli_trace_cost_why(
-      t, "no launch call with its correlation id (launched before the profiling window?)");
-  uint32_t c_noop = rli_trace_cost_why(t, "its launch call is inside no CPU op");
+  uint32_t c_nolaunch = rli_trace_cost_reason(
+      t, RL_REASON_PRE_WINDOW,
+      "no launch call with its correlation id (launched before the profiling window?)");
+  uint32_t c_noop = rli_trace_cost_reason(t, RL_REASON_NO_OP, "its launch call is inside no CPU op");
   if (c_nolaunch == RLI_NONE || c_noop == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
   int64_t unlinked = 0;
   for (size_t i = 0; i < k->nkc; i++) {
     rli_kernel *kr = rli_trace_kernel_at(t, k->k0 + i);
-    if (!kr || kr->cost != RLI_NONE) continue; /* counter ranges carry their own cost */
+    if (!kr) continue;
+    /* counter ranges, copies and collectives carry their own cost: they
+     * take the op's name only */
+    int own = kr->cost != RLI_NONE;
     launch *l = k->kcorr[i] >= 0 ? launch_find(k, k->kcorr[i]) : NULL;
-    if (!l) { kr->cost = c_nolaunch; unlinked++; continue; }
+    if (!l) {
+      if (!own) { kr->cost = c_nolaunch; unlinked++; }
+      continue;
+    }
     thread *th = &k->th[l->thread];
     /* last op starting at or before the launch */
     size_t lo = 0, hi = th->n;
@@ -1254,7 +1400,10 @@ static void link_all(kin *k) {
     }
     uint32_t j = lo ? (uint32_t)(lo - 1) : RLI_NONE;
     while (j != RLI_NONE && th->ops[j].e < l->e) j = th->ops[j].parent;
-    if (j == RLI_NONE) { kr->cost = c_noop; unlinked++; continue; }
+    if (j == RLI_NONE) {
+      if (!own) { kr->cost = c_noop; unlinked++; }
+      continue;
+    }
     op_rec *o = &th->ops[j];
     if (!(o->kind & LINKED)) {
       const op_kind *ok = &k->kinds[o->kind];
@@ -1298,6 +1447,8 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   if (st == RL_OK) {
     rli_trace_set_format(t, "kineto");
     rli_trace_count_events(t, k->events);
+    rli_trace_set_no_shapes(t, k->ops > 0 && k->ops_shaped == 0);
+    rli_trace_set_world(t, k->world);
     if (k->nkc == 0)
       st = rli_fail(err, RL_EPARSE, "%s: no GPU kernels among its %lld events (a CPU-only trace?)",
                     s->label, (long long)k->events);

@@ -1,0 +1,184 @@
+/*
+ * trace_coll.c -- collectives and kernel families in a profiled run.
+ *
+ * Collectives (NCCL kernels) are measured as nccl-tests measures them
+ * (github.com/NVIDIA/nccl-tests, doc/PERFORMANCE.md):
+ *   algbw = S / t
+ *   busbw = algbw x factor, factor = 2(n-1)/n for all-reduce, (n-1)/n for
+ *           all-gather, reduce-scatter and all-to-all, 1 for broadcast,
+ *           reduce and send/recv,
+ * where S is the all-reduce's buffer, the all-gather's output, the
+ * reduce-scatter's input, the all-to-all's send buffer, the broadcast's or
+ * reduce's buffer, the message sent. busbw is the bandwidth each link would
+ * carry with the ring algorithm (Patarasuk & Yuan 2009) and does not depend
+ * on n, so it compares with the bandwidth of one link direction: the roof of
+ * a collective of S bytes is factor x S / link. A group of one rank moves
+ * nothing over the network (factor 0).
+ *
+ * Kernel families are read from the kernel's name: the prefixes of the
+ * libraries that write them (cuBLAS/cuBLASLt "sm80_xmma_gemm", "ampere_",
+ * "nvjet", CUTLASS "cutlass::"; cuDNN "cudnn::", "implicit_convolve";
+ * Triton/Inductor "triton_poi_", "triton_red_", "triton_per_", "triton_tem_"
+ * (torch/_inductor/codegen naming); NCCL "ncclKernel", "ncclDevKernel";
+ * ATen's "elementwise_kernel", "reduce_kernel", "multi_tensor_apply_kernel").
+ */
+#include "core/trace_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const coll_names[RLI_COLL_COUNT] = {
+    "allreduce", "allgather", "reducescatter", "alltoall", "broadcast", "reduce", "sendrecv"};
+
+const char *rli_coll_name(int32_t kind) {
+  return kind >= 0 && kind < RLI_COLL_COUNT ? coll_names[kind] : "collective";
+}
+
+int32_t rli_coll_kind(const char *name) {
+  if (!name) return -1;
+  /* lower case, without ':' '_' '-' and the namespaces */
+  char b[64];
+  size_t n = 0;
+  if (!strncmp(name, "nccl:", 5)) name += 5;
+  else if (!strncmp(name, "c10d::", 6)) name += 6;
+  else if (!strncmp(name, "gloo:", 5)) return -1; /* not NCCL kernels */
+  for (const char *p = name; *p && n + 1 < sizeof b; p++) {
+    char c = *p;
+    if (c == '_' || c == '-' || c == ':' || c == ' ') continue;
+    if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+    b[n++] = c;
+  }
+  b[n] = 0;
+  static const struct { const char *p; int32_t k; } pre[] = {
+      {"allreduce", RLI_COLL_ALLREDUCE},       {"allgather", RLI_COLL_ALLGATHER},
+      {"reducescatter", RLI_COLL_REDUCESCATTER}, {"alltoall", RLI_COLL_ALLTOALL},
+      {"broadcast", RLI_COLL_BROADCAST},       {"sendrecv", RLI_COLL_SENDRECV},
+      {"send", RLI_COLL_SENDRECV},             {"recv", RLI_COLL_SENDRECV}};
+  for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
+    if (!strncmp(b, pre[i].p, strlen(pre[i].p))) return pre[i].k;
+  if (!strcmp(b, "reduce") || !strcmp(b, "reducebase")) return RLI_COLL_REDUCE;
+  return -1;
+}
+
+double rli_coll_factor(int32_t kind, double n) {
+  if (!(n > 1)) return 0; /* one rank: nothing crosses the network */
+  switch (kind) {
+  case RLI_COLL_ALLREDUCE: return 2 * (n - 1) / n;
+  case RLI_COLL_ALLGATHER:
+  case RLI_COLL_REDUCESCATTER:
+  case RLI_COLL_ALLTOALL: return (n - 1) / n;
+  default: return 1;
+  }
+}
+
+int rli_coll_cost(int32_t kind, double S, double n, rli_cost *c, char *why, size_t cap) {
+  memset(c, 0, sizeof *c);
+  c->dtype = -1;
+  c->why = RLI_NONE;
+  c->reason = RL_REASON_SHAPES;
+  c->roof = RLI_ROOF_NET;
+  c->coll = kind;
+  if (kind < 0 || kind >= RLI_COLL_COUNT) {
+    snprintf(why, cap, "not a collective NCCL runs");
+    c->reason = RL_REASON_NO_MODEL;
+    return 0;
+  }
+  /* 1e15 B: beyond the memory of any device, so not a real message */
+  if (!(S >= 0) || !(S < 1e15)) {
+    snprintf(why, cap, "%s of %g bytes: the message size is %s", coll_names[kind], S,
+             S < 0 ? "negative" : "absurd");
+    return 0;
+  }
+  if (n >= 0 && (!(n >= 1) || n != floor(n) || n > 1e7)) {
+    snprintf(why, cap, "%s: group size %g is not a rank count", coll_names[kind], n);
+    return 0;
+  }
+  c->flops = 0;
+  c->bytes = S;
+  c->ranks = n > 0 ? (int32_t)n : 0;
+  c->reason = 0;
+  return 1;
+}
+
+double rli_torch_type_bytes(const char *t) {
+  static const struct { const char *n; double b; } map[] = {
+      {"float", 4},          {"Float", 4},         {"double", 8},      {"Double", 8},
+      {"c10::Half", 2},      {"Half", 2},          {"c10::BFloat16", 2}, {"BFloat16", 2},
+      {"long int", 8},       {"long", 8},          {"Long", 8},        {"int", 4},
+      {"Int", 4},            {"short int", 2},     {"short", 2},       {"Short", 2},
+      {"signed char", 1},    {"Char", 1},          {"unsigned char", 1}, {"Byte", 1},
+      {"bool", 1},           {"Bool", 1},          {"c10::Float8_e4m3fn", 1},
+      {"Float8_e4m3fn", 1},  {"c10::Float8_e5m2", 1}, {"Float8_e5m2", 1},
+      {"c10::complex<float>", 8}, {"ComplexFloat", 8}, {"c10::complex<double>", 16},
+      {"ComplexDouble", 16}};
+  if (!t) return 0;
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (!strcmp(t, map[i].n)) return map[i].b;
+  return 0;
+}
+
+/* S by nccl-tests' convention from record_param_comms' element counts:
+ * the all-gather's output, everything else's input (a receive: output). */
+int rli_coll_from_args(const rli_aten_args *a, rli_cost *c, char *why, size_t cap) {
+  int32_t kind = rli_coll_kind(a->coll_name);
+  if (kind < 0) {
+    memset(c, 0, sizeof *c);
+    c->reason = RL_REASON_NO_MODEL;
+    snprintf(why, cap, "collective '%s' has no bandwidth model", a->coll_name);
+    return 0;
+  }
+  double es = rli_torch_type_bytes(a->coll_dtype);
+  double ne = kind == RLI_COLL_ALLGATHER ? a->out_nelems
+              : a->in_nelems > 0 || a->out_nelems < 0 ? a->in_nelems : a->out_nelems;
+  if (!(es > 0) || ne == -1) {
+    memset(c, 0, sizeof *c);
+    c->reason = RL_REASON_COLL_NO_SIZE;
+    snprintf(why, cap, "%s: message size not recorded (%s)", coll_names[kind],
+             ne == -1 ? "no msg nelems" : "unknown dtype");
+    return 0;
+  }
+  int ok = rli_coll_cost(kind, ne * es, a->group_size, c, why, cap);
+  if (ok && a->coll_dtype[0]) c->dtype = rli_torch_dtype(a->coll_dtype);
+  return ok;
+}
+
+/* ---- kernel families ------------------------------------------------------ */
+static int has(const char *s, const char *needle) { return strstr(s, needle) != NULL; }
+
+const char *rli_kernel_family(const char *name) {
+  if (!name || !*name) return "other";
+  const char *s = name;
+  if (!strncmp(s, "void ", 5)) s += 5;
+  if (!strncmp(s, "Memcpy", 6)) return "memcpy";
+  if (!strncmp(s, "Memset", 6)) return "memset";
+  if (has(s, "nccl")) return "NCCL";
+  if (!strncmp(s, "triton_", 7)) {
+    if (!strncmp(s + 7, "poi", 3)) return "Triton pointwise";
+    if (!strncmp(s + 7, "red", 3)) return "Triton reduction";
+    if (!strncmp(s + 7, "per", 3)) return "Triton persistent reduction";
+    if (!strncmp(s + 7, "tem", 3) || !strncmp(s + 7, "mm", 2)) return "Triton template (GEMM)";
+    return "Triton";
+  }
+  if (has(s, "flash") || has(s, "fmha") || has(s, "attention") || has(s, "Attention"))
+    return "attention";
+  if (has(s, "cudnn") || has(s, "implicit_convolve") || has(s, "convolve") ||
+      has(s, "winograd") || has(s, "fft2d") || has(s, "bn_fw") || has(s, "bn_bw"))
+    return "cuDNN / convolution";
+  if (has(s, "gemm") || has(s, "cutlass") || has(s, "xmma") || has(s, "nvjet") ||
+      has(s, "gemv") || has(s, "cublas") || !strncmp(s, "ampere_", 7) ||
+      !strncmp(s, "sm80_", 5) || !strncmp(s, "sm90_", 5) || !strncmp(s, "volta_", 6))
+    return "GEMM library (cuBLAS/CUTLASS)";
+  if (has(s, "multi_tensor_apply") || has(s, "fused_adam") || has(s, "FusedAdam"))
+    return "multi-tensor (optimizer, _foreach_)";
+  if (has(s, "fbgemm")) return "FBGEMM";
+  if (has(s, "reduce_kernel") || has(s, "Reduce")) return "ATen reduction";
+  if (has(s, "softmax") || has(s, "Softmax")) return "softmax";
+  if (has(s, "norm") || has(s, "Norm")) return "normalization";
+  if (has(s, "elementwise_kernel") || has(s, "Functor")) return "ATen elementwise";
+  if (has(s, "index") || has(s, "scatter") || has(s, "gather") || has(s, "embedding") ||
+      has(s, "Embedding"))
+    return "indexing / embedding";
+  if (has(s, "Copy") || has(s, "copy") || has(s, "cat")) return "copy / cat";
+  return "other";
+}
