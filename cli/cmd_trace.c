@@ -27,6 +27,14 @@ static const char help[] =
     "  Nsight Systems SQLite (nsys export --type sqlite): kernel times, gaps, and\n"
     "      the NVTX range around each launch as its op; no F or Q\n"
     "\n"
+    "Every report starts with the coverage: the share of GPU time (kernels and\n"
+    "copies) under a roof, and why the rest is not (no shapes recorded, compiled\n"
+    "region, no cost model, launched before the profiling window, ...).\n"
+    "Collectives (NCCL kernels) get nccl-tests' algbw and busbw from their message\n"
+    "size (record_param_comms args or the nccl:* op's shapes) against the\n"
+    "device's interconnect, in their own table; memcpy and memset are rows of\n"
+    "their own (bytes against HBM, or the host link).\n"
+    "\n"
     "Per kernel (by kernel name and op) and per op: count, time, F, Q, intensity,\n"
     "bound, bound time max(F/peak, Q/bw), fraction of the roof and the gain still\n"
     "possible (time - bound time), ranked by gain. Kernels whose F and Q cannot be\n"
@@ -84,6 +92,68 @@ static const char *pct(char *buf, size_t cap, double part, double whole) {
   return buf;
 }
 
+/* The first lines of every report: the share of GPU time under a roof,
+ * and why the rest is not. */
+static void print_coverage(cli_ctx *ctx, const rl_trace_summary *s) {
+  FILE *o = ctx->out;
+  char b1[48], b2[48], p1[16];
+  if (!s->has_time) {
+    fputs("coverage   unknown: the file gives no kernel times\n", o);
+  } else {
+    fprintf(o, "coverage   %s of %s GPU time under a roof (%s)\n",
+            cli_q(b1, sizeof b1, s->covered_s, RL_UNIT_SECONDS),
+            cli_q(b2, sizeof b2, s->gpu_time_s, RL_UNIT_SECONDS),
+            pct(p1, sizeof p1, s->covered_s, s->gpu_time_s));
+    for (int32_t i = 0; i < s->n_uncovered; i++)
+      fprintf(o, "  %-9s %s: %s (%s)\n", i ? "" : "rest", rl_trace_reason_name(s->uncovered[i].reason),
+              cli_q(b1, sizeof b1, s->uncovered[i].time_s, RL_UNIT_SECONDS),
+              pct(p1, sizeof p1, s->uncovered[i].time_s, s->gpu_time_s));
+  }
+  if (s->no_shapes)
+    fputs("shapes     not recorded: profile with record_shapes=True for the F and Q of the ATen ops\n", o);
+}
+
+static void print_colls(cli_ctx *ctx, const rl_trace_coll *c, int32_t n, int32_t top) {
+  const char *hdr[] = {"collective", "dtype", "ranks", "count", "size", "time", "algbw", "busbw",
+                       "roof %", "gain"};
+  cli_table *t = cli_table_new(10, hdr);
+  int guess = 0, one = 0;
+  for (int32_t i = 0; i < n && i < top; i++) {
+    char x[10][64];
+    snprintf(x[0], 64, "%s", c[i].name);
+    snprintf(x[1], 64, "%s", c[i].dtype[0] ? c[i].dtype : "-");
+    if (c[i].ranks > 0) snprintf(x[2], 64, "%d%s", (int)c[i].ranks, c[i].ranks_guess ? "?" : "");
+    else snprintf(x[2], 64, "-");
+    guess |= c[i].ranks_guess;
+    one |= c[i].ranks == 1;
+    snprintf(x[3], 64, "%lld", (long long)c[i].count);
+    int known = c[i].msg_bytes >= 0, bw = known && c[i].ranks > 0;
+    if (known) cli_q(x[4], 64, c[i].msg_bytes, RL_UNIT_BYTES);
+    else snprintf(x[4], 64, "-");
+    cli_q(x[5], 64, c[i].time_s, RL_UNIT_SECONDS);
+    if (known) cli_q(x[6], 64, c[i].algbw, RL_UNIT_BYTES_S);
+    else snprintf(x[6], 64, "-");
+    if (bw) cli_q(x[7], 64, c[i].busbw, RL_UNIT_BYTES_S);
+    else snprintf(x[7], 64, "-");
+    if (bw && c[i].link_bw > 0) {
+      snprintf(x[8], 64, "%.1f%%", 100 * c[i].roof_fraction);
+      cli_q(x[9], 64, c[i].gain_s, RL_UNIT_SECONDS);
+    } else {
+      snprintf(x[8], 64, "-");
+      snprintf(x[9], 64, "-");
+    }
+    const char *cells[10];
+    for (int k = 0; k < 10; k++) cells[k] = x[k];
+    cli_table_row(t, cells);
+  }
+  cli_table_print(ctx, t);
+  cli_table_free(t);
+  if (n > top) fprintf(ctx->out, "  ... and %d more\n", (int)(n - top));
+  if (guess)
+    fputs("  ?: group size not recorded; the job's world size (distributedInfo) stands in\n", ctx->out);
+  if (one) fputs("  a group of 1 rank moves nothing over the network: its busbw is 0\n", ctx->out);
+}
+
 static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t top, int by_op) {
   const char *hdr_k[] = {"#", "kernel", "op", "count", "time", "FLOPs", "bytes", "FLOP/B",
                          "bound", "at roof", "roof %", "gain"};
@@ -124,15 +194,15 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
 }
 
 static void print_unknown(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t top) {
-  const char *hdr[] = {"kernel", "op", "count", "time", "FLOPs", "why no roofline"};
-  cli_table *t = cli_table_new(6, hdr);
+  const char *hdr[] = {"kernel", "op", "count", "time", "FLOPs", "family", "why no roofline"};
+  cli_table *t = cli_table_new(7, hdr);
   int shown = 0, more = 0;
   double rest = 0;
   for (int32_t i = 0; i < n; i++) {
     const rl_trace_row *r = &rows[i];
     if (r->has_cost && r->has_time) continue;
     if (shown >= top) { more++; rest += r->has_time ? r->time_s : 0; continue; }
-    char c[6][200];
+    char c[7][200];
     shorten(r->name, c[0], 44);
     shorten(r->op[0] ? r->op : "-", c[1], 28);
     snprintf(c[2], 200, "%lld", (long long)r->count);
@@ -140,8 +210,9 @@ static void print_unknown(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int
     else snprintf(c[3], 200, "-");
     if (r->flops > 0) cli_q(c[4], 200, r->flops, RL_UNIT_FLOP);
     else snprintf(c[4], 200, "-");
-    snprintf(c[5], 200, "%.160s", r->why ? r->why : "");
-    const char *cells[6] = {c[0], c[1], c[2], c[3], c[4], c[5]};
+    snprintf(c[5], 200, "%s", r->family && r->family[0] ? r->family : "-");
+    snprintf(c[6], 200, "%.160s", r->why ? r->why : "");
+    const char *cells[7] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6]};
     cli_table_row(t, cells);
     shown++;
   }
@@ -331,25 +402,30 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   FILE *o = ctx->out;
   char b1[48], b2[48], b3[48], b4[48], p1[16], p2[16], p3[16], p4[16];
   fprintf(o, "trace      %s (%s, %lld events)\n", path, info.format, (long long)info.events);
+  print_coverage(ctx, &s);
   if (info.device[0])
     fprintf(o, "device     %s -> %s%s\n", info.device, hw.id, hw_id ? " (--hw)" : "");
   else
     fprintf(o, "device     %s (--hw; the file names no device)\n", hw.id);
   fprintf(o, "kernels    %lld", (long long)s.kernels);
   if (info.unlinked) fprintf(o, " (%lld without a launching op)", (long long)info.unlinked);
+  if (s.copies) fprintf(o, "; %lld memcpy/memset (%s)", (long long)s.copies, cli_q(b1, sizeof b1, s.copy_s, RL_UNIT_SECONDS));
+  if (s.collectives) fprintf(o, "; %lld collective kernels (%s)", (long long)s.collectives, cli_q(b1, sizeof b1, s.collective_s, RL_UNIT_SECONDS));
   fputc('\n', o);
   if (s.has_time) {
-    fprintf(o, "GPU time   %s (sum of kernel durations)\n", cli_q(b1, sizeof b1, s.gpu_time_s, RL_UNIT_SECONDS));
+    fprintf(o, "GPU time   %s (sum of kernel and copy durations)\n", cli_q(b1, sizeof b1, s.gpu_time_s, RL_UNIT_SECONDS));
     if (s.has_span)
       fprintf(o, "span       %s: GPU busy %s (%s), idle %s\n",
               cli_q(b1, sizeof b1, s.span_s, RL_UNIT_SECONDS), cli_q(b2, sizeof b2, s.busy_s, RL_UNIT_SECONDS),
               pct(p1, sizeof p1, s.busy_share, 1), cli_q(b3, sizeof b3, s.idle_s, RL_UNIT_SECONDS));
     else
       fputs("span       unknown (ncu replays kernels one by one: no timeline)\n", o);
-    double whole = s.compute_s + s.memory_s + s.overhead_s + s.unknown_s;
-    fprintf(o, "regimes    compute %s (%s), memory %s (%s), overhead %s (%s), no F/Q %s (%s)\n",
+    double whole = s.compute_s + s.memory_s + s.network_s + s.overhead_s + s.unknown_s;
+    char b5[48], p5[16];
+    fprintf(o, "regimes    compute %s (%s), memory %s (%s), network %s (%s), overhead %s (%s), no F/Q %s (%s)\n",
             cli_q(b1, sizeof b1, s.compute_s, RL_UNIT_SECONDS), pct(p1, sizeof p1, s.compute_s, whole),
             cli_q(b2, sizeof b2, s.memory_s, RL_UNIT_SECONDS), pct(p2, sizeof p2, s.memory_s, whole),
+            cli_q(b5, sizeof b5, s.network_s, RL_UNIT_SECONDS), pct(p5, sizeof p5, s.network_s, whole),
             cli_q(b3, sizeof b3, s.overhead_s, RL_UNIT_SECONDS), pct(p3, sizeof p3, s.overhead_s, whole),
             cli_q(b4, sizeof b4, s.unknown_s, RL_UNIT_SECONDS), pct(p4, sizeof p4, s.unknown_s, whole));
     fprintf(o, "overhead   kernels shorter than %s: %s; overhead-bound kernels: %s%s%s\n",
@@ -370,6 +446,13 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   if (any_op) {
     fprintf(o, "\nops by gain (top %d):\n", top);
     print_rows(ctx, ro, no, top, 1);
+  }
+  int32_t ncoll = 0;
+  const rl_trace_coll *cl = rl_trace_colls(t, &ncoll);
+  if (ncoll) {
+    fprintf(o, "\ncollectives by time (nccl-tests busbw against the %s link, one direction):\n",
+            cli_q(b1, sizeof b1, ncoll ? cl[0].link_bw : 0, RL_UNIT_BYTES_S));
+    print_colls(ctx, cl, ncoll, top);
   }
   fputs("\nwithout a roofline (by time):\n", o);
   print_unknown(ctx, rk, nk, top);

@@ -393,7 +393,7 @@ const char *rl_trace_reason_name(int32_t reason) {
       "no shapes recorded", "compiled region", "no cost model for the op",
       "launched before the profiling window", "launch inside no CPU op",
       "collective size not recorded", "no roof for it in the database",
-      "shapes not modelled", "other"};
+      "shapes or sizes not usable", "other"};
   return reason >= 0 && reason < RL_REASON_COUNT ? n[reason] : "unknown";
 }
 
@@ -853,8 +853,12 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   for (size_t i = 0; i < t->nk; i++) {
     const rli_kernel *k = &t->k[i];
     int has_inst = k->inst != RLI_NONE && k->inst < t->ninst && k->cost == RLI_NONE;
+    /* a kernel of a multi-kernel op: the op's F and Q stay on the op's
+     * row; an op without F and Q lends its kernels its reason */
+    uint32_t ic = has_inst ? t->inst[k->inst].cost : RLI_NONE;
     uint32_t cost = k->cost != RLI_NONE ? k->cost
-                    : has_inst ? (inst_n[k->inst] == 1 ? t->inst[k->inst].cost : shared)
+                    : has_inst ? (inst_n[k->inst] == 1 || ic >= t->ncost || regime[ic] < 0 ? ic
+                                                                                         : shared)
                                : nolink;
     uint32_t rc = has_inst ? t->inst[k->inst].cost : k->cost != RLI_NONE ? k->cost : nolink;
     kcost[i] = rc;
@@ -889,8 +893,10 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
       else out->unknown_s += k->dur_s;
     }
     if (!has_inst) {
-      group *y = group_at(&og, &nog, &capo, &om, k->op, RLI_NONE,
-                          k->cost != RLI_NONE ? k->cost : nolink);
+      /* copies are their own ops: the op that asked for one (copy_, a
+       * backward op's memset) has its own row for its kernels */
+      group *y = group_at(&og, &nog, &capo, &om, k->kind != RLI_K_KERNEL ? k->name : k->op,
+                          RLI_NONE, k->cost != RLI_NONE ? k->cost : nolink);
       if (!y) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
       y->count++;
       y->kernels++;

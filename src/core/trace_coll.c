@@ -130,7 +130,8 @@ int rli_coll_from_args(const rli_aten_args *a, rli_cost *c, char *why, size_t ca
   }
   double es = rli_torch_type_bytes(a->coll_dtype);
   double ne = kind == RLI_COLL_ALLGATHER ? a->out_nelems
-              : a->in_nelems > 0 || a->out_nelems < 0 ? a->in_nelems : a->out_nelems;
+              : kind == RLI_COLL_SENDRECV ? fmax(a->in_nelems, a->out_nelems)
+              : a->in_nelems != -1 ? a->in_nelems : a->out_nelems;
   if (!(es > 0) || ne == -1) {
     memset(c, 0, sizeof *c);
     c->reason = RL_REASON_COLL_NO_SIZE;

@@ -426,8 +426,75 @@ static void test_cli_plot(void) {
   free(er);
 }
 
+/* collectives: the spellings of every PyTorch era, nccl-tests' factors,
+ * S by convention, and unusable figures said, not fatal */
+static void test_coll(void) {
+  static const struct { const char *n; int32_t k; } sp[] = {
+      {"nccl:all_reduce", RLI_COLL_ALLREDUCE}, {"allreduce", RLI_COLL_ALLREDUCE},
+      {"c10d::allreduce_", RLI_COLL_ALLREDUCE}, {"nccl:_all_gather_base", RLI_COLL_ALLGATHER},
+      {"_allgather_base", RLI_COLL_ALLGATHER}, {"all_gather_into_tensor", RLI_COLL_ALLGATHER},
+      {"reduce_scatter_tensor", RLI_COLL_REDUCESCATTER}, {"nccl:_reduce_scatter_base", RLI_COLL_REDUCESCATTER},
+      {"nccl:all_to_all", RLI_COLL_ALLTOALL}, {"alltoall_base", RLI_COLL_ALLTOALL},
+      {"broadcast", RLI_COLL_BROADCAST}, {"nccl:reduce", RLI_COLL_REDUCE}, {"send", RLI_COLL_SENDRECV},
+      {"nccl:recv 0<-1", RLI_COLL_SENDRECV}, {"barrier", -1}, {"gloo:all_reduce", -1}};
+  for (size_t i = 0; i < sizeof sp / sizeof sp[0]; i++) CHECK(rli_coll_kind(sp[i].n) == sp[i].k);
+  CHECK_NEAR(rli_coll_factor(RLI_COLL_ALLREDUCE, 8), 2.0 * 7 / 8, 1e-15);
+  CHECK_NEAR(rli_coll_factor(RLI_COLL_ALLGATHER, 8), 7.0 / 8, 1e-15);
+  CHECK_NEAR(rli_coll_factor(RLI_COLL_ALLTOALL, 4), 3.0 / 4, 1e-15);
+  CHECK(rli_coll_factor(RLI_COLL_BROADCAST, 4) == 1 && rli_coll_factor(RLI_COLL_ALLREDUCE, 1) == 0);
+  rli_aten_args a;
+  memset(&a, 0, sizeof a);
+  a.has_coll = 1;
+  snprintf(a.coll_name, sizeof a.coll_name, "allgather");
+  snprintf(a.coll_dtype, sizeof a.coll_dtype, "BFloat16");
+  a.in_nelems = 1000;
+  a.out_nelems = 8000;
+  a.group_size = 8;
+  rli_cost c;
+  char why[160];
+  /* all-gather: S is the output, 8000 x 2 B */
+  CHECK(rli_coll_from_args(&a, &c, why, sizeof why) == 1);
+  CHECK(c.bytes == 16000 && c.ranks == 8 && c.roof == RLI_ROOF_NET && c.dtype == RL_BF16);
+  snprintf(a.coll_name, sizeof a.coll_name, "reduce_scatter_tensor");
+  CHECK(rli_coll_from_args(&a, &c, why, sizeof why) == 1 && c.bytes == 2000);
+  a.group_size = 0;
+  CHECK(rli_coll_from_args(&a, &c, why, sizeof why) == 0 && c.reason == RL_REASON_SHAPES);
+  CHECK(strstr(why, "group size 0") != NULL);
+  a.group_size = -1; /* not recorded: the world size stands in later */
+  CHECK(rli_coll_from_args(&a, &c, why, sizeof why) == 1 && c.ranks == 0);
+  a.in_nelems = -7;
+  CHECK(rli_coll_from_args(&a, &c, why, sizeof why) == 0 && strstr(why, "negative"));
+  a.in_nelems = 1e18;
+  CHECK(rli_coll_from_args(&a, &c, why, sizeof why) == 0 && strstr(why, "absurd"));
+  snprintf(a.coll_dtype, sizeof a.coll_dtype, "Quaternion");
+  a.in_nelems = 10;
+  CHECK(rli_coll_from_args(&a, &c, why, sizeof why) == 0 && c.reason == RL_REASON_COLL_NO_SIZE);
+  /* nccl:* ops: S from Input Dims; a tensor list has no recorded size */
+  {
+    int nd[] = {2};
+    double d[][4] = {{8192, 384}};
+    const char *t[] = {"float"};
+    rli_aten_args b = args(1, nd, d, t);
+    CHECK(rli_aten_cost("nccl:_all_gather_base", &b, &c, why, sizeof why) == 1);
+    CHECK(c.bytes == 8192.0 * 384 * 4 && c.per_rank == 1 && c.ranks == 0);
+    CHECK(rli_aten_cost("nccl:all_reduce", &b, &c, why, sizeof why) == 1 && c.per_rank == 0);
+    int nd2[] = {-1};
+    const char *t2[] = {"TensorList"};
+    rli_aten_args l = args(1, nd2, d, t2);
+    CHECK(rli_aten_cost("c10d::allreduce_", &l, &c, why, sizeof why) == 0);
+    CHECK(c.reason == RL_REASON_COLL_NO_SIZE);
+  }
+  CHECK_STR(rli_kernel_family("triton_poi_fused_add_0"), "Triton pointwise");
+  CHECK_STR(rli_kernel_family("triton_red_fused_sum_1"), "Triton reduction");
+  CHECK_STR(rli_kernel_family("ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)"), "NCCL");
+  CHECK_STR(rli_kernel_family("sm80_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize128x128x32"), "GEMM library (cuBLAS/CUTLASS)");
+  CHECK_STR(rli_kernel_family("void cudnn::bn_bw_1C11_kernel_new<float>()"), "cuDNN / convolution");
+  CHECK_STR(rli_kernel_family("void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>()"), "ATen elementwise");
+}
+
 int main(void) {
   RUN(test_aten);
+  RUN(test_coll);
   RUN(test_link);
   RUN(test_legacy);
   RUN(test_ncu_raw);
