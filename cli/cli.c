@@ -15,14 +15,14 @@ extern const cli_command cmd_hw, cmd_op, cmd_kernel, cmd_layer;
 extern const cli_command cmd_plot, cmd_widget;
 extern const cli_command cmd_measure;
 extern const cli_command cmd_trace;
-extern const cli_command cmd_model, cmd_decode, cmd_prefill, cmd_mfu, cmd_comm;
+extern const cli_command cmd_model, cmd_decode, cmd_prefill, cmd_plan, cmd_mfu, cmd_comm;
 
 const cli_command *const cli_commands[] = {
     &cmd_hw, &cmd_op, &cmd_kernel, &cmd_layer,
     &cmd_plot, &cmd_widget,
     &cmd_measure,
     &cmd_trace,
-    &cmd_model, &cmd_decode, &cmd_prefill, &cmd_mfu, &cmd_comm,
+    &cmd_model, &cmd_decode, &cmd_prefill, &cmd_plan, &cmd_mfu, &cmd_comm,
     NULL};
 
 static const char *const overview =

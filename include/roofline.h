@@ -728,6 +728,54 @@ RL_API rl_status rl_prefill(const rl_model *m, const rl_infer_cfg *cfg,
                             int32_t cap, rl_prefill_result *out,
                             rl_error *err);
 
+/* ---- The planner: the largest batch under latency targets ------------- */
+typedef struct rl_plan_cfg {
+  double prompt;       /* P, tokens of each prompt (>= 1) */
+  double gen;          /* G, tokens generated per request (>= 1) */
+  double ttft_s;       /* target time to first token; 0 = none */
+  double tpot_s;       /* target time per output token (the last, slowest
+                          step, at context P + G); 0 = none */
+  double gpus;         /* devices available (>= tp); replicas = gpus/tp */
+  double max_batch;    /* search limit; 0 = 65536 */
+} rl_plan_cfg;
+
+typedef enum rl_plan_limit {
+  RL_LIMIT_CAPACITY = 0, /* one more sequence's KV cache does not fit */
+  RL_LIMIT_TTFT = 1,     /* one more prompt misses the TTFT target */
+  RL_LIMIT_TPOT = 2,     /* one more sequence misses the TPOT target */
+  RL_LIMIT_SEARCH = 3,   /* reached max_batch (capacity not checked) */
+  RL_LIMIT_WEIGHTS = 4   /* the weights alone do not fit: no batch */
+} rl_plan_limit;
+
+/* "capacity", "ttft", "tpot", "search limit", "weights". */
+RL_API const char *rl_plan_limit_name(int32_t limit);
+
+typedef struct rl_plan_row {
+  double batch;          /* the largest batch that meets everything; 0 =
+                            none (then `limit` says why at batch 1) */
+  double ttft_s;         /* rl_prefill of `batch` prompts of P tokens */
+  double tpot_s;         /* rl_decode step at `batch`, context P + G */
+  double e2e_s;          /* rl_prefill's end-to-end bound with G tokens */
+  double replicas;       /* floor(gpus / tp) */
+  double tokens_per_s;   /* generated tokens/s of all replicas:
+                            replicas x batch x G / e2e */
+  double tokens_per_s_per_device; /* tokens_per_s / (replicas x tp) */
+  double memory_bytes;   /* per device at batch, context P + G */
+  int32_t tp, pp;        /* pp: 1 (pipeline stages are not modelled) */
+  int32_t weight_dtype, kv_dtype;
+  int32_t limit;         /* rl_plan_limit: what stops batch + 1 */
+  int32_t bound;         /* the decode step's bound at batch */
+} rl_plan_row;
+
+/* One way to run `m` (cfg's tp, weight and KV formats, link bandwidth):
+ * the largest batch B whose prefill (B prompts of P tokens) meets the TTFT
+ * target, whose last decode step (context P + G) meets the TPOT target,
+ * and whose weights and B caches of P + G tokens fit in cfg->mem_bytes.
+ * Each figure is the one rl_prefill / rl_decode give at that batch. */
+RL_API rl_status rl_plan(const rl_model *m, const rl_infer_cfg *cfg,
+                         const rl_roof *roof, const rl_plan_cfg *plan,
+                         rl_plan_row *out, rl_error *err);
+
 /* ---- MFU and HFU (PaLM, Chowdhery et al. 2022, App. B; Korthikanti et
  * al. 2022) ------------------------------------------------------------- */
 typedef enum rl_attn_conv {
@@ -893,6 +941,13 @@ RL_API size_t rl_prefill_json(const rl_model *m, const rl_infer_cfg *cfg,
                               const rl_prefill_op *ops,
                               const rl_prefill_result *r, char *buf,
                               size_t cap);
+/* {"model","hw","prompt","gen","ttft_target_s","tpot_target_s","gpus",
+ * "rows":[{"batch","tp","pp","weight_dtype","kv_dtype","ttft_s","tpot_s",
+ * "e2e_s","replicas","tokens_per_s","tokens_per_s_per_device",
+ * "memory_bytes","limit","bound"}]} for rows already sorted. */
+RL_API size_t rl_plan_json(const rl_model *m, const rl_plan_cfg *plan,
+                           const char *hw_id, const rl_plan_row *rows,
+                           int32_t n, char *buf, size_t cap);
 
 /* MFU and HFU: rl_mfu's result for (m, cfg), the run's inputs, and the same
  * run under each convention (rl_mfu_conventions) with their range. */

@@ -144,6 +144,18 @@ class PrefillResult(ctypes.Structure):
                 ("mem_bytes", D)]
 
 
+class PlanCfg(ctypes.Structure):
+    _fields_ = [("prompt", D), ("gen", D), ("ttft_s", D), ("tpot_s", D), ("gpus", D),
+                ("max_batch", D)]
+
+
+class PlanRow(ctypes.Structure):
+    _fields_ = [("batch", D), ("ttft_s", D), ("tpot_s", D), ("e2e_s", D), ("replicas", D),
+                ("tokens_per_s", D), ("tokens_per_s_per_device", D), ("memory_bytes", D),
+                ("tp", I32), ("pp", I32), ("weight_dtype", I32), ("kv_dtype", I32),
+                ("limit", I32), ("bound", I32)]
+
+
 class MfuCfg(ctypes.Structure):
     _fields_ = [("seq", D), ("tokens_per_s", D), ("gpus", D), ("peak", D), ("sparse_peak", D),
                 ("padding", D), ("attention", I32), ("recompute", I32), ("use_sparse", I32),
@@ -184,7 +196,8 @@ C_NAMES = {
     "Result": "rl_result", "LayerShape": "rl_layer_shape", "Model": "rl_model",
     "ParamCount": "rl_param_count", "InferCfg": "rl_infer_cfg", "DecodeRow": "rl_decode_row",
     "DecodeSummary": "rl_decode_summary", "PrefillOp": "rl_prefill_op",
-    "PrefillResult": "rl_prefill_result", "MfuCfg": "rl_mfu_cfg", "MfuResult": "rl_mfu_result",
+    "PrefillResult": "rl_prefill_result", "PlanCfg": "rl_plan_cfg", "PlanRow": "rl_plan_row",
+    "MfuCfg": "rl_mfu_cfg", "MfuResult": "rl_mfu_result",
     "MfuConvention": "rl_mfu_convention", "CollCfg": "rl_coll_cfg", "CollResult": "rl_coll_result",
 }
 
@@ -264,6 +277,8 @@ def _declare(lib):
                                      P(DecodeSummary), E]),
         "rl_prefill": (ctypes.c_int, [P(Model), P(InferCfg), P(Roof), P(PrefillOp), I32,
                                       P(PrefillResult), E]),
+        "rl_plan": (ctypes.c_int, [P(Model), P(InferCfg), P(Roof), P(PlanCfg), P(PlanRow), E]),
+        "rl_plan_json": (Z, [P(Model), P(PlanCfg), C, P(PlanRow), I32, C, Z]),
         "rl_mfu_cfg_init": (MfuCfg, []),
         "rl_mfu": (ctypes.c_int, [P(Model), P(MfuCfg), P(MfuResult), E]),
         "rl_mfu_conventions": (ctypes.c_int, [P(Model), P(MfuCfg), P(MfuConvention), I32,

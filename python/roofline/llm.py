@@ -399,6 +399,98 @@ def prefill(model=None, prompt=None, batch=1, new_tokens=0, causal=None, no_caus
     return doc
 
 
+# ---- the planner ------------------------------------------------------------------------
+
+def _list(v, what):
+    if v is None:
+        return [None]
+    items = v.split(",") if isinstance(v, str) else list(v)
+    if not items or not all(str(x).strip() for x in items):
+        raise ValueError(f"{what}: no formats" if "dtype" in what else f"{what}: no degrees")
+    return items
+
+
+def plan(model=None, prompt=None, gen=None, ttft=None, tpot=None, gpus=8, max_batch=None, tp=None,
+         weight_dtype=None, kv_dtype=None, hw=None, dtype=None, embedding=None, link_bw=None,
+         comm_latency=None, peak=None, bw=None, mem=None, sparse=False, overhead=None,
+         hw_file=None, group_size=None, quantize_all=False, compute_eff=None, bw_eff=None,
+         **sizes):
+    """For each way to run the model on gpus devices (tp degrees, weight and KV
+    formats: lists or "a,b"), the largest batch whose prefill meets ttft, whose
+    last decode step (context prompt + gen) meets tpot and which fits: the
+    record `roofline plan --json` prints, rows sorted best first."""
+    _unexpected("plan", set(sizes) - set(_SIZES))
+    if prompt is None:
+        raise ValueError("prompt is required (the prompt's tokens)")
+    if gen is None:
+        raise ValueError("gen is required (tokens generated per request)")
+    pc = _native.PlanCfg()
+    pc.prompt = _whole(prompt, "count", "prompt", 1, "a whole number of tokens >= 1")
+    pc.gen = _whole(gen, "count", "gen", 1, "a whole number of tokens >= 1")
+    for what, v in (("ttft", ttft), ("tpot", tpot)):
+        if v is not None:
+            x = _num(v, "s", what)
+            if not x > 0:
+                raise ValueError(f"{what} must be > 0 (got {x:g} s)")
+            setattr(pc, what + "_s", x)
+    pc.gpus = _whole(gpus, "count", "gpus", 1, "a whole number >= 1")
+    if max_batch is not None:
+        pc.max_batch = _whole(max_batch, "count", "max_batch", 1, "a whole number >= 1")
+    m = _resolve_model(model, sizes)
+    c = _native.Model()
+    err = _err()
+    _check(_lib.rl_model_check(_ct.byref(m), _ct.byref(c), _ct.byref(err)), err)
+    if tp is None:
+        tps, t = [], 1
+        while t <= pc.gpus:
+            if c.heads % t == 0:
+                tps.append(t)
+            t *= 2
+    else:
+        tps = []
+        for x in _list(tp, "tp"):
+            v = _num(x, "count", "tp")
+            if not v >= 1 or v != _math.floor(v):
+                raise ValueError(f"tp must be whole numbers >= 1 (got {x})")
+            if v > pc.gpus:
+                raise ValueError(f"tp {v:g} exceeds gpus {pc.gpus:g}")
+            if c.heads % v:
+                raise ValueError(f"tp {v:g} does not divide the {c.heads:g} attention heads")
+            tps.append(int(v))
+    wds = [None if w is None else _dtype(str(w)) for w in _list(weight_dtype, "weight_dtype")]
+    kds = [None if k is None else _dtype(str(k)) for k in _list(kv_dtype, "kv_dtype")]
+    h, roof, base = _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, None, None, dtype,
+                                 1, embedding, None, None, group_size, quantize_all, compute_eff,
+                                 bw_eff)
+    if max(tps) == 1 and (link_bw is not None or comm_latency is not None):
+        raise ValueError("link_bw and comm_latency apply with tp > 1 only")
+    link = _positive(link_bw, "B/s", "link_bw") if link_bw is not None else h.interconnect_bw / 2
+    alpha = _num(comm_latency, "s", "comm_latency") if comm_latency is not None else 0.0
+    if not alpha >= 0:
+        raise ValueError("comm_latency must be >= 0")
+    if max(tps) > 1 and not link > 0:
+        if tp is not None:
+            raise ValueError(f"tp: {h.id.decode()} has no interconnect figure; give link_bw")
+        tps = [1]
+    rows = []
+    for t in tps:
+        for w in wds:
+            for k in kds:
+                cfg = _native.InferCfg.from_buffer_copy(base)
+                cfg.tp = t
+                if t > 1:
+                    cfg.link_bw, cfg.comm_latency_s = link, alpha
+                cfg.weight_dtype = -1 if w is None else w
+                cfg.kv_dtype = -1 if k is None else k
+                r = _native.PlanRow()
+                _check(_lib.rl_plan(_ct.byref(m), _ct.byref(cfg), _ct.byref(roof), _ct.byref(pc),
+                                    _ct.byref(r), _ct.byref(err)), err)
+                rows.append(r)
+    rows.sort(key=lambda r: (r.batch <= 0, -r.tokens_per_s, r.tp))
+    arr = (_native.PlanRow * len(rows))(*rows)
+    return _record(_lib.rl_plan_json, _ct.byref(m), _ct.byref(pc), h.id, arr, len(rows))
+
+
 # ---- MFU and HFU ----------------------------------------------------------------------
 
 def _mfu_run(m, cfg):

@@ -485,3 +485,135 @@ rl_status rl_prefill(const rl_model *m0, const rl_infer_cfg *cfg, const rl_roof 
   if (!ops) out->n_ops = a.n;
   return RL_OK;
 }
+
+/* ---- the planner ----------------------------------------------------------- */
+
+const char *rl_plan_limit_name(int32_t limit) {
+  static const char *const names[] = {"capacity", "ttft", "tpot", "search limit", "weights"};
+  return limit >= 0 && limit <= RL_LIMIT_WEIGHTS ? names[limit] : NULL;
+}
+
+typedef struct plan_eval {
+  int fits, ttft_ok, tpot_ok;
+  double ttft, tpot, memory;
+  int32_t bound;
+} plan_eval;
+
+/* The prefill of B prompts and the last decode step at B, as rl_prefill
+ * and rl_decode compute them. */
+static rl_status plan_at(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof *roof,
+                         const rl_plan_cfg *pc, double B, plan_eval *ev, rl_error *err) {
+  rl_infer_cfg c = *cfg;
+  c.context = pc->prompt;
+  c.batch = B;
+  c.new_tokens = 0;
+  rl_prefill_result pr;
+  TRY(rl_prefill(m, &c, roof, NULL, 0, &pr, err));
+  c.context = pc->prompt + pc->gen;
+  rl_decode_row row;
+  TRY(rl_decode(m, &c, roof, &B, 1, &row, NULL, err));
+  ev->ttft = pr.ttft_s;
+  ev->tpot = row.step_time_s;
+  ev->memory = row.memory_bytes;
+  ev->bound = row.bound;
+  ev->fits = row.fits;
+  ev->ttft_ok = pc->ttft_s <= 0 || pr.ttft_s <= pc->ttft_s;
+  ev->tpot_ok = pc->tpot_s <= 0 || row.step_time_s <= pc->tpot_s;
+  return RL_OK;
+}
+
+static int plan_ok(const plan_eval *e) { return e->fits && e->ttft_ok && e->tpot_ok; }
+
+static int32_t plan_why(const plan_eval *e) {
+  return !e->fits ? RL_LIMIT_CAPACITY : !e->ttft_ok ? RL_LIMIT_TTFT : RL_LIMIT_TPOT;
+}
+
+rl_status rl_plan(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof *roof,
+                  const rl_plan_cfg *pc, rl_plan_row *out, rl_error *err) {
+  if (!m || !cfg || !pc || !out) return rli_fail(err, RL_EINVAL, "no model, configuration or result");
+  TRY(check_roof(roof, err));
+  if (!isfinite(pc->prompt) || pc->prompt < 1 || pc->prompt != floor(pc->prompt) || pc->prompt > 1e9)
+    return rli_fail(err, RL_EINVAL, "prompt must be a whole number of tokens >= 1 (got %g)", pc->prompt);
+  if (!isfinite(pc->gen) || pc->gen < 1 || pc->gen != floor(pc->gen) || pc->gen > 1e6)
+    return rli_fail(err, RL_EINVAL, "gen must be a whole number of tokens >= 1 and <= 1e6 (got %g)", pc->gen);
+  if (!isfinite(pc->ttft_s) || pc->ttft_s < 0) return rli_fail(err, RL_EINVAL, "the TTFT target must be >= 0");
+  if (!isfinite(pc->tpot_s) || pc->tpot_s < 0) return rli_fail(err, RL_EINVAL, "the TPOT target must be >= 0");
+  double tp = cfg->tp > 1 ? cfg->tp : 1;
+  if (!isfinite(pc->gpus) || pc->gpus < tp || pc->gpus != floor(pc->gpus) || pc->gpus > 1e7)
+    return rli_fail(err, RL_EINVAL, "gpus must be a whole number >= tp (%g; got %g)", tp, pc->gpus);
+  double cap = pc->max_batch == 0 ? 65536 : pc->max_batch;
+  if (!isfinite(cap) || cap < 1 || cap != floor(cap) || cap > 1e9)
+    return rli_fail(err, RL_EINVAL, "max_batch must be a whole number >= 1 (got %g)", pc->max_batch);
+  plan pl;
+  TRY(make_plan(m, cfg, &pl, err));
+  memset(out, 0, sizeof *out);
+  out->tp = (int32_t)tp;
+  out->pp = 1;
+  out->weight_dtype = cfg->weight_dtype < 0 ? pl.m.dtype : cfg->weight_dtype;
+  int32_t ad = cfg->act_dtype < 0 ? pl.m.dtype : cfg->act_dtype;
+  out->kv_dtype = cfg->kv_dtype < 0 ? ad : cfg->kv_dtype;
+  out->replicas = floor(pc->gpus / tp);
+  double hi = cap;
+  int cap_is_memory = 0;
+  if (cfg->mem_bytes > 0) {
+    if (pl.w_resident > cfg->mem_bytes) {
+      out->limit = RL_LIMIT_WEIGHTS;
+      out->memory_bytes = pl.w_resident;
+      return RL_OK;
+    }
+    double per = (pc->prompt + pc->gen) * pl.kv_tok;
+    double fit = per > 0 ? floor((cfg->mem_bytes - pl.w_resident) / per) : cap;
+    if (fit < hi) { hi = fit; cap_is_memory = 1; }
+  }
+  plan_eval ev;
+  if (hi < 1) {
+    TRY(plan_at(m, cfg, roof, pc, 1, &ev, err));
+    out->limit = RL_LIMIT_CAPACITY;
+    out->memory_bytes = ev.memory;
+    return RL_OK;
+  }
+  /* every constraint only gets harder as B grows: bisect on [1, hi] */
+  TRY(plan_at(m, cfg, roof, pc, 1, &ev, err));
+  if (!plan_ok(&ev)) {
+    out->limit = plan_why(&ev);
+    out->ttft_s = ev.ttft;
+    out->tpot_s = ev.tpot;
+    out->memory_bytes = ev.memory;
+    out->bound = ev.bound;
+    return RL_OK;
+  }
+  double lo = 1;
+  TRY(plan_at(m, cfg, roof, pc, hi, &ev, err));
+  if (plan_ok(&ev)) {
+    lo = hi;
+  } else {
+    while (hi - lo > 1) {
+      double mid = floor((lo + hi) / 2);
+      TRY(plan_at(m, cfg, roof, pc, mid, &ev, err));
+      if (plan_ok(&ev)) lo = mid; else hi = mid;
+    }
+  }
+  double B = lo;
+  if (!cap_is_memory && B >= cap) {
+    out->limit = RL_LIMIT_SEARCH;
+  } else {
+    TRY(plan_at(m, cfg, roof, pc, B + 1, &ev, err));
+    out->limit = plan_ok(&ev) ? RL_LIMIT_SEARCH : plan_why(&ev);
+  }
+  TRY(plan_at(m, cfg, roof, pc, B, &ev, err));
+  rl_infer_cfg c = *cfg;
+  c.context = pc->prompt;
+  c.batch = B;
+  c.new_tokens = pc->gen;
+  rl_prefill_result pr;
+  TRY(rl_prefill(m, &c, roof, NULL, 0, &pr, err));
+  out->batch = B;
+  out->ttft_s = ev.ttft;
+  out->tpot_s = ev.tpot;
+  out->e2e_s = pr.e2e_time_s;
+  out->memory_bytes = ev.memory;
+  out->bound = ev.bound;
+  out->tokens_per_s = out->replicas * B * pc->gen / pr.e2e_time_s;
+  out->tokens_per_s_per_device = out->tokens_per_s / (out->replicas * tp);
+  return RL_OK;
+}

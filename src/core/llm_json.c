@@ -3,7 +3,7 @@
  * sweep, a prefill, MFU/HFU with every convention, a collective.
  *
  * Exports rl_model_json, rl_model_list_json, rl_decode_json,
- * rl_prefill_json, rl_mfu_json and rl_collective_json.
+ * rl_prefill_json, rl_plan_json, rl_mfu_json and rl_collective_json.
  *
  * One writer per record, so that the CLI's --json, the Python binding and
  * the page print the same keys and figures. snprintf-style like
@@ -395,6 +395,47 @@ size_t rl_collective_json(const rl_coll_cfg *cfg, const rl_coll_result *r, char 
       jw_num(&j, "fsdp_fraction", r->fsdp_fraction);
     }
   }
+  jw_close(&j, '}');
+  return jw_end(&j);
+}
+
+/* ---- the planner ------------------------------------------------------------------- */
+
+size_t rl_plan_json(const rl_model *m, const rl_plan_cfg *plan, const char *hw_id,
+                    const rl_plan_row *rows, int32_t n, char *buf, size_t cap) {
+  jw j;
+  jw_init(&j, buf, cap);
+  if (!m || !plan || (n > 0 && !rows)) return jw_end(&j);
+  rl_model c = checked(m);
+  jw_open(&j, NULL, '{');
+  jw_str(&j, "model", c.id);
+  jw_str(&j, "hw", hw_id);
+  jw_num(&j, "prompt", plan->prompt);
+  jw_num(&j, "gen", plan->gen);
+  jw_opt(&j, "ttft_target_s", plan->ttft_s > 0, plan->ttft_s);
+  jw_opt(&j, "tpot_target_s", plan->tpot_s > 0, plan->tpot_s);
+  jw_num(&j, "gpus", plan->gpus);
+  jw_open(&j, "rows", '[');
+  for (int32_t i = 0; i < n; i++) {
+    const rl_plan_row *r = &rows[i];
+    jw_open(&j, NULL, '{');
+    jw_num(&j, "batch", r->batch);
+    jw_num(&j, "tp", r->tp);
+    jw_num(&j, "pp", r->pp);
+    jw_str(&j, "weight_dtype", rl_dtype_name(r->weight_dtype));
+    jw_str(&j, "kv_dtype", rl_dtype_name(r->kv_dtype));
+    jw_opt(&j, "ttft_s", r->ttft_s > 0, r->ttft_s);
+    jw_opt(&j, "tpot_s", r->tpot_s > 0, r->tpot_s);
+    jw_opt(&j, "e2e_s", r->batch > 0, r->e2e_s);
+    jw_num(&j, "replicas", r->replicas);
+    jw_num(&j, "tokens_per_s", r->tokens_per_s);
+    jw_num(&j, "tokens_per_s_per_device", r->tokens_per_s_per_device);
+    jw_num(&j, "memory_bytes", r->memory_bytes);
+    jw_str(&j, "limit", rl_plan_limit_name(r->limit));
+    jw_str(&j, "bound", r->batch > 0 || r->tpot_s > 0 ? rl_bound_name(r->bound) : NULL);
+    jw_close(&j, '}');
+  }
+  jw_close(&j, ']');
   jw_close(&j, '}');
   return jw_end(&j);
 }

@@ -167,6 +167,37 @@ def main():
                 bad("require-fit", " ".join(args + extra), f"exit {rc}, want {want}; {err!r}")
             else:
                 passed += 1
+    # plan: every row agrees with `decode` and `prefill` run at its batch and formats
+    for plan in (["--model", "llama3-70b", "--prompt", "2048", "--gen", "64", "--ttft", "1s",
+                  "--tpot", "30ms", "--weight-dtype", "bf16,int4", "--kv-dtype", "bf16,fp8"],
+                 ["--model", "mixtral-8x7b", "--prompt", "512", "--gen", "32", "--tpot", "40ms",
+                  "--gpus", "4", "--hw", "h200"]):
+        rc, out, err = run(binary, ["plan"] + plan + ["--json"])
+        doc = json.loads(out) if rc == 0 else {"rows": []}
+        if rc != 0 or not any(r["batch"] > 0 for r in doc["rows"]):
+            bad("plan", " ".join(plan), f"exit {rc}, {err!r}")
+        hw = plan[plan.index("--hw"):plan.index("--hw") + 2] if "--hw" in plan else []
+        for r in doc["rows"]:
+            if r["batch"] == 0:
+                continue
+            fmt = ["--model", plan[1], "--tp", str(r["tp"]), "--weight-dtype", r["weight_dtype"],
+                   "--kv-dtype", r["kv_dtype"]] + hw
+            rc1, o1, _ = run(binary, ["decode"] + fmt + ["--batch", str(r["batch"]), "--context",
+                             str(doc["prompt"] + doc["gen"]), "--json"])
+            rc2, o2, _ = run(binary, ["prefill"] + fmt + ["--batch", str(r["batch"]), "--prompt",
+                             str(doc["prompt"]), "--new-tokens", str(doc["gen"]), "--json"])
+            if rc1 or rc2:
+                bad("plan", f"row {r}", "decode or prefill failed")
+                continue
+            d, p = json.loads(o1), json.loads(o2)
+            same = (d["rows"][0]["step_time_s"] == r["tpot_s"] and p["ttft_s"] == r["ttft_s"]
+                    and p["e2e_time_s"] == r["e2e_s"] and d["rows"][0]["fits"] and p["fits"]
+                    and d["rows"][0]["memory_bytes"] == r["memory_bytes"])
+            if same:
+                passed += 1
+            else:
+                bad("plan", f"tp {r['tp']} {r['weight_dtype']}/{r['kv_dtype']} batch {r['batch']}",
+                    "differs from decode/prefill at that batch")
     # help: `roofline CMD --help` and `roofline help CMD` print the same text
     rc, out, _ = run(binary, ["--help"])
     cmds = re.findall(r"^  (\w+)\s", out, re.M)

@@ -89,6 +89,11 @@ def _prefill(pos, kw):
     return rl.prefill(**kw)
 
 
+@adapter("plan")
+def _plan(pos, kw):
+    return rl.plan(**kw)
+
+
 @adapter("mfu")
 def _mfu(pos, kw):
     return rl.mfu(**kw)

@@ -243,6 +243,57 @@ static void test_quant(void) {
   CHECK(fabs(s.weights_bytes - (mm + emb + norms) * 2) < 1e-6);
 }
 
+/* The planner's row is what rl_prefill and rl_decode give at its batch, and
+ * one more sequence breaks the constraint it names. */
+static void test_plan(void) {
+  rl_model m = find("llama3-8b");
+  rl_roof r = h100(0);
+  rl_infer_cfg c = rl_infer_cfg_init();
+  c.mem_bytes = 80e9;
+  rl_plan_cfg pc = {1024, 256, 2.0, 0.02, 1, 0};
+  rl_plan_row row;
+  rl_error e;
+  CHECK(rl_plan(&m, &c, &r, &pc, &row, &e) == RL_OK);
+  CHECK(row.batch > 1 && row.tp == 1 && row.pp == 1);
+  rl_infer_cfg d = c;
+  d.context = 1024 + 256;
+  rl_decode_row dr[2];
+  double bs[2] = {row.batch, row.batch + 1};
+  CHECK(rl_decode(&m, &d, &r, bs, 2, dr, NULL, &e) == RL_OK);
+  CHECK(dr[0].step_time_s == row.tpot_s && dr[0].memory_bytes == row.memory_bytes);
+  rl_infer_cfg f = c;
+  f.context = 1024;
+  f.batch = row.batch;
+  f.new_tokens = 256;
+  rl_prefill_result pr;
+  CHECK(rl_prefill(&m, &f, &r, NULL, 0, &pr, &e) == RL_OK);
+  CHECK(pr.ttft_s == row.ttft_s && pr.e2e_time_s == row.e2e_s);
+  CHECK(fabs(row.tokens_per_s - row.batch * 256 / pr.e2e_time_s) < 1e-9 * row.tokens_per_s);
+  CHECK(row.ttft_s <= 2.0 && row.tpot_s <= 0.02 && dr[0].fits);
+  /* batch + 1 breaks the named limit */
+  f.batch = row.batch + 1;
+  CHECK(rl_prefill(&m, &f, &r, NULL, 0, &pr, &e) == RL_OK);
+  if (row.limit == RL_LIMIT_TTFT) CHECK(pr.ttft_s > 2.0);
+  else if (row.limit == RL_LIMIT_TPOT) CHECK(dr[1].step_time_s > 0.02);
+  else CHECK(row.limit == RL_LIMIT_CAPACITY && !dr[1].fits);
+  /* capacity: the seed's 119 sequences of 4096 tokens */
+  rl_plan_cfg cap = {4095, 1, 0, 0, 1, 0};
+  CHECK(rl_plan(&m, &c, &r, &cap, &row, &e) == RL_OK);
+  CHECK(row.batch == 119 && row.limit == RL_LIMIT_CAPACITY);
+  /* weights that do not fit: no batch */
+  rl_model big = find("llama3-70b");
+  CHECK(rl_plan(&big, &c, &r, &cap, &row, &e) == RL_OK);
+  CHECK(row.batch == 0 && row.limit == RL_LIMIT_WEIGHTS);
+  /* bad input */
+  rl_plan_cfg bad = pc;
+  bad.gen = 0;
+  CHECK(rl_plan(&m, &c, &r, &bad, &row, &e) == RL_EINVAL && strstr(e.msg, "gen") != NULL);
+  bad = pc;
+  bad.tpot_s = NAN;
+  CHECK(rl_plan(&m, &c, &r, &bad, &row, &e) == RL_EINVAL);
+  CHECK(strcmp(rl_plan_limit_name(RL_LIMIT_TPOT), "tpot") == 0 && rl_plan_limit_name(9) == NULL);
+}
+
 static void test_mfu(void) {
   /* first seed: 8B, L 32, d 4096, T 4096, 64 H100 at 600,000 tokens/s */
   rl_model m = rl_model_init();
@@ -388,6 +439,7 @@ int main(void) {
   RUN(test_decode_tp_and_errors);
   RUN(test_prefill);
   RUN(test_quant);
+  RUN(test_plan);
   RUN(test_mfu);
   RUN(test_comm);
   RUN(test_hf_config);

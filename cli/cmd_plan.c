@@ -1,0 +1,296 @@
+/*
+ * cmd_plan.c -- `roofline plan`: for each way to run a model on a number of
+ * devices (tensor-parallel degree, weight and KV formats), the largest batch
+ * that meets the time-to-first-token and time-per-output-token targets and
+ * fits in memory, its throughput, and what stops a larger batch. Each row is
+ * rl_plan's: the figures `roofline decode` and `roofline prefill` print at
+ * that batch.
+ */
+#include "cli_llm.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char help[] =
+    "usage: roofline plan --model ID|PATH --prompt P --gen G [--ttft T] [--tpot T]\n"
+    "                     [--gpus N] [--hw ID]\n"
+    "\n"
+    "For each way to run the model on N devices -- tensor-parallel degree (--tp),\n"
+    "weight format and KV-cache format -- the largest batch B of requests, each a\n"
+    "prompt of P tokens and G generated tokens, such that\n"
+    "  - the prefill of the B prompts together finishes within --ttft,\n"
+    "  - the slowest decode step, the last one (context P + G), within --tpot,\n"
+    "  - the weights and B caches of P + G tokens fit in each device's memory.\n"
+    "Every figure is the roofline bound `roofline prefill --batch B --prompt P\n"
+    "--new-tokens G` and `roofline decode --batch B --context P+G` print for that\n"
+    "configuration. Replicas = N / tp serve independent batches; tokens/s is\n"
+    "generated tokens of all replicas, B x G / (prefill + G - 1 decode steps)\n"
+    "each. Rows are sorted by tokens/s in all, best first; `stops` says which wall\n"
+    "a batch of B + 1 hits: capacity (memory), the TTFT or TPOT target (with the\n"
+    "decode step's bound: compute or bandwidth), or weights (they alone do not\n"
+    "fit: no batch). Pipeline parallelism is not modelled (pp 1).\n"
+    "\n"
+    CLI_MODEL_HELP
+    "workload and targets:\n"
+    "  --prompt P       prompt tokens per request (required)\n"
+    "  --gen G          tokens generated per request (required)\n"
+    "  --ttft T         time-to-first-token target (e.g. 500ms; default none)\n"
+    "  --tpot T         time-per-output-token target (e.g. 50ms; default none)\n"
+    "  --gpus N         devices available (default 8)\n"
+    "  --max-batch B    the search's limit when capacity is not checked (65536)\n"
+    "configurations (each a comma-separated list of what you allow):\n"
+    "  --tp LIST        tensor-parallel degrees (default 1,2,4,... up to --gpus,\n"
+    "                   those that divide the heads)\n"
+    "  --weight-dtype LIST  weight formats (default: the model's), e.g. bf16,fp8,int4\n"
+    "  --kv-dtype LIST  KV-cache formats (default: --dtype), e.g. bf16,fp8\n"
+    "  --dtype DT, --group-size G, --quantize-all, --link-bw B, --comm-latency T,\n"
+    "  --embedding, --compute-eff F, --bw-eff F: as for `roofline decode`\n"
+    "device:\n"
+    "  --hw ID          default nvidia-h100-sxm5; or --peak P --bw B [--mem M]\n"
+    "  --json, --csv    machine-readable output\n"
+    "\n"
+    "examples:\n"
+    "  roofline plan --model llama3-70b --prompt 2048 --gen 256 --ttft 1s --tpot 50ms\n"
+    "  roofline plan --model llama3-8b --prompt 1024 --gen 512 --tpot 20ms --gpus 1 \\\n"
+    "                --weight-dtype bf16,fp8,int4 --kv-dtype bf16,fp8\n";
+
+#define MAX_CHOICES 16
+
+static int dtype_list(cli_ctx *ctx, const char *flag, const char *s, int32_t *out, int *n) {
+  char tmp[256];
+  if (strlen(s) >= sizeof tmp) return cli_error(ctx, "--%s: too long", flag);
+  strcpy(tmp, s);
+  *n = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    int32_t d;
+    rl_error e;
+    if (rl_dtype_parse(tok, &d, &e)) return cli_error(ctx, "--%s: %s", flag, e.msg);
+    if (*n >= MAX_CHOICES) return cli_error(ctx, "--%s: more than %d formats", flag, MAX_CHOICES);
+    out[(*n)++] = d;
+  }
+  if (*n == 0) return cli_error(ctx, "--%s: no formats", flag);
+  return CLI_OK;
+}
+
+static int tp_list(cli_ctx *ctx, const char *s, int *out, int *n) {
+  char tmp[256];
+  if (strlen(s) >= sizeof tmp) return cli_error(ctx, "--tp: too long");
+  strcpy(tmp, s);
+  *n = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    double v;
+    rl_error e;
+    if (rl_parse_quantity(tok, RL_UNIT_COUNT, &v, &e)) return cli_error(ctx, "--tp: %s", e.msg);
+    if (!(v >= 1) || v != floor(v) || v > 65536) return cli_error(ctx, "--tp must be whole numbers >= 1 (got %s)", tok);
+    if (*n >= MAX_CHOICES) return cli_error(ctx, "--tp: more than %d degrees", MAX_CHOICES);
+    out[(*n)++] = (int)v;
+  }
+  if (*n == 0) return cli_error(ctx, "--tp: no degrees");
+  return CLI_OK;
+}
+
+typedef struct plan_args {
+  const rl_model *m;
+  const rl_plan_cfg *pc;
+  const char *hw_id;
+  const rl_plan_row *rows;
+  int32_t n;
+} plan_args;
+
+static size_t plan_json(void *arg, char *buf, size_t cap) {
+  const plan_args *a = arg;
+  return rl_plan_json(a->m, a->pc, a->hw_id, a->rows, a->n, buf, cap);
+}
+
+/* best first: the most tokens/s in all; rows without a batch last */
+static int by_throughput(const void *pa, const void *pb) {
+  const rl_plan_row *a = pa, *b = pb;
+  if ((a->batch > 0) != (b->batch > 0)) return a->batch > 0 ? -1 : 1;
+  if (a->tokens_per_s != b->tokens_per_s) return a->tokens_per_s > b->tokens_per_s ? -1 : 1;
+  return a->tp - b->tp;
+}
+
+static const char *stops(const rl_plan_row *r, char *buf, size_t cap) {
+  const char *wall = r->bound == RL_BOUND_COMPUTE ? "compute-bound step" : "bandwidth-bound step";
+  switch (r->limit) {
+  case RL_LIMIT_CAPACITY: snprintf(buf, cap, "memory capacity"); break;
+  case RL_LIMIT_TTFT: snprintf(buf, cap, "TTFT target"); break;
+  case RL_LIMIT_TPOT: snprintf(buf, cap, "TPOT target (%s)", wall); break;
+  case RL_LIMIT_WEIGHTS: snprintf(buf, cap, "weights do not fit"); break;
+  default: snprintf(buf, cap, "search limit"); break;
+  }
+  return buf;
+}
+
+static int run(cli_ctx *ctx, int argc, char **argv) {
+  cli_model_flags mf;
+  memset(&mf, 0, sizeof mf);
+  cli_infer_flags inf;
+  cli_infer_flags_init(&inf);
+  cli_hw_flags hwf;
+  cli_hw_flags_init(&hwf);
+  double prompt = 0, gen = 0, ttft = 0, tpot = 0, gpus = 8, max_batch = 0;
+  const char *tp_s = NULL, *wd_s = NULL, *kd_s = NULL;
+  cli_opt opts[] = {CLI_MODEL_OPTS(mf), CLI_HW_OPTS(hwf),
+                    {"dtype", OPT_DTYPE, &inf.dtype, 0},
+                    {"embedding", OPT_STR, &inf.embedding, 0},
+                    {"link-bw", OPT_BYTES_S, &inf.link_bw, 0},
+                    {"comm-latency", OPT_SECONDS, &inf.comm_latency, 0},
+                    {"group-size", OPT_STR, &inf.group_size, 0},
+                    {"quantize-all", OPT_FLAG, &inf.quantize_all, 0},
+                    {"compute-eff", OPT_STR, &inf.compute_eff, 0},
+                    {"bw-eff", OPT_STR, &inf.bw_eff, 0},
+                    {"prompt", OPT_COUNT, &prompt, 0}, {"gen", OPT_COUNT, &gen, 0},
+                    {"ttft", OPT_SECONDS, &ttft, 0}, {"tpot", OPT_SECONDS, &tpot, 0},
+                    {"gpus", OPT_COUNT, &gpus, 0}, {"max-batch", OPT_COUNT, &max_batch, 0},
+                    {"tp", OPT_STR, &tp_s, 0}, {"weight-dtype", OPT_STR, &wd_s, 0},
+                    {"kv-dtype", OPT_STR, &kd_s, 0}, {NULL, 0, NULL, 0}};
+  int rc = cli_parse(ctx, argc, argv, opts, NULL, 0, NULL);
+  if (rc) return rc;
+  if (!cli_seen(opts, "prompt")) return cli_error(ctx, "--prompt P is required (the prompt's tokens)");
+  if (!cli_seen(opts, "gen")) return cli_error(ctx, "--gen G is required (tokens generated per request)");
+  if (!(prompt >= 1) || prompt != floor(prompt) || prompt > 1e9)
+    return cli_error(ctx, "--prompt must be a whole number of tokens >= 1 (got %g)", prompt);
+  if (!(gen >= 1) || gen != floor(gen) || gen > 1e6)
+    return cli_error(ctx, "--gen must be a whole number of tokens >= 1 and <= 1e6 (got %g)", gen);
+  if (cli_seen(opts, "ttft") && !(ttft > 0)) return cli_error(ctx, "--ttft must be > 0 (got %g s)", ttft);
+  if (cli_seen(opts, "tpot") && !(tpot > 0)) return cli_error(ctx, "--tpot must be > 0 (got %g s)", tpot);
+  if (!(gpus >= 1) || gpus != floor(gpus) || gpus > 1e6)
+    return cli_error(ctx, "--gpus must be a whole number >= 1 (got %g)", gpus);
+  if (cli_seen(opts, "max-batch") && (!(max_batch >= 1) || max_batch != floor(max_batch) || max_batch > 1e9))
+    return cli_error(ctx, "--max-batch must be a whole number >= 1 (got %g)", max_batch);
+  rl_model m;
+  if ((rc = cli_resolve_model(ctx, opts, &mf, &m))) return rc;
+  rl_model c;
+  rl_model_check(&m, &c, NULL);
+  int tps[MAX_CHOICES], ntp = 0;
+  if (tp_s) {
+    if ((rc = tp_list(ctx, tp_s, tps, &ntp))) return rc;
+    for (int i = 0; i < ntp; i++) {
+      if (tps[i] > gpus) return cli_error(ctx, "--tp %d exceeds --gpus %g", tps[i], gpus);
+      if (fmod(c.heads, tps[i]) != 0)
+        return cli_error(ctx, "--tp %d does not divide the %g attention heads", tps[i], c.heads);
+    }
+  } else {
+    for (int t = 1; t <= gpus && ntp < MAX_CHOICES; t *= 2)
+      if (fmod(c.heads, t) == 0) tps[ntp++] = t;
+  }
+  int32_t wds[MAX_CHOICES], kds[MAX_CHOICES];
+  int nwd = 1, nkd = 1;
+  wds[0] = kds[0] = -1;
+  if (wd_s && (rc = dtype_list(ctx, "weight-dtype", wd_s, wds, &nwd))) return rc;
+  if (kd_s && (rc = dtype_list(ctx, "kv-dtype", kd_s, kds, &nkd))) return rc;
+  int maxtp = 1, no_link = 0;
+  for (int i = 0; i < ntp; i++) if (tps[i] > maxtp) maxtp = tps[i];
+  inf.tp = maxtp;
+  rl_infer_cfg base;
+  rl_hw hw;
+  rl_roof roof;
+  if (maxtp == 1 && (cli_seen(opts, "link-bw") || cli_seen(opts, "comm-latency")))
+    return cli_error(ctx, "--link-bw and --comm-latency apply with --tp N > 1 only");
+  if (maxtp > 1 && !cli_seen(opts, "link-bw")) {
+    /* no interconnect figure: plan on one device per replica */
+    rl_hw probe;
+    if ((rc = cli_resolve_hw(ctx, &hwf, (hwf.peak > 0 && hwf.bw > 0) ? NULL : "nvidia-h100-sxm5", &probe))) return rc;
+    if (!(probe.interconnect_bw > 0)) {
+      if (tp_s) return cli_error(ctx, "--tp: %s has no interconnect figure; give --link-bw", probe.id);
+      ntp = 1;
+      maxtp = inf.tp = 1;
+      no_link = 1;
+    }
+  }
+  if ((rc = cli_infer_setup(ctx, opts, &inf, &hwf, &m, &base, &hw, &roof))) return rc;
+  rl_plan_cfg pc = {prompt, gen, ttft, tpot, gpus, max_batch};
+  int nrows = ntp * nwd * nkd;
+  rl_plan_row *rows = calloc((size_t)nrows, sizeof *rows);
+  if (!rows) return cli_error(ctx, "out of memory");
+  int k = 0;
+  for (int i = 0; i < ntp; i++)
+    for (int w = 0; w < nwd; w++)
+      for (int v = 0; v < nkd; v++) {
+        rl_infer_cfg cfg = base;
+        cfg.tp = tps[i];
+        if (tps[i] == 1) { cfg.link_bw = 0; cfg.comm_latency_s = 0; }
+        cfg.weight_dtype = wds[w];
+        cfg.kv_dtype = kds[v];
+        rl_error e;
+        rl_status st = rl_plan(&m, &cfg, &roof, &pc, &rows[k], &e);
+        if (st) { free(rows); return cli_fail(ctx, st, &e); }
+        k++;
+      }
+  qsort(rows, (size_t)nrows, sizeof *rows, by_throughput);
+  if (ctx->json) {
+    plan_args a = {&m, &pc, hw.id, rows, nrows};
+    rc = cli_print_json(ctx, plan_json, &a);
+    free(rows);
+    return rc;
+  }
+  const char *hdr[] = {"tp", "pp", "weights", "KV", "batch", "TTFT", "TPOT", "tokens/s all", "per device",
+                       "memory/device", "stops at B+1"};
+  cli_table *t = cli_table_new(11, hdr);
+  for (int i = 0; i < nrows; i++) {
+    const rl_plan_row *r = &rows[i];
+    char cell[11][64];
+    snprintf(cell[0], 64, "%d", r->tp);
+    snprintf(cell[1], 64, "%d", r->pp);
+    snprintf(cell[2], 64, "%s", rl_dtype_name(r->weight_dtype));
+    snprintf(cell[3], 64, "%s", rl_dtype_name(r->kv_dtype));
+    snprintf(cell[4], 64, "%.0f", r->batch);
+    if (r->ttft_s > 0) cli_q(cell[5], 64, r->ttft_s, RL_UNIT_SECONDS); else snprintf(cell[5], 64, "-");
+    if (r->tpot_s > 0) cli_q(cell[6], 64, r->tpot_s, RL_UNIT_SECONDS); else snprintf(cell[6], 64, "-");
+    snprintf(cell[7], 64, r->tokens_per_s >= 1e4 ? "%.0f" : "%.4g", r->tokens_per_s);
+    snprintf(cell[8], 64, r->tokens_per_s_per_device >= 1e4 ? "%.0f" : "%.4g", r->tokens_per_s_per_device);
+    cli_q(cell[9], 64, r->memory_bytes, RL_UNIT_BYTES);
+    stops(r, cell[10], 64);
+    const char *cells[11];
+    for (int j = 0; j < 11; j++) cells[j] = cell[j];
+    cli_table_row(t, cells);
+  }
+  if (ctx->csv) {
+    cli_table_print(ctx, t);
+    cli_table_free(t);
+    free(rows);
+    return CLI_OK;
+  }
+  FILE *o = ctx->out;
+  fprintf(o, "Plan for %s (%s) on %.0f x %s%s%s%s: prompts of %.0f tokens, %.0f generated\n", c.id, c.name, gpus,
+          hw.id, hw.name[0] ? " (" : "", hw.name, hw.name[0] ? ")" : "", prompt, gen);
+  fprintf(o, "  targets      TTFT %s, TPOT %s (the last decode step, at context %.0f)\n",
+          ttft > 0 ? CLI_Q(ttft, RL_UNIT_SECONDS) : "none", tpot > 0 ? CLI_Q(tpot, RL_UNIT_SECONDS) : "none",
+          prompt + gen);
+  fprintf(o, "  roof         %s %s dense tensor peak, %s per device; %s\n", CLI_Q(roof.peak, RL_UNIT_FLOP_S),
+          roof.peak_kind < 0 ? "(--peak)" : rl_peak_name(roof.peak_kind), CLI_Q(roof.bandwidth, RL_UNIT_BYTES_S),
+          hw.mem_bytes > 0 ? CLI_Q(hw.mem_bytes, RL_UNIT_BYTES) : "capacity not checked");
+  cli_infer_notes(ctx, &inf, NULL, &base);
+  if (no_link)
+    fprintf(o, "  tp           1 only: %s has no interconnect figure (give --link-bw to try --tp N)\n", hw.id);
+  fprintf(o, "\n");
+  cli_table_print(ctx, t);
+  cli_table_free(t);
+  const rl_plan_row *b = &rows[0];
+  fprintf(o, "\n");
+  if (b->batch > 0) {
+    char st[64];
+    fprintf(o, "best: tp %d, %s weights, %s cache, batch %.0f per replica x %.0f replica%s: %.0f tokens/s in all\n"
+               "  (%.0f per device); a larger batch hits the %s.\n",
+            b->tp, rl_dtype_name(b->weight_dtype), rl_dtype_name(b->kv_dtype), b->batch, b->replicas,
+            b->replicas == 1 ? "" : "s", b->tokens_per_s, b->tokens_per_s_per_device, stops(b, st, sizeof st));
+    fprintf(o, "check: with the same model and device, `decode --batch %.0f --context %.0f` and `prefill\n"
+               "  --batch %.0f --prompt %.0f --new-tokens %.0f`, with --tp %d --weight-dtype %s --kv-dtype %s,\n"
+               "  print these figures.\n",
+            b->batch, prompt + gen, b->batch, prompt, gen, b->tp, rl_dtype_name(b->weight_dtype),
+            rl_dtype_name(b->kv_dtype));
+  } else {
+    fprintf(o, "no configuration meets the targets at batch 1: relax --ttft/--tpot, allow narrower\n"
+               "formats (--weight-dtype, --kv-dtype) or more devices (--gpus, --tp).\n");
+  }
+  fprintf(o, "bounds assume perfect overlap of compute and memory and static batches (no\n"
+             "continuous batching); real serving reaches less.\n");
+  free(rows);
+  return CLI_OK;
+}
+
+const cli_command cmd_plan = {"plan", run, "LLM serving plan: largest batch under TTFT/TPOT targets per configuration", help};
