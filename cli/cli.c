@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -147,7 +148,7 @@ static int set_opt(cli_ctx *ctx, cli_opt *o, const char *val) {
   rl_error e;
   rl_status st = RL_OK;
   rl_unit u = RL_UNIT_COUNT;
-  switch (o->kind) {
+  switch ((int)o->kind & ~OPT_POSITIVE) {
   case OPT_FLAG: *(int *)o->dst = 1; return CLI_OK;
   case OPT_STR:
     if (!*val) return cli_error(ctx, "--%s: empty value", o->name);
@@ -161,8 +162,8 @@ static int set_opt(cli_ctx *ctx, cli_opt *o, const char *val) {
     double v;
     st = rl_parse_quantity(val, RL_UNIT_COUNT, &v, &e);
     if (st) return cli_error(ctx, "--%s: %s", o->name, e.msg);
-    if (v != floor(v) || fabs(v) > 1e9)
-      return cli_error(ctx, "--%s: '%s' is not a whole number", o->name, val);
+    if (v != floor(v)) return cli_error(ctx, "--%s: '%s' is not a whole number", o->name, val);
+    if (fabs(v) > INT_MAX) return cli_error(ctx, "--%s: '%s' is too large (at most %d)", o->name, val, INT_MAX);
     *(int *)o->dst = (int)v;
     return CLI_OK;
   }
@@ -175,6 +176,8 @@ static int set_opt(cli_ctx *ctx, cli_opt *o, const char *val) {
   }
   st = rl_parse_quantity(val, u, (double *)o->dst, &e);
   if (st) return cli_error(ctx, "--%s: %s", o->name, e.msg);
+  if ((o->kind & OPT_POSITIVE) && !(*(double *)o->dst > 0))
+    return cli_error(ctx, "--%s must be > 0 (got %s)", o->name, val);
   return CLI_OK;
 }
 
@@ -512,17 +515,32 @@ void cli_result_csv_row(cli_ctx *ctx, const char *op, const char *hw,
     fputs(",,,\n", f);
 }
 
-int cli_parse_batches(cli_ctx *ctx, const char *s, double out[3]) {
-  char tmp[128];
-  if (strlen(s) >= sizeof tmp) return cli_error(ctx, "--batches: too long");
-  strcpy(tmp, s);
+int cli_split_list(cli_ctx *ctx, const char *flag, const char *s, char *buf, size_t cap,
+                   char **items, int max) {
+  size_t len = strlen(s);
+  if (len >= cap) return cli_error(ctx, "%s: list too long (at most %zu characters)", flag, cap - 1), -1;
+  memcpy(buf, s, len + 1);
   int n = 0;
-  for (char *tok = strtok(tmp, ","); tok; tok = strtok(NULL, ",")) {
-    if (n == 3) return cli_error(ctx, "--batches: give exactly three batch sizes (e.g. 1,128,512)");
-    rl_error e;
-    if (rl_parse_quantity(tok, RL_UNIT_COUNT, &out[n], &e)) return cli_error(ctx, "--batches: %s", e.msg);
-    n++;
+  for (char *p = buf;;) {
+    char *comma = strchr(p, ',');
+    if (comma) *comma = 0;
+    if (!*p) return cli_error(ctx, "%s: empty item in '%s'", flag, s), -1;
+    if (n == max) return cli_error(ctx, "%s: at most %d items", flag, max), -1;
+    items[n++] = p;
+    if (!comma) break;
+    p = comma + 1;
   }
+  return n;
+}
+
+int cli_parse_batches(cli_ctx *ctx, const char *s, double out[3]) {
+  char tmp[128], *items[16];
+  int n = cli_split_list(ctx, "--batches", s, tmp, sizeof tmp, items, 16);
+  if (n < 0) return CLI_USAGE;
   if (n != 3) return cli_error(ctx, "--batches: give exactly three batch sizes (e.g. 1,128,512)");
+  for (int i = 0; i < 3; i++) {
+    rl_error e;
+    if (rl_parse_quantity(items[i], RL_UNIT_COUNT, &out[i], &e)) return cli_error(ctx, "--batches: %s", e.msg);
+  }
   return CLI_OK;
 }

@@ -60,7 +60,14 @@ typedef enum cli_opt_kind {
   OPT_FLOP_S,   /* double: FLOP/s */
   OPT_SECONDS,  /* double: s ("25us") */
   OPT_DTYPE,    /* int32_t: rl_dtype */
-  OPT_INT       /* int: a whole number */
+  OPT_INT,      /* int: a whole number */
+  /* or'ed into a quantity kind: zero or less is refused ("--peak must be
+   * > 0"), so that 0 given is never taken for "not given" */
+  OPT_POSITIVE = 0x100,
+  OPT_COUNT_POS = OPT_COUNT | OPT_POSITIVE,
+  OPT_BYTES_POS = OPT_BYTES | OPT_POSITIVE,
+  OPT_BYTES_S_POS = OPT_BYTES_S | OPT_POSITIVE,
+  OPT_FLOP_S_POS = OPT_FLOP_S | OPT_POSITIVE
 } cli_opt_kind;
 
 typedef struct cli_opt {
@@ -96,8 +103,8 @@ typedef struct cli_hw_flags {
 /* Entries for cli_hw_flags, to splice into an options table:
  *   cli_opt opts[] = { ..., CLI_HW_OPTS(hwf), {NULL} }; */
 #define CLI_HW_OPTS(f)                                                       \
-  {"hw", OPT_STR, &(f).hw, 0}, {"peak", OPT_FLOP_S, &(f).peak, 0},           \
-      {"bw", OPT_BYTES_S, &(f).bw, 0}, {"mem", OPT_BYTES, &(f).mem, 0},      \
+  {"hw", OPT_STR, &(f).hw, 0}, {"peak", OPT_FLOP_S_POS, &(f).peak, 0},       \
+      {"bw", OPT_BYTES_S_POS, &(f).bw, 0}, {"mem", OPT_BYTES_POS, &(f).mem, 0}, \
       {"sparse", OPT_FLAG, &(f).sparse, 0},                                   \
       {"overhead", OPT_SECONDS, &(f).overhead, 0}
 
@@ -154,6 +161,13 @@ int cli_print_json(cli_ctx *ctx, cli_json_fn fn, void *arg);
 void cli_result_csv_header(cli_ctx *ctx);
 void cli_result_csv_row(cli_ctx *ctx, const char *op, const char *hw,
                         const char *dtype, const rl_result *r);
+
+/* Split the comma-separated list s of flag into at most max items, copied
+ * into buf (cap bytes). An empty item ("1,,8", a leading or trailing comma)
+ * is an error. Returns the number of items, or -1 after printing the
+ * error. */
+int cli_split_list(cli_ctx *ctx, const char *flag, const char *s, char *buf, size_t cap,
+                   char **items, int max);
 
 /* Parse --batches A,B,C (the layer preset's three linear-layer token
  * batches) into out. */

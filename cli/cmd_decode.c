@@ -44,12 +44,12 @@ static const char help[] =
 
 /* "1,8,64" or "1..1024" / "1-1024" (doubling), or a mix. */
 static int parse_batches(cli_ctx *ctx, const char *s, double *out, int *n) {
-  char tmp[1024];
-  if (strlen(s) >= sizeof tmp) return cli_error(ctx, "--batch: too long");
-  strcpy(tmp, s);
+  char tmp[1024], *items[MAX_BATCHES];
+  int ni = cli_split_list(ctx, "--batch", s, tmp, sizeof tmp, items, MAX_BATCHES);
+  if (ni < 0) return CLI_USAGE;
   *n = 0;
-  char *save = NULL;
-  for (char *tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+  for (int i = 0; i < ni; i++) {
+    char *tok = items[i];
     char *sep = strstr(tok, "..");
     size_t skip = 2;
     if (!sep && tok[0] && (sep = strchr(tok + 1, '-')) != NULL) skip = 1;
@@ -59,23 +59,20 @@ static int parse_batches(cli_ctx *ctx, const char *s, double *out, int *n) {
       *sep = 0;
       if (rl_parse_quantity(tok, RL_UNIT_COUNT, &a, &e) || rl_parse_quantity(sep + skip, RL_UNIT_COUNT, &b, &e))
         return cli_error(ctx, "--batch: %s", e.msg);
-      if (!(a >= 1) || a != floor(a)) return cli_error(ctx, "--batch: a batch must be a whole number >= 1 (got %g)", a);
-      if (!(b >= a)) return cli_error(ctx, "--batch: range %g..%g runs backwards", a, b);
-      for (double v = a;; v *= 2) {
-        if (v > b) v = b;
-        if (*n >= MAX_BATCHES) return cli_error(ctx, "--batch: more than %d batch sizes", MAX_BATCHES);
-        out[(*n)++] = v;
-        if (v >= b) break;
-      }
     } else {
       if (rl_parse_quantity(tok, RL_UNIT_COUNT, &a, &e)) return cli_error(ctx, "--batch: %s", e.msg);
-      if (!(a >= 1) || a != floor(a) || a > 1e12)
-        return cli_error(ctx, "--batch: a batch must be a whole number >= 1 (got %g)", a);
+      b = a;
+    }
+    if (!(a >= 1) || a != floor(a) || b != floor(b))
+      return cli_error(ctx, "--batch: a batch must be a whole number >= 1 (got %g)", a != floor(a) || !(a >= 1) ? a : b);
+    if (!(b >= a)) return cli_error(ctx, "--batch: range %g..%g runs backwards", a, b);
+    for (double v = a;; v *= 2) {
+      if (v > b) v = b;
       if (*n >= MAX_BATCHES) return cli_error(ctx, "--batch: more than %d batch sizes", MAX_BATCHES);
-      out[(*n)++] = a;
+      out[(*n)++] = v;
+      if (v >= b) break;
     }
   }
-  if (*n == 0) return cli_error(ctx, "--batch: no batch sizes");
   return CLI_OK;
 }
 

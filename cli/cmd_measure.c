@@ -271,22 +271,12 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   }
   double ws[RL_MEASURE_MAX_WS];
   if (ws_list) {
-    const char *p = ws_list;
-    int n = 0;
-    for (;;) {
-      const char *comma = strchr(p, ',');
-      size_t len = comma ? (size_t)(comma - p) : strlen(p);
-      char item[64];
-      if (len == 0 || len >= sizeof item) return cli_error(ctx, "--ws: '%s' is not a list of sizes", ws_list);
-      if (n >= RL_MEASURE_MAX_WS) return cli_error(ctx, "--ws: at most %d working sets", RL_MEASURE_MAX_WS);
-      memcpy(item, p, len);
-      item[len] = 0;
-      rl_status st = rl_parse_quantity(item, RL_UNIT_BYTES, &ws[n], &e);
-      if (st) return cli_error(ctx, "--ws: %s", e.msg);
-      if (!(ws[n] > 0)) return cli_error(ctx, "--ws: working sets must be > 0");
-      n++;
-      if (!comma) break;
-      p = comma + 1;
+    char buf[1024], *items[RL_MEASURE_MAX_WS];
+    int n = cli_split_list(ctx, "--ws", ws_list, buf, sizeof buf, items, RL_MEASURE_MAX_WS);
+    if (n < 0) return CLI_USAGE;
+    for (int i = 0; i < n; i++) {
+      if (rl_parse_quantity(items[i], RL_UNIT_BYTES, &ws[i], &e)) return cli_error(ctx, "--ws: %s", e.msg);
+      if (!(ws[i] > 0)) return cli_error(ctx, "--ws: working sets must be > 0");
     }
     mo.ws = ws;
     mo.n_ws = n;

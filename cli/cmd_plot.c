@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "plot_common.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,7 +47,8 @@ static const char help[] =
     "  --preset NAME    layer (default without OPs and --points) or none\n"
     "  --rows, --d, --batches, --seq, --head-dim   the layer's shape (as `roofline layer`)\n"
     "  --title TEXT     the chart's title\n"
-    "  --width W, --height H   SVG pixels (960 x 620) or terminal cells (100 x 30)\n"
+    "  --width W, --height H   SVG pixels (960 x 620; 320..8000 x 240..8000) or\n"
+    "                   terminal cells (100 x 30; 60..400 x 16..200)\n"
     "  --hw-file PATH   add devices from a CSV in data/hardware.csv's format\n"
     "\n"
     "examples:\n"
@@ -63,8 +65,8 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
                     {"term", OPT_FLAG, &term, 0},
                     {"ascii", OPT_FLAG, &ascii, 0},
                     {"color", OPT_FLAG, &color, 0},
-                    {"width", OPT_COUNT, &width, 0},
-                    {"height", OPT_COUNT, &height, 0},
+                    {"width", OPT_COUNT_POS, &width, 0},
+                    {"height", OPT_COUNT_POS, &height, 0},
                     PLOT_COMMON_OPTS(a),
                     CLI_HW_OPTS(a.hwf),
                     {NULL, 0, NULL, 0}};
@@ -79,8 +81,14 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     return cli_error(ctx, "plot draws a chart; for figures use `roofline layer --json` or `roofline op --json`");
   if ((ascii || color) && !term) return cli_error(ctx, "--ascii and --color go with --term");
   if (term && out_path) return cli_error(ctx, "give -o FILE (SVG) or --term, not both");
-  if (width < 0 || height < 0 || width > 8000 || height > 8000)
-    return cli_error(ctx, "--width and --height must be between 1 and 8000");
+  /* the sizes the renderers draw (rl_plot_term, rl_plot_svg clamp to
+   * these): outside them an error, not a silent clamp */
+  double wlo = term ? 60 : 320, whi = term ? 400 : 8000, hlo = term ? 16 : 240, hhi = term ? 200 : 8000;
+  const char *unit = term ? "terminal cells" : "SVG pixels";
+  if (cli_seen(opts, "width") && (width < wlo || width > whi || width != floor(width)))
+    return cli_error(ctx, "--width %g: must be a whole number from %g to %g (%s)", width, wlo, whi, unit);
+  if (cli_seen(opts, "height") && (height < hlo || height > hhi || height != floor(height)))
+    return cli_error(ctx, "--height %g: must be a whole number from %g to %g (%s)", height, hlo, hhi, unit);
   plot_data d;
   if ((rc = plot_build(ctx, &a, opts, pos, npos, &d))) return rc;
   rl_plot p = rl_plot_init();

@@ -81,17 +81,17 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   }
   size_t len = 0;
   len += (size_t)snprintf(cfg + len, cap - len, "{\"hw\":[");
-  char hwl[512];
-  snprintf(hwl, sizeof hwl, "%s", hw ? hw : "nvidia-h100-sxm5");
-  int k = 0;
-  for (char *tok = strtok(hwl, ","); tok; tok = strtok(NULL, ","), k++) {
+  char hwl[512], *hws[16];
+  int nhw = cli_split_list(ctx, "--hw", hw ? hw : "nvidia-h100-sxm5", hwl, sizeof hwl, hws, 16);
+  for (int k = 0; k < (nhw < 0 ? 1 : nhw); k++) {
     rl_hw dev;
     rl_error e;
-    if (k == 2 || rl_hw_find(tok, NULL, 0, &dev, &e) != RL_OK) {
+    if (nhw < 0 || k == 2 || rl_hw_find(hws[k], NULL, 0, &dev, &e) != RL_OK) {
       free(pts_text);
       free(cfg);
-      return k == 2 ? cli_error(ctx, "--hw: at most two devices (one and one to compare)")
-                    : cli_error(ctx, "--hw: %s", e.msg);
+      return nhw < 0 ? CLI_USAGE
+             : k == 2 ? cli_error(ctx, "--hw: at most two devices (one and one to compare)")
+                      : cli_error(ctx, "--hw: %s", e.msg);
     }
     len += (size_t)snprintf(cfg + len, cap - len, "%s", k ? "," : "");
     len += rl_json_string(dev.id, cfg + len, cap - len);

@@ -40,37 +40,16 @@ int plot_write(cli_ctx *ctx, const char *flag, const char *path, const char *tex
   return cli_write_file(ctx, flag, path, text, len);
 }
 
-/* Split a comma-separated list in place into at most max items. */
-static int split(char *s, char **items, int max) {
-  int n = 0;
-  for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
-    if (n == max) return -1;
-    items[n++] = tok;
-  }
-  return n;
-}
-
 int plot_roofs(cli_ctx *ctx, plot_args *a, plot_data *d) {
   memset(d, 0, sizeof *d);
   char hwlist[1024], dtlist[256];
   char *hws[16], *dts[8];
   int nh = 0, nd = 0;
   const char *dflt = (a->hwf.peak > 0 && a->hwf.bw > 0) ? NULL : "nvidia-h100-sxm5";
-  if (a->hwf.hw) {
-    if (strlen(a->hwf.hw) >= sizeof hwlist) return cli_error(ctx, "--hw: list too long");
-    strcpy(hwlist, a->hwf.hw);
-    nh = split(hwlist, hws, 16);
-    if (nh < 0) return cli_error(ctx, "--hw: at most 16 devices");
-    if (nh == 0) return cli_error(ctx, "--hw: empty list");
-  }
-  strcpy(dtlist, "bf16");
-  if (a->dtypes) {
-    if (strlen(a->dtypes) >= sizeof dtlist) return cli_error(ctx, "--dtype: list too long");
-    strcpy(dtlist, a->dtypes);
-  }
-  nd = split(dtlist, dts, 8);
-  if (nd < 0) return cli_error(ctx, "--dtype: at most 8 formats");
-  if (nd == 0) return cli_error(ctx, "--dtype: empty list");
+  if (a->hwf.hw && (nh = cli_split_list(ctx, "--hw", a->hwf.hw, hwlist, sizeof hwlist, hws, 16)) < 0)
+    return CLI_USAGE;
+  if ((nd = cli_split_list(ctx, "--dtype", a->dtypes ? a->dtypes : "bf16", dtlist, sizeof dtlist, dts, 8)) < 0)
+    return CLI_USAGE;
   for (int j = 0; j < nd; j++) {
     rl_error e;
     if (rl_dtype_parse(dts[j], &d->dtypes[j], &e)) return cli_error(ctx, "--dtype: %s", e.msg);
@@ -160,9 +139,17 @@ static int parse_op_spec(cli_ctx *ctx, const char *spec, int32_t dtype, rl_op *o
   double values[MAX_KEYS];
   int32_t n = 0;
   if (colon) {
-    for (char *kv = strtok(colon + 1, ","); kv; kv = strtok(NULL, ",")) {
+    char kvbuf[512], *kvs[32];
+    char flag[64];
+    snprintf(flag, sizeof flag, "op '%.40s'", spec);
+    int nkv = cli_split_list(ctx, flag, colon + 1, kvbuf, sizeof kvbuf, kvs, 32);
+    if (nkv < 0) return CLI_USAGE;
+    for (int i = 0; i < nkv; i++) {
+      char *kv = kvs[i];
       char *eq = strchr(kv, '=');
       if (eq) *eq = 0;
+      for (int j = 0; j < i; j++) /* kvs[j] already cut at its '=' */
+        if (strcmp(kvs[j], kv) == 0) return cli_error(ctx, "op '%s': %s given twice", spec, kv);
       const char *key = kv, *val = eq ? eq + 1 : NULL;
       int32_t unit = RL_UNIT_COUNT;
       int32_t type = rl_op_field_type(key, &unit);

@@ -111,6 +111,11 @@ typedef enum rl_unit {
 RL_API rl_status rl_parse_quantity(const char *text, rl_unit unit,
                                    double *out, rl_error *err);
 
+/* The largest count (RL_UNIT_COUNT: sizes, batches, tokens, devices) any
+ * input may give: 2^53 - 1, the last whole number after which a double
+ * skips integers. A larger count is RL_ERANGE, "too large". */
+#define RL_MAX_COUNT 9007199254740991.0
+
 /* Print a value with a decimal prefix and its unit, 4 significant digits:
  * 3.35e12 B/s -> "3.35 TB/s", 2.5e-5 s -> "25 us", 1365.3 FLOP/B ->
  * "1365 FLOP/B". Returns the length needed (without the NUL). */

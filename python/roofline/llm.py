@@ -222,6 +222,8 @@ def _batches(batch):
     if isinstance(batch, str):
         out = []
         for tok in batch.split(","):
+            if not tok:
+                raise ValueError(f"batch: empty item in '{batch}'")
             sep, skip = tok.find(".."), 2
             if sep < 0:
                 sep, skip = tok.find("-", 1), 1
@@ -239,7 +241,7 @@ def _batches(batch):
                     if v >= b:
                         break
                     v *= 2
-            elif tok:
+            else:
                 out.append(parse_quantity(tok, "count", "batch"))
         if not out:
             raise ValueError("batch: no batch sizes")

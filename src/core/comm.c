@@ -65,6 +65,7 @@ rl_status rl_collective(const rl_coll_cfg *c, rl_coll_result *out, rl_error *err
   if (!c || !out) return rli_fail(err, RL_EINVAL, "no configuration or result");
   if (c->kind < RL_COLL_ALLREDUCE || c->kind > RL_COLL_REDUCESCATTER)
     return rli_fail(err, RL_EINVAL, "unknown collective %d", (int)c->kind);
+  if (rli_check_max(c->bytes, 1e18, "bytes", err) || rli_check_max(c->ranks, 1e8, "ranks", err)) return RL_ERANGE;
   if (!rli_positive(c->bytes) || c->bytes > 1e18)
     return rli_fail(err, RL_EINVAL, "bytes must be > 0 (got %g)", c->bytes);
   double n = c->ranks;

@@ -27,6 +27,11 @@ int rli_positive(double x);
  * 1e30). Returns RL_OK or RL_EINVAL naming `what`. */
 rl_status rli_check_size(double x, const char *what, rl_error *err);
 
+/* RL_ERANGE "WHAT is too large (got X; at most HI)" when x > hi, else
+ * RL_OK (NaN passes: the caller's own check names it). Every cap on a
+ * size says "too large", never "must be >= 1". */
+rl_status rli_check_max(double x, double hi, const char *what, rl_error *err);
+
 /* Case-insensitive ASCII comparison. */
 int rli_strcasecmp(const char *a, const char *b);
 int rli_strncasecmp(const char *a, const char *b, size_t n);

@@ -262,6 +262,7 @@ static double weights_only_intensity(const plan *pl, double B) {
 }
 
 static rl_status check_context(double T, rl_error *err) {
+  TRY(rli_check_max(T, 1e12, "context", err));
   if (!isfinite(T) || T < 0 || T > 1e12 || T != floor(T))
     return rli_fail(err, RL_EINVAL, "context must be a whole number of tokens >= 0 (got %g)", T);
   return RL_OK;
@@ -324,9 +325,11 @@ rl_status rl_decode(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof *r
   TRY(check_roof(roof, err));
   TRY(check_context(cfg->context, err));
   if (n < 0 || (n > 0 && (!batches || !rows))) return rli_fail(err, RL_EINVAL, "no batch sizes or rows");
-  for (int32_t i = 0; i < n; i++)
-    if (!isfinite(batches[i]) || batches[i] < 1 || batches[i] != floor(batches[i]) || batches[i] > 1e12)
+  for (int32_t i = 0; i < n; i++) {
+    TRY(rli_check_max(batches[i], 1e12, "batch", err));
+    if (!isfinite(batches[i]) || batches[i] < 1 || batches[i] != floor(batches[i]))
       return rli_fail(err, RL_EINVAL, "batch must be a whole number of sequences >= 1 (got %g)", batches[i]);
+  }
   plan pl;
   TRY(make_plan(m, cfg, &pl, err));
   for (int32_t i = 0; i < n; i++) decode_row(&pl, cfg, roof, batches[i], cfg->context, &rows[i]);
@@ -387,6 +390,9 @@ rl_status rl_prefill(const rl_model *m0, const rl_infer_cfg *cfg, const rl_roof 
   if (!m0 || !cfg || !out) return rli_fail(err, RL_EINVAL, "no model, configuration or result");
   TRY(check_roof(roof, err));
   double p = cfg->context;
+  TRY(rli_check_max(p, 1e9, "prompt", err));
+  TRY(rli_check_max(cfg->batch, 1e9, "batch", err));
+  TRY(rli_check_max(cfg->new_tokens, 1e7, "new tokens", err));
   if (!isfinite(p) || p < 1 || p != floor(p) || p > 1e9)
     return rli_fail(err, RL_EINVAL, "prompt must be a whole number of tokens >= 1 (got %g)", p);
   double b = cfg->batch == 0 ? 1 : cfg->batch;

@@ -46,6 +46,10 @@ static double attn_factor(int32_t a) {
 
 static rl_status check_cfg(const rl_mfu_cfg *c, rl_error *err) {
   if (!c) return rli_fail(err, RL_EINVAL, "no configuration");
+  TRY(rli_check_max(c->seq, 1e12, "sequence length", err));
+  TRY(rli_check_max(c->tokens_per_s, 1e18, "tokens per second", err));
+  TRY(rli_check_max(c->gpus, 1e9, "the number of GPUs", err));
+  TRY(rli_check_max(c->peak, 1e21, "peak", err));
   if (!isfinite(c->seq) || c->seq < 0 || c->seq > 1e12)
     return rli_fail(err, RL_EINVAL, "sequence length must be >= 0 (got %g)", c->seq);
   if (!rli_positive(c->tokens_per_s) || c->tokens_per_s > 1e18)

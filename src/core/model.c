@@ -89,6 +89,7 @@ rl_status rl_model_find(const char *id, rl_model *out, rl_error *err) {
 
 /* x must be a whole number >= lo (0 or 1), finite and not absurd. */
 static rl_status whole(double x, double lo, const char *what, rl_error *err) {
+  if (x > 1e15) return rli_fail(err, RL_ERANGE, "model %s is too large (got %g; at most 1e15)", what, x);
   if (!isfinite(x) || x < lo || x > 1e15 || x != floor(x))
     return rli_fail(err, RL_EINVAL, "model %s must be a whole number >= %g (got %g)", what, lo, x);
   return RL_OK;
@@ -229,8 +230,9 @@ static rl_status get_size(const rli_json *o, const char *const *keys, double *ou
   const char *k = NULL;
   const rli_json *j = get_any(o, keys, &k);
   if (!j) return RL_OK;
-  if (j->type != RLI_JSON_NUM || !isfinite(j->num) || j->num < 0 || j->num != floor(j->num) ||
-      j->num > 1e15)
+  if (j->type == RLI_JSON_NUM && j->num > 1e15)
+    return rli_fail(err, RL_ERANGE, "config.json: %s is too large (got %g; at most 1e15)", k, j->num);
+  if (j->type != RLI_JSON_NUM || !isfinite(j->num) || j->num < 0 || j->num != floor(j->num))
     return rli_fail(err, RL_EINVAL, "config.json: %s must be a whole number >= 0", k);
   *out = j->num;
   return RL_OK;

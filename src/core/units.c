@@ -130,6 +130,9 @@ rl_status rl_parse_quantity(const char *text, rl_unit unit, double *out,
   }
   double r = v * mul;
   if (!isfinite(r)) return rli_fail(err, RL_ERANGE, "'%s' is out of range", text);
+  /* a count above 2^53 - 1 would not be held (nor printed) exactly */
+  if (unit == RL_UNIT_COUNT && fabs(r) > RL_MAX_COUNT)
+    return rli_fail(err, RL_ERANGE, "'%s' is too large (at most %.0f = 2^53 - 1)", text, RL_MAX_COUNT);
   *out = r;
   return RL_OK;
 }

@@ -51,7 +51,12 @@ rl_status rli_check_size(double x, const char *what, rl_error *err) {
   if (!isfinite(x)) return rli_fail(err, RL_EINVAL, "%s is infinite", what);
   if (x <= 0) return rli_fail(err, RL_EINVAL, "%s must be > 0 (got %g)", what, x);
   if (x >= 1e30)
-    return rli_fail(err, RL_ERANGE, "%s is absurdly large (%g)", what, x);
+    return rli_fail(err, RL_ERANGE, "%s is too large (got %g; at most 1e30)", what, x);
+  return RL_OK;
+}
+
+rl_status rli_check_max(double x, double hi, const char *what, rl_error *err) {
+  if (x > hi) return rli_fail(err, RL_ERANGE, "%s is too large (got %.17g; at most %.17g)", what, x, hi);
   return RL_OK;
 }
 
