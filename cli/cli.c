@@ -300,6 +300,11 @@ int cli_roof(cli_ctx *ctx, const cli_hw_flags *f, const rl_hw *hw,
 }
 
 /* ---- output ---------------------------------------------------------------- */
+const char *cli_num(char *buf, size_t cap, double v) {
+  rl_json_number(v, buf, cap);
+  return buf;
+}
+
 const char *cli_q(char *buf, size_t cap, double v, rl_unit u) {
   rl_format_quantity(v, u, buf, cap);
   return buf;
@@ -470,19 +475,35 @@ int cli_read_file(cli_ctx *ctx, const char *path, size_t max, char **buf,
   return CLI_OK;
 }
 
+/* The envelope of every --json document: an object that names the schema
+ * version and the command; a record's members follow, a list goes under
+ * "rows" (docs/schema/). */
+static void print_json_doc(cli_ctx *ctx, const char *text) {
+  fprintf(ctx->out, "{\"schema_version\":%d,\"command\":\"%s\"", CLI_SCHEMA_VERSION, ctx->cmd);
+  if (text[0] == '{') {
+    const char *rest = text + 1;
+    while (*rest == ' ') rest++;
+    if (*rest != '}') fputc(',', ctx->out);
+    fputs(rest, ctx->out);
+  } else {
+    fputs(",\"rows\":", ctx->out);
+    fputs(text, ctx->out);
+    fputc('}', ctx->out);
+  }
+  fputc('\n', ctx->out);
+}
+
 int cli_print_json(cli_ctx *ctx, cli_json_fn fn, void *arg) {
   char small[4096];
   size_t n = fn(arg, small, sizeof small);
   if (n < sizeof small) {
-    fputs(small, ctx->out);
-    fputc('\n', ctx->out);
+    print_json_doc(ctx, small);
     return CLI_OK;
   }
   char *big = malloc(n + 1);
   if (!big) return cli_error(ctx, "out of memory");
   fn(arg, big, n + 1);
-  fputs(big, ctx->out);
-  fputc('\n', ctx->out);
+  print_json_doc(ctx, big);
   free(big);
   return CLI_OK;
 }
@@ -505,12 +526,14 @@ void cli_result_csv_row(cli_ctx *ctx, const char *op, const char *hw,
   FILE *f = ctx->out;
   cli_csv_field(f, op); fputc(',', f);
   cli_csv_field(f, hw ? hw : ""); fputc(',', f);
-  cli_csv_field(f, dtype ? dtype : ""); 
-  fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%s,%.10g,%.10g,%.10g,%.10g", r->flops,
-          r->bytes, r->intensity, r->peak, r->bandwidth, r->ridge, rl_bound_name(r->bound),
-          r->time_s, r->compute_time_s, r->memory_time_s, r->attainable);
+  cli_csv_field(f, dtype ? dtype : "");
+  const double v[] = {r->flops, r->bytes, r->intensity, r->peak, r->bandwidth, r->ridge};
+  for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) fprintf(f, ",%s", CLI_NUM(v[i]));
+  fprintf(f, ",%s", rl_bound_name(r->bound));
+  const double w[] = {r->time_s, r->compute_time_s, r->memory_time_s, r->attainable};
+  for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) fprintf(f, ",%s", CLI_NUM(w[i]));
   if (r->has_measured)
-    fprintf(f, ",%.10g,%.10g,%.10g\n", r->measured_s, r->achieved, r->roof_fraction);
+    fprintf(f, ",%s,%s,%s\n", CLI_NUM(r->measured_s), CLI_NUM(r->achieved), CLI_NUM(r->roof_fraction));
   else
     fputs(",,,\n", f);
 }

@@ -20,6 +20,10 @@
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
+/* The version of the --json contract (docs/schema/, README "Scripting"):
+ * raised when a key is renamed or removed or changes meaning. */
+#define CLI_SCHEMA_VERSION 1
+
 typedef struct cli_ctx {
   FILE *out;         /* stdout (or a memory stream in tests) */
   FILE *err;         /* stderr */
@@ -123,6 +127,11 @@ int cli_roof(cli_ctx *ctx, const cli_hw_flags *f, const rl_hw *hw,
              int32_t dtype, int tensor, rl_roof *out);
 
 /* ---- output ---------------------------------------------------------- */
+/* A number as JSON and CSV print it (rl_json_number: exact whole numbers,
+ * full precision otherwise); "null" for JSON when not finite. */
+const char *cli_num(char *buf, size_t cap, double v);
+#define CLI_NUM(v) cli_num((char[40]){0}, 40, (v))
+
 /* Format a quantity into a static-size buffer owned by the caller. */
 const char *cli_q(char *buf, size_t cap, double v, rl_unit u);
 #define CLI_Q(v, u) cli_q((char[48]){0}, 48, (v), (u))
@@ -152,7 +161,9 @@ void cli_result_rows(cli_table *t, const rl_hw *hw, const rl_roof *roof,
 int cli_read_file(cli_ctx *ctx, const char *path, size_t max, char **buf,
                   size_t *len);
 
-/* Print a library JSON writer's output (calls it twice when needed). */
+/* Print a library JSON writer's output (calls it twice when needed) as the
+ * command's --json document: {"schema_version":N,"command":"op", ...the
+ * record's members...}, or {..., "rows":[...]} for a list. */
 typedef size_t (*cli_json_fn)(void *arg, char *buf, size_t cap);
 int cli_print_json(cli_ctx *ctx, cli_json_fn fn, void *arg);
 

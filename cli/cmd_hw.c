@@ -4,6 +4,7 @@
  */
 #include "cli.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,20 +36,24 @@ static void hw_json(FILE *f, const rl_hw *h) {
   int first = 1;
   for (int k = 0; k < RL_PEAK_COUNT; k++)
     if (h->peak[k] > 0) {
-      fprintf(f, "%s\"%s\":%.10g", first ? "" : ",", rl_peak_name(k), h->peak[k]);
+      fprintf(f, "%s\"%s\":%s", first ? "" : ",", rl_peak_name(k), CLI_NUM(h->peak[k]));
       first = 0;
     }
   fputs("},\"ridge\":{", f);
   first = 1;
   for (int k = 0; k < RL_PEAK_COUNT; k++)
     if (h->peak[k] > 0) {
-      fprintf(f, "%s\"%s\":%.10g", first ? "" : ",", rl_peak_name(k), rl_hw_ridge(h, k));
+      fprintf(f, "%s\"%s\":%s", first ? "" : ",", rl_peak_name(k), CLI_NUM(rl_hw_ridge(h, k)));
       first = 0;
     }
-  fprintf(f, "},\"sparsity\":%s,\"mem_bytes\":%.10g,\"mem_bw\":%.10g,\"l2_bytes\":%.10g,"
-             "\"l2_bw\":%.10g,\"sms\":%d,\"boost_hz\":%.10g,\"interconnect_bw\":%.10g,\"tdp_w\":%.10g,",
-          h->sparsity ? "true" : "false", h->mem_bytes, h->mem_bw, h->l2_bytes, h->l2_bw,
-          (int)h->sms, h->boost_hz, h->interconnect_bw, h->tdp_w);
+  /* figures the database does not give are null, not 0 */
+#define KNOWN(v) CLI_NUM((v) > 0 ? (double)(v) : (double)NAN)
+  fprintf(f, "},\"sparsity\":%s,\"mem_bytes\":%s,\"mem_bw\":%s,\"l2_bytes\":%s,",
+          h->sparsity ? "true" : "false", KNOWN(h->mem_bytes), KNOWN(h->mem_bw), KNOWN(h->l2_bytes));
+  fprintf(f, "\"l2_bw\":%s,\"sms\":%s,\"boost_hz\":%s,\"interconnect_bw\":%s,\"tdp_w\":%s,",
+          KNOWN(h->l2_bw), KNOWN((double)h->sms), KNOWN(h->boost_hz), KNOWN(h->interconnect_bw),
+          KNOWN(h->tdp_w));
+#undef KNOWN
   fputs("\"source\":", f);
   rl_json_string(h->source, s, sizeof s); fputs(s, f);
   fputs("}", f);
@@ -65,20 +70,46 @@ static int all_devices(cli_ctx *ctx, rl_hw **out, int32_t *n) {
   return CLI_OK;
 }
 
+/* The devices' records as one JSON text (an array for `hw list`),
+ * snprintf-style for cli_print_json. */
+typedef struct hw_json_arg {
+  const rl_hw *v;
+  int32_t n;
+  int list;
+} hw_json_arg;
+
+static size_t hw_json_fn(void *arg, char *buf, size_t cap) {
+  const hw_json_arg *a = arg;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f) return 0;
+  if (a->list) fputc('[', f);
+  for (int32_t i = 0; i < a->n; i++) {
+    if (i) fputc(',', f);
+    hw_json(f, &a->v[i]);
+  }
+  if (a->list) fputc(']', f);
+  fclose(f);
+  if (cap) {
+    size_t k = len < cap - 1 ? len : cap - 1;
+    memcpy(buf, text, k);
+    buf[k] = 0;
+  }
+  free(text);
+  return len;
+}
+
 static int list(cli_ctx *ctx) {
   rl_hw *v = NULL;
   int32_t n = 0;
   int rc = all_devices(ctx, &v, &n);
   if (rc) return rc;
   if (ctx->json) {
-    fputc('[', ctx->out);
-    for (int32_t i = 0; i < n; i++) {
-      if (i) fputc(',', ctx->out);
-      hw_json(ctx->out, &v[i]);
-    }
-    fputs("]\n", ctx->out);
+    hw_json_arg a = {v, n, 1};
+    rc = cli_print_json(ctx, hw_json_fn, &a);
     free(v);
-    return CLI_OK;
+    return rc;
   }
   if (ctx->csv) { /* base units, one device per row */
     fputs("id,name,bf16_flops,fp32_flops,mem_bw,mem_bytes,bf16_ridge\n", ctx->out);
@@ -87,8 +118,11 @@ static int list(cli_ctx *ctx) {
       cli_csv_field(ctx->out, h->id);
       fputc(',', ctx->out);
       cli_csv_field(ctx->out, h->name);
-      fprintf(ctx->out, ",%.10g,%.10g,%.10g,%.10g,%.10g\n", h->peak[RL_PEAK_BF16], h->peak[RL_PEAK_FP32], h->mem_bw, h->mem_bytes,
-              rl_hw_ridge(h, RL_PEAK_BF16));
+      /* an unknown figure is an empty cell */
+      const double x[] = {h->peak[RL_PEAK_BF16], h->peak[RL_PEAK_FP32], h->mem_bw, h->mem_bytes,
+                          h->peak[RL_PEAK_BF16] > 0 ? rl_hw_ridge(h, RL_PEAK_BF16) : 0};
+      for (int k = 0; k < 5; k++) fprintf(ctx->out, ",%s", x[k] > 0 ? CLI_NUM(x[k]) : "");
+      fputc('\n', ctx->out);
     }
     free(v);
     return CLI_OK;
@@ -122,9 +156,8 @@ static int show(cli_ctx *ctx, const char *id) {
   rl_status st = rl_hw_find(id, ctx->extra, ctx->n_extra, &h, &e);
   if (st) return cli_fail(ctx, st, &e);
   if (ctx->json) {
-    hw_json(ctx->out, &h);
-    fputc('\n', ctx->out);
-    return CLI_OK;
+    hw_json_arg a = {&h, 1, 0};
+    return cli_print_json(ctx, hw_json_fn, &a);
   }
   FILE *f = ctx->out;
   char b1[48], b2[48];
@@ -179,10 +212,12 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   if (rc) return rc;
   if (np == 0) return cli_error(ctx, "hw list | hw show ID");
   if (strcmp(pos[0], "list") == 0) {
+    ctx->cmd = "hw list";
     if (np > 1) return cli_error(ctx, "hw list takes no argument");
     return list(ctx);
   }
   if (strcmp(pos[0], "show") == 0) {
+    ctx->cmd = "hw show";
     if (np < 2) return cli_error(ctx, "hw show needs an ID (see roofline hw list)");
     return show(ctx, pos[1]);
   }

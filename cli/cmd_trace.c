@@ -234,13 +234,13 @@ static void csv_text(FILE *f, const char *s) {
 }
 
 static void csv_num(FILE *f, int known, double v) {
-  if (known && isfinite(v)) fprintf(f, ",%.10g", v);
+  if (known && isfinite(v)) fprintf(f, ",%s", CLI_NUM(v));
   else fputs(",", f);
 }
 
 static void print_csv(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t top) {
   FILE *f = ctx->out;
-  fputs("name,op,count,time_s,flops,bytes,intensity,bound,bound_time_s,roof_fraction,gain_s,"
+  fputs("name,op,count,measured_s,flops,bytes,intensity,bound,time_s,roof_fraction,gain_s,"
         "measured,why\n", f);
   if (top > 0 && n > top) n = top;
   for (int32_t i = 0; i < n; i++) {

@@ -453,6 +453,12 @@ RL_API size_t rl_result_json(const char *op, const char *hw,
  * <, >, & (so the text is safe inside HTML). Returns the length needed. */
 RL_API size_t rl_json_string(const char *s, char *buf, size_t cap);
 
+/* A JSON number as every writer prints it: "null" when not finite; whole
+ * numbers up to 2^53 in full (16060522496); others in the fewest
+ * significant digits (15 to 17) that read back to the same double. Returns
+ * the length needed. */
+RL_API size_t rl_json_number(double v, char *buf, size_t cap);
+
 /* ======================================================================
  * Models and LLM economics: decode, prefill, MFU/HFU, collectives (issue 3)
  * ====================================================================== */
@@ -1040,10 +1046,9 @@ RL_API rl_plot_point rl_plot_point_from_result(const char *label,
 
 /* Parse a points file: a JSON array of objects with at least a label
  * ("op", else "name", else "kernel"), "flops" and "bytes" (or
- * "intensity"). A point is measured when it has "measured_s" (op and
- * kernel records), "achieved" (FLOP/s; `roofline measure --json`) or a
- * "time_s" without "compute_time_s" (trace rows, whose time_s is the
- * measured total); otherwise it is placed at its roofline bound. Its roof
+ * "intensity"). A point is measured when it has "measured_s" (op, kernel
+ * and trace records) or "achieved" (FLOP/s; `roofline measure --json`);
+ * otherwise it is placed at its roofline bound ("time_s"). Its roof
  * is min(peak, bandwidth x I) with the record's own "peak" and
  * "bandwidth" when present (else `roof`'s), or its "roof" member. `roof`
  * may be NULL when every record carries its own. Allocates *out (release
@@ -1551,8 +1556,10 @@ RL_API const rl_trace_row *rl_trace_rows(const rl_trace *t, int32_t group,
  * "span_s","idle_s","busy_s","busy_share","compute_s","memory_s",
  * "overhead_s","short_s","unknown_s","gain_s","launch_overhead_s",
  * "unlinked","rows_total","rows":[...],"ops_total","ops":[...]}; each row
- * {"name","op","count","kernels","time_s","flops","bytes","intensity",
- * "bound","peak_kind","bound_time_s","roof_fraction","gain_s","measured"}
+ * {"name","op","count","kernels","measured_s" (the kernels' measured time,
+ * the row's time_s field),"flops","bytes","intensity","bound","peak_kind",
+ * "time_s" (the roofline bound: bound_time_s),"roof_fraction","gain_s",
+ * "measured"}
  * and "why" where F and Q are unknown (null then stands for them). top > 0
  * keeps the first top rows of each list. Returns the length needed, as
  * snprintf does. */

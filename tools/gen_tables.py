@@ -16,6 +16,7 @@ import csv
 import io
 import os
 import re
+from decimal import Decimal
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -45,10 +46,12 @@ def quantity(text, scale, unit, where):
     m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(.*?)\s*", text)
     if not m:
         sys.exit(f"{where}: '{text}' is not a number")
-    v = float(m.group(1))
+    # decimal arithmetic, rounded once: "66.9" TFLOP/s is 66900000000000, not
+    # 66.9 * 1e12 = 66900000000000.01
+    v = Decimal(m.group(1))
     rest = m.group(2)
     if not rest:
-        return v * scale
+        return float(v * Decimal(scale))
     mul = 1.0
     if rest[:2] in BINARY:
         mul, rest = BINARY[rest[:2]], rest[2:]
@@ -56,7 +59,7 @@ def quantity(text, scale, unit, where):
         mul, rest = PREFIX[rest[:1]], rest[1:]
     if rest not in UNITS[unit]:
         sys.exit(f"{where}: '{text}' is not in {unit}")
-    return v * mul
+    return float(v * Decimal(mul))
 
 
 def c_str(s):

@@ -67,7 +67,8 @@ typedef struct rli_out {
 void rli_out_init(rli_out *o, char *buf, size_t cap);
 void rli_out_puts(rli_out *o, const char *s);
 void rli_out_printf(rli_out *o, const char *fmt, ...) RLI_PRINTF(2, 3);
-/* A JSON number: %.10g for finite values, null otherwise. */
+/* A JSON number, null when not finite: whole numbers up to 2^53 in full,
+ * others in the fewest digits that read back exactly. */
 void rli_out_num(rli_out *o, double v);
 /* A JSON string literal (see rl_json_string). */
 void rli_out_str(rli_out *o, const char *s);

@@ -333,7 +333,7 @@ size_t rl_mfu_json(const rl_model *m, const rl_mfu_cfg *cfg, const char *hw_id,
   jw_num(&j, "peak", r->peak);
   jw_bool(&j, "sparse", r->sparse);
   jw_num(&j, "dense_peak", cfg->peak);
-  jw_num(&j, "n_params", r->n_params);
+  jw_num(&j, "params", r->n_params);
   jw_num(&j, "tokens_per_s", cfg->tokens_per_s);
   jw_num(&j, "useful_tokens_per_s", r->useful_tokens_per_s);
   jw_num(&j, "padding", cfg->padding);

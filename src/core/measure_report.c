@@ -164,7 +164,7 @@ size_t rl_measure_json(const rl_measurement *m, char *buf, size_t cap) {
         rli_out_num(&o, p->bytes);
         rli_out_puts(&o, ",\"bw\":");
         rli_out_num(&o, p->bw);
-        rli_out_printf(&o, ",\"nt\":%s,\"time_s\":", p->nt ? "true" : "false");
+        rli_out_printf(&o, ",\"nt\":%s,\"measured_s_stats\":", p->nt ? "true" : "false");
         stats_json(&o, &p->t);
         rli_out_puts(&o, "}");
       }
@@ -202,7 +202,7 @@ size_t rl_measure_json(const rl_measurement *m, char *buf, size_t cap) {
     num_or_null(&o, p->peak);
     rli_out_puts(&o, ",\"bandwidth\":");
     num_or_null(&o, p->bandwidth);
-    rli_out_puts(&o, ",\"time_s\":");
+    rli_out_puts(&o, ",\"measured_s_stats\":");
     stats_json(&o, &p->t);
     rli_out_puts(&o, "}");
   }

@@ -995,7 +995,7 @@ static void rows_json(rli_out *o, const rl_trace_row *rows, int32_t n, int32_t t
     rli_out_puts(o, ",\"op\":");
     rli_out_str(o, r->op);
     rli_out_printf(o, ",\"count\":%lld,\"kernels\":%lld", (long long)r->count, (long long)r->kernels);
-    num_or_null(o, "time_s", r->has_time, r->time_s);
+    num_or_null(o, "measured_s", r->has_time, r->time_s);
     num_or_null(o, "flops", r->has_cost || r->flops > 0, r->flops);
     num_or_null(o, "bytes", r->has_cost, r->bytes);
     num_or_null(o, "intensity", r->has_cost && r->bytes > 0, r->intensity);
@@ -1005,7 +1005,7 @@ static void rows_json(rli_out *o, const rl_trace_row *rows, int32_t n, int32_t t
     rli_out_puts(o, ",\"peak_kind\":");
     if (r->peak_kind >= 0) rli_out_str(o, rl_peak_name(r->peak_kind));
     else rli_out_puts(o, "null");
-    num_or_null(o, "bound_time_s", r->has_cost, r->bound_time_s);
+    num_or_null(o, "time_s", r->has_cost, r->bound_time_s);
     num_or_null(o, "roof_fraction", r->has_cost && r->has_time, r->roof_fraction);
     num_or_null(o, "gain_s", r->has_cost && r->has_time, r->gain_s);
     rli_out_printf(o, ",\"measured\":%s", r->measured ? "true" : "false");

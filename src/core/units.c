@@ -129,6 +129,21 @@ rl_status rl_parse_quantity(const char *text, rl_unit unit, double *out,
     return rli_fail(err, RL_EPARSE, "'%s': a time needs a unit (s, ms, us, ns)", text);
   }
   double r = v * mul;
+  /* A decimal prefix is a power of ten: read "66.9T" as the text 66.9e12,
+   * rounded once (66900000000000), not 66.9 x 1e12 rounded twice. */
+  int exp10 = 0;
+  switch (mul == 1 ? 0 : (int)lround(log10(mul))) {
+  case 3: case 6: case 9: case 12: case 15: case 18: case -3: case -6: case -9:
+    exp10 = (int)lround(log10(mul));
+    break;
+  default: break;
+  }
+  if (exp10 && mul == pow(10, exp10) && (size_t)(end - p) < 64 && !memchr(p, 'e', (size_t)(end - p)) &&
+      !memchr(p, 'E', (size_t)(end - p))) {
+    char t[80];
+    snprintf(t, sizeof t, "%.*se%d", (int)(end - p), p, exp10);
+    r = strtod(t, NULL);
+  }
   if (!isfinite(r)) return rli_fail(err, RL_ERANGE, "'%s' is out of range", text);
   /* a count above 2^53 - 1 would not be held (nor printed) exactly */
   if (unit == RL_UNIT_COUNT && fabs(r) > RL_MAX_COUNT)

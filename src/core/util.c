@@ -172,7 +172,20 @@ void rli_out_num(rli_out *o, double v) {
     return;
   }
   if (v == 0) v = 0; /* no "-0" */
-  rli_out_printf(o, "%.10g", v);
+  /* Whole numbers that a double holds exactly (counts, bytes, parameters)
+   * are printed in full: 16060522496, not 1.60605225e+10. Anything else
+   * with the fewest digits that read back to the same double (15 to 17
+   * significant digits), so that measured figures keep full precision. */
+  if (v == floor(v) && fabs(v) <= 9007199254740992.0) {
+    rli_out_printf(o, "%.0f", v);
+    return;
+  }
+  char b[40];
+  for (int prec = 15; prec <= 17; prec++) {
+    snprintf(b, sizeof b, "%.*g", prec, v);
+    if (prec == 17 || strtod(b, NULL) == v) break;
+  }
+  rli_out_puts(o, b);
 }
 
 void rli_out_str(rli_out *o, const char *s) {
@@ -210,5 +223,12 @@ size_t rl_json_string(const char *s, char *buf, size_t cap) {
   rli_out o;
   rli_out_init(&o, buf, cap);
   rli_out_str(&o, s ? s : "");
+  return rli_out_end(&o);
+}
+
+size_t rl_json_number(double v, char *buf, size_t cap) {
+  rli_out o;
+  rli_out_init(&o, buf, cap);
+  rli_out_num(&o, v);
   return rli_out_end(&o);
 }

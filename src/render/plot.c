@@ -142,13 +142,12 @@ rl_status rli_plot_point_from_json(const rli_json *o, size_t i, const rl_plot_ro
   int has_ms = num_member(o, "measured_s", &ms) == 1 && ms > 0;
   int has_ach = num_member(o, "achieved", &ach) == 1 && ach > 0;
   int has_ts = num_member(o, "time_s", &ts) == 1 && ts > 0;
-  int has_ct = rli_json_get(o, "compute_time_s") != NULL;
   if (has_ach) {
     pt->measured = 1;
     pt->perf = ach;
     pt->time_s = has_ms ? ms : (flops > 0 ? flops / ach : 0);
-  } else if (has_ms || (has_ts && !has_ct)) {
-    double t = has_ms ? ms : ts;
+  } else if (has_ms) {
+    double t = ms;
     if (!(flops > 0))
       return rli_fail(err, RL_EPARSE, "points[%zu] ('%.40s'): a measured time needs 'flops' > 0",
                       i, pt->label);

@@ -46,7 +46,7 @@ static void test_points(void) {
       "\"compute_time_s\":0.1},"
       " {\"op\":\"b\",\"flops\":100,\"bytes\":50,\"measured_s\":2},"
       " {\"op\":\"c\",\"n\":4,\"flops\":1e9,\"bytes\":1e6,\"intensity\":1000,\"achieved\":5e12,\"roof\":9e12},"
-      " {\"name\":\"d\",\"count\":3,\"time_s\":1e-3,\"flops\":1e9,\"bytes\":1e7}]";
+      " {\"name\":\"d\",\"count\":3,\"measured_s\":1e-3,\"time_s\":1e-4,\"flops\":1e9,\"bytes\":1e7}]";
   rl_plot_roof roof;
   memset(&roof, 0, sizeof roof);
   roof.peak = 1e15;

@@ -114,7 +114,7 @@ def main():
     evil_path = os.path.join(tmp, "evil & <points>.json")
     with open(evil_path, "w") as f:
         json.dump([{"op": EVIL, "flops": 1e9, "bytes": 1e7, "measured_s": 5e-5},
-                   {"name": "trace row", "time_s": 2e-4, "flops": 3e10, "bytes": 2e8},
+                   {"name": "trace row", "measured_s": 2e-4, "flops": 3e10, "bytes": 2e8},
                    {"op": "measured gemm", "n": 2048, "flops": 1.7e10, "bytes": 5e7,
                     "achieved": 4e14, "roof": 9.8e14}], f)
     cases = {
