@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -296,6 +297,14 @@ static rl_status cell_number(const char *cell, double scale, rl_unit unit,
     for (; *p; p++)
       if (isalpha((unsigned char)*p) && *p != 'e' && *p != 'E') has_prefix = 1;
     *out = has_prefix ? v : v * scale;
+    /* the column's power of ten as a prefix, so that "66.9" TFLOP/s is read
+     * as one decimal (66900000000000), as tools/gen_tables.py does */
+    const char *pfx = scale == 1e12 ? "T" : scale == 1e9 ? "G" : scale == 1e6 ? "M" : scale == 1e3 ? "k" : NULL;
+    char t[96];
+    if (!has_prefix && pfx && strlen(cell) < 80) {
+      snprintf(t, sizeof t, "%s%s", cell, pfx);
+      if (rl_parse_quantity(t, RL_UNIT_COUNT, &v, &e) == RL_OK) *out = v;
+    }
     return RL_OK;
   }
   if (unit == RL_UNIT_COUNT) return rli_fail(err, RL_EPARSE, "%s", e.msg);
