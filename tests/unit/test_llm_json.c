@@ -93,7 +93,7 @@ static void test_decode(void) {
   WRITE(rl_decode_json(&m, &cfg, &roof, hw.id, rows, 2, &s, buf, cap), doc);
   CHECK(has(doc, "{\"model\":\"llama3-8b\",\"hw\":\"nvidia-h100-sxm5\","));
   CHECK(has(doc, "\"embedding\":\"gathered\","));
-  CHECK(has(doc, "\"max_batch\":119,") && has(doc, "\"mem_bytes\":8e+10,"));
+  CHECK(has(doc, "\"max_batch\":119,") && has(doc, "\"mem_bytes\":80000000000,"));
   CHECK(has(doc, "\"rows\":[{\"batch\":1,") && has(doc, "{\"batch\":119,"));
   /* the other convention's step: the whole table read, more bytes */
   rl_infer_cfg full = cfg;
@@ -101,8 +101,9 @@ static void test_decode(void) {
   double one = 1;
   rl_decode_row fr;
   CHECK(rl_decode(&m, &full, &roof, &one, 1, &fr, NULL, NULL) == RL_OK);
-  char want[96];
-  snprintf(want, sizeof want, "\"other_embedding_step_time_s\":%.10g,", fr.step_time_s);
+  char want[96], num[40];
+  rl_json_number(fr.step_time_s, num, sizeof num);
+  snprintf(want, sizeof want, "\"other_embedding_step_time_s\":%s,", num);
   CHECK(has(doc, want));
   free(doc);
   /* capacity not checked: max_batch and mem_bytes are null; no hw id */
@@ -153,7 +154,7 @@ static void test_mfu(void) {
   char *doc;
   WRITE(rl_mfu_json(&m, &cfg, "h100", &r, buf, cap), doc);
   CHECK(has(doc, "\"attention\":\"full\",\"recompute\":\"full\","));
-  CHECK(has(doc, "\"dense_peak\":9.894e+14,") && has(doc, "\"tokens_per_s\":600000,"));
+  CHECK(has(doc, "\"dense_peak\":989400000000000,") && has(doc, "\"tokens_per_s\":600000,"));
   rl_mfu_convention conv[RL_MFU_CONVENTIONS];
   int32_t nc = 0;
   CHECK(rl_mfu_conventions(&m, &cfg, conv, RL_MFU_CONVENTIONS, &nc, NULL) == RL_OK);
@@ -163,8 +164,9 @@ static void test_mfu(void) {
   double lo = conv[0].value;
   for (int32_t i = 1; i < nc; i++)
     if (conv[i].value < lo) lo = conv[i].value;
-  char want[64];
-  snprintf(want, sizeof want, "\"conventions_min\":%.10g,", lo);
+  char want[64], num[40];
+  rl_json_number(lo, num, sizeof num);
+  snprintf(want, sizeof want, "\"conventions_min\":%s,", num);
   CHECK(has(doc, want));
   free(doc);
 }
@@ -178,9 +180,9 @@ static void test_collective(void) {
   CHECK(rl_collective(&cfg, &r, NULL) == RL_OK);
   char *doc;
   WRITE(rl_collective_json(&cfg, &r, buf, cap), doc);
-  CHECK_STR(doc, "{\"collective\":\"allreduce\",\"bytes\":1.4e+10,\"ranks\":8,\"factor\":1.75,"
-                 "\"time_s\":0.245,\"bytes_per_rank\":2.45e+10,\"busbw\":1e+11,"
-                 "\"algbw\":5.714285714e+10,\"busbw_given\":1e+11,\"bandwidth_time_s\":0.245,"
+  CHECK_STR(doc, "{\"collective\":\"allreduce\",\"bytes\":14000000000,\"ranks\":8,\"factor\":1.75,"
+                 "\"time_s\":0.245,\"bytes_per_rank\":24500000000,\"busbw\":100000000000,"
+                 "\"algbw\":57142857142.85715,\"busbw_given\":100000000000,\"bandwidth_time_s\":0.245,"
                  "\"latency_time_s\":0}");
   free(doc);
   cfg.kind = RL_COLL_ALLGATHER;
