@@ -11,7 +11,6 @@
 
 #include <ctype.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -301,8 +300,11 @@ static rl_status cell_number(const char *cell, double scale, rl_unit unit,
      * as one decimal (66900000000000), as tools/gen_tables.py does */
     const char *pfx = scale == 1e12 ? "T" : scale == 1e9 ? "G" : scale == 1e6 ? "M" : scale == 1e3 ? "k" : NULL;
     char t[96];
-    if (!has_prefix && pfx && strlen(cell) < 80) {
-      snprintf(t, sizeof t, "%s%s", cell, pfx);
+    size_t cl = strlen(cell);
+    if (!has_prefix && pfx && cl < sizeof t - 2) {
+      memcpy(t, cell, cl);
+      t[cl] = pfx[0];
+      t[cl + 1] = 0;
       if (rl_parse_quantity(t, RL_UNIT_COUNT, &v, &e) == RL_OK) *out = v;
     }
     return RL_OK;
