@@ -1555,7 +1555,9 @@ RL_API const rl_trace_row *rl_trace_rows(const rl_trace *t, int32_t group,
 /* The analysis as JSON: {"format","device","hw","kernels","gpu_time_s",
  * "span_s","idle_s","busy_s","busy_share","compute_s","memory_s",
  * "overhead_s","short_s","unknown_s","gain_s","launch_overhead_s",
- * "unlinked","rows_total","rows":[...],"ops_total","ops":[...]}; each row
+ * "covered_s","coverage","uncovered":[{"reason","measured_s"}],...,
+ * "unlinked","rows_total","rows":[...],"ops_total","ops":[...],
+ * "collectives_total","collectives":[{...,"measured_s",...}]}; each row
  * {"name","op","count","kernels","measured_s" (the kernels' measured time,
  * the row's time_s field),"flops","bytes","intensity","bound","peak_kind",
  * "time_s" (the roofline bound: bound_time_s),"roof_fraction","gain_s",

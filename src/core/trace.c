@@ -1063,7 +1063,7 @@ size_t rl_trace_json(const rl_trace *t, const rl_hw *hw, const rl_trace_summary 
   for (int32_t i = 0; i < s->n_uncovered; i++) {
     rli_out_puts(&o, i ? ",{\"reason\":" : "{\"reason\":");
     rli_out_str(&o, rl_trace_reason_name(s->uncovered[i].reason));
-    num_or_null(&o, "time_s", 1, s->uncovered[i].time_s);
+    num_or_null(&o, "measured_s", 1, s->uncovered[i].time_s);
     rli_out_puts(&o, "}");
   }
   rli_out_printf(&o, "],\"shapes_recorded\":%s", s->no_shapes ? "false" : "true");
@@ -1090,7 +1090,7 @@ size_t rl_trace_json(const rl_trace *t, const rl_hw *hw, const rl_trace_summary 
                    c->ranks_guess ? "true" : "false", (long long)c->count);
     int known = c->msg_bytes >= 0, bw = known && c->ranks >= 1;
     num_or_null(&o, "msg_bytes", known, c->msg_bytes);
-    num_or_null(&o, "time_s", 1, c->time_s);
+    num_or_null(&o, "measured_s", 1, c->time_s);
     num_or_null(&o, "algbw", known && c->time_s > 0, c->algbw);
     num_or_null(&o, "busbw", bw && c->time_s > 0, c->busbw);
     num_or_null(&o, "link_bw", c->link_bw > 0, c->link_bw);
