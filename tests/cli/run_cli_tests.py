@@ -84,6 +84,39 @@ def run(binary, args):
     return p.returncode, p.stdout, p.stderr
 
 
+SCHEMA_DIR = os.path.join(ROOT, "docs", "schema")
+
+
+class Schemas:
+    """docs/schema/COMMAND.json (JSON Schema 2020-12, python3-jsonschema): every
+    --json document must validate against the schema its "command" names."""
+
+    def __init__(self):
+        import jsonschema
+        self.validator = {}
+        for path in sorted(glob.glob(os.path.join(SCHEMA_DIR, "*.json"))):
+            with open(path, encoding="utf-8") as f:
+                schema = json.load(f)
+            jsonschema.Draft202012Validator.check_schema(schema)
+            self.validator[os.path.basename(path)[:-5]] = jsonschema.Draft202012Validator(schema)
+        self.used = set()
+
+    def check(self, doc):
+        """None when doc validates, else a message naming the first problems."""
+        if not isinstance(doc, dict) or not isinstance(doc.get("command"), str):
+            return "not an object with a \"command\""
+        if doc.get("schema_version") != 1:
+            return f"schema_version {doc.get('schema_version')!r}, want 1"
+        name = doc["command"].replace(" ", "-")
+        v = self.validator.get(name)
+        if v is None:
+            return f"no docs/schema/{name}.json"
+        self.used.add(name)
+        errs = sorted(v.iter_errors(doc), key=lambda e: list(e.absolute_path))[:3]
+        return "; ".join(f"docs/schema/{name}.json: at /{'/'.join(map(str, e.absolute_path))}: "
+                         f"{e.message[:160]}" for e in errs) or None
+
+
 BAD_NUMBER = re.compile(r"(?<![\w-])-?(nan|inf)(?![\w-])")
 
 
@@ -95,6 +128,7 @@ def main():
     binary = os.path.abspath(a.roofline)
     files = a.files or sorted(glob.glob(os.path.join(ROOT, "tests", "golden", "*.golden")))
     passed = failed = 0
+    schemas = Schemas()
 
     def bad(where, name, msg):
         nonlocal failed
@@ -133,6 +167,9 @@ def main():
                 bad(where, name, f"--json output is not JSON: {e}")
                 continue
             msgs = [m for m in (check_expect(doc, e) for e in expects) if m]
+            m = schemas.check(doc)
+            if m:
+                msgs.append(m)
             # the readable output: exit 0, no NaN or infinity printed
             rc2, out2, err2 = run(binary, args)
             if rc2 != 0 or err2 or not out2.strip():
@@ -143,6 +180,18 @@ def main():
                 bad(where, name, "; ".join(msgs))
             else:
                 passed += 1
+    # documents no golden case prints (machine-dependent or long) against their schema
+    for args in (["hw", "list"], ["hw", "list", "--hw-file", "tests/data/hw_custom.csv"],
+                 ["measure", "--quick", "--kernel", "peak"]):
+        rc, out, err = run(binary, args + ["--json"])
+        m = f"exit {rc}" if rc else schemas.check(json.loads(out))
+        if m:
+            bad("schema", " ".join(args), m)
+        else:
+            passed += 1
+    # every schema describes a command the tests ran
+    for name in sorted(set(schemas.validator) - schemas.used):
+        bad("schema", name, f"docs/schema/{name}.json was not exercised by any test")
     # --csv where the command supports it: the output is well-formed CSV with a header
     for args in (["op", "add", "--n", "1e6", "--hw", "h100"], ["layer", "--hw", "h200"], ["hw", "list"],
                  ["kernel", "--flops", "1e9", "--bytes", "1e6", "--hw", "b200"]):
