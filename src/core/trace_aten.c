@@ -169,6 +169,865 @@ static int compiled(const char *n) {
          strstr(n, "torch-compiled") || strstr(n, "Torch-Compiled") || !strncmp(n, "triton_", 7);
 }
 
+/* ---- the handlers ---------------------------------------------------------- */
+
+/* What a handler sees: the op's name, its recorded arguments, the format of
+ * its first floating-point tensor (dt, s bytes per element), and where to
+ * put the cost or the reason. */
+typedef struct aten_ctx {
+  const char *full;
+  const char *base; /* without "aten::" and an in-place '_' */
+  const rli_aten_args *a;
+  int32_t dt;
+  double s;
+  rli_cost *c;
+  char *why;
+  size_t cap;
+} aten_ctx;
+
+typedef struct aten_def aten_def;
+typedef int (*aten_fn)(const aten_ctx *x, const aten_def *d);
+struct aten_def {
+  const char *name; /* base name; the table is sorted by it */
+  aten_fn fn;
+  double f;         /* FLOPs per element (elementwise, reductions, norms) */
+  int i0, i1, i2;   /* argument positions, as the handler says */
+};
+
+/* F and Q given directly (RL_OP_KERNEL): tensor 1 puts F on the tensor peak */
+static int kernel_cost(const aten_ctx *x, double F, double Q, int tensor) {
+  rl_op op = rl_op_init(RL_OP_KERNEL, x->dt);
+  op.flops = F;
+  op.bytes = Q;
+  if (!from_op(&op, x->c, x->why, x->cap)) return 0;
+  x->c->tensor = tensor;
+  return 1;
+}
+
+/* bytes per element of input i: its recorded type, else the op's */
+static double tb(const aten_ctx *x, int i) {
+  double b = i < x->a->n_types ? rli_torch_type_bytes(x->a->types[i]) : 0;
+  return b > 0 ? b : x->s;
+}
+
+/* the elements of input i, or -1 */
+static double ne(const aten_ctx *x, int i) { return numel(x->a, i); }
+
+/* concrete list element `which` of input i; a one-element list broadcasts */
+static double cval(const rli_aten_args *a, int i, int which) {
+  double v = concrete_num(a, i, which);
+  return v >= 0 || which == 0 ? v : concrete_num(a, i, 0);
+}
+
+/* -- GEMMs ------------------------------------------------------------------ */
+static int h_mm(const aten_ctx *x, const aten_def *d) {
+  const rli_aten_args *a = x->a;
+  int o = d->i0; /* addmm: (bias, mat1, mat2) */
+  if (!is_tensor(a, o, 2) || !is_tensor(a, o + 1, 2))
+    return fail(x->why, x->cap, "%s: expected two 2-D operands", x->full);
+  rl_op op = rl_op_init(RL_OP_MATMUL, x->dt);
+  op.m = a->dims[o][0];
+  op.k = a->dims[o][1];
+  op.n = a->dims[o + 1][1];
+  if (a->dims[o + 1][0] != op.k) return fail(x->why, x->cap, "%s: inner dimensions differ", x->full);
+  if (o && is_tensor(a, 0, -1)) op.flags |= RL_OP_BIAS;
+  return from_op(&op, x->c, x->why, x->cap);
+}
+
+static int h_bmm(const aten_ctx *x, const aten_def *d) {
+  const rli_aten_args *a = x->a;
+  int o = d->i0; /* baddbmm: (self, batch1, batch2) */
+  if (!is_tensor(a, o, 3) || !is_tensor(a, o + 1, 3))
+    return fail(x->why, x->cap, "%s: expected two 3-D operands", x->full);
+  rl_op op = rl_op_init(RL_OP_MATMUL, x->dt);
+  op.batch = a->dims[o][0];
+  op.m = a->dims[o][1];
+  op.k = a->dims[o][2];
+  op.n = a->dims[o + 1][2];
+  if (a->dims[o + 1][1] != op.k) return fail(x->why, x->cap, "%s: inner dimensions differ", x->full);
+  if (o) op.flags |= RL_OP_BIAS;
+  return from_op(&op, x->c, x->why, x->cap);
+}
+
+static int h_matmul(const aten_ctx *x, const aten_def *d) {
+  (void)d;
+  const rli_aten_args *a = x->a;
+  if (!is_tensor(a, 0, -1) || !is_tensor(a, 1, -1) || a->ndim[0] < 2 || a->ndim[1] < 2)
+    return fail(x->why, x->cap, "%s: vector operands are not modelled", x->full);
+  int ra = a->ndim[0], rb = a->ndim[1];
+  rl_op op = rl_op_init(RL_OP_MATMUL, x->dt);
+  op.k = a->dims[0][ra - 1];
+  op.n = a->dims[1][rb - 1];
+  if (a->dims[1][rb - 2] != op.k) return fail(x->why, x->cap, "%s: inner dimensions differ", x->full);
+  if (rb == 2) {
+    op.m = numel(a, 0) / op.k;
+  } else {
+    op.m = a->dims[0][ra - 2];
+    op.batch = numel(a, 0) / (op.m * op.k);
+  }
+  return from_op(&op, x->c, x->why, x->cap);
+}
+
+static int h_linear(const aten_ctx *x, const aten_def *d) {
+  (void)d;
+  const rli_aten_args *a = x->a;
+  if (!is_tensor(a, 0, -1) || !is_tensor(a, 1, 2))
+    return fail(x->why, x->cap, "%s: expected input and 2-D weight", x->full);
+  rl_op op = rl_op_init(RL_OP_LINEAR, x->dt);
+  int32_t wt = type_at(a, 1);
+  if (wt >= 0 && wt != x->dt) op.weight_dtype = wt;
+  op.k = a->dims[0][a->ndim[0] - 1];
+  op.n = a->dims[1][0];
+  if (a->dims[1][1] != op.k) return fail(x->why, x->cap, "%s: weight does not match the input", x->full);
+  op.m = numel(a, 0) / op.k;
+  if (is_tensor(a, 2, 1)) op.flags |= RL_OP_BIAS;
+  return from_op(&op, x->c, x->why, x->cap);
+}
+
+/* -- convolution --------------------------------------------------------------
+ * N-d convolution, input [N, C_in, i_1..i_r], weight [C_out, C_in/g, k_1..k_r]
+ * (transposed: [C_in, C_out/g, k..]). Output size (PyTorch Conv2d /
+ * ConvTranspose2d documentation):
+ *   o_j = floor((i_j + 2 p_j - d_j (k_j - 1) - 1) / s_j) + 1
+ *   transposed: o_j = (i_j - 1) s_j - 2 p_j + d_j (k_j - 1) + op_j + 1
+ * F = 2 x MACs, MACs = N C_out prod(o) (C_in/g) prod(k) (transposed:
+ * N C_in prod(i) (C_out/g) prod(k)), the count of torch.utils.flop_counter's
+ * conv_flop_count; + N C_out prod(o) for a bias. Q = s (input + weight +
+ * output (+ bias)). The backward (convolution_backward) computes the data
+ * gradient and the weight gradient with the forward's MACs each (the two
+ * transposed convolutions of the chain rule), the bias gradient as a sum
+ * over grad_output: F = 2 MACs per gradient asked for (output_mask) + the
+ * bias sum; Q: data grad reads grad_output and weight, writes grad_input;
+ * weight grad reads grad_output and input, writes grad_weight; bias grad
+ * reads grad_output.
+ *
+ * Argument positions (native_functions.yaml), in the table as i0 = stride,
+ * i1 = padding, i2 = groups, and these by name:
+ *   conv1d/2d/3d(input, weight, bias, stride, padding, dilation, groups)
+ *   conv_transpose1d/2d/3d(input, weight, bias, stride, padding,
+ *     output_padding, groups, dilation)
+ *   convolution(input, weight, bias, stride, padding, dilation, transposed,
+ *     output_padding, groups); _convolution: the same, then flags
+ *   cudnn_convolution(self, weight, padding, stride, dilation, groups, ...)
+ *   cudnn_convolution_transpose(self, weight, padding, output_padding,
+ *     stride, dilation, groups, ...)
+ *   mkldnn_convolution / miopen_convolution(self, weight, bias, padding,
+ *     stride, dilation, groups, ...)
+ */
+typedef struct conv_geo {
+  int r;                       /* spatial rank */
+  double N, cin, cout, g;
+  double in[3], k[3], out[3];
+  int transposed;
+} conv_geo;
+
+static double conv_macs(const conv_geo *q) {
+  double pi = 1, po = 1, pk = 1;
+  for (int j = 0; j < q->r; j++) { pi *= q->in[j]; po *= q->out[j]; pk *= q->k[j]; }
+  return q->transposed ? q->N * q->cin * pi * (q->cout / q->g) * pk
+                       : q->N * q->cout * po * (q->cin / q->g) * pk;
+}
+
+static double prod3(const double *v, int r) {
+  double p = 1;
+  for (int j = 0; j < r; j++) p *= v[j];
+  return p;
+}
+
+/* input [N, C, i..] at 0 and weight at 1: the geometry but the output */
+static int conv_shapes(const aten_ctx *x, int in_i, int w_i, int transposed, double g, conv_geo *q) {
+  const rli_aten_args *a = x->a;
+  int r = is_tensor(a, in_i, -1) ? a->ndim[in_i] - 2 : -1;
+  if (r < 1 || r > 3 || !is_tensor(a, w_i, r + 2))
+    return fail(x->why, x->cap, "%s: expected a 3-D to 5-D input and a weight of the same rank",
+                x->full);
+  memset(q, 0, sizeof *q);
+  q->r = r;
+  q->transposed = transposed;
+  q->g = g;
+  q->N = a->dims[in_i][0];
+  q->cin = a->dims[in_i][1];
+  for (int j = 0; j < r; j++) {
+    q->in[j] = a->dims[in_i][2 + j];
+    q->k[j] = a->dims[w_i][2 + j];
+  }
+  if (transposed) {
+    q->cout = a->dims[w_i][1] * g;
+    if (a->dims[w_i][0] != q->cin)
+      return fail(x->why, x->cap, "%s: weight channels do not match the input", x->full);
+  } else {
+    q->cout = a->dims[w_i][0];
+    if (a->dims[w_i][1] * g != q->cin)
+      return fail(x->why, x->cap, "%s: weight channels do not match the input", x->full);
+  }
+  return 1;
+}
+
+static int h_conv(const aten_ctx *x, const aten_def *d) {
+  const rli_aten_args *a = x->a;
+  const char *b = x->base;
+  int tr_at = -1, op_at = -1, dil_at = -1, transposed = 0, bias_at = 2;
+  if (!strcmp(b, "convolution") || !strcmp(b, "_convolution")) { dil_at = 5; tr_at = 6; op_at = 7; }
+  else if (!strncmp(b, "conv_transpose", 14)) { transposed = 1; op_at = 5; dil_at = 7; }
+  else if (!strcmp(b, "cudnn_convolution_transpose")) { transposed = 1; op_at = 3; dil_at = 5; bias_at = -1; }
+  else if (!strcmp(b, "cudnn_convolution")) { dil_at = 4; bias_at = -1; }
+  else if (!strncmp(b, "conv", 4)) dil_at = 5;
+  else dil_at = 5; /* mkldnn / miopen: (self, weight, bias, padding, stride, dilation, groups) */
+  if (tr_at >= 0) {
+    int t = concrete_bool(a, tr_at);
+    if (t < 0 && a->n_concrete > 0)
+      return fail(x->why, x->cap, "%s: transposed flag not recorded", x->full);
+    transposed = t == 1;
+  }
+  double g = concrete_num(a, d->i2, 0);
+  if (cval(a, d->i0, 0) <= 0 || cval(a, d->i1, 0) < 0 || g <= 0)
+    return fail(x->why, x->cap, "%s: stride, padding or groups not recorded (Concrete Inputs)",
+                x->full);
+  conv_geo q;
+  if (!conv_shapes(x, 0, 1, transposed, g, &q)) return 0;
+  for (int j = 0; j < q.r; j++) {
+    double st = cval(a, d->i0, j), pd = cval(a, d->i1, j);
+    double dl = dil_at >= 0 && cval(a, dil_at, j) > 0 ? cval(a, dil_at, j) : 1;
+    double opd = op_at >= 0 && cval(a, op_at, j) > 0 ? cval(a, op_at, j) : 0;
+    if (!(st > 0) || pd < 0)
+      return fail(x->why, x->cap, "%s: stride or padding not recorded for every dimension", x->full);
+    q.out[j] = transposed ? (q.in[j] - 1) * st - 2 * pd + dl * (q.k[j] - 1) + opd + 1
+                          : floor((q.in[j] + 2 * pd - dl * (q.k[j] - 1) - 1) / st) + 1;
+    if (!(q.out[j] >= 1))
+      return fail(x->why, x->cap, "%s: the recorded sizes give no output", x->full);
+  }
+  double macs = conv_macs(&q), outn = q.N * q.cout * prod3(q.out, q.r);
+  double wn = numel(a, 1), bias = bias_at >= 0 && is_tensor(a, bias_at, 1) ? q.cout : 0;
+  double F = 2 * macs + (bias > 0 ? outn : 0);
+  double Q = tb(x, 0) * (numel(a, 0) + outn) + tb(x, 1) * wn + (bias > 0 ? tb(x, bias_at) * bias : 0);
+  return kernel_cost(x, F, Q, 1);
+}
+
+/* "[True, True, False]" -> bits; -1 when not recorded */
+static int mask3(const rli_aten_args *a, int i) {
+  if (i >= a->n_concrete || a->concrete[i][0] != '[') return -1;
+  int m = 0, k = 0;
+  for (const char *p = a->concrete[i]; *p && k < 3; p++) {
+    if (*p == 'T' || *p == 't' || *p == '1') { m |= 1 << k; k++; while (*p && *p != ',' && *p != ']') p++; if (!*p) break; }
+    else if (*p == 'F' || *p == 'f' || *p == '0') { k++; while (*p && *p != ',' && *p != ']') p++; if (!*p) break; }
+  }
+  return k == 3 ? m : -1;
+}
+
+/* convolution_backward(grad_output, input, weight, bias_sizes, stride,
+ * padding, dilation, transposed, output_padding, groups, output_mask):
+ * every size is recorded, grad_output gives the output. cudnn_convolution_
+ * backward_input(self_size, grad_output, weight, padding, stride, dilation,
+ * groups, ...) and _weight(weight_size, grad_output, self, ...) (2021):
+ * the size argument is an int list in Concrete Inputs. */
+static int h_conv_bwd(const aten_ctx *x, const aten_def *d) {
+  (void)d;
+  const rli_aten_args *a = x->a;
+  const char *b = x->base;
+  if (!strcmp(b, "convolution_backward")) {
+    int t = concrete_bool(a, 7);
+    double g = concrete_num(a, 9, 0);
+    if (g <= 0 && a->n_concrete == 0) g = -1;
+    if (g <= 0) return fail(x->why, x->cap, "%s: groups not recorded (Concrete Inputs)", x->full);
+    conv_geo q;
+    if (!conv_shapes(x, 1, 2, t == 1, g, &q)) return 0;
+    if (!is_tensor(a, 0, q.r + 2)) return fail(x->why, x->cap, "%s: grad_output of another rank", x->full);
+    for (int j = 0; j < q.r; j++) q.out[j] = a->dims[0][2 + j];
+    if ((t == 1 ? a->dims[0][1] != q.cout : a->dims[0][1] != q.cout) || a->dims[0][0] != q.N)
+      return fail(x->why, x->cap, "%s: grad_output does not match the weight", x->full);
+    int m = mask3(a, 10);
+    if (m < 0) m = 3; /* not recorded: input and weight gradients */
+    double macs = conv_macs(&q), go = numel(a, 0), in = numel(a, 1), w = numel(a, 2);
+    double F = 0, Q = 0, s = x->s;
+    if (m & 1) { F += 2 * macs; Q += s * (go + w + in); }
+    if (m & 2) { F += 2 * macs; Q += s * (go + in + w); }
+    if (m & 4) { F += go; Q += s * (go + q.cout); }
+    if (!m) return fail(x->why, x->cap, "%s: no gradient asked for (output_mask)", x->full);
+    return kernel_cost(x, F, Q, (m & 3) != 0);
+  }
+  /* the 2021 pair: grad_output at 1, weight (input) or input (weight) at 2 */
+  int data = strstr(b, "_input") != NULL;
+  if (!is_tensor(a, 1, -1) || !is_tensor(a, 2, a->ndim[1]) || a->ndim[1] < 3 || a->ndim[1] > 5)
+    return fail(x->why, x->cap, "%s: expected grad_output and a %s of its rank", x->full,
+                data ? "weight" : "input");
+  int r = a->ndim[1] - 2;
+  double sz[5], n = 1;
+  for (int j = 0; j < r + 2; j++) {
+    sz[j] = concrete_num(a, 0, j);
+    if (!(sz[j] >= 1))
+      return fail(x->why, x->cap, "%s: the %s size not recorded (Concrete Inputs)", x->full,
+                  data ? "input" : "weight");
+    n *= sz[j];
+  }
+  double go = numel(a, 1), other = numel(a, 2);
+  /* MACs = grad_output elements x weight[1:] (non-transposed) */
+  double wk = 1;
+  if (data) for (int j = 1; j < r + 2; j++) wk *= a->dims[2][j];
+  else for (int j = 1; j < r + 2; j++) wk *= sz[j];
+  double F = 2 * go * wk, Q = x->s * (go + other + n);
+  return kernel_cost(x, F, Q, 1);
+}
+
+/* -- normalization -------------------------------------------------------------
+ * Batch norm (Ioffe & Szegedy 2015, Algorithm 1): per element, training:
+ * mean 1, variance 3, normalize 2, affine 2 = 8 FLOPs (the layer norm count
+ * of ops.c); inference (running statistics): normalize 2, affine 2 = 4.
+ * Q = 2ns (x read, y written) + per channel C: weight, bias, running mean
+ * and variance read, (training) the saved mean and inverse std written.
+ * Backward (the same paper's gradient: dx = g/sigma (dy - mean(dy) - xhat
+ * mean(dy xhat))): xhat 2, sum(dy) 1, sum(dy xhat) 2, dx 4 = 9 FLOPs per
+ * element; Q = 3ns (x and dy read, dx written) + 4C (weight, saved stats
+ * read; dweight, dbias written). Layer and group norm backward add the
+ * dweight / dbias sums over rows: 12 per element.
+ * i0 = the input, i1 = the weight, i2 = training flag (-1: the op says).
+ */
+static int h_bn(const aten_ctx *x, const aten_def *d) {
+  const rli_aten_args *a = x->a;
+  if (!is_tensor(a, d->i0, -1) || a->ndim[d->i0] < 2)
+    return fail(x->why, x->cap, "%s: expected an input [N, C, ...]", x->full);
+  double n = numel(a, d->i0), C = a->dims[d->i0][1];
+  int train = d->i2 >= 0 ? concrete_bool(a, d->i2) != 0 : 0;
+  double f = d->f > 0 ? d->f : train ? 8 : 4;
+  double sw = is_tensor(a, d->i1, 1) ? tb(x, d->i1) : x->s;
+  double Q = x->s * n * (d->f >= 9 ? 3 : 2) + sw * C * (d->f >= 9 ? 4 : train ? 6 : 4);
+  return kernel_cost(x, f * n, Q, 0);
+}
+
+/* native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd,
+ * weight, bias, output_mask); native_group_norm(input, weight, bias, N, C,
+ * HxW, group, eps) and its backward(grad_out, input, mean, rstd, weight, N,
+ * C, HxW, group, output_mask): per element f = d->f, Q = k ns + 3 (or 2)
+ * parameters of i1's size */
+static int h_norm_rows(const aten_ctx *x, const aten_def *d) {
+  const rli_aten_args *a = x->a;
+  if (!is_tensor(a, d->i0, -1)) return fail(x->why, x->cap, "%s: no input shape", x->full);
+  double n = numel(a, d->i0);
+  double p = is_tensor(a, d->i1, -1) ? numel(a, d->i1) : 0;
+  int bwd = d->f >= 9;
+  double Q = x->s * n * (bwd ? 3 : 2) + (p > 0 ? tb(x, d->i1) * p * (bwd ? 3 : 2) : 0);
+  return kernel_cost(x, d->f * n, Q, 0);
+}
+
+static int h_rows(const aten_ctx *x, const aten_def *d) {
+  const rli_aten_args *a = x->a;
+  const char *b = x->base;
+  if (!is_tensor(a, 0, -1)) return fail(x->why, x->cap, "%s: no input shape", x->full);
+  int kind = d->i0;
+  rl_op op = rl_op_init(kind, x->dt);
+  double cols = a->dims[0][a->ndim[0] - 1];
+  /* the weight (layer_norm: argument 2; rms_norm: argument 2) gives the
+   * normalized size */
+  if (kind != RL_OP_SOFTMAX && is_tensor(a, 2, -1)) cols = numel(a, 2);
+  (void)b;
+  if (!(cols > 0)) return fail(x->why, x->cap, "%s: empty input", x->full);
+  op.n = cols;
+  op.m = numel(a, 0) / cols;
+  if (op.m != floor(op.m))
+    return fail(x->why, x->cap, "%s: normalized shape does not divide the input", x->full);
+  return from_op(&op, x->c, x->why, x->cap);
+}
+
+/* -- elementwise ------------------------------------------------------------------
+ * Activations through ops.c's kinds (relu, gelu, silu); the rest as F = f n,
+ * Q = input bytes + output bytes (ideal traffic, ops.c), where f counts one
+ * FLOP per arithmetic operation and per transcendental (exp, log, tanh, erf,
+ * sqrt: the first seed's convention, as ops.c):
+ *   sigmoid 4 (neg, exp, add, divide), tanh, exp, log, sqrt, neg, abs ... 1,
+ *   clamp 2, hardtanh 2, leaky_relu 2 (compare, scale), elu 4, softplus 3
+ *   (exp, add, log), mish 5 (softplus, tanh, multiply), hardswish 5,
+ *   hardsigmoid 4.
+ * Backward activations (formulas of PyTorch's tools/autograd/derivatives.yaml
+ * and ATen's kernels) read grad_output and the saved input or output, write
+ * grad_input: Q = 3ns;
+ *   threshold_backward 1 (select), sigmoid_backward 3 (g y (1 - y)),
+ *   tanh_backward 3 (g (1 - y^2)), hardtanh / leaky_relu_backward 2,
+ *   gelu_backward 8 erf form (Phi(x) + x phi(x): erf, exp, 6 arithmetic),
+ *   12 tanh form, silu_backward 9 (sigmoid 4, g s (1 + x (1 - s)) 5),
+ *   elu_backward 4, softplus_backward 4, mish_backward 10,
+ *   hardswish_backward 4, hardsigmoid_backward 2,
+ *   _softmax_backward_data 4 (y (g - sum(g y))), _log_softmax_backward_data
+ *   4 (g - exp(y) sum(g)), mse_loss_backward 3.
+ * Binary and n-ary (add, where, masked_fill, comparisons, addcmul, lerp ...):
+ *   F = f x output elements, Q = every tensor input at its own size and
+ *   type + the output (broadcast operands read once at their size);
+ *   comparisons write a bool (1 B).
+ * Dropout (native_dropout): F = 3n (draw, compare, scale), Q = 2ns + n
+ *   (the bool mask); its backward 2n, Q = 2ns + n.
+ */
+static int h_act(const aten_ctx *x, const aten_def *d) {
+  double e = ne(x, 0);
+  if (!(e > 0)) return fail(x->why, x->cap, "%s: no input shape", x->full);
+  int32_t kind = d->i0;
+  /* gelu's approximate argument: "none" (erf, the default) or "tanh" */
+  if (kind == RL_OP_GELU_ERF && x->a->n_concrete > 1 && strstr(x->a->concrete[1], "tanh"))
+    kind = RL_OP_GELU_TANH;
+  rl_op op = rl_op_init(kind, x->dt);
+  op.n = e;
+  return from_op(&op, x->c, x->why, x->cap);
+}
+
+/* n-ary elementwise: d->f FLOPs per output element; i0: 1 when the output
+ * is a bool; i1: the number of leading tensor arguments to count (0: all) */
+static int h_elt(const aten_ctx *x, const aten_def *d) {
+  const rli_aten_args *a = x->a;
+  double nout = 0, q = 0;
+  int tensors = 0, last = d->i1 > 0 ? d->i1 : a->n_in;
+  for (int i = 0; i < a->n_in && i < last; i++) {
+    double e = numel(a, i);
+    if (e < 0 || a->ndim[i] == 0) continue; /* a scalar */
+    q += e * tb(x, i);
+    if (e > nout) nout = e;
+    tensors++;
+  }
+  if (!tensors || !(nout > 0)) return fail(x->why, x->cap, "%s: no tensor operand", x->full);
+  q += nout * (d->i0 == 1 ? 1 : x->s);
+  if (d->i2 == 1) q += nout; /* native_dropout: the mask it writes */
+  return kernel_cost(x, d->f * nout, q, 0);
+}
+
+/* writes only: fill_, zero_, the *_like factories: Q = n s, F = 0 */
+static int h_fill(const aten_ctx *x, const aten_def *d) {
+  (void)d;
+  double e = ne(x, 0);
+  if (!(e > 0)) return fail(x->why, x->cap, "%s: no tensor shape", x->full);
+  return kernel_cost(x, 0, e * tb(x, 0), 0);
+}
+
+/* reductions (sum, mean, amax, norm, var ...): F = f n, Q = n s: the input
+ * read once; the output (far smaller, its dims not always recorded) is not
+ * counted */
+static int h_reduce(const aten_ctx *x, const aten_def *d) {
+  double e = ne(x, 0);
+  if (!(e > 0)) return fail(x->why, x->cap, "%s: no input shape", x->full);
+  return kernel_cost(x, d->f * e, e * tb(x, 0), 0);
+}
+
+/* -- data movement -------------------------------------------------------------- */
+static int h_copy(const aten_ctx *x, const aten_def *d) {
+  (void)d;
+  const rli_aten_args *a = x->a;
+  double e = numel(a, 0);
+  if (!(e > 0)) return fail(x->why, x->cap, "%s: no destination shape", x->full);
+  rl_op op = rl_op_init(RL_OP_COPY, x->dt);
+  int32_t st = type_at(a, 1);
+  if (st < 0 && a->n_types > 1 && a->ndim[1] > 0) {
+    /* integer source: bytes still move, F = 0 */
+    double ib = rli_torch_type_bytes(a->types[1]);
+    if (ib > 0) return kernel_cost(x, 0, e * (x->s + ib), 0);
+  }
+  if (st >= 0 && st != x->dt) op.weight_dtype = st;
+  op.n = e;
+  return from_op(&op, x->c, x->why, x->cap);
+}
+
+/* clone, contiguous, _to_copy(self, dtype, ...): read and write n; the
+ * target type of _to_copy from its dtype code when recorded (c10's
+ * ScalarType numbering: 5 Half, 6 Float, 7 Double, 15 BFloat16, ...) */
+static int h_clone(const aten_ctx *x, const aten_def *d) {
+  (void)d;
+  double e = ne(x, 0);
+  if (!(e > 0)) return fail(x->why, x->cap, "%s: no input shape", x->full);
+  double so = tb(x, 0);
+  if (!strcmp(x->base, "_to_copy")) {
+    static const double code_bytes[] = {1, 1, 2, 4, 8, 2, 4, 8, 4, 8, 16, 1, 0, 0, 0, 2};
+    double c = concrete_num(x->a, 1, 0);
+    if (c >= 0 && c < 16 && code_bytes[(int)c] > 0) so = code_bytes[(int)c];
+  }
+  return kernel_cost(x, 0, e * (tb(x, 0) + so), 0);
+}
+
+static int h_embedding(const aten_ctx *x, const aten_def *d) {
+  (void)d;
+  const rli_aten_args *a = x->a;
+  if (!is_tensor(a, 0, 2) || !is_tensor(a, 1, -1))
+    return fail(x->why, x->cap, "%s: expected weight and indices", x->full);
+  rl_op op = rl_op_init(RL_OP_EMBEDDING, x->dt);
+  op.m = numel(a, 1);
+  op.n = a->dims[0][1];
+  return from_op(&op, x->c, x->why, x->cap);
+}
+
+/* embedding_dense_backward(grad_output [.., D], indices, num_weights, ...):
+ * F = one add per gradient element, Q = grad_output + int64 indices + the
+ * weight gradient written once (num_weights x D) */
+static int h_embedding_bwd(const aten_ctx *x, const aten_def *d) {
+  (void)d;
+  const rli_aten_args *a = x->a;
+  double V = concrete_num(a, 2, 0);
+  if (!is_tensor(a, 0, -1) || !is_tensor(a, 1, -1) || !(V >= 1))
+    return fail(x->why, x->cap, "%s: grad_output, indices or num_weights not recorded", x->full);
+  double go = numel(a, 0), D = a->dims[0][a->ndim[0] - 1];
+  return kernel_cost(x, go, x->s * go + tb(x, 1) * numel(a, 1) + x->s * V * D, 0);
+}
+
+/* gather(self, dim, index) reads index and the gathered values, writes
+ * them; index_select(self, dim, index): out = self / size(dim) x index;
+ * scatter(_add)(self, dim, index, src): reads src and index, writes (and
+ * for _add reads) self at those places; index_put_(self, indices, values):
+ * values and one int64 index per value. */
+static int h_index(const aten_ctx *x, const aten_def *d) {
+  (void)d;
+  const rli_aten_args *a = x->a;
+  const char *b = x->base;
+  double s = x->s;
+  if (!strcmp(b, "gather")) {
+    double n = numel(a, 2);
+    if (!(n > 0)) return fail(x->why, x->cap, "%s: no index shape", x->full);
+    return kernel_cost(x, 0, n * (2 * s + tb(x, 2)), 0);
+  }
+  if (!strcmp(b, "index_select")) {
+    double dim = concrete_num(a, 1, 0), n = numel(a, 2);
+    if (!is_tensor(a, 0, -1) || !(n >= 0)) return fail(x->why, x->cap, "%s: no shapes", x->full);
+    if (dim < 0) dim += a->ndim[0];
+    if (!(dim >= 0 && dim < a->ndim[0]))
+      return fail(x->why, x->cap, "%s: dim not recorded (Concrete Inputs)", x->full);
+    double out = numel(a, 0) / a->dims[0][(int)dim] * n;
+    return kernel_cost(x, 0, 2 * out * s + n * tb(x, 2), 0);
+  }
+  if (!strncmp(b, "scatter", 7)) {
+    double n = numel(a, 3) > 0 ? numel(a, 3) : numel(a, 2);
+    if (!(n > 0)) return fail(x->why, x->cap, "%s: no index shape", x->full);
+    int add = strstr(b, "add") != NULL || strstr(b, "reduce") != NULL;
+    return kernel_cost(x, add ? n : 0, n * ((add ? 3 : 2) * s + tb(x, 2)), 0);
+  }
+  /* index_put_(self, indices, values, accumulate) */
+  double n = numel(a, 2);
+  if (!(n > 0)) return fail(x->why, x->cap, "%s: no values shape", x->full);
+  int acc = concrete_bool(a, 3) == 1;
+  return kernel_cost(x, acc ? n : 0, n * ((acc ? 3 : 2) * s + 8), 0);
+}
+
+/* -- pooling -----------------------------------------------------------------------
+ * max_pool{1,2,3}d_with_indices(self, kernel_size, stride, padding,
+ * dilation, ceil_mode); avg_pool{1,2,3}d(self, kernel_size, stride,
+ * padding, ceil_mode, ...): the output size as PyTorch's MaxPool2d /
+ * AvgPool2d documentation gives it (floor, or ceil with ceil_mode; stride
+ * defaults to the kernel size). F = output elements x window (compares or
+ * adds); Q = input + output (+ int64 indices for max). Backward: F = the
+ * gradient elements routed, Q = grad_output (+ indices) + grad_input
+ * written. adaptive_avg_pool: F = input + output elements, Q = input +
+ * output (output_size from Concrete Inputs, else not counted).
+ */
+static int h_pool(const aten_ctx *x, const aten_def *d) {
+  const rli_aten_args *a = x->a;
+  int maxp = d->i0 == 1;
+  if (!is_tensor(a, 0, -1) || a->ndim[0] < 3)
+    return fail(x->why, x->cap, "%s: expected an input [N, C, ...]", x->full);
+  int nd = a->ndim[0];
+  int r = !strncmp(x->base + (maxp ? 8 : 8), "1d", 2) ? 1 : strstr(x->base, "3d") ? 3 : 2;
+  if (r > nd - 1) return fail(x->why, x->cap, "%s: input of too small a rank", x->full);
+  double out = numel(a, 0), win = 1;
+  int ceil_at = maxp ? 5 : 4;
+  for (int j = 0; j < r; j++) {
+    double i = a->dims[0][nd - r + j], k = cval(a, 1, j);
+    double st = cval(a, 2, j), pd = cval(a, 3, j);
+    double dl = maxp && cval(a, 4, j) > 0 ? cval(a, 4, j) : 1;
+    if (!(k >= 1)) return fail(x->why, x->cap, "%s: kernel size not recorded (Concrete Inputs)", x->full);
+    if (!(st >= 1)) st = k;
+    if (pd < 0) pd = 0;
+    double v = (i + 2 * pd - dl * (k - 1) - 1) / st;
+    double o = (concrete_bool(a, ceil_at) == 1 ? ceil(v) : floor(v)) + 1;
+    if (!(o >= 1)) return fail(x->why, x->cap, "%s: the recorded sizes give no output", x->full);
+    out = out / i * o;
+    win *= k;
+  }
+  double Q = x->s * (numel(a, 0) + out) + (maxp ? 8 * out : 0);
+  return kernel_cost(x, out * win, Q, 0);
+}
+
+static int h_pool_bwd(const aten_ctx *x, const aten_def *d) {
+  const rli_aten_args *a = x->a;
+  /* (grad_output, self, ...); max: indices last recorded tensor */
+  double go = numel(a, 0), in = numel(a, 1);
+  if (!(go > 0) || !(in > 0)) return fail(x->why, x->cap, "%s: no shapes", x->full);
+  double Q = x->s * (go + in) + (d->i0 == 1 ? 8 * go : 0);
+  return kernel_cost(x, d->i0 == 2 ? in : go, Q, 0);
+}
+
+static int h_adaptive(const aten_ctx *x, const aten_def *d) {
+  (void)d;
+  const rli_aten_args *a = x->a;
+  if (!is_tensor(a, 0, -1) || a->ndim[0] < 2) return fail(x->why, x->cap, "%s: no input shape", x->full);
+  double in = numel(a, 0), out = a->dims[0][0] * (a->ndim[0] > 3 ? a->dims[0][1] : 1);
+  int r = strstr(x->base, "3d") ? 3 : strstr(x->base, "1d") ? 1 : 2;
+  for (int j = 0; j < r; j++) {
+    double o = cval(a, 1, j);
+    if (!(o >= 1)) { out = 0; break; }
+    out *= o;
+  }
+  return kernel_cost(x, in + out, x->s * (in + out), 0);
+}
+
+/* -- losses ---------------------------------------------------------------------------
+ * nll_loss_forward(self [N, C], target [N], weight, reduction, ignore_index):
+ * one gather and add per target, Q = targets (int64) + the gathered values;
+ * nll_loss_backward(grad_output, self, target, ...): writes grad_input
+ * (zeros and the scattered -weights): Q = self s + targets. mse_loss
+ * (self, target): F = 3n (subtract, square, sum), Q = 2ns. */
+static int h_nll(const aten_ctx *x, const aten_def *d) {
+  const rli_aten_args *a = x->a;
+  int bwd = d->i0 == 1;
+  int ti = bwd ? 2 : 1, si = bwd ? 1 : 0;
+  double t = numel(a, ti), sn = numel(a, si);
+  if (!(t > 0) || !(sn > 0)) return fail(x->why, x->cap, "%s: no shapes", x->full);
+  double Q = bwd ? x->s * sn + tb(x, ti) * t : (x->s + tb(x, ti)) * t;
+  return kernel_cost(x, t, Q, 0);
+}
+
+/* -- attention --------------------------------------------------------------------------
+ * Forward through ops.c's fused attention. Backward (FlashAttention-2, Dao
+ * 2023, section 3.2: five matmuls against the forward's two): F = 2.5 x
+ * the forward's F (causal: half, as forward); Q = s (4 T d per query head:
+ * Q, O, dO read, dQ written; 4 T_kv d per KV head: K, V read, dK, dV
+ * written), times batch. Layouts: _scaled_dot_product_* [B, H, T, d];
+ * _flash_attention_* and _efficient_attention_* [B, T, H, d] (as
+ * flash-attn). i0: query's argument, i1: the causal flag's (-1: none
+ * recorded), i2: 1 for [B, T, H, d], 2 for a backward in that layout, 3
+ * for a backward in [B, H, T, d]. _efficient_attention's custom_mask_type
+ * (0 none, 1 or 2 causal) stands for the flag.
+ */
+static int h_attn(const aten_ctx *x, const aten_def *d) {
+  const rli_aten_args *a = x->a;
+  int qi = d->i0, ki = qi + 1;
+  if (!is_tensor(a, qi, 4) || !is_tensor(a, ki, 4))
+    return fail(x->why, x->cap, "%s: expected 4-D query and key", x->full);
+  int bthd = d->i2 == 1 || d->i2 == 2, bwd = d->i2 >= 2;
+  int causal = -1;
+  if (d->i1 >= 0) {
+    causal = concrete_bool(a, d->i1);
+    if (causal < 0 && strstr(x->base, "efficient_attention") && !strstr(x->base, "scaled")) {
+      double m = concrete_num(a, d->i1, 0);
+      causal = m < 0 ? -1 : m > 0;
+    }
+  }
+  if (causal < 0) return fail(x->why, x->cap, "%s: causal flag not recorded (Concrete Inputs)", x->full);
+  rl_op op = rl_op_init(RL_OP_ATTENTION, x->dt);
+  op.flags = RL_OP_FUSED | (causal ? RL_OP_CAUSAL : 0);
+  op.batch = a->dims[qi][0];
+  op.heads = a->dims[qi][bthd ? 2 : 1];
+  op.seq = a->dims[qi][bthd ? 1 : 2];
+  op.head_dim = a->dims[qi][3];
+  op.kv_heads = a->dims[ki][bthd ? 2 : 1];
+  op.seq_kv = a->dims[ki][bthd ? 1 : 2];
+  if (!bwd) return from_op(&op, x->c, x->why, x->cap);
+  rli_cost fw;
+  if (!from_op(&op, &fw, x->why, x->cap)) return 0;
+  double Q = x->s * op.batch * (4 * op.seq * op.head_dim * op.heads +
+                                4 * op.seq_kv * op.head_dim * op.kv_heads);
+  return kernel_cost(x, 2.5 * fw.flops, Q, 1);
+}
+
+/* Tensor lists (cat, stack, the _foreach_ ops, the fused optimizers):
+ * PyTorch's profiler records no shapes and no element type inside a
+ * TensorList argument ("TensorList", []), so their bytes are unknown. */
+static int h_list(const aten_ctx *x, const aten_def *d) {
+  (void)d;
+  x->c->reason = RL_REASON_NO_SHAPES;
+  return fail(x->why, x->cap, "%s: tensor lists (the profiler records no shapes or element "
+                              "type inside them)", x->full);
+}
+
+/* Sorted by name (bsearch; test_trace checks the order). */
+#define E(n, fn, f, i0, i1, i2) {n, fn, f, i0, i1, i2}
+static const aten_def table[] = {
+    E("_adaptive_avg_pool2d", h_adaptive, 0, 0, 0, 0),
+    E("_adaptive_avg_pool2d_backward", h_pool_bwd, 0, 2, 0, 0),
+    E("_adaptive_avg_pool3d", h_adaptive, 0, 0, 0, 0),
+    E("_cat", h_list, 0, 0, 0, 0),
+    E("_convolution", h_conv, 0, 3, 4, 8),
+    E("_efficient_attention_backward", h_attn, 0, 1, 14, 2),
+    E("_efficient_attention_forward", h_attn, 0, 0, 9, 1),
+    E("_flash_attention_backward", h_attn, 0, 1, 11, 2),
+    E("_flash_attention_forward", h_attn, 0, 0, 8, 1),
+    E("_log_softmax", h_rows, 0, RL_OP_SOFTMAX, 0, 0),
+    E("_log_softmax_backward_data", h_elt, 4, 0, 2, 0),
+    E("_native_batch_norm_legit", h_bn, 0, 0, 1, 5),
+    E("_native_batch_norm_legit_no_training", h_bn, 4, 0, 1, -1),
+    E("_scaled_dot_product_cudnn_attention", h_attn, 0, 0, 6, 0),
+    E("_scaled_dot_product_cudnn_attention_backward", h_attn, 0, 1, 14, 3),
+    E("_scaled_dot_product_efficient_attention", h_attn, 0, 0, 6, 0),
+    E("_scaled_dot_product_efficient_attention_backward", h_attn, 0, 1, 11, 3),
+    E("_scaled_dot_product_flash_attention", h_attn, 0, 0, 4, 0),
+    E("_scaled_dot_product_flash_attention_backward", h_attn, 0, 1, 11, 3),
+    E("_softmax", h_rows, 0, RL_OP_SOFTMAX, 0, 0),
+    E("_softmax_backward_data", h_elt, 4, 0, 2, 0),
+    E("_to_copy", h_clone, 0, 0, 0, 0),
+    E("abs", h_elt, 1, 0, 1, 0),
+    E("adaptive_avg_pool2d", h_adaptive, 0, 0, 0, 0),
+    E("add", h_elt, 1, 0, 2, 0),
+    E("addcdiv", h_elt, 3, 0, 3, 0),
+    E("addcmul", h_elt, 3, 0, 3, 0),
+    E("addmm", h_mm, 0, 1, 0, 0),
+    E("amax", h_reduce, 1, 0, 0, 0),
+    E("amin", h_reduce, 1, 0, 0, 0),
+    E("argmax", h_reduce, 1, 0, 0, 0),
+    E("argmin", h_reduce, 1, 0, 0, 0),
+    E("avg_pool1d", h_pool, 0, 0, 0, 0),
+    E("avg_pool2d", h_pool, 0, 0, 0, 0),
+    E("avg_pool2d_backward", h_pool_bwd, 0, 2, 0, 0),
+    E("avg_pool3d", h_pool, 0, 0, 0, 0),
+    E("avg_pool3d_backward", h_pool_bwd, 0, 2, 0, 0),
+    E("baddbmm", h_bmm, 0, 1, 0, 0),
+    E("batch_norm", h_bn, 0, 0, 1, 5),
+    E("bmm", h_bmm, 0, 0, 0, 0),
+    E("cat", h_list, 0, 0, 0, 0),
+    E("ceil", h_elt, 1, 0, 1, 0),
+    E("clamp", h_elt, 2, 0, 1, 0),
+    E("clamp_max", h_elt, 1, 0, 1, 0),
+    E("clamp_min", h_elt, 1, 0, 1, 0),
+    E("clone", h_clone, 0, 0, 0, 0),
+    E("contiguous", h_clone, 0, 0, 0, 0),
+    E("conv1d", h_conv, 0, 3, 4, 6),
+    E("conv2d", h_conv, 0, 3, 4, 6),
+    E("conv3d", h_conv, 0, 3, 4, 6),
+    E("conv_transpose1d", h_conv, 0, 3, 4, 6),
+    E("conv_transpose2d", h_conv, 0, 3, 4, 6),
+    E("conv_transpose3d", h_conv, 0, 3, 4, 6),
+    E("convolution", h_conv, 0, 3, 4, 8),
+    E("convolution_backward", h_conv_bwd, 0, 0, 0, 0),
+    E("copy", h_copy, 0, 0, 0, 0),
+    E("cos", h_elt, 1, 0, 1, 0),
+    E("cudnn_batch_norm", h_bn, 0, 0, 1, 5),
+    E("cudnn_batch_norm_backward", h_bn, 9, 0, 2, -1),
+    E("cudnn_convolution", h_conv, 0, 3, 2, 5),
+    E("cudnn_convolution_backward_input", h_conv_bwd, 0, 0, 0, 0),
+    E("cudnn_convolution_backward_weight", h_conv_bwd, 0, 0, 0, 0),
+    E("cudnn_convolution_transpose", h_conv, 0, 4, 2, 6),
+    E("div", h_elt, 1, 0, 2, 0),
+    E("elu", h_elt, 4, 0, 1, 0),
+    E("elu_backward", h_elt, 4, 0, 2, 0),
+    E("embedding", h_embedding, 0, 0, 0, 0),
+    E("embedding_dense_backward", h_embedding_bwd, 0, 0, 0, 0),
+    E("empty_like", h_fill, 0, 0, 0, 0),
+    E("eq", h_elt, 1, 1, 2, 0),
+    E("erf", h_elt, 1, 0, 1, 0),
+    E("exp", h_elt, 1, 0, 1, 0),
+    E("exp2", h_elt, 1, 0, 1, 0),
+    E("expm1", h_elt, 1, 0, 1, 0),
+    E("fill", h_fill, 0, 0, 0, 0),
+    E("floor", h_elt, 1, 0, 1, 0),
+    E("full_like", h_fill, 0, 0, 0, 0),
+    E("gather", h_index, 0, 0, 0, 0),
+    E("ge", h_elt, 1, 1, 2, 0),
+    E("gelu", h_act, 0, RL_OP_GELU_ERF, 0, 0),
+    E("gelu_backward", h_elt, 8, 0, 2, 0),
+    E("gt", h_elt, 1, 1, 2, 0),
+    E("hardsigmoid", h_elt, 4, 0, 1, 0),
+    E("hardsigmoid_backward", h_elt, 2, 0, 2, 0),
+    E("hardswish", h_elt, 5, 0, 1, 0),
+    E("hardswish_backward", h_elt, 4, 0, 2, 0),
+    E("hardtanh", h_elt, 2, 0, 1, 0),
+    E("hardtanh_backward", h_elt, 2, 0, 2, 0),
+    E("index_put", h_index, 0, 0, 0, 0),
+    E("index_select", h_index, 0, 0, 0, 0),
+    E("layer_norm", h_rows, 0, RL_OP_LAYERNORM, 0, 0),
+    E("le", h_elt, 1, 1, 2, 0),
+    E("leaky_relu", h_elt, 2, 0, 1, 0),
+    E("leaky_relu_backward", h_elt, 2, 0, 2, 0),
+    E("lerp", h_elt, 3, 0, 3, 0),
+    E("linalg_vector_norm", h_reduce, 2, 0, 0, 0),
+    E("linear", h_linear, 0, 0, 0, 0),
+    E("log", h_elt, 1, 0, 1, 0),
+    E("log10", h_elt, 1, 0, 1, 0),
+    E("log1p", h_elt, 1, 0, 1, 0),
+    E("log2", h_elt, 1, 0, 1, 0),
+    E("log_softmax", h_rows, 0, RL_OP_SOFTMAX, 0, 0),
+    E("logsumexp", h_reduce, 3, 0, 0, 0),
+    E("lt", h_elt, 1, 1, 2, 0),
+    E("masked_fill", h_elt, 1, 0, 2, 0),
+    E("matmul", h_matmul, 0, 0, 0, 0),
+    E("max", h_reduce, 1, 0, 0, 0),
+    E("max_pool1d_with_indices", h_pool, 0, 1, 0, 0),
+    E("max_pool2d_with_indices", h_pool, 0, 1, 0, 0),
+    E("max_pool2d_with_indices_backward", h_pool_bwd, 0, 1, 0, 0),
+    E("max_pool3d_with_indices", h_pool, 0, 1, 0, 0),
+    E("max_pool3d_with_indices_backward", h_pool_bwd, 0, 1, 0, 0),
+    E("maximum", h_elt, 1, 0, 2, 0),
+    E("mean", h_reduce, 1, 0, 0, 0),
+    E("min", h_reduce, 1, 0, 0, 0),
+    E("minimum", h_elt, 1, 0, 2, 0),
+    E("miopen_batch_norm", h_bn, 0, 0, 1, 5),
+    E("miopen_batch_norm_backward", h_bn, 9, 0, 2, -1),
+    E("miopen_convolution", h_conv, 0, 4, 3, 6),
+    E("mish", h_elt, 5, 0, 1, 0),
+    E("mish_backward", h_elt, 10, 0, 2, 0),
+    E("mkldnn_convolution", h_conv, 0, 4, 3, 6),
+    E("mm", h_mm, 0, 0, 0, 0),
+    E("mse_loss", h_elt, 3, 0, 2, 0),
+    E("mse_loss_backward", h_elt, 3, 0, 3, 0),
+    E("mul", h_elt, 1, 0, 2, 0),
+    E("nansum", h_reduce, 1, 0, 0, 0),
+    E("native_batch_norm", h_bn, 0, 0, 1, 5),
+    E("native_batch_norm_backward", h_bn, 9, 1, 2, -1),
+    E("native_dropout", h_elt, 3, 0, 1, 1),
+    E("native_dropout_backward", h_elt, 2, 0, 2, 0),
+    E("native_group_norm", h_norm_rows, 8, 0, 1, 0),
+    E("native_group_norm_backward", h_norm_rows, 12, 1, 4, 0),
+    E("native_layer_norm", h_rows, 0, RL_OP_LAYERNORM, 0, 0),
+    E("native_layer_norm_backward", h_norm_rows, 12, 1, 5, 0),
+    E("ne", h_elt, 1, 1, 2, 0),
+    E("neg", h_elt, 1, 0, 1, 0),
+    E("nll_loss2d_backward", h_nll, 0, 1, 0, 0),
+    E("nll_loss2d_forward", h_nll, 0, 0, 0, 0),
+    E("nll_loss_backward", h_nll, 0, 1, 0, 0),
+    E("nll_loss_forward", h_nll, 0, 0, 0, 0),
+    E("norm", h_reduce, 2, 0, 0, 0),
+    E("ones_like", h_fill, 0, 0, 0, 0),
+    E("pow", h_elt, 1, 0, 2, 0),
+    E("prod", h_reduce, 1, 0, 0, 0),
+    E("reciprocal", h_elt, 1, 0, 1, 0),
+    E("relu", h_act, 0, RL_OP_RELU, 0, 0),
+    E("rms_norm", h_rows, 0, RL_OP_RMSNORM, 0, 0),
+    E("round", h_elt, 1, 0, 1, 0),
+    E("rsqrt", h_elt, 1, 0, 1, 0),
+    E("rsub", h_elt, 1, 0, 2, 0),
+    E("scaled_dot_product_attention", h_attn, 0, 0, 5, 0),
+    E("scatter", h_index, 0, 0, 0, 0),
+    E("scatter_add", h_index, 0, 0, 0, 0),
+    E("scatter_reduce", h_index, 0, 0, 0, 0),
+    E("sgn", h_elt, 1, 0, 1, 0),
+    E("sigmoid", h_elt, 4, 0, 1, 0),
+    E("sigmoid_backward", h_elt, 3, 0, 2, 0),
+    E("sign", h_elt, 1, 0, 1, 0),
+    E("silu", h_act, 0, RL_OP_SILU, 0, 0),
+    E("silu_backward", h_elt, 9, 0, 2, 0),
+    E("sin", h_elt, 1, 0, 1, 0),
+    E("softmax", h_rows, 0, RL_OP_SOFTMAX, 0, 0),
+    E("softplus", h_elt, 3, 0, 1, 0),
+    E("softplus_backward", h_elt, 4, 0, 2, 0),
+    E("sqrt", h_elt, 1, 0, 1, 0),
+    E("square", h_elt, 1, 0, 1, 0),
+    E("stack", h_list, 0, 0, 0, 0),
+    E("std", h_reduce, 3, 0, 0, 0),
+    E("std_mean", h_reduce, 3, 0, 0, 0),
+    E("sub", h_elt, 1, 0, 2, 0),
+    E("sum", h_reduce, 1, 0, 0, 0),
+    E("tanh", h_elt, 1, 0, 1, 0),
+    E("tanh_backward", h_elt, 3, 0, 2, 0),
+    E("threshold", h_elt, 1, 0, 1, 0),
+    E("threshold_backward", h_elt, 1, 0, 2, 0),
+    E("trunc", h_elt, 1, 0, 1, 0),
+    E("var", h_reduce, 3, 0, 0, 0),
+    E("var_mean", h_reduce, 3, 0, 0, 0),
+    E("where", h_elt, 1, 0, 3, 0),
+    E("zero", h_fill, 0, 0, 0, 0),
+    E("zeros_like", h_fill, 0, 0, 0, 0),
+};
+#undef E
+
+const char *rli_aten_name(size_t i) {
+  return i < sizeof table / sizeof table[0] ? table[i].name : NULL;
+}
+
+static int cmp_def(const void *k, const void *e) {
+  return strcmp((const char *)k, ((const aten_def *)e)->name);
+}
+
+/* Ops that only move or write bytes: integer types need no FLOP roof */
+static int movement(aten_fn fn) {
+  return fn == h_fill || fn == h_clone || fn == h_copy || fn == h_index || fn == h_embedding;
+}
+
 int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *why,
                   size_t cap) {
   memset(c, 0, sizeof *c);
@@ -186,24 +1045,19 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
   const char *n = strip_ns(full);
   size_t nl = strlen(n);
   char base[64];
-  /* in-place and out= forms: add_ -> add */
+  /* in-place forms: add_ -> add */
   if (nl && nl < sizeof base) {
     memcpy(base, n, nl + 1);
     if (nl > 1 && base[nl - 1] == '_' && base[0] != '_') base[nl - 1] = 0;
   } else {
     base[0] = 0;
   }
-  static const char *const known[] = {
-      "mm", "addmm", "bmm", "baddbmm", "matmul", "linear", "conv2d", "convolution",
-      "_convolution", "cudnn_convolution", "layer_norm", "native_layer_norm", "softmax",
-      "_softmax", "add", "sub", "mul", "div", "gelu", "silu", "relu", "copy", "embedding",
-      "scaled_dot_product_attention", "_scaled_dot_product_flash_attention",
-      "_scaled_dot_product_efficient_attention", "_scaled_dot_product_cudnn_attention",
-      "_flash_attention_forward", "_efficient_attention_forward", NULL};
-  int k = -1;
-  for (int i = 0; known[i]; i++)
-    if (strcmp(base, known[i]) == 0) { k = i; break; }
-  if (k < 0 && strstr(n, "flash_attn") == NULL) {
+  const aten_def *d = bsearch(base, table, sizeof table / sizeof table[0], sizeof table[0], cmp_def);
+  if (!d && (!strncmp(n, "_foreach_", 9) || !strncmp(n, "_fused_", 7)))
+    d = bsearch("cat", table, sizeof table / sizeof table[0], sizeof table[0], cmp_def);
+  if (!d && strstr(n, "flash_attn")) d = bsearch("_flash_attention_forward", table,
+                                                 sizeof table / sizeof table[0], sizeof table[0], cmp_def);
+  if (!d) {
     c->reason = RL_REASON_NO_MODEL;
     return fail(why, cap, "no cost model for %s", full);
   }
@@ -211,193 +1065,34 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
     c->reason = RL_REASON_NO_SHAPES;
     return fail(why, cap, "no shapes recorded for it (record_shapes=True)");
   }
+  if (d->fn == h_list) {
+    aten_ctx lx = {full, base, a, -1, 0, c, why, cap};
+    return h_list(&lx, d);
+  }
   int32_t dt = type_at(a, 0);
-  if (strcmp(base, "addmm") == 0 || strcmp(base, "baddbmm") == 0) dt = type_at(a, 1);
-  if (dt < 0) {
+  if (d->fn == h_mm || d->fn == h_bmm) dt = type_at(a, d->i0);
+  if (d->fn == h_conv_bwd || d->fn == h_nll || d->fn == h_attn) dt = type_at(a, 1);
+  if (dt < 0)
     for (int i = 0; i < a->n_types && dt < 0; i++)
       if (a->ndim[i] > 0) dt = type_at(a, i);
-    if (dt < 0) {
-      snprintf(why, cap, "%s on %s: no floating-point roof for this type", full,
-               a->n_types ? a->types[0] : "an unknown type");
-      c->reason = RL_REASON_NO_ROOF;
-      return 0;
+  aten_ctx x = {full, base, a, dt, 0, c, why, cap};
+  if (dt < 0) {
+    /* moving integers: bytes against the memory, no FLOP roof needed */
+    if (movement(d->fn) && a->n_types && rli_torch_type_bytes(a->types[0]) > 0) {
+      x.dt = RL_FP32; /* any format: F = 0, only the bandwidth counts */
+      x.s = rli_torch_type_bytes(a->types[0]);
+      if (!d->fn(&x, d)) return 0;
+      c->dtype = -1;
+      c->roof = RLI_ROOF_HBM;
+      return 1;
     }
+    snprintf(why, cap, "%s on %s: no floating-point roof for this type", full,
+             a->n_types ? a->types[0] : "an unknown type");
+    c->reason = RL_REASON_NO_ROOF;
+    return 0;
   }
-  rl_op op;
-  if (!strcmp(base, "mm") || !strcmp(base, "addmm")) {
-    int o = base[0] == 'a';
-    if (!is_tensor(a, o, 2) || !is_tensor(a, o + 1, 2)) return fail(why, cap, "%s: expected two 2-D operands", full);
-    op = rl_op_init(RL_OP_MATMUL, dt);
-    op.m = a->dims[o][0];
-    op.k = a->dims[o][1];
-    op.n = a->dims[o + 1][1];
-    if (a->dims[o + 1][0] != op.k) return fail(why, cap, "%s: inner dimensions differ", full);
-    if (o && is_tensor(a, 0, -1)) op.flags |= RL_OP_BIAS;
-    return from_op(&op, c, why, cap);
-  }
-  if (!strcmp(base, "bmm") || !strcmp(base, "baddbmm")) {
-    int o = base[0] == 'b' && base[1] == 'a';
-    if (!is_tensor(a, o, 3) || !is_tensor(a, o + 1, 3)) return fail(why, cap, "%s: expected two 3-D operands", full);
-    op = rl_op_init(RL_OP_MATMUL, dt);
-    op.batch = a->dims[o][0];
-    op.m = a->dims[o][1];
-    op.k = a->dims[o][2];
-    op.n = a->dims[o + 1][2];
-    if (a->dims[o + 1][1] != op.k) return fail(why, cap, "%s: inner dimensions differ", full);
-    if (o) op.flags |= RL_OP_BIAS;
-    return from_op(&op, c, why, cap);
-  }
-  if (!strcmp(base, "matmul")) {
-    if (!is_tensor(a, 0, -1) || !is_tensor(a, 1, -1) || a->ndim[0] < 2 || a->ndim[1] < 2)
-      return fail(why, cap, "%s: vector operands are not modelled", full);
-    int ra = a->ndim[0], rb = a->ndim[1];
-    op = rl_op_init(RL_OP_MATMUL, dt);
-    op.k = a->dims[0][ra - 1];
-    op.n = a->dims[1][rb - 1];
-    if (a->dims[1][rb - 2] != op.k) return fail(why, cap, "%s: inner dimensions differ", full);
-    if (rb == 2) {
-      op.m = numel(a, 0) / op.k;
-    } else {
-      op.m = a->dims[0][ra - 2];
-      op.batch = numel(a, 0) / (op.m * op.k);
-    }
-    return from_op(&op, c, why, cap);
-  }
-  if (!strcmp(base, "linear")) {
-    if (!is_tensor(a, 0, -1) || !is_tensor(a, 1, 2)) return fail(why, cap, "%s: expected input and 2-D weight", full);
-    op = rl_op_init(RL_OP_LINEAR, dt);
-    int32_t wt = type_at(a, 1);
-    if (wt >= 0 && wt != dt) op.weight_dtype = wt;
-    op.k = a->dims[0][a->ndim[0] - 1];
-    op.n = a->dims[1][0];
-    if (a->dims[1][1] != op.k) return fail(why, cap, "%s: weight does not match the input", full);
-    op.m = numel(a, 0) / op.k;
-    if (is_tensor(a, 2, 1)) op.flags |= RL_OP_BIAS;
-    return from_op(&op, c, why, cap);
-  }
-  if (!strcmp(base, "conv2d") || !strcmp(base, "convolution") || !strcmp(base, "_convolution") ||
-      !strcmp(base, "cudnn_convolution")) {
-    if (!is_tensor(a, 0, 4) || !is_tensor(a, 1, 4)) return fail(why, cap, "%s: only 2-D convolutions are modelled", full);
-    int cud = base[0] == 'c' && base[1] == 'u';
-    int i_stride = cud ? 3 : 3, i_pad = cud ? 2 : 4, i_dil = 5 - (cud ? 1 : 0);
-    int i_groups = cud ? 5 : !strcmp(base, "conv2d") ? 6 : 8;
-    if (cud) i_dil = 4;
-    double sh = concrete_num(a, i_stride, 0), sw = concrete_num(a, i_stride, 1);
-    double ph = concrete_num(a, i_pad, 0), pw = concrete_num(a, i_pad, 1);
-    double dil = concrete_num(a, i_dil, 0), g = concrete_num(a, i_groups, 0);
-    if (sh <= 0 || ph < 0 || g <= 0)
-      return fail(why, cap, "%s: stride, padding or groups not recorded (Concrete Inputs)", full);
-    if (sw > 0 && sw != sh) return fail(why, cap, "%s: unequal strides are not modelled", full);
-    if (pw >= 0 && pw != ph) return fail(why, cap, "%s: unequal padding is not modelled", full);
-    if (dil > 1 || concrete_num(a, i_dil, 1) > 1) return fail(why, cap, "%s: dilated convolutions are not modelled", full);
-    if (!cud && strcmp(base, "conv2d") != 0 && concrete_bool(a, 6) == 1)
-      return fail(why, cap, "%s: transposed convolutions are not modelled", full);
-    op = rl_op_init(RL_OP_CONV2D, dt);
-    op.batch = a->dims[0][0];
-    op.c_in = a->dims[0][1];
-    op.h = a->dims[0][2];
-    op.w = a->dims[0][3];
-    op.c_out = a->dims[1][0];
-    op.kh = a->dims[1][2];
-    op.kw = a->dims[1][3];
-    op.stride = sh;
-    op.pad = ph;
-    op.groups = g;
-    if (!cud && is_tensor(a, 2, 1)) op.flags |= RL_OP_BIAS;
-    if (a->dims[1][1] * g != op.c_in) return fail(why, cap, "%s: weight channels do not match the input", full);
-    return from_op(&op, c, why, cap);
-  }
-  if (!strcmp(base, "layer_norm") || !strcmp(base, "native_layer_norm") ||
-      !strcmp(base, "softmax") || !strcmp(base, "_softmax")) {
-    if (!is_tensor(a, 0, -1)) return fail(why, cap, "%s: no input shape", full);
-    int ln = base[0] == 'l' || base[0] == 'n';
-    op = rl_op_init(ln ? RL_OP_LAYERNORM : RL_OP_SOFTMAX, dt);
-    double cols = a->dims[0][a->ndim[0] - 1];
-    if (ln && is_tensor(a, 2, -1)) cols = numel(a, 2); /* the weight: normalized size */
-    if (!(cols > 0)) return fail(why, cap, "%s: empty input", full);
-    op.n = cols;
-    op.m = numel(a, 0) / cols;
-    if (op.m != floor(op.m)) return fail(why, cap, "%s: normalized shape does not divide the input", full);
-    return from_op(&op, c, why, cap);
-  }
-  if (!strcmp(base, "add") || !strcmp(base, "sub") || !strcmp(base, "mul") ||
-      !strcmp(base, "div")) {
-    double nout = 0, q = 0;
-    int tensors = 0;
-    for (int i = 0; i < a->n_in && i < 2; i++) {
-      double e = numel(a, i);
-      if (e < 0 || a->ndim[i] == 0) continue; /* a scalar */
-      int32_t t = type_at(a, i);
-      double s = rl_dtype_bytes(t >= 0 ? t : dt);
-      q += e * s;
-      if (e > nout) nout = e;
-      tensors++;
-    }
-    if (!tensors || !(nout > 0)) return fail(why, cap, "%s: no tensor operand", full);
-    q += nout * rl_dtype_bytes(dt);
-    op = rl_op_init(RL_OP_KERNEL, dt);
-    op.flops = nout;
-    op.bytes = q;
-    return from_op(&op, c, why, cap);
-  }
-  if (!strcmp(base, "gelu") || !strcmp(base, "silu") || !strcmp(base, "relu")) {
-    double e = numel(a, 0);
-    if (!(e > 0)) return fail(why, cap, "%s: no input shape", full);
-    int32_t kind = base[0] == 's' ? RL_OP_SILU : base[0] == 'r' ? RL_OP_RELU : RL_OP_GELU_ERF;
-    /* gelu's approximate argument: "none" (erf, the default) or "tanh" */
-    if (kind == RL_OP_GELU_ERF && a->n_concrete > 1 && strstr(a->concrete[1], "tanh"))
-      kind = RL_OP_GELU_TANH;
-    op = rl_op_init(kind, dt);
-    op.n = e;
-    return from_op(&op, c, why, cap);
-  }
-  if (!strcmp(base, "copy")) {
-    double e = numel(a, 0);
-    if (!(e > 0)) return fail(why, cap, "%s: no destination shape", full);
-    op = rl_op_init(RL_OP_COPY, dt);
-    int32_t st = type_at(a, 1);
-    if (st < 0 && a->n_types > 1 && a->ndim[1] > 0) {
-      /* integer source: bytes still move, F = 0 */
-      static const struct { const char *n; double b; } ib[] = {
-          {"long int", 8}, {"long", 8}, {"int", 4}, {"short int", 2}, {"bool", 1},
-          {"unsigned char", 1}, {"signed char", 1}};
-      for (size_t i = 0; i < sizeof ib / sizeof ib[0]; i++)
-        if (!strcmp(a->types[1], ib[i].n)) {
-          op = rl_op_init(RL_OP_KERNEL, dt);
-          op.flops = 0;
-          op.bytes = e * (rl_dtype_bytes(dt) + ib[i].b);
-          return from_op(&op, c, why, cap);
-        }
-    }
-    if (st >= 0 && st != dt) op.weight_dtype = st;
-    op.n = e;
-    return from_op(&op, c, why, cap);
-  }
-  if (!strcmp(base, "embedding")) {
-    if (!is_tensor(a, 0, 2) || !is_tensor(a, 1, -1)) return fail(why, cap, "%s: expected weight and indices", full);
-    op = rl_op_init(RL_OP_EMBEDDING, dt);
-    op.m = numel(a, 1);
-    op.n = a->dims[0][1];
-    return from_op(&op, c, why, cap);
-  }
-  /* attention: query [B, H, T, d], key [B, Hkv, S, d] */
-  if (!is_tensor(a, 0, 4) || !is_tensor(a, 1, 4)) return fail(why, cap, "%s: expected 4-D query and key", full);
-  int causal_at = -1;
-  if (!strcmp(base, "scaled_dot_product_attention")) causal_at = 5;
-  else if (!strcmp(base, "_scaled_dot_product_flash_attention")) causal_at = 4;
-  else if (!strcmp(base, "_scaled_dot_product_efficient_attention")) causal_at = 6;
-  else if (!strcmp(base, "_scaled_dot_product_cudnn_attention")) causal_at = 6;
-  int causal = causal_at >= 0 ? concrete_bool(a, causal_at) : -1;
-  if (causal < 0) return fail(why, cap, "%s: causal flag not recorded (Concrete Inputs)", full);
-  op = rl_op_init(RL_OP_ATTENTION, dt);
-  op.flags = RL_OP_FUSED | (causal ? RL_OP_CAUSAL : 0);
-  op.batch = a->dims[0][0];
-  op.heads = a->dims[0][1];
-  op.seq = a->dims[0][2];
-  op.head_dim = a->dims[0][3];
-  op.kv_heads = a->dims[1][1];
-  op.seq_kv = a->dims[1][2];
-  return from_op(&op, c, why, cap);
+  x.s = rl_dtype_bytes(dt);
+  return d->fn(&x, d);
 }
 
 /* ---- device names -------------------------------------------------------- */

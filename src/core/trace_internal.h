@@ -128,6 +128,10 @@ int rli_coll_from_args(const rli_aten_args *a, rli_cost *c, char *why, size_t ca
 int rli_aten_cost(const char *name, const rli_aten_args *a, rli_cost *c,
                   char *why, size_t why_cap);
 
+/* The i-th base name of the table of ATen ops with a cost model (sorted);
+ * NULL past the end. */
+const char *rli_aten_name(size_t i);
+
 /* "c10::BFloat16" -> RL_BF16 ...; -1 for integer and unknown types. */
 int32_t rli_torch_dtype(const char *type);
 

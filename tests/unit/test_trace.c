@@ -131,8 +131,12 @@ static void test_aten(void) {
     double d[][4] = {{10}};
     const char *t[] = {"long int"};
     rli_aten_args a = args(1, nd, d, t);
-    CHECK(rli_aten_cost("aten::zero_", &a, &c, why, sizeof why) == 0);
-    CHECK(strstr(why, "no cost model for aten::zero_") != NULL);
+    CHECK(rli_aten_cost("aten::_cdist_forward", &a, &c, why, sizeof why) == 0);
+    CHECK(strstr(why, "no cost model for aten::_cdist_forward") != NULL);
+    CHECK(c.reason == RL_REASON_NO_MODEL);
+    /* zero_ on int64 writes 10 x 8 B: the memory roof, no FLOP roof needed */
+    CHECK(rli_aten_cost("aten::zero_", &a, &c, why, sizeof why) == 1);
+    CHECK(c.bytes == 80 && c.flops == 0 && c.roof == RLI_ROOF_HBM);
     CHECK(rli_aten_cost("aten::mul", &a, &c, why, sizeof why) == 0);
     CHECK(strstr(why, "no floating-point roof") != NULL);
     a.has_dims = 0;
@@ -492,8 +496,56 @@ static void test_coll(void) {
   CHECK_STR(rli_kernel_family("void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>()"), "ATen elementwise");
 }
 
+/* The ATen models on the hand-made training step (make_shapes.py): every
+ * op's F and Q as golden_figures.py computes them from the raw file. */
+static void test_shapes(void) {
+  static const struct { const char *op; double F, Q; } want[] = {
+      {"aten::cudnn_convolution", 3699376128, 38830080},
+      {"aten::convolution_backward", 7398752256, 77660160},
+      {"aten::cudnn_batch_norm", 25690112, 25693184},
+      {"aten::cudnn_batch_norm_backward", 28901376, 38537216},
+      {"aten::relu_", 3211264, 25690112},
+      {"aten::threshold_backward", 3211264, 38535168},
+      {"aten::max_pool2d_with_indices", 7225344, 22478848},
+      {"aten::max_pool2d_with_indices_backward", 802816, 22478848},
+      {"aten::_adaptive_avg_pool2d", 806912, 3227648},
+      {"aten::_log_softmax", 160000, 256000},
+      {"aten::_log_softmax_backward_data", 128000, 384000},
+      {"aten::nll_loss_forward", 32, 384},
+      {"aten::nll_loss_backward", 32, 128256},
+      {"aten::native_layer_norm_backward", 301989888, 150999552},
+      {"aten::gelu_backward", 805306368, 603979776},
+      {"aten::native_dropout", 75497472, 125829120},
+      {"aten::_scaled_dot_product_flash_attention_backward", 4.378853376e+10, 134217728},
+      {"aten::embedding_dense_backward", 25165824, 127860736},
+      {"aten::sum", 262144, 1048576},
+      {"aten::fill_", 0, 9216},
+      {"aten::zero_", 0, 8192},
+      {"aten::where", 4096, 53248}};
+  rl_trace *t = rl_trace_new(-1);
+  rl_error e;
+  CHECK(rl_trace_read_file(t, "tests/fixtures/traces/shapes_training_step.json", 0, &e) == RL_OK);
+  rl_hw hw;
+  rl_trace_summary s;
+  CHECK(rl_trace_hw(t, &hw, &e) == RL_OK && rl_trace_analyze(t, &hw, &s, &e) == RL_OK);
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    const rl_trace_row *r = row_named(t, RL_TRACE_BY_OP, want[i].op);
+    CHECK(r && r->has_cost);
+    if (!r || !r->has_cost) { fprintf(stderr, "  no F and Q for %s\n", want[i].op); continue; }
+    CHECK_NEAR(r->flops, want[i].F, 1e-12);
+    CHECK_NEAR(r->bytes, want[i].Q, 1e-12);
+  }
+  /* all but the tensor-list op: 3.5 of 3.6 ms */
+  CHECK_NEAR(s.coverage, 3.5 / 3.6, 1e-9);
+  CHECK(s.n_uncovered == 1 && s.uncovered[0].reason == RL_REASON_NO_SHAPES);
+  rl_trace_free(t);
+  /* the handler table is sorted for its binary search */
+  for (size_t i = 1; rli_aten_name(i); i++) CHECK(strcmp(rli_aten_name(i - 1), rli_aten_name(i)) < 0);
+}
+
 int main(void) {
   RUN(test_aten);
+  RUN(test_shapes);
   RUN(test_coll);
   RUN(test_link);
   RUN(test_legacy);
