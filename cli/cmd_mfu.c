@@ -209,6 +209,9 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   fprintf(o, "  recomputation        %s (%s)\n", CLI_Q(r.recompute_flops_per_token, RL_UNIT_FLOP),
           rec_name(cfg.recompute));
   fprintf(o, "  hardware FLOPs       %s\n\n", CLI_Q(r.hardware_flops_per_token, RL_UNIT_FLOP));
+  if (r.mfu > 1 || r.hfu > 1)
+    fprintf(o, "WARNING: above 100%%: more FLOP/s than the peak, which no run achieves: the tokens/s, the\n"
+               "number of GPUs, the model or the peak given is wrong\n");
   fprintf(o, "MFU %s   HFU %s   (%s per device achieved)\n\n", CLI_PCT(r.mfu), CLI_PCT(r.hfu),
           CLI_Q(r.model_flops_per_s, RL_UNIT_FLOP_S));
   fprintf(o, "the same run under each convention:\n");

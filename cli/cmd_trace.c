@@ -161,7 +161,7 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
   const char *hdr_o[] = {"#", "op", "calls", "kernels", "time", "FLOPs", "bytes", "FLOP/B",
                          "bound", "at roof", "roof %", "gain"};
   cli_table *t = cli_table_new(12, by_op ? hdr_o : hdr_k);
-  int shown = 0;
+  int shown = 0, above = 0;
   for (int32_t i = 0; i < n && shown < top; i++) {
     const rl_trace_row *r = &rows[i];
     if (!r->has_cost || !r->has_time) continue;
@@ -182,7 +182,8 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
     else snprintf(c[7], 64, "-");
     snprintf(c[8], 64, "%s%s", rl_bound_name(r->bound), r->why ? "*" : "");
     cli_q(c[9], 64, r->bound_time_s, RL_UNIT_SECONDS);
-    snprintf(c[10], 64, "%.1f%%", 100 * r->roof_fraction);
+    snprintf(c[10], 64, "%.1f%%%s", 100 * r->roof_fraction, r->roof_fraction > 1 ? "!" : "");
+    above += r->roof_fraction > 1;
     cli_q(c[11], 64, r->gain_s, RL_UNIT_SECONDS);
     const char *cells[12];
     for (int k = 0; k < 12; k++) cells[k] = c[k];
@@ -191,6 +192,9 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
   }
   if (shown) cli_table_print(ctx, t);
   else fputs("  (none: no F and Q could be derived; see below)\n", ctx->out);
+  if (above)
+    fprintf(ctx->out, "  !: %d row(s) faster than their roof (a negative gain), which the model rules out: the\n"
+                      "     hardware (--hw), the shapes or the timer is wrong for them\n", above);
   cli_table_free(t);
 }
 

@@ -265,5 +265,20 @@ int plot_build(cli_ctx *ctx, plot_args *a, const cli_opt *opts, const char *cons
     size_t l = strlen(d->subtitle);
     snprintf(d->subtitle + l, sizeof d->subtitle - l, "; no peak for: %s", d->missing);
   }
+  /* a measured point above its own roof contradicts the model: said on the
+   * chart and on stderr, never drawn silently */
+  int above = 0;
+  for (int32_t i = 0; i < d->n_points; i++) {
+    const rl_plot_point *p = &d->points[i];
+    above += p->measured && p->roof_perf > 0 && p->perf > p->roof_perf * (1 + 1e-9);
+  }
+  if (above) {
+    size_t l = strlen(d->subtitle);
+    snprintf(d->subtitle + l, sizeof d->subtitle - l, "; %d point%s ABOVE the roof (wrong hardware, shapes or timer)",
+             above, above > 1 ? "s" : "");
+    fprintf(ctx->err, "roofline %s: warning: %d measured point%s faster than %s roof, which the model rules out: "
+                      "the hardware, the shapes or the timer is wrong for %s\n",
+            ctx->cmd, above, above > 1 ? "s" : "", above > 1 ? "their" : "its", above > 1 ? "them" : "it");
+  }
   return CLI_OK;
 }

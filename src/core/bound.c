@@ -69,7 +69,11 @@ rl_status rl_roofline(double flops, double bytes, const rl_roof *roof,
   } else if (measured_s < 0) {
     return rli_fail(err, RL_EINVAL, "measured time must be > 0 (got %g s)", measured_s);
   }
-  return RL_OK;
+  const double v[] = {out->ridge, out->compute_time_s, out->memory_time_s, out->time_s, out->attainable,
+                      out->peak_fraction, out->achieved, out->roof_fraction, bytes > 0 ? out->intensity : 0};
+  return rli_check_finite(v, sizeof v / sizeof v[0], err,
+                          "F = %g FLOP, Q = %g B, peak %g FLOP/s, bandwidth %g B/s, measured %g s", flops,
+                          bytes, roof->peak, roof->bandwidth, measured_s);
 }
 
 size_t rl_verdict(const rl_result *r, char *buf, size_t cap) {

@@ -113,6 +113,12 @@ rl_status rl_collective(const rl_coll_cfg *c, rl_coll_result *out, rl_error *err
   out->time_s = out->bandwidth_time_s + out->latency_time_s;
   out->algbw = S / out->time_s;
   out->busbw = out->algbw * factor;
+  const double v[] = {out->time_s, out->algbw, out->busbw, out->intra_time_s, out->inter_time_s,
+                      out->bandwidth_time_s, out->latency_time_s};
+  rl_status fin = rli_check_finite(v, sizeof v / sizeof v[0], err,
+                                   "S = %g B, %g ranks, busbw %g B/s, inter-node busbw %g B/s, latency %g s",
+                                   S, n, c->busbw, c->inter_busbw, c->latency_s);
+  if (fin) return fin;
   double step = c->step_time_s;
   if (step > 0) {
     out->step_fraction = out->time_s / step;
@@ -139,6 +145,10 @@ rl_status rl_collective(const rl_coll_cfg *c, rl_coll_result *out, rl_error *err
     out->ddp_fraction = out->ddp_exposed_s / step;
     out->fsdp_time_s = 1.5 * out->time_s;
     out->fsdp_fraction = out->fsdp_time_s / step;
+    const double w[] = {out->step_fraction, out->step_fraction_added, out->ddp_exposed_s, out->ddp_fraction,
+                        out->fsdp_time_s, out->fsdp_fraction};
+    return rli_check_finite(w, sizeof w / sizeof w[0], err, "collective %g s, step %g s, backward %g s",
+                            out->time_s, step, c->backward_time_s);
   }
   return RL_OK;
 }

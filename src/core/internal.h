@@ -32,6 +32,12 @@ rl_status rli_check_size(double x, const char *what, rl_error *err);
  * size says "too large", never "must be >= 1". */
 rl_status rli_check_max(double x, double hi, const char *what, rl_error *err);
 
+/* RL_ERANGE when any of v[0..n) is not finite: "the result is not finite
+ * (INPUTS): an input is out of any physical range", INPUTS formatted from
+ * fmt, so that an extreme input never reaches the output as inf or NaN. */
+rl_status rli_check_finite(const double *v, size_t n, rl_error *err, const char *fmt, ...)
+    RLI_PRINTF(4, 5);
+
 /* Case-insensitive ASCII comparison. */
 int rli_strcasecmp(const char *a, const char *b);
 int rli_strncasecmp(const char *a, const char *b, size_t n);

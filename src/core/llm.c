@@ -332,7 +332,15 @@ rl_status rl_decode(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof *r
   }
   plan pl;
   TRY(make_plan(m, cfg, &pl, err));
-  for (int32_t i = 0; i < n; i++) decode_row(&pl, cfg, roof, batches[i], cfg->context, &rows[i]);
+  for (int32_t i = 0; i < n; i++) {
+    rl_decode_row *r = &rows[i];
+    decode_row(&pl, cfg, roof, batches[i], cfg->context, r);
+    const double v[] = {r->flops, r->bytes, r->intensity, r->compute_time_s, r->memory_time_s, r->comm_time_s,
+                        r->step_time_s, r->tokens_per_s, r->tokens_per_s_per_seq, r->memory_bytes};
+    TRY(rli_check_finite(v, sizeof v / sizeof v[0], err,
+                         "batch %g, context %g, peak %g FLOP/s, bandwidth %g B/s, link %g B/s", batches[i],
+                         cfg->context, roof->peak, roof->bandwidth, cfg->link_bw));
+  }
   if (sum) summarize(&pl, cfg, roof, cfg->context, sum);
   return RL_OK;
 }
@@ -489,7 +497,12 @@ rl_status rl_prefill(const rl_model *m0, const rl_infer_cfg *cfg, const rl_roof 
   out->mem_bytes = cfg->mem_bytes;
   out->n_ops = a.n < cap ? a.n : cap;
   if (!ops) out->n_ops = a.n;
-  return RL_OK;
+  const double v[] = {out->flops, out->bytes, out->compute_time_s, out->comm_time_s, out->ttft_s,
+                      out->compute_bound_fraction, out->tokens_per_s, out->decode_time_s, out->e2e_time_s,
+                      out->memory_bytes};
+  return rli_check_finite(v, sizeof v / sizeof v[0], err,
+                          "prompt %g, batch %g, peak %g FLOP/s, bandwidth %g B/s, link %g B/s", p, b, roof->peak,
+                          roof->bandwidth, cfg->link_bw);
 }
 
 /* ---- the planner ----------------------------------------------------------- */

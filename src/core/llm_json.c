@@ -326,6 +326,8 @@ size_t rl_mfu_json(const rl_model *m, const rl_mfu_cfg *cfg, const char *hw_id,
   jw_str(&j, "hw", hw_id);
   jw_num(&j, "mfu", r->mfu);
   jw_num(&j, "hfu", r->hfu);
+  /* above 1 contradicts the model: more FLOP/s than the peak */
+  jw_bool(&j, "above_peak", r->mfu > 1 || r->hfu > 1);
   jw_num(&j, "model_flops_per_token", r->model_flops_per_token);
   jw_num(&j, "hardware_flops_per_token", r->hardware_flops_per_token);
   jw_num(&j, "attention_flops_per_token", r->attention_flops_per_token);

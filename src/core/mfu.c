@@ -101,7 +101,10 @@ rl_status rl_mfu(const rl_model *m0, const rl_mfu_cfg *cfg, rl_mfu_result *out, 
   TRY(rl_model_check(m0, &m, err));
   TRY(rl_model_params(&m, &p, err));
   compute(&m, &p, cfg, cfg->padding, cfg->attention, cfg->recompute, cfg->use_sparse, out);
-  return RL_OK;
+  const double v[] = {out->model_flops_per_token, out->hardware_flops_per_token, out->model_flops_per_s,
+                      out->mfu, out->hfu};
+  return rli_check_finite(v, sizeof v / sizeof v[0], err, "%g tokens/s, %g GPUs, peak %g FLOP/s",
+                          cfg->tokens_per_s, cfg->gpus, cfg->peak);
 }
 
 rl_status rl_mfu_conventions(const rl_model *m0, const rl_mfu_cfg *cfg, rl_mfu_convention *rows,

@@ -516,7 +516,8 @@ static void d_conv2d(const rl_op *op, char *buf, size_t cap) {
 
 /* A size that must be a whole number > 0. */
 static rl_status need(double x, const char *what, rl_error *err) {
-  rl_status st = rli_check_size(x, what, err);
+  rl_status st = rli_check_max(x, RL_MAX_COUNT, what, err); /* the count limit (roofline.h) */
+  if (st == RL_OK) st = rli_check_size(x, what, err);
   if (st != RL_OK) return st;
   if (x != floor(x)) return rli_fail(err, RL_EINVAL, "%s must be a whole number (got %g)", what, x);
   return RL_OK;

@@ -1008,6 +1008,9 @@ static void rows_json(rli_out *o, const rl_trace_row *rows, int32_t n, int32_t t
     num_or_null(o, "time_s", r->has_cost, r->bound_time_s);
     num_or_null(o, "roof_fraction", r->has_cost && r->has_time, r->roof_fraction);
     num_or_null(o, "gain_s", r->has_cost && r->has_time, r->gain_s);
+    /* faster than its roof (roof_fraction > 1, a negative gain) contradicts
+     * the model: wrong hardware, wrong shapes or a timer problem */
+    rli_out_printf(o, ",\"above_roof\":%s", r->has_cost && r->has_time && r->roof_fraction > 1 ? "true" : "false");
     rli_out_printf(o, ",\"measured\":%s", r->measured ? "true" : "false");
     rli_out_puts(o, ",\"dtype\":");
     if (r->dtype >= 0 && r->roof == RL_TRACE_ROOF_CHIP) rli_out_str(o, rl_dtype_name(r->dtype));

@@ -60,6 +60,23 @@ rl_status rli_check_max(double x, double hi, const char *what, rl_error *err) {
   return RL_OK;
 }
 
+rl_status rli_check_finite(const double *v, size_t n, rl_error *err, const char *fmt, ...) {
+  for (size_t i = 0; i < n; i++)
+    if (!isfinite(v[i])) {
+      if (err) {
+        char inputs[sizeof err->msg];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(inputs, sizeof inputs, fmt, ap);
+        va_end(ap);
+        rli_fail(err, RL_ERANGE, "the result is not finite (%s): an input is out of any physical range",
+                 inputs);
+      }
+      return RL_ERANGE;
+    }
+  return RL_OK;
+}
+
 int rli_strcasecmp(const char *a, const char *b) {
   for (;; a++, b++) {
     int ca = tolower((unsigned char)*a), cb = tolower((unsigned char)*b);

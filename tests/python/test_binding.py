@@ -92,6 +92,10 @@ class SeedFunctions(unittest.TestCase):
             (lambda: rl.kernel(1, 1, hw="h100", time=0), "time must be > 0"),
             (lambda: rl.parse_quantity("12XB", "B"), "unknown unit"),
             (lambda: rl.hardware("x", hw_file="/nonexistent.csv"), "No such file"),
+            # one past 2^53 - 1 would be held (and printed) rounded
+            (lambda: rl.op("matmul", hw="h100", m=2**53 + 1, n=4, k=4), "m is too large"),
+            (lambda: rl.parse_quantity("9007199254740993", "count"), "too large"),
+            (lambda: rl.kernel(1e9, 1e6, hw="h100", time=1e-300), "the result is not finite"),
         ]
         for fn, text in cases:
             with self.assertRaises(ValueError) as cm:

@@ -56,6 +56,13 @@ static void test_units(void) {
   CHECK(qfails("25m", RL_UNIT_SECONDS, "needs a unit"));
   CHECK(qfails("25ms", RL_UNIT_BYTES, "unknown unit"));
   CHECK(qfails("1e300T", RL_UNIT_FLOP_S, "out of range") || q("1e300T", RL_UNIT_FLOP_S) > 0);
+  /* counts: 2^53 - 1 is the last one held exactly; one past it is too large */
+  CHECK_NEAR(q("9007199254740991", RL_UNIT_COUNT), 9007199254740991.0, 0);
+  CHECK(qfails("9007199254740993", RL_UNIT_COUNT, "too large (at most 9007199254740991"));
+  CHECK(qfails("9007199254740992", RL_UNIT_COUNT, "too large"));
+  CHECK(qfails("8Pi", RL_UNIT_COUNT, "too large"));
+  CHECK(qfails("-1e16", RL_UNIT_COUNT, "too large"));
+  CHECK_NEAR(q("1e20", RL_UNIT_BYTES), 1e20, 0); /* bytes and FLOPs are not counts */
   char b[64];
   rl_format_quantity(3.35e12, RL_UNIT_BYTES_S, b, sizeof b);
   CHECK_STR(b, "3.35 TB/s");
@@ -356,6 +363,12 @@ static void test_bound(void) {
   char v[400];
   rl_verdict(&res, v, sizeof v);
   CHECK(strstr(v, "faster than its roof") != NULL);
+  /* an overflowing result is an error naming the inputs, never inf */
+  CHECK(rl_roofline(1e9, 1e6, &r, 1e-300, &res, &e) == RL_ERANGE);
+  CHECK(strstr(e.msg, "not finite") && strstr(e.msg, "measured 1e-300 s"));
+  rl_roof tiny = r;
+  tiny.bandwidth = 1e-300;
+  CHECK(rl_roofline(1e9, 1e300, &tiny, 0, &res, &e) == RL_ERANGE && strstr(e.msg, "bandwidth 1e-300"));
 }
 
 static void test_json(void) {
