@@ -22,41 +22,14 @@ static const char help[] =
     "aliases and unique fragments work too (h100, h200, a100-80gb, b200, mi300x,\n"
     "tpu-v5p). --hw-file adds your own devices in the same CSV format.\n";
 
-static void hw_json(FILE *f, const rl_hw *h) {
-  char s[RL_HW_SOURCE_MAX * 2 + 16];
-  fputs("{\"id\":", f);
-  rl_json_string(h->id, s, sizeof s); fputs(s, f);
-  fputs(",\"name\":", f);
-  rl_json_string(h->name, s, sizeof s); fputs(s, f);
-  fputs(",\"vendor\":", f);
-  rl_json_string(h->vendor, s, sizeof s); fputs(s, f);
-  fputs(",\"aliases\":", f);
-  rl_json_string(h->aliases, s, sizeof s); fputs(s, f);
-  fputs(",\"peak\":{", f);
-  int first = 1;
-  for (int k = 0; k < RL_PEAK_COUNT; k++)
-    if (h->peak[k] > 0) {
-      fprintf(f, "%s\"%s\":%s", first ? "" : ",", rl_peak_name(k), CLI_NUM(h->peak[k]));
-      first = 0;
-    }
-  fputs("},\"ridge\":{", f);
-  first = 1;
-  for (int k = 0; k < RL_PEAK_COUNT; k++)
-    if (h->peak[k] > 0) {
-      fprintf(f, "%s\"%s\":%s", first ? "" : ",", rl_peak_name(k), CLI_NUM(rl_hw_ridge(h, k)));
-      first = 0;
-    }
-  /* figures the database does not give are null, not 0 */
-#define KNOWN(v) CLI_NUM((v) > 0 ? (double)(v) : (double)NAN)
-  fprintf(f, "},\"sparsity\":%s,\"mem_bytes\":%s,\"mem_bw\":%s,\"l2_bytes\":%s,",
-          h->sparsity ? "true" : "false", KNOWN(h->mem_bytes), KNOWN(h->mem_bw), KNOWN(h->l2_bytes));
-  fprintf(f, "\"l2_bw\":%s,\"sms\":%s,\"boost_hz\":%s,\"interconnect_bw\":%s,\"tdp_w\":%s,",
-          KNOWN(h->l2_bw), KNOWN((double)h->sms), KNOWN(h->boost_hz), KNOWN(h->interconnect_bw),
-          KNOWN(h->tdp_w));
-#undef KNOWN
-  fputs("\"source\":", f);
-  rl_json_string(h->source, s, sizeof s); fputs(s, f);
-  fputs("}", f);
+/* A library writer's text (rl_hw_json, rl_hw_figures) onto f. */
+static void put(FILE *f, size_t (*fn)(const rl_hw *, char *, size_t), const rl_hw *h) {
+  char buf[4096];
+  size_t need = fn(h, buf, sizeof buf);
+  char *big = need < sizeof buf ? NULL : malloc(need + 1);
+  if (big) fn(h, big, need + 1);
+  fputs(big ? big : buf, f);
+  free(big);
 }
 
 static int all_devices(cli_ctx *ctx, rl_hw **out, int32_t *n) {
@@ -87,7 +60,7 @@ static size_t hw_json_fn(void *arg, char *buf, size_t cap) {
   if (a->list) fputc('[', f);
   for (int32_t i = 0; i < a->n; i++) {
     if (i) fputc(',', f);
-    hw_json(f, &a->v[i]);
+    put(f, rl_hw_json, &a->v[i]);
   }
   if (a->list) fputc(']', f);
   fclose(f);
@@ -160,7 +133,6 @@ static int show(cli_ctx *ctx, const char *id) {
     return cli_print_json(ctx, hw_json_fn, &a);
   }
   FILE *f = ctx->out;
-  char b1[48], b2[48];
   fprintf(f, "%s: %s (%s, %s)\n", h.id, h.name, h.vendor, h.form_factor);
   if (h.aliases[0]) fprintf(f, "aliases: %s\n", h.aliases);
   fputc('\n', f);
@@ -187,18 +159,7 @@ static int show(cli_ctx *ctx, const char *id) {
   cli_table_print(ctx, t);
   cli_table_free(t);
   fputc('\n', f);
-  fprintf(f, "memory bandwidth   %s\n", cli_q(b1, sizeof b1, h.mem_bw, RL_UNIT_BYTES_S));
-  if (h.mem_bytes > 0) fprintf(f, "memory capacity    %s\n", cli_q(b1, sizeof b1, h.mem_bytes, RL_UNIT_BYTES));
-  if (h.l2_bytes > 0) fprintf(f, "L2 / last level    %s\n", cli_q(b1, sizeof b1, h.l2_bytes, RL_UNIT_BYTES));
-  if (h.l1_bw > 0) fprintf(f, "L1 bandwidth       %s\n", cli_q(b1, sizeof b1, h.l1_bw, RL_UNIT_BYTES_S));
-  if (h.l2_bw > 0) fprintf(f, "L2 bandwidth       %s\n", cli_q(b1, sizeof b1, h.l2_bw, RL_UNIT_BYTES_S));
-  if (h.l3_bw > 0) fprintf(f, "L3 bandwidth       %s\n", cli_q(b1, sizeof b1, h.l3_bw, RL_UNIT_BYTES_S));
-  if (h.sms > 0) fprintf(f, "SMs / CUs          %d\n", (int)h.sms);
-  if (h.boost_hz > 0) fprintf(f, "boost clock        %.4g GHz\n", h.boost_hz / 1e9);
-  if (h.interconnect_bw > 0)
-    fprintf(f, "interconnect       %s (total, both directions)\n",
-            cli_q(b2, sizeof b2, h.interconnect_bw, RL_UNIT_BYTES_S));
-  if (h.tdp_w > 0) fprintf(f, "TDP                %.4g W\n", h.tdp_w);
+  put(f, rl_hw_figures, &h);
   fprintf(f, "2:4 sparsity       %s\n", h.sparsity ? "yes (sparse peaks used only with --sparse)" : "no");
   fprintf(f, "source             %s\n", h.source);
   return CLI_OK;

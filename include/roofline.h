@@ -221,6 +221,40 @@ RL_API rl_status rl_hw_find(const char *id, const rl_hw *extra,
 RL_API rl_status rl_hw_parse_csv(const char *text, size_t len, rl_hw *out,
                                  int32_t cap, int32_t *n, rl_error *err);
 
+/* The hardware schema: one table in src/core/hw.c, one row per column of
+ * data/hardware.csv, drives the CSV reader above and these writers, so that
+ * every figure of rl_hw appears in all of them.
+ *
+ * One device as data/hardware.csv text: the header row (when header is 1;
+ * hw NULL: the header only) and its row, every column in the table's order,
+ * readable by rl_hw_parse_csv into the same figures. Returns the length
+ * needed. */
+RL_API size_t rl_hw_csv(const rl_hw *hw, int header, char *buf, size_t cap);
+/* One device as JSON: each column under its field's name in base units
+ * ({"id","aliases","vendor","name","form_factor","peak":{"bf16":...},
+ * "ridge":{...},"sparsity":true,"mem_bytes","mem_bw","l1_bw","l2_bytes",
+ * "l2_bw","l3_bw","sms","boost_hz","interconnect_bw","tdp_w","source"}),
+ * peaks and ridge points of the formats the device has. Returns the length
+ * needed. */
+RL_API size_t rl_hw_json(const rl_hw *hw, char *buf, size_t cap);
+/* Set one figure from a cell as the CSV reader reads it: column is a CSV
+ * column ("mem_bw_tbs") or a JSON key ("mem_bw"); a bare number is in the
+ * CSV column's unit, a number with a unit is converted ("3.35TB/s"). */
+RL_API rl_status rl_hw_set(rl_hw *hw, const char *column, const char *cell,
+                           rl_error *err);
+/* Set one figure in base units (B, B/s, FLOP/s, Hz, W; sms and sparsity
+ * whole numbers), by JSON key, CSV column or format name ("bf16"). */
+RL_API rl_status rl_hw_set_value(rl_hw *hw, const char *column, double value,
+                                 rl_error *err);
+/* One figure in base units by the same names; 0 for text or no such column. */
+RL_API double rl_hw_value(const rl_hw *hw, const char *column);
+/* The device's non-zero figures other than the peaks, one "label  value
+ * unit" line each ("memory bandwidth   3.35 TB/s"), for readable output.
+ * Returns the length needed. */
+RL_API size_t rl_hw_figures(const rl_hw *hw, char *buf, size_t cap);
+/* sizeof(rl_hw), for bindings that treat it as opaque. */
+RL_API size_t rl_hw_sizeof(void);
+
 /* Ridge point peak/mem_bw in FLOP/B for one peak; 0 when either is 0. */
 RL_API double rl_hw_ridge(const rl_hw *hw, int32_t peak);
 
@@ -1357,9 +1391,6 @@ RL_API size_t rl_measure_json(const rl_measurement *m, char *buf, size_t cap);
  * given): fp64/fp32/bf16 peaks, DRAM, L1, L2, L3 bandwidth, LLC size. */
 RL_API rl_status rl_measure_to_hw(const rl_measurement *m, const char *id,
                                   rl_hw *out, rl_error *err);
-/* One device as data/hardware.csv text: the header row (when header is 1)
- * and its row, readable by rl_hw_parse_csv. Returns the length needed. */
-RL_API size_t rl_hw_csv(const rl_hw *hw, int header, char *buf, size_t cap);
 
 /* ======================================================================
  * Traces: PyTorch/Kineto, Nsight Compute and Nsight Systems readers (issue 6)

@@ -103,15 +103,7 @@ _PEAKS = [_lib.rl_peak_name(i).decode() for i in range(_native.RL_PEAK_COUNT)]
 
 
 def _hw_dict(h):
-    peaks = {_PEAKS[i]: h.peak[i] for i in range(_native.RL_PEAK_COUNT) if h.peak[i] > 0}
-    ridges = {k: _lib.rl_hw_ridge(_ct.byref(h), i) for i, k in enumerate(_PEAKS) if h.peak[i] > 0}
-    return {
-        "id": h.id.decode(), "name": h.name.decode(), "vendor": h.vendor.decode(),
-        "aliases": h.aliases.decode(), "peak": peaks, "ridge": ridges,
-        "sparsity": bool(h.sparsity), "mem_bytes": h.mem_bytes, "mem_bw": h.mem_bw,
-        "l2_bytes": h.l2_bytes, "l2_bw": h.l2_bw, "sms": h.sms, "boost_hz": h.boost_hz,
-        "interconnect_bw": h.interconnect_bw, "tdp_w": h.tdp_w, "source": h.source.decode(),
-    }
+    return h.record()
 
 
 def _load_hw_file(path):
@@ -294,8 +286,8 @@ def _device(hw, peak, bw, mem, hw_file):
         h = _native.Hw()
         h.id = b"custom"
         h.name = b"device described by peak and bw"
-        for i in range(_native.RL_PEAK_COUNT):
-            h.peak[i] = _num(peak, "FLOP/s", "peak")
+        for name in _PEAKS:
+            setattr(h, name, _num(peak, "FLOP/s", "peak"))
         h.mem_bw = _num(bw, "B/s", "bw")
         if mem is not None:
             h.mem_bytes = _num(mem, "B", "mem")

@@ -3,6 +3,7 @@ function signatures. Only this module touches ctypes; roofline/__init__.py
 builds the Python API on it. Keep the field order identical to the header.
 """
 import ctypes
+import json
 import os
 
 RL_OK, RL_EINVAL, RL_ENOTFOUND, RL_EAMBIGUOUS, RL_EPARSE, RL_ERANGE = 0, 1, 2, 3, 4, 5
@@ -23,6 +24,7 @@ RL_OP_FIELD_SIZE, RL_OP_FIELD_FLAG, RL_OP_FIELD_DTYPE = 1, 2, 3
 RL_ROOF_SPARSE = 1
 RL_GROUP_CHANNEL, RL_GROUP_NONE = -1.0, -2.0
 D = ctypes.c_double
+_LIB = None  # the loaded library (load())
 I32 = ctypes.c_int32
 
 
@@ -31,19 +33,43 @@ class Error(ctypes.Structure):
 
 
 class Hw(ctypes.Structure):
-    _fields_ = [
-        ("id", ctypes.c_char * RL_HW_ID_MAX),
-        ("aliases", ctypes.c_char * RL_HW_TEXT_MAX),
-        ("vendor", ctypes.c_char * RL_HW_ID_MAX),
-        ("name", ctypes.c_char * RL_HW_TEXT_MAX),
-        ("form_factor", ctypes.c_char * RL_HW_TEXT_MAX),
-        ("peak", D * RL_PEAK_COUNT),
-        ("sparsity", I32),
-        ("sms", I32),
-        ("mem_bytes", D), ("mem_bw", D), ("l1_bw", D), ("l2_bytes", D), ("l2_bw", D),
-        ("l3_bw", D), ("boost_hz", D), ("interconnect_bw", D), ("tdp_w", D),
-        ("source", ctypes.c_char * RL_HW_SOURCE_MAX),
-    ]
+    """rl_hw, opaque here: its size comes from the library (rl_hw_sizeof) and its
+    figures are read and written through the library's hardware schema (rl_hw_json,
+    rl_hw_value, rl_hw_set, rl_hw_set_value), so a new figure needs no change here.
+    h.mem_bw, h.id (bytes), h.peak (a list by rl_peak index), h.record() (the JSON
+    record of `roofline hw show --json`); h.mem_bw = 3.35e12 sets one, in base units."""
+    _opaque_ = True
+
+    def record(self):
+        need = _LIB.rl_hw_json(ctypes.byref(self), None, 0)
+        buf = ctypes.create_string_buffer(need + 1)
+        _LIB.rl_hw_json(ctypes.byref(self), buf, need + 1)
+        return json.loads(buf.value.decode())
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name == "peak":
+            return [_LIB.rl_hw_value(ctypes.byref(self), _LIB.rl_peak_name(i))
+                    for i in range(RL_PEAK_COUNT)]
+        rec = self.record()
+        if name not in rec:
+            raise AttributeError(name)
+        if isinstance(rec[name], str):
+            return rec[name].encode()
+        v = _LIB.rl_hw_value(ctypes.byref(self), name.encode())  # 0 where the record has null
+        return bool(v) if isinstance(rec[name], bool) else int(v) if isinstance(rec[name], int) else v
+
+    def __setattr__(self, name, value):
+        err = Error()
+        if isinstance(value, (bytes, str)):
+            text = value if isinstance(value, bytes) else value.encode()
+            st = _LIB.rl_hw_set(ctypes.byref(self), name.encode(), text, ctypes.byref(err))
+        else:
+            st = _LIB.rl_hw_set_value(ctypes.byref(self), name.encode(), float(value),
+                                      ctypes.byref(err))
+        if st:
+            raise ValueError(err.msg.decode())
 
 
 class Op(ctypes.Structure):
@@ -192,7 +218,7 @@ class CollResult(ctypes.Structure):
 # The C name of each mirrored struct (tests/python/test_layout.py compiles a
 # C program that checks every field's offset and each struct's size).
 C_NAMES = {
-    "Error": "rl_error", "Hw": "rl_hw", "Op": "rl_op", "Cost": "rl_cost", "Roof": "rl_roof",
+    "Error": "rl_error", "Op": "rl_op", "Cost": "rl_cost", "Roof": "rl_roof",
     "Result": "rl_result", "LayerShape": "rl_layer_shape", "Model": "rl_model",
     "ParamCount": "rl_param_count", "InferCfg": "rl_infer_cfg", "DecodeRow": "rl_decode_row",
     "DecodeSummary": "rl_decode_summary", "PrefillOp": "rl_prefill_op",
@@ -216,6 +242,10 @@ def load():
     for path in _candidates():
         if os.path.exists(path):
             lib = ctypes.CDLL(os.path.abspath(path))
+            global _LIB
+            _LIB = lib
+            lib.rl_hw_sizeof.restype = ctypes.c_size_t
+            Hw._fields_ = [("_raw", D * (lib.rl_hw_sizeof() // ctypes.sizeof(D)))]
             _declare(lib)
             return lib, os.path.abspath(path)
         tried.append(path)
@@ -243,6 +273,10 @@ def _declare(lib):
         "rl_hw_ridge": (D, [P(Hw), I32]),
         "rl_hw_roof": (ctypes.c_int, [P(Hw), I32, ctypes.c_uint32, P(Roof), E]),
         "rl_hw_peak_for": (I32, [P(Hw), I32, ctypes.c_int]),
+        "rl_hw_json": (ctypes.c_size_t, [P(Hw), ctypes.c_char_p, ctypes.c_size_t]),
+        "rl_hw_value": (D, [P(Hw), ctypes.c_char_p]),
+        "rl_hw_set": (ctypes.c_int, [P(Hw), ctypes.c_char_p, ctypes.c_char_p, E]),
+        "rl_hw_set_value": (ctypes.c_int, [P(Hw), ctypes.c_char_p, D, E]),
         "rl_op_name": (ctypes.c_char_p, [I32]),
         "rl_op_parse": (ctypes.c_int, [ctypes.c_char_p, P(I32), E]),
         "rl_op_init": (Op, [I32, I32]),

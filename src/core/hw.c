@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,44 +243,70 @@ static int csv_field(const char **pp, const char *end, char *buf, size_t cap,
   return more;
 }
 
-enum { COL_TEXT, COL_PEAK, COL_NUM, COL_INT };
-static const struct {
-  const char *name;
+/* ---- the hardware schema ------------------------------------------------
+ *
+ * One row per column of data/hardware.csv: where it goes in rl_hw, its JSON
+ * key (the field's name, in base units), the unit of a bare number, and its
+ * label in `roofline hw show`. The CSV reader and writer, rl_hw_json,
+ * rl_hw_set, rl_hw_figures, Python's records and tools/gen_tables.py (which
+ * reads these rows) all follow this table. A new figure is a field in
+ * rl_hw, a row here and a column in data/hardware.csv. */
+enum { COL_TEXT, COL_PEAK, COL_NUM, COL_INT, COL_BOOL };
+typedef struct hw_column {
+  const char *name;   /* CSV column */
+  const char *key;    /* JSON key: the rl_hw field */
   int type;
-  int peak;        /* COL_PEAK index */
-  size_t off;      /* COL_TEXT/COL_NUM/COL_INT: offset in rl_hw */
-  size_t cap;      /* COL_TEXT */
-  double scale;    /* COL_NUM: bare number's unit */
-  rl_unit unit;
-} columns[] = {
-    {"id", COL_TEXT, 0, offsetof(rl_hw, id), RL_HW_ID_MAX, 0, RL_UNIT_COUNT},
-    {"aliases", COL_TEXT, 0, offsetof(rl_hw, aliases), RL_HW_TEXT_MAX, 0, RL_UNIT_COUNT},
-    {"vendor", COL_TEXT, 0, offsetof(rl_hw, vendor), RL_HW_ID_MAX, 0, RL_UNIT_COUNT},
-    {"name", COL_TEXT, 0, offsetof(rl_hw, name), RL_HW_TEXT_MAX, 0, RL_UNIT_COUNT},
-    {"form_factor", COL_TEXT, 0, offsetof(rl_hw, form_factor), RL_HW_TEXT_MAX, 0, RL_UNIT_COUNT},
-    {"source", COL_TEXT, 0, offsetof(rl_hw, source), RL_HW_SOURCE_MAX, 0, RL_UNIT_COUNT},
-    {"fp64", COL_PEAK, RL_PEAK_FP64, 0, 0, 1e12, RL_UNIT_FLOP_S},
-    {"fp64_tensor", COL_PEAK, RL_PEAK_FP64_TENSOR, 0, 0, 1e12, RL_UNIT_FLOP_S},
-    {"fp32", COL_PEAK, RL_PEAK_FP32, 0, 0, 1e12, RL_UNIT_FLOP_S},
-    {"tf32", COL_PEAK, RL_PEAK_TF32, 0, 0, 1e12, RL_UNIT_FLOP_S},
-    {"bf16", COL_PEAK, RL_PEAK_BF16, 0, 0, 1e12, RL_UNIT_FLOP_S},
-    {"fp16", COL_PEAK, RL_PEAK_FP16, 0, 0, 1e12, RL_UNIT_FLOP_S},
-    {"fp8", COL_PEAK, RL_PEAK_FP8, 0, 0, 1e12, RL_UNIT_FLOP_S},
-    {"int8", COL_PEAK, RL_PEAK_INT8, 0, 0, 1e12, RL_UNIT_FLOP_S},
-    {"fp4", COL_PEAK, RL_PEAK_FP4, 0, 0, 1e12, RL_UNIT_FLOP_S},
-    {"vec16", COL_PEAK, RL_PEAK_VEC16, 0, 0, 1e12, RL_UNIT_FLOP_S},
-    {"sparsity", COL_INT, 0, offsetof(rl_hw, sparsity), 0, 1, RL_UNIT_COUNT},
-    {"sms", COL_INT, 0, offsetof(rl_hw, sms), 0, 1, RL_UNIT_COUNT},
-    {"mem_gb", COL_NUM, 0, offsetof(rl_hw, mem_bytes), 0, 1e9, RL_UNIT_BYTES},
-    {"mem_bw_tbs", COL_NUM, 0, offsetof(rl_hw, mem_bw), 0, 1e12, RL_UNIT_BYTES_S},
-    {"l1_bw_tbs", COL_NUM, 0, offsetof(rl_hw, l1_bw), 0, 1e12, RL_UNIT_BYTES_S},
-    {"l2_mb", COL_NUM, 0, offsetof(rl_hw, l2_bytes), 0, 1e6, RL_UNIT_BYTES},
-    {"l2_bw_tbs", COL_NUM, 0, offsetof(rl_hw, l2_bw), 0, 1e12, RL_UNIT_BYTES_S},
-    {"l3_bw_tbs", COL_NUM, 0, offsetof(rl_hw, l3_bw), 0, 1e12, RL_UNIT_BYTES_S},
-    {"boost_ghz", COL_NUM, 0, offsetof(rl_hw, boost_hz), 0, 1e9, RL_UNIT_COUNT},
-    {"interconnect_gbs", COL_NUM, 0, offsetof(rl_hw, interconnect_bw), 0, 1e9, RL_UNIT_BYTES_S},
-    {"tdp_w", COL_NUM, 0, offsetof(rl_hw, tdp_w), 0, 1, RL_UNIT_COUNT},
+  int peak;           /* COL_PEAK: rl_peak index */
+  size_t off;         /* offset in rl_hw (COL_PEAK: of peak[0]) */
+  size_t cap;         /* COL_TEXT: size of the char array */
+  double scale;       /* a bare number's unit, in base units */
+  rl_unit unit;       /* a cell with its own unit is read in */
+  const char *label;  /* `hw show` figure; NULL: not a figure */
+  const char *suffix; /* `hw show`: printed as value/scale and this, else as unit */
+  const char *note;   /* `hw show`: after the value */
+} hw_column;
+
+#define TEXT(csv, f) {csv, #f, COL_TEXT, 0, offsetof(rl_hw, f), sizeof(((rl_hw *)0)->f), 1, RL_UNIT_COUNT, NULL, NULL, NULL}
+#define PEAK(csv, k) {csv, csv, COL_PEAK, k, offsetof(rl_hw, peak), 0, 1e12, RL_UNIT_FLOP_S, NULL, NULL, NULL}
+#define NUM(csv, f, scale, unit, label, suffix, note) \
+  {csv, #f, COL_NUM, 0, offsetof(rl_hw, f), 0, scale, unit, label, suffix, note}
+#define INT(csv, f, label) {csv, #f, COL_INT, 0, offsetof(rl_hw, f), 0, 1, RL_UNIT_COUNT, label, NULL, NULL}
+#define BOOL(csv, f) {csv, #f, COL_BOOL, 0, offsetof(rl_hw, f), 0, 1, RL_UNIT_COUNT, NULL, NULL, NULL}
+static const hw_column columns[] = {
+    TEXT("id", id),
+    TEXT("aliases", aliases),
+    TEXT("vendor", vendor),
+    TEXT("name", name),
+    TEXT("form_factor", form_factor),
+    PEAK("fp64", RL_PEAK_FP64),
+    PEAK("fp64_tensor", RL_PEAK_FP64_TENSOR),
+    PEAK("fp32", RL_PEAK_FP32),
+    PEAK("tf32", RL_PEAK_TF32),
+    PEAK("bf16", RL_PEAK_BF16),
+    PEAK("fp16", RL_PEAK_FP16),
+    PEAK("fp8", RL_PEAK_FP8),
+    PEAK("int8", RL_PEAK_INT8),
+    PEAK("fp4", RL_PEAK_FP4),
+    PEAK("vec16", RL_PEAK_VEC16),
+    BOOL("sparsity", sparsity),
+    NUM("mem_gb", mem_bytes, 1e9, RL_UNIT_BYTES, "memory capacity", NULL, NULL),
+    NUM("mem_bw_tbs", mem_bw, 1e12, RL_UNIT_BYTES_S, "memory bandwidth", NULL, NULL),
+    NUM("l1_bw_tbs", l1_bw, 1e12, RL_UNIT_BYTES_S, "L1 bandwidth", NULL, NULL),
+    NUM("l2_mb", l2_bytes, 1e6, RL_UNIT_BYTES, "L2 / last level", NULL, NULL),
+    NUM("l2_bw_tbs", l2_bw, 1e12, RL_UNIT_BYTES_S, "L2 bandwidth", NULL, NULL),
+    NUM("l3_bw_tbs", l3_bw, 1e12, RL_UNIT_BYTES_S, "L3 bandwidth", NULL, NULL),
+    INT("sms", sms, "SMs / CUs"),
+    NUM("boost_ghz", boost_hz, 1e9, RL_UNIT_COUNT, "boost clock", "GHz", NULL),
+    NUM("interconnect_gbs", interconnect_bw, 1e9, RL_UNIT_BYTES_S, "interconnect", NULL,
+        "(total, both directions)"),
+    NUM("tdp_w", tdp_w, 1, RL_UNIT_COUNT, "TDP", "W", NULL),
+    TEXT("source", source),
 };
+#undef TEXT
+#undef PEAK
+#undef NUM
+#undef INT
+#undef BOOL
 #define N_COLUMNS (sizeof columns / sizeof columns[0])
 #define MAX_CSV_COLS 64
 
@@ -313,6 +340,84 @@ static rl_status cell_number(const char *cell, double scale, rl_unit unit,
   rl_status st = rl_parse_quantity(cell, unit, &v, err);
   if (st == RL_OK) *out = v;
   return st;
+}
+
+static double *num_at(rl_hw *hw, const hw_column *c) {
+  return c->type == COL_PEAK ? &hw->peak[c->peak] : (double *)(void *)((char *)hw + c->off);
+}
+
+static double num_of(const rl_hw *hw, const hw_column *c) {
+  if (c->type == COL_PEAK) return hw->peak[c->peak];
+  if (c->type == COL_INT || c->type == COL_BOOL) return *(const int32_t *)(const void *)((const char *)hw + c->off);
+  return *(const double *)(const void *)((const char *)hw + c->off);
+}
+
+/* One cell into its field: text copied, a number read in the column's unit
+ * (an empty cell leaves the field 0). */
+static rl_status set_cell(rl_hw *hw, const hw_column *c, const char *cell, int toolong,
+                          rl_error *err) {
+  if (c->type == COL_TEXT) {
+    if (toolong || strlen(cell) >= c->cap)
+      return rli_fail(err, RL_EPARSE, "longer than %zu bytes", c->cap - 1);
+    memcpy((char *)hw + c->off, cell, strlen(cell) + 1);
+    return RL_OK;
+  }
+  if (!cell[0]) return RL_OK;
+  double v = 0;
+  rl_status st = cell_number(cell, c->scale, c->unit, &v, err);
+  if (st != RL_OK) return st;
+  if (v < 0 || !isfinite(v) || v > 1e30)
+    return rli_fail(err, RL_EINVAL, "must be a non-negative figure (got '%s')", cell);
+  if (c->type == COL_INT || c->type == COL_BOOL) {
+    if (v != floor(v) || v > 2147483647.0) return rli_fail(err, RL_EINVAL, "not a whole number");
+    if (c->type == COL_BOOL && v > 1) return rli_fail(err, RL_EINVAL, "must be 0 or 1");
+    *(int32_t *)(void *)((char *)hw + c->off) = (int32_t)v;
+  } else {
+    *num_at(hw, c) = v;
+  }
+  return RL_OK;
+}
+
+/* A column by CSV name, JSON key or (a peak) format name ("fp64-tensor"). */
+static const hw_column *find_column(const char *name) {
+  for (size_t c = 0; c < N_COLUMNS; c++)
+    if (strcmp(name, columns[c].name) == 0 || strcmp(name, columns[c].key) == 0 ||
+        (columns[c].type == COL_PEAK && strcmp(name, rl_peak_name(columns[c].peak)) == 0))
+      return &columns[c];
+  return NULL;
+}
+
+rl_status rl_hw_set_value(rl_hw *hw, const char *column, double value, rl_error *err) {
+  if (!hw || !column) return rli_fail(err, RL_EINVAL, "no hardware or column");
+  const hw_column *c = find_column(column);
+  if (!c) return rli_fail(err, RL_ENOTFOUND, "unknown hardware column '%s'", column);
+  if (c->type == COL_TEXT) return rli_fail(err, RL_EINVAL, "%s is text, not a number", column);
+  if (value < 0 || !isfinite(value) || value > 1e30)
+    return rli_fail(err, RL_EINVAL, "%s must be a non-negative figure (got %g)", column, value);
+  if (c->type == COL_INT || c->type == COL_BOOL) {
+    if (value != floor(value) || value > 2147483647.0 || (c->type == COL_BOOL && value > 1))
+      return rli_fail(err, RL_EINVAL, "%s: not a whole number%s", column,
+                      c->type == COL_BOOL ? " (0 or 1)" : "");
+    *(int32_t *)(void *)((char *)hw + c->off) = (int32_t)value;
+  } else {
+    *num_at(hw, c) = value;
+  }
+  return RL_OK;
+}
+
+double rl_hw_value(const rl_hw *hw, const char *column) {
+  const hw_column *c = hw && column ? find_column(column) : NULL;
+  return c && c->type != COL_TEXT ? num_of(hw, c) : 0;
+}
+
+rl_status rl_hw_set(rl_hw *hw, const char *column, const char *cell, rl_error *err) {
+  if (!hw || !column || !cell) return rli_fail(err, RL_EINVAL, "no hardware, column or value");
+  const hw_column *c = find_column(column);
+  if (!c) return rli_fail(err, RL_ENOTFOUND, "unknown hardware column '%s'", column);
+  rl_error e;
+  rl_status st = set_cell(hw, c, cell, 0, &e);
+  if (st != RL_OK) return rli_fail(err, st, "%s: %s", column, e.msg);
+  return RL_OK;
 }
 
 rl_status rl_hw_parse_csv(const char *text, size_t len, rl_hw *out,
@@ -370,29 +475,9 @@ rl_status rl_hw_parse_csv(const char *text, size_t len, rl_hw *out,
       more = csv_field(&p, lend, cell, sizeof cell, &toolong, &bad);
       const char *cname = columns[map[col]].name;
       if (bad) return rli_fail(err, RL_EPARSE, "line %d, column '%s': malformed quoting", line, cname);
-      int c = map[col];
-      if (columns[c].type == COL_TEXT) {
-        if (toolong || strlen(cell) >= columns[c].cap)
-          return rli_fail(err, RL_EPARSE, "line %d, column '%s': longer than %zu bytes",
-                          line, cname, columns[c].cap - 1);
-        memcpy((char *)&hw + columns[c].off, cell, strlen(cell) + 1);
-      } else if (cell[0]) {
-        double v = 0;
-        rl_error e;
-        rl_status st = cell_number(cell, columns[c].scale, columns[c].unit, &v, &e);
-        if (st != RL_OK)
-          return rli_fail(err, st, "line %d, column '%s': %s", line, cname, e.msg);
-        if (v < 0 || !isfinite(v) || v > 1e30)
-          return rli_fail(err, RL_EINVAL, "line %d, column '%s': must be a non-negative figure (got '%s')",
-                          line, cname, cell);
-        if (columns[c].type == COL_PEAK) hw.peak[columns[c].peak] = v;
-        else if (columns[c].type == COL_INT) {
-          if (v != floor(v) || v > 2147483647.0)
-            return rli_fail(err, RL_EINVAL, "line %d, column '%s': not a whole number", line, cname);
-          *(int32_t *)(void *)((char *)&hw + columns[c].off) = (int32_t)v;
-        } else
-          *(double *)(void *)((char *)&hw + columns[c].off) = v;
-      }
+      rl_error e;
+      rl_status st = set_cell(&hw, &columns[map[col]], cell, toolong, &e);
+      if (st != RL_OK) return rli_fail(err, st, "line %d, column '%s': %s", line, cname, e.msg);
       col++;
     }
     if (col != ncols)
@@ -408,3 +493,101 @@ rl_status rl_hw_parse_csv(const char *text, size_t len, rl_hw *out,
   if (*n == 0) return rli_fail(err, RL_EPARSE, "no device rows after the header");
   return RL_OK;
 }
+
+/* ---- writers ------------------------------------------------------------ */
+
+static void csv_text(rli_out *o, const char *s) {
+  rli_out_puts(o, "\"");
+  for (; *s; s++) {
+    if (*s == '"') rli_out_puts(o, "\"\"");
+    else if (*s == '\n' || *s == '\r') rli_out_puts(o, " ");
+    else rli_out_printf(o, "%c", *s);
+  }
+  rli_out_puts(o, "\"");
+}
+
+/* v in the column's unit, in the fewest significant digits (at least 6)
+ * that the reader reads back as exactly v. */
+static void csv_num(rli_out *o, double v, const hw_column *c) {
+  char t[40];
+  for (int p = 6; p <= 17; p++) {
+    snprintf(t, sizeof t, "%.*g", p, v / c->scale);
+    double back = 0;
+    if (cell_number(t, c->scale, c->unit, &back, NULL) == RL_OK && back == v) break;
+  }
+  rli_out_puts(o, t);
+}
+
+size_t rl_hw_csv(const rl_hw *hw, int header, char *buf, size_t cap) {
+  rli_out o;
+  rli_out_init(&o, buf, cap);
+  if (header)
+    for (size_t c = 0; c < N_COLUMNS; c++)
+      rli_out_printf(&o, "%s%s", columns[c].name, c + 1 < N_COLUMNS ? "," : "\n");
+  for (size_t c = 0; hw && c < N_COLUMNS; c++) {
+    const hw_column *col = &columns[c];
+    if (c) rli_out_puts(&o, ",");
+    double v = col->type == COL_TEXT ? 0 : num_of(hw, col);
+    if (col->type == COL_TEXT) csv_text(&o, (const char *)hw + col->off);
+    else if (col->type == COL_BOOL) rli_out_printf(&o, "%d", (int)v);
+    else if (col->type == COL_INT) { if (v > 0) rli_out_printf(&o, "%d", (int)v); }
+    else if (v > 0 && isfinite(v)) csv_num(&o, v, col);
+  }
+  if (hw) rli_out_puts(&o, "\n");
+  return rli_out_end(&o);
+}
+
+size_t rl_hw_json(const rl_hw *hw, char *buf, size_t cap) {
+  rli_out o;
+  rli_out_init(&o, buf, cap);
+  if (!hw) { rli_out_puts(&o, "null"); return rli_out_end(&o); }
+  rli_out_puts(&o, "{");
+  int peaks_done = 0;
+  for (size_t c = 0; c < N_COLUMNS; c++) {
+    const hw_column *col = &columns[c];
+    if (col->type == COL_PEAK) {
+      if (peaks_done) continue;
+      peaks_done = 1;
+      /* every peak the device has, and the ridge point of each */
+      for (int ridge = 0; ridge < 2; ridge++) {
+        rli_out_puts(&o, ridge ? ",\"ridge\":{" : ",\"peak\":{");
+        int first = 1;
+        for (size_t k = c; k < N_COLUMNS; k++)
+          if (columns[k].type == COL_PEAK && hw->peak[columns[k].peak] > 0) {
+            rli_out_printf(&o, "%s\"%s\":", first ? "" : ",", rl_peak_name(columns[k].peak));
+            rli_out_num(&o, ridge ? rl_hw_ridge(hw, columns[k].peak) : hw->peak[columns[k].peak]);
+            first = 0;
+          }
+        rli_out_puts(&o, "}");
+      }
+      continue;
+    }
+    rli_out_printf(&o, "%s\"%s\":", c ? "," : "", col->key);
+    if (col->type == COL_TEXT) rli_out_str(&o, (const char *)hw + col->off);
+    else if (col->type == COL_BOOL) rli_out_puts(&o, num_of(hw, col) != 0 ? "true" : "false");
+    else if (num_of(hw, col) > 0) rli_out_num(&o, num_of(hw, col));
+    else rli_out_puts(&o, "null"); /* a figure the database does not give */
+  }
+  rli_out_puts(&o, "}");
+  return rli_out_end(&o);
+}
+
+size_t rl_hw_figures(const rl_hw *hw, char *buf, size_t cap) {
+  rli_out o;
+  rli_out_init(&o, buf, cap);
+  for (size_t c = 0; hw && c < N_COLUMNS; c++) {
+    const hw_column *col = &columns[c];
+    if (!col->label) continue;
+    double v = num_of(hw, col);
+    if (!(v > 0)) continue;
+    char q[64];
+    if (col->type == COL_INT) snprintf(q, sizeof q, "%d", (int)v);
+    else if (col->suffix) snprintf(q, sizeof q, "%.4g %s", v / col->scale, col->suffix);
+    else rl_format_quantity(v, col->unit, q, sizeof q);
+    rli_out_printf(&o, "%-18s %s%s%s\n", col->label, q, col->note ? " " : "",
+                   col->note ? col->note : "");
+  }
+  return rli_out_end(&o);
+}
+
+size_t rl_hw_sizeof(void) { return sizeof(rl_hw); }

@@ -2,9 +2,9 @@
  * measure_report.c -- a measurement as JSON and as a hardware entry.
  *
  * Exports rl_measure_json (every figure in base units: FLOP/s, B/s, s, B;
- * a figure that was not measured is null), rl_measure_to_hw and rl_hw_csv
- * (one device in data/hardware.csv's own format, so that a measured CPU is
- * read back by rl_hw_parse_csv and `roofline op ... --hw-file FILE`).
+ * a figure that was not measured is null) and rl_measure_to_hw (the
+ * measured machine as an rl_hw, which rl_hw_csv in hw.c writes in
+ * data/hardware.csv's format for `roofline op ... --hw-file FILE`).
  * Pure: no clock, no I/O.
  */
 #include "internal.h"
@@ -250,57 +250,4 @@ rl_status rl_measure_to_hw(const rl_measurement *m, const char *id,
   return RL_OK;
 }
 
-static void csv_text(rli_out *o, const char *s) {
-  if (!strpbrk(s, ",\"\n\r")) { rli_out_puts(o, s); return; }
-  rli_out_puts(o, "\"");
-  for (; *s; s++) {
-    if (*s == '"') rli_out_puts(o, "\"\"");
-    else if (*s == '\n' || *s == '\r') rli_out_puts(o, " ");
-    else rli_out_printf(o, "%c", *s);
-  }
-  rli_out_puts(o, "\"");
-}
 
-static void csv_num(rli_out *o, double v, double scale) {
-  rli_out_puts(o, ",");
-  if (v > 0 && isfinite(v)) rli_out_printf(o, "%.6g", v / scale);
-}
-
-size_t rl_hw_csv(const rl_hw *hw, int header, char *buf, size_t cap) {
-  rli_out o;
-  rli_out_init(&o, buf, cap);
-  if (header)
-    rli_out_puts(&o, "id,aliases,vendor,name,form_factor,fp64,fp64_tensor,fp32,"
-                     "tf32,bf16,fp16,fp8,int8,fp4,vec16,sparsity,mem_gb,"
-                     "mem_bw_tbs,l1_bw_tbs,l2_mb,l2_bw_tbs,l3_bw_tbs,sms,"
-                     "boost_ghz,interconnect_gbs,tdp_w,source\n");
-  csv_text(&o, hw->id);
-  rli_out_puts(&o, ",");
-  csv_text(&o, hw->aliases);
-  rli_out_puts(&o, ",");
-  csv_text(&o, hw->vendor);
-  rli_out_puts(&o, ",");
-  csv_text(&o, hw->name);
-  rli_out_puts(&o, ",");
-  csv_text(&o, hw->form_factor);
-  static const int order[RL_PEAK_COUNT] = {
-      RL_PEAK_FP64, RL_PEAK_FP64_TENSOR, RL_PEAK_FP32, RL_PEAK_TF32, RL_PEAK_BF16,
-      RL_PEAK_FP16, RL_PEAK_FP8,  RL_PEAK_INT8,        RL_PEAK_FP4,  RL_PEAK_VEC16};
-  for (int i = 0; i < RL_PEAK_COUNT; i++) csv_num(&o, hw->peak[order[i]], 1e12);
-  rli_out_printf(&o, ",%d", (int)hw->sparsity);
-  csv_num(&o, hw->mem_bytes, 1e9);
-  csv_num(&o, hw->mem_bw, 1e12);
-  csv_num(&o, hw->l1_bw, 1e12);
-  csv_num(&o, hw->l2_bytes, 1e6);
-  csv_num(&o, hw->l2_bw, 1e12);
-  csv_num(&o, hw->l3_bw, 1e12);
-  rli_out_puts(&o, ",");
-  if (hw->sms > 0) rli_out_printf(&o, "%d", (int)hw->sms);
-  csv_num(&o, hw->boost_hz, 1e9);
-  csv_num(&o, hw->interconnect_bw, 1e9);
-  csv_num(&o, hw->tdp_w, 1);
-  rli_out_puts(&o, ",");
-  csv_text(&o, hw->source);
-  rli_out_puts(&o, "\n");
-  return rli_out_end(&o);
-}

@@ -115,11 +115,59 @@ static void test_hw_table_matches_data_file(void) {
     CHECK_STR(rows[i].source, b.source);
     CHECK_STR(rows[i].aliases, b.aliases);
     for (int k = 0; k < RL_PEAK_COUNT; k++) CHECK(rows[i].peak[k] == b.peak[k]);
-    CHECK(rows[i].mem_bw == b.mem_bw && rows[i].mem_bytes == b.mem_bytes);
-    CHECK(rows[i].l2_bytes == b.l2_bytes && rows[i].sparsity == b.sparsity);
+    CHECK(memcmp(&rows[i], &b, sizeof b) == 0); /* every figure, not just these */
     CHECK(b.source[0] != 0); /* every row has a source */
   }
   free(rows);
+  /* the writer's header is the data file's: every column, in its order */
+  char head[1024];
+  rl_hw_csv(NULL, 1, head, sizeof head);
+  const char *h = buf;
+  while (*h == '#') h = strchr(h, '\n') + 1;
+  CHECK(strncmp(h, head, strlen(head)) == 0);
+}
+
+/* The hardware schema round trip over every built-in device: struct -> CSV
+ * -> struct is exact, and the second CSV and the JSON equal the first. */
+static void test_hw_round_trip(void) {
+  static char csv[8192], csv2[8192], json[8192], json2[8192];
+  for (int32_t i = 0; i < rl_hw_count(); i++) {
+    rl_hw a, b;
+    rl_hw_get(i, &a);
+    CHECK(rl_hw_csv(&a, 1, csv, sizeof csv) < sizeof csv);
+    int32_t n = 0;
+    rl_error e = {{0}};
+    CHECK(rl_hw_parse_csv(csv, strlen(csv), &b, 1, &n, &e) == RL_OK && n == 1);
+    CHECK(memcmp(&a, &b, sizeof a) == 0);
+    rl_hw_csv(&b, 1, csv2, sizeof csv2);
+    CHECK_STR(csv2, csv);
+    CHECK(rl_hw_json(&a, json, sizeof json) < sizeof json);
+    rl_hw_json(&b, json2, sizeof json2);
+    CHECK_STR(json2, json);
+  }
+  /* every column appears in the JSON, under its field's name */
+  rl_hw h;
+  CHECK(rl_hw_find("h100", NULL, 0, &h, NULL) == RL_OK);
+  rl_hw_json(&h, json, sizeof json);
+  static const char *const keys[] = {"\"id\":", "\"aliases\":", "\"vendor\":", "\"name\":",
+      "\"form_factor\":\"SXM5\"", "\"peak\":{", "\"ridge\":{", "\"sparsity\":true",
+      "\"mem_bytes\":", "\"mem_bw\":", "\"l1_bw\":", "\"l2_bytes\":", "\"l2_bw\":",
+      "\"l3_bw\":", "\"sms\":132", "\"boost_hz\":", "\"interconnect_bw\":", "\"tdp_w\":700",
+      "\"source\":"};
+  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) CHECK(strstr(json, keys[k]) != NULL);
+  /* set a figure by CSV column or JSON key, with the reader's rules */
+  rl_error e = {{0}};
+  CHECK(rl_hw_set(&h, "l1_bw", "20TB/s", &e) == RL_OK && h.l1_bw == 20e12);
+  CHECK(rl_hw_set(&h, "l3_bw_tbs", "1.5", &e) == RL_OK && h.l3_bw == 1.5e12);
+  CHECK(rl_hw_set(&h, "form_factor", "PCIe", &e) == RL_OK && strcmp(h.form_factor, "PCIe") == 0);
+  CHECK(rl_hw_set(&h, "sms", "1.5", &e) == RL_EINVAL && strstr(e.msg, "sms: not a whole number"));
+  CHECK(rl_hw_set(&h, "mem_bw", "3TB", &e) != RL_OK && strstr(e.msg, "mem_bw:"));
+  CHECK(rl_hw_set(&h, "warp_size", "32", &e) == RL_ENOTFOUND && strstr(e.msg, "warp_size"));
+  char fig[1024];
+  rl_hw_figures(&h, fig, sizeof fig);
+  CHECK(strstr(fig, "L1 bandwidth       20 TB/s\n") != NULL);
+  CHECK(strstr(fig, "interconnect       900 GB/s (total, both directions)\n") != NULL);
+  CHECK(rl_hw_sizeof() == sizeof(rl_hw));
 }
 
 static void test_hw_lookup(void) {
@@ -400,6 +448,7 @@ int main(void) {
   RUN(test_units);
   RUN(test_dtypes);
   RUN(test_hw_table_matches_data_file);
+  RUN(test_hw_round_trip);
   RUN(test_hw_lookup);
   RUN(test_hw_csv_errors);
   RUN(test_ops);
