@@ -113,6 +113,7 @@ test-c: all $(TEST_BIN)
 test-cli: all
 	$(PYTHON) tests/cli/run_cli_tests.py --roofline $(BUILD)/roofline
 	$(PYTHON) tests/cli/test_outputs.py --roofline $(BUILD)/roofline
+	$(PYTHON) tests/cli/test_manners.py --roofline $(BUILD)/roofline
 
 test-py: all
 	@if [ -d tests/python ]; then PYTHONPATH=python ROOFLINE_LIB=$(BUILD)/libroofline.so \

@@ -4,12 +4,14 @@
  */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- the command table ---------------------------------------------- */
 extern const cli_command cmd_hw, cmd_op, cmd_kernel, cmd_layer;
@@ -65,44 +67,113 @@ static void put_help(FILE *out, const char *help) {
   fputs(at + 5, out);
 }
 
-int cli_main(int argc, char **argv, FILE *out, FILE *err) {
-  cli_ctx ctx;
-  memset(&ctx, 0, sizeof ctx);
-  ctx.out = out;
-  ctx.err = err;
-  ctx.cmd = "";
+/* Optimal-string-alignment distance (a swap of two neighbours counts one),
+ * case-insensitive, for "did you mean" suggestions. */
+static int osa_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 63 || lb > 63) return 1 << 20;
+  int d[64][64];
+  for (size_t i = 0; i <= la; i++) d[i][0] = (int)i;
+  for (size_t j = 0; j <= lb; j++) d[0][j] = (int)j;
+  for (size_t i = 1; i <= la; i++)
+    for (size_t j = 1; j <= lb; j++) {
+      int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+      int v = d[i - 1][j] + 1;
+      if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
+      if (d[i - 1][j - 1] + cost < v) v = d[i - 1][j - 1] + cost;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+        v = d[i - 2][j - 2] + 1;
+      d[i][j] = v;
+    }
+  return d[la][lb];
+}
+
+const char *cli_suggest(const char *word, const char *const *cands, int n) {
+  const char *best = NULL;
+  int bd = 1 << 20;
+  for (int i = 0; i < n; i++) {
+    if (!cands[i]) continue;
+    int d = osa_distance(word, cands[i]);
+    /* a prefix of a longer name ("dec" for decode) counts as close too */
+    size_t wl = strlen(word);
+    if (wl >= 3 && strncmp(cands[i], word, wl) == 0) d = 1;
+    if (d < bd) bd = d, best = cands[i];
+  }
+  size_t wl = strlen(word);
+  int limit = wl > 5 ? (int)(wl / 3) : (wl >= 2 ? 1 : 0);
+  return best && bd <= limit ? best : NULL;
+}
+
+static int unknown_command(FILE *err, const char *name) {
+  const char *names[64];
+  int n = 0;
+  for (int i = 0; cli_commands[i] && n < 62; i++) names[n++] = cli_commands[i]->name;
+  names[n++] = "help";
+  names[n++] = "version";
+  const char *s = cli_suggest(name, names, n);
+  if (s)
+    fprintf(err, "roofline: unknown command '%s': did you mean '%s'? (see roofline --help)\n", name, s);
+  else
+    fprintf(err, "roofline: unknown command '%s' (see roofline --help)\n", name);
+  return CLI_USAGE;
+}
+
+static int dispatch(cli_ctx *ctx, int argc, char **argv) {
+  FILE *out = ctx->out;
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     print_overview(out);
     return argc < 2 ? CLI_USAGE : CLI_OK;
   }
-  if (strcmp(argv[1], "--version") == 0) {
+  if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0 ||
+      strcmp(argv[1], "version") == 0) {
+    if (argc > 2) {
+      fprintf(ctx->err, "roofline: %s takes no argument\n", argv[1]);
+      return CLI_USAGE;
+    }
     fprintf(out, "roofline %s\n", rl_version());
     return CLI_OK;
   }
   if (strcmp(argv[1], "help") == 0) {
     if (argc < 3) { print_overview(out); return CLI_OK; }
     const cli_command *c = find_command(argv[2]);
-    if (!c) {
-      fprintf(err, "roofline: unknown command '%s' (see roofline --help)\n", argv[2]);
-      return CLI_USAGE;
-    }
+    if (!c) return unknown_command(ctx->err, argv[2]);
     put_help(out, c->help);
     return CLI_OK;
   }
   const cli_command *c = find_command(argv[1]);
-  if (!c) {
-    fprintf(err, "roofline: unknown command '%s' (see roofline --help)\n", argv[1]);
-    return CLI_USAGE;
-  }
+  if (!c) return unknown_command(ctx->err, argv[1]);
   for (int i = 2; i < argc; i++)
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       put_help(out, c->help);
       return CLI_OK;
     }
-  ctx.cmd = c->name;
-  int rc = c->run(&ctx, argc - 1, argv + 1);
+  ctx->cmd = c->name;
+  return c->run(ctx, argc - 1, argv + 1);
+}
+
+int cli_main(int argc, char **argv, FILE *out, FILE *err) {
+  cli_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.out = out;
+  ctx.err = err;
+  ctx.cmd = "";
+  int rc = dispatch(&ctx, argc, argv);
   free(ctx.extra);
-  return rc;
+  return cli_check_output(&ctx, rc);
+}
+
+/* What coreutils do at exit: output that could not be written (a full
+ * disk, a closed pipe: SIGPIPE is ignored by main) is an error, exit 1 and
+ * one line, unless the command already failed and said why. */
+int cli_check_output(cli_ctx *ctx, int rc) {
+  errno = 0;
+  int bad = fflush(ctx->out) != 0;
+  int en = errno;
+  bad |= ferror(ctx->out) != 0;
+  if (!bad || rc != CLI_OK) return rc;
+  fprintf(ctx->err, "roofline%s%s: writing the output: %s\n", ctx->cmd[0] ? " " : "", ctx->cmd,
+          en ? strerror(en) : "write error");
+  return CLI_FAIL;
 }
 
 /* ---- errors ------------------------------------------------------------ */
@@ -203,8 +274,20 @@ int cli_parse(cli_ctx *ctx, int argc, char **argv, cli_opt *opts,
       for (cli_opt *p = opts; p && p->name; p++)
         if (strcmp(p->name, name) == 0) { o = p; break; }
       int is_hw_file = strcmp(name, "hw-file") == 0;
-      if (!o && !is_hw_file)
+      if (!o && !is_hw_file) {
+        const char *names[128];
+        int n = 0;
+        for (cli_opt *p = opts; p && p->name && n < 124; p++) names[n++] = p->name;
+        names[n++] = "json";
+        names[n++] = "csv";
+        names[n++] = "hw-file";
+        names[n++] = "help";
+        const char *sug = cli_suggest(name, names, n);
+        if (sug)
+          return cli_error(ctx, "unknown option --%s: did you mean --%s? (see roofline %s --help)", name, sug,
+                           ctx->cmd);
         return cli_error(ctx, "unknown option --%s (see roofline %s --help)", name, ctx->cmd);
+      }
       const char *val = NULL;
       if (o && o->kind == OPT_FLAG) {
         if (eq) return cli_error(ctx, "--%s takes no value", name);
@@ -449,17 +532,28 @@ void cli_table_free(cli_table *t) {
 
 int cli_read_file(cli_ctx *ctx, const char *path, size_t max, char **buf,
                   size_t *len) {
-  FILE *f = fopen(path, "rb");
+  int std_in = strcmp(path, "-") == 0;
+  if (std_in && ctx->stdin_read) return cli_error(ctx, "standard input ('-') can be read only once");
+  FILE *f = std_in ? stdin : fopen(path, "rb");
   if (!f) return cli_error(ctx, "%s: %s", path, strerror(errno));
+  if (std_in) {
+    ctx->stdin_read = 1;
+    path = "standard input";
+  }
+  struct stat sb;
+  if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+    if (!std_in) fclose(f);
+    return cli_error(ctx, "%s: is a directory", path);
+  }
   size_t cap = 1 << 16, n = 0;
   char *b = malloc(cap + 1);
-  if (!b) { fclose(f); return cli_error(ctx, "%s: out of memory", path); }
+  if (!b) { if (!std_in) fclose(f); return cli_error(ctx, "%s: out of memory", path); }
   for (;;) {
     if (n == cap) {
-      if (cap >= max) { free(b); fclose(f); return cli_error(ctx, "%s: larger than %zu bytes", path, max); }
+      if (cap >= max) { free(b); if (!std_in) fclose(f); return cli_error(ctx, "%s: larger than %zu bytes", path, max); }
       cap *= 2;
       char *nb = realloc(b, cap + 1);
-      if (!nb) { free(b); fclose(f); return cli_error(ctx, "%s: out of memory", path); }
+      if (!nb) { free(b); if (!std_in) fclose(f); return cli_error(ctx, "%s: out of memory", path); }
       b = nb;
     }
     size_t r = fread(b + n, 1, cap - n, f);
@@ -467,7 +561,7 @@ int cli_read_file(cli_ctx *ctx, const char *path, size_t max, char **buf,
     if (r == 0) break;
   }
   int bad = ferror(f);
-  fclose(f);
+  if (!std_in) fclose(f);
   if (bad) { free(b); return cli_error(ctx, "%s: read error", path); }
   b[n] = 0;
   *buf = b;

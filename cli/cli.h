@@ -29,6 +29,7 @@ typedef struct cli_ctx {
   FILE *err;         /* stderr */
   const char *cmd;   /* "op", "hw list", ... for messages */
   int json, csv;     /* output format flags */
+  int stdin_read;    /* a '-' argument has consumed standard input */
   rl_hw *extra;      /* devices from --hw-file (owned) */
   int32_t n_extra;
 } cli_ctx;
@@ -42,6 +43,16 @@ typedef struct cli_command {
 
 /* Run the tool: what main() does, with the streams given. */
 int cli_main(int argc, char **argv, FILE *out, FILE *err);
+
+/* At the end of a command: flush ctx->out; when anything could not be
+ * written, one line on ctx->err and CLI_FAIL (unless rc is already an
+ * error). Returns the exit status. */
+int cli_check_output(cli_ctx *ctx, int rc);
+
+/* The candidate nearest to a mistyped word (within a third of its
+ * length, case-insensitive, a swap counting one), or NULL: for "did you
+ * mean" in messages. */
+const char *cli_suggest(const char *word, const char *const *cands, int n);
 
 /* Print "roofline CMD: message" on ctx->err and return CLI_USAGE. */
 int cli_error(cli_ctx *ctx, const char *fmt, ...)
@@ -156,8 +167,8 @@ void cli_result_rows(cli_table *t, const rl_hw *hw, const rl_roof *roof,
                      const rl_result *r);
 
 /* Read a whole file (at most max bytes) into a malloc'd NUL-terminated
- * buffer; on failure prints "roofline CMD: PATH: reason" and returns
- * CLI_USAGE. */
+ * buffer; "-" reads standard input (once). On failure prints "roofline
+ * CMD: PATH: reason" ("is a directory", ...) and returns CLI_USAGE. */
 int cli_read_file(cli_ctx *ctx, const char *path, size_t max, char **buf,
                   size_t *len);
 

@@ -16,8 +16,10 @@ static const char *const size_flags[] = {"params", "layers", "d-model", "heads",
 static int load_config(cli_ctx *ctx, const char *path, rl_model *out) {
   char file[4096];
   struct stat sb;
+  size_t pl = strlen(path);
+  while (pl > 1 && path[pl - 1] == '/') pl--;
   if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-    snprintf(file, sizeof file, "%s/config.json", path);
+    snprintf(file, sizeof file, "%.*s/config.json", (int)pl, path);
   else
     snprintf(file, sizeof file, "%s", path);
   char *buf;
@@ -27,11 +29,10 @@ static int load_config(cli_ctx *ctx, const char *path, rl_model *out) {
   /* the model's id: the folder's name, else the file's */
   char id[RL_MODEL_ID_MAX];
   const char *base = path;
-  size_t pl = strlen(path);
-  while (pl > 1 && path[pl - 1] == '/') pl--;
   for (size_t i = 0; i < pl; i++)
     if (path[i] == '/' && i + 1 < pl) base = path + i + 1;
   snprintf(id, sizeof id, "%.*s", (int)(pl - (size_t)(base - path)), base);
+  if (strcmp(path, "-") == 0) snprintf(id, sizeof id, "config");
   rl_error e;
   rl_status st = rl_model_from_hf_config(buf, len, id, out, &e);
   free(buf);
@@ -52,7 +53,8 @@ int cli_resolve_model(cli_ctx *ctx, const cli_opt *opts, const cli_model_flags *
         return cli_error(ctx, "--model and --%s exclude each other (give a model either by --model or by its sizes)",
                          size_flags[i]);
     struct stat sb;
-    if (strchr(f->model, '/') || strstr(f->model, ".json") || stat(f->model, &sb) == 0)
+    if (strcmp(f->model, "-") == 0 || strchr(f->model, '/') || strstr(f->model, ".json") ||
+        stat(f->model, &sb) == 0)
       return load_config(ctx, f->model, out);
     rl_error e;
     rl_status st = rl_model_find(f->model, out, &e);

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char help[] =
     "usage: roofline plot [-o FILE.svg | --term [--ascii] [--color]] [--hw ID,...]\n"
@@ -37,7 +38,8 @@ static const char help[] =
     "     linear:tokens=1,d-in=4096,d-out=4096   \"kernel:flops=17.2GFLOP,bytes=100MB,time=25us,label=my gemm\"\n"
     "\n"
     "flags:\n"
-    "  -o, --output FILE  write the SVG to FILE (default: stdout)\n"
+    "  -o, --output FILE  write the SVG to FILE (- for stdout; default: stdout when\n"
+    "                   it is not a terminal)\n"
     "  --term           draw in the terminal instead (Unicode; fits --width x --height,\n"
     "                   default 100 x 30); --ascii 7-bit only; --color ANSI colours\n"
     "  --hw ID,...      devices (default nvidia-h100-sxm5); or --peak P --bw B\n"
@@ -81,6 +83,8 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     return cli_error(ctx, "plot draws a chart; for figures use `roofline layer --json` or `roofline op --json`");
   if ((ascii || color) && !term) return cli_error(ctx, "--ascii and --color go with --term");
   if (term && out_path) return cli_error(ctx, "give -o FILE (SVG) or --term, not both");
+  if (!term && !out_path && isatty(fileno(ctx->out)))
+    return cli_error(ctx, "not writing SVG to a terminal: give -o chart.svg (-o - for standard output) or --term");
   /* the sizes the renderers draw (rl_plot_term, rl_plot_svg clamp to
    * these): outside them an error, not a silent clamp */
   double wlo = term ? 60 : 320, whi = term ? 400 : 8000, hlo = term ? 16 : 240, hhi = term ? 200 : 8000;

@@ -360,7 +360,17 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   rl_trace *t = rl_trace_new(overhead);
   if (!t) return cli_error(ctx, "out of memory");
   rl_error e;
-  rl_status st = rl_trace_read_file(t, path, fmt, &e);
+  rl_status st;
+  if (strcmp(path, "-") == 0) { /* standard input: read whole, then parsed from memory */
+    char *text = NULL;
+    size_t len = 0;
+    if ((rc = cli_read_file(ctx, path, (size_t)1 << 36, &text, &len))) { rl_trace_free(t); return rc; }
+    path = "standard input";
+    st = rl_trace_read_buffer(t, text, len, fmt, path, &e);
+    free(text);
+  } else {
+    st = rl_trace_read_file(t, path, fmt, &e);
+  }
   if (st) { rl_trace_free(t); return cli_fail(ctx, st, &e); }
   rl_trace_info info;
   rl_trace_get_info(t, &info);
@@ -388,20 +398,23 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   int32_t nk = 0, no = 0;
   const rl_trace_row *rk = rl_trace_rows(t, RL_TRACE_BY_KERNEL, &nk);
   const rl_trace_row *ro = rl_trace_rows(t, RL_TRACE_BY_OP, &no);
-  if (plot && (rc = write_plot(ctx, plot, path, &hw, rk, nk, top > 0 ? top : 10))) {
-    rl_trace_free(t);
-    return rc;
-  }
+  /* --plot after the report: a chart that cannot be written leaves the
+   * report printed, with the one error line (and exit status) after it */
+#define PLOT_AFTER(rc_)                                                                  \
+  ((rc_) == CLI_OK && plot ? write_plot(ctx, plot, path, &hw, rk, nk, top > 0 ? top : 10) \
+                           : (rc_))
   if (ctx->json) {
     json_arg a = {t, &hw, &s, top};
     rc = cli_print_json(ctx, json_fn, &a);
+    rc = PLOT_AFTER(rc);
     rl_trace_free(t);
     return rc;
   }
   if (ctx->csv) {
     print_csv(ctx, rk, nk, top);
+    rc = PLOT_AFTER(CLI_OK);
     rl_trace_free(t);
-    return CLI_OK;
+    return rc;
   }
   if (top <= 0) top = 10;
   FILE *o = ctx->out;
@@ -461,8 +474,10 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   }
   fputs("\nwithout a roofline (by time):\n", o);
   print_unknown(ctx, rk, nk, top);
+  rc = PLOT_AFTER(CLI_OK);
+#undef PLOT_AFTER
   rl_trace_free(t);
-  return CLI_OK;
+  return rc;
 }
 
 const cli_command cmd_trace = {"trace", run,

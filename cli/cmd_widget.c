@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char help[] =
     "usage: roofline widget [-o FILE.html] [--hw ID[,ID]] [--dtype DT] [--n N] [--batch B]\n"
@@ -52,6 +53,8 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   free(args);
   if (rc) return rc;
   if (ctx->json || ctx->csv) return cli_error(ctx, "widget writes an HTML page; --json and --csv do not apply");
+  if (!out_path && isatty(fileno(ctx->out)))
+    return cli_error(ctx, "not writing HTML to a terminal: give -o roofline.html (-o - for standard output)");
   if (ctx->n_extra) return cli_error(ctx, "--hw-file: the page knows only the built-in devices");
   const double vals[] = {n, batch, seq, d};
   const char *names[] = {"--n", "--batch", "--seq", "--d"};

@@ -230,6 +230,16 @@ rl_status rl_op_parse(const char *name, int32_t *kind, rl_error *err) {
   rli_out_init(&o, names, sizeof names);
   for (int32_t i = 0; i < RL_OP_KIND_COUNT; i++) rli_out_printf(&o, "%s%s", i ? " " : "", defs[i].name);
   rli_out_end(&o);
+  /* a typo: the nearest name when it is within a third of the word */
+  int32_t best = -1;
+  int bd = 1 << 30;
+  for (int32_t i = 0; i < RL_OP_KIND_COUNT; i++) {
+    int d = rli_edit_distance(defs[i].name, name);
+    if (d < bd) bd = d, best = i;
+  }
+  size_t wl = strlen(name);
+  if (best >= 0 && bd <= (wl > 5 ? (int)(wl / 3) : 1))
+    return rli_fail(err, RL_ENOTFOUND, "unknown op '%s': did you mean '%s'? (%s)", name, defs[best].name, names);
   return rli_fail(err, RL_ENOTFOUND, "unknown op '%s' (%s)", name, names);
 }
 

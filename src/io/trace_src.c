@@ -23,6 +23,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define INCAP (1u << 18)
 #define NBLK 4
@@ -295,6 +296,9 @@ static rl_status run_stream(rl_trace *t, rli_src *s, int32_t format, rl_error *e
 
 rl_status rl_trace_read_file(rl_trace *t, const char *path, int32_t format, rl_error *err) {
   if (!t || !path) return rli_fail(err, RL_EINVAL, "no trace or no path");
+  struct stat sb;
+  if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+    return rli_fail(err, RL_EIO, "%s: is a directory", path);
   if (format < RL_TRACE_AUTO || format > RL_TRACE_NSYS)
     return rli_fail(err, RL_EINVAL, "unknown trace format %d", (int)format);
   if (format == RL_TRACE_AUTO) {

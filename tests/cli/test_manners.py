@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""The command's Unix manners, as a subprocess (README "Scripting"):
+
+- `-` reads standard input wherever a file is read (a trace, --points,
+  --hw-file, a model's config.json), with the same result as the file;
+- a directory where a file is expected is "is a directory", exit 2;
+- output that cannot be written is exit 1 and one line: a full disk (a
+  character device made here with mknod, the same one as /dev/full) and a
+  closed pipe;
+- typos get a suggestion: commands, flags, op kinds, model and hardware ids;
+- `roofline version`, `-V` and `--version` print the same line;
+- `plot` without -o will not write SVG to a terminal (a pseudo-terminal);
+- a --plot that cannot be written leaves the trace report printed, then one
+  error line;
+- tables: --csv on every table command (RFC 4180, a header, no unit
+  strings in number cells), widths from COLUMNS (80 and 200: no line wider),
+  colour only on a terminal and never with NO_COLOR.
+
+Never touches a system device. Ends with "manners: N passed, M failed".
+"""
+import argparse
+import csv
+import io
+import json
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+KINETO = "tests/fixtures/traces/pytorch_kineto_2024_a100_ddp_nccl.json.gz"
+NCU = "tests/fixtures/traces/ncu_details_sm80_bert_flashattn.csv"
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {what}", file=sys.stderr)
+
+
+def run(binary, args, stdin=None, env=None, stdout=subprocess.PIPE):
+    e = dict(os.environ)
+    e.pop("NO_COLOR", None)
+    e.update(env or {})
+    p = subprocess.run([binary] + args, cwd=ROOT, input=stdin, stdout=stdout, stderr=subprocess.PIPE,
+                       timeout=300, env=e)
+    out = p.stdout.decode("utf-8", "replace") if p.stdout is not None else ""
+    return p.returncode, out, p.stderr.decode("utf-8", "replace")
+
+
+def one_line(err):
+    return err.count("\n") == 1 and err.endswith("\n") and err.startswith("roofline")
+
+
+def on_pty(binary, args, env=None):
+    """Run with stdout (and stderr) on a pseudo-terminal; returns (rc, text)."""
+    master, slave = pty.openpty()
+    e = dict(os.environ)
+    e.pop("NO_COLOR", None)
+    e.update(env or {})
+    p = subprocess.Popen([binary] + args, cwd=ROOT, stdout=slave, stderr=slave, stdin=subprocess.DEVNULL,
+                         env=e)
+    os.close(slave)
+    chunks = []
+    while True:
+        r, _, _ = select.select([master], [], [], 60)
+        if not r:
+            break
+        try:
+            b = os.read(master, 65536)
+        except OSError:
+            break
+        if not b:
+            break
+        chunks.append(b)
+    os.close(master)
+    return p.wait(timeout=60), b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_stdin(rl):
+    with open(os.path.join(ROOT, KINETO), "rb") as f:
+        gz = f.read()
+    a = run(rl, ["trace", KINETO, "--json"])
+    b = run(rl, ["trace", "-", "--json"], stdin=gz)
+    check(a[0] == 0 and b[0] == 0 and json.loads(a[1])["rows"] == json.loads(b[1])["rows"],
+          f"trace - (gzip on stdin) gives the file's rows: {b[0]} {b[2]!r}")
+    with open(os.path.join(ROOT, "tests/data/hw_custom.csv"), "rb") as f:
+        hw = f.read()
+    args = ["op", "add", "--n", "1000", "--hw", "mygpu", "--dtype", "fp32", "--json"]
+    a = run(rl, args + ["--hw-file", "tests/data/hw_custom.csv"])
+    b = run(rl, args + ["--hw-file", "-"], stdin=hw)
+    check(a[0] == 0 and a[1] == b[1], f"--hw-file - reads the CSV from stdin: {b[2]!r}")
+    with open(os.path.join(ROOT, "tests/fixtures/models/gpt2/config.json"), "rb") as f:
+        cfg = f.read()
+    a = run(rl, ["decode", "--model", "tests/fixtures/models/gpt2", "--hw", "h100", "--batch", "1", "--json"])
+    b = run(rl, ["decode", "--model", "-", "--hw", "h100", "--batch", "1", "--json"], stdin=cfg)
+    check(a[0] == 0 and b[0] == 0 and json.loads(a[1])["rows"] == json.loads(b[1])["rows"],
+          f"--model - reads a config.json from stdin: {b[2]!r}")
+    pts = run(rl, ["layer", "--hw", "h100", "--json"])[1].encode()
+    with tempfile.TemporaryDirectory() as tmp:
+        rc, _, err = run(rl, ["plot", "--points", "-", "--hw", "h100", "-o", os.path.join(tmp, "c.svg")],
+                         stdin=pts)
+        check(rc == 0 and os.path.getsize(os.path.join(tmp, "c.svg")) > 1000, f"plot --points -: {err!r}")
+    rc, out, err = run(rl, ["op", "add", "--n", "1", "--hw", "x", "--hw-file", "-"], stdin=b"")
+    check(rc == 2 and not out and one_line(err), f"--hw-file - with empty stdin is an error: {err!r}")
+
+
+def test_directories(rl):
+    for args in (["trace", "tests"], ["plot", "--points", "tests", "-o", "-"],
+                 ["op", "add", "--n", "1", "--hw", "h100", "--hw-file", "tests"]):
+        rc, out, err = run(rl, args)
+        check(rc == 2 and not out and one_line(err) and "is a directory" in err, f"{' '.join(args)}: {rc} {err!r}")
+
+
+def test_write_errors(rl):
+    with tempfile.TemporaryDirectory() as tmp:
+        full = os.path.join(tmp, "full")
+        try:
+            os.mknod(full, 0o666 | 0o020000, os.makedev(1, 7))
+        except PermissionError:
+            print("note  mknod not permitted here: the full-disk case is not run", file=sys.stderr)
+            full = None
+        if full:
+            for args in (["hw", "list"], ["layer", "--json"], ["model", "list", "--csv"], ["version"]):
+                with open(full, "wb") as f:
+                    rc, _, err = run(rl, args, stdout=f)
+                check(rc == 1 and one_line(err) and "No space left on device" in err,
+                      f"{' '.join(args)} > full device: exit {rc}, {err!r}")
+    # a closed pipe: the reader goes away after a few bytes
+    p = subprocess.Popen([rl, "trace", KINETO, "--json"], cwd=ROOT, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    p.stdout.read(10)
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    rc = p.wait(timeout=120)
+    check(rc == 1 and one_line(err) and "Broken pipe" in err, f"closed pipe: exit {rc}, {err!r}")
+
+
+def test_suggestions(rl):
+    for args, want in ((["tarce", KINETO], "did you mean 'trace'?"),
+                       (["help", "decod"], "did you mean 'decode'?"),
+                       (["op", "add", "--n", "1", "--hw", "h100", "--jsno"], "did you mean --json?"),
+                       (["op", "add", "--nn", "1", "--hw", "h100"], "did you mean --n?"),
+                       (["op", "matmull", "--m", "1", "--n", "1", "--k", "1"], "did you mean 'matmul'?"),
+                       (["decode", "--model", "llama-3-8b"], "llama3-8b"),
+                       (["hw", "show", "h1000"], "nvidia-h100")):
+        rc, out, err = run(rl, args)
+        check(rc == 2 and not out and one_line(err) and want in err, f"{' '.join(args)}: {err!r}")
+    rc, out, err = run(rl, ["zzzz"])
+    check(rc == 2 and "did you mean" not in err, f"no suggestion for a word near nothing: {err!r}")
+
+
+def test_version(rl):
+    outs = [run(rl, [a]) for a in ("version", "-V", "--version")]
+    check(all(o[0] == 0 and re.fullmatch(r"roofline \d+\.\d+\.\d+\n", o[1]) for o in outs)
+          and len({o[1] for o in outs}) == 1, f"version, -V, --version: {outs!r}")
+
+
+def test_plot_terminal(rl):
+    rc, text = on_pty(rl, ["plot", "--hw", "h100"])
+    check(rc == 2 and "<svg" not in text and "terminal" in text, f"plot to a terminal refused: {rc} {text[:200]!r}")
+    rc, text = on_pty(rl, ["plot", "--hw", "h100", "-o", "-"])
+    check(rc == 0 and "<svg" in text, f"plot -o - writes to a terminal when asked: {rc}")
+    rc, out, _ = run(rl, ["plot", "--hw", "h100"])
+    check(rc == 0 and out.startswith("<?xml") or "<svg" in out[:400], "plot into a pipe writes SVG")
+
+
+def test_failed_plot(rl):
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = os.path.join(tmp, "no-such-dir", "chart.svg")
+        rc, out, err = run(rl, ["trace", NCU, "--hw", "a100-40gb", "--plot", bad])
+        check(rc == 2 and "kernels by gain" in out and one_line(err) and "--plot" in err,
+              f"a failed --plot still prints the report, then one line: {rc} {err!r}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--roofline", default=os.path.join(ROOT, "build", "roofline"))
+    rl = os.path.abspath(ap.parse_args().roofline)
+    for t in (test_stdin, test_directories, test_write_errors, test_suggestions, test_version,
+              test_plot_terminal, test_failed_plot):
+        t(rl)
+    print(f"manners: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
