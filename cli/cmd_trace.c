@@ -24,7 +24,10 @@ static const char help[] =
     "      activations and backward, dropout, pooling, reductions, losses,\n"
     "      copies and indexing, fused attention forward and backward\n"
     "  Nsight Compute CSV (ncu --csv, details or raw page): F and Q measured\n"
-    "      (SASS FLOP counters, tensor-pipe counts, dram__bytes.sum)\n"
+    "      (SASS FLOP counters, tensor-pipe counts, dram__bytes.sum); one row per\n"
+    "      launch and the hierarchical roofline: bytes and intensity at L1, L2 and\n"
+    "      DRAM, the binding level and its roof fraction, ncu's speed of light\n"
+    "      beside ours (flagged > 20 points apart), occupancy, waves per SM (tail)\n"
     "  Nsight Systems SQLite (nsys export --type sqlite): kernel times, gaps, and\n"
     "      the NVTX range around each launch as its op; no F or Q\n"
     "\n"
@@ -38,16 +41,22 @@ static const char help[] =
     "\n"
     "Per kernel (by kernel name and op) and per op: count, time, F, Q, intensity,\n"
     "bound, bound time max(F/peak, Q/bw), fraction of the roof and the gain still\n"
-    "possible (time - bound time), ranked by gain. Kernels whose F and Q cannot be\n"
-    "derived are listed with their time and the reason. Totals: GPU busy share of\n"
-    "the span; time in compute-bound, memory-bound and overhead (kernels shorter\n"
-    "than the launch overhead, overhead-bound kernels, and the GPU's idle gaps).\n"
+    "possible, ranked by gain: time - max(bound time, floor) per execution, where\n"
+    "the floor is the least time any kernel takes (the launch overhead; for ncu the\n"
+    "shortest launch in the export, at most the overhead). Overhead-bound kernels\n"
+    "(bound time below the floor) gain nothing alone; runs of consecutive small\n"
+    "kernels of one op are listed as fusion candidates instead (saving: their time\n"
+    "minus one floor per run). Kernels whose F and Q cannot be derived are listed\n"
+    "with their time and the reason. Totals: GPU busy share of the span; time in\n"
+    "compute-bound, memory-bound and overhead (kernels shorter than the floor,\n"
+    "overhead-bound kernels, and the GPU's idle gaps).\n"
     "\n"
     "flags:\n"
     "  --hw ID        device (default: the one the trace names, from the database)\n"
     "  --bw B         override the device's memory bandwidth (e.g. 4.8TB/s)\n"
     "  --top N        rows shown per table (default 10; JSON: all rows unless given)\n"
-    "  --overhead T   launch overhead (default 4us): shorter kernels are overhead\n"
+    "  --overhead T   launch overhead and floor (default 4us; ncu: the shortest\n"
+    "                 launch in the export, at most 4us)\n"
     "  --format F     kineto, ncu or nsys (default: detected from the content)\n"
     "  --plot PATH    also write the top kernels on the device's roofline as SVG\n"
     "  --json, --csv  machine-readable output (CSV: the kernel rows)\n"
@@ -181,7 +190,7 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
     if (r->bytes > 0) snprintf(c[7], 64, "%.3g", r->intensity);
     else snprintf(c[7], 64, "-");
     snprintf(c[8], 64, "%s%s", rl_bound_name(r->bound), r->why ? "*" : "");
-    cli_q(c[9], 64, r->bound_time_s, RL_UNIT_SECONDS);
+    cli_q(c[9], 64, r->at_roof_s, RL_UNIT_SECONDS);
     snprintf(c[10], 64, "%.1f%%%s", 100 * r->roof_fraction, r->roof_fraction > 1 ? "!" : "");
     above += r->roof_fraction > 1;
     cli_q(c[11], 64, r->gain_s, RL_UNIT_SECONDS);
@@ -231,6 +240,132 @@ static void print_unknown(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int
   cli_table_free(t);
 }
 
+static void opt_q(char *b, size_t cap, double v, rl_unit u) {
+  if (v >= 0) cli_q(b, cap, v, u);
+  else snprintf(b, cap, "-");
+}
+
+static void opt_pct(char *b, size_t cap, double a, double c) {
+  if (a >= 0 && c >= 0) snprintf(b, cap, "%.0f/%.0f%%", 100 * a, 100 * c);
+  else snprintf(b, cap, "-");
+}
+
+/* a and b alike but for their numbers ("0.96 waves" ~ "0.11 waves") */
+static int same_shape(const char *a, size_t na, const char *b, size_t nb) {
+  size_t i = 0, j = 0;
+  for (;;) {
+    while (i < na && ((a[i] >= '0' && a[i] <= '9') || a[i] == '.')) i++;
+    while (j < nb && ((b[j] >= '0' && b[j] <= '9') || b[j] == '.')) j++;
+    if (i == na || j == nb) return i == na && j == nb;
+    if (a[i++] != b[j++]) return 0;
+  }
+}
+
+/* Nsight Compute: one row per launch, the hierarchical roofline, speed of
+ * light beside our fractions, occupancy and waves */
+static void print_hier(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t top) {
+  int any = 0;
+  for (int32_t i = 0; i < n; i++) any |= rows[i].launch_id >= 0;
+  if (!any) return;
+  FILE *o = ctx->out;
+  fprintf(o, "\nhierarchical roofline (Nsight Compute, per launch; top %d):\n", top);
+  const char *hdr[] = {"ID", "kernel", "L1 bytes", "L2 bytes", "DRAM bytes", "FLOP/B L1", "L2",
+                       "DRAM", "binds", "of roof", "SOL c/m", "ours c/m", "occ th/ach", "waves", "flags"};
+  cli_table *t = cli_table_new(15, hdr);
+  int shown = 0, notes = 0;
+  for (int32_t i = 0; i < n && shown < top; i++) {
+    const rl_trace_row *r = &rows[i];
+    if (r->launch_id < 0) continue;
+    char c[15][64];
+    snprintf(c[0], 64, "%lld", (long long)r->launch_id);
+    shorten(r->name, c[1], 32);
+    opt_q(c[2], 64, r->l1_bytes, RL_UNIT_BYTES);
+    opt_q(c[3], 64, r->l2_bytes, RL_UNIT_BYTES);
+    opt_q(c[4], 64, r->dram_bytes, RL_UNIT_BYTES);
+    const double in[3] = {r->l1_intensity, r->l2_intensity, r->dram_intensity};
+    for (int k = 0; k < 3; k++)
+      if (in[k] >= 0) snprintf(c[5 + k], 64, "%.3g", in[k]);
+      else snprintf(c[5 + k], 64, "-");
+    snprintf(c[8], 64, "%s", r->binding_level >= 0 ? rl_level_name(r->binding_level) : "-");
+    if (r->binding_level >= 0 || r->compute_fraction > 0)
+      snprintf(c[9], 64, "%.1f%%", 100 * r->binding_fraction);
+    else
+      snprintf(c[9], 64, "-");
+    opt_pct(c[10], 64, r->sol_compute, r->sol_memory);
+    if (r->binding_level >= 0 || r->compute_fraction > 0)
+      opt_pct(c[11], 64, r->compute_fraction, r->memory_fraction);
+    else
+      snprintf(c[11], 64, "-");
+    opt_pct(c[12], 64, r->occupancy_theoretical, r->occupancy_achieved);
+    if (r->waves >= 0) snprintf(c[13], 64, "%.2f", r->waves);
+    else snprintf(c[13], 64, "-");
+    snprintf(c[14], 64, "%s%s%s", r->sol_disagree ? "SOL" : "", r->sol_disagree && r->tail ? "," : "",
+             r->tail ? "tail" : "");
+    const char *cells[15];
+    for (int k = 0; k < 15; k++) cells[k] = c[k];
+    cli_table_row(t, cells);
+    shown++;
+    notes += r->note != NULL;
+  }
+  cli_table_print(ctx, t);
+  cli_table_free(t);
+  fputs("  binds: the level whose roof is lowest at its intensity; of roof: max(F/peak, bytes/bw\n"
+        "  at each level) / time. SOL: ncu's compute (sm__throughput) and memory\n"
+        "  (gpu__compute_memory_throughput) % of peak; ours: F/peak and the largest bytes/bw over\n"
+        "  time. flags: SOL = more than 20 points apart; tail = under one full wave.\n", o);
+  if (notes) {
+    /* the notes repeat from launch to launch: print each distinct one once */
+    fputs("  notes:\n", o);
+    const char *seen[64];
+    size_t seen_len[64];
+    int ns = 0;
+    shown = 0;
+    for (int32_t i = 0; i < n && shown < top; i++) {
+      if (rows[i].launch_id < 0) continue;
+      shown++;
+      if (!rows[i].note) continue;
+      const char *p = rows[i].note;
+      while (*p) {
+        const char *e = strstr(p, "; ");
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        int dup = 0;
+        /* per-launch figures (clock, waves, SOL) make each note distinct:
+         * compare them without their numbers */
+        for (int k = 0; k < ns && !dup; k++) dup = same_shape(seen[k], seen_len[k], p, len);
+        if (!dup && ns < 64) {
+          seen_len[ns] = len;
+          seen[ns++] = p;
+          fprintf(o, "    ID %lld: %.*s\n", (long long)rows[i].launch_id, (int)len, p);
+        }
+        p += len;
+        if (*p) p += 2;
+      }
+    }
+  }
+}
+
+static void print_fusions(cli_ctx *ctx, const rl_trace *t, int32_t top) {
+  int32_t n = 0;
+  const rl_trace_fusion *f = rl_trace_fusions(t, &n);
+  if (!n) return;
+  fprintf(ctx->out, "\nfusion candidates (runs of consecutive small kernels of one op; top %d):\n", top);
+  const char *hdr[] = {"#", "op or kernel", "runs", "kernels", "time", "saving"};
+  cli_table *tb = cli_table_new(6, hdr);
+  for (int32_t i = 0; i < n && i < top; i++) {
+    char c[6][64];
+    snprintf(c[0], 64, "%d", (int)i + 1);
+    shorten(f[i].name, c[1], 44);
+    snprintf(c[2], 64, "%lld", (long long)f[i].runs);
+    snprintf(c[3], 64, "%lld", (long long)f[i].kernels);
+    cli_q(c[4], 64, f[i].time_s, RL_UNIT_SECONDS);
+    cli_q(c[5], 64, f[i].saving_s, RL_UNIT_SECONDS);
+    const char *cells[6] = {c[0], c[1], c[2], c[3], c[4], c[5]};
+    cli_table_row(tb, cells);
+  }
+  cli_table_print(ctx, tb);
+  cli_table_free(tb);
+}
+
 static void csv_text(FILE *f, const char *s) {
   if (!strpbrk(s, ",\"\n")) { fputs(s, f); return; }
   fputc('"', f);
@@ -245,7 +380,7 @@ static void csv_num(FILE *f, int known, double v) {
 
 static void print_csv(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t top) {
   FILE *f = ctx->out;
-  fputs("name,op,count,measured_s,flops,bytes,intensity,bound,time_s,roof_fraction,gain_s,"
+  fputs("name,op,count,measured_s,flops,bytes,intensity,bound,time_s,roof_fraction,at_roof_s,gain_s,"
         "measured,why\n", f);
   if (top > 0 && n > top) n = top;
   for (int32_t i = 0; i < n; i++) {
@@ -261,6 +396,7 @@ static void print_csv(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t
     fprintf(f, ",%s", r->bound >= 0 ? rl_bound_name(r->bound) : "");
     csv_num(f, r->has_cost, r->bound_time_s);
     csv_num(f, r->has_cost && r->has_time, r->roof_fraction);
+    csv_num(f, r->has_cost, r->at_roof_s);
     csv_num(f, r->has_cost && r->has_time, r->gain_s);
     fprintf(f, ",%s,", r->measured ? "true" : "false");
     csv_text(f, r->why ? r->why : "");
@@ -290,7 +426,7 @@ static int write_plot(cli_ctx *ctx, const char *path, const char *trace, const r
   for (int32_t i = 0; i < n && np < top; i++) {
     const rl_trace_row *r = &rows[i];
     if (!r->has_cost || !r->has_time || !(r->flops > 0) || !(r->bytes > 0) || !(r->time_s > 0) ||
-        !(r->bound_time_s > 0))
+        !(r->at_roof_s > 0))
       continue;
     if (pk < 0) pk = r->peak_kind;
     rl_plot_point *p = &pts[np++];
@@ -301,7 +437,7 @@ static int write_plot(cli_ctx *ctx, const char *path, const char *trace, const r
     p->bytes = r->bytes;
     p->intensity = r->intensity;
     p->perf = r->flops / r->time_s;
-    p->roof_perf = r->flops / r->bound_time_s;
+    p->roof_perf = r->flops / r->at_roof_s; /* at its roof, never below the floor */
     p->time_s = r->time_s;
     p->measured = 1;
     p->bound = r->bound;
@@ -447,17 +583,25 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
             cli_q(b3, sizeof b3, s.overhead_s, RL_UNIT_SECONDS), pct(p3, sizeof p3, s.overhead_s, whole),
             cli_q(b4, sizeof b4, s.unknown_s, RL_UNIT_SECONDS), pct(p4, sizeof p4, s.unknown_s, whole));
     fprintf(o, "overhead   kernels shorter than %s: %s; overhead-bound kernels: %s%s%s\n",
-            cli_q(b1, sizeof b1, s.launch_overhead_s, RL_UNIT_SECONDS),
+            cli_q(b1, sizeof b1, s.floor_s, RL_UNIT_SECONDS),
             cli_q(b2, sizeof b2, s.short_s, RL_UNIT_SECONDS),
             cli_q(b3, sizeof b3, s.overhead_s - s.short_s - (s.has_span ? s.idle_s : 0), RL_UNIT_SECONDS),
             s.has_span ? "; idle gaps: " : "", s.has_span ? cli_q(b4, sizeof b4, s.idle_s, RL_UNIT_SECONDS) : "");
-    fprintf(o, "gain       %s if every kernel with F and Q ran at its roof\n",
+    fprintf(o, "floor      %s per kernel: %s\n", cli_q(b1, sizeof b1, s.floor_s, RL_UNIT_SECONDS),
+            s.floor_source);
+    fprintf(o, "gain       %s if every kernel with F and Q ran at its roof (never below the floor;\n"
+               "           overhead-bound kernels gain only by fusion)\n",
             cli_q(b1, sizeof b1, s.gain_s, RL_UNIT_SECONDS));
+    int32_t nfu = 0;
+    rl_trace_fusions(t, &nfu);
+    fprintf(o, "fusion     %s from fusing %d kind%s of runs of small kernels (one floor left per run)\n",
+            cli_q(b1, sizeof b1, s.fusion_s, RL_UNIT_SECONDS), (int)nfu, nfu == 1 ? "" : "s");
   } else {
     fputs("GPU time   unknown: the file gives no kernel times (CUPTI range profiler)\n", o);
   }
   fprintf(o, "\nkernels by gain (top %d; * = partly without F and Q):\n", top);
   print_rows(ctx, rk, nk, top, 0);
+  print_hier(ctx, rk, nk, top);
   int any_op = 0;
   for (int32_t i = 0; i < no; i++)
     if (ro[i].has_cost && ro[i].has_time && strcmp(ro[i].name, "(no op)") != 0) any_op = 1;
@@ -472,6 +616,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
             cli_q(b1, sizeof b1, ncoll ? cl[0].link_bw : 0, RL_UNIT_BYTES_S));
     print_colls(ctx, cl, ncoll, top);
   }
+  print_fusions(ctx, t, top);
   fputs("\nwithout a roofline (by time):\n", o);
   print_unknown(ctx, rk, nk, top);
   rc = PLOT_AFTER(CLI_OK);

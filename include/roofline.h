@@ -1481,12 +1481,38 @@ typedef struct rl_trace_row {
   double intensity;    /* F/Q, FLOP/B */
   double bound_time_s; /* sum over executions of max(F/peak, Q/bw) */
   double roof_fraction;/* bound_time_s / time_s */
-  double gain_s;       /* time_s - bound_time_s */
+  double at_roof_s;    /* sum over executions of max(bound time, floor):
+                          no kernel runs faster than the summary's floor_s */
+  double gain_s;       /* max(0, time_s - at_roof_s); 0 when overhead-bound
+                          (see rl_trace_fusions instead) */
   int32_t dtype;       /* rl_dtype of F (its roof), -1 unknown or none */
   int32_t roof;        /* rl_trace_roof the row is measured against */
   const char *family;  /* kernel family from the name ("GEMM library",
                           "Triton pointwise", "NCCL", ...); never NULL */
   int32_t reason;      /* rl_trace_reason when F and Q are unknown, else -1 */
+  /* Nsight Compute only (one row per launch): the hierarchical roofline
+   * (each level's bytes against its roof), speed of light, occupancy.
+   * Bytes and intensities < 0 and roofs 0 where not known. */
+  int64_t launch_id;   /* the launch's ID; -1 for other formats */
+  double l1_bytes, l2_bytes, dram_bytes;  /* l1tex__t, lts__t, dram__bytes */
+  double l1_intensity, l2_intensity, dram_intensity; /* F / bytes, FLOP/B */
+  double l1_bw, l2_bw, dram_bw;  /* the roofs used, B/s */
+  double compute_peak;           /* the flat roof used, FLOP/s */
+  int32_t binding_level;  /* rl_level (L1, L2 or DRAM) whose roof is lowest
+                             at its intensity; -1 */
+  int32_t sol_disagree;   /* 1: ncu's speed of light and our fractions
+                             differ by more than 20 points */
+  double binding_fraction;  /* max(F/peak, bytes/bw of each level) / time */
+  double compute_fraction;  /* ours: (F / peak) / time */
+  double memory_fraction;   /* ours: max over levels of (bytes / bw) / time */
+  double sol_compute, sol_memory; /* ncu's sm__throughput and gpu__compute_
+                             memory_throughput, fractions of peak; < 0 */
+  double occupancy_theoretical, occupancy_achieved; /* fractions; < 0 */
+  double waves;           /* waves per SM; < 0 */
+  int32_t tail;           /* 1: less than one full wave (idle SMs) */
+  int32_t pad_;
+  const char *flops_source; /* how F was counted; NULL */
+  const char *note;         /* what the hierarchical figures lack; NULL */
 } rl_trace_row;
 
 /* The roof a row is measured against. */
@@ -1532,7 +1558,10 @@ typedef struct rl_trace_summary {
   double short_s;         /* of which kernels shorter than the overhead */
   double unknown_s;       /* kernel time with no F and Q */
   double gain_s;          /* sum of the kernel rows' gains */
+  double fusion_s;        /* sum of the fusion candidates' savings */
   double launch_overhead_s;
+  double floor_s;         /* the least time any kernel takes (see below) */
+  const char *floor_source; /* where floor_s comes from (static text) */
   int32_t has_time;       /* 0: the file gives no kernel times */
   int32_t has_span;       /* 0: no timeline (ncu): span, busy, idle unknown */
   /* coverage: the GPU time under a roof (kernels, copies, collectives) */
@@ -1566,16 +1595,39 @@ typedef struct rl_trace_coll {
   double busbw;           /* algbw x factor, B/s */
   double link_bw;         /* the roof, B/s (0: unknown) */
   double roof_fraction;   /* busbw / link_bw */
-  double gain_s;          /* time_s - bound time */
+  double gain_s;          /* max(0, time_s - count x max(bound time of
+                             one call, the floor)) */
 } rl_trace_coll;
 
 /* The collectives of the last analysis, by time; valid until the next
  * analysis or free. */
 RL_API const rl_trace_coll *rl_trace_colls(const rl_trace *t, int32_t *n);
 
+/* A fusion candidate: runs of two or more consecutive small kernels (each
+ * overhead-bound or shorter than the floor) of one op (the kernel's name
+ * when no op is known), in start order per device (ncu: launch order).
+ * Fusing a run into one kernel, or replaying it as a CUDA graph, leaves at
+ * least one floor: saving = its time - one floor per run. */
+typedef struct rl_trace_fusion {
+  const char *name;    /* the op, or the kernel name; owned by the trace */
+  int32_t by_op;       /* 1: name is an op; 0: a kernel name */
+  int64_t runs;        /* runs found */
+  int64_t kernels;     /* kernels in them */
+  double time_s;       /* their time */
+  double saving_s;     /* time_s - runs x floor_s */
+} rl_trace_fusion;
+
 /* Place every kernel under the roof of `hw` (its peak for each kernel's
  * format; tensor peak for matmul-like ops) and rank the groups by gain.
- * Rows without F and Q follow, by time. Replaces any earlier analysis. */
+ * Rows without F and Q follow, by time. Replaces any earlier analysis.
+ * The floor: no kernel takes less than floor_s, the launch overhead of
+ * rl_trace_new on a timeline (Kineto, nsys); for Nsight Compute, which
+ * times each kernel alone (gpu__time_duration: no launch call, but the
+ * front end's set-up, the ramp of the first blocks and the drain of the
+ * last), the shortest launch in the export, at most that overhead, unless
+ * one was given to rl_trace_new. A kernel whose bound time is below the
+ * floor is overhead-bound: no gain of its own, only as part of a fusion
+ * candidate. */
 RL_API rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw,
                                   rl_trace_summary *out, rl_error *err);
 
@@ -1583,16 +1635,22 @@ RL_API rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw,
 RL_API const rl_trace_row *rl_trace_rows(const rl_trace *t, int32_t group,
                                          int32_t *n);
 
+/* The fusion candidates of the last analysis, by saving; valid until the
+ * next analysis or free. */
+RL_API const rl_trace_fusion *rl_trace_fusions(const rl_trace *t, int32_t *n);
+
 /* The analysis as JSON: {"format","device","hw","kernels","gpu_time_s",
  * "span_s","idle_s","busy_s","busy_share","compute_s","memory_s",
- * "overhead_s","short_s","unknown_s","gain_s","launch_overhead_s",
- * "covered_s","coverage","uncovered":[{"reason","measured_s"}],...,
- * "unlinked","rows_total","rows":[...],"ops_total","ops":[...],
- * "collectives_total","collectives":[{...,"measured_s",...}]}; each row
- * {"name","op","count","kernels","measured_s" (the kernels' measured time,
- * the row's time_s field),"flops","bytes","intensity","bound","peak_kind",
- * "time_s" (the roofline bound: bound_time_s),"roof_fraction","gain_s",
- * "measured"}
+ * "overhead_s","short_s","unknown_s","gain_s","fusion_s","launch_overhead_s",
+ * "floor_s","floor_source","covered_s","coverage","uncovered":[{"reason",
+ * "measured_s"}],...,"unlinked","rows_total","rows":[...],"ops_total",
+ * "ops":[...],"collectives_total","collectives":[{...,"measured_s",...}],
+ * "fusion_total","fusion":[...]}; each row {"name","op","count","kernels",
+ * "measured_s" (the kernels' measured time, the row's time_s field),
+ * "flops","bytes","intensity","bound","peak_kind","time_s" (the roofline
+ * bound: bound_time_s),"roof_fraction","at_roof_s","gain_s","measured"};
+ * each fusion candidate {"name","by" ("op" or "kernel"),"runs","kernels",
+ * "measured_s","saving_s"}
  * and "why" where F and Q are unknown (null then stands for them). top > 0
  * keeps the first top rows of each list. Returns the length needed, as
  * snprintf does. */

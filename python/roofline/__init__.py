@@ -402,7 +402,9 @@ def layer(hw=None, dtype="bf16", rows=4096, d=4096, batches=(1, 128, 512), seq=4
 # Models and LLM economics (roofline.llm needs the helpers above).
 from .llm import (Model, collective, decode, mfu, model, model_list, plan, prefill,  # noqa: E402
                   utilization)
+from .trace import trace  # noqa: E402
 
 __all__ = ["op_cost", "roofline", "min_batch", "utilization", "parse_quantity", "format_quantity",
            "dtype_bytes", "hardware", "hardware_list", "op", "kernel", "layer", "Model", "model",
-           "model_list", "decode", "prefill", "plan", "mfu", "collective", "library_path", "__version__"]
+           "model_list", "decode", "prefill", "plan", "mfu", "collective", "trace", "library_path",
+           "__version__"]

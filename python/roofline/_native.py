@@ -217,6 +217,27 @@ class CollResult(ctypes.Structure):
 
 # The C name of each mirrored struct (tests/python/test_layout.py compiles a
 # C program that checks every field's offset and each struct's size).
+RL_REASON_COUNT = 9
+
+
+class TraceUncovered(ctypes.Structure):
+    _fields_ = [("reason", I32), ("time_s", D)]
+
+
+class TraceSummary(ctypes.Structure):
+    _fields_ = [
+        ("kernels", ctypes.c_int64), ("gpu_time_s", D), ("span_s", D), ("busy_s", D),
+        ("idle_s", D), ("busy_share", D), ("compute_s", D), ("memory_s", D), ("overhead_s", D),
+        ("short_s", D), ("unknown_s", D), ("gain_s", D), ("fusion_s", D),
+        ("launch_overhead_s", D), ("floor_s", D), ("floor_source", ctypes.c_char_p),
+        ("has_time", I32), ("has_span", I32),
+        ("covered_s", D), ("coverage", D), ("n_uncovered", I32),
+        ("uncovered", TraceUncovered * RL_REASON_COUNT), ("no_shapes", I32),
+        ("copies", ctypes.c_int64), ("copy_s", D), ("collectives", ctypes.c_int64),
+        ("collective_s", D), ("network_s", D),
+    ]
+
+
 C_NAMES = {
     "Error": "rl_error", "Op": "rl_op", "Cost": "rl_cost", "Roof": "rl_roof",
     "Result": "rl_result", "LayerShape": "rl_layer_shape", "Model": "rl_model",
@@ -225,6 +246,7 @@ C_NAMES = {
     "PrefillResult": "rl_prefill_result", "PlanCfg": "rl_plan_cfg", "PlanRow": "rl_plan_row",
     "MfuCfg": "rl_mfu_cfg", "MfuResult": "rl_mfu_result",
     "MfuConvention": "rl_mfu_convention", "CollCfg": "rl_coll_cfg", "CollResult": "rl_coll_result",
+    "TraceSummary": "rl_trace_summary", "TraceUncovered": "rl_trace_uncovered",
 }
 
 
@@ -329,6 +351,12 @@ def _declare(lib):
                                 P(PrefillResult), C, Z]),
         "rl_mfu_json": (Z, [P(Model), P(MfuCfg), C, P(MfuResult), C, Z]),
         "rl_collective_json": (Z, [P(CollCfg), P(CollResult), C, Z]),
+        "rl_trace_new": (ctypes.c_void_p, [D]),
+        "rl_trace_free": (None, [ctypes.c_void_p]),
+        "rl_trace_read_file": (ctypes.c_int, [ctypes.c_void_p, C, I32, E]),
+        "rl_trace_hw": (ctypes.c_int, [ctypes.c_void_p, P(Hw), E]),
+        "rl_trace_analyze": (ctypes.c_int, [ctypes.c_void_p, P(Hw), P(TraceSummary), E]),
+        "rl_trace_json": (Z, [ctypes.c_void_p, P(Hw), P(TraceSummary), I32, C, Z]),
     })
     for name, (res, args) in sig.items():
         f = getattr(lib, name)

@@ -43,6 +43,7 @@ typedef struct inst_rec {
 
 typedef struct group {
   uint32_t name, op, cost;
+  uint32_t launch;  /* ncu: the kernel's index (one row per launch); RLI_NONE */
   int64_t count, kernels;
   double time;      /* sum of known durations */
   int64_t timed;    /* executions with a duration */
@@ -54,10 +55,12 @@ typedef struct row_acc {
   int64_t known_count, unknown_count;
   uint32_t why;
   int32_t reason;
+  uint32_t launch, cost; /* ncu: the launch and its cost; RLI_NONE */
 } row_acc;
 
 struct rl_trace {
   double overhead;
+  int overhead_given; /* 1: the caller chose it (--overhead) */
   /* strings */
   char **str;
   uint32_t nstr, capstr;
@@ -77,6 +80,8 @@ struct rl_trace {
   uint32_t ninst, capinst;
   rli_kernel *k;
   size_t nk, capk;
+  rli_ncu_launch *launch; /* ncu: one per kernel */
+  size_t nlaunch, caplaunch;
   /* file facts */
   char format[16];
   char device[RL_HW_TEXT_MAX];
@@ -90,6 +95,8 @@ struct rl_trace {
   int32_t nrows[2];
   rl_trace_coll *colls;
   int32_t ncolls;
+  rl_trace_fusion *fusion;
+  int32_t nfusion;
   char **whybuf; /* texts made during analysis */
   size_t nwhy;
 };
@@ -104,9 +111,8 @@ static uint64_t hash_bytes(const void *p, size_t n) {
 rl_trace *rl_trace_new(double launch_overhead_s) {
   rl_trace *t = calloc(1, sizeof *t);
   if (!t) return NULL;
-  t->overhead = launch_overhead_s >= 0 && isfinite(launch_overhead_s)
-                    ? launch_overhead_s
-                    : RL_DEFAULT_LAUNCH_OVERHEAD_S;
+  t->overhead_given = launch_overhead_s >= 0 && isfinite(launch_overhead_s);
+  t->overhead = t->overhead_given ? launch_overhead_s : RL_DEFAULT_LAUNCH_OVERHEAD_S;
   rli_strlcpy(t->format, "unknown", sizeof t->format);
   return t;
 }
@@ -120,6 +126,9 @@ static void free_analysis(rl_trace *t) {
   free(t->colls);
   t->colls = NULL;
   t->ncolls = 0;
+  free(t->fusion);
+  t->fusion = NULL;
+  t->nfusion = 0;
   for (size_t i = 0; i < t->nwhy; i++) free(t->whybuf[i]);
   free(t->whybuf);
   t->whybuf = NULL;
@@ -137,6 +146,7 @@ void rl_trace_free(rl_trace *t) {
   free(t->chash);
   free(t->inst);
   free(t->k);
+  free(t->launch);
   free(t);
 }
 
@@ -345,6 +355,19 @@ rl_status rli_trace_add(rl_trace *t, const rli_kernel *k, rl_error *err) {
   if (!grow((void **)&t->k, sizeof *t->k, t->nk + 1, &t->capk))
     return rli_fail(err, RL_ENOMEM, "out of memory after %zu kernels", t->nk);
   t->k[t->nk++] = *k;
+  return RL_OK;
+}
+
+rl_status rli_trace_add_launch(rl_trace *t, const rli_ncu_launch *m, rl_error *err) {
+  if (t->nk == 0) return rli_fail(err, RL_EINVAL, "no kernel for the launch's metrics");
+  if (!grow((void **)&t->launch, sizeof *t->launch, t->nk, &t->caplaunch))
+    return rli_fail(err, RL_ENOMEM, "out of memory after %zu kernels", t->nk);
+  for (size_t i = t->nlaunch; i + 1 < t->nk; i++) { /* none should be missing */
+    memset(&t->launch[i], 0, sizeof t->launch[i]);
+    t->launch[i].id = -1;
+  }
+  t->launch[t->nk - 1] = *m;
+  t->nlaunch = t->nk;
   return RL_OK;
 }
 
@@ -563,10 +586,138 @@ static int cmp_ivl(const void *pa, const void *pb) {
   return 0;
 }
 
+/* ---- the hierarchical roofline of one ncu launch ----------------------------
+ * Nsight Compute's hierarchical roofline (the SpeedOfLight_Hierarchical*
+ * RooflineChart sections; Yang, Kurth & Williams, "Hierarchical Roofline
+ * analysis for GPUs", CCPE 32(20), 2020): the kernel's F against the bytes
+ * it moved at each level, L1 (l1tex__t_bytes.sum), L2 (lts__t_bytes.sum)
+ * and DRAM (dram__bytes.sum), each under that level's bandwidth roof. The
+ * level whose roof is lowest at its intensity binds: with the same F, the
+ * one with the largest bytes / bandwidth. Roofs: the export's
+ * *.peak_sustained rates when present (at the profiled clock), else the
+ * database's, the compute peak and the L1 and L2 figures (bytes per clock x
+ * boost clock) scaled to the profiled SM clock (ncu locks clocks to base
+ * by default), DRAM as it is. Speed of light: ncu's own sm__throughput and
+ * gpu__compute_memory_throughput percentages beside our compute and memory
+ * fractions; more than 20 points apart is flagged (sm__throughput also
+ * counts non-FLOP pipes and issue slots, so a kernel busy with integer or
+ * address arithmetic is flagged too: our F misses that work). Waves per SM
+ * below 1: the grid does not fill the GPU once (idle SMs for the whole
+ * kernel: the tail effect at its extreme). */
+static void hier_row(rl_trace *t, const rl_hw *hw, double factor, rl_trace_row *o,
+                     const rli_ncu_launch *m, const rli_cost *c) {
+  o->launch_id = -1;
+  o->l1_bytes = o->l2_bytes = o->dram_bytes = -1;
+  o->l1_intensity = o->l2_intensity = o->dram_intensity = -1;
+  o->binding_level = -1;
+  o->sol_compute = o->sol_memory = -1;
+  o->occupancy_theoretical = o->occupancy_achieved = o->waves = -1;
+  if (!m || !c || m->id < 0) return;
+  o->launch_id = m->id;
+  o->l1_bytes = m->l1_bytes;
+  o->l2_bytes = m->l2_bytes;
+  o->dram_bytes = c->bytes;
+  o->sol_compute = m->sol_sm;
+  o->sol_memory = m->sol_mem;
+  o->occupancy_theoretical = m->occ_theory;
+  o->occupancy_achieved = m->occ_achieved;
+  o->waves = m->waves;
+  o->tail = m->waves >= 0 && m->waves < 1;
+  char fs[200];
+  if (m->tensor_src == 1)
+    snprintf(fs, sizeof fs, "SASS FP counters + sm__ops_path_tensor_* (tensor ops as counted)");
+  else if (m->tensor_src == 2 && factor > 0)
+    snprintf(fs, sizeof fs, "SASS FP counters + sm__inst_executed_pipe_tensor x %.0f FLOP (%s)",
+             factor, factor == 4096 ? "one sm_8x HMMA.16816: 2x16x8x16" : "one sm_7x HMMA.884: 2x8x8x4");
+  else if (m->tensor_src == 2)
+    snprintf(fs, sizeof fs, "sm__inst_executed_pipe_tensor without FLOPs per instruction documented "
+                            "for this architecture: tensor work not counted");
+  else
+    snprintf(fs, sizeof fs, "SASS FP counters (dadd+dmul+2dfma, fadd+fmul+2ffma, 2hadd+2hmul+4hfma)");
+  uint32_t fid = why_text(t, fs);
+  o->flops_source = fid == RLI_NONE ? NULL : rli_trace_strat(t, fid);
+  char note[600];
+  size_t nn = 0;
+  note[0] = 0;
+#define NOTE(...) do { if (nn < sizeof note) nn += (size_t)snprintf(note + nn, sizeof note - nn, \
+      "%s", nn ? "; " : ""); if (nn < sizeof note) nn += (size_t)snprintf(note + nn, sizeof note - nn, __VA_ARGS__); } while (0)
+  /* the roofs */
+  double scale = m->sm_hz > 0 && hw->boost_hz > 0 ? m->sm_hz / hw->boost_hz : 1;
+  int cls = c->tensor ? 3 : c->dtype == RL_FP64 ? 0 : c->dtype == RL_FP32 ? 1 : 2;
+  double peak = m->peak[cls];
+  int from_db = 0;
+  if (!(peak > 0)) {
+    int32_t pk = c->dtype >= 0 ? rl_hw_peak_for(hw, c->dtype, c->tensor) : -1;
+    peak = pk >= 0 ? hw->peak[pk] * scale : 0;
+    from_db = 1;
+  }
+  double bw[3] = {m->bw[0], m->bw[1], m->bw[2]};
+  if (!(bw[0] > 0)) { bw[0] = hw->l1_bw * scale; from_db = 1; }
+  if (!(bw[1] > 0)) { bw[1] = hw->l2_bw * scale; from_db = 1; }
+  if (!(bw[2] > 0)) { bw[2] = hw->mem_bw; from_db = 1; }
+  o->compute_peak = peak;
+  o->l1_bw = bw[0];
+  o->l2_bw = bw[1];
+  o->dram_bw = bw[2];
+  if (from_db && scale != 1)
+    NOTE("roofs not in the export: the database's, compute, L1 and L2 scaled to the profiled SM "
+         "clock %.3g GHz (%.0f%% of boost)", m->sm_hz / 1e9, 100 * scale);
+  if (m->l1_bytes < 0 || m->l2_bytes < 0)
+    NOTE("no %s in the export: DRAM only", m->l1_bytes < 0 && m->l2_bytes < 0
+             ? "l1tex__t_bytes.sum or lts__t_bytes.sum" : m->l1_bytes < 0 ? "l1tex__t_bytes.sum"
+             : "lts__t_bytes.sum");
+  double bytes[3] = {o->l1_bytes, o->l2_bytes, o->dram_bytes};
+  static const int32_t lv[3] = {RL_LEVEL_L1, RL_LEVEL_L2, RL_LEVEL_DRAM};
+  static const char *const lname[3] = {"L1", "L2", "DRAM"};
+  double F = o->has_cost ? o->flops : -1;
+  double tmax = -1;
+  const char *nobw[3];
+  int nnobw = 0;
+  for (int l = 0; l < 3; l++) {
+    if (bytes[l] < 0) continue;
+    if (F >= 0 && bytes[l] > 0) {
+      double I = F / bytes[l];
+      if (l == 0) o->l1_intensity = I;
+      else if (l == 1) o->l2_intensity = I;
+      else o->dram_intensity = I;
+    }
+    if (!(bw[l] > 0)) {
+      nobw[nnobw++] = lname[l];
+      continue;
+    }
+    double tl = bytes[l] / bw[l];
+    if (tl > tmax) { tmax = tl; o->binding_level = lv[l]; }
+  }
+  if (nnobw)
+    NOTE("no %s%s%s bandwidth for %s (not in the export or the database): not placed", nobw[0],
+         nnobw > 1 ? " or " : "", nnobw > 1 ? nobw[1] : "", hw->id);
+  if (o->tail)
+    NOTE("tail effect: %.2f waves, less than one full wave (SMs idle for the whole kernel)", m->waves);
+  if (F >= 0 && o->has_time && o->time_s > 0 && peak > 0) {
+    double ct = F / peak;
+    o->compute_fraction = ct / o->time_s;
+    o->memory_fraction = tmax > 0 ? tmax / o->time_s : 0;
+    o->binding_fraction = fmax(ct, tmax) / o->time_s;
+    int dc = m->sol_sm >= 0 && fabs(m->sol_sm - o->compute_fraction) > 0.2;
+    int dm = m->sol_mem >= 0 && tmax >= 0 && fabs(m->sol_mem - o->memory_fraction) > 0.2;
+    if (dc || dm) {
+      o->sol_disagree = 1;
+      NOTE("ncu's speed of light (compute %.0f%%, memory %.0f%%) and ours (%.0f%%, %.0f%%) differ "
+           "by more than 20 points: our F or Q, or the roof, is off for this kernel",
+           100 * m->sol_sm, 100 * m->sol_mem, 100 * o->compute_fraction, 100 * o->memory_fraction);
+    }
+  }
+#undef NOTE
+  if (nn) {
+    uint32_t id = why_text(t, note);
+    o->note = id == RLI_NONE ? NULL : rli_trace_strat(t, id);
+  }
+}
+
 /* Merge groups into rows keyed by (name, op). */
-static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, const group *g,
-                            size_t ng, int by_op, rl_trace_row **out, int32_t *nout,
-                            rl_error *err) {
+static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, double floor_s,
+                            const group *g, size_t ng, int by_op, rl_trace_row **out,
+                            int32_t *nout, rl_error *err) {
   row_acc *acc = calloc(ng ? ng : 1, sizeof *acc);
   size_t mcap = 64;
   while (mcap < ng * 2 + 2) mcap *= 2;
@@ -581,11 +732,12 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, const g
   for (size_t i = 0; i < ng; i++) {
     const group *gr = &g[i];
     /* op groups carry the op label in `name` */
-    uint32_t kn = gr->name, ko = by_op ? RLI_NONE : gr->op;
-    size_t h = (size_t)key3(kn, ko, 0) & (mcap - 1);
+    uint32_t kn = gr->name, ko = by_op ? RLI_NONE : gr->op, kl = by_op ? RLI_NONE : gr->launch;
+    size_t h = (size_t)key3(kn, ko, kl) & (mcap - 1);
     while (map[h] != RLI_NONE) {
       row_acc *r = &acc[map[h]];
-      if (kn == (uint32_t)(uintptr_t)r->row.name && ko == (uint32_t)(uintptr_t)r->row.op)
+      if (kn == (uint32_t)(uintptr_t)r->row.name && ko == (uint32_t)(uintptr_t)r->row.op &&
+          kl == r->launch)
         break;
       h = (h + 1) & (mcap - 1);
     }
@@ -601,6 +753,8 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, const g
       r->row.reason = -1;
       r->why = RLI_NONE;
       r->reason = -1;
+      r->launch = kl;
+      r->cost = gr->cost;
     } else {
       r = &acc[map[h]];
     }
@@ -616,6 +770,7 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, const g
       r->row.flops += n * e.flops;
       r->row.bytes += n * e.bytes;
       r->row.bound_time_s += n * e.bound_t;
+      r->row.at_roof_s += n * fmax(e.bound_t, floor_s);
       r->compute_t += n * e.compute_t;
       r->memory_t += n * e.memory_t;
       r->known_time += gr->time;
@@ -663,16 +818,20 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, const g
       }
     }
     if (!o->has_time && !o->why) o->why = "the file gives no kernel times";
+    hier_row(t, hw, factor, o, r->launch < t->nlaunch ? &t->launch[r->launch] : NULL,
+             r->cost < t->ncost ? &t->cost[r->cost] : NULL);
     if (o->has_cost) {
       double per = o->bound_time_s / (double)r->known_count;
       o->bound = o->roof == RL_TRACE_ROOF_NET        ? RL_BOUND_NETWORK
                  : r->compute_t >= r->memory_t ? RL_BOUND_COMPUTE
                                                : RL_BOUND_MEMORY;
-      if (t->overhead > 0 && per < t->overhead) o->bound = RL_BOUND_OVERHEAD;
+      if (floor_s > 0 && per < floor_s) o->bound = RL_BOUND_OVERHEAD;
       o->intensity = o->bytes > 0 ? o->flops / o->bytes : 0;
       if (o->has_time && r->known_time > 0) {
         o->roof_fraction = o->bound_time_s / r->known_time;
-        o->gain_s = r->known_time - o->bound_time_s;
+        /* at the roof, but never below the floor; an overhead-bound row
+         * gains only by fusion (rl_trace_fusions) */
+        o->gain_s = o->bound == RL_BOUND_OVERHEAD ? 0 : fmax(0, r->known_time - o->at_roof_s);
       }
     }
   }
@@ -695,14 +854,14 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, const g
 
 /* Find or add the group (a, b, c) in (g, ng) through the map. */
 static group *group_at(group **g, size_t *ng, size_t *capg, tmap *m, uint32_t name, uint32_t op,
-                       uint32_t cost) {
+                       uint32_t cost, uint32_t launch) {
   if ((*ng + 1) * 2 > m->cap) {
     size_t nc = m->cap ? m->cap * 2 : 256;
     uint32_t *s = malloc(sizeof *s * nc);
     if (!s) return NULL;
     memset(s, 0xff, sizeof *s * nc);
     for (size_t i = 0; i < *ng; i++) {
-      size_t h = (size_t)key3((*g)[i].name, (*g)[i].op, (*g)[i].cost) & (nc - 1);
+      size_t h = (size_t)(key3((*g)[i].name, (*g)[i].op, (*g)[i].cost) ^ (*g)[i].launch) & (nc - 1);
       while (s[h] != RLI_NONE) h = (h + 1) & (nc - 1);
       s[h] = (uint32_t)i;
     }
@@ -710,10 +869,10 @@ static group *group_at(group **g, size_t *ng, size_t *capg, tmap *m, uint32_t na
     m->slot = s;
     m->cap = nc;
   }
-  size_t h = (size_t)key3(name, op, cost) & (m->cap - 1);
+  size_t h = (size_t)(key3(name, op, cost) ^ launch) & (m->cap - 1);
   while (m->slot[h] != RLI_NONE) {
     group *x = &(*g)[m->slot[h]];
-    if (x->name == name && x->op == op && x->cost == cost) return x;
+    if (x->name == name && x->op == op && x->cost == cost && x->launch == launch) return x;
     h = (h + 1) & (m->cap - 1);
   }
   if (!grow((void **)g, sizeof **g, *ng + 1, capg)) return NULL;
@@ -722,6 +881,7 @@ static group *group_at(group **g, size_t *ng, size_t *capg, tmap *m, uint32_t na
   x->name = name;
   x->op = op;
   x->cost = cost;
+  x->launch = launch;
   m->slot[h] = (uint32_t)(*ng)++;
   return x;
 }
@@ -741,7 +901,8 @@ static int cmp_uncov(const void *pa, const void *pb) {
 
 /* The collectives table: the kernels whose cost is a collective, grouped
  * by that cost (kind, S, n). */
-static rl_status build_colls(rl_trace *t, const rl_hw *hw, const uint32_t *kcost, rl_error *err) {
+static rl_status build_colls(rl_trace *t, const rl_hw *hw, const uint32_t *kcost, double floor_s,
+                              rl_error *err) {
   int64_t *cnt = calloc(t->ncost + 1, sizeof *cnt);
   double *tm = calloc(t->ncost + 1, sizeof *tm);
   if (!cnt || !tm) {
@@ -783,7 +944,9 @@ static rl_status build_colls(rl_trace *t, const rl_hw *hw, const uint32_t *kcost
     o->link_bw = link > 0 ? link : 0;
     if (link > 0 && S >= 0 && n >= 1) {
       o->roof_fraction = o->busbw / link;
-      o->gain_s = tm[c] - (double)cnt[c] * S * rli_coll_factor(k->coll, n) / link;
+      /* at the link's roof, but no call below the floor */
+      double per = S * rli_coll_factor(k->coll, n) / link;
+      o->gain_s = fmax(0, tm[c] - (double)cnt[c] * fmax(per, floor_s));
     }
   }
   qsort(t->colls, (size_t)t->ncolls, sizeof *t->colls, cmp_coll);
@@ -797,6 +960,136 @@ const rl_trace_coll *rl_trace_colls(const rl_trace *t, int32_t *n) {
   return t ? t->colls : NULL;
 }
 
+/* ---- fusion candidates ---------------------------------------------------
+ * A kernel is small when it is overhead-bound (its bound time is below the
+ * floor) or shorter than the floor. Runs of two or more consecutive small
+ * kernels of one op (else of one kernel name), in start order per device
+ * (ncu: launch order), could be one kernel or one CUDA graph replay; what
+ * that saves is at most their time minus the one floor that remains (runs
+ * that take less than one floor save nothing and are left out).
+ * Runs are summed per op (or name) and ranked by that saving. */
+typedef struct korder {
+  double s;
+  int32_t dev;
+  uint32_t i;
+} korder;
+
+static int cmp_korder(const void *pa, const void *pb) {
+  const korder *a = pa, *b = pb;
+  if (a->dev != b->dev) return a->dev < b->dev ? -1 : 1;
+  if (a->s != b->s) return a->s < b->s ? -1 : 1;
+  return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static int cmp_fusion(const void *pa, const void *pb) {
+  const rl_trace_fusion *a = pa, *b = pb;
+  if (a->saving_s != b->saving_s) return a->saving_s < b->saving_s ? 1 : -1;
+  if (a->kernels != b->kernels) return a->kernels < b->kernels ? 1 : -1;
+  return strcmp(a->name, b->name);
+}
+
+typedef struct frun {
+  uint32_t key;
+  int32_t by_op;
+  int64_t n;
+  double time;
+} frun;
+
+static int fusion_add(rl_trace *t, tmap *m, size_t *cap, const frun *r, double floor_s) {
+  if (r->n < 2 || !(r->time > floor_s)) return 1; /* a run below one floor saves nothing */
+  if (((size_t)t->nfusion + 1) * 2 > m->cap) {
+    size_t nc = m->cap ? m->cap * 2 : 64;
+    uint32_t *sl = malloc(sizeof *sl * nc);
+    if (!sl) return 0;
+    memset(sl, 0xff, sizeof *sl * nc);
+    for (int32_t i = 0; i < t->nfusion; i++) {
+      size_t h = (size_t)key3((uint32_t)(uintptr_t)t->fusion[i].name,
+                              (uint32_t)t->fusion[i].by_op, 0) & (nc - 1);
+      while (sl[h] != RLI_NONE) h = (h + 1) & (nc - 1);
+      sl[h] = (uint32_t)i;
+    }
+    free(m->slot);
+    m->slot = sl;
+    m->cap = nc;
+  }
+  size_t h = (size_t)key3(r->key, (uint32_t)r->by_op, 0) & (m->cap - 1);
+  while (m->slot[h] != RLI_NONE) {
+    rl_trace_fusion *f = &t->fusion[m->slot[h]];
+    if ((uint32_t)(uintptr_t)f->name == r->key && f->by_op == r->by_op) break;
+    h = (h + 1) & (m->cap - 1);
+  }
+  rl_trace_fusion *f;
+  if (m->slot[h] == RLI_NONE) {
+    if (!grow((void **)&t->fusion, sizeof *t->fusion, (size_t)t->nfusion + 1, cap)) return 0;
+    m->slot[h] = (uint32_t)t->nfusion;
+    f = &t->fusion[t->nfusion++];
+    memset(f, 0, sizeof *f);
+    f->name = (const char *)(uintptr_t)r->key; /* an id until the end */
+    f->by_op = r->by_op;
+  } else {
+    f = &t->fusion[m->slot[h]];
+  }
+  f->runs++;
+  f->kernels += r->n;
+  f->time_s += r->time;
+  f->saving_s += r->time - floor_s;
+  return 1;
+}
+
+static rl_status find_fusions(rl_trace *t, const int8_t *regime, uint32_t nregime,
+                              double floor_s, double *total, rl_error *err) {
+  korder *o = malloc(sizeof *o * (t->nk ? t->nk : 1));
+  tmap m = {NULL, 0};
+  size_t cap = 0;
+  if (!o) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+  size_t n = 0;
+  for (size_t i = 0; i < t->nk; i++)
+    if (t->k[i].dur_s >= 0) {
+      o[n].s = t->k[i].start_s;
+      o[n].dev = t->k[i].device;
+      o[n].i = (uint32_t)i;
+      n++;
+    }
+  qsort(o, n, sizeof *o, cmp_korder);
+  frun cur = {RLI_NONE, 0, 0, 0};
+  int ok = 1;
+  for (size_t j = 0; j < n && ok; j++) {
+    const rli_kernel *k = &t->k[o[j].i];
+    int has_inst = k->inst != RLI_NONE && k->inst < t->ninst;
+    uint32_t rc = has_inst ? t->inst[k->inst].cost : k->cost;
+    /* kernels only: copies and collectives are not fused into kernels */
+    int small = k->kind == RLI_K_KERNEL && (rc >= t->ncost || t->cost[rc].roof != RLI_ROOF_NET) &&
+                (k->dur_s < floor_s || (rc < nregime && regime[rc] == RL_BOUND_OVERHEAD));
+    uint32_t key = k->op != RLI_NONE ? k->op : k->name;
+    int32_t by_op = k->op != RLI_NONE;
+    int same_dev = j > 0 && o[j - 1].dev == o[j].dev;
+    if (small && same_dev && cur.n && cur.key == key && cur.by_op == by_op) {
+      cur.n++;
+      cur.time += k->dur_s;
+      continue;
+    }
+    ok = fusion_add(t, &m, &cap, &cur, floor_s);
+    cur.n = 0;
+    if (small && key != RLI_NONE) {
+      cur.key = key;
+      cur.by_op = by_op;
+      cur.n = 1;
+      cur.time = k->dur_s;
+    }
+  }
+  if (ok) ok = fusion_add(t, &m, &cap, &cur, floor_s);
+  free(o);
+  free(m.slot);
+  if (!ok) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+  *total = 0;
+  for (int32_t i = 0; i < t->nfusion; i++) {
+    t->fusion[i].name = t->str[(uint32_t)(uintptr_t)t->fusion[i].name];
+    *total += t->fusion[i].saving_s;
+  }
+  if (t->nfusion > 1) qsort(t->fusion, (size_t)t->nfusion, sizeof *t->fusion, cmp_fusion);
+  return RL_OK;
+}
+
 rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
                            rl_error *err) {
   if (!t || !hw || !out) return rli_fail(err, RL_EINVAL, "no trace or no device");
@@ -805,6 +1098,21 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   memset(out, 0, sizeof *out);
   out->launch_overhead_s = t->overhead;
   out->no_shapes = t->no_shapes;
+  out->floor_s = t->overhead;
+  out->floor_source = t->overhead_given ? "the launch overhead given (--overhead)"
+                                        : "the default launch overhead (He 2022: a few us)";
+  if (t->no_timeline && !t->overhead_given) {
+    /* ncu times each kernel alone: its floor is the shortest launch of the
+     * export (measured at the profiled clock), at most the overhead */
+    double shortest = -1;
+    for (size_t i = 0; i < t->nk; i++)
+      if (t->k[i].dur_s > 0 && (shortest < 0 || t->k[i].dur_s < shortest)) shortest = t->k[i].dur_s;
+    if (shortest > 0 && shortest < out->floor_s) {
+      out->floor_s = shortest;
+      out->floor_source = "the shortest launch in the export (measured by Nsight Compute)";
+    }
+  }
+  double floor_s = out->floor_s;
   double factor = tensor_factor(t, hw);
   rl_status st = RL_OK;
   uint32_t shared = rli_trace_cost_why(t, "its op launched several kernels: the op's F and Q "
@@ -827,11 +1135,12 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
     st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
     goto done;
   }
-  for (uint32_t c = 0; c < t->ncost; c++) {
+  uint32_t nregime = t->ncost;
+  for (uint32_t c = 0; c < nregime; c++) {
     cost_eval e;
     eval_cost(t, hw, &t->cost[c], factor, &e);
     regime[c] = (int8_t)(!e.known ? -1
-                         : (t->overhead > 0 && e.bound_t < t->overhead) ? RL_BOUND_OVERHEAD
+                         : (floor_s > 0 && e.bound_t < floor_s) ? RL_BOUND_OVERHEAD
                          : t->cost[c].roof == RLI_ROOF_NET ? RL_BOUND_NETWORK
                          : e.compute_t >= e.memory_t ? RL_BOUND_COMPUTE
                                                      : RL_BOUND_MEMORY);
@@ -850,6 +1159,8 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
       t->inst[t->k[i].inst].op = t->k[i].op;
     }
   size_t niv = 0;
+  /* ncu: one row per launch (each has its own counters, grid and clock) */
+  int per_launch = t->nlaunch == t->nk && t->nk < RLI_NONE;
   for (size_t i = 0; i < t->nk; i++) {
     const rli_kernel *k = &t->k[i];
     int has_inst = k->inst != RLI_NONE && k->inst < t->ninst && k->cost == RLI_NONE;
@@ -862,7 +1173,8 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
                                : nolink;
     uint32_t rc = has_inst ? t->inst[k->inst].cost : k->cost != RLI_NONE ? k->cost : nolink;
     kcost[i] = rc;
-    group *x = group_at(&kg, &nkg, &capk, &km, k->name, k->op, cost);
+    group *x = group_at(&kg, &nkg, &capk, &km, k->name, k->op, cost,
+                        per_launch ? (uint32_t)i : RLI_NONE);
     if (!x) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
     x->count++;
     x->kernels++;
@@ -884,7 +1196,7 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
       int r = rc < t->ncost ? regime[rc] : -1;
       if (r >= 0) out->covered_s += k->dur_s;
       else unc[rc < t->ncost ? reason[rc] : RL_REASON_OTHER] += k->dur_s;
-      if (k->dur_s < t->overhead) r = -2;
+      if (k->dur_s < floor_s) r = -2;
       if (r == -2) { out->short_s += k->dur_s; out->overhead_s += k->dur_s; }
       else if (r == RL_BOUND_OVERHEAD) out->overhead_s += k->dur_s;
       else if (r == RL_BOUND_COMPUTE) out->compute_s += k->dur_s;
@@ -896,7 +1208,7 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
       /* copies are their own ops: the op that asked for one (copy_, a
        * backward op's memset) has its own row for its kernels */
       group *y = group_at(&og, &nog, &capo, &om, k->kind != RLI_K_KERNEL ? k->name : k->op,
-                          RLI_NONE, k->cost != RLI_NONE ? k->cost : nolink);
+                          RLI_NONE, k->cost != RLI_NONE ? k->cost : nolink, RLI_NONE);
       if (!y) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
       y->count++;
       y->kernels++;
@@ -912,7 +1224,7 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   qsort(out->uncovered, (size_t)out->n_uncovered, sizeof out->uncovered[0], cmp_uncov);
   for (uint32_t i = 0; i < t->ninst; i++) {
     if (!inst_n[i]) continue;
-    group *y = group_at(&og, &nog, &capo, &om, t->inst[i].op, RLI_NONE, t->inst[i].cost);
+    group *y = group_at(&og, &nog, &capo, &om, t->inst[i].op, RLI_NONE, t->inst[i].cost, RLI_NONE);
     if (!y) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
     y->count++;
     y->kernels += inst_n[i];
@@ -951,12 +1263,14 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
     out->span_s = out->busy_s = out->idle_s = out->busy_share = 0;
   }
   /* rows */
-  st = build_rows(t, hw, factor, kg, nkg, 0, &t->rows[0], &t->nrows[0], err);
-  if (st == RL_OK) st = build_rows(t, hw, factor, og, nog, 1, &t->rows[1], &t->nrows[1], err);
-  if (st == RL_OK) st = build_colls(t, hw, kcost, err);
+  st = build_rows(t, hw, factor, floor_s, kg, nkg, 0, &t->rows[0], &t->nrows[0], err);
+  if (st == RL_OK)
+    st = build_rows(t, hw, factor, floor_s, og, nog, 1, &t->rows[1], &t->nrows[1], err);
+  if (st == RL_OK) st = build_colls(t, hw, kcost, floor_s, err);
   if (st == RL_OK)
     for (int32_t i = 0; i < t->nrows[0]; i++)
       if (t->rows[0][i].has_cost && t->rows[0][i].has_time) out->gain_s += t->rows[0][i].gain_s;
+  if (st == RL_OK) st = find_fusions(t, regime, nregime, floor_s, &out->fusion_s, err);
 done:
   free(inst_n);
   free(inst_t);
@@ -970,6 +1284,11 @@ done:
   free(km.slot);
   free(om.slot);
   return st;
+}
+
+const rl_trace_fusion *rl_trace_fusions(const rl_trace *t, int32_t *n) {
+  if (n) *n = t ? t->nfusion : 0;
+  return t ? t->fusion : NULL;
 }
 
 const rl_trace_row *rl_trace_rows(const rl_trace *t, int32_t group_by, int32_t *n) {
@@ -1007,6 +1326,7 @@ static void rows_json(rli_out *o, const rl_trace_row *rows, int32_t n, int32_t t
     else rli_out_puts(o, "null");
     num_or_null(o, "time_s", r->has_cost, r->bound_time_s);
     num_or_null(o, "roof_fraction", r->has_cost && r->has_time, r->roof_fraction);
+    num_or_null(o, "at_roof_s", r->has_cost, r->at_roof_s);
     num_or_null(o, "gain_s", r->has_cost && r->has_time, r->gain_s);
     /* faster than its roof (roof_fraction > 1, a negative gain) contradicts
      * the model: wrong hardware, wrong shapes or a timer problem */
@@ -1024,6 +1344,40 @@ static void rows_json(rli_out *o, const rl_trace_row *rows, int32_t n, int32_t t
     if (r->reason >= 0) {
       rli_out_puts(o, ",\"reason\":");
       rli_out_str(o, rl_trace_reason_name(r->reason));
+    }
+    if (r->launch_id >= 0) {
+      rli_out_printf(o, ",\"launch_id\":%lld", (long long)r->launch_id);
+      num_or_null(o, "l1_bytes", r->l1_bytes >= 0, r->l1_bytes);
+      num_or_null(o, "l2_bytes", r->l2_bytes >= 0, r->l2_bytes);
+      num_or_null(o, "dram_bytes", r->dram_bytes >= 0, r->dram_bytes);
+      num_or_null(o, "l1_intensity", r->l1_intensity >= 0, r->l1_intensity);
+      num_or_null(o, "l2_intensity", r->l2_intensity >= 0, r->l2_intensity);
+      num_or_null(o, "dram_intensity", r->dram_intensity >= 0, r->dram_intensity);
+      num_or_null(o, "l1_bw", r->l1_bw > 0, r->l1_bw);
+      num_or_null(o, "l2_bw", r->l2_bw > 0, r->l2_bw);
+      num_or_null(o, "dram_bw", r->dram_bw > 0, r->dram_bw);
+      num_or_null(o, "compute_peak", r->compute_peak > 0, r->compute_peak);
+      rli_out_puts(o, ",\"binding_level\":");
+      if (r->binding_level >= 0) rli_out_str(o, rl_level_name(r->binding_level));
+      else rli_out_puts(o, "null");
+      int fr = r->binding_level >= 0 || r->compute_fraction > 0;
+      num_or_null(o, "binding_fraction", fr, r->binding_fraction);
+      num_or_null(o, "compute_fraction", fr, r->compute_fraction);
+      num_or_null(o, "memory_fraction", fr && r->binding_level >= 0, r->memory_fraction);
+      num_or_null(o, "sol_compute", r->sol_compute >= 0, r->sol_compute);
+      num_or_null(o, "sol_memory", r->sol_memory >= 0, r->sol_memory);
+      rli_out_printf(o, ",\"sol_disagree\":%s", r->sol_disagree ? "true" : "false");
+      num_or_null(o, "occupancy_theoretical", r->occupancy_theoretical >= 0, r->occupancy_theoretical);
+      num_or_null(o, "occupancy_achieved", r->occupancy_achieved >= 0, r->occupancy_achieved);
+      num_or_null(o, "waves_per_sm", r->waves >= 0, r->waves);
+      rli_out_printf(o, ",\"tail_effect\":%s", r->tail ? "true" : "false");
+      rli_out_puts(o, ",\"flops_source\":");
+      if (r->flops_source) rli_out_str(o, r->flops_source);
+      else rli_out_puts(o, "null");
+      if (r->note) {
+        rli_out_puts(o, ",\"note\":");
+        rli_out_str(o, r->note);
+      }
     }
     if (r->why) {
       rli_out_puts(o, ",\"why\":");
@@ -1059,6 +1413,7 @@ size_t rl_trace_json(const rl_trace *t, const rl_hw *hw, const rl_trace_summary 
   num_or_null(&o, "short_s", ht, s->short_s);
   num_or_null(&o, "unknown_s", ht, s->unknown_s);
   num_or_null(&o, "gain_s", ht, s->gain_s);
+  num_or_null(&o, "fusion_s", ht, s->fusion_s);
   num_or_null(&o, "launch_overhead_s", 1, s->launch_overhead_s);
   num_or_null(&o, "covered_s", ht, s->covered_s);
   num_or_null(&o, "coverage", ht, s->coverage);
@@ -1075,6 +1430,9 @@ size_t rl_trace_json(const rl_trace *t, const rl_hw *hw, const rl_trace_summary 
   rli_out_printf(&o, ",\"collective_kernels\":%lld", (long long)s->collectives);
   num_or_null(&o, "collective_s", ht, s->collective_s);
   num_or_null(&o, "network_s", ht, s->network_s);
+  num_or_null(&o, "floor_s", 1, s->floor_s);
+  rli_out_puts(&o, ",\"floor_source\":");
+  rli_out_str(&o, s->floor_source ? s->floor_source : "");
   rli_out_printf(&o, ",\"unlinked\":%lld", (long long)t->unlinked);
   rli_out_printf(&o, ",\"rows_total\":%d,\"rows\":[", (int)t->nrows[0]);
   rows_json(&o, t->rows[0], t->nrows[0], top);
@@ -1099,6 +1457,19 @@ size_t rl_trace_json(const rl_trace *t, const rl_hw *hw, const rl_trace_summary 
     num_or_null(&o, "link_bw", c->link_bw > 0, c->link_bw);
     num_or_null(&o, "roof_fraction", bw && c->link_bw > 0, c->roof_fraction);
     num_or_null(&o, "gain_s", bw && c->link_bw > 0, c->gain_s);
+    rli_out_puts(&o, "}");
+  }
+  rli_out_puts(&o, "]");
+  rli_out_printf(&o, ",\"fusion_total\":%d,\"fusion\":[", (int)t->nfusion);
+  int32_t nf = top > 0 && t->nfusion > top ? top : t->nfusion;
+  for (int32_t i = 0; i < nf; i++) {
+    const rl_trace_fusion *f = &t->fusion[i];
+    rli_out_puts(&o, i ? ",{\"name\":" : "{\"name\":");
+    rli_out_str(&o, f->name);
+    rli_out_printf(&o, ",\"by\":\"%s\",\"runs\":%lld,\"kernels\":%lld", f->by_op ? "op" : "kernel",
+                   (long long)f->runs, (long long)f->kernels);
+    num_or_null(&o, "measured_s", 1, f->time_s);
+    num_or_null(&o, "saving_s", 1, f->saving_s);
     rli_out_puts(&o, "}");
   }
   rli_out_puts(&o, "]}");

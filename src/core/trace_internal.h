@@ -102,6 +102,28 @@ void rli_trace_count_events(rl_trace *t, int64_t n);
 void rli_trace_set_no_timeline(rl_trace *t);
 void rli_trace_set_unlinked(rl_trace *t, int64_t n);
 
+/* What Nsight Compute measured of one launch beyond F, Q and its time
+ * (the hierarchical roofline, speed of light, occupancy). < 0: not in the
+ * export (rates and peaks: 0). */
+typedef struct rli_ncu_launch {
+  int64_t id;                 /* the launch's ID */
+  double l1_bytes, l2_bytes;  /* l1tex__t_bytes.sum, lts__t_bytes.sum */
+  double sol_sm, sol_mem;     /* sm__throughput / gpu__compute_memory_
+                                 throughput .avg.pct_of_peak_sustained_elapsed,
+                                 as fractions */
+  double occ_theory, occ_achieved; /* fractions */
+  double waves;               /* waves per SM (launch__waves_per_multiprocessor) */
+  double sm_hz;               /* profiled SM clock (sm__cycles_elapsed.avg.per_second) */
+  double bw[3];               /* L1, L2, DRAM peak-sustained B/s from the export */
+  double peak[4];             /* fp64, fp32, fp16, tensor FLOP/s from the export */
+  int32_t tensor_src;         /* 0: no tensor work; 1: sm__ops_path_tensor_*;
+                                 2: sm__inst_executed_pipe_tensor x FLOPs per
+                                 instruction of the architecture */
+} rli_ncu_launch;
+
+/* Attach m to the kernel added last (ncu). */
+rl_status rli_trace_add_launch(rl_trace *t, const rli_ncu_launch *m, rl_error *err);
+
 /* ---- ATen op costs (trace_aten.c) ------------------------------------ */
 #define RLI_ATEN_MAX_IN 16
 #define RLI_ATEN_MAX_DIM 8

@@ -24,6 +24,24 @@
  * The roof used is that of the dominant class of FLOPs (tensor: the fp16
  * tensor peak; else fp64, fp32 or vector fp16). ncu replays kernels one by
  * one, so the file has no timeline: no span and no idle time.
+ *
+ * Per launch, for the hierarchical roofline (trace.c): l1tex__t_bytes.sum
+ * and lts__t_bytes.sum; the roofs, when the export has the roofline
+ * sections' rates, as value per cycle x cycles per second (the section
+ * files: *_pred_on.sum.peak_sustained x 2 for FMA, x 4 for HFMA2, x
+ * sm__cycles_elapsed.avg.per_second; l1tex__t_bytes.sum.peak_sustained or
+ * l1tex__lsu_writeback_active*.sum.peak_sustained x 128 B, x
+ * l1tex__cycles_elapsed.avg.per_second; lts__t_bytes.sum.peak_sustained or
+ * lts__lts2xbar_cycles_active.sum.peak_sustained x 32 B, x
+ * lts__cycles_elapsed.avg.per_second; dram__bytes.sum.peak_sustained x
+ * dram__cycles_elapsed.avg.per_second; the fastest
+ * sm__ops_path_tensor_*.sum.peak_sustained); speed of light
+ * (sm__throughput / gpu__compute_memory_throughput
+ * .avg.pct_of_peak_sustained_elapsed, or the SOL section's "Compute (SM)
+ * Throughput" / "Memory Throughput" in %); occupancy (Occupancy section or
+ * sm__maximum_warps_per_active_cycle_pct, sm__warps_active.avg.pct_of_
+ * peak_sustained_active); waves per SM (Launch Statistics or
+ * launch__waves_per_multiprocessor).
  */
 #include "io/trace_io.h"
 
@@ -148,6 +166,48 @@ static const char *fld(const csv *c, int i) {
 }
 
 /* ---- metrics of one launch ---------------------------------------------- */
+/* Metrics beyond F, Q and time, by raw name or by the label of the
+ * section that carries them (trace-formats.md 3.2, 3.5; Nsight Compute's
+ * SpeedOfLight_Hierarchical*RooflineChart, LaunchStats and Occupancy
+ * sections). kind: 'B' bytes, 'p' percent, 'P' percent with the "%" unit
+ * required (section labels shared with other units), 'n' count, 'c' per
+ * cycle, 'h' Hz. */
+enum {
+  X_L1, X_L2, X_SOL_SM, X_SOL_MEM, X_OCC_T, X_OCC_A, X_WAVES,
+  X_L1_PS, X_L1_WB_PS, X_L2_PS, X_L2_XBAR_PS, X_DRAM_PS, X_L1_HZ, X_L2_HZ, X_DRAM_HZ,
+  X_PK_DFMA, X_PK_FFMA, X_PK_HFMA, X_PK_TENSOR, NX
+};
+static const struct { const char *name; char kind; int x; } xmetrics[] = {
+    {"l1tex__t_bytes.sum", 'B', X_L1},
+    {"lts__t_bytes.sum", 'B', X_L2},
+    {"sm__throughput.avg.pct_of_peak_sustained_elapsed", 'p', X_SOL_SM},
+    {"Compute (SM) Throughput", 'P', X_SOL_SM},
+    {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", 'p', X_SOL_MEM},
+    {"Memory Throughput", 'P', X_SOL_MEM},
+    {"sm__maximum_warps_per_active_cycle_pct", 'p', X_OCC_T},
+    {"Theoretical Occupancy", 'P', X_OCC_T},
+    {"sm__warps_active.avg.pct_of_peak_sustained_active", 'p', X_OCC_A},
+    {"Achieved Occupancy", 'P', X_OCC_A},
+    {"launch__waves_per_multiprocessor", 'n', X_WAVES},
+    {"Waves Per SM", 'n', X_WAVES},
+    {"l1tex__t_bytes.sum.peak_sustained", 'c', X_L1_PS},
+    {"l1tex__lsu_writeback_active.sum.peak_sustained", 'c', X_L1_WB_PS},
+    {"l1tex__lsu_writeback_active_mem_lg.sum.peak_sustained", 'c', X_L1_WB_PS},
+    {"l1tex__lsu_writeback_active_mem_lgds.sum.peak_sustained", 'c', X_L1_WB_PS},
+    {"lts__t_bytes.sum.peak_sustained", 'c', X_L2_PS},
+    {"lts__lts2xbar_cycles_active.sum.peak_sustained", 'c', X_L2_XBAR_PS},
+    {"dram__bytes.sum.peak_sustained", 'c', X_DRAM_PS},
+    {"l1tex__cycles_elapsed.avg.per_second", 'h', X_L1_HZ},
+    {"lts__cycles_elapsed.avg.per_second", 'h', X_L2_HZ},
+    {"dram__cycles_elapsed.avg.per_second", 'h', X_DRAM_HZ},
+    {"sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained", 'c', X_PK_DFMA},
+    {"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained", 'c', X_PK_DFMA},
+    {"sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained", 'c', X_PK_FFMA},
+    {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained", 'c', X_PK_FFMA},
+    {"sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained", 'c', X_PK_HFMA},
+    {"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained", 'c', X_PK_HFMA},
+};
+
 typedef struct launch {
   char *name;
   int64_t id;
@@ -155,6 +215,8 @@ typedef struct launch {
   double dram, dram_r, dram_w, gtime, sol_dur, cycles, rate, tensor_inst, tensor_ops;
   double ctr[9];
   int has_dram, has_dram_rw, has_gtime, has_sol, has_cycles, has_rate, has_ti, has_to, has_ctr;
+  /* the hierarchical roofline, speed of light, occupancy: < 0 absent */
+  double x[NX];
 } launch;
 
 static const char *const ctr_names[9] = {"dadd", "dmul", "dfma", "fadd", "fmul", "ffma",
@@ -186,6 +248,13 @@ static double unit_scale(const char *u, char kind) {
         {"MHz", 1e6}, {"cycle/nsecond", 1e9}, {"Ghz", 1e9}, {"GHz", 1e9},
         {"cycle/msecond", 1e3}, {"Khz", 1e3}, {"kHz", 1e3}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) if (!strcmp(u, t[i].n)) return t[i].m;
+    return -1;
+  }
+  if (kind == 'p' || kind == 'P') return !strcmp(u, "%") ? 1 : -1;
+  if (kind == 'c') {
+    static const char *const t[] = {"byte/cycle", "inst/cycle", "op/cycle", "ops/cycle",
+                                    "cycle", "cycle/cycle", "warp/cycle"};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) if (!strcmp(u, t[i])) return 1;
     return -1;
   }
   /* counts: inst, cycle, with an optional K/M/G prefix */
@@ -249,6 +318,36 @@ static int metric(ncu *n, const char *name, const char *unit, const char *val) {
   double *dst = NULL;
   int *flag = NULL;
   int ci = -1;
+  for (size_t i = 0; i < sizeof xmetrics / sizeof xmetrics[0]; i++) {
+    if (strcmp(name, xmetrics[i].name) != 0) continue;
+    char k = xmetrics[i].kind;
+    /* a section label with another unit is another metric of that name */
+    if (k == 'P' && strcmp(unit, "%") != 0) return 0;
+    double v;
+    int r = value(n, name, val, &v);
+    if (r <= 0) return r;
+    double m = k == 'p' && !*unit ? 1 : unit_scale(unit, k);
+    if (m < 0) {
+      rli_fail(n->c.err, RL_EPARSE, "%s: line %lld: metric %s: unknown unit '%.30s'",
+               n->c.src->label, (long long)n->c.line, name, unit);
+      return -1;
+    }
+    l->x[xmetrics[i].x] = k == 'p' || k == 'P' ? v * m / 100 : v * m;
+    return 0;
+  }
+  if (!strncmp(name, "sm__ops_path_tensor_", 20) && strstr(name, ".sum.peak_sustained") &&
+      !strcmp(strstr(name, ".sum.peak_sustained"), ".sum.peak_sustained")) {
+    double v;
+    int r = value(n, name, val, &v);
+    if (r <= 0) return r;
+    if (unit_scale(unit, 'c') < 0) {
+      rli_fail(n->c.err, RL_EPARSE, "%s: line %lld: metric %s: unknown unit '%.30s'",
+               n->c.src->label, (long long)n->c.line, name, unit);
+      return -1;
+    }
+    if (v > l->x[X_PK_TENSOR]) l->x[X_PK_TENSOR] = v; /* the fastest variant */
+    return 0;
+  }
   if (!strcmp(name, "dram__bytes.sum")) { kind = 'B'; dst = &l->dram; flag = &l->has_dram; }
   else if (!strcmp(name, "dram__bytes_read.sum")) { kind = 'B'; dst = &l->dram_r; flag = &l->has_dram_rw; }
   else if (!strcmp(name, "dram__bytes_write.sum")) { kind = 'B'; dst = &l->dram_w; flag = &l->has_dram_rw; }
@@ -337,7 +436,36 @@ static rl_status emit(ncu *n) {
   if (k.name == RLI_NONE || k.cost == RLI_NONE)
     return rli_fail(n->c.err, RL_ENOMEM, "%s: out of memory", n->c.src->label);
   n->kernels++;
-  return rli_trace_add(t, &k, n->c.err);
+  rl_status st = rli_trace_add(t, &k, n->c.err);
+  if (st != RL_OK) return st;
+  /* peaks = value per cycle x cycles per second (Nsight Compute's roofline
+   * section files: FMA x 2 FLOPs, HFMA2 x 4; L1 writeback cycles x 128 B,
+   * L2-to-crossbar cycles x 32 B) */
+  const double *x = l->x;
+  rli_ncu_launch m;
+  memset(&m, 0, sizeof m);
+  m.id = l->id;
+  m.l1_bytes = x[X_L1];
+  m.l2_bytes = x[X_L2];
+  m.sol_sm = x[X_SOL_SM];
+  m.sol_mem = x[X_SOL_MEM];
+  m.occ_theory = x[X_OCC_T];
+  m.occ_achieved = x[X_OCC_A];
+  m.waves = x[X_WAVES];
+  m.sm_hz = l->has_rate ? l->rate : 0;
+  if (x[X_L1_HZ] > 0)
+    m.bw[0] = x[X_L1_PS] > 0 ? x[X_L1_PS] * x[X_L1_HZ] : x[X_L1_WB_PS] > 0 ? x[X_L1_WB_PS] * 128 * x[X_L1_HZ] : 0;
+  if (x[X_L2_HZ] > 0)
+    m.bw[1] = x[X_L2_PS] > 0 ? x[X_L2_PS] * x[X_L2_HZ] : x[X_L2_XBAR_PS] > 0 ? x[X_L2_XBAR_PS] * 32 * x[X_L2_HZ] : 0;
+  if (x[X_DRAM_HZ] > 0 && x[X_DRAM_PS] > 0) m.bw[2] = x[X_DRAM_PS] * x[X_DRAM_HZ];
+  if (m.sm_hz > 0) {
+    if (x[X_PK_DFMA] > 0) m.peak[0] = 2 * x[X_PK_DFMA] * m.sm_hz;
+    if (x[X_PK_FFMA] > 0) m.peak[1] = 2 * x[X_PK_FFMA] * m.sm_hz;
+    if (x[X_PK_HFMA] > 0) m.peak[2] = 4 * x[X_PK_HFMA] * m.sm_hz;
+    if (x[X_PK_TENSOR] > 0) m.peak[3] = x[X_PK_TENSOR] * m.sm_hz;
+  }
+  m.tensor_src = ft > 0 ? 1 : c.tensor_inst > 0 ? 2 : 0;
+  return rli_trace_add_launch(t, &m, n->c.err);
 }
 
 static int start_launch(ncu *n, const char *idtext, const char *name) {
@@ -349,6 +477,7 @@ static int start_launch(ncu *n, const char *idtext, const char *name) {
     return -1;
   }
   memset(&n->cur, 0, sizeof n->cur);
+  for (int i = 0; i < NX; i++) n->cur.x[i] = -1;
   n->cur.id = (int64_t)id;
   n->cur.line = n->c.line;
   size_t l = strlen(name);

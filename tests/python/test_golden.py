@@ -5,7 +5,7 @@ keyword arguments, values keep their units: the binding parses them with the C
 library), and the expected figures are checked on the returned records, which
 carry the same keys as the command's --json output. Error cases must raise
 ValueError with the library's message. Commands that have no Python
-counterpart (trace, measure, plot, widget) and the command line's own errors
+counterpart (measure, plot, widget, trace --plot) and the command line's own errors
 (unknown flags, a flag given twice, an unknown subcommand) are counted as not
 applicable, except where the binding can make the same mistake (two choices
 that exclude each other) and must refuse it; the test fails if that leaves
@@ -104,6 +104,13 @@ def _comm(pos, kw):
     if len(pos) != 1:
         raise NotApplicable
     return rl.collective(pos[0], **kw)
+
+
+@adapter("trace")
+def _trace(pos, kw):
+    if len(pos) != 1 or "plot" in kw:
+        raise NotApplicable
+    return rl.trace(pos[0], **kw)
 
 
 class NotApplicable(Exception):

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "harness.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -340,6 +341,179 @@ static void test_ncu_raw(void) {
   rl_trace_free(t);
 }
 
+/* Gains respect the floor on every real fixture and every overhead: never
+ * below zero, never above the time minus one floor per execution, none for
+ * overhead-bound rows; fusion savings likewise bounded */
+static void check_gain_bounds(rl_trace *t, const rl_trace_summary *s) {
+  for (int g = 0; g < 2; g++) {
+    int32_t n = 0;
+    const rl_trace_row *r = rl_trace_rows(t, g, &n);
+    for (int32_t i = 0; i < n; i++) {
+      if (!r[i].has_cost) continue;
+      double fl = (double)r[i].count * s->floor_s;
+      CHECK(r[i].at_roof_s >= r[i].bound_time_s * (1 - 1e-12));
+      CHECK(r[i].count == 0 || r[i].at_roof_s >= fl * (1 - 1e-12) || r[i].why);
+      if (!r[i].has_time) continue;
+      CHECK(r[i].gain_s >= 0);
+      CHECK(r[i].gain_s <= fmax(0, r[i].time_s - fl) * (1 + 1e-12) + 1e-15);
+      CHECK(r[i].gain_s <= fmax(0, r[i].time_s - r[i].at_roof_s) * (1 + 1e-12) + 1e-15);
+      if (r[i].bound == RL_BOUND_OVERHEAD) CHECK(r[i].gain_s == 0);
+    }
+  }
+  int32_t nf = 0;
+  const rl_trace_fusion *f = rl_trace_fusions(t, &nf);
+  double sum = 0;
+  for (int32_t i = 0; i < nf; i++) {
+    CHECK(f[i].runs >= 1 && f[i].kernels >= 2 * f[i].runs);
+    CHECK(f[i].saving_s >= 0);
+    CHECK(f[i].saving_s <= f[i].time_s - (double)f[i].runs * s->floor_s + 1e-12);
+    CHECK(i == 0 || f[i].saving_s <= f[i - 1].saving_s);
+    sum += f[i].saving_s;
+  }
+  CHECK_NEAR(s->fusion_s, sum, 1e-9);
+  CHECK(s->gain_s >= 0 && s->gain_s <= s->gpu_time_s);
+}
+
+static void test_gain_bounds(void) {
+  static const char *const files[][2] = {
+      {"tests/fixtures/traces/pytorch_kineto_2024_a100_ddp_nccl.json.gz", NULL},
+      {"tests/fixtures/traces/pytorch_kineto_2023_a100_ddp_input_dims.json.gz", NULL},
+      {"tests/fixtures/traces/ncu_details_sm80_bert_flashattn.csv", "a100-40gb"},
+      {"tests/fixtures/traces/nsys_2025.1_h200_nvfuser_cross_entropy.sqlite", NULL}};
+  const double overheads[] = {-1, 0, 1e-6, 10e-6};
+  for (size_t f = 0; f < sizeof files / sizeof files[0]; f++)
+    for (size_t o = 0; o < sizeof overheads / sizeof overheads[0]; o++) {
+      rl_error e;
+      rl_trace *t = rl_trace_new(overheads[o]);
+      CHECK(rl_trace_read_file(t, files[f][0], RL_TRACE_AUTO, &e) == RL_OK);
+      rl_hw hw;
+      CHECK((files[f][1] ? rl_hw_find(files[f][1], NULL, 0, &hw, &e) : rl_trace_hw(t, &hw, &e)) == RL_OK);
+      rl_trace_summary s;
+      CHECK(rl_trace_analyze(t, &hw, &s, &e) == RL_OK);
+      if (overheads[o] >= 0) CHECK(s.floor_s == overheads[o]);
+      check_gain_bounds(t, &s);
+      rl_trace_free(t);
+    }
+}
+
+/* Fusion runs on an ncu raw page: three consecutive small launches of
+ * "k", a large kernel, "k" again alone (no run); the floor is the shortest
+ * launch (2 us) */
+static void test_fusion(void) {
+  static const char raw[] =
+      "\"ID\",\"Kernel Name\",\"dram__bytes.sum\",\"gpu__time_duration.sum\",\"sm__sass_thread_inst_executed_op_ffma_pred_on.sum\"\n"
+      "\"\",\"\",\"byte\",\"nsecond\",\"inst\"\n"
+      "\"0\",\"k\",\"1000\",\"3000\",\"10\"\n"
+      "\"1\",\"k\",\"1000\",\"2000\",\"10\"\n"
+      "\"2\",\"k\",\"1000\",\"5000\",\"10\"\n"
+      "\"3\",\"big\",\"10,000,000,000\",\"9000000\",\"0\"\n"
+      "\"4\",\"k\",\"1000\",\"4000\",\"10\"\n";
+  rl_error e;
+  rl_trace *t = rl_trace_new(-1);
+  CHECK(rl_trace_read_buffer(t, raw, strlen(raw), RL_TRACE_NCU, "fusion.csv", &e) == RL_OK);
+  rl_hw hw;
+  rl_hw_find("h100", NULL, 0, &hw, &e);
+  rl_trace_summary s;
+  CHECK(rl_trace_analyze(t, &hw, &s, &e) == RL_OK);
+  CHECK_NEAR(s.floor_s, 2e-6, 1e-12);
+  CHECK(strstr(s.floor_source, "shortest launch") != NULL);
+  int32_t nf = 0;
+  const rl_trace_fusion *f = rl_trace_fusions(t, &nf);
+  CHECK(nf == 1);
+  if (nf == 1) {
+    CHECK(!strcmp(f[0].name, "k") && !f[0].by_op && f[0].runs == 1 && f[0].kernels == 3);
+    CHECK_NEAR(f[0].time_s, 10e-6, 1e-12);
+    CHECK_NEAR(f[0].saving_s, 8e-6, 1e-12);
+  }
+  const rl_trace_row *k = row_named(t, RL_TRACE_BY_KERNEL, "k");
+  CHECK(k && k->bound == RL_BOUND_OVERHEAD && k->gain_s == 0);
+  if (k) CHECK_NEAR(k->at_roof_s, 2e-6, 1e-12); /* ncu: one row per launch */
+  const rl_trace_row *b = row_named(t, RL_TRACE_BY_KERNEL, "big");
+  CHECK(b && b->bound == RL_BOUND_MEMORY);
+  if (b) CHECK_NEAR(b->gain_s, 9e-3 - 1e10 / hw.mem_bw, 1e-9);
+  check_gain_bounds(t, &s);
+  rl_trace_free(t);
+  /* an overhead given by the caller is the floor: no run below it here */
+  t = rl_trace_new(0);
+  CHECK(rl_trace_read_buffer(t, raw, strlen(raw), RL_TRACE_NCU, "fusion.csv", &e) == RL_OK);
+  CHECK(rl_trace_analyze(t, &hw, &s, &e) == RL_OK);
+  CHECK(s.floor_s == 0 && strstr(s.floor_source, "given"));
+  rl_trace_fusions(t, &nf);
+  CHECK(nf == 0);
+  rl_trace_free(t);
+}
+
+/* The hierarchical roofline from an ncu raw page with the roofline
+ * sections' peak_sustained rates: roofs from the export, the binding level,
+ * speed of light beside ours, occupancy and waves; a launch without the L1
+ * and L2 counters gets a DRAM-only row with a note, not an error */
+static void test_ncu_hier(void) {
+  static const char raw[] =
+      "\"ID\",\"Kernel Name\",\"CC\",\"gpu__time_duration.sum\",\"dram__bytes.sum\",\"lts__t_bytes.sum\",\"l1tex__t_bytes.sum\","
+      "\"sm__sass_thread_inst_executed_op_ffma_pred_on.sum\",\"sm__cycles_elapsed.avg.per_second\","
+      "\"sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained\",\"dram__bytes.sum.peak_sustained\","
+      "\"dram__cycles_elapsed.avg.per_second\",\"lts__t_bytes.sum.peak_sustained\",\"lts__cycles_elapsed.avg.per_second\","
+      "\"l1tex__t_bytes.sum.peak_sustained\",\"l1tex__cycles_elapsed.avg.per_second\","
+      "\"sm__throughput.avg.pct_of_peak_sustained_elapsed\",\"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed\","
+      "\"launch__waves_per_multiprocessor\",\"sm__warps_active.avg.pct_of_peak_sustained_active\","
+      "\"sm__maximum_warps_per_active_cycle_pct\"\n"
+      "\"\",\"\",\"\",\"usecond\",\"byte\",\"byte\",\"byte\",\"inst\",\"cycle/second\",\"inst/cycle\",\"byte/cycle\",\"cycle/second\","
+      "\"byte/cycle\",\"cycle/second\",\"byte/cycle\",\"cycle/second\",\"%\",\"%\",\"\",\"%\",\"%\"\n"
+      "\"0\",\"k\",\"9.0\",\"100\",\"100,000,000\",\"400,000,000\",\"1,000,000,000\",\"500,000,000\",\"1,500,000,000\","
+      "\"16,896\",\"1,000\",\"2,000,000,000\",\"5,000\",\"1,500,000,000\",\"20,000\",\"1,500,000,000\",\"20\",\"90\",\"0.5\",\"40\",\"50\"\n"
+      "\"1\",\"m\",\"9.0\",\"10\",\"1,000,000\",\"n/a\",\"n/a\",\"1,000\",\"1,500,000,000\","
+      "\"16,896\",\"1,000\",\"2,000,000,000\",\"5,000\",\"1,500,000,000\",\"20,000\",\"1,500,000,000\",\"1\",\"5\",\"3\",\"\",\"\"\n";
+  rl_error e;
+  rl_trace *t = rl_trace_new(-1);
+  CHECK(rl_trace_read_buffer(t, raw, strlen(raw), RL_TRACE_AUTO, "hier.csv", &e) == RL_OK);
+  rl_hw hw;
+  rl_hw_find("h100", NULL, 0, &hw, &e);
+  rl_trace_summary s;
+  CHECK(rl_trace_analyze(t, &hw, &s, &e) == RL_OK);
+  const rl_trace_row *k = row_named(t, RL_TRACE_BY_KERNEL, "k");
+  CHECK(k != NULL);
+  if (k) {
+    double peak = 2 * 16896 * 1.5e9, bw[3] = {20000 * 1.5e9, 5000 * 1.5e9, 1000 * 2e9};
+    CHECK(k->launch_id == 0);
+    CHECK_NEAR(k->compute_peak, peak, 1e-12);
+    CHECK_NEAR(k->l1_bw, bw[0], 1e-12);
+    CHECK_NEAR(k->l2_bw, bw[1], 1e-12);
+    CHECK_NEAR(k->dram_bw, bw[2], 1e-12);
+    CHECK_NEAR(k->l1_bytes, 1e9, 1e-12);
+    CHECK_NEAR(k->l2_bytes, 4e8, 1e-12);
+    CHECK_NEAR(k->dram_bytes, 1e8, 1e-12);
+    CHECK_NEAR(k->l1_intensity, 1.0, 1e-12);
+    CHECK_NEAR(k->l2_intensity, 2.5, 1e-12);
+    CHECK_NEAR(k->dram_intensity, 10.0, 1e-12);
+    CHECK(k->binding_level == RL_LEVEL_L2); /* 4e8 / 7.5e12 > 1e8 / 2e12 > 1e9 / 3e13 */
+    CHECK_NEAR(k->binding_fraction, 4e8 / bw[1] / 100e-6, 1e-12);
+    CHECK_NEAR(k->compute_fraction, 1e9 / peak / 100e-6, 1e-12);
+    CHECK_NEAR(k->memory_fraction, 4e8 / bw[1] / 100e-6, 1e-12);
+    CHECK_NEAR(k->sol_compute, 0.20, 1e-12);
+    CHECK_NEAR(k->sol_memory, 0.90, 1e-12);
+    CHECK(k->sol_disagree == 1); /* memory: 90% against 53% */
+    CHECK(k->tail == 1);
+    CHECK_NEAR(k->waves, 0.5, 1e-12);
+    CHECK_NEAR(k->occupancy_achieved, 0.40, 1e-12);
+    CHECK_NEAR(k->occupancy_theoretical, 0.50, 1e-12);
+    CHECK(k->note && strstr(k->note, "20 points") && !strstr(k->note, "DRAM only"));
+    CHECK(k->flops_source && strstr(k->flops_source, "SASS FP counters ("));
+  }
+  const rl_trace_row *m = row_named(t, RL_TRACE_BY_KERNEL, "m");
+  CHECK(m != NULL);
+  if (m) {
+    CHECK(m->l1_bytes < 0 && m->l2_bytes < 0 && m->l1_intensity < 0 && m->l2_intensity < 0);
+    CHECK(m->binding_level == RL_LEVEL_DRAM);
+    CHECK(m->note && strstr(m->note, "l1tex__t_bytes.sum or lts__t_bytes.sum in the export: DRAM only"));
+    CHECK(m->tail == 0 && !m->sol_disagree && m->occupancy_achieved < 0);
+  }
+  char buf[16384];
+  size_t n = rl_trace_json(t, &hw, &s, 0, buf, sizeof buf);
+  CHECK(n < sizeof buf && strstr(buf, "\"binding_level\":\"l2\"") && strstr(buf, "\"l1_bytes\":null"));
+  CHECK(strstr(buf, "\"sol_disagree\":true") && strstr(buf, "\"tail_effect\":true"));
+  rl_trace_free(t);
+}
+
 /* Random byte mutations of valid inputs: each read ends in RL_OK or an
  * error whose message names the input (ASan/UBSan watch the rest). */
 static void test_mutations(void) {
@@ -550,6 +724,9 @@ int main(void) {
   RUN(test_link);
   RUN(test_legacy);
   RUN(test_ncu_raw);
+  RUN(test_gain_bounds);
+  RUN(test_fusion);
+  RUN(test_ncu_hier);
   RUN(test_mutations);
   RUN(test_cli_error);
   RUN(test_cli_plot);

@@ -1,0 +1,62 @@
+"""roofline.trace(): the trace analysis through the binding. Gains respect the
+floor on every real fixture and every overhead (never below zero, never above
+the time minus one floor per execution, none for overhead-bound rows), and an
+Nsight Compute export carries the hierarchical roofline per launch."""
+import os
+import sys
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import roofline as rl  # noqa: E402
+
+D = os.path.join(ROOT, "tests", "fixtures", "traces")
+FILES = [("pytorch_kineto_2023_a100_ddp_input_dims.json.gz", None),
+         ("ncu_details_sm80_bert_flashattn.csv", "a100-40gb"),
+         ("nsys_2025.1_h200_nvfuser_cross_entropy.sqlite", None)]
+
+
+class Gains(unittest.TestCase):
+    def test_bounds(self):
+        for name, hw in FILES:
+            for overhead in (None, 0, "1us", "10us"):
+                t = rl.trace(os.path.join(D, name), hw=hw, overhead=overhead)
+                floor = t["floor_s"]
+                if overhead is not None:
+                    self.assertAlmostEqual(floor, rl.parse_quantity(str(overhead), "s"), delta=1e-15)
+                for row in t["rows"] + t["ops"]:
+                    if row["gain_s"] is None:
+                        continue
+                    self.assertGreaterEqual(row["gain_s"], 0, row["name"])
+                    self.assertLessEqual(row["gain_s"], max(0, row["measured_s"] - row["count"] * floor)
+                                         * (1 + 1e-12) + 1e-15, row["name"])
+                    if row["bound"] == "overhead":
+                        self.assertEqual(row["gain_s"], 0)
+                total = 0
+                for f in t["fusion"]:
+                    self.assertGreaterEqual(f["kernels"], 2 * f["runs"])
+                    self.assertLessEqual(f["saving_s"], f["measured_s"] - f["runs"] * floor + 1e-12)
+                    total += f["saving_s"]
+                self.assertAlmostEqual(t["fusion_s"], total, delta=1e-9)
+
+    def test_ncu_hierarchical(self):
+        t = rl.trace(os.path.join(D, "ncu_details_sm80_bert_flashattn.csv"), hw="a100-40gb")
+        self.assertEqual(len(t["rows"]), 10)  # one row per launch
+        r = t["rows"][0]
+        self.assertEqual(r["launch_id"], 0)
+        self.assertEqual((r["l1_bytes"], r["l2_bytes"], r["dram_bytes"]), (393216, 957056, 384))
+        self.assertEqual(r["l1_intensity"], 6)
+        self.assertIn(r["binding_level"], ("l1", "l2", "dram"))
+        self.assertTrue(r["sol_disagree"])  # sm__throughput 39%: integer work no FLOP counter sees
+        self.assertAlmostEqual(r["sol_compute"], 0.391)
+        self.assertIn("SASS FP counters", r["flops_source"])
+
+    def test_errors(self):
+        with self.assertRaisesRegex(ValueError, "names no device: give --hw ID"):
+            rl.trace(os.path.join(D, "ncu_details_sm80_bert_flashattn.csv"))
+        with self.assertRaisesRegex(ValueError, "--overhead must be >= 0"):
+            rl.trace(os.path.join(D, "ncu_details_sm80_bert_flashattn.csv"), overhead=-1)
+
+
+if __name__ == "__main__":
+    unittest.main()
