@@ -92,6 +92,15 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(BUILD)/libroofline-cli.a
 
 tests-bin: $(TEST_BIN)
 
+# build/roofline-mpi: the command with `roofline trace DIR` spread over MPI
+# processes (src/mpi/roofline_mpi.c, Open MPI's mpicc). Not part of `all`:
+# the plain build needs no MPI.
+MPICC ?= mpicc
+mpi: $(BUILD)/roofline-mpi
+$(BUILD)/roofline-mpi: src/mpi/roofline_mpi.c $(BUILD)/libroofline-cli.a $(BUILD)/libroofline.a
+	@echo "  MPICC   $@"
+	@OMPI_CC=$(CC) $(MPICC) $(ALLCFLAGS) -Icli -o $@ $< $(BUILD)/libroofline-cli.a $(BUILD)/libroofline.a $(LDFLAGS) $(LDLIBS)
+
 # --- set-up ---------------------------------------------------------------
 setup:
 	@sh scripts/setup.sh
@@ -114,6 +123,12 @@ test-cli: all
 	$(PYTHON) tests/cli/run_cli_tests.py --roofline $(BUILD)/roofline
 	$(PYTHON) tests/cli/test_outputs.py --roofline $(BUILD)/roofline
 	$(PYTHON) tests/cli/test_manners.py --roofline $(BUILD)/roofline
+	$(PYTHON) tests/cli/test_trace_job.py --roofline $(BUILD)/roofline
+
+# test-mpi: the job over `mpirun -n 2` (loopback, as root where CI runs as
+# root) byte-identical to one process; errors and a dying rank end the run
+test-mpi: all mpi
+	$(PYTHON) tests/cli/test_trace_job.py --roofline $(BUILD)/roofline --mpi $(BUILD)/roofline-mpi
 
 test-py: all
 	@if [ -d tests/python ]; then PYTHONPATH=python ROOFLINE_LIB=$(BUILD)/libroofline.so \
@@ -136,6 +151,7 @@ test-san:
 check: setup
 	$(MAKE) check-gen
 	$(MAKE) test
+	$(MAKE) test-mpi
 	$(MAKE) test-san
 	@echo "make check: all tests passed"
 
@@ -147,5 +163,6 @@ clean:
 	rm -rf build
 
 .PHONY: test-web wasm
+.PHONY: mpi test-mpi
 .PHONY: all setup gen check-gen test-c test-cli test-py test test-san check demo clean tests-bin
 .SECONDARY:

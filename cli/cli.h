@@ -198,6 +198,29 @@ int cli_parse_batches(cli_ctx *ctx, const char *s, double out[3]);
 /* One CSV field, quoted when it holds a comma, a quote or a newline. */
 void cli_csv_field(FILE *f, const char *s);
 
+/* ---- `roofline trace` over the files of a distributed job ----------- */
+typedef struct cli_job_opts {
+  const rl_hw *hw;  /* --hw, or NULL: each trace's own device */
+  double overhead;  /* --overhead; < 0 default */
+  int top;          /* --top; 0 default */
+  int threads;      /* -j N; 0 every CPU */
+  int hta;          /* --hta */
+} cli_job_opts;
+
+/* How the files are read: NULL (worker threads), or set by the MPI
+ * driver (src/mpi/roofline_mpi.c) before cli_main: read fills every slot
+ * on the process that prints and returns 1 there, 0 on the others. */
+typedef struct cli_job_runner {
+  /* rl_job_find_files on the process that prints, its answer on all */
+  rl_status (*list)(void *ctx, const char *const *args, int32_t nargs, char ***paths,
+                    int32_t *np, char ***skipped, int32_t *nskipped, rl_error *err);
+  int (*read)(void *ctx, rl_job *j, const char *const *paths, int32_t n, int32_t threads);
+  void *ctx;
+} cli_job_runner;
+extern const cli_job_runner *cli_job_mpi;
+
+int cli_trace_job(cli_ctx *ctx, const char *const *args, int nargs, const cli_job_opts *o);
+
 /* The command table (cli.c). */
 extern const cli_command *const cli_commands[];
 

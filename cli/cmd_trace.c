@@ -10,10 +10,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char help[] =
     "usage: roofline trace FILE [--hw ID] [--top N] [--overhead T] [--format F]\n"
     "                           [--plot out.svg] [--json | --csv]\n"
+    "       roofline trace DIR | FILE... | 'GLOB' [-j N] [--hta] [--hw ID] [--top N]\n"
+    "                           [--json]\n"
     "\n"
     "Reads a profiler's file and puts each kernel under its roof:\n"
     "  PyTorch profiler traces (.json, .json.gz; Kineto, 2021 to today's format):\n"
@@ -61,10 +65,28 @@ static const char help[] =
     "  --plot PATH    also write the top kernels on the device's roofline as SVG\n"
     "  --json, --csv  machine-readable output (CSV: the kernel rows)\n"
     "\n"
+    "A distributed job (a folder, several files or a glob of Kineto traces, one\n"
+    "per rank; rank and world size from each file's distributedInfo): one row\n"
+    "per rank with its GPU time, the roofline regimes and gain, and Holistic\n"
+    "Trace Analysis' figures (idle, compute and non-compute shares of the GPU\n"
+    "span; idle time waiting for the host, for the previous kernel, other;\n"
+    "the share of communication that overlaps computation); the stragglers\n"
+    "(collectives matched across ranks by their order on their process group:\n"
+    "the others' wait for the rank that started last), the collectives' busbw\n"
+    "with and without that wait, and the spread of the top kernels' time\n"
+    "across ranks. Wrong world sizes, duplicate or missing ranks, different\n"
+    "steps and clock offsets (aligned on the first collective) are named.\n"
+    "  -j N           worker threads (default: every CPU)\n"
+    "  --hta          HTA's own figures: drop the last ProfilerStep and round\n"
+    "                 fractional microseconds inward, as HTA does\n"
+    "  build/roofline-mpi (make mpi): mpirun -n P build/roofline-mpi trace DIR\n"
+    "                 spreads the files over P processes, same output\n"
+    "\n"
     "examples:\n"
     "  roofline trace rank0.pt.trace.json.gz\n"
     "  roofline trace report.csv --hw a100-40gb --top 5\n"
-    "  roofline trace report.sqlite --json\n";
+    "  roofline trace report.sqlite --json\n"
+    "  roofline trace traces/ -j 8\n";
 
 typedef struct json_arg {
   const rl_trace *t;
@@ -469,19 +491,82 @@ static int write_plot(cli_ctx *ctx, const char *path, const char *trace, const r
   return rc;
 }
 
+/* Many traces, or one with --hta or -j: the job analysis (cmd_trace_job.c). */
+static int run_job(cli_ctx *ctx, const char **pos, int np, const char *hw_id, double bw,
+                   double overhead, int top, int jobs, int hta) {
+  rl_hw hw;
+  cli_job_opts o = {NULL, overhead, top, jobs, hta};
+  if (hw_id) {
+    cli_hw_flags hf;
+    cli_hw_flags_init(&hf);
+    hf.hw = hw_id;
+    hf.bw = bw;
+    int rc = cli_resolve_hw(ctx, &hf, NULL, &hw);
+    if (rc) return rc;
+    o.hw = &hw;
+  }
+  return cli_trace_job(ctx, pos, np, &o);
+}
+
+static int is_dir(const char *p) {
+  struct stat sb;
+  return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+static int run_one(cli_ctx *ctx, int argc, char **argv);
+
+/* "-j N" and "-jN" are --jobs */
 static int run(cli_ctx *ctx, int argc, char **argv) {
+  char **av = malloc(sizeof *av * ((size_t)argc + 1));
+  char *buf = malloc(64 * ((size_t)argc + 1));
+  if (!av || !buf) { free(av); free(buf); return cli_error(ctx, "out of memory"); }
+  for (int i = 0; i < argc; i++) {
+    av[i] = argv[i];
+    if (i && !strncmp(argv[i], "-j", 2) && argv[i][1] == 'j') {
+      if (argv[i][2]) snprintf(av[i] = buf + 64 * i, 64, "--jobs=%.50s", argv[i] + 2);
+      else av[i] = (char *)"--jobs";
+    }
+  }
+  av[argc] = NULL;
+  int rc = run_one(ctx, argc, av);
+  free(av);
+  free(buf);
+  return rc;
+}
+
+static int run_one(cli_ctx *ctx, int argc, char **argv) {
   const char *hw_id = NULL, *format = NULL, *plot = NULL;
   double bw = 0, overhead = -1;
-  int top = 0;
+  int top = 0, jobs = 0, hta = 0;
   cli_opt opts[] = {{"hw", OPT_STR, &hw_id, 0},         {"bw", OPT_BYTES_S, &bw, 0},
                     {"top", OPT_INT, &top, 0},           {"overhead", OPT_SECONDS, &overhead, 0},
                     {"format", OPT_STR, &format, 0},     {"plot", OPT_STR, &plot, 0},
+                    {"jobs", OPT_INT, &jobs, 0},         {"hta", OPT_FLAG, &hta, 0},
                     {NULL, 0, NULL, 0}};
-  const char *pos[1];
+  const char **pos = malloc(sizeof *pos * ((size_t)argc + 1));
+  if (!pos) return cli_error(ctx, "out of memory");
   int np = 0;
-  int rc = cli_parse(ctx, argc, argv, opts, pos, 1, &np);
-  if (rc) return rc;
-  if (np < 1) return cli_error(ctx, "which file? e.g. roofline trace rank0.pt.trace.json.gz");
+  int rc = cli_parse(ctx, argc, argv, opts, pos, argc, &np);
+  if (rc) { free(pos); return rc; }
+  if (np < 1) {
+    free(pos);
+    return cli_error(ctx, "which file? e.g. roofline trace rank0.pt.trace.json.gz");
+  }
+  if (np > 1 || is_dir(pos[0]) || cli_seen(opts, "jobs") || hta ||
+      (strpbrk(pos[0], "*?[") && access(pos[0], F_OK) != 0)) {
+    if (cli_seen(opts, "jobs") && jobs < 1) rc = cli_error(ctx, "-j must be >= 1");
+    else if (cli_seen(opts, "top") && top < 1) rc = cli_error(ctx, "--top must be >= 1");
+    else if (cli_seen(opts, "overhead") && !(overhead >= 0)) rc = cli_error(ctx, "--overhead must be >= 0");
+    else if (cli_seen(opts, "bw") && !(bw > 0)) rc = cli_error(ctx, "--bw must be > 0");
+    else if (plot || ctx->csv) rc = cli_error(ctx, "--plot and --csv take one trace, not a job of several");
+    else if (format && strcmp(format, "kineto") && strcmp(format, "pytorch"))
+      rc = cli_error(ctx, "a job of several traces reads PyTorch (Kineto) traces only, not --format %s", format);
+    else rc = run_job(ctx, pos, np, hw_id, bw, overhead, top, jobs, hta);
+    free(pos);
+    return rc;
+  }
+  const char *path = pos[0];
+  free(pos);
   if (cli_seen(opts, "top") && top < 1) return cli_error(ctx, "--top must be >= 1");
   if (cli_seen(opts, "overhead") && !(overhead >= 0)) return cli_error(ctx, "--overhead must be >= 0");
   if (cli_seen(opts, "bw") && !(bw > 0)) return cli_error(ctx, "--bw must be > 0");
@@ -492,7 +577,6 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     else if (!strcmp(format, "nsys")) fmt = RL_TRACE_NSYS;
     else return cli_error(ctx, "--format: '%s' is not kineto, ncu or nsys", format);
   }
-  const char *path = pos[0];
   rl_trace *t = rl_trace_new(overhead);
   if (!t) return cli_error(ctx, "out of memory");
   rl_error e;

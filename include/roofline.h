@@ -1658,6 +1658,165 @@ RL_API size_t rl_trace_json(const rl_trace *t, const rl_hw *hw,
                             const rl_trace_summary *s, int32_t top,
                             char *buf, size_t cap);
 
+/* ======================================================================
+ * Jobs: the traces of every rank of a distributed run (issue 11)
+ * ====================================================================== */
+/*
+ * A job (rl_job) holds one small summary per rank trace (Kineto JSON): the
+ * single-trace roofline figures, and the timeline figures of Holistic
+ * Trace Analysis (HTA, github.com/facebookresearch/HolisticTraceAnalysis,
+ * hta/analyzers/breakdown_analysis.py and communication_analysis.py):
+ *   GPU events  every event with an args "stream" (kernels, memcpy,
+ *               memset, synchronisation); span = last end - first start
+ *   idle        span - union of the GPU events
+ *   compute     union of the computation kernels (not NCCL/hccl, not
+ *               Memcpy/Memset/dma, not *Sync*, ...: HTA's name patterns)
+ *   non-compute span - compute - idle
+ *   overlap     |union(compute) n union(communication)| / |union(comm)|
+ *   idle kinds  per stream, the gap before each kernel: host wait when
+ *               its launch call started after the previous kernel ended,
+ *               kernel wait when the gap is under 30 us, else other
+ * By default every event of the file counts and gaps are not negative;
+ * with hta = 1 the figures are HTA's own: the last ProfilerStep and the
+ * GPU events not launched before it are dropped (when the file has two
+ * steps or more), fractional microseconds are rounded inward (start up,
+ * end down) and overlapping kernels give negative gaps as in HTA.
+ *
+ * Across ranks: collectives are matched by their order on their process
+ * group (or stream); for each, the rank that started it last is the one
+ * the others waited for (wait = its start - theirs, at most their kernel
+ * time). When the files' clocks differ (baseTimeNanoseconds), the ranks
+ * are aligned on the end of their first collective.
+ *
+ * rl_job_read does I/O (one file); everything else is pure. Summaries
+ * travel between processes as bytes (rl_job_pack / rl_job_unpack, same
+ * build on every node).
+ */
+typedef struct rl_job rl_job;
+
+typedef struct rl_job_opts {
+  double launch_overhead_s; /* < 0: RL_DEFAULT_LAUNCH_OVERHEAD_S */
+  const rl_hw *hw;          /* device for every rank; NULL: each file's */
+  int32_t hta;              /* 1: HTA's event set and rounding */
+  double kernel_wait_s;     /* idle gaps shorter: kernel wait (30 us) */
+  int32_t top;              /* kernels in the duration spread (10) */
+} rl_job_opts;
+
+RL_API rl_job_opts rl_job_opts_init(void);
+
+/* A job of n files (slots 0..n-1). NULL when out of memory. */
+RL_API rl_job *rl_job_new(const rl_job_opts *o, int32_t n);
+RL_API void rl_job_free(rl_job *j);
+
+/* Read and summarise file `path` into slot i (I/O). Distinct slots may be
+ * read by distinct threads at once. A file that cannot be read or parsed
+ * leaves its slot with the error (rl_job_rank.status, .error) and returns
+ * it; the job goes on without it. */
+RL_API rl_status rl_job_read(rl_job *j, int32_t i, const char *path,
+                             rl_error *err);
+
+/* Read every file on `threads` worker threads (this thread is one of
+ * them), the largest files first; returns the number that failed. */
+RL_API int32_t rl_job_read_all(rl_job *j, const char *const *paths,
+                               int32_t n, int32_t threads);
+/* The same for the files paths[idx[0..n-1]], in that order. */
+RL_API int32_t rl_job_read_list(rl_job *j, const char *const *paths,
+                                const int32_t *idx, int32_t n, int32_t threads);
+/* The indexes of paths, largest file first (file order among equals). */
+RL_API int32_t rl_job_order_by_size(const char *const *paths, int32_t n,
+                                    int32_t *order);
+/* The trace files of the arguments: a folder's *.json and *.json.gz files
+ * (natural name order; its other entries into *skipped), files as given,
+ * and patterns (glob(3)) the shell left unexpanded. Release both lists
+ * with rl_job_free_list. RL_EIO when nothing is found. */
+RL_API rl_status rl_job_find_files(const char *const *args, int32_t nargs,
+                                   char ***paths, int32_t *np,
+                                   char ***skipped, int32_t *nskipped,
+                                   rl_error *err);
+RL_API void rl_job_free_list(char **v, int32_t n);
+
+/* Slot i's summary as bytes (snprintf-style: returns the length needed)
+ * and back. */
+RL_API size_t rl_job_pack(const rl_job *j, int32_t i, void *buf, size_t cap);
+RL_API rl_status rl_job_unpack(rl_job *j, int32_t i, const void *buf,
+                               size_t len, rl_error *err);
+
+/* The cross-rank analysis, once every slot is read or unpacked. */
+RL_API rl_status rl_job_finish(rl_job *j, rl_error *err);
+
+typedef struct rl_job_rank {
+  char file[512];
+  int32_t status;          /* rl_status of its read; 0 ok */
+  char error[256];         /* the error, when status != 0 */
+  int32_t rank;            /* from distributedInfo, else the file order */
+  int32_t world_size;      /* from distributedInfo; 0 unknown */
+  int32_t has_dist;        /* 1: the file has distributedInfo */
+  int32_t duplicate;       /* 1: another file has this rank (left out) */
+  int32_t step_first, step_last, steps; /* ProfilerStep#N; steps 0 none */
+  char device[RL_HW_TEXT_MAX];
+  char hw_id[RL_HW_ID_MAX];
+  int32_t has_roofline;    /* 0: no device for the roofline figures */
+  rl_trace_summary roof;   /* the single-trace figures */
+  double events;           /* GPU events (HTA's set) */
+  double span_s, idle_s, compute_s, non_compute_s;
+  double idle_share, compute_share, non_compute_share; /* of the span */
+  double comm_s;           /* union of the communication kernels */
+  double overlap;          /* NaN without communication */
+  double idle_host_wait_s, idle_kernel_wait_s, idle_other_s;
+  double coll_time_s;      /* sum of the collective kernels' durations */
+  int32_t collectives;     /* collective kernels */
+  double base_ns;          /* baseTimeNanoseconds; 0 none */
+  double clock_offset_s;   /* subtracted to align it; 0 none */
+  double others_waited_s;  /* the other ranks' wait for this one */
+  int32_t last_in;         /* collectives it started last */
+  double waited_s;         /* its own wait for others */
+} rl_job_rank;
+
+typedef struct rl_job_totals {
+  int32_t files, ranks, failed, world_size;
+  double gpu_time_s, span_s, idle_s, compute_s, non_compute_s, comm_s;
+  double idle_share, compute_share, non_compute_share, overlap;
+  int32_t matched;           /* collectives matched on every rank */
+  double coll_bytes;         /* sum of factor x S over them; 0 unknown */
+  double coll_time_s;        /* their mean duration over ranks, summed */
+  double coll_time_nowait_s; /* the last-arriving rank's, summed */
+  double busbw, busbw_nowait;/* B/s; 0 unknown (no message sizes) */
+  double waited_s;           /* all ranks' wait for the last one */
+  int32_t aligned;           /* 1: clocks aligned on the first collective */
+} rl_job_totals;
+
+typedef struct rl_job_straggler {
+  int32_t rank;
+  double others_waited_s;
+  int32_t collectives;       /* matched collectives it started last */
+} rl_job_straggler;
+
+typedef struct rl_job_spread {
+  const char *name;          /* kernel name; owned by the job */
+  double total_s;            /* over every rank */
+  double min_s, median_s, max_s; /* per rank */
+  int32_t min_rank, max_rank;
+  int32_t ranks;             /* ranks that ran it */
+} rl_job_spread;
+
+RL_API const rl_job_rank *rl_job_ranks(const rl_job *j, int32_t *n);
+RL_API const rl_job_totals *rl_job_get_totals(const rl_job *j);
+/* The files that could not be read (file, status, error), in file order. */
+RL_API const rl_job_rank *rl_job_failures(const rl_job *j, int32_t *n);
+RL_API const rl_job_straggler *rl_job_stragglers(const rl_job *j, int32_t *n);
+RL_API const rl_job_spread *rl_job_spreads(const rl_job *j, int32_t *n);
+/* The findings about the input, one line each (world sizes that disagree,
+ * duplicate or missing ranks, different steps, clock offsets). */
+RL_API const char *rl_job_note(const rl_job *j, int32_t i);
+RL_API int32_t rl_job_notes(const rl_job *j);
+
+/* The job as JSON: {"hta","job":{totals},"ranks":[{"rank","file",
+ * single-trace keys, "idle_share","compute_share","non_compute_share",
+ * "overlap",...}],"stragglers":[{"rank","others_waited_s","collectives"}],
+ * "overlap":[per rank],"spread":[...],"failed":[{"file","error"}],
+ * "notes":[...]}. snprintf-style. */
+RL_API size_t rl_job_json(const rl_job *j, char *buf, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,28 @@
 #include <stdio.h>
 #include <zlib.h>
 
+/* One complete ("X") event of a Kineto file as the cross-rank analysis
+ * (trace_job_io.c) sees it: every category, not only the ones the roofline
+ * reader keeps. Strings are NUL-terminated and valid during the call. */
+typedef struct rli_kev {
+  const char *cat, *name;
+  double ts, dur;          /* microseconds, as in the file */
+  int64_t stream, corr;    /* args "stream", "correlation"; -1 none */
+  /* NCCL kernels (Kineto 2024+): "Collective name", "In msg nelems",
+   * "dtype", "Process Group Name", "Group size"; "" / -1 none */
+  char coll[24], dtype[16], pg[48];
+  double in_nelems;
+  int64_t group_size;
+} rli_kev;
+
+/* An observer of a Kineto file's events and top-level metadata. */
+typedef struct rli_ksink {
+  void *ctx;
+  int (*event)(void *ctx, const rli_kev *e); /* 0, or -1: out of memory */
+  /* "rank", "world_size" (distributedInfo), "baseTimeNanoseconds" */
+  void (*meta)(void *ctx, const char *key, double v);
+} rli_ksink;
+
 typedef struct rli_src {
   const char *label;         /* the file name, for messages */
   FILE *f;                   /* file source, or NULL */
@@ -26,6 +48,7 @@ typedef struct rli_src {
   size_t npeek, peekpos;
   uint64_t raw;              /* compressed (or plain) bytes consumed */
   struct rli_pipe *pipe;     /* the reading thread (trace_src.c), or NULL */
+  const rli_ksink *sink;     /* Kineto: every event to it too; NULL none */
 } rli_src;
 
 rl_status rli_src_open_file(rli_src *s, const char *path, rl_error *err);

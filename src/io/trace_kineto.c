@@ -537,6 +537,7 @@ typedef struct kin {
   size_t nnm, nmcap;
   char *nmtext;      /* their raw text */
   size_t nmlen, nmtextcap;
+  const rli_ksink *sink; /* the cross-rank analysis' observer, or NULL */
 } kin;
 
 static uint64_t mix(uint64_t x) {
@@ -726,6 +727,7 @@ typedef struct ev {
   int has_ctr;
   double bytes;  /* gpu_memcpy / gpu_memset: args.bytes; -2 absent */
   rli_aten_args a;
+  rli_kev *x;    /* with a sink: the fields only it needs, else NULL */
 } ev;
 
 /* the category; a NUL inside the text ends it, as strcmp would */
@@ -863,8 +865,10 @@ static void parse_args(jp *p, ev *e) {
     const char *ks = kv.s;
     size_t kl = kv.n;
     enum { A_OTHER, A_CORR, A_DEVICE, A_DIMS, A_TYPES, A_CONCRETE, A_CTR, A_CNAME, A_CDTYPE,
-           A_CNUM, A_BYTES } kid = A_OTHER;
+           A_CNUM, A_BYTES, A_STREAM, A_TEXT } kid = A_OTHER;
     int which = -1;
+    char *xs = NULL;
+    size_t xcap = 0;
     if (kl == 11 && !memcmp(ks, "correlation", 11)) kid = A_CORR;
     else if (kl == 6 && !memcmp(ks, "device", 6)) kid = A_DEVICE;
     else if (kl == 10 && !memcmp(ks, "Input Dims", 10)) kid = A_DIMS;
@@ -876,6 +880,12 @@ static void parse_args(jp *p, ev *e) {
     else if (kl == 13 && !memcmp(ks, "In msg nelems", 13)) { kid = A_CNUM; which = 0; }
     else if (kl == 14 && !memcmp(ks, "Out msg nelems", 14)) { kid = A_CNUM; which = 1; }
     else if (kl == 10 && !memcmp(ks, "Group size", 10)) { kid = A_CNUM; which = 2; }
+    else if (e->x && kl == 6 && !memcmp(ks, "stream", 6)) kid = A_STREAM;
+    else if (e->x && kl == 18 && !memcmp(ks, "Process Group Name", 18)) {
+      kid = A_TEXT;
+      xs = e->x->pg;
+      xcap = sizeof e->x->pg;
+    }
     else if (kl > 40 && (!memcmp(ks, "smsp__sass_thread_inst_executed_op_", 35) ||
                          !memcmp(ks, "sm__sass_thread_inst_executed_op_", 33))) {
       kid = A_CTR;
@@ -945,6 +955,23 @@ static void parse_args(jp *p, ev *e) {
       else if (which == 0) e->a.in_nelems = v;
       else if (which == 1) e->a.out_nelems = v;
       else e->a.group_size = v;
+    } else if (kid == A_STREAM) {
+      int c = ws(p);
+      if (c == '-' || (c >= '0' && c <= '9')) {
+        double v = number(p, NULL);
+        if (v >= 0 && v < 9e15) e->x->stream = (int64_t)v;
+      } else {
+        skip_value(p, 2);
+      }
+    } else if (kid == A_TEXT) {
+      if (ws(p) == '"') {
+        sv v = string_kept(p);
+        size_t l = v.n < xcap - 1 ? v.n : xcap - 1;
+        memcpy(xs, v.s, l);
+        xs[l] = 0;
+      } else {
+        skip_value(p, 2);
+      }
     } else if (kid == A_CTR) {
       double v = need_num(p, "a counter");
       if (which >= 0) {
@@ -1041,6 +1068,16 @@ static void event(kin *k) {
   e.a.in_nelems = e.a.out_nelems = e.a.group_size = -1;
   e.bytes = -2;
   int has_cat = 0;
+  rli_kev x;
+  char xcat[32];
+  e.x = NULL;
+  if (k->sink) {
+    memset(&x, 0, sizeof x);
+    x.stream = x.corr = x.group_size = -1;
+    x.in_nelems = -1;
+    xcat[0] = 0;
+    e.x = &x;
+  }
   k->namelen = 0;
   if (k->name) k->name[0] = 0;
   expect(p, '{', "an event object");
@@ -1075,7 +1112,13 @@ static void event(kin *k) {
       }
     } else if (kid == E_CAT) {
       if (ws(p) == '"') {
-        e.cat = classify(string_kept(p));
+        sv v = string_kept(p);
+        if (e.x) {
+          size_t l = v.n < sizeof xcat - 1 ? v.n : sizeof xcat - 1;
+          memcpy(xcat, v.s, l);
+          xcat[l] = 0;
+        }
+        e.cat = classify(v);
         has_cat = 1;
       } else {
         skip_value(p, 1);
@@ -1098,7 +1141,7 @@ static void event(kin *k) {
       int64_t dummy;
       e.tid = id_value(p, &dummy, &isnum);
     } else if (kid == E_ARGS) {
-      if (has_cat && e.cat == C_OTHER) skip_value(p, 1);
+      if (has_cat && e.cat == C_OTHER && !e.x) skip_value(p, 1);
       else if (ws(p) == '{') parse_args(p, &e);
       else skip_value(p, 1);
     } else {
@@ -1108,6 +1151,21 @@ static void event(kin *k) {
     if (c == ',') { p->pos++; continue; }
     expect(p, '}', "',' or '}' in an event");
     break;
+  }
+  if (e.x && !strcmp(e.ph, "X") && e.has_ts && e.has_dur && e.ts > -1e17 && e.ts < 1e17 &&
+      e.dur >= 0 && e.dur < 1e12 && strcmp(xcat, "Trace") != 0) {
+    x.cat = xcat;
+    x.name = k->name ? k->name : "";
+    x.ts = e.ts;
+    x.dur = e.dur;
+    x.corr = e.has_corr ? e.corr : -1;
+    if (e.a.has_coll) {
+      rli_strlcpy(x.coll, e.a.coll_name, sizeof x.coll);
+      rli_strlcpy(x.dtype, e.a.coll_dtype, sizeof x.dtype);
+    }
+    x.in_nelems = e.a.in_nelems >= 0 && e.a.in_nelems < 1e18 ? e.a.in_nelems : -1;
+    x.group_size = e.a.group_size >= 1 && e.a.group_size < 1e9 ? (int64_t)e.a.group_size : -1;
+    if (k->sink->event(k->sink->ctx, &x)) jfail(p, RL_ENOMEM, 0, "");
   }
   if (e.cat == C_OTHER || strcmp(e.ph, "X") != 0) return;
   char m[160];
@@ -1269,19 +1327,21 @@ static void device_props(kin *k) {
   }
 }
 
-/* distributedInfo: {"backend":"nccl","rank":0,"world_size":16,...} */
+/* distributedInfo: {"backend":"nccl","rank":0,"world_size":16,...}; rank and
+ * world size to the sink too */
 static void dist_info(kin *k) {
   jp *p = &k->p;
   expect(p, '{', "an object (distributedInfo)");
   if (ws(p) == '}') { p->pos++; return; }
   for (;;) {
     sv kv = string_kept(p);
-    int is_ws = sv_is(kv, "world_size", 10);
+    int is_ws = sv_is(kv, "world_size", 10), is_rank = sv_is(kv, "rank", 4);
     expect(p, ':', "':' after a key");
     int c = ws(p);
-    if (is_ws && (c == '-' || (c >= '0' && c <= '9'))) {
+    if ((is_ws || is_rank) && (c == '-' || (c >= '0' && c <= '9'))) {
       double v = number(p, NULL);
-      k->world = v >= 1 && v < 1e7 && v == floor(v) ? (int32_t)v : 0;
+      if (is_ws) k->world = v >= 1 && v < 1e7 && v == floor(v) ? (int32_t)v : 0;
+      if (k->sink && k->sink->meta) k->sink->meta(k->sink->ctx, is_ws ? "world_size" : "rank", v);
     } else {
       skip_value(p, 2);
     }
@@ -1334,6 +1394,10 @@ static void document(kin *k) {
           events_array(k);
         } else if (is_props && ws(p) == '[') {
           device_props(k);
+        } else if (k->sink && sv_is(kv, "baseTimeNanoseconds", 19) &&
+                   (ws(p) == '-' || (ws(p) >= '0' && ws(p) <= '9'))) {
+          double v = number(p, NULL);
+          if (k->sink->meta) k->sink->meta(k->sink->ctx, "baseTimeNanoseconds", v);
         } else if (is_dist && ws(p) == '{') {
           dist_info(k);
         } else {
@@ -1438,6 +1502,7 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   k->kdev = -1;
   k->k0 = rli_trace_nkernels(t);
   k->p.src = s;
+  k->sink = s->sink;
   k->p.err = err;
   k->p.cap = BUFCAP;
   k->p.buf = malloc(BUFCAP);

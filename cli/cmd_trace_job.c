@@ -1,0 +1,195 @@
+/*
+ * cmd_trace_job.c -- `roofline trace DIR | FILES | GLOB`: the traces of every
+ * rank of a distributed job, read by worker threads (or, in
+ * build/roofline-mpi, by MPI processes: cli_job_mpi), one row per rank,
+ * the stragglers, the collectives' busbw with and without the wait, and
+ * the spread of the top kernels' time across ranks.
+ */
+#include "cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const cli_job_runner *cli_job_mpi = NULL;
+
+static size_t json_fn(void *p, char *buf, size_t cap) { return rl_job_json(p, buf, cap); }
+
+static const char *pct(char *b, size_t cap, double v) {
+  if (isfinite(v)) snprintf(b, cap, "%.2f%%", 100 * v);
+  else snprintf(b, cap, "-");
+  return b;
+}
+
+static const char *base(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+static void shorten(const char *s, char *out, size_t w) {
+  if (!strncmp(s, "void ", 5)) s += 5;
+  size_t n = 0;
+  int depth = 0;
+  for (const char *p = s; *p && n + 1 < w; p++) {
+    if (*p == '<') { depth++; continue; }
+    if (*p == '>') { if (depth) depth--; continue; }
+    if (depth) continue;
+    if (*p == '(' && n > 0) break;
+    out[n++] = *p;
+  }
+  out[n] = 0;
+  if (n + 1 >= w && w > 4) memcpy(out + w - 4, "...", 4);
+  if (!n) snprintf(out, w, "%.*s", (int)(w - 1), s);
+}
+
+static void print_text(cli_ctx *ctx, const rl_job *j, int hta) {
+  FILE *o = ctx->out;
+  const rl_job_totals *t = rl_job_get_totals(j);
+  char b1[48], b2[48], b3[48], p1[16], p2[16], p3[16], p4[16];
+  fprintf(o, "job        %d file%s, %d rank%s analysed", (int)t->files, t->files == 1 ? "" : "s",
+          (int)t->ranks, t->ranks == 1 ? "" : "s");
+  if (t->world_size) fprintf(o, " of world size %d", (int)t->world_size);
+  if (t->failed) fprintf(o, ", %d failed", (int)t->failed);
+  fputc('\n', o);
+  fprintf(o, "figures    %s\n",
+          hta ? "HTA's own (--hta): last ProfilerStep dropped, timestamps rounded inward"
+              : "HTA's definitions over every event of each file (--hta: HTA's own event set)");
+  fprintf(o, "GPU span   %s over all ranks: idle %s, compute %s, non-compute %s; "
+             "comm/compute overlap %s\n",
+          cli_q(b1, sizeof b1, t->span_s, RL_UNIT_SECONDS), pct(p1, sizeof p1, t->idle_share),
+          pct(p2, sizeof p2, t->compute_share), pct(p3, sizeof p3, t->non_compute_share),
+          pct(p4, sizeof p4, t->overlap));
+  int32_t nn = rl_job_notes(j);
+  for (int32_t i = 0; i < nn; i++) fprintf(o, "note       %s\n", rl_job_note(j, i));
+  int32_t nr = 0;
+  const rl_job_rank *r = rl_job_ranks(j, &nr);
+  fputs("\nper rank (shares of the rank's GPU span; idle kinds per stream; roofline: bound time):\n", o);
+  const char *hdr[] = {"rank", "file", "GPU time", "span", "idle", "compute", "non-comp",
+                       "overlap", "host wait", "kernel wait", "other idle", "collectives",
+                       "waited", "compute-bound", "memory-bound", "overhead", "gain"};
+  cli_table *tb = cli_table_new(17, hdr);
+  for (int32_t i = 0; i < nr; i++) {
+    char c[17][64];
+    snprintf(c[0], 64, "%d", (int)r[i].rank);
+    snprintf(c[1], 64, "%.40s", base(r[i].file));
+    if (r[i].has_roofline) cli_q(c[2], 64, r[i].roof.gpu_time_s, RL_UNIT_SECONDS);
+    else snprintf(c[2], 64, "-");
+    cli_q(c[3], 64, r[i].span_s, RL_UNIT_SECONDS);
+    pct(c[4], 64, r[i].idle_share);
+    pct(c[5], 64, r[i].compute_share);
+    pct(c[6], 64, r[i].non_compute_share);
+    pct(c[7], 64, r[i].overlap);
+    cli_q(c[8], 64, r[i].idle_host_wait_s, RL_UNIT_SECONDS);
+    cli_q(c[9], 64, r[i].idle_kernel_wait_s, RL_UNIT_SECONDS);
+    cli_q(c[10], 64, r[i].idle_other_s, RL_UNIT_SECONDS);
+    snprintf(c[11], 64, "%d", (int)r[i].collectives);
+    cli_q(c[12], 64, r[i].waited_s, RL_UNIT_SECONDS);
+    if (r[i].has_roofline) {
+      cli_q(c[13], 64, r[i].roof.compute_s, RL_UNIT_SECONDS);
+      cli_q(c[14], 64, r[i].roof.memory_s, RL_UNIT_SECONDS);
+      cli_q(c[15], 64, r[i].roof.overhead_s, RL_UNIT_SECONDS);
+      cli_q(c[16], 64, r[i].roof.gain_s, RL_UNIT_SECONDS);
+    } else {
+      for (int k = 13; k < 17; k++) snprintf(c[k], 64, "-");
+    }
+    const char *cells[17];
+    for (int k = 0; k < 17; k++) cells[k] = c[k];
+    cli_table_row(tb, cells);
+  }
+  cli_table_print(ctx, tb);
+  cli_table_free(tb);
+  int32_t ns = 0;
+  const rl_job_straggler *s = rl_job_stragglers(j, &ns);
+  fprintf(o, "\nstragglers (the other ranks' wait in collectives this rank started last):\n");
+  if (!t->matched) fputs("  (no collectives matched across ranks)\n", o);
+  else if (!ns) fputs("  (none: no rank waited)\n", o);
+  for (int32_t i = 0; i < ns && i < 10; i++)
+    fprintf(o, "  rank %-5d others waited %s (last in %d of %d collectives)\n", (int)s[i].rank,
+            cli_q(b1, sizeof b1, s[i].others_waited_s, RL_UNIT_SECONDS), (int)s[i].collectives,
+            (int)t->matched);
+  if (t->matched) {
+    fprintf(o, "collectives %d matched across ranks; the ranks' wait in them %s\n", (int)t->matched,
+            cli_q(b1, sizeof b1, t->waited_s, RL_UNIT_SECONDS));
+    if (t->busbw > 0)
+      fprintf(o, "busbw      %s with the wait (the ranks' mean kernel time), %s without it (the last "
+                 "rank's): waiting is %.1f%% of the collectives' time\n",
+              cli_q(b2, sizeof b2, t->busbw, RL_UNIT_BYTES_S),
+              cli_q(b3, sizeof b3, t->busbw_nowait, RL_UNIT_BYTES_S),
+              100 * (1 - t->busbw / t->busbw_nowait));
+    else
+      fputs("busbw      unknown: the traces give no message sizes (In msg nelems, Kineto 2024+)\n", o);
+  }
+  int32_t nsp = 0;
+  const rl_job_spread *sp = rl_job_spreads(j, &nsp);
+  if (nsp) {
+    fprintf(o, "\nkernel time across ranks (top %d kernels by total time):\n", (int)nsp);
+    const char *h2[] = {"kernel", "total", "min", "rank", "median", "max", "rank", "ranks"};
+    cli_table *t2 = cli_table_new(8, h2);
+    for (int32_t i = 0; i < nsp; i++) {
+      char c[8][64];
+      shorten(sp[i].name, c[0], 48);
+      cli_q(c[1], 64, sp[i].total_s, RL_UNIT_SECONDS);
+      cli_q(c[2], 64, sp[i].min_s, RL_UNIT_SECONDS);
+      snprintf(c[3], 64, "%d", (int)sp[i].min_rank);
+      cli_q(c[4], 64, sp[i].median_s, RL_UNIT_SECONDS);
+      cli_q(c[5], 64, sp[i].max_s, RL_UNIT_SECONDS);
+      snprintf(c[6], 64, "%d", (int)sp[i].max_rank);
+      snprintf(c[7], 64, "%d", (int)sp[i].ranks);
+      const char *cells[8];
+      for (int k = 0; k < 8; k++) cells[k] = c[k];
+      cli_table_row(t2, cells);
+    }
+    cli_table_print(ctx, t2);
+    cli_table_free(t2);
+  }
+}
+
+int cli_trace_job(cli_ctx *ctx, const char *const *args, int nargs, const cli_job_opts *jo) {
+  char **paths = NULL, **skipped = NULL;
+  int32_t np = 0, nsk = 0;
+  rl_error e;
+  rl_status st = cli_job_mpi ? cli_job_mpi->list(cli_job_mpi->ctx, args, nargs, &paths, &np, &skipped, &nsk, &e)
+                             : rl_job_find_files(args, nargs, &paths, &np, &skipped, &nsk, &e);
+  if (st) return cli_fail(ctx, st, &e);
+  rl_job_opts o = rl_job_opts_init();
+  o.launch_overhead_s = jo->overhead;
+  o.hw = jo->hw;
+  o.hta = jo->hta;
+  if (jo->top > 0) o.top = jo->top;
+  rl_job *j = rl_job_new(&o, np);
+  if (!j) {
+    rl_job_free_list(paths, np);
+    rl_job_free_list(skipped, nsk);
+    return cli_error(ctx, "out of memory");
+  }
+  int threads = jo->threads;
+  if (threads <= 0) {
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    threads = c > 0 ? (int)c : 1;
+  }
+  int printer = 1;
+  if (cli_job_mpi) printer = cli_job_mpi->read(cli_job_mpi->ctx, j, (const char *const *)paths, np, threads);
+  else rl_job_read_all(j, (const char *const *)paths, np, threads);
+  int rc = CLI_OK;
+  if (printer) {
+    st = rl_job_finish(j, &e);
+    if (st) {
+      rc = cli_fail(ctx, st, &e);
+    } else {
+      for (int32_t i = 0; i < nsk; i++)
+        fprintf(ctx->err, "roofline trace: %s: skipped: not a trace (*.json, *.json.gz)\n", skipped[i]);
+      int32_t nf = 0;
+      const rl_job_rank *f = rl_job_failures(j, &nf);
+      for (int32_t i = 0; i < nf; i++) fprintf(ctx->err, "roofline trace: %s\n", f[i].error);
+      if (ctx->json) rc = cli_print_json(ctx, json_fn, j);
+      else print_text(ctx, j, jo->hta);
+      if (!rc && nf) rc = CLI_USAGE;
+      if (!rc && rl_job_get_totals(j)->ranks == 0) rc = CLI_USAGE;
+    }
+  }
+  rl_job_free(j);
+  rl_job_free_list(paths, np);
+  rl_job_free_list(skipped, nsk);
+  return rc;
+}

@@ -1,0 +1,456 @@
+/*
+ * trace_job_io.c -- the files of a distributed job: which files (a folder,
+ * files, a glob), reading one rank's Kineto trace into the compact arrays
+ * of the cross-rank analysis (src/core/trace_job.c) while the roofline
+ * reader takes the same single pass, and reading many at once on worker
+ * threads (POSIX threads; each worker holds one file's arrays at a time,
+ * the summaries it leaves are small).
+ */
+#include "core/trace_job.h"
+#include "io/trace_io.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <glob.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- collecting one file's events -------------------------------------------- */
+typedef struct coll_ctx {
+  rli_rankraw *raw;
+  uint32_t *map; /* kernel name hash table: ids, UINT32_MAX empty */
+  size_t mapcap;
+} coll_ctx;
+
+static int grow(void **p, size_t elem, size_t need, size_t *cap) {
+  if (need <= *cap) return 0;
+  size_t nc = *cap ? *cap * 2 : 256;
+  while (nc < need) nc *= 2;
+  void *q = realloc(*p, nc * elem);
+  if (!q) return -1;
+  *p = q;
+  *cap = nc;
+  return 0;
+}
+
+static uint64_t hash_str(const char *s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+static uint32_t name_id(coll_ctx *c, const char *s) {
+  rli_rankraw *r = c->raw;
+  if ((r->nnames + 1) * 2 > c->mapcap) {
+    size_t nc = c->mapcap ? c->mapcap * 2 : 1024;
+    uint32_t *m = malloc(nc * sizeof *m);
+    if (!m) return UINT32_MAX;
+    for (size_t i = 0; i < nc; i++) m[i] = UINT32_MAX;
+    for (size_t i = 0; i < r->nnames; i++) {
+      size_t h = (size_t)hash_str(r->names[i]) & (nc - 1);
+      while (m[h] != UINT32_MAX) h = (h + 1) & (nc - 1);
+      m[h] = (uint32_t)i;
+    }
+    free(c->map);
+    c->map = m;
+    c->mapcap = nc;
+  }
+  size_t h = (size_t)hash_str(s) & (c->mapcap - 1);
+  while (c->map[h] != UINT32_MAX) {
+    if (!strcmp(r->names[c->map[h]], s)) return c->map[h];
+    h = (h + 1) & (c->mapcap - 1);
+  }
+  if (grow((void **)&r->names, sizeof *r->names, r->nnames + 1, &r->capnames)) return UINT32_MAX;
+  size_t l = strlen(s);
+  char *d = malloc(l + 1);
+  if (!d) return UINT32_MAX;
+  memcpy(d, s, l + 1);
+  r->names[r->nnames] = d;
+  c->map[h] = (uint32_t)r->nnames;
+  return (uint32_t)r->nnames++;
+}
+
+/* lower case without '_' and ' ' */
+static void squash(const char *s, char *out, size_t cap) {
+  size_t n = 0;
+  for (; *s && n + 1 < cap; s++) {
+    if (*s == '_' || *s == ' ') continue;
+    out[n++] = (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
+  }
+  out[n] = 0;
+}
+
+/* the collective of an NCCL kernel: "Collective name", else the kernel
+ * name (ncclKernel_AllReduce_..., ncclDevKernel_AllGather_...) */
+static int32_t coll_kind(const char *coll, const char *name) {
+  char b[96];
+  squash(coll[0] ? coll : name, b, sizeof b);
+  if (strstr(b, "allreduce")) return RLI_C_ALLREDUCE;
+  if (strstr(b, "allgather")) return RLI_C_ALLGATHER;
+  if (strstr(b, "reducescatter")) return RLI_C_REDUCESCATTER;
+  if (strstr(b, "alltoall")) return RLI_C_ALLTOALL;
+  if (strstr(b, "broadcast")) return RLI_C_BROADCAST;
+  if (strstr(b, "sendrecv") || strstr(b, "send") || strstr(b, "recv")) return RLI_C_SENDRECV;
+  if (strstr(b, "reduce")) return RLI_C_REDUCE;
+  return RLI_C_OTHER;
+}
+
+/* bytes of one element of a "dtype" as Kineto writes it (c10 ScalarType
+ * names); 0 unknown */
+static double dtype_size(const char *d) {
+  char b[32];
+  squash(d, b, sizeof b);
+  if (!strcmp(b, "double") || !strcmp(b, "long") || !strcmp(b, "int64") || !strcmp(b, "complexfloat"))
+    return 8;
+  if (!strcmp(b, "float") || !strcmp(b, "int") || !strcmp(b, "int32") || !strcmp(b, "uint32")) return 4;
+  if (!strcmp(b, "half") || !strcmp(b, "bfloat16") || !strcmp(b, "short") || !strcmp(b, "int16"))
+    return 2;
+  if (!strcmp(b, "byte") || !strcmp(b, "char") || !strcmp(b, "bool") || !strcmp(b, "int8") ||
+      !strcmp(b, "uint8") || !strncmp(b, "float8", 6))
+    return 1;
+  return 0;
+}
+
+static int on_event(void *ctx, const rli_kev *e) {
+  coll_ctx *c = ctx;
+  rli_rankraw *r = c->raw;
+  int gpu = e->stream >= 0;
+  int sync = !strcmp(e->name, "Event Sync") || !strcmp(e->name, "Context Sync");
+  if (!strncmp(e->name, "ProfilerStep#", 13) && !(gpu && e->corr >= 0)) {
+    char *end;
+    long long n = strtoll(e->name + 13, &end, 10);
+    if (end != e->name + 13) {
+      if (grow((void **)&r->s, sizeof *r->s, r->ns + 1, &r->caps)) return -1;
+      r->s[r->ns++] = (rli_step){e->ts, e->dur, n};
+    }
+  }
+  if (!gpu) {
+    if (e->corr >= 0 && !sync) {
+      if (grow((void **)&r->c, sizeof *r->c, r->nc + 1, &r->capc)) return -1;
+      r->c[r->nc++] = (rli_cev){e->ts, e->corr};
+    }
+    return 0;
+  }
+  if (grow((void **)&r->g, sizeof *r->g, r->ng + 1, &r->capg)) return -1;
+  rli_gev *g = &r->g[r->ng];
+  g->ts = e->ts;
+  g->end = e->ts + e->dur;
+  g->corr = e->corr;
+  g->stream = e->stream < INT32_MAX ? (int32_t)e->stream : INT32_MAX;
+  g->type = (uint8_t)rli_hta_kernel_type(e->name);
+  g->kcat = (uint8_t)rli_hta_kernel_cat(e->cat);
+  g->kernel = !strcmp(e->cat, "kernel") || !strcmp(e->cat, "Kernel");
+  g->pad = 0;
+  g->name = UINT32_MAX;
+  if (g->kernel && (g->name = name_id(c, e->name)) == UINT32_MAX) return -1;
+  r->ng++;
+  if (g->kernel && g->type == RLI_K_COMM) {
+    if (grow((void **)&r->col, sizeof *r->col, r->ncol + 1, &r->capcol)) return -1;
+    rli_coll *k = &r->col[r->ncol++];
+    memset(k, 0, sizeof *k);
+    k->ts = g->ts;
+    k->end = g->end;
+    k->kind = coll_kind(e->coll, e->name);
+    double ds = dtype_size(e->dtype);
+    k->bytes = e->in_nelems > 0 && ds > 0 ? e->in_nelems * ds : 0;
+    k->group_size = e->group_size > 0 && e->group_size < INT32_MAX ? (int32_t)e->group_size : 0;
+    if (e->pg[0]) snprintf(k->group, sizeof k->group, "group %s", e->pg);
+    else snprintf(k->group, sizeof k->group, "stream %d", (int)g->stream);
+  }
+  return 0;
+}
+
+static void on_meta(void *ctx, const char *key, double v) {
+  rli_rankraw *r = ((coll_ctx *)ctx)->raw;
+  if (!strcmp(key, "rank")) { r->rank = v; r->has_rank = 1; }
+  else if (!strcmp(key, "world_size")) { r->world = v; r->has_world = 1; }
+  else if (!strcmp(key, "baseTimeNanoseconds")) r->base_ns = v;
+}
+
+static void raw_free(rli_rankraw *r) {
+  for (size_t i = 0; i < r->nnames; i++) free(r->names[i]);
+  free(r->names);
+  free(r->g);
+  free(r->c);
+  free(r->s);
+  free(r->col);
+  memset(r, 0, sizeof *r);
+}
+
+static rl_status failed(rl_job *j, int32_t i, const char *path, rl_status st, const rl_error *e) {
+  rl_job_rank r;
+  memset(&r, 0, sizeof r);
+  rli_strlcpy(r.file, path, sizeof r.file);
+  r.status = st;
+  rli_strlcpy(r.error, e->msg, sizeof r.error);
+  rl_error e2;
+  rli_job_set(j, i, &r, NULL, 0, NULL, 0, &e2);
+  return st;
+}
+
+rl_status rl_job_read(rl_job *j, int32_t i, const char *path, rl_error *err) {
+  rl_error scratch;
+  if (!err) err = &scratch;
+  if (!j || !path || i < 0 || i >= rli_job_size(j))
+    return rli_fail(err, RL_EINVAL, "rl_job_read: no job, slot or path");
+  const rl_job_opts *o = rli_job_opts(j);
+  rl_trace *t = rl_trace_new(o->launch_overhead_s);
+  if (!t) return failed(j, i, path, rli_fail(err, RL_ENOMEM, "%s: out of memory", path), err);
+  rli_rankraw raw;
+  memset(&raw, 0, sizeof raw);
+  coll_ctx cc = {&raw, NULL, 0};
+  rli_ksink sink = {&cc, on_event, on_meta};
+  rli_src s;
+  rl_status st = rli_src_open_file(&s, path, err);
+  if (st == RL_OK) {
+    s.sink = &sink;
+    st = rli_read_kineto(t, &s, err);
+    rli_src_close(&s);
+  }
+  free(cc.map);
+  if (st) {
+    rl_trace_free(t);
+    raw_free(&raw);
+    return failed(j, i, path, st, err);
+  }
+  rl_job_rank r;
+  memset(&r, 0, sizeof r);
+  rli_strlcpy(r.file, path, sizeof r.file);
+  r.has_dist = raw.has_rank;
+  r.rank = raw.has_rank && raw.rank >= 0 && raw.rank < 1e9 ? (int32_t)raw.rank : -1;
+  r.world_size = raw.has_world && raw.world > 0 && raw.world < 1e9 ? (int32_t)raw.world : 0;
+  r.base_ns = raw.base_ns;
+  rl_trace_info info;
+  rl_trace_get_info(t, &info);
+  rli_strlcpy(r.device, info.device, sizeof r.device);
+  rl_hw hw;
+  rl_error e2;
+  int have_hw = 0;
+  if (o->hw) { hw = *o->hw; have_hw = 1; }
+  else have_hw = rl_trace_hw(t, &hw, &e2) == RL_OK;
+  if (have_hw && rl_trace_analyze(t, &hw, &r.roof, &e2) == RL_OK) {
+    r.has_roofline = 1;
+    rli_strlcpy(r.hw_id, hw.id, sizeof r.hw_id);
+  }
+  rl_trace_free(t);
+  rli_coll *cols;
+  rli_kstat *ks;
+  size_t ncol, nks;
+  st = rli_job_rank_figures(&raw, o->hta, o->kernel_wait_s * 1e6, &r, &cols, &ncol, &ks, &nks, err);
+  raw_free(&raw);
+  if (st) return failed(j, i, path, st, err);
+  return rli_job_set(j, i, &r, cols, ncol, ks, nks, err);
+}
+
+/* ---- many files on worker threads -------------------------------------------- */
+typedef struct pool {
+  rl_job *j;
+  const char *const *paths;
+  const int32_t *order;
+  int32_t n, next, failed;
+  pthread_mutex_t mu;
+} pool;
+
+static void *worker(void *arg) {
+  pool *p = arg;
+  for (;;) {
+    pthread_mutex_lock(&p->mu);
+    int32_t k = p->next < p->n ? p->order[p->next++] : -1;
+    pthread_mutex_unlock(&p->mu);
+    if (k < 0) return NULL;
+    rl_error e;
+    if (rl_job_read(p->j, k, p->paths[k], &e) != RL_OK) {
+      pthread_mutex_lock(&p->mu);
+      p->failed++;
+      pthread_mutex_unlock(&p->mu);
+    }
+  }
+}
+
+int32_t rl_job_order_by_size(const char *const *paths, int32_t n, int32_t *order) {
+  double *sz = malloc(sizeof *sz * ((size_t)n + 1));
+  if (!sz) {
+    for (int32_t i = 0; i < n; i++) order[i] = i;
+    return n;
+  }
+  for (int32_t i = 0; i < n; i++) {
+    struct stat stt;
+    sz[i] = stat(paths[i], &stt) == 0 ? (double)stt.st_size : 0;
+    order[i] = i;
+  }
+  /* largest first, file order among equals (insertion sort: n is small) */
+  for (int32_t a = 1; a < n; a++) {
+    int32_t x = order[a], b = a;
+    while (b > 0 && sz[order[b - 1]] < sz[x]) { order[b] = order[b - 1]; b--; }
+    order[b] = x;
+  }
+  free(sz);
+  return n;
+}
+
+int32_t rl_job_read_list(rl_job *j, const char *const *paths, const int32_t *idx, int32_t n,
+                         int32_t threads) {
+  if (!j || n <= 0) return 0;
+  pool p;
+  p.j = j;
+  p.paths = paths;
+  p.order = idx;
+  p.n = n;
+  p.next = 0;
+  p.failed = 0;
+  pthread_mutex_init(&p.mu, NULL);
+  if (threads < 1) threads = 1;
+  if (threads > n) threads = n;
+  pthread_t *th = malloc(sizeof *th * (size_t)threads);
+  int32_t started = 0;
+  for (int32_t i = 1; th && i < threads; i++)
+    if (pthread_create(&th[started], NULL, worker, &p) == 0) started++;
+  worker(&p); /* this thread works too */
+  for (int32_t i = 0; i < started; i++) pthread_join(th[i], NULL);
+  free(th);
+  pthread_mutex_destroy(&p.mu);
+  return p.failed;
+}
+
+int32_t rl_job_read_all(rl_job *j, const char *const *paths, int32_t n, int32_t threads) {
+  if (!j || n <= 0) return 0;
+  int32_t *order = malloc(sizeof *order * ((size_t)n + 1));
+  if (!order) return n;
+  rl_job_order_by_size(paths, n, order);
+  int32_t f = rl_job_read_list(j, paths, order, n, threads);
+  free(order);
+  return f;
+}
+
+/* ---- which files ------------------------------------------------------------------ */
+/* natural order: "rank2" before "rank10" */
+static int natcmp(const char *a, const char *b) {
+  while (*a && *b) {
+    if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+      const char *x = a, *y = b;
+      while (*x == '0') x++;
+      while (*y == '0') y++;
+      size_t lx = 0, ly = 0;
+      while (x[lx] >= '0' && x[lx] <= '9') lx++;
+      while (y[ly] >= '0' && y[ly] <= '9') ly++;
+      if (lx != ly) return lx < ly ? -1 : 1;
+      int c = strncmp(x, y, lx);
+      if (c) return c;
+      a = x + lx;
+      b = y + ly;
+      continue;
+    }
+    if (*a != *b) return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+    a++;
+    b++;
+  }
+  return *a ? 1 : *b ? -1 : 0;
+}
+
+static int cmp_nat(const void *a, const void *b) {
+  return natcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int is_trace_name(const char *n) {
+  size_t l = strlen(n);
+  return (l > 5 && !strcmp(n + l - 5, ".json")) || (l > 8 && !strcmp(n + l - 8, ".json.gz"));
+}
+
+typedef struct strv {
+  char **v;
+  int32_t n;
+  size_t cap;
+} strv;
+
+static int push(strv *s, const char *a, const char *b) {
+  if (grow((void **)&s->v, sizeof *s->v, (size_t)s->n + 1, &s->cap)) return -1;
+  size_t la = strlen(a), lb = b ? strlen(b) : 0;
+  char *d = malloc(la + lb + 2);
+  if (!d) return -1;
+  memcpy(d, a, la);
+  if (b) {
+    d[la] = '/';
+    memcpy(d + la + 1, b, lb + 1);
+  } else {
+    d[la] = 0;
+  }
+  s->v[s->n++] = d;
+  return 0;
+}
+
+void rl_job_free_list(char **v, int32_t n) {
+  for (int32_t i = 0; i < n; i++) free(v[i]);
+  free(v);
+}
+
+rl_status rl_job_find_files(const char *const *args, int32_t nargs, char ***paths, int32_t *np,
+                            char ***skipped, int32_t *nskipped, rl_error *err) {
+  strv out = {NULL, 0, 0}, skip = {NULL, 0, 0};
+  rl_status st = RL_OK;
+  for (int32_t i = 0; i < nargs && st == RL_OK; i++) {
+    const char *a = args[i];
+    struct stat sb;
+    if (stat(a, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+      DIR *d = opendir(a);
+      if (!d) { st = rli_fail(err, RL_EIO, "%s: %s", a, strerror(errno)); break; }
+      strv names = {NULL, 0, 0};
+      struct dirent *de;
+      while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.') continue;
+        if (push(&names, de->d_name, NULL)) { st = rli_fail(err, RL_ENOMEM, "out of memory"); break; }
+      }
+      closedir(d);
+      if (names.n) qsort(names.v, (size_t)names.n, sizeof *names.v, cmp_nat);
+      for (int32_t k = 0; k < names.n && st == RL_OK; k++) {
+        size_t la = strlen(a);
+        char *full = malloc(la + strlen(names.v[k]) + 2);
+        if (!full) { st = rli_fail(err, RL_ENOMEM, "out of memory"); break; }
+        snprintf(full, la + strlen(names.v[k]) + 2, "%s%s%s", a,
+                 la && a[la - 1] == '/' ? "" : "/", names.v[k]);
+        struct stat fs;
+        int reg = stat(full, &fs) == 0 && S_ISREG(fs.st_mode);
+        if (push(reg && is_trace_name(names.v[k]) ? &out : &skip, full, NULL))
+          st = rli_fail(err, RL_ENOMEM, "out of memory");
+        free(full);
+      }
+      rl_job_free_list(names.v, names.n);
+    } else if (stat(a, &sb) == 0) {
+      if (push(&out, a, NULL)) st = rli_fail(err, RL_ENOMEM, "out of memory");
+    } else if (strpbrk(a, "*?[")) {
+      glob_t g;
+      int rc = glob(a, 0, NULL, &g);
+      if (rc == GLOB_NOMATCH) {
+        st = rli_fail(err, RL_EIO, "%s: no file matches", a);
+      } else if (rc != 0) {
+        st = rli_fail(err, RL_EIO, "%s: cannot expand", a);
+      } else {
+        for (size_t k = 0; k < g.gl_pathc && st == RL_OK; k++)
+          if (push(&out, g.gl_pathv[k], NULL)) st = rli_fail(err, RL_ENOMEM, "out of memory");
+        globfree(&g);
+      }
+    } else {
+      st = rli_fail(err, RL_EIO, "%s: %s", a, strerror(errno));
+    }
+  }
+  if (st == RL_OK && out.n == 0)
+    st = rli_fail(err, RL_EIO, "no trace files (*.json, *.json.gz) in %s", nargs ? args[0] : "(nothing)");
+  if (st) {
+    rl_job_free_list(out.v, out.n);
+    rl_job_free_list(skip.v, skip.n);
+    *paths = NULL;
+    *np = 0;
+    if (skipped) *skipped = NULL;
+    if (nskipped) *nskipped = 0;
+    return st;
+  }
+  *paths = out.v;
+  *np = out.n;
+  if (skipped) *skipped = skip.v;
+  else rl_job_free_list(skip.v, skip.n);
+  if (nskipped) *nskipped = skip.n;
+  return RL_OK;
+}

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""test_trace_job.py -- `roofline trace DIR` over a synthesised distributed job.
+
+The rank traces are written at test time by tests/make_job.py from the real
+2024 DDP fixture (tests/fixtures/traces): rank and world size rewritten, a
+little duration skew, one straggler whose collectives start late (the
+others' last that much longer), and per-rank clock offsets. Checks:
+  * the straggler is found, with the others' wait the synthesis put in;
+  * clocks are aligned on the first collective and said so;
+  * -j 1 and -j 2 print byte-identical output (text and JSON);
+  * bad input: a missing rank, a duplicate rank, a disagreeing world size,
+    different steps, a file that is no trace, a broken trace: each named,
+    the rest still analysed, exit status 2 for the broken one;
+  * with --mpi BIN (build/roofline-mpi): `mpirun -n 2` prints exactly what
+    one process prints; an unreadable file on one rank is a clear error;
+    a rank that dies ends the run with an error, not a hang.
+Ends with "N passed, M failed".
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIX = os.path.join(ROOT, "tests", "fixtures", "traces", "pytorch_kineto_2024_a100_ddp_nccl.json.gz")
+DELAY_US = 300.0
+N_COLL = 21  # NCCL all-reduce kernels in the fixture
+
+
+def make(out, *extra):
+    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "make_job.py"), FIX, out] + list(extra),
+                   check=True)
+
+
+def run(cmd, timeout=300):
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def mpi_env():
+    env = dict(os.environ)
+    # Open MPI refuses root unless told; loopback only, more ranks than cores allowed
+    env.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+                "OMPI_MCA_btl": "self,vader,tcp", "OMPI_MCA_btl_tcp_if_include": "lo",
+                "OMPI_MCA_oob_tcp_if_include": "lo", "OMPI_MCA_rmaps_base_oversubscribe": "1"})
+    return env
+
+
+def mpirun(binary, n, args, timeout=300, wrap=None):
+    cmd = ["mpirun", "-n", str(n), "--oversubscribe"] + (wrap or []) + [binary] + args
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=mpi_env())
+    return p.returncode, p.stdout, p.stderr
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--roofline", default=os.path.join(ROOT, "build", "roofline"))
+    ap.add_argument("--mpi", default="")
+    a = ap.parse_args()
+    rf = os.path.abspath(a.roofline)
+    passed = failed = 0
+
+    def check(name, ok, msg=""):
+        nonlocal passed, failed
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+            print(f"FAIL {name}: {msg}", file=sys.stderr)
+
+    tmp = tempfile.mkdtemp(prefix="rl-job-")
+    try:
+        job = os.path.join(tmp, "job")
+        make(job, "--ranks", "3", "--straggler", "1", "--delay", str(DELAY_US), "--clock-offsets")
+        rc, out, err = run([rf, "trace", job, "--json", "-j", "2"])
+        check("job.exit", rc == 0 and not err, f"exit {rc} {err!r}")
+        doc = json.loads(out) if rc == 0 else {}
+        st = doc.get("stragglers", [])
+        want = 2 * N_COLL * DELAY_US * 1e-6
+        check("job.straggler", st and st[0]["rank"] == 1 and abs(st[0]["others_waited_s"] - want) < 1e-6 * 2 * N_COLL
+              and st[0]["collectives"] == N_COLL, f"{st} want rank 1, {want} s")
+        check("job.ranks", [r["rank"] for r in doc.get("ranks", [])] == [0, 1, 2], str(doc.get("ranks"))[:200])
+        check("job.aligned", doc.get("job", {}).get("clocks_aligned") is True
+              and any("aligned on the end of the first collective" in n for n in doc.get("notes", [])),
+              str(doc.get("notes")))
+        check("job.keys", all(k in doc.get("ranks", [{}])[0] for k in
+                              ("rank", "file", "idle_share", "compute_share", "non_compute_share", "overlap",
+                               "gpu_time_s", "busy_share", "gain_s"))
+              and len(doc.get("overlap", [])) == 3 and doc["job"]["busbw"] > 0
+              and doc["job"]["busbw_no_wait"] > doc["job"]["busbw"], str(doc.get("job")))
+        for fmt in ([], ["--json"]):
+            r1 = run([rf, "trace", job, "-j", "1"] + fmt)
+            r2 = run([rf, "trace", job, "-j", "2"] + fmt)
+            check("job.threads" + "".join(fmt), r1 == r2 and r1[0] == 0, "-j 1 and -j 2 differ")
+        # a glob and a list of files give the same analysis as the folder
+        rg = run([rf, "trace", os.path.join(job, "rank*.json"), "--json"])
+        rl = run([rf, "trace"] + [os.path.join(job, f"rank{i}.json") for i in range(3)] + ["--json"])
+        check("job.glob", rg[1] == out and rl[1] == out, "glob or file list differs from the folder")
+
+        # bad input: each named in one line, the rest analysed
+        bad = os.path.join(tmp, "bad")
+        make(bad, "--ranks", "5", "--drop", "3", "--dup", "0", "--world-of", "2=8", "--step-shift", "4")
+        with open(os.path.join(bad, "README.txt"), "w") as f:
+            f.write("not a trace\n")
+        with open(os.path.join(bad, "rank0.json")) as f:
+            text = f.read()
+        with open(os.path.join(bad, "rank9_broken.json"), "w") as f:
+            f.write(text[: len(text) // 2])
+        rc, out, err = run([rf, "trace", bad, "--json"])
+        doc = json.loads(out) if out else {}
+        notes = " | ".join(doc.get("notes", []))
+        check("bad.exit", rc == 2, f"exit {rc}")
+        check("bad.ranks", [r["rank"] for r in doc.get("ranks", [])] == [0, 1, 2, 4], str(doc.get("ranks"))[:200])
+        for what, text_ in (("missing", "missing rank 3 of world size 5"), ("duplicate", "duplicate rank 0"),
+                            ("world", "says 8"), ("steps", "different steps")):
+            check("bad." + what, text_ in notes, notes)
+        check("bad.skipped", "README.txt: skipped: not a trace" in err, err)
+        check("bad.broken", "rank9_broken.json" in err and "truncated" in err
+              and doc.get("failed", [{}])[0].get("file", "").endswith("rank9_broken.json"), err)
+        rc, out, err = run([rf, "trace", bad])
+        check("bad.text", rc == 2 and "note       missing rank 3" in out and "per rank" in out, out[:300])
+
+        if a.mpi:
+            mb = os.path.abspath(a.mpi)
+            for fmt in ([], ["--json"]):
+                one = run([rf, "trace", job, "-j", "1"] + fmt)
+                two = mpirun(mb, 2, ["trace", job, "-j", "1"] + fmt)
+                check("mpi.identical" + "".join(fmt), two[0] == 0 and two[1] == one[1],
+                      f"exit {two[0]} {two[2][-400:]!r}")
+            # the bad job over MPI: same report, same exit status
+            one = run([rf, "trace", bad, "--json"])
+            two = mpirun(mb, 2, ["trace", bad, "--json"])
+            check("mpi.bad", two[0] == 2 and two[1] == one[1] and "rank9_broken.json" in two[2],
+                  f"exit {two[0]} {two[2][-300:]!r}")
+            # a file unreadable on one node: a clear error naming it, the rest analysed
+            un = os.path.join(tmp, "unreadable")
+            shutil.copytree(job, un)
+            bad2 = os.path.join(un, "rank2.json")
+            os.chmod(bad2, 0)
+            if os.geteuid() == 0:  # root reads any file: make its content unreadable instead
+                with open(bad2, "w") as f:
+                    f.write('{"traceEvents": [')
+            two = mpirun(mb, 2, ["trace", un])
+            check("mpi.unreadable", two[0] == 2 and "rank2.json" in two[2] and "per rank" in two[1],
+                  f"exit {two[0]} {two[2][-300:]!r}")
+            # a rank that dies mid-run: rank 1 is stuck opening a FIFO (the smallest file goes to
+            # it) and is killed after 3 s while rank 0 waits for its summaries: an error, no hang
+            fifo = os.path.join(tmp, "stuck.json")
+            os.mkfifo(fifo)
+            wrap = ["sh", "-c", 'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then exec timeout -s KILL 3 "$0" "$@"; '
+                                'else exec "$0" "$@"; fi']
+            files = [os.path.join(job, f"rank{i}.json") for i in range(3)] + [fifo]
+            try:
+                two = mpirun(mb, 2, ["trace"] + files, timeout=120, wrap=wrap)
+                check("mpi.rank_dies", two[0] != 0 and two[2].strip() != "", f"exit {two[0]}")
+            except subprocess.TimeoutExpired:
+                check("mpi.rank_dies", False, "mpirun hung after a rank died")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"trace job: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
