@@ -67,10 +67,10 @@ static void print_text(cli_ctx *ctx, const rl_job *j, int hta) {
   fputs("\nper rank (shares of the rank's GPU span; idle kinds per stream; roofline: bound time):\n", o);
   const char *hdr[] = {"rank", "file", "GPU time", "span", "idle", "compute", "non-comp",
                        "overlap", "host wait", "kernel wait", "other idle", "collectives",
-                       "waited", "compute-bound", "memory-bound", "overhead", "gain"};
-  cli_table *tb = cli_table_new(17, hdr);
+                       "waited", "compute-bound", "memory-bound", "overhead", "coverage", "gain"};
+  cli_table *tb = cli_table_new(18, hdr);
   for (int32_t i = 0; i < nr; i++) {
-    char c[17][64];
+    char c[18][64];
     snprintf(c[0], 64, "%d", (int)r[i].rank);
     snprintf(c[1], 64, "%.40s", base(r[i].file));
     if (r[i].has_roofline) cli_q(c[2], 64, r[i].roof.gpu_time_s, RL_UNIT_SECONDS);
@@ -89,12 +89,13 @@ static void print_text(cli_ctx *ctx, const rl_job *j, int hta) {
       cli_q(c[13], 64, r[i].roof.compute_s, RL_UNIT_SECONDS);
       cli_q(c[14], 64, r[i].roof.memory_s, RL_UNIT_SECONDS);
       cli_q(c[15], 64, r[i].roof.overhead_s, RL_UNIT_SECONDS);
-      cli_q(c[16], 64, r[i].roof.gain_s, RL_UNIT_SECONDS);
+      pct(c[16], 64, r[i].roof.coverage);
+      cli_q(c[17], 64, r[i].roof.gain_s, RL_UNIT_SECONDS);
     } else {
-      for (int k = 13; k < 17; k++) snprintf(c[k], 64, "-");
+      for (int k = 13; k < 18; k++) snprintf(c[k], 64, "-");
     }
-    const char *cells[17];
-    for (int k = 0; k < 17; k++) cells[k] = c[k];
+    const char *cells[18];
+    for (int k = 0; k < 18; k++) cells[k] = c[k];
     cli_table_row(tb, cells);
   }
   cli_table_print(ctx, tb);

@@ -891,6 +891,8 @@ size_t rl_job_json(const rl_job *j, char *buf, size_t cap) {
     kv(&o, "overhead_s", h ? s->overhead_s : nan);
     kv(&o, "unknown_s", h ? s->unknown_s : nan);
     kv(&o, "gain_s", h ? s->gain_s : nan);
+    kv(&o, "covered_s", h ? s->covered_s : nan);
+    kv(&o, "coverage", h ? s->coverage : nan);
     kv(&o, "span_s", r->span_s);
     kv(&o, "idle_s", r->idle_s);
     kv(&o, "compute_s", r->compute_s);
