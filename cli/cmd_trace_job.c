@@ -183,7 +183,12 @@ int cli_trace_job(cli_ctx *ctx, const char *const *args, int nargs, const cli_jo
       int32_t nf = 0;
       const rl_job_rank *f = rl_job_failures(j, &nf);
       for (int32_t i = 0; i < nf; i++) fprintf(ctx->err, "roofline trace: %s\n", f[i].error);
-      if (ctx->json) rc = cli_print_json(ctx, json_fn, j);
+      if (ctx->json) {
+        const char *cmd = ctx->cmd;
+        ctx->cmd = "trace job"; /* its own document: docs/schema/trace-job.json */
+        rc = cli_print_json(ctx, json_fn, j);
+        ctx->cmd = cmd;
+      }
       else print_text(ctx, j, jo->hta);
       if (!rc && nf) rc = CLI_USAGE;
       if (!rc && rl_job_get_totals(j)->ranks == 0) rc = CLI_USAGE;
