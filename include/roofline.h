@@ -1747,6 +1747,7 @@ RL_API rl_status rl_job_finish(rl_job *j, rl_error *err);
 typedef struct rl_job_rank {
   char file[512];
   int32_t status;          /* rl_status of its read; 0 ok */
+  int32_t not_trace;       /* 1: not a Kineto trace: skipped, said in a note */
   char error[256];         /* the error, when status != 0 */
   int32_t rank;            /* from distributedInfo, else the file order */
   int32_t world_size;      /* from distributedInfo; 0 unknown */

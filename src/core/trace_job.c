@@ -549,6 +549,10 @@ rl_status rl_job_finish(rl_job *j, rl_error *err) {
   int32_t nok = 0, nodist = 0;
   for (int32_t i = 0; i < n; i++) {
     slot *s = &j->s[i];
+    if (s->filled && s->r.not_trace) {
+      note(j, "%s: not a Kineto trace, skipped", s->r.file);
+      continue;
+    }
     if (!s->filled || s->r.status) {
       j->tot.failed++;
       if (s->filled) j->fail[j->nfail++] = s->r;

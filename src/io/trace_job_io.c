@@ -198,6 +198,29 @@ rl_status rl_job_read(rl_job *j, int32_t i, const char *path, rl_error *err) {
   if (!j || !path || i < 0 || i >= rli_job_size(j))
     return rli_fail(err, RL_EINVAL, "rl_job_read: no job, slot or path");
   const rl_job_opts *o = rli_job_opts(j);
+  /* a file given by name that is no JSON (nor gzip) is skipped, not failed */
+  FILE *pf = fopen(path, "rb");
+  if (pf) {
+    unsigned char head[256];
+    size_t n = fread(head, 1, sizeof head, pf);
+    fclose(pf);
+    size_t k = 0;
+    if (n >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF) k = 3;
+    while (k < n && (head[k] == ' ' || head[k] == '\n' || head[k] == '\r' || head[k] == '\t')) k++;
+    int gz = n >= 2 && head[0] == 0x1f && head[1] == 0x8b;
+    if (n > 0 && !gz && (k >= n || (head[k] != '{' && head[k] != '['))) {
+      rli_fail(err, RL_EPARSE, "%s: not a Kineto trace (no JSON text, no gzip)", path);
+      rl_job_rank r;
+      memset(&r, 0, sizeof r);
+      rli_strlcpy(r.file, path, sizeof r.file);
+      r.status = RL_EPARSE;
+      r.not_trace = 1;
+      rli_strlcpy(r.error, err->msg, sizeof r.error);
+      rl_error e2;
+      rli_job_set(j, i, &r, NULL, 0, NULL, 0, &e2);
+      return RL_EPARSE;
+    }
+  }
   rl_trace *t = rl_trace_new(o->launch_overhead_s);
   if (!t) return failed(j, i, path, rli_fail(err, RL_ENOMEM, "%s: out of memory", path), err);
   rli_rankraw raw;

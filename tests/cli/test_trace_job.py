@@ -120,6 +120,13 @@ def main():
         check("bad.skipped", "README.txt: skipped: not a trace" in err, err)
         check("bad.broken", "rank9_broken.json" in err and "truncated" in err
               and doc.get("failed", [{}])[0].get("file", "").endswith("rank9_broken.json"), err)
+        # a file given by name that is no trace: skipped with a note, not a failure
+        rc2, out2, err2 = run([rf, "trace", os.path.join(job, "rank0.json"), os.path.join(bad, "README.txt"),
+                               "--json"])
+        d2 = json.loads(out2) if out2 else {}
+        check("bad.notrace", rc2 == 0 and d2.get("job", {}).get("failed") == 0
+              and any("README.txt: not a Kineto trace, skipped" in n for n in d2.get("notes", [])),
+              f"exit {rc2} {err2!r} {d2.get('notes')}")
         rc, out, err = run([rf, "trace", bad])
         check("bad.text", rc == 2 and "note       missing rank 3" in out and "per rank" in out, out[:300])
 
