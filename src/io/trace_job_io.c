@@ -460,7 +460,8 @@ rl_status rl_job_find_files(const char *const *args, int32_t nargs, char ***path
     }
   }
   if (st == RL_OK && out.n == 0)
-    st = rli_fail(err, RL_EIO, "no trace files (*.json, *.json.gz) in %s", nargs ? args[0] : "(nothing)");
+    st = rli_fail(err, RL_EIO, "%s: is a directory with no trace files (*.json, *.json.gz)",
+                  nargs ? args[0] : "(nothing)");
   if (st) {
     rl_job_free_list(out.v, out.n);
     rl_job_free_list(skip.v, skip.n);
