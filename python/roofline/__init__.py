@@ -106,14 +106,28 @@ def _hw_dict(h):
     return h.record()
 
 
+# The command's caps on the files it reads (cli/): a --hw-file, a config.json.
+HW_FILE_MAX = 64 << 20
+CONFIG_MAX = 16 << 20
+
+
+def _read_capped(path, cap):
+    """A file's bytes, at most cap of them: a larger one (or /dev/zero) is a
+    ValueError, as the command says it, never gigabytes read."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read(cap + 1)
+    except OSError as e:
+        raise ValueError(f"{path}: {e.strerror}") from None
+    if len(text) > cap:
+        raise ValueError(f"{path}: larger than {cap} bytes")
+    return text
+
+
 def _load_hw_file(path):
     if path is None:
         return None, 0
-    try:
-        with open(path, "rb") as f:
-            text = f.read()
-    except OSError as e:
-        raise ValueError(f"{path}: {e.strerror}") from None
+    text = _read_capped(path, HW_FILE_MAX)
     n = _ct.c_int32()
     err = _native.Error()
     st = _lib.rl_hw_parse_csv(text, len(text), None, 0, _ct.byref(n), _ct.byref(err))

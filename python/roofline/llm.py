@@ -27,7 +27,8 @@ import math as _math
 import os as _os
 
 from . import _native
-from . import _check, _device, _dtype, _find_hw, _lib, _num, _roof_for, parse_quantity
+from . import (CONFIG_MAX, _check, _device, _dtype, _find_hw, _lib, _num, _read_capped, _roof_for,
+               parse_quantity)
 
 _SIZES = ("params", "layers", "d_model", "heads", "kv_heads", "head_dim", "d_ff", "vocab",
           "experts", "experts_active", "mlp", "norm", "tied", "bias", "learned_pos")
@@ -88,11 +89,7 @@ def _from_config_text(text, ident, where):
 def _load_config(path):
     path = _os.fspath(path)
     file = _os.path.join(path, "config.json") if _os.path.isdir(path) else path
-    try:
-        with open(file, "rb") as f:
-            text = f.read()
-    except OSError as e:
-        raise ValueError(f"{file}: {e.strerror}") from None
+    text = _read_capped(file, CONFIG_MAX)
     # the model's id: the folder's name, else the file's (as the command does)
     ident = _os.path.basename(path.rstrip("/")) or path
     return _from_config_text(text, ident[:_native.RL_MODEL_ID_MAX - 1], file)

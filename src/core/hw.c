@@ -420,9 +420,72 @@ rl_status rl_hw_set(rl_hw *hw, const char *column, const char *cell, rl_error *e
   return RL_OK;
 }
 
+/* The ids of the rows read so far, for "given twice". */
+typedef struct id_list {
+  char (*id)[RL_HW_ID_MAX];
+  int *line;
+  size_t n, cap;
+} id_list;
+
+/* A user's row may override a built-in device by its exact id, but not
+ * take over a built-in alias, silently, by its id or its aliases; an id
+ * twice in one file is an error. */
+static rl_status check_row_id(const rl_hw *hw, int line, id_list *ids, rl_error *err) {
+  for (size_t i = 0; i < ids->n; i++)
+    if (rli_strcasecmp(ids->id[i], hw->id) == 0)
+      return rli_fail(err, RL_EPARSE, "line %d: id '%s' given twice (first on line %d)", line, hw->id,
+                      ids->line[i]);
+  for (int32_t b = 0; b < N_BUILTIN; b++) {
+    if (rli_strcasecmp(builtin[b].id, hw->id) == 0) continue; /* an override, by its id */
+    if (list_has(builtin[b].aliases, hw->id))
+      return rli_fail(err, RL_EPARSE,
+                      "line %d: id '%s' is an alias of the built-in %s: use '%s' to override it, or another id",
+                      line, hw->id, builtin[b].id, builtin[b].id);
+  }
+  char word[RL_HW_ID_MAX];
+  for (const char *p = hw->aliases; *p;) {
+    while (*p == ' ') p++;
+    size_t l = strcspn(p, " ");
+    if (l && l < sizeof word) {
+      memcpy(word, p, l);
+      word[l] = 0;
+      for (int32_t b = 0; b < N_BUILTIN; b++)
+        if (rli_strcasecmp(builtin[b].id, hw->id) != 0 &&
+            (rli_strcasecmp(builtin[b].id, word) == 0 || list_has(builtin[b].aliases, word)))
+          return rli_fail(err, RL_EPARSE, "line %d (%s): alias '%s' is taken by the built-in %s", line, hw->id,
+                          word, builtin[b].id);
+    }
+    p += l;
+  }
+  if (ids->n == ids->cap) {
+    size_t nc = ids->cap ? 2 * ids->cap : 16;
+    char(*ni)[RL_HW_ID_MAX] = realloc(ids->id, nc * sizeof *ni);
+    if (ni) ids->id = ni;
+    int *nl = realloc(ids->line, nc * sizeof *nl);
+    if (nl) ids->line = nl;
+    if (!ni || !nl) return rli_fail(err, RL_ENOMEM, "out of memory");
+    ids->cap = nc;
+  }
+  memcpy(ids->id[ids->n], hw->id, RL_HW_ID_MAX);
+  ids->line[ids->n++] = line;
+  return RL_OK;
+}
+
+static rl_status parse_csv(const char *text, size_t len, rl_hw *out, int32_t cap, int32_t *n, id_list *ids,
+                           rl_error *err);
+
 rl_status rl_hw_parse_csv(const char *text, size_t len, rl_hw *out,
                           int32_t cap, int32_t *n, rl_error *err) {
   if (!text || !n) return rli_fail(err, RL_EINVAL, "no CSV text");
+  id_list ids = {NULL, NULL, 0, 0};
+  rl_status st = parse_csv(text, len, out, cap, n, &ids, err);
+  free(ids.id);
+  free(ids.line);
+  return st;
+}
+
+static rl_status parse_csv(const char *text, size_t len, rl_hw *out, int32_t cap, int32_t *n, id_list *ids,
+                           rl_error *err) {
   *n = 0;
   const char *p = text, *end = text + len;
   int map[MAX_CSV_COLS];
@@ -483,6 +546,8 @@ rl_status rl_hw_parse_csv(const char *text, size_t len, rl_hw *out,
     if (col != ncols)
       return rli_fail(err, RL_EPARSE, "line %d: %d fields, the header has %d", line, col, ncols);
     if (!hw.id[0]) return rli_fail(err, RL_EPARSE, "line %d: empty id", line);
+    rl_status idst = check_row_id(&hw, line, ids, err);
+    if (idst != RL_OK) return idst;
     if (!(hw.mem_bw > 0))
       return rli_fail(err, RL_EINVAL, "line %d (%s): a device needs mem_bw_tbs > 0", line, hw.id);
     if (out && *n < cap) out[*n] = hw;

@@ -255,7 +255,9 @@ rl_status rli_json_parse(const char *text, size_t len, rli_json **out,
 
 const rli_json *rli_json_get(const rli_json *obj, const char *key) {
   if (!obj || obj->type != RLI_JSON_OBJ) return NULL;
-  for (size_t i = 0; i < obj->n; i++)
+  /* a key given twice: the last one wins, as in Python's json and
+   * JavaScript's JSON.parse (RFC 8259 sec. 4 leaves it open) */
+  for (size_t i = obj->n; i-- > 0;)
     if (strcmp(obj->keys[i], key) == 0) return &obj->kids[i];
   return NULL;
 }

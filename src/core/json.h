@@ -37,7 +37,7 @@ rl_status rli_json_parse(const char *text, size_t len, rli_json **out,
                          rl_error *err);
 void rli_json_free(rli_json *j);
 
-/* The member `key` of an object, or NULL. */
+/* The member `key` of an object (the last one when given twice), or NULL. */
 const rli_json *rli_json_get(const rli_json *obj, const char *key);
 /* Walk a dotted path: "rows.0.batch" (numbers index arrays). NULL when a
  * step is missing. */

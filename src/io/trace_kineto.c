@@ -88,9 +88,14 @@ static void refill(jp *p) {
   p->len += (size_t)r;
 }
 
-/* next non-blank byte without consuming it; -1 at the end */
+/* next non-blank byte without consuming it; -1 at the end. A run of
+ * blanks is capped like a string (an inflated gzip stream of nothing but
+ * spaces is cut off there, not read to its end). */
 static int ws_slow(jp *p) {
+  uint64_t start = here(p);
   for (;;) {
+    if (here(p) - start > ((uint64_t)64 << 20))
+      jfail(p, RL_EPARSE, here(p), "more than 64 MiB of blanks between two tokens: not a profiler trace");
     while (p->pos < p->len) {
       unsigned char c = (unsigned char)p->buf[p->pos];
       if (c > ' ') return c;

@@ -81,10 +81,13 @@ static int getc_(csv *c) {
   return (unsigned char)c->buf[c->pos++];
 }
 
+#define FIELD_MAX ((size_t)256 << 20) /* one record's text: past it, not an export */
+
+/* Append ch to the record. 0, -1 out of memory, -2 past FIELD_MAX. */
 static int fput(csv *c, char ch) {
   if (c->flen + 1 >= c->fcap) {
     size_t nc = c->fcap ? c->fcap * 2 : 4096;
-    if (nc > ((size_t)256 << 20)) return -1;
+    if (nc > FIELD_MAX) return -2;
     char *q = realloc(c->f, nc);
     if (!q) return -1;
     c->f = q;
@@ -115,7 +118,8 @@ static int record(csv *c, rl_status *st) {
   if (ch == -1) return 0;
   c->line++;
   int64_t start = c->line;
-  if (fnew(c)) goto nomem;
+  int fr = 0; /* fput's or fnew's failure */
+  if ((fr = fnew(c))) goto nomem;
   int quoted = 0, inq = 0;
   for (;; ch = getc_(c)) {
     if (ch == -2) { *st = RL_EPARSE; return -1; }
@@ -131,33 +135,38 @@ static int record(csv *c, rl_status *st) {
     if (inq) {
       if (ch == '"') {
         int n = getc_(c);
-        if (n == '"') { if (fput(c, '"')) goto nomem; continue; }
+        if (n == '"') { if ((fr = fput(c, '"'))) goto nomem; continue; }
         inq = 0;
         if (n == -2) { *st = RL_EPARSE; return -1; }
         if (n == -1) break;
         ch = n;
       } else {
         if (ch == '\n') c->line++;
-        if (fput(c, (char)ch)) goto nomem;
+        if ((fr = fput(c, (char)ch))) goto nomem;
         continue;
       }
     }
     if (ch == '"' && !quoted && c->flen == c->off[c->noff - 1]) { quoted = inq = 1; continue; }
     if (ch == ',') {
-      if (fput(c, 0) || fnew(c)) goto nomem;
+      if ((fr = fput(c, 0)) || (fr = fnew(c))) goto nomem;
       quoted = 0;
       continue;
     }
     if (ch == '\n') break;
     if (ch == '\r') continue;
-    if (fput(c, (char)ch)) goto nomem;
+    if ((fr = fput(c, (char)ch))) goto nomem;
   }
-  if (fput(c, 0)) goto nomem;
+  if ((fr = fput(c, 0))) goto nomem;
   return 1;
 nomem:
+  if (fr == -2) { /* the cap, not the machine: bad input (/dev/zero, a binary file) */
+    *st = RL_ERANGE;
+    rli_fail(c->err, RL_ERANGE, "%s: line %lld: a record longer than %zu MiB: not an Nsight Compute export",
+             c->src->label, (long long)c->line, FIELD_MAX >> 20);
+    return -1;
+  }
   *st = RL_ENOMEM;
-  rli_fail(c->err, RL_ENOMEM, "%s: line %lld: out of memory (a field of more than 256 MiB?)",
-           c->src->label, (long long)c->line);
+  rli_fail(c->err, RL_ENOMEM, "%s: line %lld: out of memory", c->src->label, (long long)c->line);
   return -1;
 }
 

@@ -100,6 +100,9 @@ class SeedFunctions(unittest.TestCase):
             (lambda: rl.op("matmul", hw="h100", m=2**53 + 1, n=4, k=4), "m is too large"),
             (lambda: rl.parse_quantity("9007199254740993", "count"), "too large"),
             (lambda: rl.kernel(1e9, 1e6, hw="h100", time=1e-300), "the result is not finite"),
+            # the command's caps on files: /dev/zero is refused, not read for ever
+            (lambda: rl.hardware("h100", hw_file="/dev/zero"), "larger than 67108864 bytes"),
+            (lambda: rl.model("/dev/zero"), "larger than 16777216 bytes"),
         ]
         for fn, text in cases:
             with self.assertRaises(ValueError) as cm:
