@@ -53,8 +53,12 @@ int cli_resolve_model(cli_ctx *ctx, const cli_opt *opts, const cli_model_flags *
         return cli_error(ctx, "--model and --%s exclude each other (give a model either by --model or by its sizes)",
                          size_flags[i]);
     struct stat sb;
-    if (strcmp(f->model, "-") == 0 || strchr(f->model, '/') || strstr(f->model, ".json") ||
-        stat(f->model, &sb) == 0)
+    int exists = stat(f->model, &sb) == 0;
+    /* a Hugging Face id ("org/name") that is not a local path: a built-in
+     * model's alias, or an explanation of how to get its config.json */
+    int hub = !exists && strchr(f->model, '/') && !strstr(f->model, ".json") && f->model[0] != '/' &&
+              f->model[0] != '.' && strchr(f->model, '/') == strrchr(f->model, '/');
+    if (strcmp(f->model, "-") == 0 || (!hub && (strchr(f->model, '/') || strstr(f->model, ".json") || exists)))
       return load_config(ctx, f->model, out);
     rl_error e;
     rl_status st = rl_model_find(f->model, out, &e);

@@ -213,9 +213,15 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   fprintf(o, "  KV cache     %s (%.4g KiB) per token in %s; %s (%.4g MiB) per sequence at %.0f tokens%s\n",
           CLI_Q(s.kv_bytes_per_token, RL_UNIT_BYTES), s.kv_bytes_per_token / 1024, rl_dtype_name(kd),
           CLI_Q(s.kv_bytes_per_seq, RL_UNIT_BYTES), s.kv_bytes_per_seq / 1048576, context,
-          s.tp > 1 ? " (all devices together)" : "");
-  fprintf(o, "  FLOPs/token  %s linear (2 per parameter multiplied) + %s attention (4 L H d_h T)\n",
-          CLI_Q(s.linear_flops_per_token, RL_UNIT_FLOP), CLI_Q(s.attention_flops_per_token, RL_UNIT_FLOP));
+          s.tp > 1 ? (c.kv_lora_rank > 0 ? " (the latent is held whole by every device)" : " (all devices together)")
+                   : "");
+  char af[96];
+  if (c.kv_lora_rank > 0) snprintf(af, sizeof af, "latent, absorbed: 2 L H (2r + r_rope) T");
+  else snprintf(af, sizeof af, "4 L H d_h T");
+  if (c.window > 0 && context > c.window)
+    snprintf(af + strlen(af), sizeof af - strlen(af), ", T <= %.0f on %.0f layers", c.window, c.window_layers);
+  fprintf(o, "  FLOPs/token  %s linear (2 per parameter multiplied) + %s attention (%s)\n",
+          CLI_Q(s.linear_flops_per_token, RL_UNIT_FLOP), CLI_Q(s.attention_flops_per_token, RL_UNIT_FLOP), af);
   if (s.activation_flops_per_token > 0)
     fprintf(o, "               + %s MLP activation (%s per element of d_ff)\n",
             CLI_Q(s.activation_flops_per_token, RL_UNIT_FLOP), c.mlp == RL_MLP_GATED ? "SiLU x up: 5" : "GELU: 9");
@@ -234,9 +240,9 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     fprintf(o, "as B grows, intensity -> %.3g FLOP/B (FLOPs per token / cache bytes per token)%s\n",
             s.asymptotic_intensity,
             s.asymptotic_intensity < s.ridge ? ": below the ridge, memory-bound at any batch" : "");
-    double share = c.heads / c.kv_heads;
-    fprintf(o, "attention alone: %.3g FLOP/B (each K/V element serves %.0f query head%s), whatever the batch\n",
-            s.attention_intensity, share, share == 1 ? "" : "s");
+    double share = c.kv_lora_rank > 0 ? c.heads : c.heads / c.kv_heads;
+    fprintf(o, "attention alone: %.3g FLOP/B (each %s element serves %.0f query head%s), whatever the batch\n",
+            s.attention_intensity, c.kv_lora_rank > 0 ? "cached latent" : "K/V", share, share == 1 ? "" : "s");
   }
   if (s.mem_bytes > 0) {
     if (!s.weights_fit) {

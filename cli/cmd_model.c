@@ -114,27 +114,47 @@ static int show(cli_ctx *ctx, const rl_model *m, int32_t kv_dtype) {
   fprintf(o, "%s (%s)\n", c.id, c.name);
   fprintf(o, "  layers %.0f, d_model %.0f, %.0f query heads and %.0f KV heads of %.0f",
           c.layers, c.d_model, c.heads, c.kv_heads, c.head_dim);
-  if (c.kv_heads < c.heads)
+  if (c.kv_lora_rank > 0)
+    fprintf(o, " (Q.K; V %.0f)\n  multi-head latent attention: K and V from a latent of %.0f per token, cached with a\n"
+               "  shared rope key of %.0f; queries through a rank-%.0f bottleneck", c.v_head_dim, c.kv_lora_rank,
+            c.rope_dim, c.q_lora_rank);
+  else if (c.kv_heads < c.heads)
     fprintf(o, " (%s: %.0f query heads share each K/V head)", c.kv_heads == 1 ? "multi-query" : "grouped-query",
             c.heads / c.kv_heads);
   fprintf(o, "\n");
+  if (c.window > 0)
+    fprintf(o, "  sliding-window attention: %.0f of the %.0f layers attend to the last %.0f tokens only\n",
+            c.window_layers, c.layers, c.window);
   if (c.d_ff > 0)
     fprintf(o, "  MLP %s, d_ff %.0f%s; %s; vocabulary %.0f, embeddings %s; %s\n", mlp_name(c.mlp), c.d_ff,
             c.experts > 0 ? " per expert" : "", norm_name(c.norm), c.vocab,
             c.tied_embeddings ? "tied (the output layer reuses the table)" : "untied (a separate output layer)",
             c.bias ? "with biases" : "no biases");
-  if (c.experts > 0)
-    fprintf(o, "  mixture of experts: %.0f experts per layer, %.0f used by each token\n", c.experts, c.experts_active);
+  if (c.experts > 0) {
+    fprintf(o, "  mixture of experts: %.0f experts per layer, %.0f used by each token", c.experts, c.experts_active);
+    if (c.shared_experts > 0) fprintf(o, " + %.0f shared", c.shared_experts);
+    if (c.dense_layers > 0)
+      fprintf(o, "; the first %.0f layers dense (d_ff %.0f)", c.dense_layers, c.dense_d_ff > 0 ? c.dense_d_ff : c.d_ff);
+    fprintf(o, "\n");
+  }
   fprintf(o, "  published in %s; source: %s\n\n", rl_dtype_name(c.dtype), c.source);
   if (p.derived) {
     const char *hdr[] = {"part", "parameters", "formula"};
     cli_table *t = cli_table_new(3, hdr);
     char f[7][160], v[7][48];
     snprintf(f[0], 160, "vocab x d%s", c.learned_pos ? " + max_seq x d (learned positions)" : "");
-    snprintf(f[1], 160, "L (d H d_h + 2 d H_kv d_h + H d_h d)%s", c.bias ? " + biases" : "");
-    snprintf(f[2], 160, "L x %s%s%s", c.experts > 0 ? "E x " : "", c.mlp == RL_MLP_GATED ? "3 d d_ff" : "2 d d_ff",
-             c.experts > 0 ? " + router d E" : (c.bias ? " + biases" : ""));
-    snprintf(f[3], 160, "(2L + 1) x %s", c.norm == RL_NORM_RMS ? "d" : "2d");
+    if (c.kv_lora_rank > 0)
+      snprintf(f[1], 160, "L (d r_q + r_q H d_qk + d (r + d_rope) + r H (d_nope + d_v) + H d_v d + norms)");
+    else
+      snprintf(f[1], 160, "L (d H d_h + 2 d H_kv d_h + H d_h d)%s",
+               c.bias == RL_BIAS_QKV ? " + q/k/v biases" : c.bias ? " + biases" : "");
+    const char *one = c.mlp == RL_MLP_GATED ? "3 d d_ff" : "2 d d_ff";
+    if (c.experts > 0 && (c.dense_layers > 0 || c.shared_experts > 0))
+      snprintf(f[2], 160, "L_dense %s' + (L - L_dense)((E + shared) %s + router d E)", one, one);
+    else
+      snprintf(f[2], 160, "L x %s%s%s", c.experts > 0 ? "E x " : "", one,
+               c.experts > 0 ? " + router d E" : (c.bias == 1 ? " + biases" : ""));
+    snprintf(f[3], 160, "(%.0fL + 1) x %s", c.norms_per_layer, c.norm == RL_NORM_RMS ? "d" : "2d");
     snprintf(f[4], 160, "%s", c.tied_embeddings ? "tied: 0" : "vocab x d");
     snprintf(f[5], 160, "sum");
     snprintf(f[6], 160, "%s", c.experts > 0 ? "experts_active of the experts" : "dense: all");
@@ -153,8 +173,16 @@ static int show(cli_ctx *ctx, const rl_model *m, int32_t kv_dtype) {
   } else {
     fprintf(o, "parameters: %s as given (not derived: give --d-ff and --vocab to derive them)\n", CLI_N(p.total));
   }
-  fprintf(o, "KV cache: 2 x %.0f layers x %.0f KV heads x %.0f x %g B (%s) = %s (%.4g KiB) per token\n", c.layers,
-          c.kv_heads, c.head_dim, rl_dtype_bytes(kd), rl_dtype_name(kd), CLI_Q(kv, RL_UNIT_BYTES), kv / 1024);
+  if (c.kv_lora_rank > 0)
+    fprintf(o, "KV cache: %.0f layers x (%.0f latent + %.0f rope key) x %g B (%s) = %s (%.4g KiB) per token\n",
+            c.layers, c.kv_lora_rank, c.rope_dim, rl_dtype_bytes(kd), rl_dtype_name(kd), CLI_Q(kv, RL_UNIT_BYTES),
+            kv / 1024);
+  else
+    fprintf(o, "KV cache: 2 x %.0f layers x %.0f KV heads x %.0f x %g B (%s) = %s (%.4g KiB) per token\n", c.layers,
+            c.kv_heads, c.head_dim, rl_dtype_bytes(kd), rl_dtype_name(kd), CLI_Q(kv, RL_UNIT_BYTES), kv / 1024);
+  if (c.window > 0)
+    fprintf(o, "  (the %.0f windowed layers hold at most %.0f tokens: past that, a sequence's cache grows by\n"
+               "  %s per token)\n", c.window_layers, c.window, CLI_Q(kv * (1 - c.window_layers / c.layers), RL_UNIT_BYTES));
   fprintf(o, "weights: %s in %s\n", CLI_Q(p.total * rl_dtype_bytes(c.dtype), RL_UNIT_BYTES), rl_dtype_name(c.dtype));
   return CLI_OK;
 }

@@ -26,6 +26,9 @@ static const char help[] =
     "  --new-tokens N   tokens generated after the prompt (default 0)\n"
     "  --causal         causal attention: half the score FLOPs (the default)\n"
     "  --no-causal      count the full score matrix\n"
+    "  --attention-impl fused|naive  fused (FlashAttention: scores stay on chip; the\n"
+    "                   default) or naive (scores and probabilities written to and\n"
+    "                   read from memory, as unfused peers count them)\n"
     CLI_INFER_HELP
     "  --json, --csv    machine-readable output\n"
     "\n"
@@ -56,10 +59,12 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   cli_hw_flags_init(&hwf);
   double prompt = 0, batch = 1, new_tokens = 0;
   int causal = 0, no_causal = 0;
+  const char *impl = NULL;
   cli_opt opts[] = {CLI_MODEL_OPTS(mf), CLI_INFER_OPTS(inf), CLI_HW_OPTS(hwf),
                     {"prompt", OPT_COUNT, &prompt, 0}, {"batch", OPT_COUNT, &batch, 0},
                     {"new-tokens", OPT_COUNT, &new_tokens, 0}, {"causal", OPT_FLAG, &causal, 0},
-                    {"no-causal", OPT_FLAG, &no_causal, 0}, {NULL, 0, NULL, 0}};
+                    {"no-causal", OPT_FLAG, &no_causal, 0}, {"attention-impl", OPT_STR, &impl, 0},
+                    {NULL, 0, NULL, 0}};
   int rc = cli_parse(ctx, argc, argv, opts, NULL, 0, NULL);
   if (rc) return rc;
   if (causal && no_causal) return cli_error(ctx, "--causal and --no-causal exclude each other");
@@ -80,6 +85,11 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   cfg.batch = batch;
   cfg.new_tokens = new_tokens;
   cfg.causal = !no_causal;
+  if (impl) {
+    if (strcmp(impl, "fused") == 0) cfg.attention_impl = RL_ATTN_IMPL_FUSED;
+    else if (strcmp(impl, "naive") == 0) cfg.attention_impl = RL_ATTN_IMPL_NAIVE;
+    else return cli_error(ctx, "--attention-impl: '%s' is not fused or naive", impl);
+  }
   rl_prefill_op ops[RL_PREFILL_OPS];
   rl_prefill_result r;
   rl_error e;
@@ -122,8 +132,9 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     fprintf(o, "DOES NOT FIT: %s of weights%s and KV cache at %.0f tokens exceed the %s of %s\n\n",
             CLI_Q(r.memory_bytes, RL_UNIT_BYTES), cfg.tp > 1 ? " (per device)" : "", prompt + new_tokens,
             CLI_Q(r.mem_bytes, RL_UNIT_BYTES), cfg.tp > 1 ? "each device" : "the device");
-  fprintf(o, "Prefill of %s (%s) on %s: %.0f prompt(s) of %.0f tokens, %s attention\n", c.id, c.name, hw.id,
-          batch, prompt, cfg.causal ? "causal" : "full (non-causal)");
+  fprintf(o, "Prefill of %s (%s) on %s: %.0f prompt(s) of %.0f tokens, %s %s attention\n", c.id, c.name, hw.id,
+          batch, prompt, cfg.attention_impl == RL_ATTN_IMPL_NAIVE ? "naive" : "fused",
+          cfg.causal ? "causal" : "full (non-causal)");
   fprintf(o, "roof: %s %s%s, %s%s\n", CLI_Q(roof.peak, RL_UNIT_FLOP_S),
           roof.peak_kind < 0 ? "(--peak)" : rl_peak_name(roof.peak_kind),
           roof.sparse ? " SPARSE peak" : " dense tensor peak", CLI_Q(roof.bandwidth, RL_UNIT_BYTES_S),

@@ -506,6 +506,7 @@ RL_API size_t rl_json_number(double v, char *buf, size_t cap);
 #define RL_MODEL_ID_MAX 48
 #define RL_MODEL_TEXT_MAX 96
 #define RL_MODEL_SOURCE_MAX 320
+#define RL_MODEL_ALIASES_MAX 192
 
 typedef enum rl_mlp_kind {
   RL_MLP_GATED = 0, /* SwiGLU/GeGLU: gate, up and down matrices, 3 d d_ff */
@@ -538,11 +539,30 @@ typedef struct rl_model {
   int32_t mlp;           /* rl_mlp_kind */
   int32_t norm;          /* rl_norm_kind */
   int32_t tied_embeddings; /* 1: the output layer reuses the embedding */
-  int32_t bias;          /* 1: linear layers have biases (GPT-2/3) */
+  int32_t bias;          /* 1: linear layers have biases (GPT-2/3);
+                            RL_BIAS_QKV: Q, K, V only */
   int32_t learned_pos;   /* 1: learned position embeddings (max_seq x d) */
   int32_t dtype;         /* rl_dtype the weights are published in */
   char source[RL_MODEL_SOURCE_MAX];
+  char aliases[RL_MODEL_ALIASES_MAX]; /* Hugging Face ids, space-separated
+                            ("meta-llama/Meta-Llama-3-8B ...") */
+  double window;         /* sliding-window attention: the keys a windowed
+                            layer attends to (Mistral, Gemma 2); 0 = none */
+  double window_layers;  /* how many layers are windowed; 0 = all of them
+                            when window > 0 (Gemma 2: every other one) */
+  double norms_per_layer; /* 0 = 2 (before attention and MLP); Gemma 2: 4 */
+  double shared_experts; /* MoE: experts every token uses besides the
+                            routed ones (DeepSeek) */
+  double dense_layers;   /* MoE: the first layers have a dense MLP */
+  double dense_d_ff;     /* their width; 0 = d_ff */
+  /* Multi-head latent attention (DeepSeek-V2/V3; kv_lora_rank > 0): K and
+   * V come from a latent of kv_lora_rank per token, cached with a shared
+   * rope key of rope_dim; queries through a rank-q_lora_rank bottleneck
+   * (0 = none); per head nope_dim + rope_dim for Q.K, v_head_dim for V. */
+  double q_lora_rank, kv_lora_rank, rope_dim, nope_dim, v_head_dim;
 } rl_model;
+
+#define RL_BIAS_QKV 2 /* rl_model.bias: biases on Q, K and V only (Qwen2) */
 
 /* An rl_model with every size 0, a gated MLP, RMSNorm, untied embeddings
  * and bf16: fill in what you know. */
@@ -653,8 +673,13 @@ typedef struct rl_infer_cfg {
                              too; 0 (real schemes: AWQ, GPTQ,
                              bitsandbytes, FP8): they, the norms and the
                              routers stay in the model's format */
-  int32_t reserved_;      /* 0 */
+  int32_t attention_impl; /* prefill: RL_ATTN_IMPL_FUSED (FlashAttention:
+                             scores stay on chip) or RL_ATTN_IMPL_NAIVE
+                             (scores and probabilities written to memory) */
 } rl_infer_cfg;
+
+#define RL_ATTN_IMPL_FUSED 0
+#define RL_ATTN_IMPL_NAIVE 1
 
 #define RL_GROUP_CHANNEL (-1.0) /* one scale per output channel */
 #define RL_GROUP_NONE (-2.0)    /* no scale bytes (the peers' convention) */
@@ -742,7 +767,7 @@ typedef struct rl_prefill_op {
   int32_t bound;           /* rl_bound_kind */
 } rl_prefill_op;
 
-#define RL_PREFILL_OPS 12
+#define RL_PREFILL_OPS 24
 
 typedef struct rl_prefill_result {
   double tokens;          /* batch x prompt */

@@ -136,11 +136,16 @@ def gen_hw():
 
 MODEL_INT = ["layers", "d_model", "heads", "kv_heads", "head_dim", "d_ff", "vocab", "max_seq",
              "experts", "experts_active"]
-MODEL_FLAGS = ["tied", "bias", "learned_pos"]
+# optional whole numbers (empty = 0): sliding windows, Gemma 2's extra norms, DeepSeek's
+# shared experts, dense first layers and multi-head latent attention
+MODEL_OPT_INT = ["window", "window_layers", "norms_per_layer", "shared_experts", "dense_layers",
+                 "dense_d_ff", "q_lora_rank", "kv_lora_rank", "rope_dim", "nope_dim", "v_head_dim"]
+MODEL_FLAGS = ["tied", "learned_pos"]
+MODEL_BIAS = {"0": "0", "1": "1", "qkv": "RL_BIAS_QKV"}
 MODEL_ENUMS = {"mlp": {"gated": "RL_MLP_GATED", "plain": "RL_MLP_PLAIN"},
                "norm": {"rms": "RL_NORM_RMS", "layer": "RL_NORM_LAYER"}}
 MODEL_DTYPES = {"fp32": "RL_FP32", "bf16": "RL_BF16", "fp16": "RL_FP16", "fp8": "RL_FP8"}
-MODEL_TEXT = {"id": 48, "name": 96, "source": 320}
+MODEL_TEXT = {"id": 48, "name": 96, "source": 320, "aliases": 192}
 
 
 def gen_models():
@@ -156,9 +161,16 @@ def gen_models():
                 sys.exit(f"{where}: {k} must be > 0")
         if ints["heads"] % ints["kv_heads"]:
             sys.exit(f"{where}: heads is not a multiple of kv_heads")
+        for k in MODEL_OPT_INT:
+            v = r[k].strip()
+            if v and not re.fullmatch(r"[0-9]+", v):
+                sys.exit(f"{where}: {k} '{r[k]}' is not a whole number")
+            ints[k] = int(v) if v else 0
         for k in MODEL_FLAGS:
             if r[k].strip() not in ("0", "1"):
                 sys.exit(f"{where}: {k} must be 0 or 1")
+        if r["bias"].strip() not in MODEL_BIAS:
+            sys.exit(f"{where}: bias must be 0, 1 or qkv")
         for k, m in MODEL_ENUMS.items():
             if r[k].strip() not in m:
                 sys.exit(f"{where}: {k} must be one of {' '.join(m)}")
@@ -168,10 +180,12 @@ def gen_models():
         out.append("{")
         out.append(f"  .id = {c_str(r['id'])}, .name = {c_str(r['name'])},")
         out.append("  " + ", ".join(f".{k} = {ints[k]}" for k in MODEL_INT) + ",")
+        out.append("  " + ", ".join(f".{k} = {ints[k]}" for k in MODEL_OPT_INT) + ",")
+        out.append(f"  .aliases = {c_str(r['aliases'])},")
         out.append(f"  .published_params = {c_num(pub)},")
         out.append(f"  .mlp = {MODEL_ENUMS['mlp'][r['mlp'].strip()]}, "
                    f".norm = {MODEL_ENUMS['norm'][r['norm'].strip()]}, "
-                   f".tied_embeddings = {r['tied'].strip()}, .bias = {r['bias'].strip()}, "
+                   f".tied_embeddings = {r['tied'].strip()}, .bias = {MODEL_BIAS[r['bias'].strip()]}, "
                    f".learned_pos = {r['learned_pos'].strip()}, "
                    f".dtype = {MODEL_DTYPES[r['dtype'].strip()]},")
         out.append(f"  .source = {c_str(r['source'])}")

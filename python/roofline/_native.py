@@ -14,7 +14,8 @@ RL_ERROR_MSG_MAX = 320
 RL_HW_ID_MAX, RL_HW_TEXT_MAX, RL_HW_SOURCE_MAX = 48, 96, 640
 RL_LAYER_OPS, RL_LABEL_MAX = 8, 48
 RL_MODEL_ID_MAX, RL_MODEL_TEXT_MAX, RL_MODEL_SOURCE_MAX = 48, 96, 320
-RL_PREFILL_OPS, RL_MFU_CONVENTIONS = 12, 12
+RL_MODEL_ALIASES_MAX = 192
+RL_PREFILL_OPS, RL_MFU_CONVENTIONS = 24, 12
 
 # rl_unit
 UNIT = {"count": 0, "B": 1, "B/s": 2, "FLOP": 3, "FLOP/s": 4, "s": 5, "FLOP/B": 6}
@@ -123,6 +124,10 @@ class Model(ctypes.Structure):
         ("mlp", I32), ("norm", I32), ("tied_embeddings", I32), ("bias", I32),
         ("learned_pos", I32), ("dtype", I32),
         ("source", ctypes.c_char * RL_MODEL_SOURCE_MAX),
+        ("aliases", ctypes.c_char * RL_MODEL_ALIASES_MAX), ("window", D), ("window_layers", D),
+        ("norms_per_layer", D), ("shared_experts", D), ("dense_layers", D), ("dense_d_ff", D),
+        ("q_lora_rank", D), ("kv_lora_rank", D), ("rope_dim", D), ("nope_dim", D),
+        ("v_head_dim", D),
     ]
 
 
@@ -136,7 +141,7 @@ class InferCfg(ctypes.Structure):
     _fields_ = [("weight_dtype", I32), ("kv_dtype", I32), ("act_dtype", I32), ("tp", I32),
                 ("embedding", I32), ("causal", I32), ("context", D), ("batch", D),
                 ("new_tokens", D), ("mem_bytes", D), ("link_bw", D), ("comm_latency_s", D),
-                ("group_size", D), ("quantize_all", I32), ("reserved_", I32)]
+                ("group_size", D), ("quantize_all", I32), ("attention_impl", I32)]
 
 
 class DecodeRow(ctypes.Structure):

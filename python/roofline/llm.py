@@ -117,7 +117,10 @@ def _resolve_model(model, sizes, heads_optional=False):
                                      _os.path.basename(name)[:_native.RL_MODEL_ID_MAX - 1] or "config",
                                      None)
         text = _os.fspath(model) if isinstance(model, _os.PathLike) else str(model)
-        if "/" in text or ".json" in text or _os.path.exists(text):
+        exists = _os.path.exists(text)
+        hub = (not exists and text.count("/") == 1 and ".json" not in text
+               and not text.startswith(("/", ".")))
+        if not hub and ("/" in text or ".json" in text or exists):
             return _load_config(text)
         m = _native.Model()
         err = _err()
@@ -367,7 +370,7 @@ def prefill(model=None, prompt=None, batch=1, new_tokens=0, causal=None, no_caus
             hw=None, weight_dtype=None, kv_dtype=None, dtype=None, tp=1, embedding=None,
             link_bw=None, comm_latency=None, peak=None, bw=None, mem=None, sparse=False,
             overhead=None, hw_file=None, group_size=None, quantize_all=False, compute_eff=None,
-            bw_eff=None, require_fit=False, **sizes):
+            bw_eff=None, require_fit=False, attention_impl=None, **sizes):
     """The prefill of batch prompts of prompt tokens: the record `roofline
     prefill --json` prints (ttft_s, compute_bound_fraction, e2e_time_s with
     new_tokens, and "ops", one dict per op kind with its bound). Attention is
@@ -386,6 +389,10 @@ def prefill(model=None, prompt=None, batch=1, new_tokens=0, causal=None, no_caus
                                 quantize_all, compute_eff, bw_eff)
     cfg.context, cfg.batch, cfg.new_tokens = p, b, nt
     cfg.causal = 0 if (no_causal or causal is False) else 1
+    if attention_impl is not None:
+        if attention_impl not in ("fused", "naive"):
+            raise ValueError(f"attention_impl: '{attention_impl}' is not fused or naive")
+        cfg.attention_impl = 1 if attention_impl == "naive" else 0
     ops = (_native.PrefillOp * _native.RL_PREFILL_OPS)()
     r = _native.PrefillResult()
     err = _err()

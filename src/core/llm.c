@@ -53,6 +53,7 @@
 #include "core/internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define TRY(e) do { rl_status st_ = (e); if (st_ != RL_OK) return st_; } while (0)
@@ -84,6 +85,7 @@ typedef struct plan {
   double emb_bytes;     /* the input embedding table, per device */
   double lin_flops;     /* per token, per device */
   double act_flops;     /* MLP activation per token, per device */
+  double win, win_frac; /* sliding window and the share of layers it caps */
   double attn_flops_t;  /* per token per context token, per device */
   double kv_tok;        /* KV bytes per context token, per device */
   double kv_tok_all;    /* whole model */
@@ -151,6 +153,8 @@ static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl
   if (!(cfg->comm_latency_s >= 0) || !isfinite(cfg->comm_latency_s))
     return rli_fail(err, RL_EINVAL, "all-reduce latency must be >= 0");
   TRY(quant_setup(pl, cfg, wd, m->dtype, err));
+  if (cfg->attention_impl != RL_ATTN_IMPL_FUSED && cfg->attention_impl != RL_ATTN_IMPL_NAIVE)
+    return rli_fail(err, RL_EINVAL, "unknown attention implementation %d", (int)cfg->attention_impl);
   double n = cfg->tp > 1 ? cfg->tp : 1;
   if (n > 1) {
     if (!rli_positive(cfg->link_bw))
@@ -168,26 +172,45 @@ static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl
   double s_small = pl->quant ? rl_dtype_bytes(m->dtype) : sw; /* norms, routers */
   double total, experts_all = 0, emb_b = 0, scale_b = 0, kept = 0;
   if (p->derived) {
-    double E = m->experts > 0 ? m->experts : 1;
-    double router = m->experts > 0 ? L * d * m->experts : 0;
-    double one = (p->mlp - router) / E; /* one expert (or the dense MLP), all layers */
-    double attn_sc = L * (scales(pl, d, H * dh) + 2 * scales(pl, d, Hkv * dh) + scales(pl, H * dh, d));
-    double mlp_sc = L * ((m->mlp == RL_MLP_GATED ? 2 : 1) * scales(pl, d, ff) + scales(pl, ff, d));
-    double expert_b = one * sw + mlp_sc * gb;
+    int moe = m->experts > 0;
+    double E = moe ? m->experts : 0, dl = moe ? m->dense_layers : 0, ml = moe ? L - dl : 0;
+    double dff = m->dense_d_ff > 0 ? m->dense_d_ff : ff;
+    double router = moe ? ml * d * E : 0;
+    double attn_sc;
+    if (m->kv_lora_rank > 0) {
+      double r = m->kv_lora_rank, rq = m->q_lora_rank, dqk = m->nope_dim + m->rope_dim;
+      double q_sc = rq > 0 ? scales(pl, d, rq) + scales(pl, rq, H * dqk) : scales(pl, d, H * dqk);
+      attn_sc = L * (q_sc + scales(pl, d, r + m->rope_dim) + scales(pl, r, H * (m->nope_dim + m->v_head_dim)) +
+                     scales(pl, H * m->v_head_dim, d));
+    } else {
+      attn_sc = L * (scales(pl, d, H * dh) + 2 * scales(pl, d, Hkv * dh) + scales(pl, H * dh, d));
+    }
+    int g = m->mlp == RL_MLP_GATED;
+    double sc_ff = (g ? 2 : 1) * scales(pl, d, ff) + scales(pl, ff, d);
+    double sc_dff = (g ? 2 : 1) * scales(pl, d, dff) + scales(pl, dff, d);
+    /* one routed expert over the MoE layers; the rest of the MLP (dense
+     * layers, shared experts, or the whole dense MLP) is read every step */
+    double one_ff = (g ? 3 : 2) * d * ff + (m->bias == 1 ? (g ? 2 : 1) * ff + d : 0);
+    double expert_b = moe ? ml * (one_ff * sw + sc_ff * gb) : 0;
+    double fixed_mlp_params = moe ? p->mlp - router - ml * E * one_ff : p->mlp;
+    double fixed_mlp_sc = moe ? dl * sc_dff + ml * m->shared_experts * sc_ff : L * sc_ff;
     double rows = m->vocab + (m->learned_pos ? m->max_seq : 0);
     double keep_q = pl->quant && cfg->quantize_all;
     double row_sc = keep_q ? (pl->group == RL_GROUP_CHANNEL ? 1 : pl->group > 0 ? ceil(d / pl->group) : 0) : 0;
     emb_b = p->embedding * pl->s_keep + rows * row_sc * gb;
-    double out_b = p->output * pl->s_keep + (keep_q && p->output > 0 ? scales(pl, d, m->vocab) * gb : 0);
+    double out_sc = keep_q && p->output > 0 ? scales(pl, d, m->vocab) : 0;
+    double out_b = p->output * pl->s_keep + out_sc * gb;
     double rest = p->norms * s_small + router * s_small;
-    total = p->attention * sw + attn_sc * gb + E * expert_b + emb_b + out_b + rest;
-    scale_b = (attn_sc + E * mlp_sc + rows * row_sc + (keep_q && p->output > 0 ? scales(pl, d, m->vocab) : 0)) * gb;
+    total = p->attention * sw + attn_sc * gb + fixed_mlp_params * sw + fixed_mlp_sc * gb + E * expert_b + emb_b +
+            out_b + rest;
+    scale_b = (attn_sc + fixed_mlp_sc + (moe ? E * ml * sc_ff : 0) + rows * row_sc + out_sc) * gb;
     if (pl->quant) kept = rest + (cfg->quantize_all ? 0 : emb_b + out_b);
-    if (m->experts > 0) {
+    if (moe) {
       experts_all = E * expert_b;
       pl->expert_bytes = expert_b / n;
     }
-    pl->act_flops = L * (m->experts > 0 ? m->experts_active : 1) * ff * (m->mlp == RL_MLP_GATED ? 5 : 9) / n;
+    double act = m->mlp == RL_MLP_GATED ? 5 : 9;
+    pl->act_flops = (moe ? dl * dff + ml * (m->experts_active + m->shared_experts) * ff : L * ff) * act / n;
   } else {
     /* given by its count: every weight in the weight format, scales for
      * groups of g (per channel: rows of d) */
@@ -204,10 +227,31 @@ static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl
   pl->w_fixed = (total - experts_all - (gathered ? emb_b : 0)) / n;
   pl->row_bytes = gathered ? (1.0 + m->learned_pos) * emb_b / (m->vocab + (m->learned_pos ? m->max_seq : 0)) / n : 0;
   pl->lin_flops = 2 * (full ? p->active : p->matmul_active) / n;
-  pl->attn_flops_t = 4 * m->layers * m->heads * m->head_dim / n;
-  pl->kv_tok_all = 2 * m->layers * m->kv_heads * m->head_dim * pl->s_kv;
+  if (m->kv_lora_rank > 0) {
+    /* latent attention, decode in the absorbed form (DeepSeek-V2 §2.1.2:
+     * W_UK folded into the query, W_UV into the output): per context token
+     * and head, scores over the latent and rope key (2 (r + r_rope)) and
+     * the latent-weighted sum (2 r); the cache holds r + r_rope per token
+     * and layer, whole on every tensor-parallel device */
+    double r = m->kv_lora_rank;
+    pl->attn_flops_t = m->layers * m->heads * (2 * (r + m->rope_dim) + 2 * r) / n;
+    pl->kv_tok_all = m->layers * (r + m->rope_dim) * pl->s_kv;
+    pl->n_kv = 1;
+  } else {
+    pl->attn_flops_t = 4 * m->layers * m->heads * m->head_dim / n;
+    pl->kv_tok_all = 2 * m->layers * m->kv_heads * m->head_dim * pl->s_kv;
+  }
   pl->kv_tok = pl->kv_tok_all / pl->n_kv;
+  pl->win = m->window;
+  pl->win_frac = m->window > 0 ? m->window_layers / m->layers : 0;
   return RL_OK;
+}
+
+/* The context a sequence of T tokens costs, in full-attention tokens: its
+ * windowed layers hold and read at most the window's keys. */
+static double ctx_eff(const plan *pl, double T) {
+  if (pl->win_frac == 0 || T <= pl->win) return T;
+  return (1 - pl->win_frac) * T + pl->win_frac * pl->win;
 }
 
 /* Weight bytes read per step at batch B (per device). */
@@ -238,9 +282,10 @@ static void decode_row(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *r
                        rl_decode_row *r) {
   memset(r, 0, sizeof *r);
   r->batch = B;
-  r->flops = B * (pl->lin_flops + pl->act_flops + pl->attn_flops_t * T);
+  double Te = ctx_eff(pl, T);
+  r->flops = B * (pl->lin_flops + pl->act_flops + pl->attn_flops_t * Te);
   r->weight_bytes = weights_read(pl, B);
-  r->kv_bytes = B * T * pl->kv_tok;
+  r->kv_bytes = B * Te * pl->kv_tok;
   r->bytes = r->weight_bytes + r->kv_bytes;
   r->intensity = r->flops / r->bytes;
   r->compute_time_s = r->flops / roof->peak;
@@ -252,7 +297,7 @@ static void decode_row(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *r
   r->step_time_s = t + r->comm_time_s;
   r->tokens_per_s = B / r->step_time_s;
   r->tokens_per_s_per_seq = 1 / r->step_time_s;
-  r->memory_bytes = pl->w_resident + B * T * pl->kv_tok;
+  r->memory_bytes = pl->w_resident + B * Te * pl->kv_tok;
   r->fits = cfg->mem_bytes <= 0 || r->memory_bytes <= cfg->mem_bytes;
 }
 
@@ -277,9 +322,10 @@ static void summarize(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *ro
   s->weights_read_bytes = weights_read(pl, 1) - pl->row_bytes;
   s->embedding_bytes = pl->emb_bytes;
   s->kv_bytes_per_token = pl->kv_tok_all;
-  s->kv_bytes_per_seq = pl->kv_tok_all * T;
+  double Te = ctx_eff(pl, T);
+  s->kv_bytes_per_seq = pl->kv_tok_all * Te;
   s->linear_flops_per_token = pl->lin_flops * pl->n;
-  s->attention_flops_per_token = pl->attn_flops_t * pl->n * T;
+  s->attention_flops_per_token = pl->attn_flops_t * pl->n * Te;
   s->attention_intensity = pl->attn_flops_t * pl->n / pl->kv_tok_all;
   s->activation_flops_per_token = pl->act_flops * pl->n;
   s->quantized = pl->quant;
@@ -300,16 +346,16 @@ static void summarize(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *ro
     }
     s->ridge_batch = hi < 1e18 ? hi : 0;
   }
-  double den = T * pl->kv_tok + pl->row_bytes;
-  s->asymptotic_intensity = den > 0 ? (pl->lin_flops + pl->act_flops + pl->attn_flops_t * T) / den : 0;
+  double den = Te * pl->kv_tok + pl->row_bytes;
+  s->asymptotic_intensity = den > 0 ? (pl->lin_flops + pl->act_flops + pl->attn_flops_t * Te) / den : 0;
   s->mem_bytes = cfg->mem_bytes;
   s->tp = (int32_t)pl->n;
   if (cfg->mem_bytes > 0) {
     s->weights_fit = pl->w_resident <= cfg->mem_bytes;
     double left = cfg->mem_bytes - pl->w_resident;
     if (left <= 0) s->max_batch = 0;
-    else if (T * pl->kv_tok <= 0) s->max_batch = -1; /* no cache: only weights */
-    else s->max_batch = floor(left / (T * pl->kv_tok));
+    else if (Te * pl->kv_tok <= 0) s->max_batch = -1; /* no cache: only weights */
+    else s->max_batch = floor(left / (Te * pl->kv_tok));
     s->devices_needed = ceil(pl->w_resident * pl->n / cfg->mem_bytes);
   } else {
     s->weights_fit = 1;
@@ -393,6 +439,33 @@ static rl_op linear(double tokens, double d_in, double d_out, int32_t ad, int32_
   return op;
 }
 
+/* gate+up (or up), the activation and down of `count` MLPs of width ff,
+ * each over `tokens` tokens */
+static rl_status add_mlp(acc *a, const plan *pl, const rl_model *m, const char *what, double tokens, double ff,
+                         double count, int32_t ad, int32_t wd, rl_error *err) {
+  int gated = m->mlp == RL_MLP_GATED;
+  double d = m->d_model, gb = pl->group_bytes;
+  char label[RL_LABEL_MAX];
+  rl_op op = linear(tokens, d, (gated ? 2 : 1) * ff, ad, wd);
+  snprintf(label, sizeof label, "%s %s", what, gated ? "gate+up" : "up");
+  TRY(add_op(a, label, &op, count, (gated ? 2 : 1) * scales(pl, d, ff) * gb, err));
+  if (gated) {
+    /* SiLU(gate) x up in one kernel (Shazeer 2020): 4 FLOPs of SiLU and a
+     * multiply per element, gate and up read, the product written */
+    op = rl_op_init(RL_OP_KERNEL, ad);
+    op.flops = 5 * tokens * ff;
+    op.bytes = 3 * tokens * ff * pl->s_a;
+  } else {
+    op = rl_op_init(RL_OP_GELU_TANH, ad);
+    op.n = tokens * ff;
+  }
+  snprintf(label, sizeof label, "%s activation (%s)", what, gated ? "SiLU x up" : "GELU");
+  TRY(add_op(a, label, &op, count, 0, err));
+  op = linear(tokens, ff, d, ad, wd);
+  snprintf(label, sizeof label, "%s down", what);
+  return add_op(a, label, &op, count, scales(pl, ff, d) * gb, err);
+}
+
 rl_status rl_prefill(const rl_model *m0, const rl_infer_cfg *cfg, const rl_roof *roof,
                      rl_prefill_op *ops, int32_t cap, rl_prefill_result *out, rl_error *err) {
   if (!m0 || !cfg || !out) return rli_fail(err, RL_EINVAL, "no model, configuration or result");
@@ -420,45 +493,82 @@ rl_status rl_prefill(const rl_model *m0, const rl_infer_cfg *cfg, const rl_roof 
   acc a = {ops, cap, 0, 0, 0, 0, 0, 0, roof, pl.n};
   rl_op op;
   double gb = pl.group_bytes;
-  if (pl.p.derived) {
+  int mla = m->kv_lora_rank > 0;
+  double r = m->kv_lora_rank, rq = m->q_lora_rank, dqk = m->nope_dim + m->rope_dim, dv = m->v_head_dim;
+  if (pl.p.derived && mla) {
+    if (rq > 0) {
+      op = linear(tok, d, rq, ad, wd);
+      TRY(add_op(&a, "q down projection (latent)", &op, L, scales(&pl, d, rq) * gb, err));
+      op = linear(tok, rq, H * dqk, ad, wd);
+      TRY(add_op(&a, "q up projection", &op, L, scales(&pl, rq, H * dqk) * gb, err));
+    } else {
+      op = linear(tok, d, H * dqk, ad, wd);
+      TRY(add_op(&a, "q projection", &op, L, scales(&pl, d, H * dqk) * gb, err));
+    }
+    op = linear(tok, d, r + m->rope_dim, ad, wd);
+    TRY(add_op(&a, "kv down projection (latent + rope key)", &op, L, scales(&pl, d, r + m->rope_dim) * gb, err));
+    op = linear(tok, r, H * (m->nope_dim + dv), ad, wd);
+    TRY(add_op(&a, "kv up projection", &op, L, scales(&pl, r, H * (m->nope_dim + dv)) * gb, err));
+  } else if (pl.p.derived) {
     op = linear(tok, d, (H + 2 * Hkv) * dh, ad, wd);
     TRY(add_op(&a, "qkv projection", &op, L, (scales(&pl, d, H * dh) + 2 * scales(&pl, d, Hkv * dh)) * gb, err));
   }
-  op = rl_op_init(RL_OP_ATTENTION, ad);
-  op.seq = p;
-  op.head_dim = dh;
-  op.heads = H;
-  op.kv_heads = Hkv;
-  op.batch = b;
-  op.flags = RL_OP_FUSED | (cfg->causal ? RL_OP_CAUSAL : 0);
-  TRY(add_op(&a, cfg->causal ? "attention (fused, causal)" : "attention (fused)", &op, L, 0, err));
-  if (pl.p.derived) {
-    op = linear(tok, H * dh, d, ad, wd);
-    TRY(add_op(&a, "output projection", &op, L, scales(&pl, H * dh, d) * gb, err));
-    int gated = m->mlp == RL_MLP_GATED;
-    double gate = gated ? 2 : 1, ff = m->d_ff;
-    double E = m->experts > 0 ? m->experts : 1, k = m->experts > 0 ? m->experts_active : 1;
-    /* an MoE layer: every expert sees tok k / E tokens (uniform routing) */
-    double et = m->experts > 0 ? ceil(tok * k / E) : tok;
-    op = linear(et, d, gate * ff, ad, wd);
-    TRY(add_op(&a, gated ? "mlp gate+up" : "mlp up", &op, L * E, gate * scales(&pl, d, ff) * gb, err));
-    if (gated) {
-      /* SiLU(gate) x up in one kernel (Shazeer 2020): 4 FLOPs of SiLU and
-       * a multiply per element, gate and up read, the product written */
-      op = rl_op_init(RL_OP_KERNEL, ad);
-      op.flops = 5 * et * ff;
-      op.bytes = 3 * et * ff * pl.s_a;
-    } else {
-      op = rl_op_init(RL_OP_GELU_TANH, ad);
-      op.n = et * ff;
+  /* attention: the full layers as one op; the windowed layers see at most
+   * W keys per query (pairs: sum over queries of min(i, W), halved as the
+   * causal convention halves T^2) */
+  int fused = cfg->attention_impl != RL_ATTN_IMPL_NAIVE;
+  double Lw = m->window > 0 ? m->window_layers : 0, Lf = L - Lw;
+  const char *impl = fused ? "fused" : "naive";
+  char label[RL_LABEL_MAX];
+  if (mla) {
+    /* prefill in the plain form: K and V expanded per head */
+    double pairs = p * p * (cfg->causal ? 0.5 : 1.0);
+    op = rl_op_init(RL_OP_KERNEL, ad);
+    op.flops = b * H * (2 * pairs * dqk + 2 * pairs * dv + 5 * pairs);
+    op.bytes = b * pl.s_a * H * p * (2 * dqk + 2 * dv) + (fused ? 0 : b * pl.s_a * H * 4 * p * p);
+    snprintf(label, sizeof label, "attention (latent, %s%s)", impl, cfg->causal ? ", causal" : "");
+    TRY(add_op(&a, label, &op, L, 0, err));
+  } else {
+    if (Lf > 0) {
+      op = rl_op_init(RL_OP_ATTENTION, ad);
+      op.seq = p;
+      op.head_dim = dh;
+      op.heads = H;
+      op.kv_heads = Hkv;
+      op.batch = b;
+      op.flags = (fused ? RL_OP_FUSED : 0) | (cfg->causal ? RL_OP_CAUSAL : 0);
+      snprintf(label, sizeof label, "attention (%s%s)", impl, cfg->causal ? ", causal" : "");
+      TRY(add_op(&a, label, &op, Lf, 0, err));
     }
-    TRY(add_op(&a, gated ? "mlp activation (SiLU x up)" : "mlp activation (GELU)", &op, L * E, 0, err));
-    op = linear(et, ff, d, ad, wd);
-    TRY(add_op(&a, "mlp down", &op, L * E, scales(&pl, ff, d) * gb, err));
+    if (Lw > 0) {
+      double W = m->window, kv = p < W ? p : W;
+      double pairs = cfg->causal ? (p <= W ? p * p / 2 : W * W / 2 + (p - W) * W) : p * kv;
+      op = rl_op_init(RL_OP_KERNEL, ad);
+      op.flops = b * H * (4 * pairs * dh + 5 * pairs);
+      op.bytes = b * pl.s_a * (2 * H * p * dh + 2 * Hkv * p * dh) + (fused ? 0 : b * pl.s_a * H * 4 * p * kv);
+      snprintf(label, sizeof label, "attention (window %.0f, %s)", W, impl);
+      TRY(add_op(&a, label, &op, Lw, 0, err));
+    }
+  }
+  if (pl.p.derived) {
+    double ho = mla ? H * dv : H * dh;
+    op = linear(tok, ho, d, ad, wd);
+    TRY(add_op(&a, "output projection", &op, L, scales(&pl, ho, d) * gb, err));
+    if (m->experts > 0) {
+      double E = m->experts, k = m->experts_active, dl = m->dense_layers, ml = L - dl;
+      /* every routed expert sees tok k / E tokens (uniform routing) */
+      double et = ceil(tok * k / E);
+      if (dl > 0) TRY(add_mlp(&a, &pl, m, "dense mlp", tok, m->dense_d_ff > 0 ? m->dense_d_ff : m->d_ff, dl, ad, wd, err));
+      TRY(add_mlp(&a, &pl, m, "expert mlp", et, m->d_ff, ml * E, ad, wd, err));
+      if (m->shared_experts > 0)
+        TRY(add_mlp(&a, &pl, m, "shared expert mlp", tok, m->d_ff, ml * m->shared_experts, ad, wd, err));
+    } else {
+      TRY(add_mlp(&a, &pl, m, "mlp", tok, m->d_ff, L, ad, wd, err));
+    }
     op = rl_op_init(m->norm == RL_NORM_RMS ? RL_OP_RMSNORM : RL_OP_LAYERNORM, ad);
     op.m = tok;
     op.n = d;
-    TRY(add_op(&a, "norms", &op, 2 * L, 0, err));
+    TRY(add_op(&a, "norms", &op, m->norms_per_layer * L, 0, err));
     op = rl_op_init(RL_OP_ADD, ad);
     op.n = tok * d;
     TRY(add_op(&a, "residual adds", &op, 2 * L, 0, err));
@@ -485,13 +595,13 @@ rl_status rl_prefill(const rl_model *m0, const rl_infer_cfg *cfg, const rl_roof 
    * each, at contexts p+1 .. p+n-1 */
   double dec = 0;
   for (double i = 1; i < nt; i++) {
-    rl_decode_row r;
-    decode_row(&pl, cfg, roof, b, p + i, &r);
-    dec += r.step_time_s;
+    rl_decode_row row;
+    decode_row(&pl, cfg, roof, b, p + i, &row);
+    dec += row.step_time_s;
   }
   out->decode_time_s = dec;
   out->e2e_time_s = out->ttft_s + dec;
-  out->memory_bytes = pl.w_resident + b * (p + nt) * pl.kv_tok;
+  out->memory_bytes = pl.w_resident + b * ctx_eff(&pl, p + nt) * pl.kv_tok;
   out->fits = cfg->mem_bytes <= 0 || out->memory_bytes <= cfg->mem_bytes;
   out->weights_bytes = pl.w_resident;
   out->mem_bytes = cfg->mem_bytes;
@@ -580,7 +690,7 @@ rl_status rl_plan(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof *roo
       out->memory_bytes = pl.w_resident;
       return RL_OK;
     }
-    double per = (pc->prompt + pc->gen) * pl.kv_tok;
+    double per = ctx_eff(&pl, pc->prompt + pc->gen) * pl.kv_tok;
     double fit = per > 0 ? floor((cfg->mem_bytes - pl.w_resident) / per) : cap;
     if (fit < hi) { hi = fit; cap_is_memory = 1; }
   }

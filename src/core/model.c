@@ -58,6 +58,20 @@ rl_status rl_model_find(const char *id, rl_model *out, rl_error *err) {
   if (!id || !*id) return rli_fail(err, RL_EINVAL, "empty model id");
   for (int32_t i = 0; i < N_BUILTIN; i++)
     if (rli_strcasecmp(builtin[i].id, id) == 0) { *out = builtin[i]; return RL_OK; }
+  /* a Hugging Face id among the aliases, whole and case-insensitively */
+  size_t idlen = strlen(id);
+  for (int32_t i = 0; i < N_BUILTIN; i++)
+    for (const char *a = builtin[i].aliases; *a;) {
+      size_t n = strcspn(a, " ");
+      if (n == idlen && rli_strncasecmp(a, id, n) == 0) { *out = builtin[i]; return RL_OK; }
+      a += n;
+      while (*a == ' ') a++;
+    }
+  if (strchr(id, '/'))
+    return rli_fail(err, RL_ENOTFOUND,
+                    "'%s' looks like a Hugging Face id; it is not built in (roofline model list) and not a "
+                    "local path: download its config.json (https://huggingface.co/%s/blob/main/config.json) "
+                    "and give --model FILE or the folder that holds it", id, id);
   int32_t found = -1, nfound = 0;
   char names[200];
   names[0] = 0;
@@ -115,6 +129,30 @@ rl_status rl_model_check(const rl_model *m, rl_model *out, rl_error *err) {
   TRY(whole(c.max_seq, 0, "max_seq", err));
   TRY(whole(c.experts, 0, "experts", err));
   TRY(whole(c.experts_active, 0, "experts_active", err));
+  TRY(whole(c.window, 0, "window", err));
+  TRY(whole(c.window_layers, 0, "window_layers", err));
+  TRY(whole(c.norms_per_layer, 0, "norms_per_layer", err));
+  TRY(whole(c.shared_experts, 0, "shared_experts", err));
+  TRY(whole(c.dense_layers, 0, "dense_layers", err));
+  TRY(whole(c.dense_d_ff, 0, "dense_d_ff", err));
+  TRY(whole(c.q_lora_rank, 0, "q_lora_rank", err));
+  TRY(whole(c.kv_lora_rank, 0, "kv_lora_rank", err));
+  TRY(whole(c.rope_dim, 0, "rope_dim", err));
+  TRY(whole(c.nope_dim, 0, "nope_dim", err));
+  TRY(whole(c.v_head_dim, 0, "v_head_dim", err));
+  if (c.window_layers > c.layers)
+    return rli_fail(err, RL_EINVAL, "window_layers (%g) exceeds layers (%g)", c.window_layers, c.layers);
+  if (c.window_layers > 0 && c.window == 0)
+    return rli_fail(err, RL_EINVAL, "window_layers given without a window");
+  if (c.window > 0 && c.window_layers == 0) c.window_layers = c.layers;
+  if (c.norms_per_layer == 0) c.norms_per_layer = 2;
+  if (c.kv_lora_rank > 0) {
+    if (!(c.nope_dim > 0) || !(c.v_head_dim > 0))
+      return rli_fail(err, RL_EINVAL, "multi-head latent attention needs nope_dim and v_head_dim");
+    if (c.head_dim == 0) c.head_dim = c.nope_dim + c.rope_dim;
+  } else if (c.q_lora_rank > 0 || c.rope_dim > 0 || c.nope_dim > 0 || c.v_head_dim > 0) {
+    return rli_fail(err, RL_EINVAL, "q_lora_rank, rope_dim, nope_dim and v_head_dim need kv_lora_rank (latent attention)");
+  }
   if (c.kv_heads == 0) c.kv_heads = c.heads;
   if (c.kv_heads > c.heads)
     return rli_fail(err, RL_EINVAL, "kv_heads (%g) exceeds heads (%g)", c.kv_heads, c.heads);
@@ -135,6 +173,10 @@ rl_status rl_model_check(const rl_model *m, rl_model *out, rl_error *err) {
     if (c.experts_active > c.experts)
       return rli_fail(err, RL_EINVAL, "experts_active (%g) exceeds experts (%g)", c.experts_active,
                       c.experts);
+    if (c.dense_layers >= c.layers)
+      return rli_fail(err, RL_EINVAL, "dense_layers (%g) must be fewer than the layers (%g)", c.dense_layers, c.layers);
+  } else if (c.shared_experts > 0 || c.dense_layers > 0) {
+    return rli_fail(err, RL_EINVAL, "shared_experts and dense_layers are for a mixture of experts (give experts)");
   } else if (c.experts_active > 1) {
     return rli_fail(err, RL_EINVAL, "experts_active (%g) given for a dense model (no experts)",
                     c.experts_active);
@@ -150,10 +192,19 @@ rl_status rl_model_check(const rl_model *m, rl_model *out, rl_error *err) {
     return rli_fail(err, RL_EINVAL,
                     "the model gives neither its parameter count nor d_ff and vocab to derive it");
   c.tied_embeddings = c.tied_embeddings != 0;
-  c.bias = c.bias != 0;
+  if (c.bias != 0 && c.bias != 1 && c.bias != RL_BIAS_QKV)
+    return rli_fail(err, RL_EINVAL, "unknown bias kind %d", (int)c.bias);
   c.learned_pos = c.learned_pos != 0;
   *out = c;
   return RL_OK;
+}
+
+/* One MLP (one expert) of width ff, with its biases. */
+static double mlp_one(const rl_model *c, double ff) {
+  double d = c->d_model;
+  double one = c->mlp == RL_MLP_GATED ? 3 * d * ff : 2 * d * ff;
+  if (c->bias == 1) one += (c->mlp == RL_MLP_GATED ? 2 * ff : ff) + d;
+  return one;
 }
 
 rl_status rl_model_params(const rl_model *m, rl_param_count *out, rl_error *err) {
@@ -162,21 +213,32 @@ rl_status rl_model_params(const rl_model *m, rl_param_count *out, rl_error *err)
   rl_param_count p;
   memset(&p, 0, sizeof p);
   double L = c.layers, d = c.d_model, H = c.heads, Hkv = c.kv_heads, dh = c.head_dim;
-  double attn = d * H * dh + 2 * d * Hkv * dh + H * dh * d;
-  if (c.bias) attn += (H + 2 * Hkv) * dh + d;
+  double attn;
+  if (c.kv_lora_rank > 0) {
+    /* DeepSeek-V2 (DeepSeek-AI 2024) eqs. 37-47: W_DQ, its norm, W_UQ and
+     * W_QR; W_DKV and W_KR, the latent's norm, W_UK and W_UV; W_O */
+    double dqk = c.nope_dim + c.rope_dim, r = c.kv_lora_rank, rq = c.q_lora_rank;
+    double q = rq > 0 ? d * rq + rq + rq * H * dqk : d * H * dqk;
+    attn = q + d * (r + c.rope_dim) + r + r * H * (c.nope_dim + c.v_head_dim) + H * c.v_head_dim * d;
+  } else {
+    attn = d * H * dh + 2 * d * Hkv * dh + H * dh * d;
+    if (c.bias) attn += (H + 2 * Hkv) * dh + (c.bias == 1 ? d : 0);
+  }
   p.attention = L * attn;
   double norm_one = c.norm == RL_NORM_LAYER ? 2 * d : d;
-  p.norms = (2 * L + 1) * norm_one;
+  p.norms = (c.norms_per_layer * L + 1) * norm_one;
   p.embedding = c.vocab * d + (c.learned_pos ? c.max_seq * d : 0);
   double out_layer = c.vocab * d;
   p.output = c.tied_embeddings ? 0 : out_layer;
   if (c.d_ff > 0) {
-    double one = c.mlp == RL_MLP_GATED ? 3 * d * c.d_ff : 2 * d * c.d_ff;
-    if (c.bias) one += (c.mlp == RL_MLP_GATED ? 2 * c.d_ff : c.d_ff) + d;
-    double e = c.experts > 0 ? c.experts : 1, ea = c.experts > 0 ? c.experts_active : 1;
-    double router = c.experts > 0 ? d * c.experts : 0;
-    p.mlp = L * (e * one + router);
-    p.mlp_active = L * (ea * one + router);
+    if (c.experts > 0) {
+      double dl = c.dense_layers, ml = L - dl, one = mlp_one(&c, c.d_ff), router = d * c.experts;
+      double dense = dl * mlp_one(&c, c.dense_d_ff > 0 ? c.dense_d_ff : c.d_ff);
+      p.mlp = dense + ml * ((c.experts + c.shared_experts) * one + router);
+      p.mlp_active = dense + ml * ((c.experts_active + c.shared_experts) * one + router);
+    } else {
+      p.mlp = p.mlp_active = L * mlp_one(&c, c.d_ff);
+    }
   }
   if (c.params > 0) {
     /* given by hand: the count is what it is; the parts known from the
@@ -206,7 +268,8 @@ rl_status rl_model_kv_bytes_per_token(const rl_model *m, int32_t kv_dtype, doubl
   TRY(rl_model_check(m, &c, err));
   double s = rl_dtype_bytes(kv_dtype);
   if (s <= 0) return rli_fail(err, RL_EINVAL, "unknown KV-cache dtype %d", (int)kv_dtype);
-  *out = 2 * c.layers * c.kv_heads * c.head_dim * s;
+  *out = c.kv_lora_rank > 0 ? c.layers * (c.kv_lora_rank + c.rope_dim) * s
+                            : 2 * c.layers * c.kv_heads * c.head_dim * s;
   return RL_OK;
 }
 
@@ -288,6 +351,46 @@ rl_status rl_model_from_hf_config(const char *text, size_t len, const char *id, 
     st = get_size(o, size_keys[i], size_dst[i], err);
     if (st != RL_OK) { rli_json_free(root); return st; }
   }
+  /* DeepSeek-V2/V3: latent attention, shared experts, dense first layers */
+  static const char *const k_qr[] = {"q_lora_rank", NULL};
+  static const char *const k_kvr[] = {"kv_lora_rank", NULL};
+  static const char *const k_rope[] = {"qk_rope_head_dim", NULL};
+  static const char *const k_nope[] = {"qk_nope_head_dim", NULL};
+  static const char *const k_v[] = {"v_head_dim", NULL};
+  static const char *const k_shared[] = {"n_shared_experts", NULL};
+  static const char *const k_dense[] = {"first_k_dense_replace", NULL};
+  static const char *const k_moeff[] = {"moe_intermediate_size", NULL};
+  static const char *const k_win[] = {"sliding_window", NULL};
+  double moe_ff = 0, win = 0;
+  const char *const *more_keys[] = {k_qr, k_kvr, k_rope, k_nope, k_v, k_shared, k_dense, k_moeff, k_win};
+  double *more_dst[] = {&m.q_lora_rank, &m.kv_lora_rank, &m.rope_dim, &m.nope_dim, &m.v_head_dim,
+                        &m.shared_experts, &m.dense_layers, &moe_ff, &win};
+  for (size_t i = 0; i < sizeof more_dst / sizeof more_dst[0]; i++) {
+    st = get_size(o, more_keys[i], more_dst[i], err);
+    if (st != RL_OK) { rli_json_free(root); return st; }
+  }
+  if (m.kv_lora_rank > 0) {
+    m.head_dim = m.nope_dim + m.rope_dim;
+    if (m.kv_heads == 0 || m.kv_heads > m.heads) m.kv_heads = m.heads;
+  } else {
+    m.q_lora_rank = m.rope_dim = m.nope_dim = m.v_head_dim = 0;
+  }
+  if (m.experts > 1 && moe_ff > 0) {
+    m.dense_d_ff = m.d_ff; /* intermediate_size: the dense layers' */
+    m.d_ff = moe_ff;
+  }
+  if (m.experts <= 1) m.shared_experts = m.dense_layers = 0;
+  /* sliding windows: Mistral (every layer), Gemma 2 (every other layer);
+   * Qwen2 names one but turns it off (use_sliding_window false) */
+  const rli_json *usw = rli_json_get(o, "use_sliding_window");
+  if (usw && usw->type == RLI_JSON_BOOL && !usw->boolean) win = 0;
+  const char *mtype = get_str(o, "model_type");
+  int gemma2 = mtype && (rli_strcasecmp(mtype, "gemma2") == 0 || rli_strcasecmp(mtype, "gemma3_text") == 0);
+  if (win > 0 && (m.max_seq == 0 || win < m.max_seq)) {
+    m.window = win;
+    m.window_layers = gemma2 ? ceil(m.layers / 2) : m.layers;
+  }
+  if (gemma2) m.norms_per_layer = 4; /* pre- and post-norms around attention and MLP */
   const rli_json *mq = rli_json_get(o, "multi_query");
   if (mq && mq->type == RLI_JSON_BOOL && mq->boolean) m.kv_heads = 1;
 
@@ -310,6 +413,7 @@ rl_status rl_model_from_hf_config(const char *text, size_t len, const char *id, 
                     rli_strcasecmp(type, "opt") == 0 || rli_strcasecmp(type, "gptj") == 0);
   const rli_json *ab = rli_json_get(o, "attention_bias");
   if (ab && ab->type == RLI_JSON_BOOL) m.bias = ab->boolean;
+  if (type && rli_strcasecmp(type, "qwen2") == 0) m.bias = RL_BIAS_QKV; /* Qwen2: q, k, v biases */
   m.learned_pos = type && (rli_strcasecmp(type, "gpt2") == 0 || rli_strcasecmp(type, "opt") == 0 ||
                            rli_strcasecmp(type, "gpt_bigcode") == 0);
   /* Hugging Face's default is tied (PretrainedConfig); Llama-family
