@@ -36,8 +36,9 @@ typedef struct cli_model_flags {
 /* The help lines for those flags. */
 #define CLI_MODEL_HELP                                                                   \
   "model (one of):\n"                                                                    \
-  "  --model ID|PATH  a built-in model (roofline model list), a Hugging Face\n"           \
-  "                   config.json, or a folder that holds one\n"                          \
+  "  --model ID|PATH  a built-in model (roofline model list) or one of its Hugging\n"     \
+  "                   Face ids (meta-llama/Llama-3.1-8B), a config.json, or a folder\n"  \
+  "                   that holds one\n"                                                    \
   "  --layers L --heads H [--kv-heads K] [--head-dim D] [--d-model D]\n"                  \
   "    and --params N (the count as given, e.g. 7e9), or --d-ff F --vocab V to\n"          \
   "    derive it; [--experts E --experts-active K]; --mlp gated|plain (default\n"           \

@@ -182,8 +182,8 @@ def model(model=None, kv_dtype=None, params=None, layers=None, d_model=None, hea
           mlp=None, norm=None, tied=False, bias=False, learned_pos=None):
     """A model's configuration and its parameter count, part by part: the record
     of `roofline model show --json`. model is a built-in id or fragment
-    ("llama3-8b", "mixtral"), a Hugging Face config.json or its folder, or a
-    config dict; or give the sizes (layers, heads, [kv_heads, head_dim, d_model]
+    ("llama3-8b", "8x7b"), one of its Hugging Face ids ("meta-llama/Llama-2-7b-hf"),
+    a Hugging Face config.json or its folder, or a config dict; or give the sizes (layers, heads, [kv_heads, head_dim, d_model]
     and params, or d_ff and vocab to derive the count). kv_dtype: the format of
     the KV cache per token (default: the model's)."""
     sizes = dict(params=params, layers=layers, d_model=d_model, heads=heads, kv_heads=kv_heads,

@@ -75,8 +75,15 @@ static void test_find(void) {
   rl_model m;
   rl_error e;
   CHECK(rl_model_find("LLAMA3-8B", &m, &e) == RL_OK);
-  CHECK(rl_model_find("mixtral", &m, &e) == RL_OK);
+  CHECK(rl_model_find("8x7b", &m, &e) == RL_OK);
   CHECK_STR(m.id, "mixtral-8x7b");
+  CHECK(rl_model_find("mixtral", &m, &e) == RL_EAMBIGUOUS);
+  CHECK(strstr(e.msg, "mixtral-8x22b") != NULL);
+  /* Hugging Face ids, whole and case-insensitively */
+  CHECK(rl_model_find("deepseek-ai/deepseek-v3", &m, &e) == RL_OK);
+  CHECK_STR(m.id, "deepseek-v3");
+  CHECK(rl_model_find("meta-llama/Llama-2-7b", &m, &e) == RL_ENOTFOUND);
+  CHECK(strstr(e.msg, "Hugging Face id") != NULL);
   CHECK(rl_model_find("llama", &m, &e) == RL_EAMBIGUOUS);
   CHECK(rl_model_find("lama3-8c", &m, &e) == RL_ENOTFOUND);
   CHECK(strstr(e.msg, "llama3-8b") != NULL);
