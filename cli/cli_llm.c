@@ -204,18 +204,39 @@ int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, cli_infer_flags *f,
   cfg->tp = f->tp;
   cfg->mem_bytes = hw->mem_bytes;
   cfg->comm_latency_s = f->comm_latency;
+  f->latency_note[0] = 0;
   if (f->tp > 1) {
     cfg->link_bw = f->link_bw > 0 ? f->link_bw : hw->interconnect_bw / 2;
     if (!(cfg->link_bw > 0))
       return cli_error(ctx, "--tp %d: %s has no interconnect figure; give --link-bw", f->tp, hw->id);
+    if (cli_seen(opts, "comm-latency")) {
+      snprintf(f->latency_note, sizeof f->latency_note, "%s per all-reduce (--comm-latency)",
+               CLI_Q(cfg->comm_latency_s, RL_UNIT_SECONDS));
+    } else if (hw->link_latency_s > 0) {
+      cfg->comm_latency_s = cli_allreduce_latency(hw, f->tp);
+      snprintf(f->latency_note, sizeof f->latency_note,
+               "%s per all-reduce: NCCL's ring model, %s base + 2(n-1) x %s per link hop (%s)",
+               CLI_Q(cfg->comm_latency_s, RL_UNIT_SECONDS), CLI_Q(CLI_NCCL_RING_BASE_S, RL_UNIT_SECONDS),
+               CLI_Q(hw->link_latency_s, RL_UNIT_SECONDS), hw->id);
+    } else {
+      snprintf(f->latency_note, sizeof f->latency_note,
+               "none: %s has no link latency in the database, so all-reduces cost bandwidth only "
+               "(give --comm-latency)", hw->id);
+    }
   }
   return CLI_OK;
+}
+
+double cli_allreduce_latency(const rl_hw *hw, int tp) {
+  if (tp <= 1 || !(hw->link_latency_s > 0)) return 0;
+  return CLI_NCCL_RING_BASE_S + 2.0 * (tp - 1) * hw->link_latency_s;
 }
 
 void cli_infer_notes(cli_ctx *ctx, const cli_infer_flags *f, const rl_decode_summary *s,
                      const rl_infer_cfg *cfg) {
   FILE *o = ctx->out;
   if (f->peak_note[0]) fprintf(o, "  peak         %s\n", f->peak_note);
+  if (f->latency_note[0]) fprintf(o, "  latency      %s\n", f->latency_note);
   if (f->compute_eff_v < 1 || f->bw_eff_v < 1)
     fprintf(o, "  assumed      %s of the peak and %s of the bandwidth reached (--compute-eff, --bw-eff);\n"
                "               the roofs below are scaled by them, not the pure bound\n",

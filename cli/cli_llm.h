@@ -65,6 +65,7 @@ typedef struct cli_infer_flags {
   /* filled in by cli_infer_setup for the text output */
   double compute_eff_v, bw_eff_v;        /* 1 when not given */
   char peak_note[160];                   /* fp16 <-> bf16 fallback, or "" */
+  char latency_note[200];                /* where the all-reduce latency comes from */
 } cli_infer_flags;
 
 void cli_infer_flags_init(cli_infer_flags *f);
@@ -119,6 +120,12 @@ void cli_infer_flags_init(cli_infer_flags *f);
 int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, cli_infer_flags *f,
                     const cli_hw_flags *hwf, const rl_model *m, rl_infer_cfg *cfg,
                     rl_hw *hw, rl_roof *roof);
+
+/* NCCL's ring all-reduce latency over tp devices of hw: the Ring LL base
+ * latency (6.6 us) + 2 (tp - 1) hops of hw->link_latency_s (NVIDIA/nccl
+ * src/graph/tuning.cc); 0 when the device has no link latency. */
+#define CLI_NCCL_RING_BASE_S 6.6e-6
+double cli_allreduce_latency(const rl_hw *hw, int tp);
 
 /* The text lines every inference command prints about its assumptions
  * (quantization, efficiencies, peak fallback). */

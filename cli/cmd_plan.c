@@ -214,6 +214,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
         rl_infer_cfg cfg = base;
         cfg.tp = tps[i];
         if (tps[i] == 1) { cfg.link_bw = 0; cfg.comm_latency_s = 0; }
+        else if (!cli_seen(opts, "comm-latency")) cfg.comm_latency_s = cli_allreduce_latency(&hw, tps[i]);
         cfg.weight_dtype = wds[w];
         cfg.kv_dtype = kds[v];
         rl_error e;

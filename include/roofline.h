@@ -169,7 +169,8 @@ typedef enum rl_peak {
   RL_PEAK_INT8 = 7,        /* tensor, OP/s */
   RL_PEAK_FP4 = 8,         /* tensor */
   RL_PEAK_VEC16 = 9,       /* vector (non-tensor) FP16/BF16 */
-  RL_PEAK_COUNT = 10
+  RL_PEAK_INT4 = 10,       /* tensor, OP/s */
+  RL_PEAK_COUNT = 11
 } rl_peak;
 
 /* "fp64", "fp64-tensor", "fp32", "tf32", "bf16", "fp16", "fp8", "int8",
@@ -199,6 +200,8 @@ typedef struct rl_hw {
   double l3_bw;                    /* B/s, 0 = unknown (measured CPUs) */
   double boost_hz;                 /* 0 = unknown */
   double interconnect_bw;          /* scale-up link, bidirectional B/s */
+  double link_latency_s;           /* per hop of a ring over that link, s
+                                      (NCCL's tuning model); 0 = unknown */
   double tdp_w;                    /* W */
   char source[RL_HW_SOURCE_MAX];   /* where the figures come from */
 } rl_hw;

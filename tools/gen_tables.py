@@ -33,7 +33,7 @@ def hw_columns():
     table = src[src.index("static const hw_column columns[] = {"):]
     table = table[:table.index("};")]
     cols = []
-    for m in re.finditer(r'\b(TEXT|PEAK|NUM|INT|BOOL)\("(\w+)", (\w+)(?:, ([0-9.e]+), (RL_UNIT_\w+))?', table):
+    for m in re.finditer(r'\b(TEXT|PEAK|NUM|INT|BOOL)\("(\w+)", (\w+)(?:, ([0-9.e-]+), (RL_UNIT_\w+))?', table):
         kind, csv_name, arg, scale, unit = m.groups()
         field = f".peak[{arg}]" if kind == "PEAK" else f".{arg}"
         if kind == "PEAK":
@@ -48,10 +48,11 @@ def hw_columns():
 
 
 UNIT_OF = {"RL_UNIT_COUNT": "", "RL_UNIT_BYTES": "B", "RL_UNIT_BYTES_S": "B/s",
-           "RL_UNIT_FLOP_S": "FLOP/s"}
+           "RL_UNIT_FLOP_S": "FLOP/s", "RL_UNIT_SECONDS": "s"}
 PREFIX = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
 BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50}
-UNITS = {"": [""], "B": ["B"], "B/s": ["B/s", "Bps"], "FLOP/s": ["FLOP/s", "FLOPS", "OP/s", "OPS"]}
+UNITS = {"": [""], "B": ["B"], "B/s": ["B/s", "Bps"], "FLOP/s": ["FLOP/s", "FLOPS", "OP/s", "OPS"],
+         "s": ["s"]}
 
 
 def quantity(text, scale, unit, where):

@@ -280,6 +280,15 @@ def _group_size(v):
     return g
 
 
+_NCCL_RING_BASE_S = 6.6e-6   # NCCL tuning.cc, Ring LL base latency
+
+
+def _allreduce_latency(h, tp):
+    """NCCL's ring all-reduce latency over tp devices: base + 2(tp-1) link hops."""
+    hop = h.link_latency_s
+    return _NCCL_RING_BASE_S + 2 * (tp - 1) * hop if tp > 1 and hop > 0 else 0.0
+
+
 def _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype, kv_dtype, dtype,
                  tp, embedding, link_bw, comm_latency, group_size=None, quantize_all=False,
                  compute_eff=None, bw_eff=None):
@@ -329,6 +338,8 @@ def _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype, 
         cfg.link_bw = link if link > 0 else h.interconnect_bw / 2
         if not cfg.link_bw > 0:
             raise ValueError(f"tp {int(tp)}: {h.id.decode()} has no interconnect figure; give link_bw")
+        if comm_latency is None:
+            cfg.comm_latency_s = _allreduce_latency(h, tp)
     return h, roof, cfg
 
 
@@ -485,7 +496,8 @@ def plan(model=None, prompt=None, gen=None, ttft=None, tpot=None, gpus=8, max_ba
                 cfg = _native.InferCfg.from_buffer_copy(base)
                 cfg.tp = t
                 if t > 1:
-                    cfg.link_bw, cfg.comm_latency_s = link, alpha
+                    cfg.link_bw = link
+                    cfg.comm_latency_s = alpha if comm_latency is not None else _allreduce_latency(h, t)
                 cfg.weight_dtype = -1 if w is None else w
                 cfg.kv_dtype = -1 if k is None else k
                 r = _native.PlanRow()

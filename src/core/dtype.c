@@ -57,7 +57,7 @@ rl_status rl_dtype_parse(const char *name, int32_t *dtype, rl_error *err) {
 
 static const char *const peak_names[RL_PEAK_COUNT] = {
     "fp64", "fp64-tensor", "fp32", "tf32", "bf16",
-    "fp16", "fp8",         "int8", "fp4",  "vec16"};
+    "fp16", "fp8",         "int8", "fp4",  "vec16", "int4"};
 
 const char *rl_peak_name(int32_t peak) {
   if (peak < 0 || peak >= RL_PEAK_COUNT) return NULL;
@@ -76,7 +76,7 @@ rl_status rl_peak_parse(const char *name, int32_t *peak, rl_error *err) {
   if (rl_dtype_parse(name, &dt, NULL) == RL_OK) {
     static const int32_t map[RL_DTYPE_COUNT] = {
         RL_PEAK_FP64, RL_PEAK_FP32, RL_PEAK_TF32, RL_PEAK_BF16, RL_PEAK_FP16,
-        RL_PEAK_FP8,  RL_PEAK_INT8, RL_PEAK_FP4,  -1};
+        RL_PEAK_FP8,  RL_PEAK_INT8, RL_PEAK_FP4,  RL_PEAK_INT4};
     if (map[dt] >= 0) {
       *peak = map[dt];
       return RL_OK;
@@ -84,6 +84,6 @@ rl_status rl_peak_parse(const char *name, int32_t *peak, rl_error *err) {
   }
   return rli_fail(err, RL_ENOTFOUND,
                   "unknown format '%s' (fp64 fp64-tensor fp32 tf32 bf16 fp16 "
-                  "fp8 int8 fp4 vec16)",
+                  "fp8 int8 fp4 vec16 int4)",
                   name);
 }

@@ -193,6 +193,7 @@ int32_t rl_hw_peak_for(const rl_hw *hw, int32_t dtype, int tensor) {
     case RL_FP8: order[0] = RL_PEAK_FP8; break;
     case RL_INT8: order[0] = RL_PEAK_INT8; break;
     case RL_FP4: order[0] = RL_PEAK_FP4; break;
+    case RL_INT4: order[0] = RL_PEAK_INT4; break;
     default: break;
     }
   } else {
@@ -288,6 +289,7 @@ static const hw_column columns[] = {
     PEAK("int8", RL_PEAK_INT8),
     PEAK("fp4", RL_PEAK_FP4),
     PEAK("vec16", RL_PEAK_VEC16),
+    PEAK("int4", RL_PEAK_INT4),
     BOOL("sparsity", sparsity),
     NUM("mem_gb", mem_bytes, 1e9, RL_UNIT_BYTES, "memory capacity", NULL, NULL),
     NUM("mem_bw_tbs", mem_bw, 1e12, RL_UNIT_BYTES_S, "memory bandwidth", NULL, NULL),
@@ -299,6 +301,8 @@ static const hw_column columns[] = {
     NUM("boost_ghz", boost_hz, 1e9, RL_UNIT_COUNT, "boost clock", "GHz", NULL),
     NUM("interconnect_gbs", interconnect_bw, 1e9, RL_UNIT_BYTES_S, "interconnect", NULL,
         "(total, both directions)"),
+    NUM("link_latency_us", link_latency_s, 1e-6, RL_UNIT_SECONDS, "link latency", NULL,
+        "per ring hop (NCCL tuning model)"),
     NUM("tdp_w", tdp_w, 1, RL_UNIT_COUNT, "TDP", "W", NULL),
     TEXT("source", source),
 };
