@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "outfile.h"
 #include "plot_common.h"
+#include "charts.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -47,8 +48,10 @@ static const char help[] =
     "  --save-hw FILE   write the measured machine as a hardware entry (the format\n"
     "                   of data/hardware.csv), for `roofline op ... --hw-file FILE`\n"
     "  --id ID          its id (default measured-cpu)\n"
-    "  --plot FILE      the chart as SVG: the measured roofs of each level (L1, L2,\n"
-    "                   L3, DRAM) in fp32 and fp64, with the matmuls and adds\n"
+    "  --plot FILE      the chart as SVG: one slanted roof per level (L1, L2, L3,\n"
+    "                   DRAM), the highest measured peak flat and the other peaks\n"
+    "                   (FP64, FP32, FMA+add, BF16) as ceilings; the matmuls and adds\n"
+    "                   labelled by size with their fraction of roof\n"
     "  --term           the same chart in the terminal, after the tables\n"
     "  --json           every figure in base units (FLOP/s, B/s, s, B)\n"
     "\n"
@@ -176,68 +179,24 @@ static void print_text(cli_ctx *ctx, const rl_measurement *m) {
   (void)b3;
 }
 
-/* The chart: for fp32 and fp64, one roof per memory level (slanted at the
- * best bandwidth measured there, flat at the FMA peak), and the points on
- * the roof of their format and level. */
-static char *chart_text(const rl_measurement *m, int term, size_t *len) {
-  rl_plot_roof roofs[8];
-  int nr = 0, roof_of[2][RL_LEVEL_COUNT];
-  static const int32_t dts[2] = {RL_FP32, RL_FP64};
-  static const int pks[2] = {RL_PK_FP32_FMA, RL_PK_FP64_FMA};
-  static const char *lv[RL_LEVEL_COUNT] = {"L1", "L2", "L3", "DRAM"};
-  for (int d = 0; d < 2; d++)
-    for (int l = 0; l < RL_LEVEL_COUNT; l++) {
-      roof_of[d][l] = -1;
-      double bw = 0;
-      for (int k = 0; k < 3; k++)
-        if (m->sweep[0][k].kernel >= 0 && m->sweep[0][k].levels.bw[l] > bw) bw = m->sweep[0][k].levels.bw[l];
-      double peak = m->peak.flops[pks[d]];
-      if (!(bw > 0) || !(peak > 0)) continue;
-      rl_plot_roof *r = &roofs[nr];
-      memset(r, 0, sizeof *r);
-      snprintf(r->label, sizeof r->label, "%s %s", rl_dtype_name(dts[d]), lv[l]);
-      r->peak = peak;
-      r->bandwidth = bw;
-      roof_of[d][l] = nr++;
-    }
-  rl_plot_point pts[RL_MEASURE_MAX_POINTS];
-  int np = 0;
-  for (int32_t i = 0; i < m->n_points; i++) {
-    const rl_measure_point *p = &m->points[i];
-    int d = p->dtype == RL_FP64 ? 1 : 0;
-    rl_plot_point *q = &pts[np];
-    memset(q, 0, sizeof *q);
-    snprintf(q->label, sizeof q->label, "%s %.0f", p->op, p->n);
-    q->flops = p->flops;
-    q->bytes = p->bytes;
-    q->intensity = p->intensity;
-    q->perf = p->achieved;
-    q->roof_perf = p->roof;
-    q->time_s = p->t.min;
-    q->measured = 1;
-    q->roof = roof_of[d][p->level] >= 0 ? roof_of[d][p->level] : 0;
-    q->bound = p->bound;
-    np++;
-  }
-  rl_plot pl = rl_plot_init();
-  char title[160], sub[200];
-  snprintf(title, sizeof title, "Measured roofline: %s%s%s%s", m->cpu.model, m->cpu.uarch[0] ? " (" : "",
-           m->cpu.uarch, m->cpu.uarch[0] ? ")" : "");
-  snprintf(sub, sizeof sub, "%d threads; FMA peaks, best bandwidth of read/copy/triad per level; OpenBLAS gemm and an fp32 add",
-           (int)m->threads);
-  pl.title = title;
-  pl.subtitle = sub;
-  pl.roofs = roofs;
-  pl.n_roofs = nr;
-  pl.points = pts;
-  pl.n_points = np;
-  if (nr == 0) return NULL;
+/* The chart (charts.c) as SVG or terminal text (cols x rows, 0: the
+ * default; colour when asked). */
+static char *chart_text(const rl_measurement *m, int term, int cols, int rows, uint32_t flags, size_t *len) {
+  chart_data *c = malloc(sizeof *c);
+  if (!c) return NULL;
+  if (chart_measure(m, c)) { free(c); return NULL; }
+  rl_plot pl = chart_plot(c);
+  pl.width = cols;
+  pl.height = rows;
+  pl.flags |= flags;
   size_t need = term ? rl_plot_term(&pl, NULL, 0) : rl_plot_svg(&pl, NULL, 0);
   char *text = malloc(need + 1);
-  if (!text) return NULL;
-  if (term) rl_plot_term(&pl, text, need + 1);
-  else rl_plot_svg(&pl, text, need + 1);
-  *len = need;
+  if (text) {
+    if (term) rl_plot_term(&pl, text, need + 1);
+    else rl_plot_svg(&pl, text, need + 1);
+    *len = need;
+  }
+  free(c);
   return text;
 }
 
@@ -343,7 +302,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   if (rc == CLI_OK && (plot || (term && !ctx->json))) {
     size_t len = 0;
     if (plot) {
-      char *svg = chart_text(m, 0, &len);
+      char *svg = chart_text(m, 0, 0, 0, 0, &len);
       if (!svg) rc = cli_error(ctx, "--plot: nothing to draw (measure the peak and a bandwidth kernel)");
       else {
         rc = plot_write(ctx, "--plot", plot, svg, len);
@@ -352,7 +311,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
       }
     }
     if (rc == CLI_OK && term && !ctx->json) {
-      char *txt = chart_text(m, 1, &len);
+      char *txt = chart_text(m, 1, 0, 0, 0, &len);
       if (txt) {
         fputc('\n', ctx->out);
         fputs(txt, ctx->out);

@@ -5,6 +5,7 @@
  * step 3).
  */
 #include "cli.h"
+#include "charts.h"
 #include "outfile.h"
 
 #include <math.h>
@@ -62,7 +63,9 @@ static const char help[] =
     "  --overhead T   launch overhead and floor (default 4us; ncu: the shortest\n"
     "                 launch in the export, at most 4us)\n"
     "  --format F     kineto, ncu or nsys (default: detected from the content)\n"
-    "  --plot PATH    also write the top kernels on the device's roofline as SVG\n"
+    "  --plot PATH    also write the top kernels (--top, default 10) as SVG: at their\n"
+    "                 achieved FLOP/s under the roofs of the formats they use (tensor\n"
+    "                 peak, vector peaks as ceilings), marker area by time\n"
     "  --json, --csv  machine-readable output (CSV: the kernel rows)\n"
     "\n"
     "A distributed job (a folder, several files or a glob of Kineto traces, one\n"
@@ -426,66 +429,22 @@ static void print_csv(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t
   }
 }
 
-static int32_t peak_dtype(int32_t pk) {
-  switch (pk) {
-  case RL_PEAK_FP64: case RL_PEAK_FP64_TENSOR: return RL_FP64;
-  case RL_PEAK_FP32: return RL_FP32;
-  case RL_PEAK_TF32: return RL_TF32;
-  case RL_PEAK_FP16: return RL_FP16;
-  case RL_PEAK_FP8: return RL_FP8;
-  case RL_PEAK_INT8: return RL_INT8;
-  default: return RL_BF16;
-  }
-}
-
-/* The top kernels with F, Q and a time, at their achieved FLOP/s under the
- * roof of the format of the first of them. */
+/* The top kernels with F, Q and a time on the roofs of their formats
+ * (charts.c), as SVG. */
 static int write_plot(cli_ctx *ctx, const char *path, const char *trace, const rl_hw *hw,
                       const rl_trace_row *rows, int32_t n, int32_t top) {
-  rl_plot_point *pts = calloc((size_t)top, sizeof *pts);
-  if (!pts) return cli_error(ctx, "out of memory");
-  int32_t np = 0, pk = -1;
-  for (int32_t i = 0; i < n && np < top; i++) {
-    const rl_trace_row *r = &rows[i];
-    if (!r->has_cost || !r->has_time || !(r->flops > 0) || !(r->bytes > 0) || !(r->time_s > 0) ||
-        !(r->at_roof_s > 0))
-      continue;
-    if (pk < 0) pk = r->peak_kind;
-    rl_plot_point *p = &pts[np++];
-    char nm[64];
-    shorten(r->name, nm, sizeof nm);
-    snprintf(p->label, sizeof p->label, "%s", nm);
-    p->flops = r->flops;
-    p->bytes = r->bytes;
-    p->intensity = r->intensity;
-    p->perf = r->flops / r->time_s;
-    p->roof_perf = r->flops / r->at_roof_s; /* at its roof, never below the floor */
-    p->time_s = r->time_s;
-    p->measured = 1;
-    p->bound = r->bound;
-  }
-  if (!np) {
-    free(pts);
+  chart_data *c = malloc(sizeof *c);
+  if (!c) return cli_error(ctx, "out of memory");
+  if (chart_trace(hw, rows, n, top, trace, c)) {
+    free(c);
     return cli_error(ctx, "--plot: no kernel of %s has F, Q and a time to place", trace);
   }
-  rl_plot_roof roof;
-  rl_error e;
-  rl_status st = rl_plot_roof_from_hw(hw, peak_dtype(pk), 0, &roof, &e);
-  if (st) { free(pts); return cli_fail(ctx, st, &e); }
-  rl_plot pl = rl_plot_init();
-  char title[160];
-  snprintf(title, sizeof title, "%s: top %d kernels by gain", trace, (int)np);
-  pl.title = title;
-  pl.subtitle = hw->name;
-  pl.roofs = &roof;
-  pl.n_roofs = 1;
-  pl.points = pts;
-  pl.n_points = np;
+  rl_plot pl = chart_plot(c);
   size_t len = rl_plot_svg(&pl, NULL, 0);
   char *svg = malloc(len + 1);
-  if (!svg) { free(pts); return cli_error(ctx, "out of memory"); }
+  if (!svg) { free(c); return cli_error(ctx, "out of memory"); }
   rl_plot_svg(&pl, svg, len + 1);
-  free(pts);
+  free(c);
   int rc = cli_write_file(ctx, "--plot", path, svg, len);
   free(svg);
   return rc;

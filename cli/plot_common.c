@@ -86,6 +86,8 @@ int plot_roofs(cli_ctx *ctx, plot_args *a, plot_data *d) {
         continue;
       }
       if (st) { plot_data_free(d); return cli_fail(ctx, st, &e); }
+      r->color = i + 1; /* one hue per device, one dash per format */
+      r->dash = j + 1;
       d->roof_hw[d->n_roofs] = i;
       d->roof_dtype[d->n_roofs] = d->dtypes[j];
       d->n_roofs++;

@@ -1047,17 +1047,30 @@ RL_API size_t rl_collective_json(const rl_coll_cfg *cfg,
  * terminal). Every text that comes from input is escaped (XML in SVG,
  * control characters dropped in the terminal). */
 #define RL_PLOT_CEILINGS 4
+#define RL_PLOT_LEVELS 4
 #define RL_PLOT_LABEL_MAX 96
 
 typedef struct rl_plot_roof {
-  char label[RL_HW_TEXT_MAX];   /* "H100 SXM5 80GB bf16" */
+  char label[RL_HW_TEXT_MAX];   /* "H100 SXM5 80GB bf16" (legend) */
+  char peak_name[32];           /* the flat roof's name on the chart
+                                   ("FP64 FMA"); "" = the label */
   double peak;                  /* flat roof, FLOP/s */
   double bandwidth;             /* slanted roof (DRAM/HBM), B/s */
-  double l2_bw;                 /* L2 roof, B/s; 0 = none drawn */
+  char bw_name[16];             /* its name ("DRAM"); "" = none */
+  int32_t n_levels;             /* more slanted roofs (caches): */
+  double level_bw[RL_PLOT_LEVELS];        /* B/s */
+  char level_name[RL_PLOT_LEVELS][16];    /* "L2" */
   int32_t n_ceilings;           /* lower flat ceilings (vector units) */
   double ceiling[RL_PLOT_CEILINGS];            /* FLOP/s */
   char ceiling_label[RL_PLOT_CEILINGS][32];    /* "FP32 vector" */
+  int32_t color;  /* 1 + the device's hue (roofs of one device share it);
+                     0: one hue per roof, by its index */
+  int32_t dash;   /* 1 + the format's dash pattern of the flat roof
+                     (0 solid, then 6 dashes); 0: solid */
 } rl_plot_roof;
+
+/* Marker shapes of points (rl_plot_point.marker). */
+enum { RL_MARK_CIRCLE, RL_MARK_SQUARE, RL_MARK_TRIANGLE, RL_MARK_DIAMOND };
 
 typedef struct rl_plot_point {
   char label[RL_PLOT_LABEL_MAX];
@@ -1067,13 +1080,21 @@ typedef struct rl_plot_point {
   double roof_perf;      /* the point's own roof at its intensity, FLOP/s;
                             0 = unknown (no gap drawn) */
   double time_s;         /* measured time, or the roofline lower bound */
-  int32_t measured;      /* 1: perf is measured; its gap to the roof shows */
+  int32_t measured;      /* 1: perf is measured (filled marker, its gap to
+                            the roof and its fraction of roof shown);
+                            0: a bound (hollow marker) */
   int32_t roof;          /* index of the roof it belongs to (its colour) */
   int32_t bound;         /* rl_bound_kind, -1 unknown */
+  int32_t marker;        /* RL_MARK_* */
+  int32_t group;         /* > 0: joined by a thin line to the other points
+                            of its group, in order (e.g. one kernel at its
+                            L1, L2 and DRAM intensities); only the first
+                            of a group is labelled */
 } rl_plot_point;
 
-#define RL_PLOT_ASCII 1u /* rl_plot_term: 7-bit ASCII only */
-#define RL_PLOT_COLOR 2u /* rl_plot_term: ANSI colours */
+#define RL_PLOT_ASCII 1u     /* rl_plot_term: 7-bit ASCII only */
+#define RL_PLOT_COLOR 2u     /* rl_plot_term: ANSI colours */
+#define RL_PLOT_AREA_TIME 4u /* marker area proportional to time_s */
 
 typedef struct rl_plot {
   const char *title;     /* may be NULL */
@@ -1122,11 +1143,40 @@ RL_API rl_status rl_plot_points_parse(const char *text, size_t len,
                                       rl_plot_point **out, int32_t *n,
                                       rl_error *err);
 
-/* A standalone SVG document (UTF-8): log-log axes with labelled decades,
- * the roofs with their ridge points, ceilings and L2 roofs, the points
- * with non-overlapping labels (each with a <title> tooltip), a legend and
- * the title. Deterministic. Returns the length needed, as snprintf. */
+/* A standalone SVG document (UTF-8): log-log axes spanning the data plus
+ * a margin, one Okabe-Ito hue per device (roof.color) and one dash per
+ * format (roof.dash), the slanted roofs of every memory level, the flat
+ * roofs and ceilings (lines that coincide drawn once, naming all), ridge
+ * points as hollow diamonds, the points (filled: measured, hollow: at
+ * their bound) each with a <title> tooltip, a legend and the title. No
+ * label overlaps another label, a marker or the legend: labels that find
+ * no place are left to the legend (roofs) or counted in a "+N more" note
+ * (points). Deterministic. Returns the length needed, as snprintf. */
 RL_API size_t rl_plot_svg(const rl_plot *p, char *buf, size_t cap);
+
+/* What rl_plot_svg placed, for checking a layout by machine: one box per
+ * element (a rotated label is several boxes with one id), in SVG pixels
+ * (y down). Texts are measured with the renderer's own width estimate. */
+enum {
+  RL_BOX_CANVAS,      /* the whole canvas (first box) */
+  RL_BOX_PLOT,        /* the plot area (second box) */
+  RL_BOX_TITLE,       /* title and subtitle */
+  RL_BOX_AXIS,        /* tick labels and axis titles */
+  RL_BOX_LEGEND,      /* the legend, as one box */
+  RL_BOX_LINE_LABEL,  /* a roof's, ceiling's or ridge's label */
+  RL_BOX_POINT_LABEL, /* a point's label */
+  RL_BOX_MARKER,      /* a point's or ridge's marker */
+  RL_BOX_NOTE         /* "+N more" note */
+};
+typedef struct rl_plot_box {
+  int32_t kind;  /* RL_BOX_* */
+  int32_t id;    /* element: boxes of one element share it */
+  double x0, y0, x1, y1;
+} rl_plot_box;
+
+/* The boxes rl_plot_svg places for p (at most cap into out, which may be
+ * NULL with cap 0); returns how many there are. */
+RL_API size_t rl_plot_boxes(const rl_plot *p, rl_plot_box *out, size_t cap);
 
 /* The same chart as text for a terminal (Unicode braille lines, or ASCII
  * with RL_PLOT_ASCII; ANSI colours with RL_PLOT_COLOR), points marked A,

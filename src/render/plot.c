@@ -48,7 +48,11 @@ rl_status rl_plot_roof_from_hw(const rl_hw *hw, int32_t dtype, uint32_t roof_fla
   rli_out_end(&lo);
   out->peak = roof.peak;
   out->bandwidth = roof.bandwidth;
-  out->l2_bw = hw->l2_bw > hw->mem_bw ? hw->l2_bw : 0;
+  if (hw->l2_bw > hw->mem_bw) {
+    out->n_levels = 1;
+    out->level_bw[0] = hw->l2_bw;
+    rli_strlcpy(out->level_name[0], "L2", sizeof out->level_name[0]);
+  }
   add_ceiling(out, hw->peak[RL_PEAK_VEC16], "FP16/BF16 vector");
   add_ceiling(out, hw->peak[RL_PEAK_FP32], "FP32 vector");
   return RL_OK;
@@ -219,40 +223,45 @@ rl_status rl_plot_points_parse(const char *text, size_t len, const rl_plot_roof 
 
 /* ---- axes ------------------------------------------------------------ */
 
+/* The axes span the data plus a margin: every point, every ridge with
+ * its slanted roof over at least two decades below it, room right of the
+ * rightmost ridge for the flat roofs' labels, and the top roof. */
 void rli_plot_axes(const rl_plot *p, rli_axes *a) {
   double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
   for (int32_t i = 0; i < p->n_roofs; i++) {
     const rl_plot_roof *r = &p->roofs[i];
     if (!(r->peak > 0 && r->bandwidth > 0)) continue;
     double ridge = r->peak / r->bandwidth;
-    xmin = fmin(xmin, ridge / 300);
-    xmax = fmax(xmax, ridge * 30);
+    xmin = fmin(xmin, ridge / 100);
+    xmax = fmax(xmax, ridge * 10);
+    ymin = fmin(ymin, r->peak / 100);
     ymax = fmax(ymax, r->peak);
-    for (int32_t c = 0; c < r->n_ceilings; c++) xmin = fmin(xmin, r->ceiling[c] / r->bandwidth / 30);
+    for (int32_t c = 0; c < r->n_ceilings && c < RL_PLOT_CEILINGS; c++)
+      if (r->ceiling[c] > 0) ymin = fmin(ymin, r->ceiling[c] / 3);
   }
   for (int32_t i = 0; i < p->n_points; i++) {
     const rl_plot_point *pt = &p->points[i];
     if (!rli_plot_point_ok(pt)) continue;
-    xmin = fmin(xmin, pt->intensity);
-    xmax = fmax(xmax, pt->intensity);
-    ymin = fmin(ymin, pt->perf);
+    xmin = fmin(xmin, pt->intensity / 1.8);
+    xmax = fmax(xmax, pt->intensity * 1.8);
+    ymin = fmin(ymin, pt->perf / 1.8);
     ymax = fmax(ymax, fmax(pt->perf, pt->roof_perf));
   }
   if (!isfinite(xmin)) xmin = 0.1, xmax = 1000;
   if (!isfinite(ymax)) ymax = 1e15;
-  /* the memory roofs at the left edge */
-  for (int32_t i = 0; i < p->n_roofs; i++)
-    if (p->roofs[i].bandwidth > 0) ymin = fmin(ymin, p->roofs[i].bandwidth * xmin);
   if (!isfinite(ymin)) ymin = ymax / 1e4;
-  a->x0 = floor(log10(xmin) - 0.05);
-  a->x1 = ceil(log10(xmax) + 0.05);
-  a->y0 = floor(log10(ymin) - 0.05);
-  a->y1 = log10(ymax) + 0.35;
+  a->x0 = log10(xmin);
+  a->x1 = log10(xmax);
+  a->y0 = log10(ymin);
+  a->y1 = log10(ymax) + 0.3;
   /* at most 12 decades on each axis; at least 2 */
   if (a->x1 - a->x0 > 12) a->x0 = a->x1 - 12;
-  if (a->y1 - a->y0 > 12) a->y0 = floor(a->y1 - 12);
-  if (a->x1 - a->x0 < 2) a->x1 = a->x0 + 2;
-  if (a->y1 - a->y0 < 2) a->y0 = floor(a->y1 - 2);
+  if (a->y1 - a->y0 > 12) a->y0 = a->y1 - 12;
+  if (a->x1 - a->x0 < 2) {
+    double m = (a->x0 + a->x1) / 2;
+    a->x0 = m - 1, a->x1 = m + 1;
+  }
+  if (a->y1 - a->y0 < 2) a->y0 = a->y1 - 2;
 }
 
 /* ---- text -------------------------------------------------------------- */

@@ -135,9 +135,11 @@ size_t rl_plot_term(const rl_plot *p, char *buf, size_t cap) {
     if (!(r->peak > 0 && r->bandwidth > 0)) continue;
     for (int32_t c = 0; c < r->n_ceilings; c++)
       line(&cv, r->ceiling[c] / r->bandwidth, r->ceiling[c], Imax, r->ceiling[c], '.', (int)i, 1);
-    if (r->l2_bw > 0) {
-      double Ia = fmax(Imin, pow(10, cv.ax.y0) / r->l2_bw);
-      line(&cv, Ia, r->l2_bw * Ia, r->peak / r->l2_bw, r->peak, ':', (int)i, 1);
+    for (int32_t k = 0; k < r->n_levels && k < RL_PLOT_LEVELS; k++) {
+      double bw = r->level_bw[k];
+      if (!(bw > 0)) continue;
+      double Ia = fmax(Imin, pow(10, cv.ax.y0) / bw);
+      line(&cv, Ia, bw * Ia, r->peak / bw, r->peak, ':', (int)i, 1);
     }
   }
   for (int32_t i = 0; i < p->n_roofs; i++) {

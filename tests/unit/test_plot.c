@@ -2,11 +2,18 @@
  * test_plot.c -- the chart renderers (src/render): roofs from the
  * database, points files, SVG and terminal output, escaping, the
  * `roofline plot` command's errors, and the golden SVG of the default
- * chart (tests/golden/plot_layer.svg; regenerate with ROOFLINE_REGEN=1).
+ * chart (tests/golden/plot_layer.svg; regenerate with ROOFLINE_REGEN=1),
+ * and the layout of every chart kind over a corpus: no two labels, a
+ * label and a marker, or the legend and a marker overlap, and nothing
+ * leaves its area.
  */
 #include "harness.h"
 #include "roofline.h"
 #include "../../cli/cli.h"
+#include "../../cli/charts.h"
+#include "../../cli/plot_common.h"
+
+#include <math.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -129,7 +136,7 @@ static void test_svg(void) {
   CHECK(strstr(s, "Title &lt;b&gt;&amp;amp;&lt;/b&gt;") != NULL);
   CHECK(strstr(s, "989.4 TFLOP/s") != NULL);
   CHECK(strstr(s, "ridge 295.3 FLOP/B") != NULL);
-  CHECK(strstr(s, "of roof)") != NULL);
+  CHECK(strstr(s, "%)</text>") != NULL); /* a measured point: its fraction of roof */
   /* truncation keeps the snprintf contract */
   char small[100];
   CHECK(rl_plot_svg(&p, small, sizeof small) == need);
@@ -233,6 +240,237 @@ static void test_golden(void) {
   free(err);
 }
 
+
+/* ---- layout over a corpus ------------------------------------------------ */
+static int layout_charts, layout_bad;
+
+static const char *box_kind(int32_t k) {
+  static const char *n[] = {"canvas", "plot", "title", "axis", "legend", "line label", "point label", "marker", "note"};
+  return k >= 0 && k <= RL_BOX_NOTE ? n[k] : "?";
+}
+
+/* Check the boxes rl_plot_svg placed; print what is wrong. */
+static void check_layout(const rl_plot *p, const char *what) {
+  layout_charts++;
+  size_t n = rl_plot_boxes(p, NULL, 0);
+  CHECK(n >= 2);
+  if (n < 2) return;
+  rl_plot_box *b = malloc(n * sizeof *b);
+  if (!b) return;
+  CHECK(rl_plot_boxes(p, b, n) == n);
+  CHECK(b[0].kind == RL_BOX_CANVAS && b[1].kind == RL_BOX_PLOT);
+  const rl_plot_box cv = b[0], pa = b[1];
+  int bad = 0;
+  const double eps = 0.01;
+  for (size_t i = 2; i < n; i++) {
+    const rl_plot_box *q = &b[i];
+    int in_canvas = q->x0 >= cv.x0 - eps && q->x1 <= cv.x1 + eps && q->y0 >= cv.y0 - eps && q->y1 <= cv.y1 + eps;
+    int in_plot = q->x0 >= pa.x0 - eps && q->x1 <= pa.x1 + eps && q->y0 >= pa.y0 - eps && q->y1 <= pa.y1 + eps;
+    int must_plot = q->kind == RL_BOX_LINE_LABEL || q->kind == RL_BOX_POINT_LABEL;
+    if ((q->kind != RL_BOX_MARKER && !in_canvas) || (must_plot && !in_plot)) {
+      if (bad++ < 3)
+        fprintf(stderr, "%s: %s [%.1f %.1f %.1f %.1f] outside its area\n", what, box_kind(q->kind), q->x0, q->y0,
+                q->x1, q->y1);
+    }
+    for (size_t j = i + 1; j < n; j++) {
+      const rl_plot_box *r = &b[j];
+      if (q->id == r->id) continue;
+      if (q->kind == RL_BOX_MARKER && r->kind == RL_BOX_MARKER) continue; /* data may coincide */
+      if (!(q->x0 < r->x1 && r->x0 < q->x1 && q->y0 < r->y1 && r->y0 < q->y1)) continue;
+      if (bad++ < 3)
+        fprintf(stderr, "%s: %s [%.1f %.1f %.1f %.1f] overlaps %s [%.1f %.1f %.1f %.1f]\n", what, box_kind(q->kind),
+                q->x0, q->y0, q->x1, q->y1, box_kind(r->kind), r->x0, r->y0, r->x1, r->y1);
+    }
+  }
+  layout_bad += bad > 0;
+  CHECK(bad == 0);
+  free(b);
+}
+
+/* `roofline plot --hw LIST --dtype LIST` with the layer preset, at a size. */
+static void check_plot_chart(const char *hws, const char *dts, int w, int h) {
+  cli_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  char *eb = NULL;
+  size_t en = 0;
+  ctx.out = stdout;
+  ctx.err = open_memstream(&eb, &en);
+  ctx.cmd = "plot";
+  plot_args a;
+  plot_args_init(&a);
+  a.hwf.hw = hws;
+  a.dtypes = dts;
+  cli_opt none[] = {{NULL, 0, NULL, 0}};
+  plot_data d;
+  int rc = plot_build(&ctx, &a, none, NULL, 0, &d);
+  if (rc) {
+    /* the layer preset needs the first device's vector and tensor peaks
+     * of the first format: without them, the roofs alone */
+    a.preset = "none";
+    rc = plot_build(&ctx, &a, none, NULL, 0, &d);
+  }
+  fclose(ctx.err);
+  CHECK(rc == 0);
+  if (rc) {
+    fprintf(stderr, "%s / %s: %s", hws, dts, eb ? eb : "");
+    free(eb);
+    return;
+  }
+  free(eb);
+  rl_plot p = rl_plot_init();
+  p.title = d.title;
+  p.subtitle = d.subtitle;
+  p.roofs = d.roofs;
+  p.n_roofs = d.n_roofs;
+  p.points = d.points;
+  p.n_points = d.n_points;
+  p.width = w;
+  p.height = h;
+  char what[512];
+  snprintf(what, sizeof what, "plot --hw %.300s --dtype %.100s (%dx%d)", hws, dts, w, h);
+  check_layout(&p, what);
+  plot_data_free(&d);
+}
+
+/* Every built-in device alone with every format it has a peak for; then
+ * 1 to 6 devices in windows over the database, bf16 and fp8. */
+static void test_layout_plot(void) {
+  int32_t nhw = rl_hw_count();
+  static const int32_t dts[] = {RL_FP64, RL_FP32, RL_TF32, RL_BF16, RL_FP16, RL_FP8, RL_INT8, RL_FP4};
+  char ids[64][RL_HW_ID_MAX];
+  int nids = 0;
+  for (int32_t i = 0; i < nhw; i++) {
+    rl_hw hw;
+    if (rl_hw_get(i, &hw)) continue;
+    char list[128] = "";
+    for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++)
+      if (rl_hw_peak_for(&hw, dts[k], 1) >= 0)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? "," : "", rl_dtype_name(dts[k]));
+    if (!list[0]) continue; /* a device without published peaks */
+    if (nids < 64) snprintf(ids[nids++], sizeof ids[0], "%s", hw.id);
+    check_plot_chart(hw.id, list, 0, 0);
+  }
+  static const int sizes[][2] = {{0, 0}, {640, 440}, {1600, 900}};
+  for (int ndev = 1; ndev <= 6; ndev++)
+    for (int start = 0; start + ndev <= nids; start += ndev) {
+      char list[512] = "";
+      for (int k = 0; k < ndev; k++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%.60s", k ? "," : "", ids[start + k]);
+      const int *sz = sizes[(size_t)(start + ndev) % 3];
+      rl_hw first;
+      rl_error e;
+      int bf16 = rl_hw_find(ids[start], NULL, 0, &first, &e) == RL_OK && rl_hw_peak_for(&first, RL_BF16, 1) >= 0;
+      int fp16 = rl_hw_peak_for(&first, RL_FP16, 1) >= 0;
+      check_plot_chart(list, bf16 ? "bf16,fp8" : fp16 ? "fp16,fp8" : "fp32,bf16", sz[0], sz[1]);
+    }
+}
+
+/* `roofline trace --plot` of every fixture that has kernels to place, on
+ * its own device (or an A100 where the file names none). */
+static void test_layout_trace(void) {
+  static const char *files[] = {"tests/fixtures/traces/ncu_details_sm80_bert_flashattn.csv",
+                                "tests/fixtures/traces/pytorch_kineto_2023_a100_ddp_input_dims.json.gz",
+                                "tests/fixtures/traces/pytorch_kineto_2023_a100_cupti_flop_counters.json.gz",
+                                "tests/fixtures/traces/pytorch_kineto_2024_a100_ddp_nccl.json.gz",
+                                "tests/fixtures/traces/nsys_2025.1_h200_nvfuser_cross_entropy.sqlite"};
+  int placed = 0;
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    rl_trace *t = rl_trace_new(-1);
+    rl_error e;
+    if (!t) continue;
+    rl_status st = rl_trace_read_file(t, files[i], RL_TRACE_AUTO, &e);
+    CHECK(st == RL_OK);
+    rl_hw hw;
+    if (st == RL_OK && rl_trace_hw(t, &hw, &e) != RL_OK) rl_hw_find("a100-sxm4-80gb", NULL, 0, &hw, &e);
+    rl_trace_summary s;
+    if (st == RL_OK && rl_trace_analyze(t, &hw, &s, &e) == RL_OK) {
+      int32_t nk = 0;
+      const rl_trace_row *rows = rl_trace_rows(t, RL_TRACE_BY_KERNEL, &nk);
+      static const int tops[] = {5, 10, 20, 40};
+      for (size_t k = 0; k < sizeof tops / sizeof tops[0]; k++) {
+        chart_data *c = malloc(sizeof *c);
+        if (c && chart_trace(&hw, rows, nk, tops[k], files[i], c) == 0) {
+          rl_plot p = chart_plot(c);
+          char what[300];
+          snprintf(what, sizeof what, "trace --plot %s --top %d", files[i], tops[k]);
+          check_layout(&p, what);
+          placed++;
+        }
+        free(c);
+      }
+    }
+    rl_trace_free(t);
+  }
+  CHECK(placed >= 8); /* two fixtures have kernels with F, Q and a time */
+}
+
+/* `roofline measure --plot`: a measurement as this machine's README run
+ * reports it (peaks, four levels, gemm and add points with fractions on
+ * both sides of 100%), at three sizes. */
+static void test_layout_measure(void) {
+  rl_measurement *m = calloc(1, sizeof *m);
+  if (!m) return;
+  snprintf(m->cpu.model, sizeof m->cpu.model, "AMD EPYC 7B13");
+  snprintf(m->cpu.uarch, sizeof m->cpu.uarch, "Zen 3");
+  m->threads = 2;
+  m->peak.flops[RL_PK_FP64_FMA] = 5.9e10;
+  m->peak.flops[RL_PK_FP32_FMA] = 1.18e11;
+  m->peak.flops[RL_PK_FP64_FMA_ADD] = 6.4e10;
+  m->peak.flops[RL_PK_FP32_FMA_ADD] = 1.27e11;
+  for (int k = 0; k < 3; k++) m->sweep[0][k].kernel = k;
+  const double bw[4] = {6.1e11, 2.3e11, 1.1e11, 2.4e10};
+  for (int l = 0; l < 4; l++) m->sweep[0][0].levels.bw[l] = bw[l];
+  int np = 0;
+  static const double ns[] = {64, 128, 256, 512, 1024, 2048};
+  for (int d = 0; d < 2; d++)
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+      rl_measure_point *q = &m->points[np++];
+      double n = ns[i], s = d ? 8 : 4;
+      snprintf(q->op, sizeof q->op, d ? "dgemm" : "sgemm");
+      q->dtype = d ? RL_FP64 : RL_FP32;
+      q->n = n;
+      q->flops = 2 * n * n * n;
+      q->bytes = 3 * s * n * n;
+      q->intensity = q->flops / q->bytes;
+      q->level = q->bytes < 64e3 ? 0 : q->bytes < 1e6 ? 1 : q->bytes < 32e6 ? 2 : 3;
+      q->peak = m->peak.flops[d ? RL_PK_FP64_FMA : RL_PK_FP32_FMA];
+      q->roof = fmin(q->peak, bw[q->level] * q->intensity);
+      q->achieved = q->roof * (0.35 + 0.1 * (double)i);
+      q->t.min = q->flops / q->achieved;
+    }
+  static const double adds[] = {1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
+  for (size_t i = 0; i < sizeof adds / sizeof adds[0]; i++) {
+    rl_measure_point *q = &m->points[np++];
+    snprintf(q->op, sizeof q->op, "add");
+    q->dtype = RL_FP32;
+    q->n = adds[i];
+    q->flops = adds[i];
+    q->bytes = 12 * adds[i];
+    q->intensity = 1.0 / 12;
+    q->level = q->bytes < 64e3 ? 0 : q->bytes < 1e6 ? 1 : q->bytes < 32e6 ? 2 : 3;
+    q->roof = bw[q->level] * q->intensity;
+    q->achieved = q->roof * (i == 2 ? 1.12 : 0.8);
+    q->t.min = q->flops / q->achieved;
+  }
+  m->n_points = np;
+  chart_data *c = malloc(sizeof *c);
+  CHECK(c && chart_measure(m, c) == 0);
+  if (c) {
+    CHECK(c->n_roofs == 1 && c->roofs[0].n_levels == 3 && c->roofs[0].n_ceilings == 3);
+    static const int sizes[][2] = {{0, 0}, {640, 440}, {1600, 900}};
+    for (int k = 0; k < 3; k++) {
+      rl_plot p = chart_plot(c);
+      p.width = sizes[k][0];
+      p.height = sizes[k][1];
+      char what[64];
+      snprintf(what, sizeof what, "measure --plot (%dx%d)", sizes[k][0], sizes[k][1]);
+      check_layout(&p, what);
+    }
+  }
+  free(c);
+  free(m);
+}
+
 int main(void) {
   RUN(test_roof);
   RUN(test_points);
@@ -240,5 +478,10 @@ int main(void) {
   RUN(test_term);
   RUN(test_cli_errors);
   RUN(test_golden);
+  RUN(test_layout_plot);
+  RUN(test_layout_trace);
+  RUN(test_layout_measure);
+  printf("layout: %d charts checked, %d with an overlap or an element outside its area\n", layout_charts,
+         layout_bad);
   return harness_report("plot");
 }

@@ -95,6 +95,88 @@ TEST_JS = r"""
 """
 
 
+LAYOUT_JS = r"""
+<script>
+(function () {
+  var svg = document.querySelector("svg"), res = {problems: [], labels: 0, markers: 0};
+  function abs(el, b) { /* a user-space box of el to page coordinates */
+    var m = el.getScreenCTM(), pts = [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height], [b.x + b.width, b.y + b.height]];
+    var xs = [], ys = [];
+    pts.forEach(function (p) { var q = svg.createSVGPoint(); q.x = p[0]; q.y = p[1]; q = q.matrixTransform(m); xs.push(q.x); ys.push(q.y); });
+    return {x0: Math.min.apply(null, xs), y0: Math.min.apply(null, ys), x1: Math.max.apply(null, xs), y1: Math.max.apply(null, ys)};
+  }
+  function hit(a, b) { var t = 0.5; return a.x0 + t < b.x1 && b.x0 + t < a.x1 && a.y0 + t < b.y1 && b.y0 + t < a.y1; }
+  function chars(t) { /* per-character boxes: exact for rotated text */
+    var out = [], n = t.getNumberOfChars();
+    for (var i = 0; i < n; i++) { var e = t.getExtentOfChar(i); if (e.width > 0) out.push(abs(t, e)); }
+    return out;
+  }
+  var items = [];
+  document.querySelectorAll("g.labels text").forEach(function (t, i) {
+    res.labels++;
+    chars(t).forEach(function (b) { items.push({k: "label", id: "t" + i, b: b, s: t.textContent}); });
+  });
+  document.querySelectorAll("g.pt circle, g.pt rect, g.pt polygon, g.ridge polygon").forEach(function (m, i) {
+    res.markers++;
+    items.push({k: "marker", id: "m" + i, b: abs(m, m.getBBox()), s: "marker"});
+  });
+  var leg = document.querySelector("g.legend rect");
+  if (leg) items.push({k: "legend", id: "legend", b: abs(leg, leg.getBBox()), s: "legend"});
+  document.querySelectorAll("g.legend text").forEach(function (t, i) {
+    chars(t).forEach(function (b) { items.push({k: "legend-text", id: "legend", b: b, s: t.textContent}); });
+  });
+  var clip = document.querySelector("#rl-plot-area rect"), area = abs(clip, clip.getBBox());
+  var W = svg.width.baseVal.value, H = svg.height.baseVal.value;
+  var axis = [];
+  document.querySelectorAll("g.tick-labels text, text.axis-title, text.title, text.subtitle").forEach(function (t, i) {
+    axis.push({k: "axis", id: "a" + i, b: abs(t, t.getBBox()), s: t.textContent});
+  });
+  items.forEach(function (it) {
+    if (it.k === "label" && (it.b.x0 < area.x0 - 0.5 || it.b.x1 > area.x1 + 0.5 || it.b.y0 < area.y0 - 0.5 || it.b.y1 > area.y1 + 0.5) &&
+        it.s.indexOf("more point") < 0)
+      res.problems.push("outside the plot area: " + it.s);
+  });
+  axis.concat(items).forEach(function (it) {
+    if (it.b.x0 < -0.5 || it.b.x1 > W + 0.5 || it.b.y0 < -0.5 || it.b.y1 > H + 0.5) res.problems.push("outside the canvas: " + it.s);
+  });
+  for (var i = 0; i < items.length; i++)
+    for (var j = i + 1; j < items.length; j++) {
+      var a = items[i], b = items[j];
+      if (a.id === b.id || (a.k === "marker" && b.k === "marker") || (a.k.indexOf("legend") === 0 && b.k.indexOf("legend") === 0)) continue;
+      if (hit(a.b, b.b)) res.problems.push(a.k + " '" + a.s + "' overlaps " + b.k + " '" + b.s + "'");
+    }
+  for (var i = 0; i < axis.length; i++)
+    for (var j = i + 1; j < axis.length; j++)
+      if (hit(axis[i].b, axis[j].b)) res.problems.push("'" + axis[i].s + "' overlaps '" + axis[j].s + "'");
+  var pre = document.createElement("pre");
+  pre.id = "layout-result";
+  pre.textContent = JSON.stringify(res);
+  document.body.appendChild(pre);
+})();
+</script>
+"""
+
+
+def browser_layout(chrome, svg_path):
+    """The chart's overlaps as Chromium lays it out (its own text boxes)."""
+    import html as h
+    svg = open(svg_path, encoding="utf-8").read()
+    svg = svg[svg.find("<svg"):]
+    page = svg_path + ".layout.html"
+    with open(page, "w", encoding="utf-8") as f:
+        f.write("<!DOCTYPE html><html><head><meta charset='utf-8'><style>body{margin:0}</style></head><body>"
+                + svg + LAYOUT_JS + "</body></html>")
+    prof = tempfile.mkdtemp(prefix="rl-chrome-")
+    r = run([chrome] + chrome_args(prof) + ["--dump-dom", "file://" + os.path.abspath(page)], timeout=120)
+    shutil.rmtree(prof, ignore_errors=True)
+    dom = r.stdout
+    start = dom.find('<pre id="layout-result">')
+    if start < 0:
+        return None
+    body = dom[start + len('<pre id="layout-result">'):dom.find("</pre>", start)]
+    return json.loads(h.unescape(body))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--roofline", default="build/roofline")
@@ -134,6 +216,24 @@ def main():
             check(x.returncode == 0, "plot %s: well-formed (xmllint) %s" % (name, x.stderr.strip()[:200]))
         svg = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
         check("<script" not in svg, "plot %s: no <script in the SVG" % name)
+    layout_charts = [os.path.join(a.out, "plot-%s.svg" % n) for n in cases if n != "evil"]
+    # trace charts from the fixtures (ncu names no device: an A100)
+    fx = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "traces")
+    for name, extra in (("ncu_details_sm80_bert_flashattn.csv", ["--hw", "a100-sxm4-80gb"]),
+                        ("pytorch_kineto_2023_a100_ddp_input_dims.json.gz", [])):
+        path = os.path.join(a.out, "trace-%s.svg" % name.split(".")[0])
+        r = run([rl, "trace", os.path.join(fx, name), "--plot", path, "--top", "12"] + extra)
+        check(r.returncode == 0 and os.path.exists(path), "trace --plot %s" % name)
+        if xmllint and os.path.exists(path):
+            x = run([xmllint, "--noout", path])
+            check(x.returncode == 0, "trace --plot %s: well-formed (xmllint)" % name)
+        layout_charts.append(path)
+    for n in (2, 4, 6):
+        hws = "h100,a100-sxm4-80gb,h200,mi300x,b200,gaudi3"
+        path = os.path.join(a.out, "plot-devices-%d.svg" % n)
+        r = run([rl, "plot", "-o", path, "--hw", ",".join(hws.split(",")[:n]), "--dtype", "bf16,fp8"])
+        check(r.returncode == 0, "plot %d devices" % n)
+        layout_charts.append(path)
     svg = open(os.path.join(a.out, "plot-evil.svg"), encoding="utf-8").read()
     check("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;" in svg,
           "plot: a hostile kernel name is escaped text")
@@ -216,6 +316,14 @@ def main():
             ["--window-size=960,620", "--screenshot=" + os.path.abspath(chart),
              "file://" + os.path.abspath(os.path.join(a.out, "plot-multi.svg"))], timeout=180)
         check(os.path.exists(chart), "chart: screenshot saved (%s)" % chart)
+        # every chart kind, laid out by the browser: no label over another
+        # label, a marker or the legend; nothing outside its area
+        for name in layout_charts:
+            res = browser_layout(chrome, name)
+            check(res is not None and not res["problems"] and res["labels"] > 0,
+                  "chart %s in Chromium: %s labels, %s markers, no overlap (%s)" % (
+                      os.path.basename(name), res and res["labels"], res and res["markers"],
+                      "; ".join(res["problems"][:4]) if res else "no result"))
     shutil.rmtree(tmp, ignore_errors=True)
     print("web: %d failed" % len(FAILED))
     return 1 if FAILED else 0

@@ -1,0 +1,46 @@
+/*
+ * charts.h -- the charts of `roofline trace --plot` and `roofline measure
+ * --plot/--term`: their roofs, points and titles, built from the analysed
+ * trace rows or the measurement, ready for rl_plot_svg / rl_plot_term.
+ */
+#ifndef RL_CLI_CHARTS_H
+#define RL_CLI_CHARTS_H
+
+#include "roofline.h"
+
+#define CHART_ROOFS 8
+#define CHART_POINTS 64
+
+typedef struct chart_data {
+  rl_plot_roof roofs[CHART_ROOFS];
+  int32_t n_roofs;
+  rl_plot_point points[CHART_POINTS];
+  int32_t n_points;
+  char title[200];
+  char subtitle[400];
+  uint32_t flags;
+} chart_data;
+
+/* The plot description of c (pointers into c). */
+rl_plot chart_plot(const chart_data *c);
+
+/* The top `top` (at most CHART_POINTS) kernels with F, Q and a time, at
+ * their achieved FLOP/s, marker area by time, under the roofs of the
+ * formats they use (the tensor peak of each format, its vector peaks as
+ * ceilings). `source` names the trace in the subtitle. 0, or -1 when no
+ * kernel can be placed. */
+int chart_trace(const rl_hw *hw, const rl_trace_row *rows, int32_t n, int32_t top, const char *source,
+                chart_data *c);
+
+/* The measured roofline: one slanted roof per memory level, the highest
+ * measured peak as the flat roof and the others as ceilings, each labelled
+ * once; the gemm and add points by size with their fraction of roof.
+ * -1 when there is nothing to draw (no peak or no bandwidth). */
+int chart_measure(const rl_measurement *m, chart_data *c);
+
+/* "at::native::vectorized_elementwise_kernel<...>(...)" ->
+ * "vectorized_elementwise_kernel": no return type, template arguments,
+ * parameters or namespaces; at most w - 1 bytes. */
+void chart_short_name(const char *s, char *out, size_t w);
+
+#endif
