@@ -64,10 +64,10 @@ int chart_trace(const rl_hw *hw, const rl_trace_row *rows, int32_t n, int32_t to
   for (int32_t i = 0; i < n && c->n_points < top; i++) {
     const rl_trace_row *r = &rows[i];
     if (!r->has_cost || !r->has_time || !(r->flops > 0) || !(r->bytes > 0) || !(r->time_s > 0) ||
-        !(r->at_roof_s > 0))
+        !(r->at_roof_s > 0) || r->roof != RL_TRACE_ROOF_CHIP)
       continue;
     /* its format's roof, made once */
-    int32_t dt = peak_dtype(r->peak_kind), ri = -1;
+    int32_t dt = r->dtype >= 0 ? r->dtype : peak_dtype(r->peak_kind), ri = -1;
     for (int32_t k = 0; k < c->n_roofs; k++)
       if (dts[k] == dt) ri = k;
     if (ri < 0 && c->n_roofs < CHART_ROOFS) {
