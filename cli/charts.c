@@ -5,7 +5,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 rl_plot chart_plot(const chart_data *c) {
   rl_plot p = rl_plot_init();
@@ -170,4 +173,31 @@ int chart_measure(const rl_measurement *m, chart_data *c) {
            "squares fp64) and an fp32 add, each against the roof of the level its data fits in",
            (int)m->threads);
   return 0;
+}
+
+static int env_count(const char *name) {
+  const char *v = getenv(name);
+  if (!v || !*v) return 0;
+  char *end;
+  long n = strtol(v, &end, 10);
+  return *end == 0 && n > 0 && n < 100000 ? (int)n : 0;
+}
+
+void chart_term_size(FILE *out, int *cols, int *rows) {
+  *cols = env_count("COLUMNS");
+  *rows = env_count("LINES");
+  int fd = out ? fileno(out) : -1;
+  struct winsize ws;
+  if ((!*cols || !*rows) && fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0) {
+    if (!*cols) *cols = ws.ws_col;
+    if (!*rows) *rows = ws.ws_row;
+  }
+  if (*rows > 1) *rows -= 1;
+}
+
+int chart_term_color(FILE *out, int force) {
+  const char *nc = getenv("NO_COLOR");
+  if (nc && *nc) return 0;
+  int fd = out ? fileno(out) : -1;
+  return force || (fd >= 0 && isatty(fd));
 }

@@ -8,6 +8,8 @@
 
 #include "roofline.h"
 
+#include <stdio.h>
+
 #define CHART_ROOFS 8
 #define CHART_POINTS 64
 
@@ -43,5 +45,14 @@ int chart_measure(const rl_measurement *m, chart_data *c);
  * "vectorized_elementwise_kernel": no return type, template arguments,
  * parameters or namespaces; at most w - 1 bytes. */
 void chart_short_name(const char *s, char *out, size_t w);
+
+/* The terminal's size for --term: COLUMNS and LINES when set, else the
+ * window of `out` when it is a terminal (TIOCGWINSZ); 0 when unknown. One
+ * row is left for the shell's prompt. */
+void chart_term_size(FILE *out, int *cols, int *rows);
+
+/* Colour for --term: on a terminal (or when forced), never with NO_COLOR
+ * set to a non-empty value (no-color.org). */
+int chart_term_color(FILE *out, int force);
 
 #endif

@@ -311,7 +311,9 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
       }
     }
     if (rc == CLI_OK && term && !ctx->json) {
-      char *txt = chart_text(m, 1, 0, 0, 0, &len);
+      int cols = 0, rows = 0;
+      chart_term_size(ctx->out, &cols, &rows);
+      char *txt = chart_text(m, 1, cols, rows, chart_term_color(ctx->out, 0) ? RL_PLOT_COLOR : 0u, &len);
       if (txt) {
         fputc('\n', ctx->out);
         fputs(txt, ctx->out);

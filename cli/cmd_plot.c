@@ -7,6 +7,7 @@
  */
 #include "cli.h"
 #include "plot_common.h"
+#include "charts.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -40,8 +41,10 @@ static const char help[] =
     "flags:\n"
     "  -o, --output FILE  write the SVG to FILE (- for stdout; default: stdout when\n"
     "                   it is not a terminal)\n"
-    "  --term           draw in the terminal instead (Unicode; fits --width x --height,\n"
-    "                   default 100 x 30); --ascii 7-bit only; --color ANSI colours\n"
+    "  --term           draw in the terminal instead (Unicode), fitting the terminal\n"
+    "                   (COLUMNS x LINES, else the window's size, else 100 x 30; or\n"
+    "                   --width x --height); colour on a terminal unless NO_COLOR is\n"
+    "                   set; --color colours when piped too; --ascii 7-bit only\n"
     "  --hw ID,...      devices (default nvidia-h100-sxm5); or --peak P --bw B\n"
     "  --dtype DT,...   formats, one roof each per device (default bf16)\n"
     "  --sparse         2:4 sparse tensor peaks (labelled); dense otherwise\n"
@@ -50,7 +53,7 @@ static const char help[] =
     "  --rows, --d, --batches, --seq, --head-dim   the layer's shape (as `roofline layer`)\n"
     "  --title TEXT     the chart's title\n"
     "  --width W, --height H   SVG pixels (960 x 620; 320..8000 x 240..8000) or\n"
-    "                   terminal cells (100 x 30; 60..400 x 16..200)\n"
+    "                   terminal cells (the terminal; 60..400 x 16..200)\n"
     "  --hw-file PATH   add devices from a CSV in data/hardware.csv's format\n"
     "\n"
     "examples:\n"
@@ -104,6 +107,13 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   p.n_points = d.n_points;
   p.width = (int32_t)width;
   p.height = (int32_t)height;
+  if (term) {
+    int cols = 0, rows = 0;
+    chart_term_size(ctx->out, &cols, &rows);
+    if (!(width > 0)) p.width = cols;
+    if (!(height > 0)) p.height = rows;
+    color = chart_term_color(ctx->out, color);
+  }
   p.flags = (ascii ? RL_PLOT_ASCII : 0u) | (color ? RL_PLOT_COLOR : 0u);
   size_t need = term ? rl_plot_term(&p, NULL, 0) : rl_plot_svg(&p, NULL, 0);
   char *text = malloc(need + 1);

@@ -668,9 +668,23 @@ static void place_legend(chart *c, int more_row) {
   if (bi >= 0 && best < 40 * 3) {
     c->legb = cand[bi];
   } else {
-    /* under the chart: the canvas grows */
-    double y0 = f->H + LEG_BELOW_GAP - 4;
-    c->legb = (box){f->px0, y0, f->px0 + fmin(lw, f->px1 - f->px0), y0 + lh};
+    /* under the chart: the canvas grows; rows too long for the canvas
+     * are cut (their figures are in the tooltips and the other rows) */
+    size_t cols = (size_t)fmax(8, (f->W - 8 - LEG_TEXT_DX - LEG_PAD) / (FS_LEGEND * CHAR_W));
+    for (int i = 0; i < c->nleg; i++) {
+      char *t = c->leg[i].text;
+      if (rli_utf8_len(t) <= cols) continue;
+      size_t k = 0, ch = 0;
+      while (t[k] && ch + 1 < cols) {
+        if (((unsigned char)t[k] & 0xC0) != 0x80) ch++;
+        k++;
+      }
+      while (k && ((unsigned char)t[k] & 0xC0) == 0x80) k--;
+      if (k + 4 <= sizeof c->leg[i].text) memcpy(t + k, "\xe2\x80\xa6", 4);
+    }
+    lw = legend_w(c);
+    double y0 = f->H + LEG_BELOW_GAP - 4, x0 = fmax(4, fmin(f->px0, f->W - 4 - lw));
+    c->legb = (box){x0, y0, x0 + lw, y0 + lh};
     f->H = c->legb.y1 + LEG_BELOW_GAP;
   }
   claim_box(&c->l, c->legb, RL_BOX_LEGEND, c->l.next_id++);
@@ -816,8 +830,9 @@ static int chart_layout(const rl_plot *p, chart *c) {
                      {f->px1 - INSET - 2 - w, f->py0 + INSET + 2, f->px1 - INSET - 2, f->py0 + INSET + 2 + h},
                      {f->px0 + INSET + 2, f->py0 + INSET + 2, f->px0 + INSET + 2 + w, f->py0 + INSET + 2 + h}};
       if (!place_boxes(&c->l, &c->L, lab, cand, 6)) {
-        /* no room inside: in the bottom margin, left of centre */
-        double y = f->H - 4 - h;
+        /* no room inside: under everything, the canvas grows */
+        double y = f->H;
+        f->H += h + 4;
         box b = {4, y, 4 + w, y + h};
         lab->x = b.x0, lab->y = b.y1 - FS_NOTE * 0.28;
         claim_box(&c->l, b, RL_BOX_NOTE, c->l.next_id++);
@@ -858,6 +873,16 @@ static int y_tick_step(const frame *f) {
   return s;
 }
 
+/* The axis titles, shortened when the plot is too small for them. */
+static const char *x_title(const frame *f) {
+  const char *t = "Arithmetic intensity I = F/Q (FLOP/B, log scale)";
+  return text_w(t, FS_AXIS) <= f->px1 - f->px0 ? t : "Intensity (FLOP/B, log)";
+}
+static const char *y_title(const frame *f) {
+  const char *t = "Performance (FLOP/s, log scale)";
+  return text_w(t, FS_AXIS) <= f->py1 - f->py0 ? t : "FLOP/s (log)";
+}
+
 /* The axes' texts as boxes (for rl_plot_boxes), and the titles. */
 static void text_boxes(const rl_plot *p, const chart *c, rl_plot_box *out, size_t cap, size_t *n) {
   const frame *f = &c->f;
@@ -880,7 +905,7 @@ static void text_boxes(const rl_plot *p, const chart *c, rl_plot_box *out, size_
     double y = Y(f, pow(10, k)) + 4, w = text_w(t, FS_TICK);
     PUT(RL_BOX_AXIS, ((box){f->px0 - YTICK_DX - w, y - FS_TICK, f->px0 - YTICK_DX, y + 3}));
   }
-  const char *xt = "Arithmetic intensity I = F/Q (FLOP/B, log scale)", *yt = "Performance (FLOP/s, log scale)";
+  const char *xt = x_title(f), *yt = y_title(f);
   double xw = text_w(xt, FS_AXIS), yw = text_w(yt, FS_AXIS), xc = (f->px0 + f->px1) / 2;
   double ybase = f->py1 + M_BOTTOM - XTITLE_DY, yc = (f->py0 + f->py1) / 2;
   PUT(RL_BOX_AXIS, ((box){xc - xw / 2, ybase - FS_AXIS, xc + xw / 2, ybase + 3}));
@@ -1017,11 +1042,11 @@ static void emit_axes(rli_out *o, const chart *c) {
   rli_out_puts(o, "</g>\n");
   double yc = (f->py0 + f->py1) / 2;
   rli_out_printf(o, "<text class=\"axis-title\" x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"middle\" fill=\"" INK
-                    "\">Arithmetic intensity I = F/Q (FLOP/B, log scale)</text>\n",
-                 (f->px0 + f->px1) / 2, f->py1 + M_BOTTOM - XTITLE_DY, FS_AXIS);
+                    "\">%s</text>\n",
+                 (f->px0 + f->px1) / 2, f->py1 + M_BOTTOM - XTITLE_DY, FS_AXIS, x_title(f));
   rli_out_printf(o, "<text class=\"axis-title\" x=\"%d\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"middle\" fill=\"" INK
-                    "\" transform=\"rotate(-90 %d %.1f)\">Performance (FLOP/s, log scale)</text>\n",
-                 YTITLE_X, yc, FS_AXIS, YTITLE_X, yc);
+                    "\" transform=\"rotate(-90 %d %.1f)\">%s</text>\n",
+                 YTITLE_X, yc, FS_AXIS, YTITLE_X, yc, y_title(f));
 }
 
 static void emit_lines(rli_out *o, const rl_plot *p, const chart *c) {

@@ -6,7 +6,12 @@
  * resolution of the text; in ASCII mode each line draws with one
  * character per cell ('/' slanted roof, '-' flat roof, '.' ceilings,
  * ':' L2 and gap lines). Points are letters (A, B, ...) listed under the
- * chart with their figures; roofs are numbered and listed the same way.
+ * chart with their figures; roofs are numbered and listed the same way,
+ * their number written at the right end of their flat roof, so that every
+ * series has its own glyph even without colour. With RL_PLOT_COLOR each
+ * device has its hue (256-colour approximations of the SVG's Okabe-Ito
+ * palette). The whole output fits width x height: legend rows that would
+ * not fit are summed up in a "+N more" line.
  */
 #include "render/plot_internal.h"
 
@@ -28,7 +33,24 @@ typedef struct canvas {
   rli_axes ax;
 } canvas;
 
-static const int ansi[] = {34, 31, 32, 35, 33, 36};
+/* Okabe-Ito in the xterm 256-colour cube: blue, vermillion, bluish
+ * green, reddish purple, orange, sky blue, yellow, and the default. */
+static const int ansi256[] = {25, 166, 36, 175, 214, 74, 178, -1};
+#define NHUE (sizeof ansi256 / sizeof ansi256[0])
+
+static int hue(const rl_plot *p, int roof) {
+  if (roof < 0 || roof >= p->n_roofs) return -1;
+  int c = p->roofs[roof].color;
+  return (int)((size_t)(c > 0 ? c - 1 : roof) % NHUE);
+}
+
+static void set_color(rli_out *o, int h, int bold) {
+  if (h < 0 || ansi256[h] < 0) rli_out_puts(o, bold ? "\x1b[0;1m" : "\x1b[0m");
+  else rli_out_printf(o, "\x1b[0;%s38;5;%dm", bold ? "1;" : "", ansi256[h]);
+}
+
+/* The glyph of roof i: 1-9, then a-z. */
+static char roof_tag(int32_t i) { return i < 9 ? (char)('1' + i) : i < 35 ? (char)('a' + i - 9) : '+'; }
 
 /* sub-cell coordinates: x in [0, 2w), y in [0, 4h), y down */
 static double sx(const canvas *cv, double I) {
@@ -115,9 +137,23 @@ size_t rl_plot_term(const rl_plot *p, char *buf, size_t cap) {
   int npts = 0;
   for (int32_t i = 0; i < p->n_points; i++) npts += rli_plot_point_ok(&p->points[i]);
   int ncol = W >= 90 ? 2 : 1;
-  int legend_rows = (int)p->n_roofs + (npts + ncol - 1) / ncol + 1;
+  /* rows: title, plot, two axis rows, the roofs, the points (in ncol
+   * columns), and a "+N more" line when they do not all fit */
+  const int min_plot = 8;
+  int roof_rows = (int)p->n_roofs, pt_rows = (npts + ncol - 1) / ncol;
+  int room = H - 1 - 2 - min_plot;
+  if (roof_rows > room) roof_rows = room > 1 ? room : 1;
+  int more = 0;
+  if (roof_rows + pt_rows > room) {
+    pt_rows = room - roof_rows - 1;
+    if (pt_rows < 0) pt_rows = 0;
+    more = 1;
+  }
+  int shown_roofs = roof_rows < p->n_roofs ? roof_rows : (int)p->n_roofs;
+  int shown_pts = pt_rows * ncol < npts ? pt_rows * ncol : npts;
+  int legend_rows = roof_rows + pt_rows + more;
   int plot_rows = H - 1 - 2 - legend_rows;
-  if (plot_rows < 10) plot_rows = 10;
+  if (plot_rows < min_plot) plot_rows = min_plot;
   const int ylab = 12; /* "100 TFLOP/s" + axis */
   canvas cv;
   cv.w = W - ylab - 1;
@@ -168,6 +204,22 @@ size_t rl_plot_term(const rl_plot *p, char *buf, size_t cap) {
       cv.c[cy * cv.w + cx].color = (int8_t)i;
     }
   }
+  /* each roof's glyph at the right end of its flat roof (leftwards past
+   * the glyphs of roofs at the same height) */
+  for (int32_t i = 0; i < p->n_roofs; i++) {
+    const rl_plot_roof *r = &p->roofs[i];
+    if (!(r->peak > 0 && r->bandwidth > 0)) continue;
+    int cy = (int)(sy(&cv, r->peak) / 4);
+    if (cy < 0 || cy >= cv.h) continue;
+    for (int cx = cv.w - 1; cx > cv.w / 2; cx--) {
+      cell *c = &cv.c[cy * cv.w + cx];
+      if (c->ch) continue;
+      c->ch = (uint32_t)(unsigned char)roof_tag(i);
+      c->dots = 0;
+      c->color = (int8_t)i;
+      break;
+    }
+  }
   int letter = 0;
   for (int32_t i = 0; i < p->n_points; i++) {
     const rl_plot_point *pt = &p->points[i];
@@ -205,10 +257,12 @@ size_t rl_plot_term(const rl_plot *p, char *buf, size_t cap) {
     for (int x = 0; x < cv.w; x++) {
       const cell *c = &cv.c[row * cv.w + x];
       int want = c->ch || c->dots ? c->color : -1;
-      if (color && want != cur) {
+      int bold = c->ch >= 'A' && c->ch <= 'z';
+      int code = want < 0 ? -1 : hue(p, want) * 2 + bold;
+      if (color && code != cur) {
         if (want < 0) rli_out_puts(&o, "\x1b[0m");
-        else rli_out_printf(&o, "\x1b[%d%sm", ansi[want % 6], c->ch >= 'A' && c->ch <= 'z' ? ";1" : "");
-        cur = want;
+        else set_color(&o, hue(p, want), bold);
+        cur = code;
       }
       if (c->ch) put_utf8(&o, c->ch);
       else if (c->dots && !ascii) put_utf8(&o, 0x2800u + c->dots);
@@ -247,15 +301,15 @@ size_t rl_plot_term(const rl_plot *p, char *buf, size_t cap) {
     while (end > 0 && labrow[end - 1] == ' ') end--;
     labrow[end] = 0;
     rli_out_printf(&o, "%*s", ylab, "");
-    size_t room = (size_t)(W - ylab);
-    const char *unit = (size_t)end + 32 <= room ? "  FLOP/B (arithmetic intensity)" : " FLOP/B";
-    put_cut(&o, labrow, room);
-    if ((size_t)end + strlen(unit) <= room) rli_out_puts(&o, unit);
+    size_t xroom = (size_t)(W - ylab);
+    const char *unit = (size_t)end + 32 <= xroom ? "  FLOP/B (arithmetic intensity)" : " FLOP/B";
+    put_cut(&o, labrow, xroom);
+    if ((size_t)end + strlen(unit) <= xroom) rli_out_puts(&o, unit);
     rli_out_puts(&o, "\n");
     free(labrow);
   }
-  /* legend: roofs, then points */
-  for (int32_t i = 0; i < p->n_roofs; i++) {
+  /* legend: roofs (their glyph, their line in their colour), then points */
+  for (int32_t i = 0; i < shown_roofs; i++) {
     const rl_plot_roof *r = &p->roofs[i];
     char a[32], b[32], c[32], lab[RL_HW_TEXT_MAX], line_[400];
     rli_plot_clean(r->label, lab, sizeof lab, ascii);
@@ -264,16 +318,17 @@ size_t rl_plot_term(const rl_plot *p, char *buf, size_t cap) {
              rli_plot_q(b, sizeof b, r->bandwidth, RL_UNIT_BYTES_S),
              rli_plot_q(c, sizeof c, r->bandwidth > 0 ? r->peak / r->bandwidth : 0, RL_UNIT_FLOP_PER_BYTE),
              r->n_ceilings ? (ascii ? "; ... vector ceilings" : "; \xe2\xa0\x82\xe2\xa0\x82 vector ceilings") : "");
-    if (color) rli_out_printf(&o, "\x1b[%dm", ansi[i % 6]);
-    if (ascii) rli_out_printf(&o, i == 0 ? "-/-" : "%c%c%c", ascii_mark(i), ascii_mark(i), ascii_mark(i));
+    if (color) set_color(&o, hue(p, i), 1);
+    rli_out_printf(&o, "%c", roof_tag(i));
+    if (ascii) rli_out_printf(&o, i == 0 ? "-/" : "%c%c", ascii_mark(i), ascii_mark(i));
     else rli_out_puts(&o, "\xe2\x94\x81\xe2\x94\x81");
     if (color) rli_out_puts(&o, "\x1b[0m");
-    put_cut(&o, line_, (size_t)(W - (ascii ? 3 : 2)));
+    put_cut(&o, line_, (size_t)(W - 3));
     rli_out_puts(&o, "\n");
   }
   int colw = (W - 1) / ncol, k = 0;
   letter = 0;
-  for (int32_t i = 0; i < p->n_points; i++) {
+  for (int32_t i = 0; i < p->n_points && k < shown_pts; i++) {
     const rl_plot_point *pt = &p->points[i];
     if (!rli_plot_point_ok(pt)) continue;
     char mk = letter < 26 ? (char)('A' + letter) : letter < 52 ? (char)('a' + letter - 26) : '*';
@@ -292,12 +347,23 @@ size_t rl_plot_term(const rl_plot *p, char *buf, size_t cap) {
     rli_out_init(&lo, labcut, sizeof labcut);
     put_cut(&lo, lab, (size_t)lroom);
     rli_out_end(&lo);
-    snprintf(ent, sizeof ent, "%c %s%s", mk, labcut, rest);
-    size_t n = rli_utf8_len(ent);
+    snprintf(ent, sizeof ent, "%s%s", labcut, rest);
+    int ri = pt->roof >= 0 && pt->roof < p->n_roofs ? (int)pt->roof : -1;
     rli_out_puts(&o, " ");
-    put_cut(&o, ent, (size_t)colw - 1);
-    if (++k % ncol == 0 || k == npts) rli_out_puts(&o, "\n");
+    if (color) set_color(&o, hue(p, ri), 1);
+    rli_out_printf(&o, "%c", mk);
+    if (color) rli_out_puts(&o, "\x1b[0m");
+    rli_out_puts(&o, " ");
+    size_t n = rli_utf8_len(ent) + 2;
+    put_cut(&o, ent, (size_t)colw - 3);
+    if (++k % ncol == 0 || k == shown_pts) rli_out_puts(&o, "\n");
     else for (size_t s = n + 1; s < (size_t)colw; s++) rli_out_puts(&o, " ");
+  }
+  if (more) {
+    int hidden_r = (int)p->n_roofs - shown_roofs, hidden_p = npts - shown_pts;
+    rli_out_printf(&o, " +%d more", hidden_r + hidden_p);
+    if (hidden_r) rli_out_printf(&o, " (%d roof%s)", hidden_r, hidden_r > 1 ? "s" : "");
+    rli_out_puts(&o, ": a taller terminal (--height) shows them\n");
   }
   free(cv.c);
   return rli_out_end(&o);

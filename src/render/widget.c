@@ -9,6 +9,11 @@
  * operations"): on a T x d activation an add, a softmax and a LayerNorm;
  * a linear layer d x d on B tokens; a square matmul n x n x n; one
  * attention head (head_dim 128) at sequence length T, naive and fused.
+ * Each device of the page (the first and the compared ones) gets its own
+ * roof and its own copy of these operations. With a model, its decode step
+ * (rl_decode: B sequences at context T) and its prefill (rl_prefill: B
+ * prompts of T tokens) are placed too, on the tensor roof of the model's
+ * format, as `roofline decode` and `roofline prefill` compute them.
  */
 #include "render/plot_internal.h"
 #include "core/json.h"
@@ -29,6 +34,10 @@ typedef struct wcfg {
   int sparse;
   char title[200];
   const rli_json *points; /* borrowed from the parsed config */
+  double width;           /* chart pixels */
+  char model[RL_MODEL_ID_MAX]; /* "" = none */
+  double mbatch, context;
+  int32_t mdtype;         /* -1: the model's */
 } wcfg;
 
 static rl_status num(const rli_json *root, const char *key, double *v, double lo, double hi,
@@ -47,6 +56,7 @@ static rl_status read_cfg(const rli_json *root, wcfg *c, rl_error *err) {
   c->n_hw = 1;
   c->dtype = RL_BF16;
   c->n = 4096, c->batch = 512, c->seq = 4096, c->d = 4096, c->head_dim = 128;
+  c->width = 960, c->mbatch = 1, c->context = 4096, c->mdtype = -1;
   if (root->type != RLI_JSON_OBJ) return rli_fail(err, RL_EINVAL, "config must be a JSON object");
   const rli_json *hw = rli_json_get(root, "hw");
   if (hw && hw->type == RLI_JSON_STR) {
@@ -71,8 +81,18 @@ static rl_status read_cfg(const rli_json *root, wcfg *c, rl_error *err) {
   rl_status st;
   if ((st = num(root, "n", &c->n, 1, 1e7, err)) || (st = num(root, "batch", &c->batch, 1, 1e8, err)) ||
       (st = num(root, "seq", &c->seq, 1, 1e8, err)) || (st = num(root, "d", &c->d, 1, 1e7, err)) ||
-      (st = num(root, "head_dim", &c->head_dim, 1, 1e5, err)))
+      (st = num(root, "head_dim", &c->head_dim, 1, 1e5, err)) || (st = num(root, "width", &c->width, 320, 2560, err)) ||
+      (st = num(root, "mbatch", &c->mbatch, 1, 1e6, err)) || (st = num(root, "context", &c->context, 1, 1e7, err)))
     return st;
+  c->mbatch = floor(c->mbatch);
+  const rli_json *md = rli_json_get(root, "model");
+  if (md && md->type == RLI_JSON_STR) rli_strlcpy(c->model, md->str, sizeof c->model);
+  else if (md && md->type != RLI_JSON_NULL) return rli_fail(err, RL_EINVAL, "model must be an id");
+  const rli_json *mdt = rli_json_get(root, "mdtype");
+  if (mdt && mdt->type == RLI_JSON_STR && mdt->str[0]) {
+    rl_status s2 = rl_dtype_parse(mdt->str, &c->mdtype, err);
+    if (s2) return s2;
+  }
   const rli_json *sp = rli_json_get(root, "sparse");
   c->sparse = sp && sp->type == RLI_JSON_BOOL && sp->boolean;
   const rli_json *t = rli_json_get(root, "title");
@@ -170,63 +190,177 @@ static void devices_json(rli_out *o) {
   rli_out_puts(o, "]");
 }
 
+static void models_json(rli_out *o) {
+  rli_out_puts(o, "[");
+  for (int32_t i = 0; i < rl_model_count(); i++) {
+    rl_model m;
+    if (rl_model_get(i, &m) != RL_OK) continue;
+    rli_out_puts(o, i ? ",{\"id\":" : "{\"id\":");
+    rli_out_str(o, m.id);
+    rli_out_puts(o, ",\"name\":");
+    rli_out_str(o, m.name);
+    rli_out_puts(o, ",\"dtype\":");
+    rli_out_str(o, rl_dtype_name(m.dtype));
+    rli_out_puts(o, "}");
+  }
+  rli_out_puts(o, "]");
+}
+
+/* The model's roof on hw: the tensor peak of its format (fp16 and bf16
+ * standing in for each other, as `roofline decode` does). */
+static rl_status model_roof(const rl_hw *hw, int32_t dt, rl_roof *roof, int32_t *used, rl_error *err) {
+  if (rl_hw_peak_for(hw, dt, 1) < 0 && (dt == RL_FP16 || dt == RL_BF16)) {
+    int32_t other = dt == RL_FP16 ? RL_BF16 : RL_FP16;
+    if (rl_hw_peak_for(hw, other, 1) >= 0) dt = other;
+  }
+  int32_t pk = rl_hw_peak_for(hw, dt, 1);
+  if (pk < 0) return rli_fail(err, RL_EUNSUPPORTED, "%s has no %s tensor peak", hw->id, rl_dtype_name(dt));
+  *used = dt;
+  return rl_hw_roof(hw, pk, 0, roof, err);
+}
+
+/* A model's decode step or prefill as a point and a record on hw. */
+typedef struct mstep {
+  char label[RL_PLOT_LABEL_MAX];
+  double flops, bytes, time_s;
+  int32_t bound;
+} mstep;
+
+static rl_status model_steps(const wcfg *c, const rl_hw *hw, mstep out[2], int32_t *dt_used, rl_error *err) {
+  rl_model m;
+  rl_status st = rl_model_find(c->model, &m, err);
+  if (st) return st;
+  rl_infer_cfg cfg = rl_infer_cfg_init();
+  int32_t dt = c->mdtype >= 0 ? c->mdtype : m.dtype;
+  cfg.act_dtype = c->mdtype;
+  cfg.mem_bytes = hw->mem_bytes;
+  rl_roof roof;
+  if ((st = model_roof(hw, dt, &roof, dt_used, err))) return st;
+  cfg.context = c->context;
+  rl_decode_row row;
+  double b = c->mbatch;
+  if ((st = rl_decode(&m, &cfg, &roof, &b, 1, &row, NULL, err))) return st;
+  snprintf(out[0].label, sizeof out[0].label, "%.40s decode B=%.0f T=%.0f", m.id, b, c->context);
+  out[0].flops = row.flops, out[0].bytes = row.bytes, out[0].time_s = row.step_time_s, out[0].bound = row.bound;
+  cfg.batch = b;
+  rl_prefill_result pr;
+  if ((st = rl_prefill(&m, &cfg, &roof, NULL, 0, &pr, err))) return st;
+  snprintf(out[1].label, sizeof out[1].label, "%.40s prefill B=%.0f T=%.0f", m.id, b, c->context);
+  out[1].flops = pr.flops, out[1].bytes = pr.bytes, out[1].time_s = pr.ttft_s;
+  out[1].bound = pr.compute_bound_fraction >= 0.5 ? RL_BOUND_COMPUTE : RL_BOUND_MEMORY;
+  return RL_OK;
+}
+
+/* A model step's record: the figures `roofline decode/prefill --json`
+ * print (flops, bytes, intensity, its time bound), with the attainable
+ * FLOP/s they imply. */
+static void mstep_json(rli_out *o, const mstep *s, const char *hw, const char *dt) {
+  rli_out_puts(o, "{\"op\":");
+  rli_out_str(o, s->label);
+  rli_out_puts(o, ",\"hw\":");
+  rli_out_str(o, hw);
+  rli_out_puts(o, ",\"dtype\":");
+  rli_out_str(o, dt);
+  rli_out_puts(o, ",\"flops\":");
+  rli_out_num(o, s->flops);
+  rli_out_puts(o, ",\"bytes\":");
+  rli_out_num(o, s->bytes);
+  rli_out_puts(o, ",\"intensity\":");
+  rli_out_num(o, s->flops / s->bytes);
+  rli_out_puts(o, ",\"time_s\":");
+  rli_out_num(o, s->time_s);
+  rli_out_puts(o, ",\"attainable\":");
+  rli_out_num(o, s->flops / s->time_s);
+  rli_out_puts(o, ",\"bound\":");
+  rli_out_str(o, rl_bound_name(s->bound));
+  rli_out_puts(o, "}");
+}
+
+#define WIDGET_MODEL_STEPS 2
+
 static char *build(const wcfg *c, rl_error *err) {
   rl_plot_roof roofs[WIDGET_MAX_HW];
-  rl_hw hw0;
+  rl_hw hws[WIDGET_MAX_HW];
   int32_t n_roofs = 0;
   for (int32_t i = 0; i < c->n_hw; i++) {
     rl_hw hw;
     rl_status st = rl_hw_find(c->hw[i], NULL, 0, &hw, err);
     if (st) return NULL;
-    if (i == 0) hw0 = hw;
     st = rl_plot_roof_from_hw(&hw, c->dtype, c->sparse ? RL_ROOF_SPARSE : 0u, &roofs[n_roofs], err);
     if (st && i == 0) return NULL;
-    if (st == RL_OK) n_roofs++;
+    if (st) continue; /* a compared device without this format */
+    roofs[n_roofs].color = n_roofs + 1;
+    hws[n_roofs++] = hw;
   }
+  const rl_hw *hw0 = &hws[0];
   rl_op ops[WIDGET_OPS];
   char labels[WIDGET_OPS][RL_LABEL_MAX];
   layer_ops(c, ops, labels);
   int32_t nfile = c->points ? (int32_t)(c->points->n > 200 ? 200 : c->points->n) : 0;
-  int32_t np = WIDGET_OPS + nfile;
+  int32_t nmodel = c->model[0] ? WIDGET_MODEL_STEPS : 0;
+  int32_t per = WIDGET_OPS + nmodel; /* points per device */
+  int32_t np = per * n_roofs + nfile;
   rl_plot_point *pts = calloc((size_t)np, sizeof *pts);
   rl_result *res = calloc((size_t)np, sizeof *res);
   rl_roof *rr = calloc((size_t)np, sizeof *rr);
+  mstep *ms = calloc((size_t)(nmodel * n_roofs + 1), sizeof *ms);
+  int32_t mdt[WIDGET_MAX_HW];
   char *svg = NULL, *out = NULL;
-  if (!pts || !res || !rr) {
+  if (!pts || !res || !rr || !ms) {
     rli_fail(err, RL_ENOMEM, "out of memory");
     goto done;
   }
   const char *dn = rl_dtype_name(c->dtype);
-  for (int32_t i = 0; i < WIDGET_OPS; i++) {
-    rl_cost cost;
-    rl_status st = rl_op_cost(&ops[i], &cost, err);
-    if (st) goto done;
-    int32_t pk = rl_hw_peak_for(&hw0, c->dtype, cost.tensor);
-    if (pk < 0) pk = rl_hw_peak_for(&hw0, c->dtype, 1);
-    st = rl_hw_roof(&hw0, pk, c->sparse && cost.tensor ? RL_ROOF_SPARSE : 0u, &rr[i], err);
-    if (st) goto done;
-    st = rl_roofline(cost.flops, cost.bytes, &rr[i], 0, &res[i], err);
-    if (st) goto done;
-    pts[i] = rl_plot_point_from_result(labels[i], &res[i], 0);
+  for (int32_t h = 0; h < n_roofs; h++) {
+    for (int32_t k = 0; k < WIDGET_OPS; k++) {
+      int32_t i = h * per + k;
+      rl_cost cost;
+      rl_status st = rl_op_cost(&ops[k], &cost, err);
+      if (st) goto done;
+      int32_t pk = rl_hw_peak_for(&hws[h], c->dtype, cost.tensor);
+      if (pk < 0) pk = rl_hw_peak_for(&hws[h], c->dtype, 1);
+      st = rl_hw_roof(&hws[h], pk, c->sparse && cost.tensor ? RL_ROOF_SPARSE : 0u, &rr[i], err);
+      if (st) goto done;
+      st = rl_roofline(cost.flops, cost.bytes, &rr[i], 0, &res[i], err);
+      if (st) goto done;
+      pts[i] = rl_plot_point_from_result(labels[k], &res[i], h);
+      pts[i].marker = h == 0 ? RL_MARK_CIRCLE : RL_MARK_SQUARE;
+    }
+    for (int32_t k = 0; k < nmodel; k += WIDGET_MODEL_STEPS) {
+      if (model_steps(c, &hws[h], &ms[h * nmodel], &mdt[h], err)) goto done;
+      for (int32_t j = 0; j < WIDGET_MODEL_STEPS; j++) {
+        const mstep *s = &ms[h * nmodel + j];
+        rl_plot_point *pt = &pts[h * per + WIDGET_OPS + j];
+        rli_strlcpy(pt->label, s->label, sizeof pt->label);
+        pt->flops = s->flops, pt->bytes = s->bytes, pt->intensity = s->flops / s->bytes;
+        pt->time_s = s->time_s, pt->perf = s->flops / s->time_s, pt->bound = s->bound;
+        pt->roof = h;
+        pt->marker = RL_MARK_TRIANGLE;
+      }
+    }
   }
   /* points given with the page (`roofline widget --points FILE`): on the
    * first device's top roof, measured where they say so */
   for (int32_t k = 0; k < nfile; k++) {
-    int32_t i = WIDGET_OPS + k;
+    int32_t i = per * n_roofs + k;
     rl_status st = rli_plot_point_from_json(&c->points->kids[k], (size_t)k, &roofs[0], 0, &pts[i], err);
     if (st) goto done;
-    int32_t pk = rl_hw_peak_for(&hw0, c->dtype, 1);
-    rl_hw_roof(&hw0, pk, c->sparse ? RL_ROOF_SPARSE : 0u, &rr[i], NULL);
+    int32_t pk = rl_hw_peak_for(hw0, c->dtype, 1);
+    rl_hw_roof(hw0, pk, c->sparse ? RL_ROOF_SPARSE : 0u, &rr[i], NULL);
     if (pts[i].flops > 0 && pts[i].bytes > 0)
       rl_roofline(pts[i].flops, pts[i].bytes, &rr[i], pts[i].measured ? pts[i].time_s : 0, &res[i], NULL);
   }
-  char title[300], sub[300];
+  char title[300], sub[400];
   if (c->title[0]) snprintf(title, sizeof title, "%s", c->title);
-  else snprintf(title, sizeof title, "One Transformer layer on %.80s, %s", hw0.name, dn);
-  snprintf(sub, sizeof sub,
-           "activation T x d = %.0f x %.0f; linear on B = %.0f tokens; matmul n = %.0f; attention "
-           "head_dim %.0f; %s peaks",
-           c->seq, c->d, c->batch, c->n, c->head_dim, c->sparse ? "2:4 sparse" : "dense");
+  else if (n_roofs > 1) snprintf(title, sizeof title, "One Transformer layer on %.60s and %.60s, %s", hw0->name, hws[1].name, dn);
+  else snprintf(title, sizeof title, "One Transformer layer on %.80s, %s", hw0->name, dn);
+  int sl = snprintf(sub, sizeof sub,
+                    "activation T x d = %.0f x %.0f; linear on B = %.0f tokens; matmul n = %.0f; attention "
+                    "head_dim %.0f; %s peaks",
+                    c->seq, c->d, c->batch, c->n, c->head_dim, c->sparse ? "2:4 sparse" : "dense");
+  if (nmodel && sl > 0 && (size_t)sl < sizeof sub)
+    snprintf(sub + sl, sizeof sub - (size_t)sl, "; %s decode and prefill (triangles) on its %s tensor roof", c->model,
+             rl_dtype_name(mdt[0]));
   rl_plot p = rl_plot_init();
   p.title = title;
   p.subtitle = sub;
@@ -234,8 +368,8 @@ static char *build(const wcfg *c, rl_error *err) {
   p.n_roofs = n_roofs;
   p.points = pts;
   p.n_points = np;
-  p.width = 960;
-  p.height = 620;
+  p.width = (int32_t)c->width;
+  p.height = (int32_t)fmax(360, fmin(c->width * 0.66, 900));
   size_t svg_len = rl_plot_svg(&p, NULL, 0);
   svg = malloc(svg_len + 1);
   if (!svg) {
@@ -251,24 +385,39 @@ static char *build(const wcfg *c, rl_error *err) {
     rli_out_puts(&o, "{\"svg\":");
     rli_out_str(&o, svg);
     rli_out_puts(&o, ",\"hw\":");
-    rli_out_str(&o, hw0.id);
+    rli_out_str(&o, hw0->id);
     rli_out_puts(&o, ",\"dtype\":");
     rli_out_str(&o, dn);
-    rli_out_puts(&o, ",\"records\":[");
+    rli_out_printf(&o, ",\"per_device\":%d,\"n_devices\":%d,\"records\":[", (int)per, (int)n_roofs);
     for (int32_t i = 0; i < np; i++) {
       if (i) rli_out_puts(&o, ",");
-      if (res[i].bytes > 0 || res[i].flops > 0)
-        record_json(&o, i < WIDGET_OPS ? labels[i] : pts[i].label, hw0.id, dn, &rr[i], &res[i]);
+      int32_t h = i < per * n_roofs ? i / per : 0, k = i < per * n_roofs ? i % per : -1;
+      if (k >= WIDGET_OPS)
+        mstep_json(&o, &ms[h * nmodel + (k - WIDGET_OPS)], hws[h].id, rl_dtype_name(mdt[h]));
+      else if (res[i].bytes > 0 || res[i].flops > 0)
+        record_json(&o, k >= 0 ? labels[k] : pts[i].label, hws[h].id, dn, &rr[i], &res[i]);
       else
         rli_out_puts(&o, "null");
     }
     rli_out_puts(&o, "],\"text\":[");
     for (int32_t i = 0; i < np; i++) {
       if (i) rli_out_puts(&o, ",");
-      text_json(&o, &res[i]);
+      int32_t h = i < per * n_roofs ? i / per : 0, k = i < per * n_roofs ? i % per : -1;
+      if (k >= WIDGET_OPS) {
+        const mstep *s = &ms[h * nmodel + (k - WIDGET_OPS)];
+        rl_result r;
+        memset(&r, 0, sizeof r);
+        r.flops = s->flops, r.bytes = s->bytes, r.intensity = s->flops / s->bytes;
+        r.time_s = s->time_s, r.attainable = s->flops / s->time_s;
+        text_json(&o, &r);
+      } else {
+        text_json(&o, &res[i]);
+      }
     }
     rli_out_puts(&o, "],\"devices\":");
     devices_json(&o);
+    rli_out_puts(&o, ",\"models\":");
+    models_json(&o);
     rli_out_puts(&o, "}");
     size_t n = rli_out_end(&o);
     if (pass == 0) {
@@ -285,6 +434,7 @@ done:
   free(pts);
   free(res);
   free(rr);
+  free(ms);
   return out;
 }
 

@@ -350,13 +350,13 @@ static void test_layout_plot(void) {
     if (nids < 64) snprintf(ids[nids++], sizeof ids[0], "%s", hw.id);
     check_plot_chart(hw.id, list, 0, 0);
   }
-  static const int sizes[][2] = {{0, 0}, {640, 440}, {1600, 900}};
+  static const int sizes[][2] = {{0, 0}, {640, 440}, {1600, 900}, {320, 300}};
   for (int ndev = 1; ndev <= 6; ndev++)
     for (int start = 0; start + ndev <= nids; start += ndev) {
       char list[512] = "";
       for (int k = 0; k < ndev; k++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%.60s", k ? "," : "", ids[start + k]);
-      const int *sz = sizes[(size_t)(start + ndev) % 3];
+      const int *sz = sizes[(size_t)(start + ndev) % 4];
       rl_hw first;
       rl_error e;
       int bf16 = rl_hw_find(ids[start], NULL, 0, &first, &e) == RL_OK && rl_hw_peak_for(&first, RL_BF16, 1) >= 0;
@@ -457,8 +457,8 @@ static void test_layout_measure(void) {
   CHECK(c && chart_measure(m, c) == 0);
   if (c) {
     CHECK(c->n_roofs == 1 && c->roofs[0].n_levels == 3 && c->roofs[0].n_ceilings == 3);
-    static const int sizes[][2] = {{0, 0}, {640, 440}, {1600, 900}};
-    for (int k = 0; k < 3; k++) {
+    static const int sizes[][2] = {{0, 0}, {640, 440}, {1600, 900}, {320, 300}};
+    for (int k = 0; k < 4; k++) {
       rl_plot p = chart_plot(c);
       p.width = sizes[k][0];
       p.height = sizes[k][1];

@@ -177,6 +177,78 @@ def browser_layout(chrome, svg_path):
     return json.loads(h.unescape(body))
 
 
+PAGE_JS = r"""
+<script>
+(function () {
+  function go() {
+    var res = {};
+    try {
+      var $ = function (id) { return document.getElementById(id); };
+      res.scroll = document.documentElement.scrollWidth;
+      res.inner = window.innerWidth;
+      res.controls = {hw: $("hw").value, hw2: $("hw2").value, n: $("n-out").textContent,
+                      model: $("model").value, mbatch: $("mbatch-out").textContent, context: $("context-out").textContent};
+      res.hash = location.hash;
+      function hover(i) {
+        document.querySelector('#chart g.pt[data-i="' + i + '"]').dispatchEvent(new MouseEvent("mouseenter"));
+        var r = {op: $("ro-op").textContent, hw: $("ro-hw").textContent, hw2: $("ro2-hw").textContent};
+        ["flops", "bytes", "intensity", "time_s", "attainable", "bound"].forEach(function (k) {
+          r[k] = $("ro-" + k).getAttribute("data-value");
+          r[k + "2"] = $("ro2-" + k).getAttribute("data-value");
+        });
+        return r;
+      }
+      res.matmul = hover(4);
+      res.decode = hover(7);
+      res.prefill = hover(8);
+      res.svg = window.rooflineExportSvg();
+      res.error = $("error").textContent;
+    } catch (e) { res.exception = String(e); }
+    var pre = document.createElement("pre");
+    pre.id = "test-result";
+    pre.textContent = JSON.stringify(res);
+    document.body.appendChild(pre);
+    if (window.parent !== window) window.parent.postMessage(JSON.stringify(res), "*");
+  }
+  if (window.rooflineReady) go(); else document.addEventListener("roofline-ready", go);
+})();
+</script>
+"""
+
+# Headless Chromium's window is at least 500 px wide: narrower widths are
+# an iframe of that width in a wrapper page, which takes the result the
+# page posts.
+FRAME_PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8"><style>body{margin:0}iframe{border:0}</style></head>
+<body><iframe id="f" src="%s" style="width:%dpx;height:900px"></iframe>
+<script>window.addEventListener("message", function (e) { var p = document.createElement("pre");
+p.id = "test-result"; p.textContent = e.data; document.body.appendChild(p); });</script></body></html>"""
+
+
+def framed(page_url, width, out_dir):
+    path = os.path.join(out_dir, "widget-frame-%d.html" % width)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(FRAME_PAGE % (page_url, width))
+    return "file://" + os.path.abspath(path)
+
+
+def page_result(chrome, url, width, js_marker="test-result"):
+    """Run the page at a window width; the test script's JSON result."""
+    import html as h
+    for attempt in range(4):
+        prof = tempfile.mkdtemp(prefix="rl-chrome-")
+        r = run([chrome] + chrome_args(prof) + ["--window-size=%d,900" % width,
+                                                "--virtual-time-budget=%d" % (20000 * (attempt + 1)),
+                                                "--dump-dom", url], timeout=240)
+        shutil.rmtree(prof, ignore_errors=True)
+        dom = r.stdout
+        start = dom.find('<pre id="%s">' % js_marker)
+        if start >= 0:
+            body = dom[start + len('<pre id="%s">' % js_marker):dom.find("</pre>", start)]
+            return json.loads(h.unescape(body))
+        print("note  page not ready in attempt %d, retrying" % (attempt + 1))
+    return {}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--roofline", default="build/roofline")
@@ -252,6 +324,20 @@ def main():
     lines = term.stdout.splitlines()
     check(term.returncode == 0 and len(lines) <= 30 and max(len(l) for l in lines) <= 100,
           "plot --term fits 100 x 30")
+    env = dict(os.environ, COLUMNS="80", LINES="24")
+    env.pop("NO_COLOR", None)
+    term = run([rl, "plot", "--term", "--hw", "h100,a100-sxm4-80gb,h200", "--dtype", "bf16,fp8"], env=env)
+    lines = term.stdout.splitlines()
+    check(term.returncode == 0 and len(lines) <= 23 and max(len(l) for l in lines) <= 80,
+          "plot --term takes COLUMNS x LINES (80 x 24: %d lines, %d columns)" % (len(lines), max(len(l) for l in lines)))
+    check("\x1b[" not in term.stdout, "plot --term: no colour when not on a terminal")
+    check(all(("%d\u2501\u2501" % i) in term.stdout for i in range(1, 6)), "plot --term: one glyph per roof (1 to 5)")
+    term = run([rl, "plot", "--term", "--color", "--hw", "h100,a100-sxm4-80gb,h200"], env=env)
+    import re
+    hues = set(re.findall(r"\x1b\[0;1;38;5;(\d+)m[1-9]", term.stdout))
+    check(len(hues) == 3, "plot --term --color: one colour per device (%s)" % sorted(hues))
+    term = run([rl, "plot", "--term", "--color"], env=dict(env, NO_COLOR="1"))
+    check(term.returncode == 0 and "\x1b[" not in term.stdout, "plot --term --color: NO_COLOR wins")
     term = run([rl, "plot", "--term", "--ascii"])
     check(term.returncode == 0 and term.stdout.isascii(), "plot --term --ascii is ASCII")
 
@@ -304,6 +390,68 @@ def main():
             check(res.get("injected") == 0 and res.get("scripts") == 3,
                   "page: no script injected (%s scripts)" % res.get("scripts"))
             check(not res.get("error"), "page: no error shown (%s)" % res.get("error"))
+        # the state in a link: two devices, a model; at three widths no
+        # horizontal scroll, and every number equals the CLI's --json
+        plain = os.path.join(a.out, "widget-plain.html")
+        r = run([rl, "widget", "-o", plain])
+        check(r.returncode == 0, "widget -o (no points)")
+        test2 = os.path.join(a.out, "widget-test2.html")
+        with open(test2, "w", encoding="utf-8") as f:
+            f.write(open(plain, encoding="utf-8").read().replace("</body>", PAGE_JS + "</body>"))
+        state = ("#hw=nvidia-h100-sxm5&hw2=nvidia-a100-sxm4-80gb&dtype=bf16&n=2048&batch=512&seq=4096&d=4096"
+                 "&model=llama3-8b&mbatch=16&context=4096")
+        url2 = "file://" + os.path.abspath(test2) + state
+        for width in (360, 1280, 1920):
+            res = page_result(chrome, framed(url2, width, a.out) if width < 500 else url2, max(width, 500))
+            check(bool(res) and "exception" not in res and not res.get("error"),
+                  "page at %d px: ran (%s)" % (width, res.get("exception") or res.get("error") or "ok"))
+            if not res:
+                continue
+            check(res["scroll"] <= res["inner"], "page at %d px: no horizontal scroll (scrollWidth %d, innerWidth %d)" %
+                  (width, res["scroll"], res["inner"]))
+            if width != 1280:
+                continue
+            c = res["controls"]
+            check(c["hw"] == "nvidia-h100-sxm5" and c["hw2"] == "nvidia-a100-sxm4-80gb" and c["n"] == "2048"
+                  and c["model"] == "llama3-8b" and c["mbatch"] == "16" and c["context"] == "4096",
+                  "page: the link's state set the controls (%s)" % c)
+            check(res["hash"] == state, "page: the URL holds the whole state (%s)" % res["hash"])
+            for hw, suffix in (("nvidia-h100-sxm5", ""), ("nvidia-a100-sxm4-80gb", "2")):
+                want = json.loads(run([rl, "op", "matmul", "--m", "2048", "--n", "2048", "--k", "2048",
+                                       "--hw", hw, "--dtype", "bf16", "--json"]).stdout)
+                for k in ("flops", "bytes", "intensity", "time_s", "attainable"):
+                    got = res["matmul"].get(k + suffix)
+                    check(got is not None and float(got) == float(want[k]),
+                          "page readout %s %s = %s equals roofline op --json %s" % (hw, k, got, want[k]))
+                check(res["matmul"].get("bound" + suffix) == want["bound"], "page readout %s bound" % hw)
+                dec = json.loads(run([rl, "decode", "--model", "llama3-8b", "--hw", hw, "--batch", "16",
+                                      "--context", "4096", "--json"]).stdout)["rows"][0]
+                pre = json.loads(run([rl, "prefill", "--model", "llama3-8b", "--hw", hw, "--batch", "16",
+                                      "--prompt", "4096", "--json"]).stdout)
+                for k, want_v in (("flops", dec["flops"]), ("bytes", dec["bytes"]), ("time_s", dec["step_time_s"]),
+                                  ("intensity", dec["intensity"])):
+                    got = res["decode"].get(k + suffix)
+                    check(got is not None and float(got) == float(want_v),
+                          "page decode %s %s = %s equals roofline decode --json %s" % (hw, k, got, want_v))
+                check(res["decode"].get("bound" + suffix) == dec["bound"], "page decode %s bound" % hw)
+                for k, want_v in (("flops", pre["flops"]), ("bytes", pre["bytes"]), ("time_s", pre["ttft_s"])):
+                    got = res["prefill"].get(k + suffix)
+                    check(got is not None and float(got) == float(want_v),
+                          "page prefill %s %s = %s equals roofline prefill --json %s" % (hw, k, got, want_v))
+            exported = os.path.join(a.out, "widget-export.svg")
+            with open(exported, "w", encoding="utf-8") as f:
+                f.write(res.get("svg", ""))
+            check(res.get("svg", "").startswith("<?xml"), "page: SVG export is a standalone document")
+            if xmllint:
+                x = run([xmllint, "--noout", exported])
+                check(x.returncode == 0, "page: exported SVG well-formed (xmllint) %s" % x.stderr.strip()[:200])
+            layout_charts.append(exported)
+        for width in (360, 1280, 1920):
+            shot = os.path.join(a.out, "widget-%d.png" % width)
+            u = "file://" + os.path.abspath(plain) + state
+            run([chrome] + chrome_args(tempfile.mkdtemp(prefix="rl-chrome-")) +
+                ["--virtual-time-budget=20000", "--window-size=%d,1000" % max(width, 500),
+                 "--screenshot=" + os.path.abspath(shot), framed(u, width, a.out) if width < 500 else u], timeout=180)
         shot = os.path.join(a.out, "widget.png")
         if os.path.exists(shot):
             os.remove(shot)
