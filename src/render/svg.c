@@ -84,6 +84,12 @@
 #define X_PAD_DEC 0.25     /* axis margins beyond the data, in decades */
 #define Y_PAD_DEC 0.3
 #define ROOF_SPAN_DEC 2.0  /* slanted roofs shown over at least this many decades */
+#define DESCENT 0.28       /* baseline above a text box's bottom, in em */
+#define SEG_COST 40        /* placement cost of a label crossing a line */
+#define LEG_MAX_CROSS 3    /* lines the legend may cover inside the plot */
+#define LINE_GAP 2         /* between a flat line and its label */
+#define ALONG_GAP 3        /* between a slanted line and its label */
+#define RIDGE_STEP 40      /* ridge label candidates up the drop line */
 #define RL_PI 3.14159265358979323846
 
 /* Okabe & Ito (2008): blue, vermillion, bluish green, reddish purple,
@@ -163,7 +169,7 @@ static double cost(const layout *l, const box *b, int n) {
     for (size_t i = 0; i < l->nc; i++)
       if (box_hit(g, l->c[i].b)) return INFINITY;
     for (size_t i = 0; i < l->ns; i++)
-      if (seg_hit(l->s[i], b[k])) c += 40;
+      if (seg_hit(l->s[i], b[k])) c += SEG_COST;
   }
   return c;
 }
@@ -436,7 +442,7 @@ static int place_boxes(layout *l, labels *L, label *lab, const box *cand, int n)
   }
   if (bi < 0) return 0;
   lab->x = cand[bi].x0;
-  lab->y = cand[bi].y1 - lab->fs * 0.28;
+  lab->y = cand[bi].y1 - lab->fs * DESCENT;
   int32_t id = l->next_id++;
   claim_box(l, cand[bi], lab->kind, id);
   L->n++;
@@ -469,7 +475,7 @@ static int place_along(layout *l, labels *L, label *lab, double ax, double ay, d
   for (int side = 0; side < 2; side++)
     for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
       if (ts[i] * len + w > len) continue;
-      double off = side == 0 ? 3 : -(lab->fs + 3);
+      double off = side == 0 ? ALONG_GAP : -(lab->fs + ALONG_GAP);
       double sx = ax + dx / len * ts[i] * len + sin(ang) * off;
       double sy = ay + dy / len * ts[i] * len - cos(ang) * off;
       int n = rot_boxes(sx, sy, ang, w, lab->fs, bb, ROT_MAX);
@@ -491,7 +497,7 @@ static int place_along(layout *l, labels *L, label *lab, double ax, double ay, d
  * further away with a leader line. */
 static int place_point(layout *l, labels *L, label *lab, double px, double py, double r) {
   static const double dirs[][2] = {{1, 0}, {-1, 0}, {0, -1}, {0, 1}, {1, -1}, {1, 1}, {-1, -1}, {-1, 1}};
-  static const double dist[] = {0, 12, 26, 44, 66};
+  static const double dist[] = {0, 12, 26, 44, 66, 100, 150};
   double w = text_w(lab->text, lab->fs), h = lab->fs * TEXT_H;
   for (size_t d = 0; d < sizeof dist / sizeof dist[0]; d++) {
     double best = INFINITY;
@@ -505,7 +511,7 @@ static int place_point(layout *l, labels *L, label *lab, double px, double py, d
     }
     if (!isfinite(best)) continue;
     lab->x = bb.x0;
-    lab->y = bb.y1 - lab->fs * 0.28;
+    lab->y = bb.y1 - lab->fs * DESCENT;
     lab->leader = d > 0;
     if (lab->leader) {
       /* from the marker's edge to the nearest point of the box */
@@ -625,7 +631,7 @@ static void build_legend(const rl_plot *p, chart *c, int any_over) {
     any_level |= c->lines.v[i].kind == LN_LEVEL;
   }
   for (int32_t i = 0; i < p->n_roofs; i++) ceil_skipped |= p->roofs[i].n_ceilings > 0;
-  ceil_skipped = ceil_skipped && !any_ceil;
+  ceil_skipped = ceil_skipped && n_devices(p) > MAX_DEVICE_CEILINGS;
   for (int32_t i = 0; i < p->n_points; i++) {
     if (!rli_plot_point_ok(&p->points[i])) continue;
     if (p->points[i].measured) any_meas = 1;
@@ -649,7 +655,7 @@ static void build_legend(const rl_plot *p, chart *c, int any_over) {
   if (any_bound) add_leg(c, LR_BOUND, -1, "op at its roofline bound (not measured)");
   if (any_meas) add_leg(c, LR_MEAS, -1, "measured (x%: of its own roof; dashed: the gap up to it)");
   if ((p->flags & RL_PLOT_AREA_TIME) && any_meas) add_leg(c, LR_AREA, -1, "marker area: time spent");
-  if (any_over) add_leg(c, LR_OVER, -1, "over 100%: faster than its roof (data in a faster level)");
+  if (any_over) add_leg(c, LR_OVER, -1, "over 100%: above its roof (a roof measured low, or a faster level)");
 }
 
 static void place_legend(chart *c, int more_row) {
@@ -665,7 +671,7 @@ static void place_legend(chart *c, int more_row) {
     double cst = cost(&c->l, &cand[i], 1) + i;
     if (cst < best) best = cst, bi = i;
   }
-  if (bi >= 0 && best < 40 * 3) {
+  if (bi >= 0 && best < SEG_COST * LEG_MAX_CROSS) {
     c->legb = cand[bi];
   } else {
     /* under the chart: the canvas grows; rows too long for the canvas
@@ -715,7 +721,7 @@ static void place_line_labels(const rl_plot *p, chart *c, int pass) {
       for (int k = 0; k < 4; k++)
         for (int s = 0; s < 6 && n < 48; s++) {
           double x1 = xr - s * fmax(0, xr - xl - w) / 5;
-          double top = k % 2 == 0 ? y - 2 - h * (1 + k / 2) : y + 2 + h * (k / 2);
+          double top = k % 2 == 0 ? y - LINE_GAP - h * (1 + k / 2) : y + LINE_GAP + h * (k / 2);
           cand[n++] = (box){x1 - w, top, x1, top + h};
           if (x1 - w <= xl) break;
         }
@@ -742,7 +748,7 @@ static void place_line_labels(const rl_plot *p, chart *c, int pass) {
     int nbest = 0;
     for (int k = 0; k < 6; k++)
       for (int side = 0; side < 2; side++) {
-        double y0 = f->py1 - INSET - 4 - k * 40;
+        double y0 = f->py1 - INSET - 4 - k * RIDGE_STEP;
         if (y0 - w < ytop + RIDGE_R + 4) continue;
         double x0 = side == 0 ? x - 3 : x + lab->fs + 1;
         int n = rot_boxes(x0, y0, -RL_PI / 2, w, lab->fs, bb, ROT_MAX);
@@ -834,7 +840,7 @@ static int chart_layout(const rl_plot *p, chart *c) {
         double y = f->H;
         f->H += h + 4;
         box b = {4, y, 4 + w, y + h};
-        lab->x = b.x0, lab->y = b.y1 - FS_NOTE * 0.28;
+        lab->x = b.x0, lab->y = b.y1 - FS_NOTE * DESCENT;
         claim_box(&c->l, b, RL_BOX_NOTE, c->l.next_id++);
         c->L.n++;
       }
