@@ -166,6 +166,23 @@ rl_status rli_plot_point_from_json(const rli_json *o, size_t i, const rl_plot_ro
     pt->perf = pt->roof_perf;
     pt->time_s = has_ts ? ts : (flops > 0 ? flops / pt->perf : 0);
   }
+  /* how it is drawn: "marker" (circle, square, triangle, diamond) and
+   * "group" (points of one group joined by a line, e.g. one kernel at its
+   * L1, L2 and DRAM intensities) */
+  const rli_json *mk = rli_json_get(o, "marker");
+  if (mk && mk->type == RLI_JSON_STR) {
+    static const char *const shapes[] = {"circle", "square", "triangle", "diamond"};
+    int32_t k = 0;
+    while (k < 4 && strcmp(mk->str, shapes[k]) != 0) k++;
+    if (k == 4)
+      return rli_fail(err, RL_EPARSE, "points[%zu]: 'marker' must be circle, square, triangle or diamond", i);
+    pt->marker = k;
+  }
+  double g = 0;
+  int hg = num_member(o, "group", &g);
+  if (hg < 0 || (hg && !(g >= 0 && g <= 1e9 && g == floor(g))))
+    return rli_fail(err, RL_EPARSE, "points[%zu]: 'group' must be a whole number >= 0", i);
+  pt->group = (int32_t)g;
   const rli_json *b = rli_json_get(o, "bound");
   if (b && b->type == RLI_JSON_STR) {
     for (int32_t k = 0; k < 3; k++)

@@ -122,6 +122,48 @@ static rl_plot sample(rl_plot_roof *roof, rl_plot_point *pt) {
   return p;
 }
 
+static void check_layout(const rl_plot *p, const char *what);
+
+/* One kernel at three intensities (L1, L2, DRAM), joined, three shapes:
+ * what a hierarchical (Nsight Compute) chart draws. */
+static void test_groups(void) {
+  const char *txt =
+      "[{\"op\":\"gemm L1\",\"flops\":1e12,\"bytes\":1e10,\"measured_s\":0.01,\"group\":1,\"marker\":\"circle\"},"
+      " {\"op\":\"gemm L2\",\"flops\":1e12,\"bytes\":4e9,\"measured_s\":0.01,\"group\":1,\"marker\":\"square\"},"
+      " {\"op\":\"gemm DRAM\",\"flops\":1e12,\"bytes\":1e9,\"measured_s\":0.01,\"group\":1,\"marker\":\"triangle\"}]";
+  rl_plot_roof roof;
+  rl_hw hw;
+  rl_error e;
+  rl_hw_find("h100", NULL, 0, &hw, &e);
+  CHECK(rl_plot_roof_from_hw(&hw, RL_BF16, 0, &roof, &e) == RL_OK);
+  roof.n_levels = 1; /* an L2 roof, as a hierarchical chart has */
+  roof.level_bw[0] = 10e12;
+  snprintf(roof.level_name[0], sizeof roof.level_name[0], "L2");
+  rl_plot_point *pts = NULL;
+  int32_t n = 0;
+  CHECK(rl_plot_points_parse(txt, strlen(txt), &roof, 0, &pts, &n, &e) == RL_OK);
+  CHECK(n == 3 && pts[0].group == 1 && pts[1].marker == RL_MARK_SQUARE && pts[2].marker == RL_MARK_TRIANGLE);
+  rl_plot p = rl_plot_init();
+  p.roofs = &roof;
+  p.n_roofs = 1;
+  p.points = pts;
+  p.n_points = n;
+  size_t need = rl_plot_svg(&p, NULL, 0);
+  char *s = malloc(need + 1);
+  rl_plot_svg(&p, s, need + 1);
+  size_t joins = 0;
+  for (const char *q = s; (q = strstr(q, "class=\"group\"")) != NULL; q++) joins++;
+  CHECK(joins == 2);                              /* L1-L2, L2-DRAM */
+  CHECK(strstr(s, "gemm L1 (") != NULL);          /* the group's first point is labelled */
+  CHECK(strstr(s, ">gemm L2 (") == NULL);         /* the others are not */
+  CHECK(strstr(s, "<rect x=") != NULL && strstr(s, "<polygon") != NULL);
+  check_layout(&p, "group of three");
+  free(s);
+  rl_free(pts);
+  const char *bad = "[{\"op\":\"x\",\"flops\":1,\"bytes\":1,\"marker\":\"star\"}]";
+  CHECK(rl_plot_points_parse(bad, strlen(bad), &roof, 0, &pts, &n, &e) == RL_EPARSE && strstr(e.msg, "marker"));
+}
+
 static void test_svg(void) {
   rl_plot_roof roof;
   rl_plot_point pt;
@@ -481,6 +523,7 @@ int main(void) {
   RUN(test_layout_plot);
   RUN(test_layout_trace);
   RUN(test_layout_measure);
+  RUN(test_groups);
   printf("layout: %d charts checked, %d with an overlap or an element outside its area\n", layout_charts,
          layout_bad);
   return harness_report("plot");
