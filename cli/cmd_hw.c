@@ -10,13 +10,14 @@
 
 static const char help[] =
     "usage: roofline hw list [--hw-file PATH] [--json|--csv]\n"
-    "       roofline hw show ID [--hw-file PATH] [--json]\n"
+    "       roofline hw show ID [--hw-file PATH] [--json|--csv]\n"
     "\n"
     "list: every device with its dense bf16 tensor peak, FP32 vector peak, memory\n"
     "bandwidth, capacity and bf16 ridge point.\n"
     "show: every figure of one device with its unit and source, and the ridge\n"
     "point (peak / bandwidth) of each format; sparse peaks (2x, 2:4 structured\n"
-    "sparsity) are listed separately and labelled.\n"
+    "sparsity) are listed separately and labelled. show --csv prints the device as\n"
+    "a row of data/hardware.csv (header and row), which --hw-file reads back.\n"
     "\n"
     "IDs are those of data/hardware.csv (nvidia-h100-sxm5, amd-mi300x, ...); short\n"
     "aliases and unique fragments work too (h100, h200, a100-80gb, b200, mi300x,\n"
@@ -85,7 +86,7 @@ static int list(cli_ctx *ctx) {
     return rc;
   }
   if (ctx->csv) { /* base units, one device per row */
-    fputs("id,name,bf16_flops,fp32_flops,mem_bw,mem_bytes,bf16_ridge\n", ctx->out);
+    fputs("id,name,peak_bf16,peak_fp32,bandwidth,mem_bytes,ridge_bf16\n", ctx->out);
     for (int32_t i = 0; i < n; i++) {
       const rl_hw *h = &v[i];
       cli_csv_field(ctx->out, h->id);
@@ -131,6 +132,15 @@ static int show(cli_ctx *ctx, const char *id) {
   if (ctx->json) {
     hw_json_arg a = {&h, 1, 0};
     return cli_print_json(ctx, hw_json_fn, &a);
+  }
+  if (ctx->csv) { /* the device as a row of data/hardware.csv: --hw-file reads it back */
+    size_t need = rl_hw_csv(&h, 1, NULL, 0);
+    char *text = malloc(need + 1);
+    if (!text) return cli_error(ctx, "out of memory");
+    rl_hw_csv(&h, 1, text, need + 1);
+    fputs(text, ctx->out);
+    free(text);
+    return CLI_OK;
   }
   FILE *f = ctx->out;
   fprintf(f, "%s: %s (%s, %s)\n", h.id, h.name, h.vendor, h.form_factor);

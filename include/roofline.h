@@ -173,7 +173,7 @@ typedef enum rl_peak {
   RL_PEAK_COUNT = 11
 } rl_peak;
 
-/* "fp64", "fp64-tensor", "fp32", "tf32", "bf16", "fp16", "fp8", "int8",
+/* "fp64", "fp64_tensor", "fp32", "tf32", "bf16", "fp16", "fp8", "int8",
  * "fp4", "vec16". */
 RL_API const char *rl_peak_name(int32_t peak);
 RL_API rl_status rl_peak_parse(const char *name, int32_t *peak,
@@ -241,7 +241,7 @@ RL_API size_t rl_hw_csv(const rl_hw *hw, int header, char *buf, size_t cap);
  * needed. */
 RL_API size_t rl_hw_json(const rl_hw *hw, char *buf, size_t cap);
 /* Set one figure from a cell as the CSV reader reads it: column is a CSV
- * column ("mem_bw_tbs") or a JSON key ("mem_bw"); a bare number is in the
+ * column ("bandwidth_tbs") or a JSON key ("mem_bw"); a bare number is in the
  * CSV column's unit, a number with a unit is converted ("3.35TB/s"). */
 RL_API rl_status rl_hw_set(rl_hw *hw, const char *column, const char *cell,
                            rl_error *err);

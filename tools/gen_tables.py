@@ -33,8 +33,10 @@ def hw_columns():
     table = src[src.index("static const hw_column columns[] = {"):]
     table = table[:table.index("};")]
     cols = []
-    for m in re.finditer(r'\b(TEXT|PEAK|NUM|INT|BOOL)\("(\w+)", (\w+)(?:, ([0-9.e-]+), (RL_UNIT_\w+))?', table):
+    for m in re.finditer(r'\b(TEXT|PEAK|NUMJ|NUM|INT|BOOL)\("(\w+)", (\w+)(?:, "\w+")?(?:, ([0-9.e-]+), (RL_UNIT_\w+))?',
+                         table):
         kind, csv_name, arg, scale, unit = m.groups()
+        kind = "NUM" if kind == "NUMJ" else kind
         field = f".peak[{arg}]" if kind == "PEAK" else f".{arg}"
         if kind == "PEAK":
             scale, unit = "1e12", "RL_UNIT_FLOP_S"

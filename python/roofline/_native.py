@@ -40,6 +40,9 @@ class Hw(ctypes.Structure):
     h.mem_bw, h.id (bytes), h.peak (a list by rl_peak index), h.record() (the JSON
     record of `roofline hw show --json`); h.mem_bw = 3.35e12 sets one, in base units."""
     _opaque_ = True
+    # fields whose JSON key names the concept as every record does
+    _JSON_KEY = {"mem_bw": "bandwidth", "l1_bw": "l1_bandwidth", "l2_bw": "l2_bandwidth",
+                 "l3_bw": "l3_bandwidth", "interconnect_bw": "interconnect_bandwidth"}
 
     def record(self):
         need = _LIB.rl_hw_json(ctypes.byref(self), None, 0)
@@ -54,12 +57,16 @@ class Hw(ctypes.Structure):
             return [_LIB.rl_hw_value(ctypes.byref(self), _LIB.rl_peak_name(i))
                     for i in range(RL_PEAK_COUNT)]
         rec = self.record()
-        if name not in rec:
+        key = self._JSON_KEY.get(name, name)
+        if key not in rec:
             raise AttributeError(name)
-        if isinstance(rec[name], str):
-            return rec[name].encode()
+        val = rec[key]
+        if isinstance(val, list):  # aliases: the C field is space-separated
+            return " ".join(val).encode()
+        if isinstance(val, str):
+            return val.encode()
         v = _LIB.rl_hw_value(ctypes.byref(self), name.encode())  # 0 where the record has null
-        return bool(v) if isinstance(rec[name], bool) else int(v) if isinstance(rec[name], int) else v
+        return bool(v) if isinstance(val, bool) else int(v) if isinstance(val, int) else v
 
     def __setattr__(self, name, value):
         err = Error()

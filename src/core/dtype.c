@@ -56,7 +56,7 @@ rl_status rl_dtype_parse(const char *name, int32_t *dtype, rl_error *err) {
 }
 
 static const char *const peak_names[RL_PEAK_COUNT] = {
-    "fp64", "fp64-tensor", "fp32", "tf32", "bf16",
+    "fp64", "fp64_tensor", "fp32", "tf32", "bf16",
     "fp16", "fp8",         "int8", "fp4",  "vec16", "int4"};
 
 const char *rl_peak_name(int32_t peak) {
@@ -71,7 +71,7 @@ rl_status rl_peak_parse(const char *name, int32_t *peak, rl_error *err) {
       *peak = i;
       return RL_OK;
     }
-  if (rli_strcasecmp(name, "fp64_tensor") == 0) { *peak = RL_PEAK_FP64_TENSOR; return RL_OK; }
+  if (rli_strcasecmp(name, "fp64-tensor") == 0) { *peak = RL_PEAK_FP64_TENSOR; return RL_OK; }
   int32_t dt;
   if (rl_dtype_parse(name, &dt, NULL) == RL_OK) {
     static const int32_t map[RL_DTYPE_COUNT] = {
@@ -83,7 +83,7 @@ rl_status rl_peak_parse(const char *name, int32_t *peak, rl_error *err) {
     }
   }
   return rli_fail(err, RL_ENOTFOUND,
-                  "unknown format '%s' (fp64 fp64-tensor fp32 tf32 bf16 fp16 "
+                  "unknown format '%s' (fp64 fp64_tensor fp32 tf32 bf16 fp16 "
                   "fp8 int8 fp4 vec16 int4)",
                   name);
 }

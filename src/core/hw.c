@@ -255,7 +255,9 @@ static int csv_field(const char **pp, const char *end, char *buf, size_t cap,
 enum { COL_TEXT, COL_PEAK, COL_NUM, COL_INT, COL_BOOL };
 typedef struct hw_column {
   const char *name;   /* CSV column */
-  const char *key;    /* JSON key: the rl_hw field */
+  const char *key;    /* the rl_hw field (Python's attribute) */
+  const char *json;   /* JSON key (one name per concept: "bandwidth" as in
+                       * every record, not "mem_bw") */
   int type;
   int peak;           /* COL_PEAK: rl_peak index */
   size_t off;         /* offset in rl_hw (COL_PEAK: of peak[0]) */
@@ -267,12 +269,13 @@ typedef struct hw_column {
   const char *note;   /* `hw show`: after the value */
 } hw_column;
 
-#define TEXT(csv, f) {csv, #f, COL_TEXT, 0, offsetof(rl_hw, f), sizeof(((rl_hw *)0)->f), 1, RL_UNIT_COUNT, NULL, NULL, NULL}
-#define PEAK(csv, k) {csv, csv, COL_PEAK, k, offsetof(rl_hw, peak), 0, 1e12, RL_UNIT_FLOP_S, NULL, NULL, NULL}
-#define NUM(csv, f, scale, unit, label, suffix, note) \
-  {csv, #f, COL_NUM, 0, offsetof(rl_hw, f), 0, scale, unit, label, suffix, note}
-#define INT(csv, f, label) {csv, #f, COL_INT, 0, offsetof(rl_hw, f), 0, 1, RL_UNIT_COUNT, label, NULL, NULL}
-#define BOOL(csv, f) {csv, #f, COL_BOOL, 0, offsetof(rl_hw, f), 0, 1, RL_UNIT_COUNT, NULL, NULL, NULL}
+#define TEXT(csv, f) {csv, #f, #f, COL_TEXT, 0, offsetof(rl_hw, f), sizeof(((rl_hw *)0)->f), 1, RL_UNIT_COUNT, NULL, NULL, NULL}
+#define PEAK(csv, k) {csv, csv, csv, COL_PEAK, k, offsetof(rl_hw, peak), 0, 1e12, RL_UNIT_FLOP_S, NULL, NULL, NULL}
+#define NUM(csv, f, scale, unit, label, suffix, note) NUMJ(csv, f, #f, scale, unit, label, suffix, note)
+#define NUMJ(csv, f, json, scale, unit, label, suffix, note) \
+  {csv, #f, json, COL_NUM, 0, offsetof(rl_hw, f), 0, scale, unit, label, suffix, note}
+#define INT(csv, f, label) {csv, #f, #f, COL_INT, 0, offsetof(rl_hw, f), 0, 1, RL_UNIT_COUNT, label, NULL, NULL}
+#define BOOL(csv, f) {csv, #f, #f, COL_BOOL, 0, offsetof(rl_hw, f), 0, 1, RL_UNIT_COUNT, NULL, NULL, NULL}
 static const hw_column columns[] = {
     TEXT("id", id),
     TEXT("aliases", aliases),
@@ -292,14 +295,14 @@ static const hw_column columns[] = {
     PEAK("int4", RL_PEAK_INT4),
     BOOL("sparsity", sparsity),
     NUM("mem_gb", mem_bytes, 1e9, RL_UNIT_BYTES, "memory capacity", NULL, NULL),
-    NUM("mem_bw_tbs", mem_bw, 1e12, RL_UNIT_BYTES_S, "memory bandwidth", NULL, NULL),
-    NUM("l1_bw_tbs", l1_bw, 1e12, RL_UNIT_BYTES_S, "L1 bandwidth", NULL, NULL),
+    NUMJ("bandwidth_tbs", mem_bw, "bandwidth", 1e12, RL_UNIT_BYTES_S, "memory bandwidth", NULL, NULL),
+    NUMJ("l1_bandwidth_tbs", l1_bw, "l1_bandwidth", 1e12, RL_UNIT_BYTES_S, "L1 bandwidth", NULL, NULL),
     NUM("l2_mb", l2_bytes, 1e6, RL_UNIT_BYTES, "L2 / last level", NULL, NULL),
-    NUM("l2_bw_tbs", l2_bw, 1e12, RL_UNIT_BYTES_S, "L2 bandwidth", NULL, NULL),
-    NUM("l3_bw_tbs", l3_bw, 1e12, RL_UNIT_BYTES_S, "L3 bandwidth", NULL, NULL),
+    NUMJ("l2_bandwidth_tbs", l2_bw, "l2_bandwidth", 1e12, RL_UNIT_BYTES_S, "L2 bandwidth", NULL, NULL),
+    NUMJ("l3_bandwidth_tbs", l3_bw, "l3_bandwidth", 1e12, RL_UNIT_BYTES_S, "L3 bandwidth", NULL, NULL),
     INT("sms", sms, "SMs / CUs"),
     NUM("boost_ghz", boost_hz, 1e9, RL_UNIT_COUNT, "boost clock", "GHz", NULL),
-    NUM("interconnect_gbs", interconnect_bw, 1e9, RL_UNIT_BYTES_S, "interconnect", NULL,
+    NUMJ("interconnect_bandwidth_gbs", interconnect_bw, "interconnect_bandwidth", 1e9, RL_UNIT_BYTES_S, "interconnect", NULL,
         "(total, both directions)"),
     NUM("link_latency_us", link_latency_s, 1e-6, RL_UNIT_SECONDS, "link latency", NULL,
         "per ring hop (NCCL tuning model)"),
@@ -382,10 +385,11 @@ static rl_status set_cell(rl_hw *hw, const hw_column *c, const char *cell, int t
   return RL_OK;
 }
 
-/* A column by CSV name, JSON key or (a peak) format name ("fp64-tensor"). */
+/* A column by CSV name, JSON key or (a peak) format name ("fp64_tensor"). */
 static const hw_column *find_column(const char *name) {
   for (size_t c = 0; c < N_COLUMNS; c++)
     if (strcmp(name, columns[c].name) == 0 || strcmp(name, columns[c].key) == 0 ||
+        strcmp(name, columns[c].json) == 0 ||
         (columns[c].type == COL_PEAK && strcmp(name, rl_peak_name(columns[c].peak)) == 0))
       return &columns[c];
   return NULL;
@@ -553,7 +557,7 @@ static rl_status parse_csv(const char *text, size_t len, rl_hw *out, int32_t cap
     rl_status idst = check_row_id(&hw, line, ids, err);
     if (idst != RL_OK) return idst;
     if (!(hw.mem_bw > 0))
-      return rli_fail(err, RL_EINVAL, "line %d (%s): a device needs mem_bw_tbs > 0", line, hw.id);
+      return rli_fail(err, RL_EINVAL, "line %d (%s): a device needs bandwidth_tbs > 0", line, hw.id);
     if (out && *n < cap) out[*n] = hw;
     (*n)++;
     p = eol ? eol + 1 : end;
@@ -631,8 +635,25 @@ size_t rl_hw_json(const rl_hw *hw, char *buf, size_t cap) {
       }
       continue;
     }
-    rli_out_printf(&o, "%s\"%s\":", c ? "," : "", col->key);
-    if (col->type == COL_TEXT) rli_out_str(&o, (const char *)hw + col->off);
+    rli_out_printf(&o, "%s\"%s\":", c ? "," : "", col->json);
+    if (col->type == COL_TEXT && col->off == offsetof(rl_hw, aliases)) {
+      /* the aliases as a list of words */
+      const char *a = hw->aliases;
+      rli_out_puts(&o, "[");
+      for (int first = 1; *a;) {
+        size_t n = strcspn(a, " ");
+        if (n) {
+          char w[RL_HW_TEXT_MAX];
+          snprintf(w, sizeof w, "%.*s", (int)n, a);
+          rli_out_puts(&o, first ? "" : ",");
+          rli_out_str(&o, w);
+          first = 0;
+        }
+        a += n;
+        while (*a == ' ') a++;
+      }
+      rli_out_puts(&o, "]");
+    } else if (col->type == COL_TEXT) rli_out_str(&o, (const char *)hw + col->off);
     else if (col->type == COL_BOOL) rli_out_puts(&o, num_of(hw, col) != 0 ? "true" : "false");
     else if (num_of(hw, col) > 0) rli_out_num(&o, num_of(hw, col));
     else rli_out_puts(&o, "null"); /* a figure the database does not give */

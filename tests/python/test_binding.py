@@ -61,13 +61,13 @@ class SeedFunctions(unittest.TestCase):
         self.assertEqual(r["peak_kind"], "vec16")
         h = rl.hardware("h200")
         self.assertEqual(h["id"], "nvidia-h200-sxm")
-        self.assertEqual(h["mem_bw"], 4.8e12)
+        self.assertEqual(h["bandwidth"], 4.8e12)
         ids = [d["id"] for d in rl.hardware_list()]
         self.assertIn("amd-mi300x", ids)
         # the record is the library's (rl_hw_json): every column, the measured-CPU ones too
         h100 = rl.hardware("h100")
         self.assertEqual(h100["form_factor"], "SXM5")
-        self.assertEqual((h100["l1_bw"], h100["l3_bw"], h100["sms"]), (None, None, 132))
+        self.assertEqual((h100["l1_bandwidth"], h100["l3_bandwidth"], h100["sms"]), (None, None, 132))
         self.assertTrue(all(d["source"] for d in rl.hardware_list()))
         rows = rl.layer(hw="h100")
         self.assertEqual([r["op"] for r in rows][:3], ["add", "softmax", "layernorm"])

@@ -145,20 +145,21 @@ static void test_hw_round_trip(void) {
     rl_hw_json(&b, json2, sizeof json2);
     CHECK_STR(json2, json);
   }
-  /* every column appears in the JSON, under its field's name */
+  /* every column appears in the JSON, under its key (README "Scripting") */
   rl_hw h;
   CHECK(rl_hw_find("h100", NULL, 0, &h, NULL) == RL_OK);
   rl_hw_json(&h, json, sizeof json);
   static const char *const keys[] = {"\"id\":", "\"aliases\":", "\"vendor\":", "\"name\":",
       "\"form_factor\":\"SXM5\"", "\"peak\":{", "\"ridge\":{", "\"sparsity\":true",
-      "\"mem_bytes\":", "\"mem_bw\":", "\"l1_bw\":", "\"l2_bytes\":", "\"l2_bw\":",
-      "\"l3_bw\":", "\"sms\":132", "\"boost_hz\":", "\"interconnect_bw\":", "\"tdp_w\":700",
+      "\"mem_bytes\":", "\"bandwidth\":", "\"l1_bandwidth\":", "\"l2_bytes\":", "\"l2_bandwidth\":",
+      "\"l3_bandwidth\":", "\"sms\":132", "\"boost_hz\":", "\"interconnect_bandwidth\":", "\"tdp_w\":700",
+      "\"aliases\":[\"h100\",\"h100-sxm\",\"h100-sxm5\"]",
       "\"source\":"};
   for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) CHECK(strstr(json, keys[k]) != NULL);
   /* set a figure by CSV column or JSON key, with the reader's rules */
   rl_error e = {{0}};
   CHECK(rl_hw_set(&h, "l1_bw", "20TB/s", &e) == RL_OK && h.l1_bw == 20e12);
-  CHECK(rl_hw_set(&h, "l3_bw_tbs", "1.5", &e) == RL_OK && h.l3_bw == 1.5e12);
+  CHECK(rl_hw_set(&h, "l3_bandwidth_tbs", "1.5", &e) == RL_OK && h.l3_bw == 1.5e12);
   CHECK(rl_hw_set(&h, "form_factor", "PCIe", &e) == RL_OK && strcmp(h.form_factor, "PCIe") == 0);
   CHECK(rl_hw_set(&h, "sms", "1.5", &e) == RL_EINVAL && strstr(e.msg, "sms: not a whole number"));
   CHECK(rl_hw_set(&h, "mem_bw", "3TB", &e) != RL_OK && strstr(e.msg, "mem_bw:"));
@@ -200,7 +201,7 @@ static void test_hw_csv_errors(void) {
   rl_hw out[4];
   int32_t n;
   rl_error e;
-  const char *ok = "# comment\nid,bf16,mem_bw_tbs,mem_gb,source\r\nx,100,1.5,32GiB,\"a, quoted \"\"source\"\"\"\r\n";
+  const char *ok = "# comment\nid,bf16,bandwidth_tbs,mem_gb,source\r\nx,100,1.5,32GiB,\"a, quoted \"\"source\"\"\"\r\n";
   CHECK(rl_hw_parse_csv(ok, strlen(ok), out, 4, &n, &e) == RL_OK && n == 1);
   CHECK_NEAR(out[0].peak[RL_PEAK_BF16], 100e12, 1e-12);
   CHECK_NEAR(out[0].mem_bytes, 32.0 * 1073741824.0, 0);
@@ -212,13 +213,13 @@ static void test_hw_csv_errors(void) {
   BAD("name,bf16\nx,1\n", "no 'id' column");
   BAD("id,bogus\nx,1\n", "unknown column 'bogus'");
   BAD("id,bf16,bf16\nx,1,1\n", "twice");
-  BAD("id,bf16,mem_bw_tbs\nx,1\n", "2 fields, the header has 3");
-  BAD("id,bf16,mem_bw_tbs\nx,1,2,3\n", "more fields");
-  BAD("id,bf16,mem_bw_tbs\nx,-1,2\n", "non-negative");
-  BAD("id,bf16,mem_bw_tbs\nx,1,\n", "mem_bw_tbs > 0");
-  BAD("id,bf16,mem_bw_tbs\nx,1,2TB\n", "in B where B/s");
-  BAD("id,bf16,mem_bw_tbs\n\"x,1,2\n", "quoting");
-  BAD("id,sms,mem_bw_tbs\nx,1.5,2\n", "whole number");
+  BAD("id,bf16,bandwidth_tbs\nx,1\n", "2 fields, the header has 3");
+  BAD("id,bf16,bandwidth_tbs\nx,1,2,3\n", "more fields");
+  BAD("id,bf16,bandwidth_tbs\nx,-1,2\n", "non-negative");
+  BAD("id,bf16,bandwidth_tbs\nx,1,\n", "bandwidth_tbs > 0");
+  BAD("id,bf16,bandwidth_tbs\nx,1,2TB\n", "in B where B/s");
+  BAD("id,bf16,bandwidth_tbs\n\"x,1,2\n", "quoting");
+  BAD("id,sms,bandwidth_tbs\nx,1.5,2\n", "whole number");
 #undef BAD
 }
 
