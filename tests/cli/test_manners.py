@@ -133,8 +133,10 @@ def test_write_errors(rl):
                     rc, _, err = run(rl, args, stdout=f)
                 check(rc == 1 and one_line(err) and "No space left on device" in err,
                       f"{' '.join(args)} > full device: exit {rc}, {err!r}")
-    # a closed pipe: the reader goes away after a few bytes
-    p = subprocess.Popen([rl, "trace", KINETO, "--json"], cwd=ROOT, stdout=subprocess.PIPE,
+    # a closed pipe: the reader goes away after a few bytes (160 kB of output, more
+    # than a pipe holds, so the writer meets the closed end whatever the timing)
+    big = "tests/fixtures/traces/pytorch_kineto_2023_a100_ddp_input_dims.json.gz"
+    p = subprocess.Popen([rl, "trace", big, "--json"], cwd=ROOT, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE)
     p.stdout.read(10)
     p.stdout.close()
