@@ -385,8 +385,20 @@ static rl_status set_cell(rl_hw *hw, const hw_column *c, const char *cell, int t
   return RL_OK;
 }
 
+/* A CSV column's name as of the contract's version 1: the older names are
+ * still read. */
+static const char *csv_name_now(const char *name) {
+  static const char *const old[][2] = {{"mem_bw_tbs", "bandwidth_tbs"}, {"l1_bw_tbs", "l1_bandwidth_tbs"},
+                                       {"l2_bw_tbs", "l2_bandwidth_tbs"}, {"l3_bw_tbs", "l3_bandwidth_tbs"},
+                                       {"interconnect_gbs", "interconnect_bandwidth_gbs"}};
+  for (size_t k = 0; k < sizeof old / sizeof old[0]; k++)
+    if (strcmp(name, old[k][0]) == 0) return old[k][1];
+  return name;
+}
+
 /* A column by CSV name, JSON key or (a peak) format name ("fp64_tensor"). */
 static const hw_column *find_column(const char *name) {
+  name = csv_name_now(name);
   for (size_t c = 0; c < N_COLUMNS; c++)
     if (strcmp(name, columns[c].name) == 0 || strcmp(name, columns[c].key) == 0 ||
         strcmp(name, columns[c].json) == 0 ||
@@ -521,7 +533,7 @@ static rl_status parse_csv(const char *text, size_t len, rl_hw *out, int32_t cap
         if (bad) return rli_fail(err, RL_EPARSE, "line %d: malformed header", line);
         int found = -1;
         for (size_t c = 0; c < N_COLUMNS; c++)
-          if (strcmp(cell, columns[c].name) == 0) found = (int)c;
+          if (strcmp(csv_name_now(cell), columns[c].name) == 0) found = (int)c;
         if (found < 0)
           return rli_fail(err, RL_EPARSE, "line %d: unknown column '%s'", line, cell);
         for (int c = 0; c < ncols; c++)

@@ -206,6 +206,10 @@ static void test_hw_csv_errors(void) {
   CHECK_NEAR(out[0].peak[RL_PEAK_BF16], 100e12, 1e-12);
   CHECK_NEAR(out[0].mem_bytes, 32.0 * 1073741824.0, 0);
   CHECK_STR(out[0].source, "a, quoted \"source\"");
+  /* the column names before contract version 1 are still read */
+  const char *old = "id,bf16,mem_bw_tbs,interconnect_gbs,source\nx,100,1.5,900,s\n";
+  CHECK(rl_hw_parse_csv(old, strlen(old), out, 4, &n, &e) == RL_OK && n == 1);
+  CHECK(out[0].mem_bw == 1.5e12 && out[0].interconnect_bw == 900e9);
 #define BAD(text, needle) do { CHECK(rl_hw_parse_csv(text, strlen(text), out, 4, &n, &e) != RL_OK); \
     CHECK(strstr(e.msg, needle) != NULL); } while (0)
   BAD("", "no header");
