@@ -178,12 +178,15 @@ int cli_check_output(cli_ctx *ctx, int rc) {
 
 /* ---- errors ------------------------------------------------------------ */
 int cli_error(cli_ctx *ctx, const char *fmt, ...) {
+  char msg[2048];
   va_list ap;
   va_start(ap, fmt);
-  fprintf(ctx->err, "roofline %s: ", ctx->cmd);
-  vfprintf(ctx->err, fmt, ap);
-  fputc('\n', ctx->err);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  /* one line, whatever the arguments it echoes carry */
+  for (char *p = msg; *p; p++)
+    if (*p == '\n' || *p == '\r') *p = ' ';
+  fprintf(ctx->err, "roofline %s: %s\n", ctx->cmd, msg);
   return CLI_USAGE;
 }
 

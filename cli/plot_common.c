@@ -140,8 +140,8 @@ static int parse_op_spec(cli_ctx *ctx, const char *spec, int32_t dtype, rl_op *o
   const char *names[MAX_KEYS];
   double values[MAX_KEYS];
   int32_t n = 0;
+  char kvbuf[512], *kvs[32]; /* names[] point into kvbuf: it lives as long */
   if (colon) {
-    char kvbuf[512], *kvs[32];
     char flag[64];
     snprintf(flag, sizeof flag, "op '%.40s'", spec);
     int nkv = cli_split_list(ctx, flag, colon + 1, kvbuf, sizeof kvbuf, kvs, 32);

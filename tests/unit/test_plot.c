@@ -225,6 +225,10 @@ static void test_cli_errors(void) {
       {{"roofline", "plot", "--points", "/nonexistent-file.json", NULL}, "/nonexistent-file.json"},
       {{"roofline", "plot", "matmul:m=4096,q=3", NULL}, "unknown key"},
       {{"roofline", "plot", "--term", "-o", "x.svg", NULL}, "not both"},
+      /* an argument's newline is not echoed as a second line (bench/fuzz) */
+      {{"roofline", "plot", "--term", "\x88\nmatmul:m=4,n", NULL}, "unknown op"},
+      {{"roofline", "plot", "matmul:m=4,m=8", NULL}, "m given twice"},
+      {{"roofline", "plot", "matmul:m=4,,n=8", NULL}, "empty item"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     int argc = 0;
@@ -235,6 +239,16 @@ static void test_cli_errors(void) {
     CHECK(out && out[0] == 0);
     CHECK(err && strstr(err, cases[i].want) != NULL);
     CHECK(err && strchr(err, '\n') == err + strlen(err) - 1); /* one line */
+    free(out);
+    free(err);
+  }
+  /* an op spec's keys outlive the list they were split from (a use after
+   * scope bench/fuzz found): the op is built from them */
+  {
+    const char *args[] = {"roofline", "plot", "--term", "--preset", "none", "matmul:m=4096,n=4096,k=4096,time=300us", NULL};
+    char *out = NULL, *err = NULL;
+    CHECK(run_cli(6, (char **)(uintptr_t)args, &out, &err) == 0);
+    CHECK(out && strstr(out, "matmul") != NULL);
     free(out);
     free(err);
   }
