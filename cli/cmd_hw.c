@@ -143,7 +143,11 @@ static int show(cli_ctx *ctx, const char *id) {
     return CLI_OK;
   }
   FILE *f = ctx->out;
-  fprintf(f, "%s: %s (%s, %s)\n", h.id, h.name, h.vendor, h.form_factor);
+  /* only the fields a row gives: a user's row may leave vendor and form factor empty */
+  fprintf(f, "%s: %s", h.id, h.name[0] ? h.name : "(no name)");
+  if (h.vendor[0] || h.form_factor[0])
+    fprintf(f, " (%s%s%s)", h.vendor, h.vendor[0] && h.form_factor[0] ? ", " : "", h.form_factor);
+  fprintf(f, "\n");
   if (h.aliases[0]) fprintf(f, "aliases: %s\n", h.aliases);
   fputc('\n', f);
   const char *hdr[] = {"format", "dense peak", "ridge (dense)", "2:4 sparse peak"};

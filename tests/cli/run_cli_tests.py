@@ -216,6 +216,18 @@ def main():
                 bad("require-fit", " ".join(args + extra), f"exit {rc}, want {want}; {err!r}")
             else:
                 passed += 1
+    # a user's row without vendor and form factor prints no empty "( , )"; the text
+    # says "query head" for one query head per K/V head
+    rc, out, _ = run(binary, ["hw", "show", "bf16-only", "--hw-file", "tests/fixtures/models/hw-bf16-only.csv"])
+    if rc or "(" in out.splitlines()[0]:
+        bad("text", "hw show without vendor", repr(out.splitlines()[:1]))
+    else:
+        passed += 1
+    rc, out, _ = run(binary, ["decode", "--model", "llama2-7b", "--context", "16", "--batch", "1"])
+    if rc or "serves 1 query head)" not in out:
+        bad("text", "one query head per K/V head", "plural")
+    else:
+        passed += 1
     # plan: every row agrees with `decode` and `prefill` run at its batch and formats
     for plan in (["--model", "llama3-70b", "--prompt", "2048", "--gen", "64", "--ttft", "1s",
                   "--tpot", "30ms", "--weight-dtype", "bf16,int4", "--kv-dtype", "bf16,fp8"],
