@@ -203,6 +203,10 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     }
   }
   if ((rc = cli_infer_setup(ctx, opts, &inf, &hwf, &m, &base, &hw, &roof))) return rc;
+  if (maxtp > 1 && !cli_seen(opts, "comm-latency") && hw.link_latency_s > 0)
+    snprintf(inf.latency_note, sizeof inf.latency_note,
+             "per all-reduce, NCCL's ring model: %s base + 2(tp-1) x %s per link hop (%s)",
+             CLI_Q(CLI_NCCL_RING_BASE_S, RL_UNIT_SECONDS), CLI_Q(hw.link_latency_s, RL_UNIT_SECONDS), hw.id);
   rl_plan_cfg pc = {prompt, gen, ttft, tpot, gpus, max_batch};
   int nrows = ntp * nwd * nkd;
   rl_plan_row *rows = calloc((size_t)nrows, sizeof *rows);
