@@ -1353,9 +1353,9 @@ static void rows_json(rli_out *o, const rl_trace_row *rows, int32_t n, int32_t t
       num_or_null(o, "l1_intensity", r->l1_intensity >= 0, r->l1_intensity);
       num_or_null(o, "l2_intensity", r->l2_intensity >= 0, r->l2_intensity);
       num_or_null(o, "dram_intensity", r->dram_intensity >= 0, r->dram_intensity);
-      num_or_null(o, "l1_bw", r->l1_bw > 0, r->l1_bw);
-      num_or_null(o, "l2_bw", r->l2_bw > 0, r->l2_bw);
-      num_or_null(o, "dram_bw", r->dram_bw > 0, r->dram_bw);
+      num_or_null(o, "l1_bandwidth", r->l1_bw > 0, r->l1_bw);
+      num_or_null(o, "l2_bandwidth", r->l2_bw > 0, r->l2_bw);
+      num_or_null(o, "dram_bandwidth", r->dram_bw > 0, r->dram_bw);
       num_or_null(o, "compute_peak", r->compute_peak > 0, r->compute_peak);
       rli_out_puts(o, ",\"binding_level\":");
       if (r->binding_level >= 0) rli_out_str(o, rl_level_name(r->binding_level));

@@ -67,7 +67,8 @@ class SeedFunctions(unittest.TestCase):
         # the record is the library's (rl_hw_json): every column, the measured-CPU ones too
         h100 = rl.hardware("h100")
         self.assertEqual(h100["form_factor"], "SXM5")
-        self.assertEqual((h100["l1_bandwidth"], h100["l3_bandwidth"], h100["sms"]), (None, None, 132))
+        self.assertEqual((h100["l1_bandwidth"], h100["l2_bandwidth"], h100["l3_bandwidth"],
+                          h100["sms"]), (33.45e12, 10.14e12, None, 132))
         self.assertTrue(all(d["source"] for d in rl.hardware_list()))
         rows = rl.layer(hw="h100")
         self.assertEqual([r["op"] for r in rows][:3], ["add", "softmax", "layernorm"])
