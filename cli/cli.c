@@ -11,7 +11,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- the command table ---------------------------------------------- */
 extern const cli_command cmd_hw, cmd_op, cmd_kernel, cmd_layer;
@@ -435,6 +437,28 @@ static int text_width(const char *s) {
   return w;
 }
 
+/* Write the UTF-8 characters [from, to) of s. */
+static void put_cells(FILE *f, const char *s, int from, int to) {
+  int i = -1;
+  for (; *s; s++) {
+    if (((unsigned char)*s & 0xC0) != 0x80) i++;
+    if (i >= from && i < to) fputc(*s, f);
+  }
+}
+
+int cli_term_width(const cli_ctx *ctx) {
+  const char *env = getenv("COLUMNS");
+  if (env && *env) {
+    char *end;
+    long v = strtol(env, &end, 10);
+    if (!*end && v >= 20 && v <= 10000) return (int)v;
+  }
+  struct winsize ws;
+  int fd = fileno(ctx->out);
+  if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) return ws.ws_col;
+  return 0;
+}
+
 void cli_table_print(cli_ctx *ctx, cli_table *t) {
   if (!t) return;
   if (ctx->csv) {
@@ -463,19 +487,49 @@ void cli_table_print(cli_ctx *ctx, cli_table *t) {
       int l = s ? text_width(s) : 0;
       if (l > w[c]) w[c] = l;
     }
+  /* fit the terminal: the widest name columns (mostly text, not figures)
+   * give way, to 6 cells at least, their long cells cut in the middle */
+  int limit = cli_term_width(ctx);
+  int text_col[32] = {0};
+  for (int c = 0; c < nc; c++) {
+    int digits = 0;
+    for (int r = 1; r < t->nrows; r++) {
+      const char *s = t->cells[r * t->ncols + c];
+      digits += s && ((*s >= '0' && *s <= '9') || *s == '-');
+    }
+    text_col[c] = 2 * digits < t->nrows - 1;
+  }
+  for (;;) {
+    int total = 0, widest = -1;
+    for (int c = 0; c < nc; c++) {
+      total += w[c] + (c < nc - 1 ? 2 : 0);
+      if (text_col[c] && w[c] > 6 && (widest < 0 || w[c] > w[widest])) widest = c;
+    }
+    if (limit <= 0 || total <= limit || widest < 0) break;
+    w[widest]--;
+  }
   for (int r = 0; r < t->nrows; r++) {
     for (int c = 0; c < nc; c++) {
       const char *s = t->cells[r * t->ncols + c];
       if (!s) s = "";
-      int pad = w[c] - text_width(s);
-      if (c == nc - 1) { fputs(s, ctx->out); break; }
-      fputs(s, ctx->out);
-      fprintf(ctx->out, "%*s", pad + 2, "");
+      int tw = text_width(s);
+      if (tw > w[c]) { /* cut in the middle: head, an ellipsis, tail */
+        int head = (w[c] - 1) / 2, tail = w[c] - 1 - head;
+        put_cells(ctx->out, s, 0, head);
+        fputs("\u2026", ctx->out);
+        put_cells(ctx->out, s, tw - tail, tw);
+        tw = w[c];
+      } else {
+        fputs(s, ctx->out);
+      }
+      if (c == nc - 1) break;
+      fprintf(ctx->out, "%*s", w[c] - tw + 2, "");
     }
     fputc('\n', ctx->out);
     if (r == 0) {
       int total = 0;
       for (int c = 0; c < nc; c++) total += w[c] + (c < nc - 1 ? 2 : 0);
+      if (limit > 0 && total > limit) total = limit;
       for (int i = 0; i < total; i++) fputc('-', ctx->out);
       fputc('\n', ctx->out);
     }

@@ -147,8 +147,13 @@ const char *cli_num(char *buf, size_t cap, double v);
 const char *cli_q(char *buf, size_t cap, double v, rl_unit u);
 #define CLI_Q(v, u) cli_q((char[48]){0}, 48, (v), (u))
 
+/* The width tables fit: COLUMNS when set (20..10000), else the terminal's
+ * (TIOCGWINSZ) when ctx->out is one; 0 (no limit) in a pipe or file. */
+int cli_term_width(const cli_ctx *ctx);
+
 /* A simple table: add rows of cells, then print aligned (text) or as CSV
- * (ctx->csv). Cells are copied. */
+ * (ctx->csv). Cells are copied. Text fits cli_term_width: the widest
+ * columns narrow, their long cells cut in the middle with an ellipsis. */
 typedef struct cli_table cli_table;
 cli_table *cli_table_new(int ncols, const char *const *header);
 void cli_table_row(cli_table *t, const char *const *cells);

@@ -182,12 +182,36 @@ def test_failed_plot(rl):
               f"a failed --plot still prints the report, then one line: {rc} {err!r}")
 
 
+def test_widths(rl):
+    full = run(rl, ["hw", "list"])[1]
+    check("nvidia-h100-sxm5" in full and "\u2026" not in full, "hw list into a pipe: full names, no cut")
+    for cols in (80, 200):
+        rc, out, _ = run(rl, ["hw", "list"], env={"COLUMNS": str(cols)})
+        lines = out.splitlines()
+        rule = next((l for l in lines if l and set(l) == {"-"}), "")
+        check(rc == 0 and 0 < len(rule) <= cols, f"COLUMNS={cols}: rule of {len(rule)} cells")
+        if cols == 80:
+            check(all(len(l) <= cols for l in lines) and "\u2026" in out,
+                  f"COLUMNS=80: hw list fits, names cut in the middle: {max(map(len, lines))}")
+        else:
+            check(out == full, "COLUMNS=200: hw list as wide as it needs")
+    rc, text = on_pty(rl, ["hw", "list"], env={"COLUMNS": "80"})
+    check(rc == 0 and all(len(l.rstrip("\r")) <= 80 for l in text.split("\n")), "hw list on a terminal of 80")
+    for env in ({}, {"NO_COLOR": "1"}):
+        rc, text = on_pty(rl, ["hw", "list"], env=env)
+        check(rc == 0 and "\x1b[" not in text, f"tables carry no colour codes ({env})")
+    rc, text = on_pty(rl, ["plot", "--term", "--hw", "h100"], env={"NO_COLOR": "1"})
+    check(rc == 0 and "\x1b[" not in text, "plot --term with NO_COLOR: no colour")
+    rc, out, _ = run(rl, ["plot", "--term", "--hw", "h100"])
+    check(rc == 0 and "\x1b[" not in out, "plot --term into a pipe: no colour")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--roofline", default=os.path.join(ROOT, "build", "roofline"))
     rl = os.path.abspath(ap.parse_args().roofline)
     for t in (test_stdin, test_directories, test_write_errors, test_suggestions, test_version,
-              test_plot_terminal, test_failed_plot):
+              test_plot_terminal, test_failed_plot, test_widths):
         t(rl)
     print(f"manners: {passed} passed, {failed} failed")
     return 1 if failed else 0
