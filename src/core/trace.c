@@ -1118,6 +1118,7 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   uint32_t shared = rli_trace_cost_why(t, "its op launched several kernels: the op's F and Q "
                                          "are on the op's row, not split between them");
   uint32_t nolink = rli_trace_cost_reason(t, RL_REASON_NO_OP, "no launching op is known for it");
+  uint32_t prewin = why_text(t, "(kernels launched before the profiling window)");
   int64_t *inst_n = calloc(t->ninst ? t->ninst : 1, sizeof *inst_n);
   double *inst_t = calloc(t->ninst ? t->ninst : 1, sizeof *inst_t);
   int64_t *inst_timed = calloc(t->ninst ? t->ninst : 1, sizeof *inst_timed);
@@ -1131,7 +1132,7 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   size_t nkg = 0, nog = 0, capk = 0, capo = 0;
   tmap km = {NULL, 0}, om = {NULL, 0};
   if (!inst_n || !inst_t || !inst_timed || !iv || !kcost || !regime || !reason ||
-      shared == RLI_NONE || nolink == RLI_NONE) {
+      shared == RLI_NONE || nolink == RLI_NONE || prewin == RLI_NONE) {
     st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
     goto done;
   }
@@ -1173,7 +1174,10 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
                                : nolink;
     uint32_t rc = has_inst ? t->inst[k->inst].cost : k->cost != RLI_NONE ? k->cost : nolink;
     kcost[i] = rc;
-    group *x = group_at(&kg, &nkg, &capk, &km, k->name, k->op, cost,
+    /* kernels launched before the window: one row, said as such */
+    uint32_t gname = cost < t->ncost && regime[cost] < 0 && reason[cost] == RL_REASON_PRE_WINDOW
+                         ? prewin : k->name;
+    group *x = group_at(&kg, &nkg, &capk, &km, gname, k->op, cost,
                         per_launch ? (uint32_t)i : RLI_NONE);
     if (!x) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
     x->count++;
