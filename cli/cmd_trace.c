@@ -196,6 +196,7 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
                          "bound", "at roof", "roof %", "gain"};
   cli_table *t = cli_table_new(12, by_op ? hdr_o : hdr_k);
   int shown = 0, above = 0;
+  const char *note = NULL;
   for (int32_t i = 0; i < n && shown < top; i++) {
     const rl_trace_row *r = &rows[i];
     if (!r->has_cost || !r->has_time) continue;
@@ -214,7 +215,8 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
     cli_q(c[6], 64, r->bytes, RL_UNIT_BYTES);
     if (r->bytes > 0) snprintf(c[7], 64, "%.3g", r->intensity);
     else snprintf(c[7], 64, "-");
-    snprintf(c[8], 64, "%s%s", rl_bound_name(r->bound), r->why ? "*" : "");
+    snprintf(c[8], 64, "%s%s%s", rl_bound_name(r->bound), r->why ? "*" : "", r->note && r->launch_id < 0 ? "^" : "");
+    if (r->note && r->launch_id < 0) note = r->note;
     cli_q(c[9], 64, r->at_roof_s, RL_UNIT_SECONDS);
     snprintf(c[10], 64, "%.1f%%%s", 100 * r->roof_fraction, r->roof_fraction > 1 ? "!" : "");
     above += r->roof_fraction > 1;
@@ -229,6 +231,7 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
   if (above)
     fprintf(ctx->out, "  !: %d row(s) faster than their roof (a negative gain), which the model rules out: the\n"
                       "     hardware (--hw), the shapes or the timer is wrong for them\n", above);
+  if (note) fprintf(ctx->out, "  ^ %s\n", note);
   cli_table_free(t);
 }
 

@@ -1590,7 +1590,10 @@ typedef struct rl_trace_row {
   int32_t tail;           /* 1: less than one full wave (idle SMs) */
   int32_t pad_;
   const char *flops_source; /* how F was counted; NULL */
-  const char *note;         /* what the hierarchical figures lack; NULL */
+  const char *note;         /* what the hierarchical figures lack (ncu);
+                               how F and Q were found when not plainly (an
+                               output size inferred from the backward op);
+                               NULL */
 } rl_trace_row;
 
 /* The roof a row is measured against. */

@@ -53,7 +53,7 @@ typedef struct row_acc {
   rl_trace_row row;
   double known_time, compute_t, memory_t;
   int64_t known_count, unknown_count;
-  uint32_t why;
+  uint32_t why, note; /* note: 1 + string id, 0 none */
   int32_t reason;
   uint32_t launch, cost; /* ncu: the launch and its cost; RLI_NONE */
 } row_acc;
@@ -282,14 +282,14 @@ const char *rli_trace_strat(const rl_trace *t, uint32_t id) {
 static int cost_eq(const rli_cost *a, const rli_cost *b) {
   return a->flops == b->flops && a->bytes == b->bytes && a->tensor_inst == b->tensor_inst &&
          a->dtype == b->dtype && a->tensor == b->tensor && a->measured == b->measured &&
-         a->why == b->why && a->reason == b->reason && a->roof == b->roof &&
+         a->why == b->why && a->note == b->note && a->reason == b->reason && a->roof == b->roof &&
          a->coll == b->coll && a->ranks == b->ranks && a->per_rank == b->per_rank;
 }
 
 static uint64_t cost_hash(const rli_cost *c) {
   double v[3] = {c->flops, c->bytes, c->tensor_inst};
-  int32_t w[9] = {c->dtype, c->tensor, c->measured, (int32_t)c->why, c->reason, c->roof,
-                  c->coll, c->ranks, c->per_rank};
+  int32_t w[10] = {c->dtype, c->tensor, c->measured, (int32_t)c->why, c->reason, c->roof,
+                   c->coll, c->ranks, c->per_rank, (int32_t)c->note};
   return hash_bytes(v, sizeof v) ^ (hash_bytes(w, sizeof w) * 31);
 }
 
@@ -778,6 +778,7 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, double 
       r->row.peak_kind = e.peak_kind;
       r->row.dtype = t->cost[gr->cost].dtype;
       r->row.roof = t->cost[gr->cost].roof;
+      if (t->cost[gr->cost].note) r->note = t->cost[gr->cost].note;
       if (t->cost[gr->cost].measured) r->row.measured = 1;
     } else {
       r->unknown_count += gr->count;
@@ -843,6 +844,7 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, double 
     rows[i].name = kn == RLI_NONE ? (by_op ? "(no op)" : "") : t->str[kn];
     rows[i].op = ko == RLI_NONE ? "" : t->str[ko];
     rows[i].family = by_op ? "" : rli_kernel_family(rows[i].name);
+    if (acc[i].note) rows[i].note = t->str[acc[i].note - 1];
   }
   qsort(rows, nacc, sizeof *rows, cmp_rows);
   free(acc);
@@ -1378,10 +1380,10 @@ static void rows_json(rli_out *o, const rl_trace_row *rows, int32_t n, int32_t t
       rli_out_puts(o, ",\"flops_source\":");
       if (r->flops_source) rli_out_str(o, r->flops_source);
       else rli_out_puts(o, "null");
-      if (r->note) {
-        rli_out_puts(o, ",\"note\":");
-        rli_out_str(o, r->note);
-      }
+    }
+    if (r->note) {
+      rli_out_puts(o, ",\"note\":");
+      rli_out_str(o, r->note);
     }
     if (r->why) {
       rli_out_puts(o, ",\"why\":");

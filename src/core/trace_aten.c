@@ -403,6 +403,56 @@ static int h_conv(const aten_ctx *x, const aten_def *d) {
   return kernel_cost(x, F, Q, 1);
 }
 
+/* A forward convolution recorded with its input and weight but without
+ * stride or padding (2021-2023 traces have no Concrete Inputs): its output
+ * size comes from elsewhere, the grad_output of the backward op of the same
+ * autograd node (the trace reader links them by sequence number). The
+ * groups follow from the shapes: weight[1] = C_in / g. */
+static int conv_fwd_layout(const char *full, int *tr) {
+  const char *b = strip_ns(full);
+  *tr = !strncmp(b, "conv_transpose", 14) || !strcmp(b, "cudnn_convolution_transpose");
+  return !strncmp(b, "conv1d", 6) || !strncmp(b, "conv2d", 6) || !strncmp(b, "conv3d", 6) ||
+         *tr || !strcmp(b, "convolution") || !strcmp(b, "_convolution") ||
+         !strcmp(b, "cudnn_convolution") || !strcmp(b, "mkldnn_convolution") ||
+         !strcmp(b, "miopen_convolution");
+}
+
+int rli_aten_conv_needs_output(const char *full, const rli_aten_args *a) {
+  int tr;
+  if (!a->has_dims || !conv_fwd_layout(full, &tr) || tr) return 0;
+  if (!is_tensor(a, 0, -1) || a->ndim[0] < 3 || a->ndim[0] > 5 || !is_tensor(a, 1, a->ndim[0]))
+    return 0;
+  if (a->n_concrete > 0) return 0; /* recorded: the ordinary model applies */
+  return a->ndim[0] - 2;
+}
+
+int rli_aten_conv_inferred(const char *full, const rli_aten_args *a, const double *go, int nd,
+                           rli_cost *c, char *why, size_t cap) {
+  memset(c, 0, sizeof *c);
+  c->dtype = -1;
+  c->coll = -1;
+  c->why = RLI_NONE;
+  c->reason = RL_REASON_SHAPES;
+  int r = rli_aten_conv_needs_output(full, a);
+  if (!r || nd != r + 2) return fail(why, cap, "%s: no convolution to infer", full);
+  int32_t dt = type_at(a, 0);
+  if (dt < 0) {
+    c->reason = RL_REASON_NO_ROOF;
+    return fail(why, cap, "%s: no floating-point roof for this type", full);
+  }
+  double g = a->dims[1][1] > 0 ? a->dims[0][1] / a->dims[1][1] : 0;
+  if (!(g >= 1) || g != floor(g) || go[0] != a->dims[0][0] || go[1] != a->dims[1][0])
+    return fail(why, cap, "%s: the backward's grad_output does not match it", full);
+  aten_ctx x = {full, strip_ns(full), a, dt, rl_dtype_bytes(dt), c, why, cap};
+  conv_geo q;
+  if (!conv_shapes(&x, 0, 1, 0, g, &q)) return 0;
+  for (int j = 0; j < r; j++) q.out[j] = go[2 + j];
+  double outn = q.N * q.cout * prod3(q.out, r), bias = is_tensor(a, 2, 1) ? q.cout : 0;
+  double F = 2 * conv_macs(&q) + (bias > 0 ? outn : 0);
+  double Q = x.s * (numel(a, 0) + outn + numel(a, 1) + bias);
+  return kernel_cost(&x, F, Q, 1);
+}
+
 /* "[True, True, False]" -> bits; -1 when not recorded */
 static int mask3(const rli_aten_args *a, int i) {
   if (i >= a->n_concrete || a->concrete[i][0] != '[') return -1;
@@ -427,8 +477,13 @@ static int h_conv_bwd(const aten_ctx *x, const aten_def *d) {
   if (!strcmp(b, "convolution_backward")) {
     int t = concrete_bool(a, 7);
     double g = concrete_num(a, 9, 0);
-    if (g <= 0 && a->n_concrete == 0) g = -1;
-    if (g <= 0) return fail(x->why, x->cap, "%s: groups not recorded (Concrete Inputs)", x->full);
+    /* not recorded (no Concrete Inputs): a plain convolution, whose groups
+     * the shapes give (weight[1] = C_in / g) */
+    if (g <= 0 && t < 0 && is_tensor(a, 1, -1) && is_tensor(a, 2, -1) && a->ndim[1] >= 3 &&
+        a->dims[2][1] > 0)
+      g = a->dims[1][1] / a->dims[2][1];
+    if (!(g >= 1) || g != floor(g))
+      return fail(x->why, x->cap, "%s: groups not recorded (Concrete Inputs)", x->full);
     conv_geo q;
     if (!conv_shapes(x, 1, 2, t == 1, g, &q)) return 0;
     if (!is_tensor(a, 0, q.r + 2)) return fail(x->why, x->cap, "%s: grad_output of another rank", x->full);

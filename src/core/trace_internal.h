@@ -20,6 +20,8 @@ typedef struct rli_cost {
   int32_t tensor;       /* 1: matmul-like (tensor peak) */
   int32_t measured;     /* 1: from hardware counters */
   uint32_t why;         /* string id: why F or Q is unknown; RLI_NONE */
+  uint32_t note;        /* 1 + the string id saying how a known F and Q
+                           was found (an inferred size); 0 none */
   int32_t reason;       /* with why: the rl_trace_reason it counts under */
   int32_t roof;         /* RLI_ROOF_*: which roof bounds it */
   int32_t coll;         /* RLI_ROOF_NET: the RLI_COLL_* kind */
@@ -149,6 +151,15 @@ int rli_coll_from_args(const rli_aten_args *a, rli_cost *c, char *why, size_t ca
  * text) saying why not. */
 int rli_aten_cost(const char *name, const rli_aten_args *a, rli_cost *c,
                   char *why, size_t why_cap);
+
+/* A forward convolution with input and weight but no stride or padding
+ * recorded: its spatial rank (the reader then looks for its output size),
+ * else 0. */
+int rli_aten_conv_needs_output(const char *name, const rli_aten_args *a);
+/* Its cost with the output [N, C_out, o...] (nd dims) taken from the
+ * backward's grad_output; 0 with why when they do not match. */
+int rli_aten_conv_inferred(const char *name, const rli_aten_args *a, const double *out, int nd,
+                           rli_cost *c, char *why, size_t cap);
 
 /* The i-th base name of the table of ATen ops with a cost model (sorted);
  * NULL past the end. */

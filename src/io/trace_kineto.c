@@ -505,6 +505,34 @@ typedef struct name_ent {
   uint32_t id;
 } name_ent;
 
+/* What the output-size inference keeps (only convolution ops): a forward
+ * convolution without stride or padding (its place among its thread's
+ * ops, its input, weight and bias shapes), the spans of the ops that carry
+ * a sequence number (forward convolutions; backward nodes), and the
+ * backward convolutions with their grad_output. */
+typedef struct conv_pend {
+  uint32_t th, idx, label;
+  double s, e;
+  int64_t seq; /* -1: none of its own */
+  int32_t ndim[3];
+  double dims[3][5];
+  char types[3][32];
+} conv_pend;
+
+typedef struct seq_span {
+  uint32_t th;
+  double s, e;
+  int64_t seq;
+} seq_span;
+
+typedef struct conv_bwd {
+  uint32_t th;
+  int32_t nd;
+  double s, e;
+  double go[5];
+  int64_t seq;
+} conv_bwd;
+
 typedef struct kin {
   jp p;
   rl_trace *t;
@@ -529,6 +557,13 @@ typedef struct kin {
   size_t namecap, namelen;
   int ranges, kernels_timed;
   int64_t ops_shaped, ops;
+  /* convolution output sizes by sequence number (2021-2023 traces) */
+  struct conv_pend *pend;  /* forward convs without stride/padding */
+  size_t npend, cappend;
+  struct seq_span *anchor, *node; /* forward convs / backward nodes with a seq */
+  size_t nanchor, capanchor, nnode, capnode;
+  struct conv_bwd *bwd;    /* backward conv ops: their grad_output */
+  size_t nbwd, capbwd;
   int32_t world;  /* distributedInfo.world_size; 0 unknown */
   uint32_t *noshape; /* cost of an op label recorded without shapes */
   size_t nocache;
@@ -731,6 +766,7 @@ typedef struct ev {
   double ctr[9]; /* d/f/h add, mul, fma */
   int has_ctr;
   double bytes;  /* gpu_memcpy / gpu_memset: args.bytes; -2 absent */
+  int64_t seq;   /* cpu_op "Sequence number"; -1 absent */
   rli_aten_args a;
   rli_kev *x;    /* with a sink: the fields only it needs, else NULL */
 } ev;
@@ -891,6 +927,7 @@ static void parse_args(jp *p, ev *e) {
       xs = e->x->pg;
       xcap = sizeof e->x->pg;
     }
+    else if (kl == 15 && !memcmp(ks, "Sequence number", 15)) { kid = A_CNUM; which = 3; }
     else if (kl > 40 && (!memcmp(ks, "smsp__sass_thread_inst_executed_op_", 35) ||
                          !memcmp(ks, "sm__sass_thread_inst_executed_op_", 33))) {
       kid = A_CTR;
@@ -957,6 +994,7 @@ static void parse_args(jp *p, ev *e) {
       }
       if (!ok || !isfinite(v)) v = -1e300; /* unusable: said so by the cost */
       if (kid == A_BYTES) e->bytes = v;
+      else if (which == 3) e->seq = v >= 0 && v < 9e15 ? (int64_t)v : -1;
       else if (which == 0) e->a.in_nelems = v;
       else if (which == 1) e->a.out_nelems = v;
       else e->a.group_size = v;
@@ -1053,6 +1091,130 @@ static uint32_t copy_cost(kin *k, const ev *e) {
   return rli_trace_cost(t, &c);
 }
 
+/* Keep what the convolution output-size inference needs from one CPU op. */
+static void conv_note(kin *k, const ev *e, uint32_t label, uint32_t cost, uint32_t ti, size_t idx) {
+  const char *nm = k->name ? k->name : "";
+  size_t nl = k->namelen;
+  int r = rli_aten_conv_needs_output(nm, &e->a);
+  if (r > 0 && cost < RLI_NONE) {
+    k->pend = xgrow(k, k->pend, sizeof *k->pend, k->npend + 1, &k->cappend);
+    conv_pend *q = &k->pend[k->npend++];
+    memset(q, 0, sizeof *q);
+    q->th = ti;
+    q->idx = (uint32_t)idx;
+    q->label = label;
+    q->s = e->ts;
+    q->e = e->ts + e->dur;
+    q->seq = e->seq;
+    for (int i = 0; i < 3; i++) {
+      q->ndim[i] = i < e->a.n_in ? e->a.ndim[i] : -1;
+      for (int d = 0; d < 5 && d < q->ndim[i]; d++) q->dims[i][d] = e->a.dims[i][d];
+      if (i < e->a.n_types) memcpy(q->types[i], e->a.types[i], sizeof q->types[i]);
+    }
+  }
+  if (e->seq >= 0 && (r > 0 || (nl >= 19 && !memcmp(nm + nl - 19, "ConvolutionBackward", 19)) ||
+                      (nl >= 20 && !memcmp(nm + nl - 20, "ConvolutionBackward0", 20)))) {
+    int fwd = r > 0;
+    seq_span **arr = fwd ? &k->anchor : &k->node;
+    size_t *n = fwd ? &k->nanchor : &k->nnode, *cap = fwd ? &k->capanchor : &k->capnode;
+    *arr = xgrow(k, *arr, sizeof **arr, *n + 1, cap);
+    seq_span *sp = &(*arr)[(*n)++];
+    sp->th = ti;
+    sp->s = e->ts;
+    sp->e = e->ts + e->dur;
+    sp->seq = e->seq;
+  }
+  /* convolution_backward(grad_output, ...); the 2021 cudnn forms:
+   * (input or size, grad_output, ...) */
+  int gi = -1;
+  if (nl > 6 && !memcmp(nm, "aten::", 6)) {
+    if (!strcmp(nm + 6, "convolution_backward")) gi = 0;
+    else if (!strncmp(nm + 6, "cudnn_convolution_backward", 26)) gi = 1;
+  }
+  if (gi >= 0 && e->a.has_dims && gi < e->a.n_in && e->a.ndim[gi] >= 3 && e->a.ndim[gi] <= 5) {
+    k->bwd = xgrow(k, k->bwd, sizeof *k->bwd, k->nbwd + 1, &k->capbwd);
+    conv_bwd *b = &k->bwd[k->nbwd++];
+    b->th = ti;
+    b->s = e->ts;
+    b->e = e->ts + e->dur;
+    b->nd = e->a.ndim[gi];
+    for (int d = 0; d < b->nd; d++) b->go[d] = e->a.dims[gi][d];
+    b->seq = -1;
+  }
+}
+
+static int cmp_span(const void *a, const void *b) {
+  const seq_span *x = a, *y = b;
+  if (x->th != y->th) return x->th < y->th ? -1 : 1;
+  return x->s < y->s ? -1 : x->s > y->s;
+}
+
+static int cmp_bwd_seq(const void *a, const void *b) {
+  const conv_bwd *x = a, *y = b;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The sequence number of the nearest span of `v` on thread th that
+ * contains [s, e]; -1 when none. */
+static int64_t seq_around(const seq_span *v, size_t n, uint32_t th, double s, double e) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (v[mid].th < th || (v[mid].th == th && v[mid].s <= s)) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t i = lo, k = 0; i-- > 0 && k < 8; k++) {
+    if (v[i].th != th) break;
+    if (v[i].s <= s && v[i].e >= e) return v[i].seq;
+  }
+  return -1;
+}
+
+/* Forward convolutions recorded without stride or padding take their
+ * output size from the grad_output of the backward convolution of the same
+ * autograd node: forward op -> its (enclosing) op's Sequence number -> the
+ * ConvolutionBackward node with that number -> the convolution_backward
+ * op inside it. Before linking (the ops are still in file order). */
+static void infer_conv(kin *k) {
+  if (!k->npend || !k->nbwd || !k->nnode) return;
+  qsort(k->node, k->nnode, sizeof *k->node, cmp_span);
+  qsort(k->anchor, k->nanchor, sizeof *k->anchor, cmp_span);
+  for (size_t i = 0; i < k->nbwd; i++)
+    k->bwd[i].seq = seq_around(k->node, k->nnode, k->bwd[i].th, k->bwd[i].s, k->bwd[i].e);
+  qsort(k->bwd, k->nbwd, sizeof *k->bwd, cmp_bwd_seq);
+  const char *note = "output size inferred from the backward op's grad_output (same sequence number)";
+  uint32_t nid = rli_trace_str(k->t, note, strlen(note));
+  if (nid == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  rli_aten_args *a = malloc(sizeof *a);
+  if (!a) jfail(&k->p, RL_ENOMEM, 0, "");
+  for (size_t i = 0; i < k->npend; i++) {
+    const conv_pend *q = &k->pend[i];
+    int64_t seq = q->seq >= 0 ? q->seq : seq_around(k->anchor, k->nanchor, q->th, q->s, q->e);
+    if (seq < 0) continue;
+    conv_bwd key;
+    key.seq = seq;
+    const conv_bwd *b = bsearch(&key, k->bwd, k->nbwd, sizeof *k->bwd, cmp_bwd_seq);
+    if (!b) continue;
+    memset(a, 0, sizeof *a);
+    a->has_dims = 1;
+    a->n_in = a->n_types = 3;
+    for (int j = 0; j < 3; j++) {
+      a->ndim[j] = q->ndim[j];
+      for (int d = 0; d < 5 && d < q->ndim[j]; d++) a->dims[j][d] = q->dims[j][d];
+      memcpy(a->types[j], q->types[j], sizeof q->types[j]);
+    }
+    rli_cost c;
+    char why[200];
+    if (!rli_aten_conv_inferred(rli_trace_strat(k->t, q->label), a, b->go, b->nd, &c, why, sizeof why))
+      continue;
+    c.note = nid + 1;
+    uint32_t cost = rli_trace_cost(k->t, &c);
+    if (cost == RLI_NONE) { free(a); jfail(&k->p, RL_ENOMEM, 0, ""); }
+    k->th[q->th].ops[q->idx].kind = kind_of(k, q->label, cost);
+  }
+  free(a);
+}
+
 static void event(kin *k) {
   jp *p = &k->p;
   uint64_t at = here(p);
@@ -1072,6 +1234,7 @@ static void event(kin *k) {
   e.a.coll_name[0] = e.a.coll_dtype[0] = 0;
   e.a.in_nelems = e.a.out_nelems = e.a.group_size = -1;
   e.bytes = -2;
+  e.seq = -1;
   int has_cat = 0;
   rli_kev x;
   char xcat[32];
@@ -1265,6 +1428,7 @@ static void event(kin *k) {
     }
     uint32_t ti = thread_of(k, mix(e.pid) ^ e.tid);
     thread *th = &k->th[ti];
+    conv_note(k, &e, label, cost, ti, th->n);
     th->ops = xgrow(k, th->ops, sizeof *th->ops, th->n + 1, &th->cap);
     op_rec *o = &th->ops[th->n];
     o->s = e.ts;
@@ -1494,6 +1658,7 @@ static void link_all(kin *k) {
 static rl_status parse_all(kin *k) {
   if (setjmp(k->p.jb) != 0) return k->p.st ? k->p.st : RL_EPARSE;
   document(k);
+  infer_conv(k);
   link_all(k);
   return RL_OK;
 }
@@ -1541,6 +1706,10 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   free(k->lk);
   free(k->nm);
   free(k->nmtext);
+  free(k->pend);
+  free(k->anchor);
+  free(k->node);
+  free(k->bwd);
   free(k->name);
   free(k->p.sb);
   free(k->p.buf);

@@ -718,8 +718,61 @@ static void test_shapes(void) {
   for (size_t i = 1; rli_aten_name(i); i++) CHECK(strcmp(rli_aten_name(i - 1), rli_aten_name(i)) < 0);
 }
 
+/* A 2023-style trace: no Concrete Inputs, so the forward convolution's
+ * stride and padding are unknown; its output size comes from the backward
+ * op of the same autograd node (Sequence number 7): grad_output
+ * [8, 32, 16, 16]. */
+static const char conv_seq[] =
+    "{\"deviceProperties\":[{\"id\":0,\"name\":\"NVIDIA A100-SXM4-80GB\"}],\"traceEvents\":[\n"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::convolution\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":50,"
+    "\"args\":{\"Sequence number\":7,\"Input Dims\":[[8,16,32,32],[32,16,3,3],[],[],[],[],[],[],[]],"
+    "\"Input type\":[\"float\",\"float\",\"\",\"ScalarList\",\"ScalarList\",\"ScalarList\",\"Scalar\",\"ScalarList\",\"Scalar\"]}},\n"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::cudnn_convolution\",\"pid\":1,\"tid\":1,\"ts\":110,\"dur\":30,"
+    "\"args\":{\"Input Dims\":[[8,16,32,32],[32,16,3,3],[],[],[],[]],"
+    "\"Input type\":[\"float\",\"float\",\"ScalarList\",\"ScalarList\",\"ScalarList\",\"Scalar\"]}},\n"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":115,\"dur\":5,\"args\":{\"correlation\":1}},\n"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"autograd::engine::evaluate_function: ConvolutionBackward0\",\"pid\":1,\"tid\":1,\"ts\":500,\"dur\":100,"
+    "\"args\":{\"Sequence number\":7}},\n"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"ConvolutionBackward0\",\"pid\":1,\"tid\":1,\"ts\":505,\"dur\":90,"
+    "\"args\":{\"Sequence number\":7}},\n"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::convolution_backward\",\"pid\":1,\"tid\":1,\"ts\":510,\"dur\":80,"
+    "\"args\":{\"Input Dims\":[[8,32,16,16],[8,16,32,32],[32,16,3,3],[],[],[],[],[],[],[],[]],"
+    "\"Input type\":[\"float\",\"float\",\"float\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"]}},\n"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":520,\"dur\":5,\"args\":{\"correlation\":2}},\n"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"fwd\",\"pid\":0,\"tid\":7,\"ts\":1000,\"dur\":50,\"args\":{\"correlation\":1}},\n"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"bwd\",\"pid\":0,\"tid\":7,\"ts\":1100,\"dur\":90,\"args\":{\"correlation\":2}}\n"
+    "]}\n";
+
+static void test_conv_seq(void) {
+  rl_trace *t = rl_trace_new(-1);
+  rl_error e;
+  CHECK(rl_trace_read_buffer(t, conv_seq, strlen(conv_seq), 0, "conv_seq", &e) == RL_OK);
+  rl_hw hw;
+  rl_trace_summary s;
+  CHECK(rl_trace_hw(t, &hw, &e) == RL_OK && rl_trace_analyze(t, &hw, &s, &e) == RL_OK);
+  /* forward: 2 N C_out H_o W_o (C_in/g) kh kw with H_o = W_o = 16 from the
+   * backward; Q = 4 (input + output + weight) */
+  const rl_trace_row *f = row_named(t, RL_TRACE_BY_OP, "aten::cudnn_convolution");
+  CHECK(f && f->has_cost && f->note && strstr(f->note, "inferred"));
+  if (f && f->has_cost) {
+    CHECK_NEAR(f->flops, 2.0 * 8 * 32 * 16 * 16 * 16 * 9, 1e-12);
+    CHECK_NEAR(f->bytes, 4.0 * (8 * 16 * 32 * 32 + 8 * 32 * 16 * 16 + 32 * 16 * 9), 1e-12);
+  }
+  /* backward without Concrete Inputs: groups from the shapes, data and
+   * weight gradients, each with the forward's MACs */
+  const rl_trace_row *b = row_named(t, RL_TRACE_BY_OP, "aten::convolution_backward");
+  CHECK(b && b->has_cost && !b->note);
+  if (b && b->has_cost) {
+    CHECK_NEAR(b->flops, 2 * 2.0 * 8 * 32 * 16 * 16 * 16 * 9, 1e-12);
+    CHECK_NEAR(b->bytes, 2 * 4.0 * (8 * 32 * 16 * 16 + 32 * 16 * 9 + 8 * 16 * 32 * 32), 1e-12);
+  }
+  CHECK_NEAR(s.coverage, 1.0, 1e-12);
+  rl_trace_free(t);
+}
+
 int main(void) {
   RUN(test_aten);
+  RUN(test_conv_seq);
   RUN(test_shapes);
   RUN(test_coll);
   RUN(test_link);
