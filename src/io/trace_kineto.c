@@ -1440,9 +1440,9 @@ static void event(kin *k) {
       th->sorted = 0;
     th->n++;
   } else if (e.cat == C_RUNTIME) {
-    if (!e.has_corr || !k->name ||
-        (!strstr(k->name, "aunch") && !strstr(k->name, "emcpy") && !strstr(k->name, "emset")))
-      return;
+    /* kernel launches only: copies are rows of their own, and keeping every
+     * cudaMemcpyAsync for their op's name would cost memory on every trace */
+    if (!e.has_corr || !k->name || !strstr(k->name, "aunch")) return;
     launch_add(k, e.corr, e.ts, e.ts + e.dur, thread_of(k, mix(e.pid) ^ e.tid));
   }
 }
