@@ -106,9 +106,11 @@ static void print_text(cli_ctx *ctx, const rl_measurement *m) {
       if (!(m->peak.flops[k] > 0)) continue;
       char c1[48], c2[48], c3[48], c4[48], c5[32];
       snprintf(c5, sizeof c5, "%.0f%%", m->peak.theory[k] > 0 ? 100 * m->peak.flops[k] / m->peak.theory[k] : 0);
-      const char *row[] = {names[k], cli_q(c1, 48, m->peak_1t.flops[k], RL_UNIT_FLOP_S),
-                           cli_q(c2, 48, m->peak_1t.theory[k], RL_UNIT_FLOP_S),
-                           cli_q(c3, 48, m->peak.flops[k], RL_UNIT_FLOP_S),
+      cli_q(c1, 48, m->peak_1t.flops[k], RL_UNIT_FLOP_S);
+      cli_q(c3, 48, m->peak.flops[k], RL_UNIT_FLOP_S);
+      if (m->peak_unreliable_1t[k]) strncat(c1, " !", 47 - strlen(c1));
+      if (m->peak_unreliable[k]) strncat(c3, " !", 47 - strlen(c3));
+      const char *row[] = {names[k], c1, cli_q(c2, 48, m->peak_1t.theory[k], RL_UNIT_FLOP_S), c3,
                            cli_q(c4, 48, m->peak.theory[k], RL_UNIT_FLOP_S), c5};
       cli_table_row(t, row);
     }
@@ -116,6 +118,10 @@ static void print_text(cli_ctx *ctx, const rl_measurement *m) {
     cli_table_print(ctx, t);
     cli_table_free(t);
   }
+  if (m->n_unreliable > 0)
+    fprintf(o, "  '!' UNRELIABLE: a disturbed sample (all threads below 1 thread, or a peak below half its\n"
+               "  theoretical value) after %d retake%s; not this machine's figure: measure again on a quiet machine\n",
+            (int)m->retakes, m->retakes == 1 ? "" : "s");
   int any_bw = 0;
   for (int k = 0; k < 3; k++) any_bw |= m->sweep[0][k].kernel >= 0;
   if (any_bw) {
@@ -135,6 +141,7 @@ static void print_text(cli_ctx *ctx, const rl_measurement *m) {
               size_t n = strlen(cell);
               snprintf(cell + n, 48 - n, "%s", s->levels.found[l] == 2 ? " *" : " ~");
             }
+            if (s->levels.unreliable[l]) strncat(cell, " !", 47 - strlen(cell));
           }
           row[1 + k * 2 + (1 - cfg)] = cell;
         }
@@ -267,6 +274,11 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     /* bad input is 2; an environment failure (no memory, no threads) 1 */
     return cli_fail(ctx, st, &e);
   }
+  if (m->n_unreliable > 0)
+    fprintf(ctx->err, "roofline measure: warning: %d figure%s stayed disturbed after %d retake%s and %s marked "
+                      "unreliable ('!')\n",
+            (int)m->n_unreliable, m->n_unreliable == 1 ? "" : "s", (int)m->retakes, m->retakes == 1 ? "" : "s",
+            m->n_unreliable == 1 ? "is" : "are");
   if (m->noisy)
     fprintf(ctx->err, "roofline measure: warning: the machine was noisy (repeats spread by %.0f%% at the median, "
                       "%.0f%% at worst); figures are best samples, rerun on a quiet machine to trust them\n",

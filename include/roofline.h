@@ -1274,6 +1274,8 @@ typedef struct rl_levels {
   double ws_lo[RL_LEVEL_COUNT], ws_hi[RL_LEVEL_COUNT]; /* B */
   int32_t found[RL_LEVEL_COUNT]; /* 1 plateau, 2 no plateau: median of the
                                     points inside the level, 0 none */
+  uint32_t unreliable[RL_LEVEL_COUNT]; /* RL_DISTURB_* bits; set by
+                                    rl_measure_analyze on all-thread sweeps */
 } rl_levels;
 
 /* The bandwidth of each level from a sweep: the plateaus (tol, 2 points)
@@ -1431,7 +1433,21 @@ typedef struct rl_measurement {
   double spread_median, spread_max;  /* over every timed figure */
   int32_t noisy;       /* 1: spread_median > 5% */
   double wall_s;       /* how long the measurement took */
+  /* disturbed samples, RL_DISTURB_* bits (filled by rl_measure_analyze;
+   * the bandwidth ones in each all-thread sweep's levels.unreliable) */
+  uint32_t peak_unreliable[RL_PK_COUNT], peak_unreliable_1t[RL_PK_COUNT];
+  int32_t n_unreliable; /* figures marked unreliable, peaks and levels */
+  int32_t retakes;      /* disturbed figures rl_measure took again */
 } rl_measurement;
+
+/* Why a figure is a disturbed sample (0: it is not). RL_DISTURB_BELOW_1T:
+ * measured with threads > 1 and below the one-thread figure `one` (> 0);
+ * RL_DISTURB_BELOW_HALF: below half its theoretical value `theory` (> 0;
+ * pass 0 for a bandwidth). Pure. */
+#define RL_DISTURB_BELOW_1T 1u
+#define RL_DISTURB_BELOW_HALF 2u
+RL_API uint32_t rl_measure_disturbed(double figure, double one,
+                                     int32_t threads, double theory);
 
 typedef void (*rl_progress_fn)(void *user, const char *line);
 typedef struct rl_measure_opts {

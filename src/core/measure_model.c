@@ -298,6 +298,23 @@ static double level_bw(const rl_levels *lv, int32_t level) {
 
 #define RL_PLATEAU_TOL 0.15
 
+/* A disturbed sample: a figure of all threads cannot be below the figure
+ * of one of them (the threads run the same kernel on their own data,
+ * pinned to their own CPUs), and a peak kernel (independent FMA chains,
+ * enough of them to cover the latency) cannot reach less than half of the
+ * clock x FLOP/cycle x cores it is built to run at (Intel 64 and IA-32
+ * Optimization Reference Manual and AMD's Software Optimization Guides:
+ * the FMA units' throughput); either means another process took the
+ * cores while it ran. */
+uint32_t rl_measure_disturbed(double figure, double one, int32_t threads,
+                              double theory) {
+  uint32_t why = 0;
+  if (!(figure > 0)) return 0; /* not measured */
+  if (threads > 1 && one > 0 && figure < one) why |= RL_DISTURB_BELOW_1T;
+  if (theory > 0 && figure < 0.5 * theory) why |= RL_DISTURB_BELOW_HALF;
+  return why;
+}
+
 rl_status rl_measure_analyze(rl_measurement *m, rl_error *err) {
   if (!m) return rli_fail(err, RL_EINVAL, "no measurement");
   if (m->threads < 1) return rli_fail(err, RL_EINVAL, "threads must be >= 1");
@@ -380,5 +397,26 @@ rl_status rl_measure_analyze(rl_measurement *m, rl_error *err) {
   for (int32_t i = 0; i < ns; i++)
     if (spreads[i] > m->spread_max) m->spread_max = spreads[i];
   m->noisy = m->spread_median > 0.05;
+  m->n_unreliable = 0;
+  for (int k = 0; k < RL_PK_COUNT; k++) {
+    m->peak_unreliable_1t[k] =
+        rl_measure_disturbed(m->peak_1t.flops[k], 0, 1, m->peak_1t.theory[k]);
+    m->peak_unreliable[k] =
+        m->threads > 1 ? rl_measure_disturbed(m->peak.flops[k], m->peak_1t.flops[k],
+                                              m->threads, m->peak.theory[k])
+                       : m->peak_unreliable_1t[k];
+    m->n_unreliable += (m->peak_unreliable[k] != 0) + (m->threads > 1 && m->peak_unreliable_1t[k]);
+  }
+  for (int k = 0; k < 3 && m->threads > 1; k++) {
+    rl_sweep *s = &m->sweep[0][k];
+    const rl_sweep *s1 = &m->sweep[1][k];
+    if (s->kernel < 0 || s1->kernel < 0 || s->threads <= 1) continue;
+    for (int l = 0; l < RL_LEVEL_COUNT; l++) {
+      s->levels.unreliable[l] =
+          rl_measure_disturbed(s->levels.bw[l], s1->levels.bw[l], s->threads, 0);
+      m->n_unreliable += s->levels.unreliable[l] != 0;
+      if (s->kernel == RL_BW_READ) m->bandwidth.unreliable[l] = s->levels.unreliable[l];
+    }
+  }
   return RL_OK;
 }

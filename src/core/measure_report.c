@@ -54,6 +54,37 @@ static void peak_stats_json(rli_out *o, const rl_peak_set *p) {
   rli_out_puts(o, "}");
 }
 
+static void reasons_json(rli_out *o, uint32_t why) {
+  rli_out_printf(o, "\"reasons\":[%s%s%s]}", why & RL_DISTURB_BELOW_1T ? "\"below_1_thread\"" : "",
+                 why == (RL_DISTURB_BELOW_1T | RL_DISTURB_BELOW_HALF) ? "," : "",
+                 why & RL_DISTURB_BELOW_HALF ? "\"below_half_theoretical\"" : "");
+}
+
+/* The figures rl_measure_analyze found disturbed (rl_measure_disturbed) */
+static void unreliable_json(rli_out *o, const rl_measurement *m) {
+  int first = 1;
+  rli_out_puts(o, "[");
+  for (int t = 0; t < 2; t++)
+    for (int k = 0; k < RL_PK_COUNT; k++) {
+      uint32_t why = t ? m->peak_unreliable_1t[k] : m->peak_unreliable[k];
+      if (!why || (t && m->threads == 1)) continue;
+      rli_out_printf(o, "%s{\"figure\":\"peak\",\"kernel\":\"%s\",\"threads\":%d,", first ? "" : ",",
+                     rl_peak_kernel_name(k), t ? 1 : (int)m->threads);
+      reasons_json(o, why);
+      first = 0;
+    }
+  for (int k = 0; k < 3; k++)
+    for (int l = 0; l < RL_LEVEL_COUNT; l++) {
+      const rl_sweep *s = &m->sweep[0][k];
+      if (s->kernel < 0 || !s->levels.unreliable[l]) continue;
+      rli_out_printf(o, "%s{\"figure\":\"bandwidth\",\"kernel\":\"%s\",\"level\":\"%s\",\"threads\":%d,",
+                     first ? "" : ",", rl_bw_kernel_name(s->kernel), rl_level_name(l), (int)s->threads);
+      reasons_json(o, s->levels.unreliable[l]);
+      first = 0;
+    }
+  rli_out_puts(o, "]");
+}
+
 static void levels_json(rli_out *o, const rl_levels *lv, int what) {
   rli_out_puts(o, "{");
   for (int k = 0; k < RL_LEVEL_COUNT; k++) {
@@ -210,7 +241,10 @@ size_t rl_measure_json(const rl_measurement *m, char *buf, size_t cap) {
   rli_out_num(&o, m->spread_median);
   rli_out_puts(&o, ",\"spread_max\":");
   rli_out_num(&o, m->spread_max);
-  rli_out_printf(&o, ",\"noisy\":%s,\"wall_s\":", m->noisy ? "true" : "false");
+  rli_out_printf(&o, ",\"noisy\":%s,\"retakes\":%d,\"unreliable\":", m->noisy ? "true" : "false",
+                 (int)m->retakes);
+  unreliable_json(&o, m);
+  rli_out_puts(&o, ",\"wall_s\":");
   rli_out_num(&o, m->wall_s);
   rli_out_puts(&o, "}");
   return rli_out_end(&o);

@@ -296,6 +296,66 @@ static void test_analyze(void) {
   free(m);
 }
 
+/* A disturbed sample (issue seen on a shared 2-core machine: the 2-thread
+ * FP64 peak 8.3 GFLOP/s, the 1-thread one 59) */
+static void test_disturbed(void) {
+  const uint32_t both = RL_DISTURB_BELOW_1T | RL_DISTURB_BELOW_HALF;
+  CHECK(rl_measure_disturbed(8.3e9, 59e9, 2, 118e9) == both);
+  CHECK(rl_measure_disturbed(110e9, 59e9, 2, 118e9) == 0);
+  CHECK(rl_measure_disturbed(59e9, 59e9, 2, 118e9) == 0); /* equal: not below */
+  CHECK(rl_measure_disturbed(58e9, 59e9, 2, 0) == RL_DISTURB_BELOW_1T);
+  CHECK(rl_measure_disturbed(70e9, 59e9, 2, 150e9) == RL_DISTURB_BELOW_HALF);
+  CHECK(rl_measure_disturbed(40e9, 50e9, 1, 0) == 0);     /* one thread: no 1t rule */
+  CHECK(rl_measure_disturbed(40e9, 0, 1, 100e9) == RL_DISTURB_BELOW_HALF);
+  CHECK(rl_measure_disturbed(0, 59e9, 2, 118e9) == 0);    /* not measured */
+
+  rl_measurement *m = calloc(1, sizeof *m);
+  fake_measurement(m);
+  m->threads = 2;
+  m->peak_1t.flops[RL_PK_FP64_FMA] = 59e9;
+  m->peak_1t.theory[RL_PK_FP64_FMA] = 59e9;
+  m->peak.flops[RL_PK_FP64_FMA] = 8.3e9;
+  m->peak.theory[RL_PK_FP64_FMA] = 118e9;
+  m->peak.flops[RL_PK_FP32_FMA] = 200e9;
+  m->peak.theory[RL_PK_FP32_FMA] = 224e9;
+  rl_sweep *s = &m->sweep[0][RL_BW_READ];
+  s->threads = 2;
+  for (int i = 0; i < s->n; i++) /* DRAM with two threads at half of one */
+    if (s->p[i].ws > 4 * m->cpu.cache[2]) s->p[i].bw *= 0.5;
+  rl_error e;
+  CHECK(rl_measure_analyze(m, &e) == RL_OK);
+  CHECK(m->peak_unreliable[RL_PK_FP64_FMA] == both);
+  CHECK(m->peak_unreliable[RL_PK_FP32_FMA] == 0);
+  CHECK(m->peak_unreliable_1t[RL_PK_FP64_FMA] == 0);
+  CHECK(s->levels.unreliable[RL_LEVEL_DRAM] == RL_DISTURB_BELOW_1T);
+  CHECK(m->bandwidth.unreliable[RL_LEVEL_DRAM] == RL_DISTURB_BELOW_1T);
+  CHECK(s->levels.unreliable[RL_LEVEL_L1] == 0);
+  CHECK(m->n_unreliable == 2);
+  m->retakes = 3;
+  size_t need = rl_measure_json(m, NULL, 0);
+  char *js = malloc(need + 1);
+  CHECK(rl_measure_json(m, js, need + 1) == need);
+  CHECK(strstr(js, "\"retakes\":3,\"unreliable\":[{\"figure\":\"peak\",\"kernel\":\"fp64\",\"threads\":2,"
+                   "\"reasons\":[\"below_1_thread\",\"below_half_theoretical\"]},"
+                   "{\"figure\":\"bandwidth\",\"kernel\":\"read\",\"level\":\"dram\",\"threads\":2,"
+                   "\"reasons\":[\"below_1_thread\"]}]") != NULL);
+  free(js);
+  /* a retake that came out right clears the mark */
+  m->peak.flops[RL_PK_FP64_FMA] = 112e9;
+  for (int i = 0; i < s->n; i++)
+    if (s->p[i].ws > 4 * m->cpu.cache[2]) s->p[i].bw *= 2;
+  CHECK(rl_measure_analyze(m, &e) == RL_OK);
+  CHECK(m->peak_unreliable[RL_PK_FP64_FMA] == 0);
+  CHECK(m->bandwidth.unreliable[RL_LEVEL_DRAM] == 0);
+  CHECK(m->n_unreliable == 0);
+  need = rl_measure_json(m, NULL, 0);
+  js = malloc(need + 1);
+  CHECK(rl_measure_json(m, js, need + 1) == need);
+  CHECK(strstr(js, "\"unreliable\":[]") != NULL);
+  free(js);
+  free(m);
+}
+
 static void test_parts(void) {
   uint32_t p = 0;
   rl_error e;
@@ -478,6 +538,7 @@ int main(void) {
   RUN(test_plateaus);
   RUN(test_bench);
   RUN(test_analyze);
+  RUN(test_disturbed);
   RUN(test_parts);
   RUN(test_cli_errors);
   RUN(test_real_machine);
