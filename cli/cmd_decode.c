@@ -223,8 +223,8 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   fprintf(o, "  FLOPs/token  %s linear (2 per parameter multiplied) + %s attention (%s)\n",
           CLI_Q(s.linear_flops_per_token, RL_UNIT_FLOP), CLI_Q(s.attention_flops_per_token, RL_UNIT_FLOP), af);
   if (s.activation_flops_per_token > 0)
-    fprintf(o, "               + %s MLP activation (%s per element of d_ff)\n",
-            CLI_Q(s.activation_flops_per_token, RL_UNIT_FLOP), c.mlp == RL_MLP_GATED ? "SiLU x up: 5" : "GELU: 9");
+    fprintf(o, "               + %s MLP activation (%s: %g per element of d_ff)\n",
+            CLI_Q(s.activation_flops_per_token, RL_UNIT_FLOP), rl_model_act_name(&c), rl_model_act_flops(&c));
   fprintf(o, "  roof         %s, %s: ridge %s\n", peak_label(&roof, pk, sizeof pk),
           CLI_Q(roof.bandwidth, RL_UNIT_BYTES_S), CLI_Q(s.ridge, RL_UNIT_FLOP_PER_BYTE));
   cli_infer_notes(ctx, &inf, &s, &cfg);

@@ -516,6 +516,16 @@ typedef enum rl_mlp_kind {
   RL_MLP_PLAIN = 1  /* up and down, 2 d d_ff (GPT-2, GPT-3) */
 } rl_mlp_kind;
 
+/* The MLP's activation. Gated MLPs apply it to the gate and multiply by
+ * up: SwiGLU (SiLU, Llama), GeGLU (GELU, Gemma; Shazeer 2020). */
+typedef enum rl_act_kind {
+  RL_ACT_DEFAULT = 0,   /* SiLU for a gated MLP, GELU (tanh form) for a plain one */
+  RL_ACT_SILU = 1,      /* x sigmoid(x) (Elfwing et al. 2018), 4 FLOPs */
+  RL_ACT_GELU_TANH = 2, /* GELU, tanh form (Hendrycks & Gimpel 2016), 9 FLOPs */
+  RL_ACT_GELU_ERF = 3,  /* GELU, erf form, 5 FLOPs */
+  RL_ACT_RELU = 4       /* max(x, 0), 1 FLOP */
+} rl_act_kind;
+
 typedef enum rl_norm_kind {
   RL_NORM_RMS = 0,  /* RMSNorm: a gain of d per norm */
   RL_NORM_LAYER = 1 /* LayerNorm: gain and bias, 2d per norm */
@@ -563,7 +573,17 @@ typedef struct rl_model {
    * rope key of rope_dim; queries through a rank-q_lora_rank bottleneck
    * (0 = none); per head nope_dim + rope_dim for Q.K, v_head_dim for V. */
   double q_lora_rank, kv_lora_rank, rope_dim, nope_dim, v_head_dim;
+  int32_t act;           /* rl_act_kind of the MLP (hidden_act /
+                            hidden_activation in config.json) */
 } rl_model;
+
+/* The model's MLP activation as costed: its name ("SiLU x up", "GELU x up",
+ * "GELU", ...) and its FLOPs per element of d_ff (the element-wise
+ * activation's count as `op` costs it, + 1 for the x up of a gated MLP:
+ * SiLU x up 5, GELU (tanh) x up 10, plain GELU (tanh) 9). NULL and 0 for
+ * an unknown kind. */
+RL_API const char *rl_model_act_name(const rl_model *m);
+RL_API double rl_model_act_flops(const rl_model *m);
 
 #define RL_BIAS_QKV 2 /* rl_model.bias: biases on Q, K and V only (Qwen2) */
 

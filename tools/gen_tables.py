@@ -147,6 +147,8 @@ MODEL_FLAGS = ["tied", "learned_pos"]
 MODEL_BIAS = {"0": "0", "1": "1", "qkv": "RL_BIAS_QKV"}
 MODEL_ENUMS = {"mlp": {"gated": "RL_MLP_GATED", "plain": "RL_MLP_PLAIN"},
                "norm": {"rms": "RL_NORM_RMS", "layer": "RL_NORM_LAYER"}}
+MODEL_ACTS = {"": "RL_ACT_DEFAULT", "silu": "RL_ACT_SILU", "gelu-tanh": "RL_ACT_GELU_TANH",
+              "gelu-erf": "RL_ACT_GELU_ERF", "relu": "RL_ACT_RELU"}
 MODEL_DTYPES = {"fp32": "RL_FP32", "bf16": "RL_BF16", "fp16": "RL_FP16", "fp8": "RL_FP8"}
 MODEL_TEXT = {"id": 48, "name": 96, "source": 320, "aliases": 192}
 
@@ -177,6 +179,8 @@ def gen_models():
         for k, m in MODEL_ENUMS.items():
             if r[k].strip() not in m:
                 sys.exit(f"{where}: {k} must be one of {' '.join(m)}")
+        if r["act"].strip() not in MODEL_ACTS:
+            sys.exit(f"{where}: act must be empty or one of {' '.join(a for a in MODEL_ACTS if a)}")
         if r["dtype"].strip() not in MODEL_DTYPES:
             sys.exit(f"{where}: dtype must be one of {' '.join(MODEL_DTYPES)}")
         pub = quantity(r["published_params"], 1.0, "B", where) if r["published_params"].strip() else 0
@@ -190,7 +194,7 @@ def gen_models():
                    f".norm = {MODEL_ENUMS['norm'][r['norm'].strip()]}, "
                    f".tied_embeddings = {r['tied'].strip()}, .bias = {MODEL_BIAS[r['bias'].strip()]}, "
                    f".learned_pos = {r['learned_pos'].strip()}, "
-                   f".dtype = {MODEL_DTYPES[r['dtype'].strip()]},")
+                   f".dtype = {MODEL_DTYPES[r['dtype'].strip()]}, .act = {MODEL_ACTS[r['act'].strip()]},")
         out.append(f"  .source = {c_str(r['source'])}")
         out.append("},")
     return "src/core/model_table.inc", "\n".join(out) + "\n"

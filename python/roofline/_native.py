@@ -134,7 +134,7 @@ class Model(ctypes.Structure):
         ("aliases", ctypes.c_char * RL_MODEL_ALIASES_MAX), ("window", D), ("window_layers", D),
         ("norms_per_layer", D), ("shared_experts", D), ("dense_layers", D), ("dense_d_ff", D),
         ("q_lora_rank", D), ("kv_lora_rank", D), ("rope_dim", D), ("nope_dim", D),
-        ("v_head_dim", D),
+        ("v_head_dim", D), ("act", I32),
     ]
 
 

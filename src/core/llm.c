@@ -30,8 +30,10 @@
  *   ridge batch: the B where weights-only decode reaches peak/bw
  *   asymptote: lim F/Q as B grows = (2 N_mm + 4 L H d_h T) / (T kv + rows)
  *   capacity: weights (all of them, whatever is read) + B T kv <= memory
- *   + B L k d_ff a: the MLP activation, a = 5 for SiLU(gate) x up (SwiGLU,
- *     Shazeer 2020), 9 for GELU's tanh form (Hendrycks & Gimpel 2016)
+ *   + B L k d_ff a: the MLP activation, a = rl_model_act_flops: the
+ *     element-wise function as src/core/ops.c counts it (SiLU 4, GELU's tanh
+ *     form 9: Hendrycks & Gimpel 2016) + 1 for the x up of a gated MLP
+ *     (SwiGLU 5, GeGLU 10: Shazeer 2020)
  * Activations and the new token's KV write (1/T of the cache traffic) are
  * left out, as in the seeds.
  *
@@ -209,7 +211,7 @@ static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl
       experts_all = E * expert_b;
       pl->expert_bytes = expert_b / n;
     }
-    double act = m->mlp == RL_MLP_GATED ? 5 : 9;
+    double act = rl_model_act_flops(m);
     pl->act_flops = (moe ? dl * dff + ml * (m->experts_active + m->shared_experts) * ff : L * ff) * act / n;
   } else {
     /* given by its count: every weight in the weight format, scales for
@@ -449,17 +451,13 @@ static rl_status add_mlp(acc *a, const plan *pl, const rl_model *m, const char *
   rl_op op = linear(tokens, d, (gated ? 2 : 1) * ff, ad, wd);
   snprintf(label, sizeof label, "%s %s", what, gated ? "gate+up" : "up");
   TRY(add_op(a, label, &op, count, (gated ? 2 : 1) * scales(pl, d, ff) * gb, err));
-  if (gated) {
-    /* SiLU(gate) x up in one kernel (Shazeer 2020): 4 FLOPs of SiLU and a
-     * multiply per element, gate and up read, the product written */
-    op = rl_op_init(RL_OP_KERNEL, ad);
-    op.flops = 5 * tokens * ff;
-    op.bytes = 3 * tokens * ff * pl->s_a;
-  } else {
-    op = rl_op_init(RL_OP_GELU_TANH, ad);
-    op.n = tokens * ff;
-  }
-  snprintf(label, sizeof label, "%s activation (%s)", what, gated ? "SiLU x up" : "GELU");
+  /* the activation in one kernel: rl_model_act_flops per element (for a
+   * gated MLP act(gate) x up, Shazeer 2020); gated: gate and up read, the
+   * product written; plain: read and written */
+  op = rl_op_init(RL_OP_KERNEL, ad);
+  op.flops = rl_model_act_flops(m) * tokens * ff;
+  op.bytes = (gated ? 3 : 2) * tokens * ff * pl->s_a;
+  snprintf(label, sizeof label, "%s activation (%s)", what, rl_model_act_name(m));
   TRY(add_op(a, label, &op, count, 0, err));
   op = linear(tokens, ff, d, ad, wd);
   snprintf(label, sizeof label, "%s down", what);

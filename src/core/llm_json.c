@@ -124,6 +124,7 @@ static void model_members(jw *j, const rl_model *m, int32_t kv_dtype, int with_k
   jw_num(j, "experts", c.experts);
   jw_num(j, "experts_active", c.experts_active);
   jw_str(j, "mlp", mlp_name(c.mlp));
+  jw_str(j, "activation", rl_model_act_name(&c));
   jw_str(j, "norm", norm_name(c.norm));
   jw_bool(j, "tied_embeddings", c.tied_embeddings);
   jw_bool(j, "bias", c.bias != 0);

@@ -37,6 +37,39 @@ static const rl_model builtin[] = {
 };
 #define N_BUILTIN ((int32_t)(sizeof builtin / sizeof builtin[0]))
 
+/* The MLP activation's FLOPs per element of d_ff: the element-wise
+ * function's count as src/core/ops.c costs it (SiLU 4, GELU tanh form 9,
+ * erf form 5, ReLU 1; the conventions stated there), + 1 multiply by up in
+ * a gated MLP (GLU variants, Shazeer 2020). */
+static int act_kind(const rl_model *m) {
+  return m->act != RL_ACT_DEFAULT ? m->act : m->mlp == RL_MLP_GATED ? RL_ACT_SILU : RL_ACT_GELU_TANH;
+}
+
+const char *rl_model_act_name(const rl_model *m) {
+  if (!m) return NULL;
+  int gated = m->mlp == RL_MLP_GATED;
+  switch (act_kind(m)) {
+  case RL_ACT_SILU: return gated ? "SiLU x up" : "SiLU";
+  case RL_ACT_GELU_TANH: return gated ? "GELU x up" : "GELU";
+  case RL_ACT_GELU_ERF: return gated ? "GELU (erf) x up" : "GELU (erf)";
+  case RL_ACT_RELU: return gated ? "ReLU x up" : "ReLU";
+  default: return NULL;
+  }
+}
+
+double rl_model_act_flops(const rl_model *m) {
+  if (!m) return 0;
+  static const rl_op_kind ops[] = {[RL_ACT_SILU] = RL_OP_SILU, [RL_ACT_GELU_TANH] = RL_OP_GELU_TANH,
+                                   [RL_ACT_GELU_ERF] = RL_OP_GELU_ERF, [RL_ACT_RELU] = RL_OP_RELU};
+  int k = act_kind(m);
+  if (k < RL_ACT_SILU || k > RL_ACT_RELU) return 0;
+  rl_op op = rl_op_init(ops[k], RL_FP32);
+  op.n = 1;
+  rl_cost c;
+  if (rl_op_cost(&op, &c, NULL) != RL_OK) return 0;
+  return c.flops + (m->mlp == RL_MLP_GATED ? 1 : 0);
+}
+
 rl_model rl_model_init(void) {
   rl_model m;
   memset(&m, 0, sizeof m);
@@ -184,6 +217,7 @@ rl_status rl_model_check(const rl_model *m, rl_model *out, rl_error *err) {
     c.experts_active = 0;
   }
   if (c.mlp != RL_MLP_GATED && c.mlp != RL_MLP_PLAIN) return rli_fail(err, RL_EINVAL, "unknown MLP kind %d", (int)c.mlp);
+  if (c.act < RL_ACT_DEFAULT || c.act > RL_ACT_RELU) return rli_fail(err, RL_EINVAL, "unknown activation kind %d", (int)c.act);
   if (c.norm != RL_NORM_RMS && c.norm != RL_NORM_LAYER) return rli_fail(err, RL_EINVAL, "unknown norm kind %d", (int)c.norm);
   if (rl_dtype_bytes(c.dtype) <= 0) return rli_fail(err, RL_EINVAL, "unknown model dtype %d", (int)c.dtype);
   if (c.params != 0 && (!isfinite(c.params) || c.params < 1 || c.params > 1e16))
@@ -403,6 +437,17 @@ rl_status rl_model_from_hf_config(const char *text, size_t len, const char *id, 
                                            "quick_gelu", NULL};
   int plain = in_list(type, plain_types) || (!type && in_list(act, plain_acts));
   m.mlp = plain ? RL_MLP_PLAIN : RL_MLP_GATED;
+  /* the activation: Gemma 2 names it hidden_activation (gelu_pytorch_tanh);
+   * Hugging Face's "gelu" is the erf form, gelu_new/gelu_fast/
+   * gelu_pytorch_tanh the tanh form (transformers/activations.py) */
+  const char *ha = get_str(o, "hidden_activation");
+  if (ha) act = ha;
+  static const char *const tanh_acts[] = {"gelu_new", "gelu_fast", "gelu_pytorch_tanh", "gelu_tanh", NULL};
+  static const char *const silu_acts[] = {"silu", "swish", NULL};
+  if (in_list(act, silu_acts)) m.act = RL_ACT_SILU;
+  else if (in_list(act, tanh_acts)) m.act = RL_ACT_GELU_TANH;
+  else if (act && rli_strcasecmp(act, "gelu") == 0) m.act = RL_ACT_GELU_ERF;
+  else if (act && rli_strcasecmp(act, "relu") == 0) m.act = RL_ACT_RELU;
   /* LayerNorm for the GPT-2-like families (layer_norm_epsilon), RMSNorm
    * for Llama-like ones (rms_norm_eps). */
   m.norm = (rli_json_get(o, "rms_norm_eps") || !plain) ? RL_NORM_RMS : RL_NORM_LAYER;
