@@ -111,7 +111,7 @@ void cli_infer_flags_init(cli_infer_flags *f);
   "                   figure, one direction); --comm-latency T per all-reduce\n"          \
   "convention:\n"                                                                        \
   "  --embedding gathered|full  read only the B embedding rows looked up (default)\n"     \
-  "                   or the whole table with 2 FLOPs per parameter (the seeds')\n"       \
+  "                   or the whole table with 2 FLOPs per parameter (hand calculations)\n"       \
   "  --require-fit    exit 1 when the model does not fit in the devices' memory\n"
 
 /* Resolve the device, its roof (tensor peak of the compute format, scaled

@@ -35,7 +35,7 @@ static const char help[] =
     "\n"
     "examples:\n"
     "  roofline decode --model llama3-8b --context 4096 --batch 1,16,64,119\n"
-    "  roofline decode --model llama3-8b --embedding full        (the seed's 4.8 ms)\n"
+    "  roofline decode --model llama3-8b --embedding full        (the hand figure: 4.8 ms)\n"
     "  roofline decode --params 7e9 --layers 32 --heads 32 --kv-heads 8 --head-dim 128 \\\n"
     "                  --context 4096 --batch 1,128\n"
     "  roofline decode --model llama3-70b --tp 4 --weight-dtype fp8 --kv-dtype fp8\n";
@@ -207,7 +207,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   fprintf(o, "  weights      %s in %s resident; read per step: %s (%s)\n", CLI_Q(s.weights_bytes, RL_UNIT_BYTES),
           fmt, CLI_Q(s.weights_read_bytes, RL_UNIT_BYTES),
           cfg.embedding == RL_EMBED_FULL
-              ? "embedding table read in full, every parameter 2 FLOPs/token: the seeds' convention"
+              ? "embedding table read in full, every parameter 2 FLOPs/token: the hand-calculation convention"
               : (s.weights_read_bytes < s.weights_bytes ? "embedding: only the row each sequence looks up"
                                                        : "every weight once"));
   fprintf(o, "  KV cache     %s (%.4g KiB) per token in %s; %s (%.4g MiB) per sequence at %.0f tokens%s\n",
@@ -262,13 +262,13 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     double tw = row1.weight_bytes / roof.bandwidth, to = orow.weight_bytes / roof.bandwidth;
     if (cfg.embedding == RL_EMBED_GATHERED)
       fprintf(o, "convention: at B = 1 the weights read take %s (%s): the embedding table is gathered,\n"
-                 "  one row per sequence. Counting every weight, as the seeds do (Llama 3 8B: \"16 GB ...\n"
+                 "  one row per sequence. Counting every weight, as back-of-the-envelope accounts do (Llama 3 8B: \"16 GB ...\n"
                  "  4.8 ms\"; --embedding full): %s, %s, %.4g tokens/s with no cache; the difference is the\n"
                  "  %s table, of which a step reads only B rows.\n",
               CLI_Q(tw, RL_UNIT_SECONDS), CLI_Q(row1.weight_bytes, RL_UNIT_BYTES), CLI_Q(orow.weight_bytes, RL_UNIT_BYTES),
               CLI_Q(to, RL_UNIT_SECONDS), 1 / to, CLI_Q(s.embedding_bytes, RL_UNIT_BYTES));
     else
-      fprintf(o, "convention: the whole embedding table counted, as the seeds do: %s at B = 1 (%s). A kernel\n"
+      fprintf(o, "convention: the whole embedding table counted, as back-of-the-envelope accounts do: %s at B = 1 (%s). A kernel\n"
                  "  reads only the rows it looks up (--embedding gathered, the default): %s, %s.\n",
               CLI_Q(row1.weight_bytes, RL_UNIT_BYTES), CLI_Q(tw, RL_UNIT_SECONDS), CLI_Q(orow.weight_bytes, RL_UNIT_BYTES),
               CLI_Q(to, RL_UNIT_SECONDS));

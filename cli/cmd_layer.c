@@ -1,5 +1,5 @@
 /*
- * cmd_layer.c -- `roofline layer`: the first seed's table, the roofline
+ * cmd_layer.c -- `roofline layer`: one Transformer layer's table, the roofline
  * view of one Transformer layer (add, softmax and LayerNorm on the
  * activation, linear layers at three token batches, one attention head
  * naive and fused).
@@ -12,7 +12,7 @@
 static const char help[] =
     "usage: roofline layer [--hw ID] [--dtype DT] [shape flags]\n"
     "\n"
-    "The roofline view of one Transformer layer, as the first seed's table: an\n"
+    "The roofline view of one Transformer layer, as the classic worked table: an\n"
     "add, a softmax and a LayerNorm on a rows x d activation; linear layers d x d\n"
     "at three token batches; one attention head at sequence length T, naive\n"
     "(scores written to memory) and fused (FlashAttention-style).\n"
@@ -122,4 +122,4 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   return CLI_OK;
 }
 
-const cli_command cmd_layer = {"layer", run, "the roofline view of one Transformer layer (the seed's table)", help};
+const cli_command cmd_layer = {"layer", run, "the roofline view of one Transformer layer (add, softmax, LayerNorm, linear, attention)", help};

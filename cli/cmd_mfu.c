@@ -31,7 +31,7 @@ static const char help[] =
     "  --gpus N         devices\n"
     "  --padding F      fraction of the tokens that is padding (0.05 or 5%)\n"
     "conventions:\n"
-    "  --attention full|causal|none   default full (PaLM, the seeds)\n"
+    "  --attention full|causal|none   default full (PaLM, Chowdhery et al. 2022)\n"
     "  --recompute none|selective|full   for the HFU (default none)\n"
     "  --sparse-peak    divide by the 2:4 sparse peak (labelled; halves MFU)\n"
     "  --exclude-embedding   N without the embedding table (nanoGPT-style)\n"

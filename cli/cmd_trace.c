@@ -1,7 +1,7 @@
 /*
  * cmd_trace.c -- `roofline trace FILE`: every kernel of a PyTorch (Kineto)
  * trace, an Nsight Compute CSV or an Nsight Systems SQLite export under
- * its roof, ranked by the time still to gain (the seeds' profiling order,
+ * its roof, ranked by the time still to gain (the usual profiling order,
  * step 3).
  */
 #include "cli.h"

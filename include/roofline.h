@@ -22,6 +22,12 @@
  *     results are released with rl_free.
  *   - Structs hold only doubles, fixed-width integers and char arrays, so
  *     that ctypes and WebAssembly can mirror them.
+ *
+ * Sources: the roofline model and its ridge point are Williams, Waterman &
+ * Patterson, "Roofline: an insightful visual performance model for
+ * multicore architectures", CACM 52(4), 2009; device figures come from the
+ * vendors' datasheets and whitepapers cited per row in data/hardware.csv;
+ * each formula's paper or guide is cited where it is implemented.
  */
 #ifndef ROOFLINE_H
 #define ROOFLINE_H
@@ -152,7 +158,8 @@ RL_API rl_status rl_dtype_parse(const char *name, int32_t *dtype,
  * Hardware database
  *
  * Figures come from data/hardware.csv (one row per device with its source),
- * compiled in by tools/gen_hw.py. Users add rows from a file in the same
+ * compiled in by tools/gen_tables.py following the column table in
+ * src/core/hw.c. Users add rows from a file in the same
  * format (rl_hw_parse_csv) or describe a device inline.
  * ====================================================================== */
 
@@ -264,8 +271,8 @@ RL_API double rl_hw_ridge(const rl_hw *hw, int32_t peak);
 /* ======================================================================
  * Op cost model: FLOPs F and ideal traffic Q of one operation
  *
- * Ideal traffic: each input read once, each output written once (the
- * seeds' convention; NVIDIA's "arithmetic intensity"). Each formula's
+ * Ideal traffic: each input read once, each output written once (NVIDIA,
+ * "GPU Performance Background User's Guide": "arithmetic intensity"). Each formula's
  * source is stated in src/core/ops.c.
  * ====================================================================== */
 typedef enum rl_op_kind {
@@ -453,7 +460,7 @@ RL_API rl_status rl_roofline(double flops, double bytes, const rl_roof *roof,
  * Returns the length needed. */
 RL_API size_t rl_verdict(const rl_result *r, char *buf, size_t cap);
 
-/* The ops of the first seed's Transformer-layer table: (add, softmax,
+/* The ops of one Transformer layer's roofline table: (add, softmax,
  * LayerNorm on a rows x d activation; linear layers d x d at three token
  * batches; one attention head at seq, naive and fused).  Writes up to cap
  * ops and their labels ("add", "linear B=512", ...) and the count in *n. */
@@ -497,7 +504,7 @@ RL_API size_t rl_json_string(const char *s, char *buf, size_t cap);
 RL_API size_t rl_json_number(double v, char *buf, size_t cap);
 
 /* ======================================================================
- * Models and LLM economics: decode, prefill, MFU/HFU, collectives (issue 3)
+ * Models and LLM economics: decode, prefill, MFU/HFU, collectives
  * ====================================================================== */
 /* ---- Models -------------------------------------------------------------
  * A decoder-only Transformer described by its configuration. Built-in
@@ -545,7 +552,7 @@ typedef struct rl_model {
   double experts;        /* MoE experts per layer; 0 or 1 = dense */
   double experts_active; /* experts each token uses; 0 = all */
   double params;         /* > 0: the parameter count as given (by hand,
-                            e.g. the seeds' 7e9), used instead of the one
+                            e.g. a published "7B"), used instead of the one
                             derived from the sizes; 0 = derive */
   double published_params; /* the count the source publishes (for show
                               and tests); 0 = none */
@@ -657,15 +664,15 @@ RL_API rl_status rl_model_kv_bytes_per_token(const rl_model *m,
                                              int32_t kv_dtype, double *out,
                                              rl_error *err);
 
-/* ---- Inference: decode and prefill (Pope et al. 2022; the seeds) ------ */
+/* ---- Inference: decode and prefill (Pope et al. 2022) ------------------ */
 
 /* How the embedding table's traffic is counted in a decode step. */
 typedef enum rl_embed_conv {
   RL_EMBED_GATHERED = 0, /* only the B rows looked up are read, and the
                             lookup does no FLOPs (what the kernel does) */
   RL_EMBED_FULL = 1      /* the whole table is read and every parameter
-                            does 2 FLOPs per token (the seeds' "read all
-                            16 GB of weights" convention) */
+                            does 2 FLOPs per token (the convention of
+                            counting every weight as read) */
 } rl_embed_conv;
 
 typedef struct rl_infer_cfg {
@@ -774,7 +781,7 @@ typedef struct rl_decode_summary {
  *                                            as gathered rows or in full)
  *   step >= max(FLOPs/peak, bytes/bw) + 2 L allreduce(B d s_act) with tp.
  * Activations and the new token's KV write (1/T of the cache) are left
- * out, as in the seeds. `sum` may be NULL. */
+ * out (Pope et al. 2022 leave them out too). `sum` may be NULL. */
 RL_API rl_status rl_decode(const rl_model *m, const rl_infer_cfg *cfg,
                            const rl_roof *roof, const double *batches,
                            int32_t n, rl_decode_row *rows,
@@ -872,7 +879,7 @@ RL_API rl_status rl_plan(const rl_model *m, const rl_infer_cfg *cfg,
 /* ---- MFU and HFU (PaLM, Chowdhery et al. 2022, App. B; Korthikanti et
  * al. 2022) ------------------------------------------------------------- */
 typedef enum rl_attn_conv {
-  RL_ATTN_FULL = 0,   /* 12 L H d_h T per token (PaLM; the seeds) */
+  RL_ATTN_FULL = 0,   /* 12 L H d_h T per token (PaLM, Chowdhery et al. 2022) */
   RL_ATTN_CAUSAL = 1, /* half of it: the masked half is not needed */
   RL_ATTN_NONE = 2    /* 6N only */
 } rl_attn_conv;
@@ -1056,7 +1063,7 @@ RL_API size_t rl_collective_json(const rl_coll_cfg *cfg,
                                  size_t cap);
 
 /* ======================================================================
- * Rendering: SVG and terminal roofline charts, the HTML page (issue 4)
+ * Rendering: SVG and terminal roofline charts, the HTML page
  * ====================================================================== */
 /* A chart is roofs (a device in one format: a slanted memory roof and a
  * flat compute roof meeting at the ridge point, plus lower flat ceilings
@@ -1219,7 +1226,7 @@ RL_API char *rl_widget_model(const char *config, size_t len, rl_error *err);
 RL_API size_t rl_widget_page(const char *config, char *buf, size_t cap);
 
 /* ======================================================================
- * Measurement: the empirical roofline of this machine (issue 5)
+ * Measurement: the empirical roofline of this machine
  * ====================================================================== */
 /*
  * Everything here is in base units (s, B, FLOP/s, B/s). The pure parts
@@ -1246,7 +1253,7 @@ typedef enum rl_bw_kernel {
   RL_BW_READ = 0,  /* s += a[i]         (likwid's "load") */
   RL_BW_COPY = 1,  /* b[i] = a[i]       (STREAM Copy) */
   RL_BW_TRIAD = 2, /* a[i] = b[i] + q*c[i] (STREAM Triad) */
-  RL_BW_ADD = 3,   /* c[i] = a[i] + b[i]   (STREAM Add; the seed's add) */
+  RL_BW_ADD = 3,   /* c[i] = a[i] + b[i]   (STREAM Add, McCalpin 1995) */
   RL_BW_KERNEL_COUNT = 4
 } rl_bw_kernel;
 /* "read", "copy", "triad", "add"; NULL if unknown. */
@@ -1507,7 +1514,7 @@ RL_API rl_status rl_measure_to_hw(const rl_measurement *m, const char *id,
                                   rl_hw *out, rl_error *err);
 
 /* ======================================================================
- * Traces: PyTorch/Kineto, Nsight Compute and Nsight Systems readers (issue 6)
+ * Traces: PyTorch/Kineto, Nsight Compute and Nsight Systems readers
  * ====================================================================== */
 /*
  * A trace (rl_trace) holds the GPU kernels read from a profiler's file:

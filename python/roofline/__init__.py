@@ -1,6 +1,6 @@
 """roofline: the roofline model from Python, backed by libroofline (C).
 
-The first seed's four functions, implemented correctly:
+The roofline's four textbook functions (Williams, Waterman & Patterson 2009):
 
     >>> import roofline as rl
     >>> rl.op_cost("layernorm", (4096, 4096))          # (F FLOP, Q bytes)
@@ -385,7 +385,7 @@ def kernel(flops, bytes, hw=None, dtype="bf16", time=None, vector=False, name="k
 
 def layer(hw=None, dtype="bf16", rows=4096, d=4096, batches=(1, 128, 512), seq=4096, head_dim=128,
           peak=None, bw=None, mem=None, sparse=False, overhead=None, hw_file=None):
-    """The first seed's Transformer-layer table: a list of op records (add, softmax,
+    """One Transformer layer's roofline table: a list of op records (add, softmax,
     layernorm, three linear layers, naive and fused attention)."""
     sh = _lib.rl_layer_default()
     sh.dtype = _dtype(dtype)

@@ -1,4 +1,4 @@
-"""Models and LLM economics from Python: the first seed's utilization(), and the
+"""Models and LLM economics from Python: utilization() (MFU, HFU), and the
 records of `roofline model|decode|prefill|mfu|comm --json` as dicts.
 
     >>> import roofline as rl
@@ -354,7 +354,7 @@ def decode(model=None, batch=None, context=0, hw=None, weight_dtype=None, kv_dty
     max_batch, ...). batch: a number, a list, or "1,8,64" / "1..1024" (default
     1..1024 doubling); context: tokens in each sequence's KV cache. The device
     defaults to the H100 SXM5 (or peak= and bw=); tp splits the model over
-    devices; embedding="full" counts the whole embedding table (the seeds')."""
+    devices; embedding="full" counts the whole embedding table (as hand calculations do)."""
     _unexpected("decode", set(sizes) - set(_SIZES))
     ctx = _whole(context, "count", "context", 0, "a whole number of tokens >= 0")
     batches = _batches(batch)
@@ -526,7 +526,7 @@ def _choice(table, value, what):
 
 def utilization(n_params, n_layers, d_model, seq_len, tokens_per_s, n_gpus, peak,
                 recompute="none", sparse_peak=False):
-    """The first seed's (MFU, HFU) of a training run, as fractions:
+    """The (MFU, HFU) of a training run, as fractions:
 
         model FLOPs per token    6N + 12 L d T                (PaLM, App. B)
         recompute="selective"    + 4 L d T for the HFU        (Korthikanti et al.)

