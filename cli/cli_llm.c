@@ -159,9 +159,8 @@ int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, cli_infer_flags *f,
   if (f->tp == 1 && (cli_seen(opts, "link-bw") || cli_seen(opts, "comm-latency")))
     return cli_error(ctx, "--link-bw and --comm-latency apply with --tp N > 1 only");
   if (f->embedding) {
-    if (strcmp(f->embedding, "gathered") == 0) cfg->embedding = RL_EMBED_GATHERED;
-    else if (strcmp(f->embedding, "full") == 0) cfg->embedding = RL_EMBED_FULL;
-    else return cli_error(ctx, "--embedding: '%s' is not gathered or full", f->embedding);
+    rl_error ee;
+    if (rl_embed_parse(f->embedding, &cfg->embedding, &ee)) return cli_error(ctx, "--embedding: %s", ee.msg);
   }
   if (f->compute_eff && (rc = fraction(ctx, "compute-eff", f->compute_eff, &f->compute_eff_v))) return rc;
   if (f->bw_eff && (rc = fraction(ctx, "bw-eff", f->bw_eff, &f->bw_eff_v))) return rc;
@@ -180,7 +179,7 @@ int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, cli_infer_flags *f,
     }
   }
   cfg->quantize_all = f->quantize_all;
-  const char *dflt = (hwf->peak > 0 && hwf->bw > 0) ? NULL : "nvidia-h100-sxm5";
+  const char *dflt = (hwf->peak > 0 && hwf->bw > 0) ? NULL : RL_DEFAULT_HW;
   if ((rc = cli_resolve_hw(ctx, hwf, dflt, hw))) return rc;
   int32_t act = f->dtype >= 0 ? f->dtype : m->dtype;
   /* fp16 and bf16 run at the same tensor rate on every device that has

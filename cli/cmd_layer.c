@@ -71,7 +71,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   rl_status st = rl_layer_ops(&sh, ops, labels, RL_LAYER_OPS, &n, &e);
   if (st) return cli_fail(ctx, st, &e);
   rl_hw hw;
-  const char *dflt = (hwf.peak > 0 && hwf.bw > 0) ? NULL : "nvidia-h100-sxm5";
+  const char *dflt = (hwf.peak > 0 && hwf.bw > 0) ? NULL : RL_DEFAULT_HW;
   if ((rc = cli_resolve_hw(ctx, &hwf, dflt, &hw))) return rc;
   rl_result res[RL_LAYER_OPS];
   rl_roof roofs[RL_LAYER_OPS];

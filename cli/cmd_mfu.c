@@ -46,12 +46,6 @@ static const char help[] =
     "  roofline mfu --params 7e9 --layers 32 --heads 32 --head-dim 128 --seq 4096 \\\n"
     "               --tokens-per-step 262144 --step-time 3.64s --gpus 8 --attention none\n";
 
-static const char *attn_name(int32_t a) {
-  return a == RL_ATTN_FULL ? "full" : a == RL_ATTN_CAUSAL ? "causal" : "none";
-}
-static const char *rec_name(int32_t r) {
-  return r == RL_RECOMPUTE_FULL ? "full" : r == RL_RECOMPUTE_SELECTIVE ? "selective" : "none";
-}
 
 typedef struct mfu_args {
   const rl_model *m;
@@ -112,16 +106,12 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   if (!cli_seen(opts, "gpus")) return cli_error(ctx, "--gpus N is required");
   if (!(gpus >= 1) || gpus != floor(gpus)) return cli_error(ctx, "--gpus must be a whole number >= 1 (got %g)", gpus);
   if (attention) {
-    if (strcmp(attention, "full") == 0) cfg.attention = RL_ATTN_FULL;
-    else if (strcmp(attention, "causal") == 0) cfg.attention = RL_ATTN_CAUSAL;
-    else if (strcmp(attention, "none") == 0) cfg.attention = RL_ATTN_NONE;
-    else return cli_error(ctx, "--attention: '%s' is not full, causal or none", attention);
+    rl_error ae;
+    if (rl_attn_parse(attention, &cfg.attention, &ae)) return cli_error(ctx, "--attention: %s", ae.msg);
   }
   if (recompute) {
-    if (strcmp(recompute, "none") == 0) cfg.recompute = RL_RECOMPUTE_NONE;
-    else if (strcmp(recompute, "selective") == 0) cfg.recompute = RL_RECOMPUTE_SELECTIVE;
-    else if (strcmp(recompute, "full") == 0) cfg.recompute = RL_RECOMPUTE_FULL;
-    else return cli_error(ctx, "--recompute: '%s' is not none, selective or full", recompute);
+    rl_error re;
+    if (rl_recompute_parse(recompute, &cfg.recompute, &re)) return cli_error(ctx, "--recompute: %s", re.msg);
   }
   if (padding) {
     char tmp[64];
@@ -155,7 +145,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   } else {
     if (hwf.peak < 0) return cli_error(ctx, "--peak must be > 0");
     rl_error e;
-    rl_status st = rl_hw_find(hwf.hw ? hwf.hw : "nvidia-h100-sxm5", ctx->extra, ctx->n_extra, &hw, &e);
+    rl_status st = rl_hw_find(hwf.hw ? hwf.hw : RL_DEFAULT_HW, ctx->extra, ctx->n_extra, &hw, &e);
     if (st) return cli_error(ctx, "--hw: %s", e.msg);
     int32_t pk = rl_hw_peak_for(&hw, dtype, 1);
     if (pk < 0) return cli_error(ctx, "%s has no %s tensor peak in the database (give --peak)", hw.id, rl_dtype_name(dtype));
@@ -201,13 +191,13 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   fprintf(o, "\nwhich FLOPs (per token):\n");
   fprintf(o, "  6N                   %s\n", CLI_Q(6 * r.n_params, RL_UNIT_FLOP));
   fprintf(o, "  attention            %s (%s: %s)\n", CLI_Q(r.attention_flops_per_token, RL_UNIT_FLOP),
-          attn_name(cfg.attention),
+          rl_attn_name(cfg.attention),
           cfg.attention == RL_ATTN_FULL ? "12 L H d_h T, PaLM's count"
                                         : cfg.attention == RL_ATTN_CAUSAL ? "6 L H d_h T, the unmasked half"
                                                                           : "left out");
   fprintf(o, "  model FLOPs          %s\n", CLI_Q(r.model_flops_per_token, RL_UNIT_FLOP));
   fprintf(o, "  recomputation        %s (%s)\n", CLI_Q(r.recompute_flops_per_token, RL_UNIT_FLOP),
-          rec_name(cfg.recompute));
+          rl_recompute_name(cfg.recompute));
   fprintf(o, "  hardware FLOPs       %s\n\n", CLI_Q(r.hardware_flops_per_token, RL_UNIT_FLOP));
   if (r.mfu > 1 || r.hfu > 1)
     fprintf(o, "WARNING: above 100%%: more FLOP/s than the peak, which no run achieves: the tokens/s, the\n"

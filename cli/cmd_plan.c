@@ -194,7 +194,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   if (maxtp > 1 && !cli_seen(opts, "link-bw")) {
     /* no interconnect figure: plan on one device per replica */
     rl_hw probe;
-    if ((rc = cli_resolve_hw(ctx, &hwf, (hwf.peak > 0 && hwf.bw > 0) ? NULL : "nvidia-h100-sxm5", &probe))) return rc;
+    if ((rc = cli_resolve_hw(ctx, &hwf, (hwf.peak > 0 && hwf.bw > 0) ? NULL : RL_DEFAULT_HW, &probe))) return rc;
     if (!(probe.interconnect_bw > 0)) {
       if (tp_s) return cli_error(ctx, "--tp: %s has no interconnect figure; give --link-bw", probe.id);
       ntp = 1;

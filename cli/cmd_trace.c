@@ -534,10 +534,8 @@ static int run_one(cli_ctx *ctx, int argc, char **argv) {
   if (cli_seen(opts, "bw") && !(bw > 0)) return cli_error(ctx, "--bw must be > 0");
   int32_t fmt = RL_TRACE_AUTO;
   if (format) {
-    if (!strcmp(format, "kineto") || !strcmp(format, "pytorch")) fmt = RL_TRACE_KINETO;
-    else if (!strcmp(format, "ncu")) fmt = RL_TRACE_NCU;
-    else if (!strcmp(format, "nsys")) fmt = RL_TRACE_NSYS;
-    else return cli_error(ctx, "--format: '%s' is not kineto, ncu or nsys", format);
+    rl_error fe;
+    if (rl_trace_format_parse(format, &fmt, &fe)) return cli_error(ctx, "--format: %s", fe.msg);
   }
   rl_trace *t = rl_trace_new(overhead);
   if (!t) return cli_error(ctx, "out of memory");

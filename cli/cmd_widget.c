@@ -85,7 +85,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   size_t len = 0;
   len += (size_t)snprintf(cfg + len, cap - len, "{\"hw\":[");
   char hwl[512], *hws[16];
-  int nhw = cli_split_list(ctx, "--hw", hw ? hw : "nvidia-h100-sxm5", hwl, sizeof hwl, hws, 16);
+  int nhw = cli_split_list(ctx, "--hw", hw ? hw : RL_DEFAULT_HW, hwl, sizeof hwl, hws, 16);
   for (int k = 0; k < (nhw < 0 ? 1 : nhw); k++) {
     rl_hw dev;
     rl_error e;

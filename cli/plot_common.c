@@ -45,7 +45,7 @@ int plot_roofs(cli_ctx *ctx, plot_args *a, plot_data *d) {
   char hwlist[1024], dtlist[256];
   char *hws[16], *dts[8];
   int nh = 0, nd = 0;
-  const char *dflt = (a->hwf.peak > 0 && a->hwf.bw > 0) ? NULL : "nvidia-h100-sxm5";
+  const char *dflt = (a->hwf.peak > 0 && a->hwf.bw > 0) ? NULL : RL_DEFAULT_HW;
   if (a->hwf.hw && (nh = cli_split_list(ctx, "--hw", a->hwf.hw, hwlist, sizeof hwlist, hws, 16)) < 0)
     return CLI_USAGE;
   if ((nd = cli_split_list(ctx, "--dtype", a->dtypes ? a->dtypes : "bf16", dtlist, sizeof dtlist, dts, 8)) < 0)

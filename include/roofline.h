@@ -396,6 +396,11 @@ RL_API rl_status rl_linear_min_batch(double d_in, double d_out,
  * The roofline bound
  * ====================================================================== */
 #define RL_DEFAULT_LAUNCH_OVERHEAD_S 4e-6
+/* The device the commands that have a default use (layer, plot, widget,
+ * mfu, decode, prefill, plan): the H100 SXM5 of NVIDIA's whitepaper. */
+#define RL_DEFAULT_HW "nvidia-h100-sxm5"
+/* RL_DEFAULT_HW, for bindings that cannot read a macro. */
+RL_API const char *rl_default_hw(void);
 
 /* The two roofs one kernel runs under. */
 typedef struct rl_roof {
@@ -674,6 +679,12 @@ typedef enum rl_embed_conv {
                             does 2 FLOPs per token (the convention of
                             counting every weight as read) */
 } rl_embed_conv;
+/* "gathered", "full"; NULL if unknown. */
+RL_API const char *rl_embed_name(int32_t conv);
+/* The names above (ASCII case ignored); RL_EINVAL "'x' is not gathered or
+ * full" otherwise. */
+RL_API rl_status rl_embed_parse(const char *name, int32_t *conv,
+                                rl_error *err);
 
 typedef struct rl_infer_cfg {
   int32_t weight_dtype;   /* -1: the model's dtype */
@@ -890,6 +901,16 @@ typedef enum rl_recompute {
                                  + 4 L H d_h T (Korthikanti et al.) */
   RL_RECOMPUTE_FULL = 2       /* the whole forward again: + 2N + 4 L H d_h T */
 } rl_recompute;
+
+/* "full", "causal", "none" and "none", "selective", "full"; NULL if
+ * unknown. The parsers accept those names (ASCII case ignored) and fail
+ * with RL_EINVAL "'x' is not full, causal or none". */
+RL_API const char *rl_attn_name(int32_t conv);
+RL_API rl_status rl_attn_parse(const char *name, int32_t *conv,
+                               rl_error *err);
+RL_API const char *rl_recompute_name(int32_t r);
+RL_API rl_status rl_recompute_parse(const char *name, int32_t *r,
+                                    rl_error *err);
 
 typedef struct rl_mfu_cfg {
   double seq;           /* T, tokens per sequence */
@@ -1542,6 +1563,13 @@ typedef enum rl_trace_format {
   RL_TRACE_NCU = 2,    /* Nsight Compute --csv (details or raw page) */
   RL_TRACE_NSYS = 3    /* Nsight Systems export --type sqlite */
 } rl_trace_format;
+
+/* "auto", "kineto", "ncu", "nsys"; NULL if unknown. */
+RL_API const char *rl_trace_format_name(int32_t format);
+/* Those names and "pytorch" (= kineto), ASCII case ignored; RL_EINVAL
+ * "'x' is not kineto, ncu or nsys" otherwise. */
+RL_API rl_status rl_trace_format_parse(const char *name, int32_t *format,
+                                       rl_error *err);
 
 /* A new, empty trace. launch_overhead_s: kernels shorter than this count
  * as overhead (< 0: RL_DEFAULT_LAUNCH_OVERHEAD_S). Allocates: release

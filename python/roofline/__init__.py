@@ -402,7 +402,7 @@ def layer(hw=None, dtype="bf16", rows=4096, d=4096, batches=(1, 128, 512), seq=4
     _check(_lib.rl_layer_ops(_ct.byref(sh), ops, labels, _native.RL_LAYER_OPS, _ct.byref(n),
                              _ct.byref(err)), err)
     if hw is None and (peak is None or bw is None):
-        hw = "nvidia-h100-sxm5"
+        hw = _lib.rl_default_hw().decode()
     h = _device(hw, peak, bw, mem, hw_file)
     out = []
     for i in range(n.value):

@@ -301,6 +301,7 @@ def _declare(lib):
         "rl_dtype_parse": (ctypes.c_int, [ctypes.c_char_p, P(I32), E]),
         "rl_peak_name": (ctypes.c_char_p, [I32]),
         "rl_hw_count": (I32, []),
+        "rl_default_hw": (ctypes.c_char_p, []),
         "rl_hw_get": (ctypes.c_int, [I32, P(Hw)]),
         "rl_hw_find": (ctypes.c_int, [ctypes.c_char_p, P(Hw), I32, P(Hw), E]),
         "rl_hw_parse_csv": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_size_t, P(Hw), I32, P(I32), E]),

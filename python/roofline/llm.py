@@ -33,7 +33,7 @@ from . import (CONFIG_MAX, _check, _device, _dtype, _find_hw, _lib, _num, _read_
 _SIZES = ("params", "layers", "d_model", "heads", "kv_heads", "head_dim", "d_ff", "vocab",
           "experts", "experts_active", "mlp", "norm", "tied", "bias", "learned_pos")
 _SHAPES = ("mlp", "norm", "tied", "bias", "learned_pos")
-_DEFAULT_HW = "nvidia-h100-sxm5"
+_DEFAULT_HW = _lib.rl_default_hw().decode()
 
 
 def _err():

@@ -23,6 +23,8 @@ static const rl_hw builtin[] = {
 
 int32_t rl_hw_count(void) { return N_BUILTIN; }
 
+const char *rl_default_hw(void) { return RL_DEFAULT_HW; }
+
 rl_status rl_hw_get(int32_t index, rl_hw *out) {
   if (index < 0 || index >= N_BUILTIN || !out) return RL_EINVAL;
   *out = builtin[index];

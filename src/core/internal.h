@@ -59,6 +59,19 @@ typedef struct rli_nearest {
 void rli_nearest_init(rli_nearest *n);
 void rli_nearest_add(rli_nearest *n, int32_t index, int dist);
 
+/* The index of `name` (ASCII case ignored) in names[0..n), or RL_EINVAL
+ * "'x' is not a, b or c" naming every one. */
+rl_status rli_name_parse(const char *const *names, int32_t n, const char *name,
+                         int32_t *out, rl_error *err);
+
+/* Propagate a failure: TRY(rl_call(...)) returns its status unless RL_OK. */
+#define TRY(x) do { rl_status st_ = (x); if (st_ != RL_OK) return st_; } while (0)
+
+/* Make room for `need` elements of `elem` bytes in *p (capacity *cap,
+ * doubled from 64): 0 when the size would overflow or realloc fails (then
+ * *p and *cap are unchanged), 1 when done. */
+int rli_grow(void **p, size_t elem, size_t need, size_t *cap);
+
 /* Copy with truncation, always NUL-terminated (cap > 0). */
 void rli_strlcpy(char *dst, const char *src, size_t cap);
 

@@ -58,7 +58,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define TRY(e) do { rl_status st_ = (e); if (st_ != RL_OK) return st_; } while (0)
 
 rl_infer_cfg rl_infer_cfg_init(void) {
   rl_infer_cfg c;

@@ -83,12 +83,8 @@ static size_t jw_end(jw *j) { return rli_out_end(&j->o); }
 
 static const char *mlp_name(int32_t k) { return k == RL_MLP_GATED ? "gated" : "plain"; }
 static const char *norm_name(int32_t k) { return k == RL_NORM_RMS ? "rmsnorm" : "layernorm"; }
-static const char *attn_name(int32_t a) {
-  return a == RL_ATTN_FULL ? "full" : a == RL_ATTN_CAUSAL ? "causal" : "none";
-}
-static const char *rec_name(int32_t r) {
-  return r == RL_RECOMPUTE_FULL ? "full" : r == RL_RECOMPUTE_SELECTIVE ? "selective" : "none";
-}
+static const char *attn_name(int32_t a) { return rl_attn_name(a) ? rl_attn_name(a) : "none"; }
+static const char *rec_name(int32_t r) { return rl_recompute_name(r) ? rl_recompute_name(r) : "none"; }
 
 /* m with its sizes defaulted, or m itself when it does not check. */
 static rl_model checked(const rl_model *m) {
@@ -212,7 +208,7 @@ size_t rl_decode_json(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof 
   jw_num(&j, "weights_bytes", s->weights_bytes);
   jw_num(&j, "weights_read_bytes", s->weights_read_bytes);
   jw_num(&j, "embedding_bytes", s->embedding_bytes);
-  jw_str(&j, "embedding", cfg->embedding == RL_EMBED_FULL ? "full" : "gathered");
+  jw_str(&j, "embedding", cfg->embedding == RL_EMBED_FULL ? rl_embed_name(RL_EMBED_FULL) : rl_embed_name(RL_EMBED_GATHERED));
   jw_num(&j, "kv_bytes_per_token", s->kv_bytes_per_token);
   jw_num(&j, "kv_bytes_per_seq", s->kv_bytes_per_seq);
   jw_num(&j, "context", cfg->context);

@@ -30,7 +30,6 @@
 #include <math.h>
 #include <string.h>
 
-#define TRY(e) do { rl_status st_ = (e); if (st_ != RL_OK) return st_; } while (0)
 
 rl_mfu_cfg rl_mfu_cfg_init(void) {
   rl_mfu_cfg c;

@@ -142,7 +142,6 @@ static rl_status whole(double x, double lo, const char *what, rl_error *err) {
   return RL_OK;
 }
 
-#define TRY(e) do { rl_status st_ = (e); if (st_ != RL_OK) return st_; } while (0)
 
 rl_status rl_model_check(const rl_model *m, rl_model *out, rl_error *err) {
   if (!m || !out) return rli_fail(err, RL_EINVAL, "no model");

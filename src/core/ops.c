@@ -62,7 +62,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define TRY(x) do { rl_status st_ = (x); if (st_ != RL_OK) return st_; } while (0)
 
 /* ---- the fields: every shape field any kind takes -------------------- */
 

@@ -150,22 +150,12 @@ void rl_trace_free(rl_trace *t) {
   free(t);
 }
 
-static int grow(void **p, size_t elem, size_t need, size_t *cap) {
-  if (need <= *cap) return 1;
-  size_t nc = *cap ? *cap : 64;
-  while (nc < need) nc *= 2;
-  void *q = realloc(*p, nc * elem);
-  if (!q) return 0;
-  *p = q;
-  *cap = nc;
-  return 1;
-}
 
 /* ---- strings ---------------------------------------------------------- */
 static char *arena_alloc(rl_trace *t, size_t n) {
   if (n > 4096) { /* big strings get their own block */
     size_t cb = t->capblocks;
-    if (!grow((void **)&t->blocks, sizeof(char *), t->nblocks + 1, &cb)) return NULL;
+    if (!rli_grow((void **)&t->blocks, sizeof(char *), t->nblocks + 1, &cb)) return NULL;
     t->capblocks = cb;
     char *b = malloc(n);
     if (b) t->blocks[t->nblocks++] = b;
@@ -173,7 +163,7 @@ static char *arena_alloc(rl_trace *t, size_t n) {
   }
   if (n > t->arena_left) {
     size_t cb = t->capblocks;
-    if (!grow((void **)&t->blocks, sizeof(char *), t->nblocks + 1, &cb)) return NULL;
+    if (!rli_grow((void **)&t->blocks, sizeof(char *), t->nblocks + 1, &cb)) return NULL;
     t->capblocks = cb;
     char *b = malloc(65536);
     if (!b) return NULL;
@@ -263,7 +253,7 @@ uint32_t rli_trace_str(rl_trace *t, const char *s, size_t len) {
   }
   size_t cs = t->capstr;
   char *d = NULL;
-  if (grow((void **)&t->str, sizeof(char *), (size_t)t->nstr + 1, &cs)) d = arena_alloc(t, len + 1);
+  if (rli_grow((void **)&t->str, sizeof(char *), (size_t)t->nstr + 1, &cs)) d = arena_alloc(t, len + 1);
   t->capstr = (uint32_t)cs;
   if (!d) { if (clean != small && clean != s) free(clean); return RLI_NONE; }
   memcpy(d, clean, len);
@@ -316,7 +306,7 @@ uint32_t rli_trace_cost(rl_trace *t, const rli_cost *c) {
     i = (i + 1) & (t->chcap - 1);
   }
   size_t cc = t->capcost;
-  if (!grow((void **)&t->cost, sizeof *t->cost, (size_t)t->ncost + 1, &cc)) return RLI_NONE;
+  if (!rli_grow((void **)&t->cost, sizeof *t->cost, (size_t)t->ncost + 1, &cc)) return RLI_NONE;
   t->capcost = (uint32_t)cc;
   t->cost[t->ncost] = k;
   t->chash[i] = t->ncost;
@@ -342,7 +332,7 @@ uint32_t rli_trace_cost_reason(rl_trace *t, int32_t reason, const char *why) {
 uint32_t rli_trace_new_inst(rl_trace *t, uint32_t cost) {
   size_t ci = t->capinst;
   if (t->ninst == RLI_NONE - 1 ||
-      !grow((void **)&t->inst, sizeof *t->inst, (size_t)t->ninst + 1, &ci))
+      !rli_grow((void **)&t->inst, sizeof *t->inst, (size_t)t->ninst + 1, &ci))
     return RLI_NONE;
   t->capinst = (uint32_t)ci;
   t->inst[t->ninst].cost = cost;
@@ -352,7 +342,7 @@ uint32_t rli_trace_new_inst(rl_trace *t, uint32_t cost) {
 
 /* ---- kernels ------------------------------------------------------------ */
 rl_status rli_trace_add(rl_trace *t, const rli_kernel *k, rl_error *err) {
-  if (!grow((void **)&t->k, sizeof *t->k, t->nk + 1, &t->capk))
+  if (!rli_grow((void **)&t->k, sizeof *t->k, t->nk + 1, &t->capk))
     return rli_fail(err, RL_ENOMEM, "out of memory after %zu kernels", t->nk);
   t->k[t->nk++] = *k;
   return RL_OK;
@@ -360,7 +350,7 @@ rl_status rli_trace_add(rl_trace *t, const rli_kernel *k, rl_error *err) {
 
 rl_status rli_trace_add_launch(rl_trace *t, const rli_ncu_launch *m, rl_error *err) {
   if (t->nk == 0) return rli_fail(err, RL_EINVAL, "no kernel for the launch's metrics");
-  if (!grow((void **)&t->launch, sizeof *t->launch, t->nk, &t->caplaunch))
+  if (!rli_grow((void **)&t->launch, sizeof *t->launch, t->nk, &t->caplaunch))
     return rli_fail(err, RL_ENOMEM, "out of memory after %zu kernels", t->nk);
   for (size_t i = t->nlaunch; i + 1 < t->nk; i++) { /* none should be missing */
     memset(&t->launch[i], 0, sizeof t->launch[i]);
@@ -877,7 +867,7 @@ static group *group_at(group **g, size_t *ng, size_t *capg, tmap *m, uint32_t na
     if (x->name == name && x->op == op && x->cost == cost && x->launch == launch) return x;
     h = (h + 1) & (m->cap - 1);
   }
-  if (!grow((void **)g, sizeof **g, *ng + 1, capg)) return NULL;
+  if (!rli_grow((void **)g, sizeof **g, *ng + 1, capg)) return NULL;
   group *x = &(*g)[*ng];
   memset(x, 0, sizeof *x);
   x->name = name;
@@ -1022,7 +1012,7 @@ static int fusion_add(rl_trace *t, tmap *m, size_t *cap, const frun *r, double f
   }
   rl_trace_fusion *f;
   if (m->slot[h] == RLI_NONE) {
-    if (!grow((void **)&t->fusion, sizeof *t->fusion, (size_t)t->nfusion + 1, cap)) return 0;
+    if (!rli_grow((void **)&t->fusion, sizeof *t->fusion, (size_t)t->nfusion + 1, cap)) return 0;
     m->slot[h] = (uint32_t)t->nfusion;
     f = &t->fusion[t->nfusion++];
     memset(f, 0, sizeof *f);

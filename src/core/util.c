@@ -249,3 +249,33 @@ size_t rl_json_number(double v, char *buf, size_t cap) {
   rli_out_num(&o, v);
   return rli_out_end(&o);
 }
+
+rl_status rli_name_parse(const char *const *names, int32_t n, const char *name,
+                         int32_t *out, rl_error *err) {
+  if (!name || !*name) return rli_fail(err, RL_EINVAL, "empty name");
+  for (int32_t i = 0; i < n; i++)
+    if (rli_strcasecmp(name, names[i]) == 0) { *out = i; return RL_OK; }
+  char list[RL_ERROR_MSG_MAX];
+  rli_out o;
+  rli_out_init(&o, list, sizeof list);
+  for (int32_t i = 0; i < n; i++)
+    rli_out_printf(&o, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
+  rli_out_end(&o);
+  return rli_fail(err, RL_EINVAL, "'%s' is not %s", name, list);
+}
+
+int rli_grow(void **p, size_t elem, size_t need, size_t *cap) {
+  if (need <= *cap) return 1;
+  if (elem == 0) return 0;
+  size_t nc = *cap ? *cap : 64;
+  while (nc < need) {
+    if (nc > SIZE_MAX / 2) return 0;
+    nc *= 2;
+  }
+  if (nc > SIZE_MAX / elem) return 0;
+  void *q = realloc(*p, nc * elem);
+  if (!q) return 0;
+  *p = q;
+  *cap = nc;
+  return 1;
+}

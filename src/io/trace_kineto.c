@@ -589,13 +589,8 @@ static uint64_t mix(uint64_t x) {
 }
 
 static void *xgrow(kin *k, void *ptr, size_t elem, size_t need, size_t *cap) {
-  if (need <= *cap) return ptr;
-  size_t nc = *cap ? *cap : 64;
-  while (nc < need) nc *= 2;
-  void *q = realloc(ptr, nc * elem);
-  if (!q) jfail(&k->p, RL_ENOMEM, 0, "");
-  *cap = nc;
-  return q;
+  if (!rli_grow(&ptr, elem, need, cap)) jfail(&k->p, RL_ENOMEM, 0, "");
+  return ptr;
 }
 
 static uint32_t thread_of(kin *k, uint64_t key) {

@@ -278,20 +278,92 @@ void rli_src_close(rli_src *s) {
   memset(s, 0, sizeof *s);
 }
 
-/* ---- dispatch ------------------------------------------------------------ */
-static int32_t sniff(const unsigned char *p, size_t n, int gz) {
-  if (gz) return RL_TRACE_KINETO;
-  if (n >= 16 && memcmp(p, "SQLite format 3", 16) == 0) return RL_TRACE_NSYS;
+/* ---- the readers ----------------------------------------------------------
+ *
+ * One row per format: its name (and aliases) for --format, how to know it
+ * from the first bytes, and its reader. A text reader takes a byte source
+ * (file or memory, gzip inflated); a whole-file reader (SQLite) takes the
+ * path or the memory image. RL_TRACE_AUTO asks each sniffer; the row
+ * with sniff_any takes what no other knows. */
+typedef struct reader {
+  int32_t format;
+  const char *name;
+  const char *alias;
+  /* Is this the format? p: the first n bytes (0 < n <= 64); gz: gzip */
+  int (*sniff)(const unsigned char *p, size_t n, int gz);
+  rl_status (*read)(rl_trace *t, rli_src *s, rl_error *err);
+  rl_status (*read_whole)(rl_trace *t, const char *path, const void *mem, size_t len,
+                          const char *label, rl_error *err);
+} reader;
+
+static int sniff_sqlite(const unsigned char *p, size_t n, int gz) {
+  return !gz && n >= 16 && memcmp(p, "SQLite format 3", 16) == 0;
+}
+
+/* '{' or '[' after an optional UTF-8 BOM and blanks; gzip is Kineto's */
+static int sniff_json(const unsigned char *p, size_t n, int gz) {
+  if (gz) return 1;
   size_t i = 0;
   if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) i = 3;
   while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r')) i++;
-  if (i < n && (p[i] == '{' || p[i] == '[')) return RL_TRACE_KINETO;
-  return RL_TRACE_NCU;
+  return i < n && (p[i] == '{' || p[i] == '[');
 }
 
-static rl_status run_stream(rl_trace *t, rli_src *s, int32_t format, rl_error *err) {
-  if (format == RL_TRACE_KINETO) return rli_read_kineto(t, s, err);
-  return rli_read_ncu(t, s, err);
+/* the CSV reader checks the header itself and names what it expected */
+static int sniff_any(const unsigned char *p, size_t n, int gz) {
+  (void)p, (void)n, (void)gz;
+  return 1;
+}
+
+static const reader readers[] = {
+    {RL_TRACE_KINETO, "kineto", "pytorch", sniff_json, rli_read_kineto, NULL},
+    {RL_TRACE_NCU, "ncu", NULL, sniff_any, rli_read_ncu, NULL},
+    {RL_TRACE_NSYS, "nsys", NULL, sniff_sqlite, NULL, rli_read_nsys},
+};
+#define N_READERS (sizeof readers / sizeof readers[0])
+
+const char *rl_trace_format_name(int32_t format) {
+  if (format == RL_TRACE_AUTO) return "auto";
+  for (size_t i = 0; i < N_READERS; i++)
+    if (readers[i].format == format) return readers[i].name;
+  return NULL;
+}
+
+rl_status rl_trace_format_parse(const char *name, int32_t *format, rl_error *err) {
+  if (name && rli_strcasecmp(name, "auto") == 0) {
+    *format = RL_TRACE_AUTO;
+    return RL_OK;
+  }
+  const char *names[N_READERS];
+  for (size_t i = 0; i < N_READERS; i++) {
+    if (name && readers[i].alias && rli_strcasecmp(name, readers[i].alias) == 0) {
+      *format = readers[i].format;
+      return RL_OK;
+    }
+    names[i] = readers[i].name;
+  }
+  int32_t k;
+  rl_status st = rli_name_parse(names, (int32_t)N_READERS, name, &k, err);
+  if (st == RL_OK) *format = readers[k].format;
+  return st;
+}
+
+static const reader *reader_of(int32_t format) {
+  for (size_t i = 0; i < N_READERS; i++)
+    if (readers[i].format == format) return &readers[i];
+  return NULL;
+}
+
+/* The reader whose sniffer knows the first bytes; the one that takes
+ * anything (sniff_any) only when no other does. */
+static const reader *sniff(const unsigned char *p, size_t n) {
+  int gz = n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
+  const reader *fallback = NULL;
+  for (size_t i = 0; i < N_READERS; i++) {
+    if (readers[i].sniff == sniff_any) fallback = &readers[i];
+    else if (readers[i].sniff(p, n, gz)) return &readers[i];
+  }
+  return fallback;
 }
 
 rl_status rl_trace_read_file(rl_trace *t, const char *path, int32_t format, rl_error *err) {
@@ -299,22 +371,23 @@ rl_status rl_trace_read_file(rl_trace *t, const char *path, int32_t format, rl_e
   struct stat sb;
   if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
     return rli_fail(err, RL_EIO, "%s: is a directory", path);
-  if (format < RL_TRACE_AUTO || format > RL_TRACE_NSYS)
+  const reader *r = reader_of(format);
+  if (!r && format != RL_TRACE_AUTO)
     return rli_fail(err, RL_EINVAL, "unknown trace format %d", (int)format);
-  if (format == RL_TRACE_AUTO) {
+  if (!r) {
     FILE *f = fopen(path, "rb");
     if (!f) return rli_fail(err, RL_EIO, "%s: %s", path, strerror(errno));
     unsigned char head[64];
     size_t n = fread(head, 1, sizeof head, f);
     fclose(f);
     if (n == 0) return rli_fail(err, RL_EPARSE, "%s: empty file", path);
-    format = sniff(head, n, n >= 2 && head[0] == 0x1f && head[1] == 0x8b);
+    r = sniff(head, n);
   }
-  if (format == RL_TRACE_NSYS) return rli_read_nsys(t, path, NULL, 0, path, err);
+  if (r->read_whole) return r->read_whole(t, path, NULL, 0, path, err);
   rli_src s;
   rl_status st = rli_src_open_file(&s, path, err);
   if (st) return st;
-  st = run_stream(t, &s, format, err);
+  st = r->read(t, &s, err);
   rli_src_close(&s);
   return st;
 }
@@ -323,15 +396,15 @@ rl_status rl_trace_read_buffer(rl_trace *t, const void *data, size_t len, int32_
                                const char *label, rl_error *err) {
   if (!t || (!data && len)) return rli_fail(err, RL_EINVAL, "no trace or no data");
   if (!label) label = "(buffer)";
-  if (format < RL_TRACE_AUTO || format > RL_TRACE_NSYS)
+  const reader *r = reader_of(format);
+  if (!r && format != RL_TRACE_AUTO)
     return rli_fail(err, RL_EINVAL, "unknown trace format %d", (int)format);
   if (len == 0) return rli_fail(err, RL_EPARSE, "%s: empty input", label);
-  const unsigned char *p = data;
-  if (format == RL_TRACE_AUTO) format = sniff(p, len < 64 ? len : 64, len >= 2 && p[0] == 0x1f && p[1] == 0x8b);
-  if (format == RL_TRACE_NSYS) return rli_read_nsys(t, NULL, data, len, label, err);
+  if (!r) r = sniff(data, len < 64 ? len : 64);
+  if (r->read_whole) return r->read_whole(t, NULL, data, len, label, err);
   rli_src s;
   rli_src_open_mem(&s, data, len, label);
-  rl_status st = run_stream(t, &s, format, err);
+  rl_status st = r->read(t, &s, err);
   rli_src_close(&s);
   return st;
 }

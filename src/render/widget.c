@@ -52,7 +52,7 @@ static rl_status num(const rli_json *root, const char *key, double *v, double lo
 
 static rl_status read_cfg(const rli_json *root, wcfg *c, rl_error *err) {
   memset(c, 0, sizeof *c);
-  rli_strlcpy(c->hw[0], "nvidia-h100-sxm5", sizeof c->hw[0]);
+  rli_strlcpy(c->hw[0], RL_DEFAULT_HW, sizeof c->hw[0]);
   c->n_hw = 1;
   c->dtype = RL_BF16;
   c->n = 4096, c->batch = 512, c->seq = 4096, c->d = 4096, c->head_dim = 128;

@@ -379,6 +379,31 @@ static void test_op_schema(void) {
   }
 }
 
+/* The names of every enum the command line spells, from the library. */
+static void test_enum_names(void) {
+  int32_t v = -1;
+  rl_error e = {{0}};
+  for (int32_t a = RL_ATTN_FULL; a <= RL_ATTN_NONE; a++)
+    CHECK(rl_attn_parse(rl_attn_name(a), &v, NULL) == RL_OK && v == a);
+  for (int32_t r = RL_RECOMPUTE_NONE; r <= RL_RECOMPUTE_FULL; r++)
+    CHECK(rl_recompute_parse(rl_recompute_name(r), &v, NULL) == RL_OK && v == r);
+  for (int32_t m = RL_EMBED_GATHERED; m <= RL_EMBED_FULL; m++)
+    CHECK(rl_embed_parse(rl_embed_name(m), &v, NULL) == RL_OK && v == m);
+  for (int32_t f = RL_TRACE_AUTO; f <= RL_TRACE_NSYS; f++)
+    CHECK(rl_trace_format_parse(rl_trace_format_name(f), &v, NULL) == RL_OK && v == f);
+  CHECK(rl_trace_format_parse("pytorch", &v, NULL) == RL_OK && v == RL_TRACE_KINETO);
+  CHECK(rl_trace_format_parse("csv", &v, &e) == RL_EINVAL);
+  CHECK_STR(e.msg, "'csv' is not kineto, ncu or nsys");
+  CHECK(rl_embed_parse("half", &v, &e) == RL_EINVAL);
+  CHECK_STR(e.msg, "'half' is not gathered or full");
+  CHECK(rl_attn_parse("half", &v, &e) == RL_EINVAL);
+  CHECK_STR(e.msg, "'half' is not full, causal or none");
+  CHECK(rl_recompute_parse("", &v, &e) == RL_EINVAL);
+  CHECK(rl_attn_name(3) == NULL && rl_trace_format_name(9) == NULL);
+  rl_hw h;
+  CHECK(rl_hw_find(rl_default_hw(), NULL, 0, &h, NULL) == RL_OK && strcmp(h.id, RL_DEFAULT_HW) == 0);
+}
+
 static void test_min_batch(void) {
   double b;
   rl_error e;
@@ -458,6 +483,7 @@ int main(void) {
   RUN(test_hw_csv_errors);
   RUN(test_ops);
   RUN(test_op_schema);
+  RUN(test_enum_names);
   RUN(test_min_batch);
   RUN(test_bound);
   RUN(test_json);
