@@ -72,6 +72,10 @@ rl_status rli_name_parse(const char *const *names, int32_t n, const char *name,
  * *p and *cap are unchanged), 1 when done. */
 int rli_grow(void **p, size_t elem, size_t need, size_t *cap);
 
+/* The library's one hash of a byte string (word at a time, then a 64-bit
+ * finaliser), for its hash tables. */
+uint64_t rli_hash(const void *p, size_t n);
+
 /* Copy with truncation, always NUL-terminated (cap > 0). */
 void rli_strlcpy(char *dst, const char *src, size_t cap);
 

@@ -101,12 +101,6 @@ struct rl_trace {
   size_t nwhy;
 };
 
-static uint64_t hash_bytes(const void *p, size_t n) {
-  const unsigned char *s = p;
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n; i++) h = (h ^ s[i]) * 1099511628211ull;
-  return h ^ (h >> 29);
-}
 
 rl_trace *rl_trace_new(double launch_overhead_s) {
   rl_trace *t = calloc(1, sizeof *t);
@@ -214,7 +208,7 @@ static int rehash_str(rl_trace *t) {
   memset(h, 0xff, sizeof *h * nc);
   for (uint32_t id = 0; id < t->nstr; id++) {
     const char *s = t->str[id];
-    uint64_t x = hash_bytes(s, strlen(s));
+    uint64_t x = rli_hash(s, strlen(s));
     uint32_t i = (uint32_t)x & (nc - 1);
     while (h[i] != RLI_NONE) i = (i + 1) & (nc - 1);
     h[i] = id;
@@ -241,7 +235,7 @@ uint32_t rli_trace_str(rl_trace *t, const char *s, size_t len) {
     copy_clean(clean, s, len);
     clean[len] = 0;
   }
-  uint64_t x = hash_bytes(clean, len);
+  uint64_t x = rli_hash(clean, len);
   uint32_t i = (uint32_t)x & (t->shcap - 1);
   while (t->shash[i] != RLI_NONE) {
     const char *o = t->str[t->shash[i]];
@@ -280,7 +274,7 @@ static uint64_t cost_hash(const rli_cost *c) {
   double v[3] = {c->flops, c->bytes, c->tensor_inst};
   int32_t w[10] = {c->dtype, c->tensor, c->measured, (int32_t)c->why, c->reason, c->roof,
                    c->coll, c->ranks, c->per_rank, (int32_t)c->note};
-  return hash_bytes(v, sizeof v) ^ (hash_bytes(w, sizeof w) * 31);
+  return rli_hash(v, sizeof v) ^ (rli_hash(w, sizeof w) * 31);
 }
 
 uint32_t rli_trace_cost(rl_trace *t, const rli_cost *c) {
@@ -550,7 +544,7 @@ typedef struct tmap {
 
 static uint64_t key3(uint32_t a, uint32_t b, uint32_t c) {
   uint32_t v[3] = {a, b, c};
-  return hash_bytes(v, sizeof v);
+  return rli_hash(v, sizeof v);
 }
 
 static int cmp_rows(const void *pa, const void *pb) {

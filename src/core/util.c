@@ -279,3 +279,23 @@ int rli_grow(void **p, size_t elem, size_t need, size_t *cap) {
   *cap = nc;
   return 1;
 }
+
+uint64_t rli_hash(const void *p, size_t n) {
+  const char *s = p;
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  uint64_t w = 0;
+  memcpy(&w, s + i, n - i);
+  h ^= w;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  return h ^ (h >> 33);
+}

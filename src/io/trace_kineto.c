@@ -622,26 +622,13 @@ static uint32_t thread_of(kin *k, uint64_t key) {
 }
 
 /* a word at a time: names are long (templated kernel signatures) */
-static uint64_t name_hash(const char *s, size_t n) {
-  uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    memcpy(&w, s + i, 8);
-    h = (h ^ w) * 0xff51afd7ed558ccdull;
-    h ^= h >> 32;
-  }
-  uint64_t w = 0;
-  memcpy(&w, s + i, n - i);
-  return mix(h ^ w);
-}
 
 /* The string id of the current event's name: rli_trace_str's, looked up
  * by the raw text first so that a name seen before costs one hash. */
 static uint32_t name_id(kin *k) {
   const char *s = k->name ? k->name : "";
   size_t n = k->namelen;
-  uint64_t h = name_hash(s, n);
+  uint64_t h = rli_hash(s, n);
   if (k->nmcap) {
     size_t i = (size_t)h & (k->nmcap - 1);
     while (k->nm[i].id != RLI_NONE) {
