@@ -242,13 +242,15 @@ RL_API rl_status rl_hw_parse_csv(const char *text, size_t len, rl_hw *out,
 RL_API size_t rl_hw_csv(const rl_hw *hw, int header, char *buf, size_t cap);
 /* One device as JSON: each column under its field's name in base units
  * ({"id","aliases","vendor","name","form_factor","peak":{"bf16":...},
- * "ridge":{...},"sparsity":true,"mem_bytes","mem_bw","l1_bw","l2_bytes",
- * "l2_bw","l3_bw","sms","boost_hz","interconnect_bw","tdp_w","source"}),
+ * "ridge":{...},"sparsity":true,"mem_bytes","bandwidth","l1_bandwidth",
+ * "l2_bytes","l2_bandwidth","l3_bandwidth","sms","boost_hz",
+ * "interconnect_bandwidth","link_latency_s","tdp_w","source"}; unknown
+ * figures null),
  * peaks and ridge points of the formats the device has. Returns the length
  * needed. */
 RL_API size_t rl_hw_json(const rl_hw *hw, char *buf, size_t cap);
 /* Set one figure from a cell as the CSV reader reads it: column is a CSV
- * column ("bandwidth_tbs") or a JSON key ("mem_bw"); a bare number is in the
+ * column ("bandwidth_tbs") or a JSON key ("bandwidth"); a bare number is in the
  * CSV column's unit, a number with a unit is converted ("3.35TB/s"). */
 RL_API rl_status rl_hw_set(rl_hw *hw, const char *column, const char *cell,
                            rl_error *err);
