@@ -37,6 +37,11 @@ ALLCFLAGS = $(CSTD) $(OPT) $(WARN) $(SANFLAGS) -fPIC -fvisibility=hidden \
 # Systems exports, OpenBLAS: the matrix products of `roofline measure`).
 LDLIBS  += -lz -lsqlite3 -lopenblas -lpthread -lm
 
+# The shared library's version follows include/roofline.h; its SONAME
+# names the major version (libroofline.so.0).
+VERSION := $(shell sed -n 's/^\#define RL_VERSION_STRING "\(.*\)"/\1/p' include/roofline.h)
+SONAME  := libroofline.so.$(firstword $(subst ., ,$(VERSION)))
+
 CORE_SRC   := $(sort $(wildcard src/core/*.c))
 IO_SRC     := $(sort $(wildcard src/io/*.c))
 RENDER_SRC := $(sort $(wildcard src/render/*.c))
@@ -62,7 +67,7 @@ $(BUILD)/libroofline.a: $(LIB_OBJ)
 
 $(BUILD)/libroofline.so: $(LIB_OBJ)
 	@echo "  LD      $@"
-	@$(CC) $(ALLCFLAGS) -shared -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	@$(CC) $(ALLCFLAGS) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/libroofline-cli.a: $(CLI_OBJ)
 	@rm -f $@
@@ -100,6 +105,48 @@ mpi: $(BUILD)/roofline-mpi
 $(BUILD)/roofline-mpi: src/mpi/roofline_mpi.c $(BUILD)/libroofline-cli.a $(BUILD)/libroofline.a
 	@echo "  MPICC   $@"
 	@OMPI_CC=$(CC) $(MPICC) $(ALLCFLAGS) -Icli -o $@ $< $(BUILD)/libroofline-cli.a $(BUILD)/libroofline.a $(LDFLAGS) $(LDLIBS)
+
+# --- install ----------------------------------------------------------------
+# make install [PREFIX=/usr/local] [DESTDIR=staging]: the command, the
+# shared library (real file, SONAME link, development link), the static
+# library, the header and a pkg-config file; make uninstall removes them.
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PCDIR      ?= $(LIBDIR)/pkgconfig
+INSTALLED  := $(BINDIR)/roofline $(LIBDIR)/libroofline.so.$(VERSION) \
+              $(LIBDIR)/$(SONAME) $(LIBDIR)/libroofline.so \
+              $(LIBDIR)/libroofline.a $(INCLUDEDIR)/roofline.h \
+              $(PCDIR)/roofline.pc
+
+# Written on each install: it holds PREFIX.
+$(BUILD)/roofline.pc: FORCE
+	@printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' \
+	  'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+	  'Name: roofline' \
+	  'Description: Roofline-model toolkit: hardware database, op cost model, LLM economics, trace reader, charts' \
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' \
+	  'Libs: -L$${libdir} -lroofline' \
+	  'Libs.private: $(strip $(LDLIBS))' > $@
+
+install: all $(BUILD)/roofline.pc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PCDIR)
+	install -m 755 $(BUILD)/roofline $(DESTDIR)$(BINDIR)/roofline
+	install -m 755 $(BUILD)/libroofline.so $(DESTDIR)$(LIBDIR)/libroofline.so.$(VERSION)
+	ln -sf libroofline.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libroofline.so
+	install -m 644 $(BUILD)/libroofline.a $(DESTDIR)$(LIBDIR)/libroofline.a
+	install -m 644 include/roofline.h $(DESTDIR)$(INCLUDEDIR)/roofline.h
+	install -m 644 $(BUILD)/roofline.pc $(DESTDIR)$(PCDIR)/roofline.pc
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+
+# test-install: install into a temporary DESTDIR, build a C program
+# against it with pkg-config (shared and static), run it, uninstall.
+test-install: all
+	@sh tests/install/run_install_test.sh
 
 # --- set-up ---------------------------------------------------------------
 setup:
@@ -143,7 +190,7 @@ test-web: all
 wasm:
 	sh tools/build_wasm.sh
 
-test: test-c test-cli test-py test-web
+test: test-c test-cli test-py test-web test-install
 
 test-san:
 	$(MAKE) SAN=1 test-c test-cli
@@ -164,5 +211,7 @@ clean:
 
 .PHONY: test-web wasm
 .PHONY: mpi test-mpi
+.PHONY: install uninstall test-install FORCE
+FORCE:
 .PHONY: all setup gen check-gen test-c test-cli test-py test test-san check demo clean tests-bin
 .SECONDARY:
