@@ -42,6 +42,10 @@ LDLIBS  += -lz -lsqlite3 -lopenblas -lpthread -lm
 VERSION := $(shell sed -n 's/^\#define RL_VERSION_STRING "\(.*\)"/\1/p' include/roofline.h)
 SONAME  := libroofline.so.$(firstword $(subst ., ,$(VERSION)))
 
+# The manual page and the shell completions, generated from the command's
+# own --help (tools/gen_docs.py), so they say what the command says.
+DOCS    := $(BUILD)/doc/roofline.1 $(BUILD)/doc/roofline.bash $(BUILD)/doc/_roofline
+
 CORE_SRC   := $(sort $(wildcard src/core/*.c))
 IO_SRC     := $(sort $(wildcard src/io/*.c))
 RENDER_SRC := $(sort $(wildcard src/render/*.c))
@@ -53,7 +57,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-all: $(BUILD)/roofline $(BUILD)/libroofline.so $(BUILD)/libroofline.a
+all: $(BUILD)/roofline $(BUILD)/libroofline.so $(BUILD)/libroofline.a $(DOCS)
 
 $(BUILD)/obj/%.o: %.c include/roofline.h $(wildcard src/*/*.h) $(wildcard src/*/*.inc) $(wildcard cli/*.h)
 	@mkdir -p $(dir $@)
@@ -106,6 +110,13 @@ $(BUILD)/roofline-mpi: src/mpi/roofline_mpi.c $(BUILD)/libroofline-cli.a $(BUILD
 	@echo "  MPICC   $@"
 	@OMPI_CC=$(CC) $(MPICC) $(ALLCFLAGS) -Icli -o $@ $< $(BUILD)/libroofline-cli.a $(BUILD)/libroofline.a $(LDFLAGS) $(LDLIBS)
 
+$(BUILD)/doc/roofline.1: $(BUILD)/roofline tools/gen_docs.py
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $(DOCS)"
+	@$(PYTHON) tools/gen_docs.py --roofline $(BUILD)/roofline --man $@ \
+	  --bash $(BUILD)/doc/roofline.bash --zsh $(BUILD)/doc/_roofline
+$(BUILD)/doc/roofline.bash $(BUILD)/doc/_roofline: $(BUILD)/doc/roofline.1
+
 # --- install ----------------------------------------------------------------
 # make install [PREFIX=/usr/local] [DESTDIR=staging]: the command, the
 # shared library (real file, SONAME link, development link), the static
@@ -115,10 +126,14 @@ BINDIR     ?= $(PREFIX)/bin
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PCDIR      ?= $(LIBDIR)/pkgconfig
+MANDIR     ?= $(PREFIX)/share/man
+BASHCOMPDIR?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 INSTALLED  := $(BINDIR)/roofline $(LIBDIR)/libroofline.so.$(VERSION) \
               $(LIBDIR)/$(SONAME) $(LIBDIR)/libroofline.so \
               $(LIBDIR)/libroofline.a $(INCLUDEDIR)/roofline.h \
-              $(PCDIR)/roofline.pc
+              $(PCDIR)/roofline.pc $(MANDIR)/man1/roofline.1 \
+              $(BASHCOMPDIR)/roofline $(ZSHCOMPDIR)/_roofline
 
 # Written on each install: it holds PREFIX.
 $(BUILD)/roofline.pc: FORCE
@@ -131,7 +146,8 @@ $(BUILD)/roofline.pc: FORCE
 	  'Libs.private: $(strip $(LDLIBS))' > $@
 
 install: all $(BUILD)/roofline.pc
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PCDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PCDIR) \
+	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 755 $(BUILD)/roofline $(DESTDIR)$(BINDIR)/roofline
 	install -m 755 $(BUILD)/libroofline.so $(DESTDIR)$(LIBDIR)/libroofline.so.$(VERSION)
 	ln -sf libroofline.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -139,6 +155,9 @@ install: all $(BUILD)/roofline.pc
 	install -m 644 $(BUILD)/libroofline.a $(DESTDIR)$(LIBDIR)/libroofline.a
 	install -m 644 include/roofline.h $(DESTDIR)$(INCLUDEDIR)/roofline.h
 	install -m 644 $(BUILD)/roofline.pc $(DESTDIR)$(PCDIR)/roofline.pc
+	install -m 644 $(BUILD)/doc/roofline.1 $(DESTDIR)$(MANDIR)/man1/roofline.1
+	install -m 644 $(BUILD)/doc/roofline.bash $(DESTDIR)$(BASHCOMPDIR)/roofline
+	install -m 644 $(BUILD)/doc/_roofline $(DESTDIR)$(ZSHCOMPDIR)/_roofline
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))

@@ -17,7 +17,9 @@ $MAKE -s install DESTDIR="$dest" PREFIX="$PREFIX" >/dev/null
 root=$dest$PREFIX
 for f in bin/roofline lib/libroofline.so.0.1.0 lib/libroofline.so.0 \
          lib/libroofline.so lib/libroofline.a include/roofline.h \
-         lib/pkgconfig/roofline.pc; do
+         lib/pkgconfig/roofline.pc share/man/man1/roofline.1 \
+         share/bash-completion/completions/roofline \
+         share/zsh/site-functions/_roofline; do
   [ -e "$root/$f" ] || fail "$f not installed"
 done
 [ "$(readlink "$root/lib/libroofline.so.0")" = libroofline.so.0.1.0 ] ||
@@ -68,6 +70,32 @@ got_static=$("$tmp/user-static") || fail "the static program failed"
 [ "$got" = "$got_static" ] || fail "shared '$got' and static '$got_static' differ"
 [ "$got" = "0.1.0 nvidia-h100-sxm5 $want_bw" ] ||
   fail "the program printed '$got', the command says bandwidth $want_bw"
+
+# The manual page renders, without warnings, and holds every command's help.
+if command -v man >/dev/null 2>&1; then
+  page=$(LC_ALL=C MANWIDTH=200 man --warnings -l "$root/share/man/man1/roofline.1" 2>"$tmp/man.err") ||
+    fail "man -l failed: $(cat "$tmp/man.err")"
+  [ ! -s "$tmp/man.err" ] || fail "man warns: $(cat "$tmp/man.err")"
+  echo "$page" | grep -q '^ROOFLINE(1)' || fail "the man page has no ROOFLINE(1) header"
+  for cmd in $("$root/bin/roofline" --help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p'); do
+    first=$("$root/bin/roofline" "$cmd" --help | sed -n 1p | sed 's/  */ /g')
+    echo "$page" | sed 's/  */ /g' | grep -qF -- "$first" ||
+      fail "the man page lacks '$first' (roofline $cmd --help)"
+  done
+else
+  echo "test-install: man is absent; the manual page is not rendered (scripts/deb-packages.txt installs man-db)"
+fi
+# The bash completion loads and completes commands and a command's flags.
+got_bash=$(bash -c '. "$1"; complete -p roofline
+  COMP_WORDS=(roofline pl); COMP_CWORD=1; _roofline; echo "${COMPREPLY[*]}"
+  COMP_WORDS=(roofline trace --hw-f); COMP_CWORD=2; _roofline; echo "${COMPREPLY[*]}"' \
+  sh "$root/share/bash-completion/completions/roofline") || fail "the bash completion failed"
+[ "$got_bash" = "complete -o filenames -F _roofline roofline
+plot plan
+--hw-file" ] || fail "the bash completion gave: $got_bash"
+if command -v zsh >/dev/null 2>&1; then
+  zsh -n "$root/share/zsh/site-functions/_roofline" || fail "the zsh completion does not parse"
+fi
 
 $MAKE -s uninstall DESTDIR="$dest" PREFIX="$PREFIX" >/dev/null
 left=$(find "$dest" ! -type d)
