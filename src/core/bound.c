@@ -1,6 +1,6 @@
 /*
  * bound.c -- the roofline bound of one kernel, its verdict, its JSON
- * record, and the first seed's Transformer-layer table.
+ * record, and the Transformer-layer table (`roofline layer`).
  *
  * Williams, Waterman & Patterson, "Roofline: An Insightful Visual
  * Performance Model for Multicore Architectures", CACM 52(4), 2009:

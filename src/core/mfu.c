@@ -7,13 +7,13 @@
  *   MFU = tokens/s x (6N + 12 L H d_h T) / (gpus x peak)
  * (Chowdhery et al. 2022, "PaLM", §4.1 and Appendix B: 6N for the matmuls
  * of the forward (2N) and backward (4N) passes, 12 L H d_h T for the
- * attention matmuls QK^T and AV over a context of T; the seeds write it
+ * attention matmuls QK^T and AV over a context of T; often written
  * 12 L d T with d = H d_h.) N is the parameters a token uses (MoE: the
  * active ones), all of them unless the embedding table is excluded.
  *
  * The choices, each a field of rl_mfu_cfg and printed by the CLI:
  *   attention   full 12 L H d_h T; causal half of it (the masked half of the
- *               score matrix is not needed); none 6N only (the seeds' 38.2%)
+ *               score matrix is not needed); none 6N only (Kaplan et al. 2020's C = 6N)
  *   HFU         what the chip executed, recomputation included (Korthikanti
  *               et al. 2022, "Reducing Activation Recomputation"):
  *               full recomputation repeats the forward, + 2N + 4 L H d_h T

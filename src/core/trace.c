@@ -9,8 +9,8 @@
  *                 2009: time >= max of the compute and the memory time)
  *   roof_fraction = bound time / measured time
  *   gain        = measured time - bound time (what perfect execution at
- *                 the roof would still save: the seeds' profiling order,
- *                 step 3, "see how far each is from its bound")
+ *                 the roof would still save: Williams et al. 2009's
+ *                 gap between a point and the roof above it)
  *   bound       = compute when sum F/peak >= sum Q/bw, else memory; and
  *                 overhead when the bound time of one execution is below
  *                 the launch overhead (He, "Making Deep Learning Go Brrrr

@@ -586,7 +586,7 @@ static int h_rows(const aten_ctx *x, const aten_def *d) {
  * Activations through ops.c's kinds (relu, gelu, silu); the rest as F = f n,
  * Q = input bytes + output bytes (ideal traffic, ops.c), where f counts one
  * FLOP per arithmetic operation and per transcendental (exp, log, tanh, erf,
- * sqrt: the first seed's convention, as ops.c):
+ * sqrt: one FLOP each, as ops.c):
  *   sigmoid 4 (neg, exp, add, divide), tanh, exp, log, sqrt, neg, abs ... 1,
  *   clamp 2, hardtanh 2, leaky_relu 2 (compare, scale), elu 4, softplus 3
  *   (exp, add, log), mish 5 (softplus, tanh, multiply), hardswish 5,

@@ -5,8 +5,7 @@
  * their roofline records, and the SVG chart of them. Pure: the page calls
  * it through WebAssembly (web/wasm_entry.c), the tests call it natively.
  *
- * The page's layer (first seed, "The intensity of a Transformer's
- * operations"): on a T x d activation an add, a softmax and a LayerNorm;
+ * The page's layer (the ideal-traffic counts of ops.c): on a T x d activation an add, a softmax and a LayerNorm;
  * a linear layer d x d on B tokens; a square matmul n x n x n; one
  * attention head (head_dim 128) at sequence length T, naive and fused.
  * Each device of the page (the first and the compared ones) gets its own
