@@ -47,6 +47,29 @@ void chart_short_name(const char *s, char *out, size_t w) {
   if (strlen(base) >= w && w > 4) memcpy(out + w - 4, "...", 4);
 }
 
+void chart_kernel_name(const char *s, char *out, size_t w, int mark_templates) {
+  if (!w) return;
+  if (!strncmp(s, "void ", 5)) s += 5;
+  size_t n = 0;
+  int depth = 0;
+  for (const char *p = s; *p && n + 1 < w; p++) {
+    if (*p == '<') {
+      if (depth++ == 0 && n && mark_templates) {
+        out[n++] = '<';
+        if (n + 1 < w) out[n++] = '>';
+      }
+      continue;
+    }
+    if (*p == '>') { if (depth) depth--; continue; }
+    if (depth) continue;
+    if (*p == '(' && n > 0) break;
+    out[n++] = *p;
+  }
+  out[n] = 0;
+  if (n + 1 >= w && w > 4) memcpy(out + w - 4, "...", 4);
+  if (!n) snprintf(out, w, "%.*s", (int)(w - 1), s);
+}
+
 static int32_t peak_dtype(int32_t pk) {
   switch (pk) {
   case RL_PEAK_FP64: case RL_PEAK_FP64_TENSOR: return RL_FP64;

@@ -46,6 +46,11 @@ int chart_measure(const rl_measurement *m, chart_data *c);
  * parameters or namespaces; at most w - 1 bytes. */
 void chart_short_name(const char *s, char *out, size_t w);
 
+/* A kernel name for a table cell: without "void ", the template arguments
+ * (shown as "<>" when mark_templates) and the parameter list, at most w - 1
+ * bytes, "..." where cut; the whole name when nothing else is left. */
+void chart_kernel_name(const char *s, char *out, size_t w, int mark_templates);
+
 /* The terminal's size for --term: COLUMNS and LINES when set, else the
  * window of `out` when it is a terminal (TIOCGWINSZ); 0 when unknown. One
  * row is left for the shell's prompt. */

@@ -103,24 +103,6 @@ static size_t json_fn(void *p, char *buf, size_t cap) {
   return rl_trace_json(a->t, a->hw, a->s, a->top, buf, cap);
 }
 
-/* A short display form of a kernel name: without "void ", the template
- * arguments and the parameter list, at most w characters. */
-static void shorten(const char *s, char *out, size_t w) {
-  if (!strncmp(s, "void ", 5)) s += 5;
-  size_t n = 0;
-  int depth = 0;
-  for (const char *p = s; *p && n + 1 < w; p++) {
-    if (*p == '<') { if (depth++ == 0 && n) { out[n++] = '<'; if (n + 1 < w) out[n++] = '>'; } continue; }
-    if (*p == '>') { if (depth) depth--; continue; }
-    if (depth) continue;
-    if (*p == '(' && n > 0) break;
-    out[n++] = *p;
-  }
-  out[n] = 0;
-  if (n + 1 >= w && w > 4) memcpy(out + w - 4, "...", 4);
-  if (!n) snprintf(out, w, "%.*s", (int)(w - 1), s);
-}
-
 static const char *pct(char *buf, size_t cap, double part, double whole) {
   if (whole > 0) snprintf(buf, cap, "%.1f%%", 100 * part / whole);
   else snprintf(buf, cap, "-");
@@ -202,12 +184,12 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
     if (!r->has_cost || !r->has_time) continue;
     char c[12][64];
     snprintf(c[0], 64, "%d", shown + 1);
-    shorten(r->name, c[1], by_op ? 40 : 44);
+    chart_kernel_name(r->name, c[1], by_op ? 40 : 44, 1);
     if (by_op) {
       snprintf(c[2], 64, "%lld", (long long)r->count);
       snprintf(c[3], 64, "%lld", (long long)r->kernels);
     } else {
-      shorten(r->op[0] ? r->op : "-", c[2], 28);
+      chart_kernel_name(r->op[0] ? r->op : "-", c[2], 28, 1);
       snprintf(c[3], 64, "%lld", (long long)r->count);
     }
     cli_q(c[4], 64, r->time_s, RL_UNIT_SECONDS);
@@ -245,8 +227,8 @@ static void print_unknown(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int
     if (r->has_cost && r->has_time) continue;
     if (shown >= top) { more++; rest += r->has_time ? r->time_s : 0; continue; }
     char c[7][200];
-    shorten(r->name, c[0], 44);
-    shorten(r->op[0] ? r->op : "-", c[1], 28);
+    chart_kernel_name(r->name, c[0], 44, 1);
+    chart_kernel_name(r->op[0] ? r->op : "-", c[1], 28, 1);
     snprintf(c[2], 200, "%lld", (long long)r->count);
     if (r->has_time) cli_q(c[3], 200, r->time_s, RL_UNIT_SECONDS);
     else snprintf(c[3], 200, "-");
@@ -306,7 +288,7 @@ static void print_hier(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
     if (r->launch_id < 0) continue;
     char c[15][64];
     snprintf(c[0], 64, "%lld", (long long)r->launch_id);
-    shorten(r->name, c[1], 32);
+    chart_kernel_name(r->name, c[1], 32, 1);
     opt_q(c[2], 64, r->l1_bytes, RL_UNIT_BYTES);
     opt_q(c[3], 64, r->l2_bytes, RL_UNIT_BYTES);
     opt_q(c[4], 64, r->dram_bytes, RL_UNIT_BYTES);
@@ -382,7 +364,7 @@ static void print_fusions(cli_ctx *ctx, const rl_trace *t, int32_t top) {
   for (int32_t i = 0; i < n && i < top; i++) {
     char c[6][64];
     snprintf(c[0], 64, "%d", (int)i + 1);
-    shorten(f[i].name, c[1], 44);
+    chart_kernel_name(f[i].name, c[1], 44, 1);
     snprintf(c[2], 64, "%lld", (long long)f[i].runs);
     snprintf(c[3], 64, "%lld", (long long)f[i].kernels);
     cli_q(c[4], 64, f[i].time_s, RL_UNIT_SECONDS);

@@ -6,6 +6,7 @@
  * the spread of the top kernels' time across ranks.
  */
 #include "cli.h"
+#include "charts.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -25,22 +26,6 @@ static const char *pct(char *b, size_t cap, double v) {
 static const char *base(const char *p) {
   const char *s = strrchr(p, '/');
   return s ? s + 1 : p;
-}
-
-static void shorten(const char *s, char *out, size_t w) {
-  if (!strncmp(s, "void ", 5)) s += 5;
-  size_t n = 0;
-  int depth = 0;
-  for (const char *p = s; *p && n + 1 < w; p++) {
-    if (*p == '<') { depth++; continue; }
-    if (*p == '>') { if (depth) depth--; continue; }
-    if (depth) continue;
-    if (*p == '(' && n > 0) break;
-    out[n++] = *p;
-  }
-  out[n] = 0;
-  if (n + 1 >= w && w > 4) memcpy(out + w - 4, "...", 4);
-  if (!n) snprintf(out, w, "%.*s", (int)(w - 1), s);
 }
 
 static void print_text(cli_ctx *ctx, const rl_job *j, int hta) {
@@ -129,7 +114,7 @@ static void print_text(cli_ctx *ctx, const rl_job *j, int hta) {
     cli_table *t2 = cli_table_new(8, h2);
     for (int32_t i = 0; i < nsp; i++) {
       char c[8][64];
-      shorten(sp[i].name, c[0], 48);
+      chart_kernel_name(sp[i].name, c[0], 48, 0);
       cli_q(c[1], 64, sp[i].total_s, RL_UNIT_SECONDS);
       cli_q(c[2], 64, sp[i].min_s, RL_UNIT_SECONDS);
       snprintf(c[3], 64, "%d", (int)sp[i].min_rank);
