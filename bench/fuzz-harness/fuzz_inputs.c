@@ -153,7 +153,8 @@ static void run(const uint8_t *data, size_t size) {
   if (rc == 2) { /* bad input: one line on stderr, nothing on stdout */
     if (ol || !el || strchr(eb, '\n') != eb + el - 1) abort();
   } else if (rc == 0) {
-    if (strcmp(c[0], "plot") && bad_number(ob)) abort();
+    /* a JSON document (not help text a value like "--help" asked for) */
+    if (strcmp(c[0], "plot") && ob[0] == '{' && bad_number(ob)) abort();
   }
   free(ob);
   free(eb);
