@@ -209,6 +209,8 @@ typedef struct rl_hw {
   double interconnect_bw;          /* scale-up link, bidirectional B/s */
   double link_latency_s;           /* per hop of a ring over that link, s
                                       (NCCL's tuning model); 0 = unknown */
+  double host_bw;                  /* host link (PCIe, C2C), one direction,
+                                      B/s; 0 = unknown */
   double tdp_w;                    /* W */
   char source[RL_HW_SOURCE_MAX];   /* where the figures come from */
 } rl_hw;
@@ -244,7 +246,7 @@ RL_API size_t rl_hw_csv(const rl_hw *hw, int header, char *buf, size_t cap);
  * ({"id","aliases","vendor","name","form_factor","peak":{"bf16":...},
  * "ridge":{...},"sparsity":true,"mem_bytes","bandwidth","l1_bandwidth",
  * "l2_bytes","l2_bandwidth","l3_bandwidth","sms","boost_hz",
- * "interconnect_bandwidth","link_latency_s","tdp_w","source"}; unknown
+ * "interconnect_bandwidth","link_latency_s","host_bandwidth","tdp_w","source"}; unknown
  * figures null),
  * peaks and ridge points of the formats the device has. Returns the length
  * needed. */

@@ -42,7 +42,8 @@ class Hw(ctypes.Structure):
     _opaque_ = True
     # fields whose JSON key names the concept as every record does
     _JSON_KEY = {"mem_bw": "bandwidth", "l1_bw": "l1_bandwidth", "l2_bw": "l2_bandwidth",
-                 "l3_bw": "l3_bandwidth", "interconnect_bw": "interconnect_bandwidth"}
+                 "l3_bw": "l3_bandwidth", "interconnect_bw": "interconnect_bandwidth",
+                 "host_bw": "host_bandwidth"}
 
     def record(self):
         need = _LIB.rl_hw_json(ctypes.byref(self), None, 0)

@@ -308,6 +308,8 @@ static const hw_column columns[] = {
         "(total, both directions)"),
     NUM("link_latency_us", link_latency_s, 1e-6, RL_UNIT_SECONDS, "link latency", NULL,
         "per ring hop (NCCL tuning model)"),
+    NUMJ("host_bandwidth_gbs", host_bw, "host_bandwidth", 1e9, RL_UNIT_BYTES_S, "host link", NULL,
+        "(one direction: memcpy HtoD, DtoH)"),
     NUM("tdp_w", tdp_w, 1, RL_UNIT_COUNT, "TDP", "W", NULL),
     TEXT("source", source),
 };

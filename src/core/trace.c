@@ -466,7 +466,7 @@ static void eval_cost(rl_trace *t, const rl_hw *hw, const rli_cost *c, double fa
   if (c->roof != RLI_ROOF_CHIP) {
     char buf[160];
     double bw = c->roof == RLI_ROOF_NET ? hw->interconnect_bw / 2
-                : c->roof == RLI_ROOF_HBM ? hw->mem_bw : 0;
+                : c->roof == RLI_ROOF_HBM ? hw->mem_bw : hw->host_bw;
     if (c->bytes < 0) {
       if (e->why == RLI_NONE) e->why = why_text(t, "bytes unknown");
       return;
