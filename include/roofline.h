@@ -1533,6 +1533,9 @@ RL_API rl_status rl_measure_analyze(rl_measurement *m, rl_error *err);
  * peak_theoretical, bandwidth, bandwidth_1t, sweeps, points, ...), in base
  * units. Returns the length needed. */
 RL_API size_t rl_measure_json(const rl_measurement *m, char *buf, size_t cap);
+/* sizeof(rl_measurement), for bindings that allocate one without the
+ * header (Python's measure()). */
+RL_API size_t rl_measurement_sizeof(void);
 /* The measured machine as a hardware entry (id "measured-cpu" unless id is
  * given): fp64/fp32/bf16 peaks, DRAM, L1, L2, L3 bandwidth, LLC size. */
 RL_API rl_status rl_measure_to_hw(const rl_measurement *m, const char *id,

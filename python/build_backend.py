@@ -2,6 +2,8 @@
 `pip install ./python` needs no network: it packs roofline/*.py and a copy of
 the C library (../build/libroofline.so, built with `make` if missing) into a
 wheel. The wheel is platform-specific because of the shared library.
+`pip install -e ./python` (PEP 660) installs a path file instead: the package
+and the library are used where they are, in the source and build trees.
 """
 import base64
 import hashlib
@@ -32,21 +34,20 @@ def _record_line(arc, data):
     return f"{arc},sha256={digest},{len(data)}"
 
 
-def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
-    files = {}
-    pkg = os.path.join(HERE, NAME)
-    for fn in sorted(os.listdir(pkg)):
-        if fn.endswith(".py"):
-            with open(os.path.join(pkg, fn), "rb") as f:
-                files[f"{NAME}/{fn}"] = f.read()
-    with open(_library(), "rb") as f:
-        files[f"{NAME}/_lib/libroofline.so"] = f.read()
+def _metadata():
     dist = f"{NAME}-{VERSION}.dist-info"
-    files[f"{dist}/METADATA"] = (f"Metadata-Version: 2.1\nName: {NAME}\nVersion: {VERSION}\n"
-                                 "Summary: The roofline model (ctypes binding of libroofline)\n"
-                                 "License: MIT\n").encode()
-    files[f"{dist}/WHEEL"] = (f"Wheel-Version: 1.0\nGenerator: roofline build_backend\n"
-                              f"Root-Is-Purelib: false\nTag: {_tag()}\n").encode()
+    return {
+        f"{dist}/METADATA": (f"Metadata-Version: 2.1\nName: {NAME}\nVersion: {VERSION}\n"
+                             "Summary: The roofline model (ctypes binding of libroofline)\n"
+                             "License: MIT\n").encode(),
+        f"{dist}/WHEEL": (f"Wheel-Version: 1.0\nGenerator: roofline build_backend\n"
+                          f"Root-Is-Purelib: false\nTag: {_tag()}\n").encode(),
+    }
+
+
+def _write_wheel(wheel_directory, files):
+    dist = f"{NAME}-{VERSION}.dist-info"
+    files.update(_metadata())
     record = [_record_line(a, d) for a, d in files.items()] + [f"{dist}/RECORD,,"]
     files[f"{dist}/RECORD"] = ("\n".join(record) + "\n").encode()
     name = f"{NAME}-{VERSION}-{_tag()}.whl"
@@ -58,5 +59,30 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     return name
 
 
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    files = {}
+    pkg = os.path.join(HERE, NAME)
+    for fn in sorted(os.listdir(pkg)):
+        if fn.endswith(".py"):
+            with open(os.path.join(pkg, fn), "rb") as f:
+                files[f"{NAME}/{fn}"] = f.read()
+    with open(_library(), "rb") as f:
+        files[f"{NAME}/_lib/libroofline.so"] = f.read()
+    return _write_wheel(wheel_directory, files)
+
+
+def build_editable(wheel_directory, config_settings=None, metadata_directory=None):
+    """PEP 660 (`pip install -e ./python`): a wheel holding only a .pth file that
+    puts this folder on sys.path, so the package is imported from the source
+    tree and finds the library of the build tree (../build/libroofline.so,
+    built here if missing): an edit to roofline/*.py or a `make` shows at once."""
+    _library()
+    return _write_wheel(wheel_directory, {f"__editable__.{NAME}.pth": (HERE + "\n").encode()})
+
+
 def get_requires_for_build_wheel(config_settings=None):
+    return []
+
+
+def get_requires_for_build_editable(config_settings=None):
     return []

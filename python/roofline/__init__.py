@@ -17,12 +17,14 @@ and the rest of the library: hardware records (`hardware`, `hardware_list`), any
 on any device with the same figures as `roofline op --json` (`op`, `kernel`,
 `layer`), unit parsing (`parse_quantity`), and LLM economics with the records of
 `roofline model|decode|prefill|mfu|comm --json` (`model`, `model_list`, `decode`,
-`prefill`, `mfu`, `collective`; see roofline.llm). Bad arguments raise ValueError with the
+`prefill`, `mfu`, `collective`; see roofline.llm), profiler traces (`trace`) and this
+machine's measured roofline (`measure`) as the records of `roofline trace|measure --json`.
+Bad arguments raise ValueError with the
 C library's message. Standard library only (ctypes); numpy is never needed.
 
 The shared library is found in this order: $ROOFLINE_LIB, the copy installed with
 the package (`pip install ./python`), then ../build/libroofline.so of the source tree
-(`make`, then `PYTHONPATH=python`). Its version must equal this package's.
+(`make`, then `PYTHONPATH=python` or `pip install -e ./python`). Its version must equal this package's.
 """
 import ctypes as _ct
 import json as _json
@@ -417,8 +419,9 @@ def layer(hw=None, dtype="bf16", rows=4096, d=4096, batches=(1, 128, 512), seq=4
 from .llm import (Model, collective, decode, mfu, model, model_list, plan, prefill,  # noqa: E402
                   utilization)
 from .trace import trace  # noqa: E402
+from .measure import measure  # noqa: E402
 
 __all__ = ["op_cost", "roofline", "min_batch", "utilization", "parse_quantity", "format_quantity",
            "dtype_bytes", "hardware", "hardware_list", "op", "kernel", "layer", "Model", "model",
-           "model_list", "decode", "prefill", "plan", "mfu", "collective", "trace", "library_path",
-           "__version__"]
+           "model_list", "decode", "prefill", "plan", "mfu", "collective", "trace", "measure",
+           "library_path", "__version__"]

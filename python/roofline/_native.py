@@ -16,6 +16,7 @@ RL_LAYER_OPS, RL_LABEL_MAX = 8, 48
 RL_MODEL_ID_MAX, RL_MODEL_TEXT_MAX, RL_MODEL_SOURCE_MAX = 48, 96, 320
 RL_MODEL_ALIASES_MAX = 192
 RL_PREFILL_OPS, RL_MFU_CONVENTIONS = 24, 12
+RL_MEASURE_MAX_WS = 64
 
 # rl_unit
 UNIT = {"count": 0, "B": 1, "B/s": 2, "FLOP": 3, "FLOP/s": 4, "s": 5, "FLOP/B": 6}
@@ -251,6 +252,17 @@ class TraceSummary(ctypes.Structure):
     ]
 
 
+# rl_measure_opts; the clock is the library's (NULL), progress a Python callable.
+PROGRESS_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p)
+
+
+class MeasureOpts(ctypes.Structure):
+    _fields_ = [("threads", I32), ("quick", I32), ("parts", ctypes.c_uint32),
+                ("ws", ctypes.POINTER(D)), ("n_ws", I32), ("clock", ctypes.c_void_p),
+                ("clock_user", ctypes.c_void_p), ("progress", PROGRESS_FN),
+                ("progress_user", ctypes.c_void_p)]
+
+
 C_NAMES = {
     "Error": "rl_error", "Op": "rl_op", "Cost": "rl_cost", "Roof": "rl_roof",
     "Result": "rl_result", "LayerShape": "rl_layer_shape", "Model": "rl_model",
@@ -260,6 +272,7 @@ C_NAMES = {
     "MfuCfg": "rl_mfu_cfg", "MfuResult": "rl_mfu_result",
     "MfuConvention": "rl_mfu_convention", "CollCfg": "rl_coll_cfg", "CollResult": "rl_coll_result",
     "TraceSummary": "rl_trace_summary", "TraceUncovered": "rl_trace_uncovered",
+    "MeasureOpts": "rl_measure_opts",
 }
 
 
@@ -371,6 +384,10 @@ def _declare(lib):
         "rl_trace_hw": (ctypes.c_int, [ctypes.c_void_p, P(Hw), E]),
         "rl_trace_analyze": (ctypes.c_int, [ctypes.c_void_p, P(Hw), P(TraceSummary), E]),
         "rl_trace_json": (Z, [ctypes.c_void_p, P(Hw), P(TraceSummary), I32, C, Z]),
+        "rl_measure_parts_parse": (ctypes.c_int, [C, P(ctypes.c_uint32), E]),
+        "rl_measurement_sizeof": (Z, []),
+        "rl_measure": (ctypes.c_int, [P(MeasureOpts), ctypes.c_void_p, E]),
+        "rl_measure_json": (Z, [ctypes.c_void_p, C, Z]),
     })
     for name, (res, args) in sig.items():
         f = getattr(lib, name)

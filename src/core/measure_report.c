@@ -4,7 +4,8 @@
  * Exports rl_measure_json (every figure in base units: FLOP/s, B/s, s, B;
  * a figure that was not measured is null) and rl_measure_to_hw (the
  * measured machine as an rl_hw, which rl_hw_csv in hw.c writes in
- * data/hardware.csv's format for `roofline op ... --hw-file FILE`).
+ * data/hardware.csv's format for `roofline op ... --hw-file FILE`), and
+ * rl_measurement_sizeof for bindings.
  * Pure: no clock, no I/O.
  */
 #include "internal.h"
@@ -284,4 +285,4 @@ rl_status rl_measure_to_hw(const rl_measurement *m, const char *id,
   return RL_OK;
 }
 
-
+size_t rl_measurement_sizeof(void) { return sizeof(rl_measurement); }
