@@ -66,6 +66,15 @@ rl_status rl_collective(const rl_coll_cfg *c, rl_coll_result *out, rl_error *err
   if (c->kind < RL_COLL_ALLREDUCE || c->kind > RL_COLL_REDUCESCATTER)
     return rli_fail(err, RL_EINVAL, "unknown collective %d", (int)c->kind);
   if (rli_check_max(c->bytes, 1e18, "bytes", err) || rli_check_max(c->ranks, 1e8, "ranks", err)) return RL_ERANGE;
+  /* the same ceiling as a hardware figure (hw.c), and times up to 30 years:
+   * beyond them a result is a number no machine gives */
+  if (rli_check_max(c->busbw, 1e30, "bus bandwidth (B/s)", err) ||
+      rli_check_max(c->inter_busbw, 1e30, "bus bandwidth across nodes (B/s)", err) ||
+      rli_check_max(c->latency_s, 1e9, "latency (s)", err) ||
+      rli_check_max(c->step_time_s, 1e9, "step time (s)", err) ||
+      rli_check_max(c->backward_time_s, 1e9, "backward time (s)", err) ||
+      rli_check_max(c->bucket_bytes, 1e18, "bucket size (B)", err))
+    return RL_ERANGE;
   if (!rli_positive(c->bytes) || c->bytes > 1e18)
     return rli_fail(err, RL_EINVAL, "bytes must be > 0 (got %g)", c->bytes);
   double n = c->ranks;

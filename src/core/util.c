@@ -55,8 +55,22 @@ rl_status rli_check_size(double x, const char *what, rl_error *err) {
   return RL_OK;
 }
 
+/* the shortest %g form that reads back as x (1e+300, not 1.0000000000000001e+300;
+ * 9007199254740993 in full) */
+static void shortest_g(char *b, size_t cap, double x) {
+  for (int p = 15; p <= 17; p++) {
+    snprintf(b, cap, "%.*g", p, x);
+    if (strtod(b, NULL) == x) return;
+  }
+}
+
 rl_status rli_check_max(double x, double hi, const char *what, rl_error *err) {
-  if (x > hi) return rli_fail(err, RL_ERANGE, "%s is too large (got %.17g; at most %.17g)", what, x, hi);
+  if (x > hi) {
+    char a[32], b[32];
+    shortest_g(a, sizeof a, x);
+    shortest_g(b, sizeof b, hi);
+    return rli_fail(err, RL_ERANGE, "%s is too large (got %s; at most %s)", what, a, b);
+  }
   return RL_OK;
 }
 

@@ -321,6 +321,17 @@ static int value(ncu *n, const char *metric, const char *v, double *out) {
   return 1;
 }
 
+/* A clock rate (cycles per second) no GPU has: below 1 MHz or above
+ * 100 GHz (a time computed from it would be absurd or not finite). 0 stays
+ * "not measured". */
+static int clock_ok(ncu *n, const char *metric, const char *unit, const char *val, double hz) {
+  if (hz == 0 || (hz >= 1e6 && hz <= 1e11)) return 1;
+  rli_fail(n->c.err, RL_EPARSE,
+           "%s: line %lld: metric %s: %.40s %.20s is not a clock rate (1 MHz to 100 GHz)",
+           n->c.src->label, (long long)n->c.line, metric, val, unit);
+  return 0;
+}
+
 static int metric(ncu *n, const char *name, const char *unit, const char *val) {
   launch *l = &n->cur;
   char kind = 0;
@@ -341,6 +352,7 @@ static int metric(ncu *n, const char *name, const char *unit, const char *val) {
                n->c.src->label, (long long)n->c.line, name, unit);
       return -1;
     }
+    if (k == 'h' && !clock_ok(n, name, unit, val, v * m)) return -1;
     l->x[xmetrics[i].x] = k == 'p' || k == 'P' ? v * m / 100 : v * m;
     return 0;
   }
@@ -391,6 +403,7 @@ static int metric(ncu *n, const char *name, const char *unit, const char *val) {
     return -1;
   }
   v *= m;
+  if (kind == 'h' && !clock_ok(n, name, unit, val, v)) return -1;
   if (ci >= 0) l->ctr[ci] += v;
   else if (dst == NULL) l->tensor_ops += v;
   else if (dst == &l->dram_r || dst == &l->dram_w) *dst += v;
@@ -411,6 +424,11 @@ static rl_status emit(ncu *n) {
   k.name = rli_trace_str(t, l->name ? l->name : "", l->name ? strlen(l->name) : 0);
   double ns = l->has_gtime ? l->gtime : l->has_sol ? l->sol_dur
               : l->has_cycles && l->has_rate && l->rate > 0 ? l->cycles / l->rate * 1e9 : -1;
+  if (!(ns < 1e18)) /* over 30 years: the cycles or the clock is wrong */
+    return rli_fail(n->c.err, RL_EPARSE, "%s: launch %lld: a time of %g ns (%s) is out of range",
+                    n->c.src->label, (long long)l->id, ns,
+                    l->has_gtime ? "gpu__time_duration.sum" : l->has_sol ? "Duration"
+                                 : "sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second");
   k.dur_s = ns >= 0 ? ns * 1e-9 : -1;
   if (ns < 0) n->no_time++;
   k.start_s = 0;

@@ -7,6 +7,9 @@
 - output that cannot be written is exit 1 and one line: a full disk (a
   character device made here with mknod, the same one as /dev/full) and a
   closed pipe;
+- an endless input (a character device made here, the same one as /dev/zero)
+  or a huge file stops at the reader's cap: exit 2, one line naming the cap;
+- a measured --points point above its roof is said on the chart and stderr;
 - typos get a suggestion: commands, flags, op kinds, model and hardware ids;
 - `roofline version`, `-V` and `--version` print the same line;
 - `plot` without -o will not write SVG to a terminal (a pseudo-terminal);
@@ -206,12 +209,51 @@ def test_widths(rl):
     check(rc == 0 and "\x1b[" not in out, "plot --term into a pipe: no colour")
 
 
+def test_endless_inputs(rl):
+    """An endless input (a character device made here, the same one as /dev/zero) and a
+    300 MB file of zeros (sparse: no disk used) stop at the reader's cap: exit 2, one
+    line that names the cap, never a read to the end of memory."""
+    with tempfile.TemporaryDirectory() as tmp:
+        zeros = os.path.join(tmp, "zeros")
+        with open(zeros, "wb") as f:
+            f.truncate(300 * 1000 * 1000)
+        paths = [zeros]
+        dev = os.path.join(tmp, "zero")
+        try:
+            os.mknod(dev, 0o666 | 0o020000, os.makedev(1, 5))
+            paths.append(dev)
+        except PermissionError:
+            print("note  mknod not permitted here: the endless-device case is not run", file=sys.stderr)
+        for path in paths:
+            for args, cap in ((["trace", path], "a record longer than 256 MiB"),
+                              (["plot", "--points", path, "-o", "-"], "larger than 268435456 bytes"),
+                              (["op", "add", "--n", "1", "--hw", "x", "--hw-file", path], "larger than 67108864 bytes"),
+                              (["model", "show", path], "larger than 16777216 bytes")):
+                rc, out, err = run(rl, args)
+                check(rc == 2 and not out and one_line(err) and cap in err,
+                      f"{' '.join(args[:-1] if args[-1] == path else args)} on {os.path.basename(path)}: "
+                      f"exit {rc}, {err!r}")
+
+
+def test_points_above_roof(rl):
+    """A measured point faster than its roof: drawn, and said on the chart and on stderr."""
+    with tempfile.TemporaryDirectory() as tmp:
+        pts = os.path.join(tmp, "p.json")
+        with open(pts, "w") as f:  # 1 GFLOP in 100 ns: 10 PFLOP/s, over the H100's 989 TFLOP/s
+            json.dump([{"op": "fast", "flops": 1e9, "bytes": 1e6, "measured_s": 1e-7},
+                       {"op": "slow", "flops": 1e9, "bytes": 1e6, "measured_s": 1e-3}], f)
+        rc, out, err = run(rl, ["plot", "--points", pts, "--preset", "none", "--hw", "h100", "-o", "-"])
+        check(rc == 0 and one_line(err) and "1 measured point faster than its roof" in err
+              and "1 point ABOVE the roof" in out, f"plot --points above its roof: exit {rc}, {err!r}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--roofline", default=os.path.join(ROOT, "build", "roofline"))
     rl = os.path.abspath(ap.parse_args().roofline)
     for t in (test_stdin, test_directories, test_write_errors, test_suggestions, test_version,
-              test_plot_terminal, test_failed_plot, test_widths):
+              test_plot_terminal, test_failed_plot, test_widths, test_endless_inputs,
+              test_points_above_roof):
         t(rl)
     print(f"manners: {passed} passed, {failed} failed")
     return 1 if failed else 0
