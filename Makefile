@@ -165,7 +165,7 @@ uninstall:
 # test-install: install into a temporary DESTDIR, build a C program
 # against it with pkg-config (shared and static), run it, uninstall.
 test-install: all
-	@sh tests/install/run_install_test.sh
+	@PYTHON=$(PYTHON) sh tests/install/run_install_test.sh
 
 # --- set-up ---------------------------------------------------------------
 setup:

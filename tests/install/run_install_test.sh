@@ -7,6 +7,7 @@
 set -eu
 MAKE=${MAKE:-make}
 CC=${CC:-cc}
+PYTHON=${PYTHON:-python3}
 PREFIX=/opt/roofline-test
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -85,17 +86,14 @@ if command -v man >/dev/null 2>&1; then
 else
   echo "test-install: man is absent; the manual page is not rendered (scripts/deb-packages.txt installs man-db)"
 fi
-# The bash completion loads and completes commands and a command's flags.
-got_bash=$(bash -c '. "$1"; complete -p roofline
-  COMP_WORDS=(roofline pl); COMP_CWORD=1; _roofline; echo "${COMPREPLY[*]}"
-  COMP_WORDS=(roofline trace --hw-f); COMP_CWORD=2; _roofline; echo "${COMPREPLY[*]}"' \
-  sh "$root/share/bash-completion/completions/roofline") || fail "the bash completion failed"
-[ "$got_bash" = "complete -o filenames -F _roofline roofline
-plot plan
---hw-file" ] || fail "the bash completion gave: $got_bash"
-if command -v zsh >/dev/null 2>&1; then
-  zsh -n "$root/share/zsh/site-functions/_roofline" || fail "the zsh completion does not parse"
-fi
+# The completions, used for real: bash's function called as bash calls it
+# (it must register itself), zsh's through an interactive zsh on a
+# pseudo-terminal (tests/install/test_completion.py).
+bash -c '. "$1"; complete -p roofline' sh "$root/share/bash-completion/completions/roofline" |
+  grep -qx 'complete -o filenames -F _roofline roofline' || fail "the bash completion does not register"
+$PYTHON tests/install/test_completion.py --roofline "$root/bin/roofline" \
+  --bash "$root/share/bash-completion/completions/roofline" \
+  --zsh "$root/share/zsh/site-functions/_roofline" || fail "the completions"
 
 $MAKE -s uninstall DESTDIR="$dest" PREFIX="$PREFIX" >/dev/null
 left=$(find "$dest" ! -type d)
