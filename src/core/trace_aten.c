@@ -629,7 +629,9 @@ static int h_elt(const aten_ctx *x, const aten_def *d) {
   int tensors = 0, last = d->i1 > 0 ? d->i1 : a->n_in;
   for (int i = 0; i < a->n_in && i < last; i++) {
     double e = numel(a, i);
-    if (e < 0 || a->ndim[i] == 0) continue; /* a scalar */
+    /* a Scalar; a 0-d tensor (dims [], a tensor type: a step counter) is one element */
+    if (e < 0 || (a->ndim[i] == 0 && !(i < a->n_types && rli_torch_type_bytes(a->types[i]) > 0)))
+      continue;
     q += e * tb(x, i);
     if (e > nout) nout = e;
     tensors++;
@@ -750,6 +752,57 @@ static int h_index(const aten_ctx *x, const aten_def *d) {
   if (!(n > 0)) return fail(x->why, x->cap, "%s: no values shape", x->full);
   int acc = concrete_bool(a, 3) == 1;
   return kernel_cost(x, acc ? n : 0, n * ((acc ? 3 : 2) * s + 8), 0);
+}
+
+/* -- FBGEMM (fbgemm_gpu's sparse and TBE ops, as torchrec calls them) ---------------
+ * Data movement on index and length tensors, F = 0: the bytes each op must
+ * read and write by its definition in fbgemm_gpu (fbgemm_gpu/src/sparse_ops/,
+ * the op schemas in sparse_ops_cpu.cpp), each recorded input read once and
+ * each output written once; scratch (the offsets its kernels scan into) is
+ * not counted, as for the ATen models.
+ * permute_{1D,2D}_sparse_data(permute [T], lengths [T, B] or [T*B],
+ *   indices [N], weights? [N], ...): reads permute, lengths, indices and
+ *   weights; writes permuted lengths, indices and weights of the same sizes.
+ * asynchronous_{complete,exclusive,inclusive}_cumsum(t [N]): reads N,
+ *   writes N (+1 for complete).
+ * bounds_check_indices(rows_per_table, indices, offsets, mode, warning,
+ *   weights?, ...): reads its tensors (fixes out-of-range indices in place,
+ *   which valid input never needs).
+ * permute_pooled_embs(_auto_grad)(pooled_embs [B, D], offset_dim_list,
+ *   permute_list, inv_offset_dim_list, inv_permute_list): reads and writes
+ *   B x D, reads the four lists; its backward (the autograd node
+ *   PermutePooledEmbsFunction, shape of the gradient [B, D]) moves the same. */
+static double in_bytes(const aten_ctx *x, int from, int to) {
+  double q = 0;
+  for (int i = from; i < x->a->n_in && i < to; i++) {
+    double n = numel(x->a, i);
+    if (n > 0 && x->a->ndim[i] > 0) q += n * tb(x, i);
+  }
+  return q;
+}
+static int h_fbgemm(const aten_ctx *x, const aten_def *d) {
+  const rli_aten_args *a = x->a;
+  const char *b = x->base;
+  if (d->i0 == 1) { /* permute_{1D,2D}_sparse_data */
+    if (!is_tensor(a, 0, 1) || !is_tensor(a, 1, -1) || !is_tensor(a, 2, 1))
+      return fail(x->why, x->cap, "%s: expected permute, lengths and indices", x->full);
+    double w = is_tensor(a, 3, 1) ? numel(a, 3) * tb(x, 3) : 0;
+    return kernel_cost(x, 0, in_bytes(x, 0, 1) + 2 * (in_bytes(x, 1, 3) + w), 0);
+  }
+  if (d->i0 == 2) { /* cumsum */
+    double n = numel(a, 0);
+    if (!is_tensor(a, 0, 1)) return fail(x->why, x->cap, "%s: expected a 1-D tensor", x->full);
+    return kernel_cost(x, 0, tb(x, 0) * (2 * n + (strstr(b, "complete") ? 1 : 0)), 0);
+  }
+  if (d->i0 == 3) { /* bounds_check_indices */
+    if (!is_tensor(a, 1, 1) || !is_tensor(a, 2, 1))
+      return fail(x->why, x->cap, "%s: expected indices and offsets", x->full);
+    return kernel_cost(x, 0, in_bytes(x, 0, a->n_in), 0);
+  }
+  /* permute_pooled_embs and its backward */
+  if (!is_tensor(a, 0, 2)) return fail(x->why, x->cap, "%s: expected pooled embeddings [B, D]", x->full);
+  double e = numel(a, 0);
+  return kernel_cost(x, 0, 2 * e * tb(x, 0) + in_bytes(x, 1, a->n_in), 0);
 }
 
 /* -- pooling -----------------------------------------------------------------------
@@ -877,7 +930,7 @@ static int h_attn(const aten_ctx *x, const aten_def *d) {
  * TensorList argument ("TensorList", []), so their bytes are unknown. */
 static int h_list(const aten_ctx *x, const aten_def *d) {
   (void)d;
-  x->c->reason = RL_REASON_NO_SHAPES;
+  x->c->reason = RL_REASON_LISTS;
   return fail(x->why, x->cap, "%s: tensor lists (the profiler records no shapes or element "
                               "type inside them)", x->full);
 }
@@ -959,6 +1012,14 @@ static const aten_def table[] = {
     E("exp", h_elt, 1, 0, 1, 0),
     E("exp2", h_elt, 1, 0, 1, 0),
     E("expm1", h_elt, 1, 0, 1, 0),
+    E("fbgemm::asynchronous_complete_cumsum", h_fbgemm, 0, 2, 0, 0),
+    E("fbgemm::asynchronous_exclusive_cumsum", h_fbgemm, 0, 2, 0, 0),
+    E("fbgemm::asynchronous_inclusive_cumsum", h_fbgemm, 0, 2, 0, 0),
+    E("fbgemm::bounds_check_indices", h_fbgemm, 0, 3, 0, 0),
+    E("fbgemm::permute_1D_sparse_data", h_fbgemm, 0, 1, 0, 0),
+    E("fbgemm::permute_2D_sparse_data", h_fbgemm, 0, 1, 0, 0),
+    E("fbgemm::permute_pooled_embs", h_fbgemm, 0, 4, 0, 0),
+    E("fbgemm::permute_pooled_embs_auto_grad", h_fbgemm, 0, 4, 0, 0),
     E("fill", h_fill, 0, 0, 0, 0),
     E("floor", h_elt, 1, 0, 1, 0),
     E("full_like", h_fill, 0, 0, 0, 0),
@@ -1078,9 +1139,15 @@ static int cmp_def(const void *k, const void *e) {
   return strcmp((const char *)k, ((const aten_def *)e)->name);
 }
 
-/* Ops that only move or write bytes: integer types need no FLOP roof */
+/* Ops that only move or write bytes: integer types need no FLOP roof. So
+ * do elementwise ops and reductions on integers (sum of int64 lengths,
+ * add_ on a step counter): the database has no integer-ALU peak, and at
+ * a few operations per 8 or more bytes they are memory-bound on any GPU,
+ * so their bytes over the memory bandwidth (a lower bound on the time) is
+ * their roof; F is not counted. */
 static int movement(aten_fn fn) {
-  return fn == h_fill || fn == h_clone || fn == h_copy || fn == h_index || fn == h_embedding;
+  return fn == h_fill || fn == h_clone || fn == h_copy || fn == h_index || fn == h_embedding ||
+         fn == h_fbgemm || fn == h_elt || fn == h_reduce;
 }
 
 int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *why,
@@ -1110,8 +1177,19 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
   const aten_def *d = bsearch(base, table, sizeof table / sizeof table[0], sizeof table[0], cmp_def);
   if (!d && (!strncmp(n, "_foreach_", 9) || !strncmp(n, "_fused_", 7)))
     d = bsearch("cat", table, sizeof table / sizeof table[0], sizeof table[0], cmp_def);
+  if (!d && strstr(n, "CppNode<fbgemm_gpu::PermutePooledEmbsFunction"))
+    d = bsearch("fbgemm::permute_pooled_embs", table, sizeof table / sizeof table[0],
+                sizeof table[0], cmp_def);
   if (!d && strstr(n, "flash_attn")) d = bsearch("_flash_attention_forward", table,
                                                  sizeof table / sizeof table[0], sizeof table[0], cmp_def);
+  if (!d && !strncmp(full, "Optimizer.step#", 15)) {
+    /* torch.optim's step annotation: kernels right under it were launched
+     * by no ATen op (apex's fused optimizers, a C++ extension) on the
+     * parameter lists, whose sizes the profiler does not record */
+    c->reason = RL_REASON_LISTS;
+    return fail(why, cap, "%s: launched by an optimizer step with no ATen op, on tensor lists "
+                          "whose sizes are not recorded", full);
+  }
   if (!d) {
     c->reason = RL_REASON_NO_MODEL;
     return fail(why, cap, "no cost model for %s", full);
@@ -1137,6 +1215,7 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
       x.dt = RL_FP32; /* any format: F = 0, only the bandwidth counts */
       x.s = rli_torch_type_bytes(a->types[0]);
       if (!d->fn(&x, d)) return 0;
+      c->flops = 0;
       c->dtype = -1;
       c->roof = RLI_ROOF_HBM;
       return 1;
