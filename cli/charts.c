@@ -82,8 +82,148 @@ static int32_t peak_dtype(int32_t pk) {
   }
 }
 
+/* The median of v[0..n) (sorted in place; n > 0). */
+static double median(double *v, int32_t n) {
+  for (int32_t i = 1; i < n; i++) /* insertion sort: n <= CHART_POINTS */
+    for (int32_t j = i; j > 0 && v[j] < v[j - 1]; j--) {
+      double t = v[j];
+      v[j] = v[j - 1], v[j - 1] = t;
+    }
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* An Nsight Compute launch that the hierarchical chart can place: F, a
+ * time, and the bytes and roof of at least two of L1, L2 and DRAM. */
+static int hier_row(const rl_trace_row *r) {
+  if (r->launch_id < 0 || !r->has_time || !(r->time_s > 0) || !(r->flops > 0) || !(r->compute_peak > 0))
+    return 0;
+  int lv = (r->l1_bytes > 0 && r->l1_bw > 0) + (r->l2_bytes > 0 && r->l2_bw > 0) +
+           (r->dram_bytes > 0 && r->dram_bw > 0);
+  return lv >= 2;
+}
+
+/* The hierarchical roofline of an Nsight Compute export (Yang, Kurth &
+ * Williams, "Hierarchical Roofline analysis for GPUs", 2020): each launch
+ * at its L1, L2 and DRAM intensities (F over the bytes of that level), all
+ * three at its achieved F / time and joined, against one roof per level
+ * (the level's bandwidth under the compute peak), one hue and one marker
+ * shape per level. The roofs are the launches' own (the export's
+ * peak-sustained rates, else the database's scaled to the profiled clock,
+ * as the analysis found them); where the launches ran at different clocks
+ * the chart draws the median launch's roofs, and each launch's gap and
+ * fraction stay against its own. The launch's label and gap are on its
+ * binding level. -1 when fewer than one launch qualifies. */
+static int chart_hier(const rl_hw *hw, const rl_trace_row *rows, int32_t n, int32_t top, const char *source,
+                      chart_data *c) {
+  static const struct { const char *name, *shape; int32_t marker, hue, level; } lv[3] = {
+      {"L1", "triangles", RL_MARK_TRIANGLE, 1, RL_LEVEL_L1},
+      {"L2", "squares", RL_MARK_SQUARE, 2, RL_LEVEL_L2},
+      {"HBM", "circles", RL_MARK_CIRCLE, 0, RL_LEVEL_DRAM}};
+  const rl_trace_row *pick[CHART_POINTS / 3];
+  int32_t np = 0, maxk = CHART_POINTS / 3;
+  if (top > maxk) top = maxk;
+  for (int32_t i = 0; i < n && np < top; i++)
+    if (hier_row(&rows[i])) pick[np++] = &rows[i];
+  if (!np) return -1;
+  /* the roofs: per level the median launch's bandwidth; the highest
+   * format's median peak flat, the others as ceilings */
+  double v[CHART_POINTS / 3], bw[3] = {0}, spread = 0;
+  for (int k = 0; k < 3; k++) {
+    int32_t m = 0;
+    for (int32_t i = 0; i < np; i++) {
+      double b = k == 0 ? pick[i]->l1_bw : k == 1 ? pick[i]->l2_bw : pick[i]->dram_bw;
+      if (b > 0) v[m++] = b;
+    }
+    if (!m) continue;
+    bw[k] = median(v, m);
+    spread = fmax(spread, fmax(v[m - 1] / bw[k], bw[k] / v[0]) - 1);
+  }
+  int32_t dts[RL_PLOT_CEILINGS + 1], ndt = 0;
+  double pk[RL_PLOT_CEILINGS + 1];
+  for (int32_t i = 0; i < np; i++) {
+    int32_t dt = pick[i]->dtype, seen = 0;
+    for (int32_t d = 0; d < ndt; d++) seen |= dts[d] == dt;
+    if (seen || ndt > RL_PLOT_CEILINGS) continue;
+    int32_t m = 0;
+    for (int32_t j = 0; j < np; j++)
+      if (pick[j]->dtype == dt) v[m++] = pick[j]->compute_peak;
+    double med = median(v, m);
+    spread = fmax(spread, fmax(v[m - 1] / med, med / v[0]) - 1);
+    dts[ndt] = dt, pk[ndt++] = med;
+  }
+  int32_t flat = 0;
+  for (int32_t d = 1; d < ndt; d++)
+    if (pk[d] > pk[flat]) flat = d;
+  int32_t ri[3];
+  for (int k = 0; k < 3; k++) {
+    ri[k] = -1;
+    if (!(bw[k] > 0)) continue;
+    rl_plot_roof *rf = &c->roofs[c->n_roofs];
+    memset(rf, 0, sizeof *rf);
+    snprintf(rf->label, sizeof rf->label, "%s roof (%s)", lv[k].name, lv[k].shape);
+    snprintf(rf->peak_name, sizeof rf->peak_name, "%s peak", dts[flat] >= 0 ? rl_dtype_name(dts[flat]) : "compute");
+    rf->peak = pk[flat];
+    rf->bandwidth = bw[k];
+    snprintf(rf->bw_name, sizeof rf->bw_name, "%s", lv[k].name);
+    for (int32_t d = 0; d < ndt; d++)
+      if (d != flat && pk[d] < pk[flat] && rf->n_ceilings < RL_PLOT_CEILINGS) {
+        rf->ceiling[rf->n_ceilings] = pk[d];
+        snprintf(rf->ceiling_label[rf->n_ceilings++], sizeof rf->ceiling_label[0], "%s peak",
+                 dts[d] >= 0 ? rl_dtype_name(dts[d]) : "compute");
+      }
+    rf->color = 1 + lv[k].hue;
+    ri[k] = c->n_roofs++;
+  }
+  /* the points: the binding level first (labelled, with its gap) */
+  for (int32_t i = 0; i < np; i++) {
+    const rl_trace_row *r = pick[i];
+    double by[3] = {r->l1_bytes, r->l2_bytes, r->dram_bytes}, rb[3] = {r->l1_bw, r->l2_bw, r->dram_bw};
+    int order[3] = {0, 1, 2};
+    for (int k = 0; k < 3; k++)
+      if (lv[k].level == r->binding_level) order[0] = k, order[k] = 0;
+    char nm[48];
+    chart_short_name(r->name, nm, sizeof nm);
+    for (int o = 0; o < 3; o++) {
+      int k = order[o];
+      if (!(by[k] > 0) || !(rb[k] > 0) || ri[k] < 0) continue;
+      rl_plot_point *p = &c->points[c->n_points++];
+      memset(p, 0, sizeof *p);
+      snprintf(p->label, sizeof p->label, "#%lld %s, %s", (long long)r->launch_id, nm, lv[k].name);
+      p->flops = r->flops;
+      p->bytes = by[k];
+      p->intensity = r->flops / by[k];
+      p->perf = r->flops / r->time_s;
+      /* its own roof at this level's intensity, on the binding level */
+      if (lv[k].level == r->binding_level) p->roof_perf = fmin(r->compute_peak, rb[k] * p->intensity);
+      p->time_s = r->time_s;
+      p->measured = 1;
+      p->bound = r->bound;
+      p->roof = ri[k];
+      p->marker = lv[k].marker;
+      p->group = i + 1;
+    }
+  }
+  const char *base = source ? strrchr(source, '/') : NULL;
+  base = base ? base + 1 : source ? source : "";
+  snprintf(c->title, sizeof c->title, "Hierarchical roofline of %d launches on the %s (Nsight Compute)", (int)np,
+           hw->name[0] ? hw->name : hw->id);
+  int exported = 0;
+  for (int32_t i = 0; i < np; i++)
+    exported |= !(pick[i]->note && strstr(pick[i]->note, "roofs not in the export"));
+  snprintf(c->subtitle, sizeof c->subtitle,
+           "%s; each launch at its L1, L2 and HBM intensities (F / that level's bytes) and achieved FLOP/s, "
+           "joined; label, %% and gap on its binding level; roofs %s%s",
+           base, exported ? "from the export's peak-sustained rates" : "of the database at the profiled clock",
+           spread > 0.01 ? " (median launch; each % against its own)" : "");
+  c->flags = RL_PLOT_AREA_TIME;
+  return 0;
+}
+
 int chart_trace(const rl_hw *hw, const rl_trace_row *rows, int32_t n, int32_t top, const char *source,
                 chart_data *c) {
+  memset(c, 0, sizeof *c);
+  /* Nsight Compute with the level counters: the hierarchical chart */
+  if (chart_hier(hw, rows, n, top, source, c) == 0) return 0;
   memset(c, 0, sizeof *c);
   if (top > CHART_POINTS) top = CHART_POINTS;
   int32_t dts[CHART_ROOFS];

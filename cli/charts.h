@@ -30,7 +30,10 @@ rl_plot chart_plot(const chart_data *c);
  * their achieved FLOP/s, marker area by time, under the roofs of the
  * formats they use (the tensor peak of each format, its vector peaks as
  * ceilings). Collectives and copies, measured against a link rather than
- * the chip's roof, are left out. `source` names the trace in the subtitle. 0, or -1 when no
+ * the chip's roof, are left out. Nsight Compute launches with the level
+ * counters get the hierarchical chart instead: each launch at its L1, L2
+ * and DRAM intensities (one group, the binding level first), one roof per
+ * level. `source` names the trace in the subtitle. 0, or -1 when no
  * kernel can be placed. */
 int chart_trace(const rl_hw *hw, const rl_trace_row *rows, int32_t n, int32_t top, const char *source,
                 chart_data *c);

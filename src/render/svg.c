@@ -333,9 +333,25 @@ static int n_devices(const rl_plot *p) {
   return n;
 }
 
+/* Do the roofs all have the same ceilings (one device drawn as several
+ * roofs, e.g. one per memory level)? Then they are drawn once whatever
+ * the number of hues. */
+static int same_ceilings(const rl_plot *p) {
+  const rl_plot_roof *a = NULL;
+  for (int32_t i = 0; i < p->n_roofs; i++) {
+    const rl_plot_roof *r = &p->roofs[i];
+    if (!roof_ok(r)) continue;
+    if (!a) { a = r; continue; }
+    if (r->n_ceilings != a->n_ceilings) return 0;
+    for (int32_t c = 0; c < r->n_ceilings && c < RL_PLOT_CEILINGS; c++)
+      if (r->ceiling[c] != a->ceiling[c]) return 0;
+  }
+  return 1;
+}
+
 static void build_lines(const rl_plot *p, const frame *f, lines *L) {
   double Imax = pow(10, f->ax.x1);
-  int ceilings = n_devices(p) <= MAX_DEVICE_CEILINGS;
+  int ceilings = n_devices(p) <= MAX_DEVICE_CEILINGS || same_ceilings(p);
   /* flat roofs first (they take the label priority), then slanted */
   for (int32_t i = 0; i < p->n_roofs; i++) {
     const rl_plot_roof *r = &p->roofs[i];
@@ -631,7 +647,7 @@ static void build_legend(const rl_plot *p, chart *c, int any_over) {
     any_level |= c->lines.v[i].kind == LN_LEVEL;
   }
   for (int32_t i = 0; i < p->n_roofs; i++) ceil_skipped |= p->roofs[i].n_ceilings > 0;
-  ceil_skipped = ceil_skipped && n_devices(p) > MAX_DEVICE_CEILINGS;
+  ceil_skipped = ceil_skipped && n_devices(p) > MAX_DEVICE_CEILINGS && !same_ceilings(p);
   for (int32_t i = 0; i < p->n_points; i++) {
     if (!rli_plot_point_ok(&p->points[i])) continue;
     if (p->points[i].measured) any_meas = 1;

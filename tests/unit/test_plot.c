@@ -527,6 +527,133 @@ static void test_layout_measure(void) {
   free(m);
 }
 
+/* `trace --plot` on an Nsight Compute export: the hierarchical chart.
+ * Each launch three times (L1, L2, HBM intensities: F over that level's
+ * bytes) at its achieved F / time, joined as one group with the binding
+ * level first (labelled, its gap to its own roof); one roof per level, at
+ * the median launch's bandwidth; from an export with peak-sustained
+ * rates, the export's roofs. An export without the level counters keeps
+ * the one-point chart. */
+static void test_trace_hier(void) {
+  rl_trace *t = rl_trace_new(-1);
+  rl_error e;
+  CHECK(rl_trace_read_file(t, "tests/fixtures/traces/ncu_details_sm80_bert_flashattn.csv", RL_TRACE_AUTO, &e) ==
+        RL_OK);
+  rl_hw hw;
+  rl_hw_find("a100-sxm4-80gb", NULL, 0, &hw, &e);
+  rl_trace_summary s;
+  CHECK(rl_trace_analyze(t, &hw, &s, &e) == RL_OK);
+  int32_t nk = 0;
+  const rl_trace_row *rows = rl_trace_rows(t, RL_TRACE_BY_KERNEL, &nk);
+  chart_data *c = malloc(sizeof *c);
+  CHECK(c && chart_trace(&hw, rows, nk, 10, "x/ncu.csv", c) == 0);
+  if (!c) return;
+  CHECK(c->n_roofs == 3 && !strcmp(c->roofs[0].bw_name, "L1") && !strcmp(c->roofs[1].bw_name, "L2") &&
+        !strcmp(c->roofs[2].bw_name, "HBM"));
+  CHECK(strstr(c->title, "Hierarchical") && strstr(c->subtitle, "of the database at the profiled clock") &&
+        strstr(c->subtitle, "median launch"));
+  CHECK(c->roofs[2].bandwidth == hw.mem_bw);
+  /* the median launch's L1 and L2 bandwidth: as many launches above as below */
+  for (int k = 0; k < 2; k++) {
+    int above = 0, below = 0;
+    for (int32_t i = 0; i < nk; i++) {
+      double b = k ? rows[i].l2_bw : rows[i].l1_bw;
+      above += b > c->roofs[k].bandwidth, below += b < c->roofs[k].bandwidth;
+    }
+    CHECK(nk == 10 && above == below && above == 5);
+  }
+  /* fp16 (tensor) peak flat, fp32 as the ceiling, on each level's roof */
+  CHECK(c->roofs[0].peak > 10 * c->roofs[0].ceiling[0] && c->roofs[1].n_ceilings == 1 &&
+        c->roofs[0].peak == c->roofs[2].peak && !strcmp(c->roofs[0].ceiling_label[0], "fp32 peak"));
+  int launches = 0, points = 0;
+  for (int32_t i = 0; i < nk; i++) {
+    const rl_trace_row *r = &rows[i];
+    int32_t first = -1, in = 0;
+    for (int32_t j = 0; j < c->n_points; j++) {
+      const rl_plot_point *p = &c->points[j];
+      char id[24];
+      snprintf(id, sizeof id, "#%lld ", (long long)r->launch_id);
+      if (strncmp(p->label, id, strlen(id)) != 0) continue;
+      if (first < 0) first = j;
+      in++;
+      CHECK(p->group == c->points[first].group && p->group > 0);
+      CHECK_NEAR(p->perf, r->flops / r->time_s, 1e-12);
+      double by = p->marker == RL_MARK_TRIANGLE ? r->l1_bytes : p->marker == RL_MARK_SQUARE ? r->l2_bytes : r->dram_bytes;
+      int32_t lvl = p->marker == RL_MARK_TRIANGLE ? RL_LEVEL_L1 : p->marker == RL_MARK_SQUARE ? RL_LEVEL_L2 : RL_LEVEL_DRAM;
+      CHECK(p->roof == (lvl == RL_LEVEL_L1 ? 0 : lvl == RL_LEVEL_L2 ? 1 : 2));
+      CHECK_NEAR(p->intensity, r->flops / by, 1e-12);
+      if (j == first) {
+        /* the binding level, with the launch's own fraction of its roof */
+        CHECK(lvl == r->binding_level);
+        CHECK_NEAR(p->perf / p->roof_perf, r->binding_fraction, 1e-9);
+      } else {
+        CHECK(p->roof_perf == 0);
+      }
+    }
+    CHECK(in == (r->l1_bytes > 0) + (r->l2_bytes > 0) + (r->dram_bytes > 0));
+    launches += in > 0;
+    points += in;
+  }
+  CHECK(launches == 10 && points == 28 && c->n_points == 28); /* two launches moved no DRAM bytes */
+  rl_plot p = chart_plot(c);
+  size_t need = rl_plot_svg(&p, NULL, 0);
+  char *svg = malloc(need + 1);
+  if (svg) {
+    rl_plot_svg(&p, svg, need + 1);
+    size_t joins = 0;
+    for (const char *q = svg; (q = strstr(q, "class=\"group\"")) != NULL; q++) joins++;
+    CHECK(joins == 18); /* two per launch, one for the two without DRAM bytes */
+    CHECK(strstr(svg, "L1 roof (triangles)") && strstr(svg, "L2 roof (squares)") && strstr(svg, "HBM roof (circles)"));
+    CHECK(strstr(svg, "fp32 peak") && !strstr(svg, "vector ceilings: shown for at most"));
+    free(svg);
+  }
+  check_layout(&p, "trace --plot, hierarchical (ncu fixture)");
+  rl_trace_free(t);
+  /* the export's own roofs (peak-sustained rates); a launch without the L1
+   * and L2 counters is left out of this chart */
+  static const char raw[] =
+      "\"ID\",\"Kernel Name\",\"CC\",\"gpu__time_duration.sum\",\"dram__bytes.sum\",\"lts__t_bytes.sum\",\"l1tex__t_bytes.sum\","
+      "\"sm__sass_thread_inst_executed_op_ffma_pred_on.sum\",\"sm__cycles_elapsed.avg.per_second\","
+      "\"sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained\",\"dram__bytes.sum.peak_sustained\","
+      "\"dram__cycles_elapsed.avg.per_second\",\"lts__t_bytes.sum.peak_sustained\",\"lts__cycles_elapsed.avg.per_second\","
+      "\"l1tex__t_bytes.sum.peak_sustained\",\"l1tex__cycles_elapsed.avg.per_second\"\n"
+      "\"\",\"\",\"\",\"usecond\",\"byte\",\"byte\",\"byte\",\"inst\",\"cycle/second\",\"inst/cycle\",\"byte/cycle\",\"cycle/second\","
+      "\"byte/cycle\",\"cycle/second\",\"byte/cycle\",\"cycle/second\"\n"
+      "\"0\",\"k\",\"9.0\",\"100\",\"100,000,000\",\"400,000,000\",\"1,000,000,000\",\"500,000,000\",\"1,500,000,000\","
+      "\"16,896\",\"1,000\",\"2,000,000,000\",\"5,000\",\"1,500,000,000\",\"20,000\",\"1,500,000,000\"\n"
+      "\"1\",\"m\",\"9.0\",\"10\",\"1,000,000\",\"n/a\",\"n/a\",\"1,000\",\"1,500,000,000\","
+      "\"16,896\",\"1,000\",\"2,000,000,000\",\"5,000\",\"1,500,000,000\",\"20,000\",\"1,500,000,000\"\n";
+  t = rl_trace_new(-1);
+  rl_hw_find("h100", NULL, 0, &hw, &e);
+  CHECK(rl_trace_read_buffer(t, raw, strlen(raw), RL_TRACE_AUTO, "hier.csv", &e) == RL_OK);
+  CHECK(rl_trace_analyze(t, &hw, &s, &e) == RL_OK);
+  rows = rl_trace_rows(t, RL_TRACE_BY_KERNEL, &nk);
+  CHECK(chart_trace(&hw, rows, nk, 10, "hier.csv", c) == 0);
+  CHECK(c->n_roofs == 3 && c->n_points == 3 && strstr(c->subtitle, "export's peak-sustained") &&
+        !strstr(c->subtitle, "median"));
+  CHECK_NEAR(c->roofs[0].bandwidth, 20000 * 1.5e9, 1e-12);
+  CHECK_NEAR(c->roofs[1].bandwidth, 5000 * 1.5e9, 1e-12);
+  CHECK_NEAR(c->roofs[2].bandwidth, 1000 * 2e9, 1e-12);
+  CHECK_NEAR(c->roofs[0].peak, 2 * 16896 * 1.5e9, 1e-12);
+  CHECK(c->points[0].marker == RL_MARK_SQUARE && c->points[0].roof_perf > 0); /* binds at L2 */
+  rl_trace_free(t);
+  /* no level counters at all: the one-point chart (DRAM intensity) */
+  static const char dram_only[] =
+      "\"ID\",\"Kernel Name\",\"CC\",\"gpu__time_duration.sum\",\"dram__bytes.sum\","
+      "\"sm__sass_thread_inst_executed_op_ffma_pred_on.sum\"\n"
+      "\"\",\"\",\"\",\"usecond\",\"byte\",\"inst\"\n"
+      "\"0\",\"k\",\"9.0\",\"100\",\"100,000,000\",\"500,000,000\"\n";
+  t = rl_trace_new(-1);
+  CHECK(rl_trace_read_buffer(t, dram_only, strlen(dram_only), RL_TRACE_AUTO, "dram.csv", &e) == RL_OK);
+  CHECK(rl_trace_analyze(t, &hw, &s, &e) == RL_OK);
+  rows = rl_trace_rows(t, RL_TRACE_BY_KERNEL, &nk);
+  CHECK(chart_trace(&hw, rows, nk, 10, "dram.csv", c) == 0);
+  CHECK(c->n_points == 1 && c->points[0].group == 0 && !strstr(c->title, "Hierarchical"));
+  CHECK_NEAR(c->points[0].intensity, 1e9 / 1e8, 1e-12);
+  rl_trace_free(t);
+  free(c);
+}
+
 int main(void) {
   RUN(test_roof);
   RUN(test_points);
@@ -538,6 +665,7 @@ int main(void) {
   RUN(test_layout_trace);
   RUN(test_layout_measure);
   RUN(test_groups);
+  RUN(test_trace_hier);
   printf("layout: %d charts checked, %d with an overlap or an element outside its area\n", layout_charts,
          layout_bad);
   return harness_report("plot");
