@@ -254,6 +254,27 @@ void cli_infer_notes(cli_ctx *ctx, const cli_infer_flags *f, const rl_decode_sum
   }
 }
 
+/* ---- op tables (prefill, decode --ops) ----------------------------------- */
+cli_table *cli_ops_table(const rl_prefill_op *ops, int32_t n, double total) {
+  const char *hdr[] = {"op", "count", "FLOPs", "bytes", "FLOP/B", "bound", "time >=", "share"};
+  cli_table *t = cli_table_new(8, hdr);
+  for (int32_t i = 0; i < n; i++) {
+    char cell[8][48];
+    /* a decode step's routed experts are an expectation: one decimal */
+    snprintf(cell[1], 48, ops[i].count == floor(ops[i].count) ? "%.0f" : "%.1f", ops[i].count);
+    cli_q(cell[2], 48, ops[i].flops, RL_UNIT_FLOP);
+    cli_q(cell[3], 48, ops[i].bytes, RL_UNIT_BYTES);
+    if (ops[i].bound == RL_BOUND_NETWORK) snprintf(cell[4], 48, "-");
+    else cli_q(cell[4], 48, ops[i].intensity, RL_UNIT_FLOP_PER_BYTE);
+    snprintf(cell[5], 48, "%s", rl_bound_name(ops[i].bound));
+    cli_q(cell[6], 48, ops[i].time_s, RL_UNIT_SECONDS);
+    cli_pct(cell[7], 48, ops[i].time_s / total);
+    const char *cells[8] = {ops[i].name, cell[1], cell[2], cell[3], cell[4], cell[5], cell[6], cell[7]};
+    cli_table_row(t, cells);
+  }
+  return t;
+}
+
 /* ---- numbers for the text output ----------------------------------------- */
 const char *cli_pct(char *buf, size_t cap, double frac) {
   double p = frac * 100;

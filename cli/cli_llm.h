@@ -132,6 +132,11 @@ double cli_allreduce_latency(const rl_hw *hw, int tp);
 void cli_infer_notes(cli_ctx *ctx, const cli_infer_flags *f, const rl_decode_summary *s,
                      const rl_infer_cfg *cfg);
 
+/* The table of a prefill's or a decode step's ops (rl_prefill,
+ * rl_decode_ops): count, FLOPs, bytes, intensity, bound, time and each
+ * op's share of `total`. */
+cli_table *cli_ops_table(const rl_prefill_op *ops, int32_t n, double total);
+
 /* A count with 4 significant digits: 8.03e9, 124.4e6 -> "8.03e9", "1.244e8",
  * small numbers plainly ("4096"). */
 const char *cli_count(char *buf, size_t cap, double v);

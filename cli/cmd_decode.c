@@ -10,7 +10,7 @@
 #include <string.h>
 
 static const char help[] =
-    "usage: roofline decode --model ID|PATH [--batch LIST] [--context T] [--hw ID]\n"
+    "usage: roofline decode --model ID|PATH [--batch LIST] [--context T] [--hw ID] [--ops]\n"
     "\n"
     "One decode step makes one token for each of B sequences. It reads every weight\n"
     "once, whatever B (the batch shares them), plus each sequence's own KV cache of\n"
@@ -30,6 +30,11 @@ static const char help[] =
     "  --batch LIST     batch sizes: 1,8,64,256 or a doubling range 1..1024\n"
     "                   (default 1..1024)\n"
     "  --context T      tokens in each sequence's KV cache (default 0: weights only)\n"
+    "  --ops            also table one step op by op (one batch size, default 1):\n"
+    "                   embedding, projections, attention over the KV cache, MLP and\n"
+    "                   its activation, norms, adds, output layer, all-reduces (--tp),\n"
+    "                   each bounded on its own as `roofline prefill` tables a prompt;\n"
+    "                   their sum is >= the step's bound, which overlaps them all\n"
     CLI_INFER_HELP
     "  --json, --csv    machine-readable output\n"
     "\n"
@@ -38,7 +43,8 @@ static const char help[] =
     "  roofline decode --model llama3-8b --embedding full        (the hand figure: 4.8 ms)\n"
     "  roofline decode --params 7e9 --layers 32 --heads 32 --kv-heads 8 --head-dim 128 \\\n"
     "                  --context 4096 --batch 1,128\n"
-    "  roofline decode --model llama3-70b --tp 4 --weight-dtype fp8 --kv-dtype fp8\n";
+    "  roofline decode --model llama3-70b --tp 4 --weight-dtype fp8 --kv-dtype fp8\n"
+    "  roofline decode --model llama3-8b --context 4096 --batch 16 --ops\n";
 
 #define MAX_BATCHES 256
 
@@ -91,11 +97,13 @@ typedef struct decode_args {
   const rl_decode_row *rows;
   int32_t n;
   const rl_decode_summary *sum;
+  const rl_prefill_op *ops;
+  int32_t n_ops;
 } decode_args;
 
 static size_t decode_json(void *arg, char *buf, size_t cap) {
   const decode_args *a = arg;
-  return rl_decode_json(a->m, a->cfg, a->roof, a->hw_id, a->rows, a->n, a->sum, buf, cap);
+  return rl_decode_json(a->m, a->cfg, a->roof, a->hw_id, a->rows, a->n, a->sum, a->ops, a->n_ops, buf, cap);
 }
 
 static int run(cli_ctx *ctx, int argc, char **argv) {
@@ -107,9 +115,10 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   cli_hw_flags_init(&hwf);
   const char *batch_s = NULL;
   double context = 0;
+  int want_ops = 0;
   cli_opt opts[] = {CLI_MODEL_OPTS(mf), CLI_INFER_OPTS(inf), CLI_HW_OPTS(hwf),
                     {"batch", OPT_STR, &batch_s, 0}, {"context", OPT_COUNT, &context, 0},
-                    {NULL, 0, NULL, 0}};
+                    {"ops", OPT_FLAG, &want_ops, 0}, {NULL, 0, NULL, 0}};
   int rc = cli_parse(ctx, argc, argv, opts, NULL, 0, NULL);
   if (rc) return rc;
   if (!(context >= 0) || context != floor(context))
@@ -118,6 +127,10 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   int nb = 0;
   if (batch_s) {
     if ((rc = parse_batches(ctx, batch_s, batches, &nb))) return rc;
+    if (want_ops && nb != 1)
+      return cli_error(ctx, "--ops tables one decode step: give one batch size (--batch B), not %d", nb);
+  } else if (want_ops) {
+    batches[nb++] = 1;
   } else {
     for (double b = 1; b <= 1024; b *= 2) batches[nb++] = b;
   }
@@ -134,6 +147,16 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   rl_error e;
   rl_status st = rl_decode(&m, &cfg, &roof, batches, nb, rows, &s, &e);
   if (st) { free(rows); return cli_fail(ctx, st, &e); }
+  rl_prefill_op ops[RL_PREFILL_OPS];
+  int32_t n_ops = 0;
+  double ops_time = 0;
+  if (want_ops) {
+    if ((st = rl_decode_ops(&m, &cfg, &roof, batches[0], ops, RL_PREFILL_OPS, &n_ops, &e))) {
+      free(rows);
+      return cli_fail(ctx, st, &e);
+    }
+    for (int32_t i = 0; i < n_ops; i++) ops_time += ops[i].time_s;
+  }
   /* the other embedding convention, at B = 1, to explain the difference */
   rl_infer_cfg other = cfg;
   other.embedding = cfg.embedding == RL_EMBED_FULL ? RL_EMBED_GATHERED : RL_EMBED_FULL;
@@ -155,7 +178,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
             CLI_Q(s.mem_bytes, RL_UNIT_BYTES));
   }
   if (ctx->json) {
-    decode_args a = {&m, &cfg, &roof, hw.id, rows, nb, &s};
+    decode_args a = {&m, &cfg, &roof, hw.id, rows, nb, &s, ops, n_ops};
     rc = cli_print_json(ctx, decode_json, &a);
     free(rows);
     return rc ? rc : fail;
@@ -180,6 +203,10 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     cli_table_row(t, cells);
   }
   if (ctx->csv) {
+    if (want_ops) { /* the op table is the --ops answer */
+      cli_table_free(t);
+      t = cli_ops_table(ops, n_ops, ops_time);
+    }
     cli_table_print(ctx, t);
     cli_table_free(t);
     free(rows);
@@ -275,6 +302,17 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   }
   fprintf(o, "bounds assume perfect overlap of compute and memory and leave out activations and the new\n"
              "token's KV write; a real step is slower.\n");
+  if (want_ops) {
+    fprintf(o, "\none step op by op at B = %.0f, context %.0f:\n\n", batches[0], context);
+    cli_table *ot = cli_ops_table(ops, n_ops, ops_time);
+    cli_table_print(ctx, ot);
+    cli_table_free(ot);
+    fprintf(o, "\nsum of the op bounds >= %s, against the step's %s (%+.2f%%): each op is bounded on its own\n"
+               "(no overlap between ops), and the ops add the softmax, norms, residual adds and the activations\n"
+               "each op reads and writes, which the step leaves out.\n",
+            CLI_Q(ops_time, RL_UNIT_SECONDS), CLI_Q(rows[0].step_time_s, RL_UNIT_SECONDS),
+            100 * (ops_time / rows[0].step_time_s - 1));
+  }
   free(rows);
   return fail;
 }

@@ -108,20 +108,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     rc = cli_print_json(ctx, prefill_json, &a);
     return rc ? rc : fail;
   }
-  const char *hdr[] = {"op", "count", "FLOPs", "bytes", "FLOP/B", "bound", "time >=", "share"};
-  cli_table *t = cli_table_new(8, hdr);
-  for (int32_t i = 0; i < r.n_ops; i++) {
-    char cell[8][48];
-    snprintf(cell[1], 48, "%.0f", ops[i].count);
-    cli_q(cell[2], 48, ops[i].flops, RL_UNIT_FLOP);
-    cli_q(cell[3], 48, ops[i].bytes, RL_UNIT_BYTES);
-    cli_q(cell[4], 48, ops[i].intensity, RL_UNIT_FLOP_PER_BYTE);
-    snprintf(cell[5], 48, "%s", rl_bound_name(ops[i].bound));
-    cli_q(cell[6], 48, ops[i].time_s, RL_UNIT_SECONDS);
-    cli_pct(cell[7], 48, ops[i].time_s / r.ttft_s);
-    const char *cells[8] = {ops[i].name, cell[1], cell[2], cell[3], cell[4], cell[5], cell[6], cell[7]};
-    cli_table_row(t, cells);
-  }
+  cli_table *t = cli_ops_table(ops, r.n_ops, r.ttft_s);
   if (ctx->csv) {
     cli_table_print(ctx, t);
     cli_table_free(t);

@@ -802,16 +802,17 @@ RL_API rl_status rl_decode(const rl_model *m, const rl_infer_cfg *cfg,
                            int32_t n, rl_decode_row *rows,
                            rl_decode_summary *sum, rl_error *err);
 
-/* One op kind of a prefill (summed over the layers). */
+/* One op kind of a prefill or of a decode step (summed over the layers). */
 typedef struct rl_prefill_op {
   char name[RL_LABEL_MAX]; /* "qkv projection", "attention", ... */
   double count;            /* how many such ops (layers) */
   double flops, bytes;     /* all of them */
   double intensity;        /* FLOP/B */
   double time_s;           /* sum of their roofline bounds */
-  int32_t bound;           /* rl_bound_kind */
+  int32_t bound;           /* rl_bound_kind (network: the all-reduces) */
 } rl_prefill_op;
 
+/* Room for every op of a prefill or a decode step. */
 #define RL_PREFILL_OPS 24
 
 typedef struct rl_prefill_result {
@@ -842,6 +843,23 @@ RL_API rl_status rl_prefill(const rl_model *m, const rl_infer_cfg *cfg,
                             const rl_roof *roof, rl_prefill_op *ops,
                             int32_t cap, rl_prefill_result *out,
                             rl_error *err);
+
+/* One decode step of `batch` sequences at context cfg->context, op by op,
+ * as rl_prefill tables a prefill: the embedding lookup, per layer the
+ * projections, attention over the KV cache, the output projection, the MLP
+ * (its activation an op of its own), the norms and residual adds, then the
+ * output layer, each bounded by the roofline on its own; with tp > 1 a
+ * last row for the all-reduces (bound "network", the time rl_decode adds).
+ * Convention: the ops add up to the step's FLOPs and bytes plus what the
+ * step leaves out (softmax, norms, residual adds, the activations each op
+ * reads and writes), and no op overlaps another, so the sum of their times
+ * is >= rl_decode's step time (which overlaps all compute with all memory
+ * traffic). Writes min(n, cap) rows when ops is given and the count n to
+ * *n_ops (RL_PREFILL_OPS is room enough). */
+RL_API rl_status rl_decode_ops(const rl_model *m, const rl_infer_cfg *cfg,
+                               const rl_roof *roof, double batch,
+                               rl_prefill_op *ops, int32_t cap,
+                               int32_t *n_ops, rl_error *err);
 
 /* ---- The planner: the largest batch under latency targets ------------- */
 typedef struct rl_plan_cfg {
@@ -1053,14 +1071,17 @@ RL_API size_t rl_model_list_json(char *buf, size_t cap);
 
 /* A decode sweep: rl_decode's summary and its n rows for (m, cfg, roof),
  * and "other_embedding_step_time_s", the B = 1 step under the other
- * embedding convention. */
+ * embedding convention; with n_ops > 0, rl_decode_ops's table of one step
+ * as "ops" (each with its "share" of their sum, "ops_time_s"). */
 RL_API size_t rl_decode_json(const rl_model *m, const rl_infer_cfg *cfg,
                              const rl_roof *roof, const char *hw_id,
                              const rl_decode_row *rows, int32_t n,
-                             const rl_decode_summary *sum, char *buf,
-                             size_t cap);
+                             const rl_decode_summary *sum,
+                             const rl_prefill_op *ops, int32_t n_ops,
+                             char *buf, size_t cap);
 
-/* A prefill: rl_prefill's result and its r->n_ops op rows. */
+/* A prefill: rl_prefill's result and its r->n_ops op rows ("ops", each with
+ * its "share" of the time to first token). */
 RL_API size_t rl_prefill_json(const rl_model *m, const rl_infer_cfg *cfg,
                               const rl_roof *roof, const char *hw_id,
                               const rl_prefill_op *ops,

@@ -346,7 +346,8 @@ def _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype, 
 def decode(model=None, batch=None, context=0, hw=None, weight_dtype=None, kv_dtype=None,
            dtype=None, tp=1, embedding=None, link_bw=None, comm_latency=None, peak=None, bw=None,
            mem=None, sparse=False, overhead=None, hw_file=None, group_size=None,
-           quantize_all=False, compute_eff=None, bw_eff=None, require_fit=False, **sizes):
+           quantize_all=False, compute_eff=None, bw_eff=None, require_fit=False, ops=False,
+           **sizes):
     """One decode step at each batch size: the record `roofline decode --json`
     prints, with "rows" a list of dicts (batch, step_time_s, tokens_per_s,
     intensity, bound, memory_bytes, fits, ...) and the summary (params,
@@ -354,10 +355,15 @@ def decode(model=None, batch=None, context=0, hw=None, weight_dtype=None, kv_dty
     max_batch, ...). batch: a number, a list, or "1,8,64" / "1..1024" (default
     1..1024 doubling); context: tokens in each sequence's KV cache. The device
     defaults to the H100 SXM5 (or peak= and bw=); tp splits the model over
-    devices; embedding="full" counts the whole embedding table (as hand calculations do)."""
+    devices; embedding="full" counts the whole embedding table (as hand calculations do).
+    ops=True adds "ops", the table of one step op by op (one batch size, default 1), as
+    `roofline decode --ops` prints it: each op bounded on its own, their sum "ops_time_s"
+    >= the step's bound."""
     _unexpected("decode", set(sizes) - set(_SIZES))
     ctx = _whole(context, "count", "context", 0, "a whole number of tokens >= 0")
-    batches = _batches(batch)
+    batches = _batches(1 if ops and batch is None else batch)
+    if ops and len(batches) != 1:
+        raise ValueError("ops tables one decode step: give one batch size")
     m = _resolve_model(model, sizes)
     h, roof, cfg = _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype,
                                 kv_dtype, dtype, tp, embedding, link_bw, comm_latency, group_size,
@@ -370,8 +376,14 @@ def decode(model=None, batch=None, context=0, hw=None, weight_dtype=None, kv_dty
     err = _err()
     _check(_lib.rl_decode(_ct.byref(m), _ct.byref(cfg), _ct.byref(roof), arr, n, rows,
                           _ct.byref(s), _ct.byref(err)), err)
+    op_rows, n_ops = None, _ct.c_int32(0)
+    if ops:
+        op_rows = (_native.PrefillOp * _native.RL_PREFILL_OPS)()
+        _check(_lib.rl_decode_ops(_ct.byref(m), _ct.byref(cfg), _ct.byref(roof), batches[0],
+                                  op_rows, _native.RL_PREFILL_OPS, _ct.byref(n_ops),
+                                  _ct.byref(err)), err)
     doc = _record(_lib.rl_decode_json, _ct.byref(m), _ct.byref(cfg), _ct.byref(roof), h.id,
-                  rows, n, _ct.byref(s))
+                  rows, n, _ct.byref(s), op_rows, n_ops.value)
     if require_fit and (not s.weights_fit or not all(r.fits for r in rows)):
         raise ValueError("does not fit in the device's memory (require_fit)")
     return doc

@@ -2,7 +2,7 @@
  * llm.c -- the roofline of LLM inference: one decode step at a batch of B
  * sequences with a KV cache of T tokens each, and the prefill of a prompt.
  *
- * Exports rl_infer_cfg_init, rl_decode and rl_prefill.
+ * Exports rl_infer_cfg_init, rl_decode, rl_decode_ops, rl_prefill and rl_plan.
  *
  * Sources: Pope et al. 2022, "Efficiently Scaling Transformer Inference"
  * (prefill vs decode, the memory-bound regime); Meta's Llama 3 model card
@@ -45,10 +45,18 @@
  *
  * Prefill of b prompts of p tokens (m = b p): per layer a QKV projection,
  * fused attention (Dao et al. 2022; causal halves the score FLOPs), the
- * output projection, the MLP (gate/up, the activation, down), the norms and residual
- * adds, each bounded separately by the roofline (rl_op_cost), then the
- * output layer for the last token of each prompt. Time to first token >=
- * the sum of the bounds + the all-reduces.
+ * output projection, the MLP (gate/up, the activation, down; an MoE layer's
+ * router and experts), the norms and residual adds, each bounded separately
+ * by the roofline (rl_op_cost), then the output layer for the last token of
+ * each prompt. Time to first token >= the sum of the bounds + the
+ * all-reduces.
+ *
+ * One decode step op by op (rl_decode_ops): the same ops over the step's B
+ * tokens, with the embedding lookup and attention over the KV cache (the
+ * step's attention FLOPs + the softmax's 5 per score; the cache read once),
+ * each bounded on its own, and the all-reduces. It is the per-op
+ * convention of LLM-Viewer (Yuan et al. 2024, "LLM Inference Unveiled"):
+ * the sum of its bounds is >= the step's single bound above.
  */
 #include "core/internal.h"
 
@@ -221,10 +229,13 @@ static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl
   pl->emb_bytes = emb_b / n;
   pl->scale_bytes = scale_b / n;
   pl->kept_bytes = kept / n;
-  /* the untied table is gathered; a tied one is read whole by the output layer */
+  /* the untied table is gathered; a tied one is read whole by the output
+   * layer (learned positions are gathered either way) */
+  double rows_all = m->vocab + (m->learned_pos ? m->max_seq : 0), row_b = p->embedding > 0 ? emb_b / rows_all : 0;
   int gathered = !full && !m->tied_embeddings && p->embedding > 0;
-  pl->w_fixed = (total - experts_all - (gathered ? emb_b : 0)) / n;
-  pl->row_bytes = gathered ? (1.0 + m->learned_pos) * emb_b / (m->vocab + (m->learned_pos ? m->max_seq : 0)) / n : 0;
+  int pos_gathered = !full && m->learned_pos && p->embedding > 0;
+  pl->w_fixed = (total - experts_all - (gathered ? emb_b : pos_gathered ? m->max_seq * row_b : 0)) / n;
+  pl->row_bytes = (gathered ? 1.0 + m->learned_pos : pos_gathered ? 1.0 : 0.0) * row_b / n;
   pl->lin_flops = 2 * (full ? p->active : p->matmul_active) / n;
   if (m->kv_lora_rank > 0) {
     /* latent attention, decode in the absorbed form (DeepSeek-V2 §2.1.2:
@@ -390,7 +401,7 @@ rl_status rl_decode(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof *r
   return RL_OK;
 }
 
-/* ---- prefill ------------------------------------------------------------ */
+/* ---- op tables: a prefill and one decode step ----------------------------- */
 
 typedef struct acc {
   rl_prefill_op *ops;
@@ -400,13 +411,29 @@ typedef struct acc {
   double tp;
 } acc;
 
-/* count ops of one kind; `extra` bytes each on top of the op's own traffic
- * (quantization scales) */
-static rl_status add_op(acc *a, const char *name, const rl_op *op, double count, double extra,
-                        rl_error *err) {
-  rl_cost c;
-  TRY(rl_op_cost(op, &c, err));
-  double F = c.flops * count / a->tp, Q = (c.bytes + extra) * count / a->tp;
+/* rl_op_cost; a linear op over a fractional number of tokens (the tokens a
+ * routed expert sees in a decode step, in expectation) costs the affine
+ * interpolation between the whole counts around it, which is exact: a
+ * linear's FLOPs and bytes are affine in its tokens */
+static rl_status op_cost(const rl_op *op, rl_cost *c, rl_error *err) {
+  if (op->kind != RL_OP_LINEAR || op->m == floor(op->m) || !(op->m > 1)) return rl_op_cost(op, c, err);
+  rl_op lo = *op, hi = *op;
+  lo.m = floor(op->m);
+  hi.m = lo.m + 1;
+  rl_cost a, b;
+  TRY(rl_op_cost(&lo, &a, err));
+  TRY(rl_op_cost(&hi, &b, err));
+  double f = op->m - lo.m;
+  *c = a;
+  c->flops = a.flops + f * (b.flops - a.flops);
+  c->bytes = a.bytes + f * (b.bytes - a.bytes);
+  c->intensity = c->bytes > 0 ? c->flops / c->bytes : 0;
+  return RL_OK;
+}
+
+/* One row of the table: F FLOPs and Q bytes in all (per device), bounded
+ * by the roofline on its own. */
+static void add_row(acc *a, const char *name, double count, double F, double Q) {
   double tc = F / a->roof->peak, tm = Q / a->roof->bandwidth;
   double t = tc > tm ? tc : tm;
   a->flops += F;
@@ -426,6 +453,15 @@ static rl_status add_op(acc *a, const char *name, const rl_op *op, double count,
     o->bound = tc > tm ? RL_BOUND_COMPUTE : RL_BOUND_MEMORY;
   }
   a->n++;
+}
+
+/* count ops of one kind; `extra` bytes each on top of the op's own traffic
+ * (quantization scales) */
+static rl_status add_op(acc *a, const char *name, const rl_op *op, double count, double extra,
+                        rl_error *err) {
+  rl_cost c;
+  TRY(op_cost(op, &c, err));
+  add_row(a, name, count, c.flops * count / a->tp, (c.bytes + extra) * count / a->tp);
   return RL_OK;
 }
 
@@ -461,6 +497,75 @@ static rl_status add_mlp(acc *a, const plan *pl, const rl_model *m, const char *
   return add_op(a, label, &op, count, scales(pl, ff, d) * gb, err);
 }
 
+/* The projections before attention, over `tok` tokens in every layer: QKV,
+ * or for latent attention the query's and the latent's down and up
+ * projections. */
+static rl_status add_projections(acc *a, const plan *pl, double tok, int32_t ad, int32_t wd, rl_error *err) {
+  const rl_model *m = &pl->m;
+  double L = m->layers, d = m->d_model, H = m->heads, Hkv = m->kv_heads, dh = m->head_dim, gb = pl->group_bytes;
+  rl_op op;
+  if (m->kv_lora_rank > 0) {
+    double r = m->kv_lora_rank, rq = m->q_lora_rank, dqk = m->nope_dim + m->rope_dim, dv = m->v_head_dim;
+    if (rq > 0) {
+      op = linear(tok, d, rq, ad, wd);
+      TRY(add_op(a, "q down projection (latent)", &op, L, scales(pl, d, rq) * gb, err));
+      op = linear(tok, rq, H * dqk, ad, wd);
+      TRY(add_op(a, "q up projection", &op, L, scales(pl, rq, H * dqk) * gb, err));
+    } else {
+      op = linear(tok, d, H * dqk, ad, wd);
+      TRY(add_op(a, "q projection", &op, L, scales(pl, d, H * dqk) * gb, err));
+    }
+    op = linear(tok, d, r + m->rope_dim, ad, wd);
+    TRY(add_op(a, "kv down projection (latent + rope key)", &op, L, scales(pl, d, r + m->rope_dim) * gb, err));
+    op = linear(tok, r, H * (m->nope_dim + dv), ad, wd);
+    return add_op(a, "kv up projection", &op, L, scales(pl, r, H * (m->nope_dim + dv)) * gb, err);
+  }
+  op = linear(tok, d, (H + 2 * Hkv) * dh, ad, wd);
+  return add_op(a, "qkv projection", &op, L, (scales(pl, d, H * dh) + 2 * scales(pl, d, Hkv * dh)) * gb, err);
+}
+
+/* What follows attention in every layer, over `tok` tokens: the output
+ * projection, the MLP (a mixture of experts: the dense layers' MLP,
+ * `routed_n` routed experts of each MoE layer over `routed_tok` tokens
+ * each, and the shared experts), the norms and the residual adds. */
+static rl_status add_after_attention(acc *a, const plan *pl, double tok, double routed_tok, double routed_n,
+                                     int32_t ad, int32_t wd, rl_error *err) {
+  const rl_model *m = &pl->m;
+  double L = m->layers, d = m->d_model;
+  double ho = m->kv_lora_rank > 0 ? m->heads * m->v_head_dim : m->heads * m->head_dim;
+  rl_op op = linear(tok, ho, d, ad, wd);
+  TRY(add_op(a, "output projection", &op, L, scales(pl, ho, d) * pl->group_bytes, err));
+  if (m->experts > 0) {
+    double dl = m->dense_layers, ml = L - dl;
+    if (dl > 0) TRY(add_mlp(a, pl, m, "dense mlp", tok, m->dense_d_ff > 0 ? m->dense_d_ff : m->d_ff, dl, ad, wd, err));
+    /* the router: a d x E linear, left in the model's format by weight-only
+     * quantization */
+    op = linear(tok, d, m->experts, ad, pl->quant ? m->dtype : wd);
+    TRY(add_op(a, "router", &op, ml, 0, err));
+    TRY(add_mlp(a, pl, m, "expert mlp", routed_tok, m->d_ff, ml * routed_n, ad, wd, err));
+    if (m->shared_experts > 0)
+      TRY(add_mlp(a, pl, m, "shared expert mlp", tok, m->d_ff, ml * m->shared_experts, ad, wd, err));
+  } else {
+    TRY(add_mlp(a, pl, m, "mlp", tok, m->d_ff, L, ad, wd, err));
+  }
+  op = rl_op_init(m->norm == RL_NORM_RMS ? RL_OP_RMSNORM : RL_OP_LAYERNORM, ad);
+  op.m = tok;
+  op.n = d;
+  TRY(add_op(a, "norms", &op, m->norms_per_layer * L, 0, err));
+  op = rl_op_init(RL_OP_ADD, ad);
+  op.n = tok * d;
+  return add_op(a, "residual adds", &op, 2 * L, 0, err);
+}
+
+/* A model given by its count: all its weights as one linear of 2N FLOPs
+ * per token, the weights read once. */
+static rl_status add_counted(acc *a, const plan *pl, double tok, int32_t ad, rl_error *err) {
+  rl_op op = rl_op_init(RL_OP_KERNEL, ad);
+  op.flops = 2 * pl->p.total * tok;
+  op.bytes = pl->w_resident * pl->n + 2 * tok * pl->d * pl->s_a * pl->m.layers;
+  return add_op(a, "linear layers (2N FLOPs/token)", &op, 1, 0, err);
+}
+
 rl_status rl_prefill(const rl_model *m0, const rl_infer_cfg *cfg, const rl_roof *roof,
                      rl_prefill_op *ops, int32_t cap, rl_prefill_result *out, rl_error *err) {
   if (!m0 || !cfg || !out) return rli_fail(err, RL_EINVAL, "no model, configuration or result");
@@ -487,27 +592,9 @@ rl_status rl_prefill(const rl_model *m0, const rl_infer_cfg *cfg, const rl_roof 
   double tok = b * p;
   acc a = {ops, cap, 0, 0, 0, 0, 0, 0, roof, pl.n};
   rl_op op;
-  double gb = pl.group_bytes;
   int mla = m->kv_lora_rank > 0;
-  double r = m->kv_lora_rank, rq = m->q_lora_rank, dqk = m->nope_dim + m->rope_dim, dv = m->v_head_dim;
-  if (pl.p.derived && mla) {
-    if (rq > 0) {
-      op = linear(tok, d, rq, ad, wd);
-      TRY(add_op(&a, "q down projection (latent)", &op, L, scales(&pl, d, rq) * gb, err));
-      op = linear(tok, rq, H * dqk, ad, wd);
-      TRY(add_op(&a, "q up projection", &op, L, scales(&pl, rq, H * dqk) * gb, err));
-    } else {
-      op = linear(tok, d, H * dqk, ad, wd);
-      TRY(add_op(&a, "q projection", &op, L, scales(&pl, d, H * dqk) * gb, err));
-    }
-    op = linear(tok, d, r + m->rope_dim, ad, wd);
-    TRY(add_op(&a, "kv down projection (latent + rope key)", &op, L, scales(&pl, d, r + m->rope_dim) * gb, err));
-    op = linear(tok, r, H * (m->nope_dim + dv), ad, wd);
-    TRY(add_op(&a, "kv up projection", &op, L, scales(&pl, r, H * (m->nope_dim + dv)) * gb, err));
-  } else if (pl.p.derived) {
-    op = linear(tok, d, (H + 2 * Hkv) * dh, ad, wd);
-    TRY(add_op(&a, "qkv projection", &op, L, (scales(&pl, d, H * dh) + 2 * scales(&pl, d, Hkv * dh)) * gb, err));
-  }
+  double dqk = m->nope_dim + m->rope_dim, dv = m->v_head_dim;
+  if (pl.p.derived) TRY(add_projections(&a, &pl, tok, ad, wd, err));
   /* attention: the full layers as one op; the windowed layers see at most
    * W keys per query (pairs: sum over queries of min(i, W), halved as the
    * causal convention halves T^2) */
@@ -546,36 +633,14 @@ rl_status rl_prefill(const rl_model *m0, const rl_infer_cfg *cfg, const rl_roof 
     }
   }
   if (pl.p.derived) {
-    double ho = mla ? H * dv : H * dh;
-    op = linear(tok, ho, d, ad, wd);
-    TRY(add_op(&a, "output projection", &op, L, scales(&pl, ho, d) * gb, err));
-    if (m->experts > 0) {
-      double E = m->experts, k = m->experts_active, dl = m->dense_layers, ml = L - dl;
-      /* every routed expert sees tok k / E tokens (uniform routing) */
-      double et = ceil(tok * k / E);
-      if (dl > 0) TRY(add_mlp(&a, &pl, m, "dense mlp", tok, m->dense_d_ff > 0 ? m->dense_d_ff : m->d_ff, dl, ad, wd, err));
-      TRY(add_mlp(&a, &pl, m, "expert mlp", et, m->d_ff, ml * E, ad, wd, err));
-      if (m->shared_experts > 0)
-        TRY(add_mlp(&a, &pl, m, "shared expert mlp", tok, m->d_ff, ml * m->shared_experts, ad, wd, err));
-    } else {
-      TRY(add_mlp(&a, &pl, m, "mlp", tok, m->d_ff, L, ad, wd, err));
-    }
-    op = rl_op_init(m->norm == RL_NORM_RMS ? RL_OP_RMSNORM : RL_OP_LAYERNORM, ad);
-    op.m = tok;
-    op.n = d;
-    TRY(add_op(&a, "norms", &op, m->norms_per_layer * L, 0, err));
-    op = rl_op_init(RL_OP_ADD, ad);
-    op.n = tok * d;
-    TRY(add_op(&a, "residual adds", &op, 2 * L, 0, err));
+    /* every routed expert sees tok k / E tokens (uniform routing) */
+    double E = m->experts, et = E > 0 ? ceil(tok * m->experts_active / E) : 0;
+    TRY(add_after_attention(&a, &pl, tok, et, E, ad, wd, err));
     op = linear(b, d, m->vocab, ad, pl.keep_dtype);
-    TRY(add_op(&a, "output layer (last token)", &op, 1, cfg->quantize_all ? scales(&pl, d, m->vocab) * gb : 0, err));
+    TRY(add_op(&a, "output layer (last token)", &op, 1,
+               cfg->quantize_all ? scales(&pl, d, m->vocab) * pl.group_bytes : 0, err));
   } else {
-    /* a model given by its count: all its weights as one linear of 2N
-     * FLOPs per token, the weights read once */
-    op = rl_op_init(RL_OP_KERNEL, ad);
-    op.flops = 2 * pl.p.total * tok;
-    op.bytes = pl.w_resident * pl.n + 2 * tok * d * pl.s_a * L;
-    TRY(add_op(&a, "linear layers (2N FLOPs/token)", &op, 1, 0, err));
+    TRY(add_counted(&a, &pl, tok, ad, err));
   }
   memset(out, 0, sizeof *out);
   out->tokens = tok;
@@ -608,6 +673,109 @@ rl_status rl_prefill(const rl_model *m0, const rl_infer_cfg *cfg, const rl_roof 
   return rli_check_finite(v, sizeof v / sizeof v[0], err,
                           "prompt %g, batch %g, peak %g FLOP/s, bandwidth %g B/s, link %g B/s", p, b, roof->peak,
                           roof->bandwidth, cfg->link_bw);
+}
+
+/* One decode step op by op: the same ops as a prefill over the step's B
+ * tokens (src/core/ops.c's costs), with attention over the KV cache and the
+ * embedding lookup in place of the prompt's attention. */
+rl_status rl_decode_ops(const rl_model *m0, const rl_infer_cfg *cfg, const rl_roof *roof, double batch,
+                        rl_prefill_op *ops, int32_t cap, int32_t *n_ops, rl_error *err) {
+  if (!m0 || !cfg || !n_ops) return rli_fail(err, RL_EINVAL, "no model, configuration or result");
+  TRY(check_roof(roof, err));
+  TRY(check_context(cfg->context, err));
+  TRY(rli_check_max(batch, 1e12, "batch", err));
+  if (!isfinite(batch) || batch < 1 || batch != floor(batch))
+    return rli_fail(err, RL_EINVAL, "batch must be a whole number of sequences >= 1 (got %g)", batch);
+  if (cap < 0) return rli_fail(err, RL_EINVAL, "negative capacity");
+  plan pl;
+  TRY(make_plan(m0, cfg, &pl, err));
+  const rl_model *m = &pl.m;
+  int32_t wd = cfg->weight_dtype < 0 ? m->dtype : cfg->weight_dtype;
+  int32_t ad = cfg->act_dtype < 0 ? m->dtype : cfg->act_dtype;
+  double B = batch, T = cfg->context, L = m->layers, d = m->d_model, H = m->heads, n = pl.n;
+  acc a = {ops, cap, 0, 0, 0, 0, 0, 0, roof, n};
+  rl_op op;
+  char label[RL_LABEL_MAX];
+  if (pl.p.derived && pl.p.embedding > 0) {
+    if (cfg->embedding == RL_EMBED_FULL) {
+      /* the convention of counting every weight: the table read whole and
+       * 2 FLOPs per parameter */
+      op = rl_op_init(RL_OP_KERNEL, ad);
+      op.flops = 2 * B * pl.p.embedding;
+      op.bytes = pl.emb_bytes * n;
+      TRY(add_op(&a, "embedding (whole table, --embedding full)", &op, 1, 0, err));
+    } else {
+      /* B rows gathered (a position row too with learned positions), with
+       * their scales when the table is quantized */
+      double rows = m->vocab + (m->learned_pos ? m->max_seq : 0);
+      double row_extra = pl.emb_bytes * n / rows - d * pl.s_keep;
+      op = rl_op_init(RL_OP_EMBEDDING, ad);
+      op.weight_dtype = pl.keep_dtype;
+      op.m = B;
+      op.n = d;
+      TRY(add_op(&a, m->learned_pos ? "embedding (token and position rows)" : "embedding (rows gathered)", &op,
+                 1 + m->learned_pos, row_extra > 0 ? B * row_extra : 0, err));
+    }
+  }
+  if (pl.p.derived) TRY(add_projections(&a, &pl, B, ad, wd, err));
+  if (T > 0) {
+    /* each new token's query against the T cached tokens of its sequence
+     * (the windowed layers: at most W of them): the step's attention FLOPs
+     * (rl_decode: 4 H d_h, or for latent attention 2 H (2r + r_rope), per
+     * context token) + the softmax's 5 per score, as src/core/ops.c counts
+     * it; the cache read once (KV heads split over min(tp, H_kv) devices,
+     * the latent whole on each), the query read and the output written */
+    int mla = m->kv_lora_rank > 0;
+    double f_tok = pl.attn_flops_t * n / L + 5 * H;      /* per context token and layer */
+    double kv_tok = pl.kv_tok_all / L * n / pl.n_kv;     /* bytes, all devices' share x n */
+    double qo = mla ? H * (2 * m->kv_lora_rank + m->rope_dim) : 2 * H * m->head_dim;
+    double Lw = m->window > 0 && T > m->window ? m->window_layers : 0;
+    double groups[2][2] = {{L - Lw, T}, {Lw, m->window}};
+    for (int g = 0; g < 2; g++) {
+      if (!(groups[g][0] > 0)) continue;
+      double Tg = groups[g][1];
+      op = rl_op_init(RL_OP_KERNEL, ad);
+      op.flops = B * f_tok * Tg;
+      op.bytes = B * (Tg * kv_tok + qo * pl.s_a);
+      if (g == 1) snprintf(label, sizeof label, "attention (window %.0f of %.0f cached)", m->window, T);
+      else snprintf(label, sizeof label, "attention (%s%.0f cached tokens)", mla ? "latent, " : "", T);
+      TRY(add_op(&a, label, &op, groups[g][0], 0, err));
+    }
+  }
+  if (pl.p.derived) {
+    /* an MoE layer runs the E (1 - (1 - k/E)^B) experts the batch routes
+     * to (uniform routing, as rl_decode reads them), each over B k / that
+     * many tokens */
+    double E = m->experts, k = m->experts_active;
+    double touched = E > 0 ? E * (1 - pow(1 - k / E, B)) : 0;
+    TRY(add_after_attention(&a, &pl, B, touched > 0 ? B * k / touched : 0, touched, ad, wd, err));
+    op = linear(B, d, m->vocab, ad, pl.keep_dtype);
+    TRY(add_op(&a, "output layer (lm_head)", &op, 1,
+               cfg->quantize_all ? scales(&pl, d, m->vocab) * pl.group_bytes : 0, err));
+  } else {
+    TRY(add_counted(&a, &pl, B, ad, err));
+  }
+  if (n > 1) {
+    /* the tensor-parallel all-reduces, as rl_decode adds them: 2 a layer of
+     * B d activations, ring (2(n-1)/n of them cross each device's link) */
+    double S = B * d * pl.s_a;
+    double t = 2 * L * allreduce_time(S, n, cfg->link_bw, cfg->comm_latency_s);
+    if (a.ops && a.n < a.cap) {
+      rl_prefill_op *o = &a.ops[a.n];
+      memset(o, 0, sizeof *o);
+      snprintf(o->name, sizeof o->name, "all-reduce (tp %.0f)", n);
+      o->count = 2 * L;
+      o->bytes = 2 * L * 2 * (n - 1) / n * S;
+      o->time_s = t;
+      o->bound = RL_BOUND_NETWORK;
+    }
+    a.n++;
+    a.time += t;
+  }
+  *n_ops = ops && a.n > cap ? cap : a.n;
+  const double v[] = {a.flops, a.bytes, a.time};
+  return rli_check_finite(v, sizeof v / sizeof v[0], err, "batch %g, context %g, peak %g FLOP/s, bandwidth %g B/s",
+                          B, T, roof->peak, roof->bandwidth);
 }
 
 /* ---- the planner ----------------------------------------------------------- */

@@ -184,12 +184,32 @@ static void roof_kind(jw *j, const rl_roof *roof) {
   jw_str(j, "peak_kind", roof->peak_kind < 0 ? "custom" : rl_peak_name(roof->peak_kind));
 }
 
+/* The op table of a prefill or a decode step: "ops", each op's share of
+ * `total` (the time to first token; the sum of the step's op times). */
+static void op_rows(jw *j, const rl_prefill_op *ops, int32_t n, double total) {
+  jw_open(j, "ops", '[');
+  for (int32_t i = 0; i < n; i++) {
+    jw_open(j, NULL, '{');
+    jw_str(j, "op", ops[i].name);
+    jw_num(j, "count", ops[i].count);
+    jw_num(j, "flops", ops[i].flops);
+    jw_num(j, "bytes", ops[i].bytes);
+    jw_num(j, "intensity", ops[i].intensity);
+    jw_num(j, "time_s", ops[i].time_s);
+    jw_str(j, "bound", rl_bound_name(ops[i].bound));
+    jw_num(j, "share", total > 0 ? ops[i].time_s / total : (double)NAN);
+    jw_close(j, '}');
+  }
+  jw_close(j, ']');
+}
+
 size_t rl_decode_json(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof *roof,
                       const char *hw_id, const rl_decode_row *rows, int32_t n,
-                      const rl_decode_summary *s, char *buf, size_t cap) {
+                      const rl_decode_summary *s, const rl_prefill_op *ops, int32_t n_ops,
+                      char *buf, size_t cap) {
   jw j;
   jw_init(&j, buf, cap);
-  if (!m || !cfg || !roof || !s || (n > 0 && !rows)) return jw_end(&j);
+  if (!m || !cfg || !roof || !s || (n > 0 && !rows) || (n_ops > 0 && !ops)) return jw_end(&j);
   rl_model c = checked(m);
   int32_t wd = cfg->weight_dtype >= 0 ? cfg->weight_dtype : c.dtype;
   int32_t ad = cfg->act_dtype >= 0 ? cfg->act_dtype : c.dtype;
@@ -261,6 +281,12 @@ size_t rl_decode_json(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof 
     jw_close(&j, '}');
   }
   jw_close(&j, ']');
+  if (n_ops > 0) {
+    double total = 0;
+    for (int32_t i = 0; i < n_ops; i++) total += ops[i].time_s;
+    jw_num(&j, "ops_time_s", total);
+    op_rows(&j, ops, n_ops, total);
+  }
   jw_close(&j, '}');
   return jw_end(&j);
 }
@@ -298,19 +324,7 @@ size_t rl_prefill_json(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof
   jw_num(&j, "peak", roof->peak);
   jw_num(&j, "bandwidth", roof->bandwidth);
   jw_num(&j, "tp", cfg->tp > 1 ? cfg->tp : 1);
-  jw_open(&j, "ops", '[');
-  for (int32_t i = 0; i < r->n_ops; i++) {
-    jw_open(&j, NULL, '{');
-    jw_str(&j, "op", ops[i].name);
-    jw_num(&j, "count", ops[i].count);
-    jw_num(&j, "flops", ops[i].flops);
-    jw_num(&j, "bytes", ops[i].bytes);
-    jw_num(&j, "intensity", ops[i].intensity);
-    jw_num(&j, "time_s", ops[i].time_s);
-    jw_str(&j, "bound", rl_bound_name(ops[i].bound));
-    jw_close(&j, '}');
-  }
-  jw_close(&j, ']');
+  op_rows(&j, ops, r->n_ops, r->ttft_s);
   jw_close(&j, '}');
   return jw_end(&j);
 }

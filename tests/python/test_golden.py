@@ -28,7 +28,7 @@ CLI_ONLY = ("unknown option", "given twice", "exclude each other", "unknown comm
             "needs a value", "takes no value", "unknown hw action", "which op?", "not both",
             "go together", "use `roofline kernel", "exactly three", "empty value")
 BOOL_FLAGS = {"fused", "causal", "no_causal", "bias", "sparse", "vector", "sparse_peak",
-              "exclude_embedding", "tied", "quantize_all", "require_fit"}
+              "exclude_embedding", "tied", "quantize_all", "require_fit", "ops"}
 
 # adapters: command words -> a callable taking (positional args, keyword args)
 ADAPTERS = {}

@@ -148,6 +148,27 @@ class Models(unittest.TestCase):
         self.assertEqual([o["bound"] for o in p["ops"]][:1], ["compute"])
         self.assertTrue(p["causal"])
 
+    def test_decode_ops(self):
+        # one step op by op: the record `decode --ops --json` prints, the ops' bounds
+        # summing to at least the step's (each op bounded on its own)
+        d = rl.decode("llama3-8b", context=4096, batch=16, tp=2, ops=True)
+        cli = json.loads(subprocess.run([CLI, "decode", "--model", "llama3-8b", "--context", "4096",
+                                         "--batch", "16", "--tp", "2", "--ops", "--json"],
+                                        capture_output=True, text=True, check=True).stdout)
+        for k in ("schema_version", "command"):
+            cli.pop(k)
+        self.assertEqual(d, cli)
+        total = sum(o["time_s"] for o in d["ops"])
+        self.assertAlmostEqual(d["ops_time_s"], total, delta=1e-15)
+        self.assertGreaterEqual(total, d["rows"][0]["step_time_s"])
+        self.assertAlmostEqual(sum(o["share"] for o in d["ops"]), 1.0, delta=1e-12)
+        self.assertEqual(d["ops"][-1]["bound"], "network")   # the all-reduces
+        self.assertAlmostEqual(d["ops"][-1]["time_s"], d["rows"][0]["comm_time_s"], delta=1e-15)
+        self.assertEqual(rl.decode("llama3-8b", ops=True)["rows"][0]["batch"], 1)
+        self.assertNotIn("ops", rl.decode("llama3-8b", batch=1))
+        with self.assertRaisesRegex(ValueError, "one batch size"):
+            rl.decode("llama3-8b", batch="1,2", ops=True)
+
     def test_mfu_conventions(self):
         r = rl.mfu(params=7e9, layers=32, heads=32, head_dim=128, seq=4096,
                    tokens_per_step=262144, step_time="3.64s", gpus=8, hw="h100")

@@ -208,6 +208,112 @@ static void test_prefill(void) {
   CHECK(rl_prefill(&m, &c, &r, ops, RL_PREFILL_OPS, &res, &e) == RL_EINVAL);
 }
 
+/* One decode step op by op (rl_decode_ops). The convention: the ops add
+ * up to at least the step's FLOPs and bytes (they add softmax, norms,
+ * residual adds and each op's activation traffic) and are bounded one by
+ * one, so the sum of their bounds is >= rl_decode's whole-step bound
+ * max(F/peak, Q/bw) + all-reduces. Checked over every built-in model, batch
+ * sizes, contexts (0, inside and past a sliding window), both embedding
+ * conventions, tensor parallelism and weight formats. */
+static void test_decode_ops(void) {
+  rl_roof r = h100(0);
+  rl_error e;
+  int checked = 0, bad = 0;
+  const double batches[] = {1, 7, 64, 1024}, contexts[] = {0, 1, 4096, 100000};
+  for (int32_t i = 0; i < rl_model_count(); i++) {
+    rl_model m;
+    CHECK(rl_model_get(i, &m) == RL_OK);
+    for (int tp = 1; tp <= 8; tp *= 8)
+      for (int bi = 0; bi < 4; bi++)
+        for (int ti = 0; ti < 4; ti++)
+          for (int v = 0; v < 4; v++) {
+            rl_infer_cfg c = rl_infer_cfg_init();
+            c.context = contexts[ti];
+            c.tp = tp;
+            c.link_bw = 450e9;
+            c.comm_latency_s = 8e-6;
+            c.embedding = v == 1 ? RL_EMBED_FULL : RL_EMBED_GATHERED;
+            if (v == 2) c.weight_dtype = RL_INT4;
+            if (v == 3) { c.weight_dtype = RL_FP8; c.kv_dtype = RL_FP8; c.quantize_all = 1; }
+            rl_decode_row row;
+            if (rl_decode(&m, &c, &r, &batches[bi], 1, &row, NULL, &e) != RL_OK) continue; /* tp vs heads */
+            rl_prefill_op ops[RL_PREFILL_OPS];
+            int32_t n = 0;
+            CHECK(rl_decode_ops(&m, &c, &r, batches[bi], ops, RL_PREFILL_OPS, &n, &e) == RL_OK);
+            double F = 0, Q = 0, t = 0, comm = 0;
+            for (int32_t k = 0; k < n; k++) {
+              t += ops[k].time_s;
+              if (ops[k].bound == RL_BOUND_NETWORK) comm += ops[k].time_s;
+              else { F += ops[k].flops; Q += ops[k].bytes; }
+            }
+            int ok = F >= row.flops * (1 - 1e-12) && Q >= row.bytes * (1 - 1e-12) &&
+                     t >= row.step_time_s * (1 - 1e-12) && fabs(comm - row.comm_time_s) <= 1e-12 * row.step_time_s;
+            if (!ok && bad++ < 5)
+              fprintf(stderr, "  %s tp %d B %g T %g variant %d: ops F %g Q %g t %g vs step F %g Q %g t %g\n", m.id, tp,
+                      batches[bi], contexts[ti], v, F, Q, t, row.flops, row.bytes, row.step_time_s);
+            checked++;
+          }
+  }
+  CHECK(bad == 0);
+  CHECK(checked > 1000);
+  /* by hand: llama3-8b, B 16, context 4096, bf16 */
+  rl_model m = find("llama3-8b");
+  rl_infer_cfg c = rl_infer_cfg_init();
+  c.context = 4096;
+  rl_prefill_op ops[RL_PREFILL_OPS];
+  int32_t n = 0;
+  CHECK(rl_decode_ops(&m, &c, &r, 16, ops, RL_PREFILL_OPS, &n, &e) == RL_OK);
+  CHECK(n == 10);
+  CHECK(strcmp(ops[0].name, "embedding (rows gathered)") == 0);
+  /* the embedding gathers 16 rows of 4096 bf16 and writes them, + int64 ids */
+  CHECK(ops[0].flops == 0 && fabs(ops[0].bytes - (16.0 * 4096 * 4 + 16 * 8)) < 1e-6);
+  /* attention over the cache: QK^T and AV (4 d_h) + softmax 5 per score,
+   * 32 heads; the cache (2 x 8 KV heads x 128 x 2 B per token) read once,
+   * the query and output (2 x 32 x 128 x 2 B) */
+  CHECK(strstr(ops[2].name, "attention") && ops[2].count == 32);
+  CHECK(fabs(ops[2].flops - 32.0 * 16 * 32 * (4 * 128 + 5) * 4096) < 1);
+  CHECK(fabs(ops[2].bytes - 32.0 * 16 * (4096 * 2 * 8 * 128 * 2 + 2 * 32 * 128 * 2)) < 1);
+  /* the MLP's activation: SiLU(gate) x up, 5 FLOPs per element of d_ff */
+  CHECK(strstr(ops[5].name, "activation") && fabs(ops[5].flops - 32.0 * 5 * 16 * 14336) < 1);
+  CHECK(strcmp(ops[9].name, "output layer (lm_head)") == 0 &&
+        fabs(ops[9].flops - 2.0 * 16 * 4096 * 128256) < 1);
+  /* the step bound is memory: the sum of the ops is at most 1% above it */
+  double one = 16, t = 0;
+  rl_decode_row row;
+  CHECK(rl_decode(&m, &c, &r, &one, 1, &row, NULL, &e) == RL_OK);
+  for (int32_t k = 0; k < n; k++) t += ops[k].time_s;
+  CHECK(t >= row.step_time_s && t < 1.01 * row.step_time_s);
+  /* a routed expert's expected tokens are fractional: mixtral at B 3 runs
+   * 8 (1 - (3/4)^3) = 4.625 experts a layer, 6/4.625 tokens each */
+  rl_model mx = find("mixtral-8x7b");
+  CHECK(rl_decode_ops(&mx, &c, &r, 3, ops, RL_PREFILL_OPS, &n, &e) == RL_OK);
+  int found = 0;
+  for (int32_t k = 0; k < n; k++)
+    if (strcmp(ops[k].name, "expert mlp down") == 0) {
+      found = 1;
+      CHECK(fabs(ops[k].count - 32 * 4.625) < 1e-9);
+      CHECK(fabs(ops[k].flops - 32.0 * 3 * 2 * 2 * 14336 * 4096) < 1e3); /* B k tokens */
+    }
+  CHECK(found);
+  /* tp: the all-reduces are the last row, their time rl_decode's */
+  c.tp = 2;
+  c.link_bw = 450e9;
+  CHECK(rl_decode_ops(&m, &c, &r, 16, ops, RL_PREFILL_OPS, &n, &e) == RL_OK);
+  CHECK(n == 11 && ops[10].bound == RL_BOUND_NETWORK && ops[10].count == 64);
+  /* sizing: NULL ops gives the count; a short cap truncates */
+  int32_t n2 = 0;
+  CHECK(rl_decode_ops(&m, &c, &r, 16, NULL, 0, &n2, &e) == RL_OK && n2 == 11);
+  CHECK(rl_decode_ops(&m, &c, &r, 16, ops, 3, &n2, &e) == RL_OK && n2 == 3);
+  /* bad input */
+  CHECK(rl_decode_ops(&m, &c, &r, 0, ops, RL_PREFILL_OPS, &n, &e) == RL_EINVAL);
+  CHECK(rl_decode_ops(&m, &c, &r, NAN, ops, RL_PREFILL_OPS, &n, &e) == RL_EINVAL);
+  CHECK(rl_decode_ops(&m, &c, &r, 1.5, ops, RL_PREFILL_OPS, &n, &e) == RL_EINVAL);
+  CHECK(rl_decode_ops(&m, &c, &r, 1, ops, -1, &n, &e) == RL_EINVAL);
+  CHECK(rl_decode_ops(&m, &c, &r, 1, ops, RL_PREFILL_OPS, NULL, &e) == RL_EINVAL);
+  c.context = -1;
+  CHECK(rl_decode_ops(&m, &c, &r, 1, ops, RL_PREFILL_OPS, &n, &e) == RL_EINVAL);
+}
+
 /* Weight-only quantization, by hand on a small model: L 2, d 256, H 4 of 64
  * (MHA), d_ff 512 gated, vocab 1000, untied, bf16. */
 static void test_quant(void) {
@@ -445,6 +551,7 @@ int main(void) {
   RUN(test_decode_seed2);
   RUN(test_decode_tp_and_errors);
   RUN(test_prefill);
+  RUN(test_decode_ops);
   RUN(test_quant);
   RUN(test_plan);
   RUN(test_mfu);

@@ -90,7 +90,7 @@ static void test_decode(void) {
   rl_error e;
   CHECK(rl_decode(&m, &cfg, &roof, b, 2, rows, &s, &e) == RL_OK);
   char *doc;
-  WRITE(rl_decode_json(&m, &cfg, &roof, hw.id, rows, 2, &s, buf, cap), doc);
+  WRITE(rl_decode_json(&m, &cfg, &roof, hw.id, rows, 2, &s, NULL, 0, buf, cap), doc);
   CHECK(has(doc, "{\"model\":\"llama3-8b\",\"hw\":\"nvidia-h100-sxm5\","));
   CHECK(has(doc, "\"embedding\":\"gathered\","));
   CHECK(has(doc, "\"max_batch\":119,") && has(doc, "\"mem_bytes\":80000000000,"));
@@ -109,10 +109,26 @@ static void test_decode(void) {
   /* capacity not checked: max_batch and mem_bytes are null; no hw id */
   cfg.mem_bytes = 0;
   CHECK(rl_decode(&m, &cfg, &roof, b, 1, rows, &s, &e) == RL_OK);
-  WRITE(rl_decode_json(&m, &cfg, &roof, NULL, rows, 1, &s, buf, cap), doc);
+  WRITE(rl_decode_json(&m, &cfg, &roof, NULL, rows, 1, &s, NULL, 0, buf, cap), doc);
   CHECK(has(doc, "\"hw\":null,") && has(doc, "\"max_batch\":null,") && has(doc, "\"mem_bytes\":null,"));
   free(doc);
-  CHECK(rl_decode_json(&m, &cfg, &roof, NULL, NULL, 1, &s, NULL, 0) == 0);
+  CHECK(rl_decode_json(&m, &cfg, &roof, NULL, NULL, 1, &s, NULL, 0, NULL, 0) == 0);
+  /* with the op table of one step: "ops_time_s" and "ops", each op's share
+   * of their sum */
+  rl_prefill_op ops[RL_PREFILL_OPS];
+  int32_t n_ops = 0;
+  CHECK(rl_decode_ops(&m, &cfg, &roof, 1, ops, RL_PREFILL_OPS, &n_ops, &e) == RL_OK && n_ops > 2);
+  double total = 0;
+  for (int32_t i = 0; i < n_ops; i++) total += ops[i].time_s;
+  WRITE(rl_decode_json(&m, &cfg, &roof, hw.id, rows, 1, &s, ops, n_ops, buf, cap), doc);
+  rl_json_number(total, num, sizeof num);
+  snprintf(want, sizeof want, "\"ops_time_s\":%s,\"ops\":[{\"op\":\"embedding (rows gathered)\",", num);
+  CHECK(has(doc, want));
+  rl_json_number(ops[1].time_s / total, num, sizeof num);
+  snprintf(want, sizeof want, "\"share\":%s}", num);
+  CHECK(has(doc, want));
+  free(doc);
+  CHECK(rl_decode_json(&m, &cfg, &roof, NULL, rows, 1, &s, NULL, 2, NULL, 0) == 0); /* ops missing */
 }
 
 static void test_prefill(void) {
