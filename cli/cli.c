@@ -401,7 +401,17 @@ const char *cli_q(char *buf, size_t cap, double v, rl_unit u) {
 struct cli_table {
   int ncols, nrows, caprows;
   char **cells; /* nrows * ncols, row 0 = header */
+  signed char keep[32]; /* per column: 1 never cut */
+  int drop[32];         /* per column: > 0 left out (lowest first) when cutting is not enough */
 };
+
+void cli_table_keep(cli_table *t, int col) {
+  if (t && col >= 0 && col < 32) t->keep[col] = 1;
+}
+
+void cli_table_optional(cli_table *t, int col, int rank) {
+  if (t && col >= 0 && col < 32 && rank > 0) t->drop[col] = rank;
+}
 
 cli_table *cli_table_new(int ncols, const char *const *header) {
   cli_table *t = calloc(1, sizeof *t);
@@ -462,21 +472,7 @@ int cli_term_width(const cli_ctx *ctx) {
 void cli_table_print(cli_ctx *ctx, cli_table *t) {
   if (!t) return;
   if (ctx->csv) {
-    for (int r = 0; r < t->nrows; r++) {
-      for (int c = 0; c < t->ncols; c++) {
-        const char *s = t->cells[r * t->ncols + c];
-        if (!s) s = "";
-        if (c) fputc(',', ctx->out);
-        if (strpbrk(s, ",\"\n")) {
-          fputc('"', ctx->out);
-          for (; *s; s++) { if (*s == '"') fputc('"', ctx->out); fputc(*s, ctx->out); }
-          fputc('"', ctx->out);
-        } else {
-          fputs(s, ctx->out);
-        }
-      }
-      fputc('\n', ctx->out);
-    }
+    for (int r = 0; r < t->nrows; r++) cli_csv_row(ctx, (const char *const *)&t->cells[r * t->ncols], t->ncols);
     return;
   }
   int w[32] = {0};
@@ -488,28 +484,52 @@ void cli_table_print(cli_ctx *ctx, cli_table *t) {
       if (l > w[c]) w[c] = l;
     }
   /* fit the terminal: the widest name columns (mostly text, not figures)
-   * give way, to 6 cells at least, their long cells cut in the middle */
+   * give way, to 6 cells at least, their long cells cut in the middle;
+   * a column kept whole (ids) never does. When that is not enough, the
+   * optional columns are left out, the lowest rank first, and a line
+   * after the table names them. */
   int limit = cli_term_width(ctx);
-  int text_col[32] = {0};
+  int text_col[32] = {0}, shown[32], natural[32];
   for (int c = 0; c < nc; c++) {
     int digits = 0;
     for (int r = 1; r < t->nrows; r++) {
       const char *s = t->cells[r * t->ncols + c];
       digits += s && ((*s >= '0' && *s <= '9') || *s == '-');
     }
-    text_col[c] = 2 * digits < t->nrows - 1;
+    text_col[c] = 2 * digits < t->nrows - 1 && !t->keep[c];
+    shown[c] = 1;
+    natural[c] = w[c];
   }
   for (;;) {
-    int total = 0, widest = -1;
-    for (int c = 0; c < nc; c++) {
-      total += w[c] + (c < nc - 1 ? 2 : 0);
-      if (text_col[c] && w[c] > 6 && (widest < 0 || w[c] > w[widest])) widest = c;
+    int last = -1;
+    for (int c = 0; c < nc; c++)
+      if (shown[c]) last = c;
+    for (;;) {
+      int total = 0, widest = -1;
+      for (int c = 0; c < nc; c++) {
+        if (!shown[c]) continue;
+        total += w[c] + (c < last ? 2 : 0);
+        if (text_col[c] && w[c] > 6 && (widest < 0 || w[c] > w[widest])) widest = c;
+      }
+      if (limit <= 0 || total <= limit || widest < 0) break;
+      w[widest]--;
     }
-    if (limit <= 0 || total <= limit || widest < 0) break;
-    w[widest]--;
+    int total = 0, drop = -1;
+    for (int c = 0; c < nc; c++) {
+      if (!shown[c]) continue;
+      total += w[c] + (c < last ? 2 : 0);
+      if (t->drop[c] > 0 && (drop < 0 || t->drop[c] < t->drop[drop])) drop = c;
+    }
+    if (limit <= 0 || total <= limit || drop < 0) break;
+    shown[drop] = 0;
+    for (int c = 0; c < nc; c++) w[c] = natural[c];
   }
+  int last = -1;
+  for (int c = 0; c < nc; c++)
+    if (shown[c]) last = c;
   for (int r = 0; r < t->nrows; r++) {
     for (int c = 0; c < nc; c++) {
+      if (!shown[c]) continue;
       const char *s = t->cells[r * t->ncols + c];
       if (!s) s = "";
       int tw = text_width(s);
@@ -522,18 +542,23 @@ void cli_table_print(cli_ctx *ctx, cli_table *t) {
       } else {
         fputs(s, ctx->out);
       }
-      if (c == nc - 1) break;
+      if (c == last) break;
       fprintf(ctx->out, "%*s", w[c] - tw + 2, "");
     }
     fputc('\n', ctx->out);
     if (r == 0) {
       int total = 0;
-      for (int c = 0; c < nc; c++) total += w[c] + (c < nc - 1 ? 2 : 0);
+      for (int c = 0; c < nc; c++)
+        if (shown[c]) total += w[c] + (c < last ? 2 : 0);
       if (limit > 0 && total > limit) total = limit;
       for (int i = 0; i < total; i++) fputc('-', ctx->out);
       fputc('\n', ctx->out);
     }
   }
+  int left = 0;
+  for (int c = 0; c < nc; c++)
+    if (!shown[c]) fprintf(ctx->out, "%s%s", left++ ? ", " : "(left out to fit the width: ", t->cells[c]);
+  if (left) fputs("; --csv has every column)\n", ctx->out);
 }
 
 void cli_row(cli_table *t, const char *key, const char *fmt, ...) {
@@ -659,17 +684,53 @@ int cli_print_json(cli_ctx *ctx, cli_json_fn fn, void *arg) {
   return CLI_OK;
 }
 
+typedef struct result_json_arg {
+  const char *op, *hw, *dtype, *extra;
+  const rl_roof *roof;
+  const rl_result *r;
+} result_json_arg;
+
+static size_t result_json_fn(void *p, char *buf, size_t cap) {
+  const result_json_arg *a = p;
+  return rl_result_json(a->op, a->hw, a->dtype, a->roof, a->r, a->extra, buf, cap);
+}
+
+int cli_print_result_json(cli_ctx *ctx, const char *op, const char *hw, const char *dtype,
+                          const rl_roof *roof, const rl_result *r, const char *extra) {
+  result_json_arg a = {op, hw, dtype, extra, roof, r};
+  return cli_print_json(ctx, result_json_fn, &a);
+}
+
 void cli_result_csv_header(cli_ctx *ctx) {
-  fputs("op,hw,dtype,flops,bytes,intensity,peak,bandwidth,ridge,bound,time_s,"
-        "compute_time_s,memory_time_s,attainable,measured_s,achieved,roof_fraction\n",
+  fputs("op,hw,dtype,flops,bytes,intensity_flop_per_byte,peak_flop_per_s,bandwidth_bytes_per_s,"
+        "ridge_flop_per_byte,bound,time_s,compute_time_s,memory_time_s,attainable_flop_per_s,measured_s,"
+        "achieved_flop_per_s,roof_fraction\n",
         ctx->out);
 }
 
+/* RFC 4180: a field that holds a comma, a quote or a line break is quoted,
+ * its quotes doubled. */
 void cli_csv_field(FILE *f, const char *s) {
-  if (!strpbrk(s, ",\"\n")) { fputs(s, f); return; }
+  if (!strpbrk(s, ",\"\r\n")) { fputs(s, f); return; }
   fputc('"', f);
   for (; *s; s++) { if (*s == '"') fputc('"', f); fputc(*s, f); }
   fputc('"', f);
+}
+
+void cli_csv_row(cli_ctx *ctx, const char *const *cells, int n) {
+  for (int c = 0; c < n; c++) {
+    if (c) fputc(',', ctx->out);
+    cli_csv_field(ctx->out, cells[c] ? cells[c] : "");
+  }
+  fputc('\n', ctx->out);
+}
+
+const char *cli_csv_num(char *buf, size_t cap, double v) {
+  if (!isfinite(v)) {
+    if (cap) buf[0] = 0;
+    return buf;
+  }
+  return cli_num(buf, cap, v);
 }
 
 void cli_result_csv_row(cli_ctx *ctx, const char *op, const char *hw,
@@ -679,12 +740,12 @@ void cli_result_csv_row(cli_ctx *ctx, const char *op, const char *hw,
   cli_csv_field(f, hw ? hw : ""); fputc(',', f);
   cli_csv_field(f, dtype ? dtype : "");
   const double v[] = {r->flops, r->bytes, r->intensity, r->peak, r->bandwidth, r->ridge};
-  for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) fprintf(f, ",%s", CLI_NUM(v[i]));
+  for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) fprintf(f, ",%s", CLI_CSV_NUM(v[i]));
   fprintf(f, ",%s", rl_bound_name(r->bound));
   const double w[] = {r->time_s, r->compute_time_s, r->memory_time_s, r->attainable};
-  for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) fprintf(f, ",%s", CLI_NUM(w[i]));
+  for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) fprintf(f, ",%s", CLI_CSV_NUM(w[i]));
   if (r->has_measured)
-    fprintf(f, ",%s,%s,%s\n", CLI_NUM(r->measured_s), CLI_NUM(r->achieved), CLI_NUM(r->roof_fraction));
+    fprintf(f, ",%s,%s,%s\n", CLI_CSV_NUM(r->measured_s), CLI_CSV_NUM(r->achieved), CLI_CSV_NUM(r->roof_fraction));
   else
     fputs(",,,\n", f);
 }

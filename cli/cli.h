@@ -158,6 +158,13 @@ typedef struct cli_table cli_table;
 cli_table *cli_table_new(int ncols, const char *const *header);
 void cli_table_row(cli_table *t, const char *const *cells);
 void cli_table_print(cli_ctx *ctx, cli_table *t);
+/* How a column gives way on a narrow terminal. By default a column of
+ * names is cut in the middle (to 6 cells) and one of figures never is;
+ * keep: never cut (ids the user copies); optional: left out when cutting
+ * is not enough, the lowest rank first, and named in a line after the
+ * table. */
+void cli_table_keep(cli_table *t, int col);
+void cli_table_optional(cli_table *t, int col, int rank);
 void cli_table_free(cli_table *t);
 /* A two-column table's row: the key and a printf-formatted value. */
 void cli_row(cli_table *t, const char *key, const char *fmt, ...)
@@ -183,6 +190,11 @@ int cli_read_file(cli_ctx *ctx, const char *path, size_t max, char **buf,
 typedef size_t (*cli_json_fn)(void *arg, char *buf, size_t cap);
 int cli_print_json(cli_ctx *ctx, cli_json_fn fn, void *arg);
 
+/* One roofline result as the --json document (rl_result_json; extra:
+ * more members, or NULL). */
+int cli_print_result_json(cli_ctx *ctx, const char *op, const char *hw, const char *dtype,
+                          const rl_roof *roof, const rl_result *r, const char *extra);
+
 /* CSV of roofline results: the header row, then one row per result with
  * the JSON keys' values in base units. */
 void cli_result_csv_header(cli_ctx *ctx);
@@ -200,8 +212,18 @@ int cli_split_list(cli_ctx *ctx, const char *flag, const char *s, char *buf, siz
  * batches) into out. */
 int cli_parse_batches(cli_ctx *ctx, const char *s, double out[3]);
 
-/* One CSV field, quoted when it holds a comma, a quote or a newline. */
+/* CSV (RFC 4180 quoting, one record per line): every --csv output. Cells
+ * are plain values: quantities in base units with the unit in the
+ * column's name (time_s, bytes, flops, peak_flop_per_s,
+ * intensity_flop_per_byte, tokens_per_s), fractions as fractions
+ * (_fraction), yes/no as true/false, unknown as an empty cell.
+ * One field, quoted when it holds a comma, a quote or a line break: */
 void cli_csv_field(FILE *f, const char *s);
+/* One record of n fields (NULL: empty). */
+void cli_csv_row(cli_ctx *ctx, const char *const *cells, int n);
+/* A number as a CSV cell: as cli_num, empty when not finite. */
+const char *cli_csv_num(char *buf, size_t cap, double v);
+#define CLI_CSV_NUM(v) cli_csv_num((char[40]){0}, 40, (v))
 
 /* ---- `roofline trace` over the files of a distributed job ----------- */
 typedef struct cli_job_opts {

@@ -33,6 +33,7 @@ static void put(FILE *f, size_t (*fn)(const rl_hw *, char *, size_t), const rl_h
   free(big);
 }
 
+/* ---- resolve: the devices, --hw-file's first ---------------------------- */
 static int all_devices(cli_ctx *ctx, rl_hw **out, int32_t *n) {
   int32_t nb = rl_hw_count();
   rl_hw *v = calloc((size_t)(nb + ctx->n_extra), sizeof *v);
@@ -44,6 +45,7 @@ static int all_devices(cli_ctx *ctx, rl_hw **out, int32_t *n) {
   return CLI_OK;
 }
 
+/* ---- print ---------------------------------------------------------------- */
 /* The devices' records as one JSON text (an array for `hw list`),
  * snprintf-style for cli_print_json. */
 typedef struct hw_json_arg {
@@ -74,35 +76,31 @@ static size_t hw_json_fn(void *arg, char *buf, size_t cap) {
   return len;
 }
 
-static int list(cli_ctx *ctx) {
-  rl_hw *v = NULL;
-  int32_t n = 0;
-  int rc = all_devices(ctx, &v, &n);
-  if (rc) return rc;
-  if (ctx->json) {
-    hw_json_arg a = {v, n, 1};
-    rc = cli_print_json(ctx, hw_json_fn, &a);
-    free(v);
-    return rc;
+/* hw list --csv: base units, one device per row; an unknown figure is an
+ * empty cell */
+static void list_csv(cli_ctx *ctx, const rl_hw *v, int32_t n) {
+  static const char *const hdr[] = {"id", "name", "peak_bf16_flop_per_s", "peak_fp32_flop_per_s",
+                                    "bandwidth_bytes_per_s", "mem_bytes", "ridge_bf16_flop_per_byte"};
+  cli_csv_row(ctx, hdr, 7);
+  for (int32_t i = 0; i < n; i++) {
+    const rl_hw *h = &v[i];
+    const double x[] = {h->peak[RL_PEAK_BF16], h->peak[RL_PEAK_FP32], h->mem_bw, h->mem_bytes,
+                        h->peak[RL_PEAK_BF16] > 0 ? rl_hw_ridge(h, RL_PEAK_BF16) : 0};
+    char c[5][40];
+    const char *row[7] = {h->id, h->name};
+    for (int k = 0; k < 5; k++) row[2 + k] = x[k] > 0 ? cli_csv_num(c[k], sizeof c[k], x[k]) : "";
+    cli_csv_row(ctx, row, 7);
   }
-  if (ctx->csv) { /* base units, one device per row */
-    fputs("id,name,peak_bf16,peak_fp32,bandwidth,mem_bytes,ridge_bf16\n", ctx->out);
-    for (int32_t i = 0; i < n; i++) {
-      const rl_hw *h = &v[i];
-      cli_csv_field(ctx->out, h->id);
-      fputc(',', ctx->out);
-      cli_csv_field(ctx->out, h->name);
-      /* an unknown figure is an empty cell */
-      const double x[] = {h->peak[RL_PEAK_BF16], h->peak[RL_PEAK_FP32], h->mem_bw, h->mem_bytes,
-                          h->peak[RL_PEAK_BF16] > 0 ? rl_hw_ridge(h, RL_PEAK_BF16) : 0};
-      for (int k = 0; k < 5; k++) fprintf(ctx->out, ",%s", x[k] > 0 ? CLI_NUM(x[k]) : "");
-      fputc('\n', ctx->out);
-    }
-    free(v);
-    return CLI_OK;
-  }
+}
+
+static void list_text(cli_ctx *ctx, const rl_hw *v, int32_t n) {
   const char *hdr[] = {"id", "name", "bf16 dense", "fp32 vector", "bandwidth", "memory", "bf16 ridge"};
   cli_table *t = cli_table_new(7, hdr);
+  /* the id is what the user copies: never cut; on a narrow terminal the
+   * ridge (peak / bandwidth) and then the fp32 peak give way */
+  cli_table_keep(t, 0);
+  cli_table_optional(t, 6, 1);
+  cli_table_optional(t, 3, 2);
   for (int32_t i = 0; i < n; i++) {
     const rl_hw *h = &v[i];
     char c[7][64];
@@ -120,29 +118,22 @@ static int list(cli_ctx *ctx) {
   }
   cli_table_print(ctx, t);
   cli_table_free(t);
-  free(v);
+}
+
+/* hw show --csv: the device as a row of data/hardware.csv (--hw-file reads it back) */
+static int show_csv(cli_ctx *ctx, const rl_hw *h) {
+  size_t need = rl_hw_csv(h, 1, NULL, 0);
+  char *text = malloc(need + 1);
+  if (!text) return cli_error(ctx, "out of memory");
+  rl_hw_csv(h, 1, text, need + 1);
+  fputs(text, ctx->out);
+  free(text);
   return CLI_OK;
 }
 
-static int show(cli_ctx *ctx, const char *id) {
-  rl_hw h;
-  rl_error e;
-  rl_status st = rl_hw_find(id, ctx->extra, ctx->n_extra, &h, &e);
-  if (st) return cli_fail(ctx, st, &e);
-  if (ctx->json) {
-    hw_json_arg a = {&h, 1, 0};
-    return cli_print_json(ctx, hw_json_fn, &a);
-  }
-  if (ctx->csv) { /* the device as a row of data/hardware.csv: --hw-file reads it back */
-    size_t need = rl_hw_csv(&h, 1, NULL, 0);
-    char *text = malloc(need + 1);
-    if (!text) return cli_error(ctx, "out of memory");
-    rl_hw_csv(&h, 1, text, need + 1);
-    fputs(text, ctx->out);
-    free(text);
-    return CLI_OK;
-  }
+static void show_text(cli_ctx *ctx, const rl_hw *hp) {
   FILE *f = ctx->out;
+  const rl_hw h = *hp;
   /* only the fields a row gives: a user's row may leave vendor and form factor empty */
   fprintf(f, "%s: %s", h.id, h.name[0] ? h.name : "(no name)");
   if (h.vendor[0] || h.form_factor[0])
@@ -176,9 +167,41 @@ static int show(cli_ctx *ctx, const char *id) {
   put(f, rl_hw_figures, &h);
   fprintf(f, "2:4 sparsity       %s\n", h.sparsity ? "yes (sparse peaks used only with --sparse)" : "no");
   fprintf(f, "source             %s\n", h.source);
+}
+
+/* ---- the two actions: resolve -> print (nothing to compute) --------------- */
+static int list(cli_ctx *ctx) {
+  rl_hw *v = NULL;
+  int32_t n = 0;
+  int rc = all_devices(ctx, &v, &n);
+  if (rc) return rc;
+  if (ctx->json) {
+    hw_json_arg a = {v, n, 1};
+    rc = cli_print_json(ctx, hw_json_fn, &a);
+  } else if (ctx->csv) {
+    list_csv(ctx, v, n);
+  } else {
+    list_text(ctx, v, n);
+  }
+  free(v);
+  return rc;
+}
+
+static int show(cli_ctx *ctx, const char *id) {
+  rl_hw h;
+  rl_error e;
+  rl_status st = rl_hw_find(id, ctx->extra, ctx->n_extra, &h, &e);
+  if (st) return cli_fail(ctx, st, &e);
+  if (ctx->json) {
+    hw_json_arg a = {&h, 1, 0};
+    return cli_print_json(ctx, hw_json_fn, &a);
+  }
+  if (ctx->csv) return show_csv(ctx, &h);
+  show_text(ctx, &h);
   return CLI_OK;
 }
 
+/* ---- parse: the action and its id ------------------------------------------ */
 static int run(cli_ctx *ctx, int argc, char **argv) {
   const char *pos[2];
   int np = 0;

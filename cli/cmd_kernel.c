@@ -27,65 +27,81 @@ static const char help[] =
     "example:\n"
     "  roofline kernel --flops 1e6 --bytes 100kB --hw h100      (overhead-bound)\n";
 
-typedef struct json_arg {
-  const char *op, *hw, *dtype;
-  const rl_roof *roof;
-  const rl_result *r;
-} json_arg;
-
-static size_t json_fn(void *p, char *buf, size_t cap) {
-  json_arg *a = p;
-  return rl_result_json(a->op, a->hw, a->dtype, a->roof, a->r, NULL, buf, cap);
-}
-
-static int run(cli_ctx *ctx, int argc, char **argv) {
-  double flops = 0, bytes = 0, time = 0;
-  int32_t dtype = RL_BF16;
-  int vector = 0;
-  const char *name = "kernel";
+/* ---- parse ------------------------------------------------------------------ */
+typedef struct kernel_opts {
+  rl_op op;          /* RL_OP_KERNEL: its FLOPs, bytes and format */
+  double time;       /* --time, 0: not measured */
+  int vector;        /* the vector peak instead of the tensor one */
+  const char *name;  /* --name */
   cli_hw_flags hwf;
-  cli_hw_flags_init(&hwf);
-  cli_opt opts[] = {{"flops", OPT_FLOP, &flops, 0},   {"bytes", OPT_BYTES, &bytes, 0},
-                    {"time", OPT_SECONDS, &time, 0},   {"dtype", OPT_DTYPE, &dtype, 0},
-                    {"vector", OPT_FLAG, &vector, 0},  {"name", OPT_STR, &name, 0},
-                    CLI_HW_OPTS(hwf),                  {NULL, 0, NULL, 0}};
+} kernel_opts;
+
+static int parse(cli_ctx *ctx, int argc, char **argv, kernel_opts *o) {
+  double flops = 0, bytes = 0;
+  int32_t dtype = RL_BF16;
+  o->time = 0;
+  o->vector = 0;
+  o->name = "kernel";
+  cli_hw_flags_init(&o->hwf);
+  cli_opt opts[] = {{"flops", OPT_FLOP, &flops, 0},     {"bytes", OPT_BYTES, &bytes, 0},
+                    {"time", OPT_SECONDS, &o->time, 0}, {"dtype", OPT_DTYPE, &dtype, 0},
+                    {"vector", OPT_FLAG, &o->vector, 0}, {"name", OPT_STR, &o->name, 0},
+                    CLI_HW_OPTS(o->hwf),                {NULL, 0, NULL, 0}};
   int rc = cli_parse(ctx, argc, argv, opts, NULL, 0, NULL);
   if (rc) return rc;
   if (!cli_seen(opts, "flops") || !cli_seen(opts, "bytes"))
     return cli_error(ctx, "needs --flops and --bytes");
-  if (cli_seen(opts, "time") && !(time > 0)) return cli_error(ctx, "--time must be > 0");
-  rl_op op = rl_op_init(RL_OP_KERNEL, dtype);
-  op.flops = flops;
-  op.bytes = bytes;
+  if (cli_seen(opts, "time") && !(o->time > 0)) return cli_error(ctx, "--time must be > 0");
+  o->op = rl_op_init(RL_OP_KERNEL, dtype);
+  o->op.flops = flops;
+  o->op.bytes = bytes;
+  return CLI_OK;
+}
+
+/* ---- compute: the roof on the resolved device, the bound ------------------ */
+static int compute(cli_ctx *ctx, const kernel_opts *o, rl_hw *hw, rl_roof *roof, rl_result *r) {
   rl_cost cost;
   rl_error e;
-  rl_status st = rl_op_cost(&op, &cost, &e);
+  rl_status st = rl_op_cost(&o->op, &cost, &e);
   if (st) return cli_fail(ctx, st, &e);
-  rl_hw hw;
-  if ((rc = cli_resolve_hw(ctx, &hwf, NULL, &hw))) return rc;
-  rl_roof roof;
-  if ((rc = cli_roof(ctx, &hwf, &hw, dtype, !vector, &roof))) return rc;
-  rl_result r;
-  st = rl_roofline(cost.flops, cost.bytes, &roof, time, &r, &e);
+  int rc = cli_resolve_hw(ctx, &o->hwf, NULL, hw);
+  if (rc) return rc;
+  if ((rc = cli_roof(ctx, &o->hwf, hw, o->op.dtype, !o->vector, roof))) return rc;
+  st = rl_roofline(cost.flops, cost.bytes, roof, o->time, r, &e);
   if (st) return cli_fail(ctx, st, &e);
-  if (ctx->json) {
-    json_arg a = {name, hw.id, rl_dtype_name(dtype), &roof, &r};
-    return cli_print_json(ctx, json_fn, &a);
-  }
-  if (ctx->csv) {
-    cli_result_csv_header(ctx);
-    cli_result_csv_row(ctx, name, hw.id, rl_dtype_name(dtype), &r);
-    return CLI_OK;
-  }
+  return CLI_OK;
+}
+
+/* ---- print ------------------------------------------------------------------ */
+static void print_text(cli_ctx *ctx, const char *name, const rl_hw *hw, const rl_roof *roof, const rl_result *r) {
   char verdict[400];
-  rl_verdict(&r, verdict, sizeof verdict);
+  rl_verdict(r, verdict, sizeof verdict);
   const char *hdr[] = {"quantity", "value"};
   cli_table *t = cli_table_new(2, hdr);
   cli_row(t, "kernel", "%s", name);
-  cli_result_rows(t, &hw, &roof, &r);
+  cli_result_rows(t, hw, roof, r);
   cli_row(t, "verdict", "%s", verdict);
   cli_table_print(ctx, t);
   cli_table_free(t);
+}
+
+/* parse -> compute (resolving the device) -> print */
+static int run(cli_ctx *ctx, int argc, char **argv) {
+  kernel_opts o;
+  int rc = parse(ctx, argc, argv, &o);
+  if (rc) return rc;
+  rl_hw hw;
+  rl_roof roof;
+  rl_result r;
+  if ((rc = compute(ctx, &o, &hw, &roof, &r))) return rc;
+  const char *dt = rl_dtype_name(o.op.dtype);
+  if (ctx->json) return cli_print_result_json(ctx, o.name, hw.id, dt, &roof, &r, NULL);
+  if (ctx->csv) {
+    cli_result_csv_header(ctx);
+    cli_result_csv_row(ctx, o.name, hw.id, dt, &r);
+  } else {
+    print_text(ctx, o.name, &hw, &roof, &r);
+  }
   return CLI_OK;
 }
 

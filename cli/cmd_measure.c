@@ -16,7 +16,7 @@
 static const char help[] =
     "usage: roofline measure [--quick] [--threads N] [--kernel LIST] [--ws LIST]\n"
     "                        [--save-hw FILE [--id ID]] [--plot FILE.svg] [--term]\n"
-    "                        [--json]\n"
+    "                        [--json|--csv]\n"
     "\n"
     "Measures this machine's roofline, as likwid-bench, STREAM and the Empirical\n"
     "Roofline Toolkit do, and places real work on it:\n"
@@ -54,6 +54,8 @@ static const char help[] =
     "                   labelled by size with their fraction of roof\n"
     "  --term           the same chart in the terminal, after the tables\n"
     "  --json           every figure in base units (FLOP/s, B/s, s, B)\n"
+    "  --csv            one row per figure (peak, bandwidth of a level, point), base\n"
+    "                   units with the unit in the column's name\n"
     "\n"
     "examples:\n"
     "  roofline measure --quick\n"
@@ -207,73 +209,120 @@ static char *chart_text(const rl_measurement *m, int term, int cols, int rows, u
   return text;
 }
 
-static int run(cli_ctx *ctx, int argc, char **argv) {
-  int quick = 0, threads = 0, term = 0;
-  const char *kernel = NULL, *ws_list = NULL, *save_hw = NULL, *id = NULL, *plot = NULL;
+/* One row per measured figure, every figure in base units: the peaks
+ * (figure "peak", per kernel and thread count), the bandwidth of each
+ * level (figure "bandwidth", per kernel and thread count) and the points
+ * (figure "point": the matrix products and adds). A cell that does not
+ * apply to the row's figure is empty. */
+static void print_csv(cli_ctx *ctx, const rl_measurement *m) {
+  static const char *const hdr[] = {"figure",     "kernel",         "level",          "threads",
+                                    "n",          "flops",          "bytes",          "intensity_flop_per_byte",
+                                    "measured_s", "flop_per_s",     "bytes_per_s",    "theoretical_flop_per_s",
+                                    "roof_flop_per_s", "roof_fraction", "spread_fraction", "plateau",
+                                    "unreliable"};
+  enum { N = sizeof hdr / sizeof hdr[0] };
+  cli_csv_row(ctx, hdr, N);
+  char num[N][40];
+#define NUM(i, v) (cli_csv_num(num[i], sizeof num[i], (v)))
+  for (int one = 0; one < 2; one++) {
+    const rl_peak_set *ps = one ? &m->peak_1t : &m->peak;
+    for (int k = 0; k < RL_PK_COUNT; k++) {
+      if (!(ps->flops[k] > 0)) continue;
+      uint32_t bad = one ? m->peak_unreliable_1t[k] : m->peak_unreliable[k];
+      const char *row[N] = {"peak", rl_peak_kernel_name(k), NULL, NUM(3, one ? 1 : m->threads), NULL, NULL, NULL,
+                            NULL, NUM(8, ps->t[k].min), NUM(9, ps->flops[k]), NULL,
+                            ps->theory[k] > 0 ? NUM(11, ps->theory[k]) : NULL, NULL, NULL,
+                            NUM(14, ps->t[k].spread), NULL, bad ? "true" : "false"};
+      cli_csv_row(ctx, row, N);
+    }
+  }
+  for (int one = 0; one < 2; one++)
+    for (int k = 0; k < 3; k++) {
+      const rl_sweep *sw = &m->sweep[one][k];
+      if (sw->kernel < 0) continue;
+      for (int l = 0; l < RL_LEVEL_COUNT; l++) {
+        if (!(sw->levels.bw[l] > 0)) continue;
+        const char *row[N] = {"bandwidth", rl_bw_kernel_name(sw->kernel), rl_level_name(l), NUM(3, sw->threads),
+                              NULL, NULL, NULL, NULL, NULL, NULL, NUM(10, sw->levels.bw[l]), NULL, NULL, NULL,
+                              NUM(14, sw->levels.spread[l]), sw->levels.found[l] == 1 ? "true" : "false",
+                              sw->levels.unreliable[l] ? "true" : "false"};
+        cli_csv_row(ctx, row, N);
+      }
+    }
+  for (int32_t i = 0; i < m->n_points; i++) {
+    const rl_measure_point *p = &m->points[i];
+    int roof = p->roof > 0;
+    const char *row[N] = {"point", p->op, rl_level_name(p->level), NUM(3, p->threads), NUM(4, p->n),
+                          NUM(5, p->flops), NUM(6, p->bytes), NUM(7, p->intensity), NUM(8, p->t.min),
+                          NUM(9, p->achieved), NULL, NULL, roof ? NUM(12, p->roof) : NULL,
+                          roof ? NUM(13, p->roof_fraction) : NULL, NUM(14, p->t.spread), NULL, NULL};
+    cli_csv_row(ctx, row, N);
+  }
+#undef NUM
+}
+
+/* ---- parse: the flags, checked, into measure_opts -------------------------- */
+typedef struct measure_opts {
+  rl_measure_opts mo;
+  double ws[RL_MEASURE_MAX_WS]; /* --ws, in mo.ws */
+  const char *save_hw, *id, *plot;
+  int term;
+} measure_opts;
+
+static int parse(cli_ctx *ctx, int argc, char **argv, measure_opts *o) {
+  memset(o, 0, sizeof *o);
+  int quick = 0, threads = 0;
+  const char *kernel = NULL, *ws_list = NULL;
   cli_opt opts[] = {{"quick", OPT_FLAG, &quick, 0},
                     {"threads", OPT_INT, &threads, 0},
                     {"kernel", OPT_STR, &kernel, 0},
                     {"ws", OPT_STR, &ws_list, 0},
-                    {"save-hw", OPT_STR, &save_hw, 0},
-                    {"id", OPT_STR, &id, 0},
-                    {"plot", OPT_STR, &plot, 0},
-                    {"term", OPT_FLAG, &term, 0},
+                    {"save-hw", OPT_STR, &o->save_hw, 0},
+                    {"id", OPT_STR, &o->id, 0},
+                    {"plot", OPT_STR, &o->plot, 0},
+                    {"term", OPT_FLAG, &o->term, 0},
                     {NULL, OPT_FLAG, NULL, 0}};
   int rc = cli_parse(ctx, argc, argv, opts, NULL, 0, NULL);
   if (rc) return rc;
-  if (ctx->csv) return cli_error(ctx, "--csv is not supported here (use --json)");
   if (cli_seen(opts, "threads") && threads < 1)
     return cli_error(ctx, "--threads must be >= 1 (default: every CPU)");
-  if (id && !save_hw) return cli_error(ctx, "--id goes with --save-hw");
-  if (term && ctx->json) return cli_error(ctx, "--term and --json exclude each other");
+  if (o->id && !o->save_hw) return cli_error(ctx, "--id goes with --save-hw");
+  if (o->term && (ctx->json || ctx->csv)) return cli_error(ctx, "--term and --%s exclude each other", ctx->json ? "json" : "csv");
   rl_error e;
-  rl_measure_opts mo;
-  memset(&mo, 0, sizeof mo);
-  mo.threads = threads;
-  mo.quick = quick;
-  if (kernel) {
-    rl_status st = rl_measure_parts_parse(kernel, &mo.parts, &e);
-    if (st) return cli_error(ctx, "--kernel: %s", e.msg);
-  }
-  double ws[RL_MEASURE_MAX_WS];
+  o->mo.threads = threads;
+  o->mo.quick = quick;
+  if (kernel && rl_measure_parts_parse(kernel, &o->mo.parts, &e)) return cli_error(ctx, "--kernel: %s", e.msg);
   if (ws_list) {
     char buf[1024], *items[RL_MEASURE_MAX_WS];
     int n = cli_split_list(ctx, "--ws", ws_list, buf, sizeof buf, items, RL_MEASURE_MAX_WS);
     if (n < 0) return CLI_USAGE;
     for (int i = 0; i < n; i++) {
-      if (rl_parse_quantity(items[i], RL_UNIT_BYTES, &ws[i], &e)) return cli_error(ctx, "--ws: %s", e.msg);
-      if (!(ws[i] > 0)) return cli_error(ctx, "--ws: working sets must be > 0");
+      if (rl_parse_quantity(items[i], RL_UNIT_BYTES, &o->ws[i], &e)) return cli_error(ctx, "--ws: %s", e.msg);
+      if (!(o->ws[i] > 0)) return cli_error(ctx, "--ws: working sets must be > 0");
     }
-    mo.ws = ws;
-    mo.n_ws = n;
+    o->mo.ws = o->ws;
+    o->mo.n_ws = n;
   }
-  rl_hw probe_hw;
-  if (save_hw) { /* the id is checked before measuring */
+  if (o->save_hw) { /* the id is checked before measuring */
     rl_measurement dummy;
     memset(&dummy, 0, sizeof dummy);
     dummy.peak.flops[RL_PK_FP32_FMA] = 1;
     dummy.bandwidth.bw[RL_LEVEL_DRAM] = 1;
     dummy.threads = 1;
-    if (rl_measure_to_hw(&dummy, id, &probe_hw, &e)) return cli_error(ctx, "--id: %s", e.msg);
+    rl_hw probe_hw;
+    if (rl_measure_to_hw(&dummy, o->id, &probe_hw, &e)) return cli_error(ctx, "--id: %s", e.msg);
   }
-  /* the file is opened (a temporary one beside it) before measuring, so
-   * a path that cannot be written fails at once */
-  cli_outfile hwf;
-  if (save_hw && (rc = cli_outfile_open(ctx, &hwf, "--save-hw", save_hw)) != CLI_OK) return rc;
-  rl_measurement *m = calloc(1, sizeof *m);
-  if (!m) {
-    if (save_hw) cli_outfile_abort(&hwf);
-    return cli_error(ctx, "out of memory");
-  }
-  mo.progress = on_progress;
-  mo.progress_user = ctx;
-  rl_status st = rl_measure(&mo, m, &e);
-  if (st) {
-    if (save_hw) cli_outfile_abort(&hwf);
-    free(m);
-    /* bad input is 2; an environment failure (no memory, no threads) 1 */
-    return cli_fail(ctx, st, &e);
-  }
+  return CLI_OK;
+}
+
+/* ---- compute: the measurement (progress on stderr), its warnings ---------- */
+static int compute(cli_ctx *ctx, measure_opts *o, rl_measurement *m) {
+  rl_error e;
+  o->mo.progress = on_progress;
+  o->mo.progress_user = ctx;
+  rl_status st = rl_measure(&o->mo, m, &e);
+  /* bad input is 2; an environment failure (no memory, no threads) 1 */
+  if (st) return cli_fail(ctx, st, &e);
   if (m->n_unreliable > 0)
     fprintf(ctx->err, "roofline measure: warning: %d figure%s stayed disturbed after %d retake%s and %s marked "
                       "unreliable ('!')\n",
@@ -283,56 +332,79 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     fprintf(ctx->err, "roofline measure: warning: the machine was noisy (repeats spread by %.0f%% at the median, "
                       "%.0f%% at worst); figures are best samples, rerun on a quiet machine to trust them\n",
             100 * m->spread_median, 100 * m->spread_max);
-  rc = CLI_OK;
-  if (save_hw) {
-    rl_hw hw;
-    st = rl_measure_to_hw(m, id, &hw, &e);
-    if (st) {
-      cli_outfile_abort(&hwf);
-      free(m);
-      return cli_error(ctx, "--save-hw: %s", e.msg);
-    }
-    size_t need = rl_hw_csv(&hw, 1, NULL, 0);
-    char *text = malloc(need + 1);
-    if (!text) {
-      cli_outfile_abort(&hwf);
-      free(m);
-      return cli_error(ctx, "out of memory");
-    }
-    rl_hw_csv(&hw, 1, text, need + 1);
-    rc = cli_outfile_commit(ctx, &hwf, text, need);
-    free(text);
-    if (rc) {
-      free(m);
-      return rc;
-    }
-    fprintf(ctx->err, "roofline measure: wrote %s (id %s): use --hw %s --hw-file %s\n", save_hw, hw.id, hw.id,
-            save_hw);
+  return CLI_OK;
+}
+
+/* ---- print: --save-hw, the report, --plot and --term ---------------------- */
+static int save_hw(cli_ctx *ctx, const measure_opts *o, const rl_measurement *m, cli_outfile *hwf) {
+  rl_hw hw;
+  rl_error e;
+  if (rl_measure_to_hw(m, o->id, &hw, &e)) {
+    cli_outfile_abort(hwf);
+    return cli_error(ctx, "--save-hw: %s", e.msg);
   }
-  if (ctx->json) rc = cli_print_json(ctx, json_fn, m);
-  else print_text(ctx, m);
-  if (rc == CLI_OK && (plot || (term && !ctx->json))) {
-    size_t len = 0;
-    if (plot) {
-      char *svg = chart_text(m, 0, 0, 0, 0, &len);
-      if (!svg) rc = cli_error(ctx, "--plot: nothing to draw (measure the peak and a bandwidth kernel)");
-      else {
-        rc = plot_write(ctx, "--plot", plot, svg, len);
-        free(svg);
-        if (rc == CLI_OK) fprintf(ctx->err, "roofline measure: wrote %s\n", plot);
-      }
-    }
-    if (rc == CLI_OK && term && !ctx->json) {
-      int cols = 0, rows = 0;
-      chart_term_size(ctx->out, &cols, &rows);
-      char *txt = chart_text(m, 1, cols, rows, chart_term_color(ctx->out, 0) ? RL_PLOT_COLOR : 0u, &len);
-      if (txt) {
-        fputc('\n', ctx->out);
-        fputs(txt, ctx->out);
-        free(txt);
-      }
+  size_t need = rl_hw_csv(&hw, 1, NULL, 0);
+  char *text = malloc(need + 1);
+  if (!text) {
+    cli_outfile_abort(hwf);
+    return cli_error(ctx, "out of memory");
+  }
+  rl_hw_csv(&hw, 1, text, need + 1);
+  int rc = cli_outfile_commit(ctx, hwf, text, need);
+  free(text);
+  if (rc) return rc;
+  fprintf(ctx->err, "roofline measure: wrote %s (id %s): use --hw %s --hw-file %s\n", o->save_hw, hw.id, hw.id,
+          o->save_hw);
+  return CLI_OK;
+}
+
+static int print_charts(cli_ctx *ctx, const measure_opts *o, const rl_measurement *m) {
+  size_t len = 0;
+  if (o->plot) {
+    char *svg = chart_text(m, 0, 0, 0, 0, &len);
+    if (!svg) return cli_error(ctx, "--plot: nothing to draw (measure the peak and a bandwidth kernel)");
+    int rc = plot_write(ctx, "--plot", o->plot, svg, len);
+    free(svg);
+    if (rc) return rc;
+    fprintf(ctx->err, "roofline measure: wrote %s\n", o->plot);
+  }
+  if (o->term) {
+    int cols = 0, rows = 0;
+    chart_term_size(ctx->out, &cols, &rows);
+    char *txt = chart_text(m, 1, cols, rows, chart_term_color(ctx->out, 0) ? RL_PLOT_COLOR : 0u, &len);
+    if (txt) {
+      fputc('\n', ctx->out);
+      fputs(txt, ctx->out);
+      free(txt);
     }
   }
+  return CLI_OK;
+}
+
+/* parse -> (open --save-hw) -> compute -> print */
+static int run(cli_ctx *ctx, int argc, char **argv) {
+  measure_opts o;
+  int rc = parse(ctx, argc, argv, &o);
+  if (rc) return rc;
+  /* the file is opened (a temporary one beside it) before measuring, so
+   * a path that cannot be written fails at once */
+  cli_outfile hwf;
+  if (o.save_hw && (rc = cli_outfile_open(ctx, &hwf, "--save-hw", o.save_hw)) != CLI_OK) return rc;
+  rl_measurement *m = calloc(1, sizeof *m);
+  if (!m) rc = cli_error(ctx, "out of memory");
+  else rc = compute(ctx, &o, m);
+  if (rc) {
+    if (o.save_hw) cli_outfile_abort(&hwf);
+    free(m);
+    return rc;
+  }
+  if (o.save_hw) rc = save_hw(ctx, &o, m, &hwf);
+  if (rc == CLI_OK) {
+    if (ctx->json) rc = cli_print_json(ctx, json_fn, m);
+    else if (ctx->csv) print_csv(ctx, m);
+    else print_text(ctx, m);
+  }
+  if (rc == CLI_OK) rc = print_charts(ctx, &o, m);
   free(m);
   return rc;
 }

@@ -38,7 +38,7 @@ static const char help[] =
     "peak:\n"
     "  --hw ID --dtype DT   the dense tensor peak of DT (default h100, bf16)\n"
     "  --peak P         your own figure per device (dense)\n"
-    "  --json           machine-readable output\n"
+    "  --json, --csv    machine-readable output (CSV: the conventions table)\n"
     "\n"
     "examples:\n"
     "  roofline mfu --params 8e9 --layers 32 --d-model 4096 --seq 4096 \\\n"
@@ -47,46 +47,60 @@ static const char help[] =
     "               --tokens-per-step 262144 --step-time 3.64s --gpus 8 --attention none\n";
 
 
-typedef struct mfu_args {
-  const rl_model *m;
-  const rl_mfu_cfg *cfg;
-  const char *hw_id;
-  const rl_mfu_result *r;
-} mfu_args;
+/* ---- parse: the flags, checked, into mfu_opts ---------------------------- */
+typedef struct mfu_opts {
+  rl_mfu_cfg cfg;        /* seq, tokens/s, gpus, conventions; the peak set by resolve */
+  cli_model_flags mf;
+  cli_hw_flags hwf;
+  cli_opt opts[48];      /* the flags as parsed (cli_resolve_model reads which were given) */
+  int32_t dtype;         /* the peak's format */
+  int sparse_peak, excl;
+} mfu_opts;
 
-static size_t mfu_json(void *arg, char *buf, size_t cap) {
-  const mfu_args *a = arg;
-  return rl_mfu_json(a->m, a->cfg, a->hw_id, a->r, buf, cap);
+/* "--padding 0.05" or "5%" */
+static int parse_padding(cli_ctx *ctx, const char *padding, double *out) {
+  char tmp[64];
+  snprintf(tmp, sizeof tmp, "%s", padding);
+  size_t l = strlen(tmp);
+  int pct = l > 0 && tmp[l - 1] == '%';
+  if (pct) tmp[l - 1] = 0;
+  double v;
+  rl_error e;
+  if (rl_parse_quantity(tmp, RL_UNIT_COUNT, &v, &e)) return cli_error(ctx, "--padding: %s", e.msg);
+  if (pct) v /= 100;
+  if (!(v >= 0 && v < 1)) return cli_error(ctx, "--padding must be a fraction in [0, 1) (got %s)", padding);
+  *out = v;
+  return CLI_OK;
 }
 
-static int run(cli_ctx *ctx, int argc, char **argv) {
-  cli_model_flags mf;
-  memset(&mf, 0, sizeof mf);
-  mf.heads_optional = 1;
-  cli_hw_flags hwf;
-  cli_hw_flags_init(&hwf);
+static int parse(cli_ctx *ctx, int argc, char **argv, mfu_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->mf.heads_optional = 1;
+  cli_hw_flags_init(&o->hwf);
+  o->dtype = RL_BF16;
+  rl_mfu_cfg *cfg = &o->cfg;
+  *cfg = rl_mfu_cfg_init();
   double seq = 0, tps = 0, tpstep = 0, step = 0, gpus = 0;
   const char *attention = NULL, *recompute = NULL, *padding = NULL;
-  int sparse_peak = 0, excl = 0;
-  int32_t dtype = RL_BF16;
-  cli_opt opts[] = {CLI_MODEL_OPTS(mf),
-                    CLI_HW_OPTS(hwf),
-                    {"seq", OPT_COUNT, &seq, 0},
-                    {"tokens-per-s", OPT_COUNT, &tps, 0},
-                    {"tokens-per-step", OPT_COUNT, &tpstep, 0},
-                    {"step-time", OPT_SECONDS, &step, 0},
-                    {"gpus", OPT_COUNT, &gpus, 0},
-                    {"padding", OPT_STR, &padding, 0},
-                    {"attention", OPT_STR, &attention, 0},
-                    {"recompute", OPT_STR, &recompute, 0},
-                    {"sparse-peak", OPT_FLAG, &sparse_peak, 0},
-                    {"exclude-embedding", OPT_FLAG, &excl, 0},
-                    {"dtype", OPT_DTYPE, &dtype, 0},
-                    {NULL, 0, NULL, 0}};
+  const cli_opt table[] = {CLI_MODEL_OPTS(o->mf),
+                           CLI_HW_OPTS(o->hwf),
+                           {"seq", OPT_COUNT, &seq, 0},
+                           {"tokens-per-s", OPT_COUNT, &tps, 0},
+                           {"tokens-per-step", OPT_COUNT, &tpstep, 0},
+                           {"step-time", OPT_SECONDS, &step, 0},
+                           {"gpus", OPT_COUNT, &gpus, 0},
+                           {"padding", OPT_STR, &padding, 0},
+                           {"attention", OPT_STR, &attention, 0},
+                           {"recompute", OPT_STR, &recompute, 0},
+                           {"sparse-peak", OPT_FLAG, &o->sparse_peak, 0},
+                           {"exclude-embedding", OPT_FLAG, &o->excl, 0},
+                           {"dtype", OPT_DTYPE, &o->dtype, 0},
+                           {NULL, 0, NULL, 0}};
+  _Static_assert(sizeof table <= sizeof o->opts, "mfu_opts.opts holds the flag table");
+  memcpy(o->opts, table, sizeof table);
+  cli_opt *opts = o->opts;
   int rc = cli_parse(ctx, argc, argv, opts, NULL, 0, NULL);
   if (rc) return rc;
-  if (ctx->csv) return cli_error(ctx, "--csv is not available here (use --json)");
-  rl_mfu_cfg cfg = rl_mfu_cfg_init();
   if (!cli_seen(opts, "seq")) return cli_error(ctx, "--seq T is required (tokens per sequence)");
   if (!(seq >= 0)) return cli_error(ctx, "--seq must be >= 0 (got %g)", seq);
   int by_step = cli_seen(opts, "tokens-per-step") || cli_seen(opts, "step-time");
@@ -105,121 +119,175 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   }
   if (!cli_seen(opts, "gpus")) return cli_error(ctx, "--gpus N is required");
   if (!(gpus >= 1) || gpus != floor(gpus)) return cli_error(ctx, "--gpus must be a whole number >= 1 (got %g)", gpus);
-  if (attention) {
-    rl_error ae;
-    if (rl_attn_parse(attention, &cfg.attention, &ae)) return cli_error(ctx, "--attention: %s", ae.msg);
-  }
-  if (recompute) {
-    rl_error re;
-    if (rl_recompute_parse(recompute, &cfg.recompute, &re)) return cli_error(ctx, "--recompute: %s", re.msg);
-  }
-  if (padding) {
-    char tmp[64];
-    snprintf(tmp, sizeof tmp, "%s", padding);
-    size_t l = strlen(tmp);
-    int pct = l > 0 && tmp[l - 1] == '%';
-    if (pct) tmp[l - 1] = 0;
-    double v;
-    rl_error e;
-    if (rl_parse_quantity(tmp, RL_UNIT_COUNT, &v, &e)) return cli_error(ctx, "--padding: %s", e.msg);
-    if (pct) v /= 100;
-    if (!(v >= 0 && v < 1)) return cli_error(ctx, "--padding must be a fraction in [0, 1) (got %s)", padding);
-    cfg.padding = v;
-  }
-  if (hwf.bw > 0 || hwf.mem > 0 || cli_seen(opts, "overhead"))
-    return cli_error(ctx, "--bw, --mem and --overhead do not apply to mfu");
-  if (hwf.sparse) sparse_peak = 1;
-  rl_model m;
-  if ((rc = cli_resolve_model(ctx, opts, &mf, &m))) return rc;
-  rl_hw hw;
-  memset(&hw, 0, sizeof hw);
-  const char *peak_src;
-  char peak_buf[128];
-  if (hwf.peak > 0) {
-    if (hwf.hw) return cli_error(ctx, "--peak and --hw exclude each other (--peak is the device)");
-    if (sparse_peak) return cli_error(ctx, "--sparse-peak and --peak exclude each other (give the figure you divide by as --peak)");
-    cfg.peak = hwf.peak;
-    cfg.sparse_peak = 0;
-    snprintf(hw.id, sizeof hw.id, "custom");
-    peak_src = "--peak (per device, as given)";
-  } else {
-    if (hwf.peak < 0) return cli_error(ctx, "--peak must be > 0");
-    rl_error e;
-    rl_status st = rl_hw_find(hwf.hw ? hwf.hw : RL_DEFAULT_HW, ctx->extra, ctx->n_extra, &hw, &e);
-    if (st) return cli_error(ctx, "--hw: %s", e.msg);
-    int32_t pk = rl_hw_peak_for(&hw, dtype, 1);
-    if (pk < 0) return cli_error(ctx, "%s has no %s tensor peak in the database (give --peak)", hw.id, rl_dtype_name(dtype));
-    cfg.peak = hw.peak[pk];
-    cfg.sparse_peak = hw.sparsity ? 2 * hw.peak[pk] : 0;
-    snprintf(peak_buf, sizeof peak_buf, "%s %s dense tensor peak", hw.id, rl_peak_name(pk));
-    peak_src = peak_buf;
-    if (sparse_peak && !hw.sparsity) return cli_error(ctx, "--sparse-peak: %s has no 2:4 sparse peak", hw.id);
-  }
-  cfg.seq = seq;
-  cfg.tokens_per_s = tps;
-  cfg.gpus = gpus;
-  cfg.use_sparse = sparse_peak;
-  cfg.exclude_embedding = excl;
-  rl_mfu_result r;
   rl_error e;
-  rl_status st = rl_mfu(&m, &cfg, &r, &e);
-  if (st) return cli_fail(ctx, st, &e);
+  if (attention && rl_attn_parse(attention, &cfg->attention, &e)) return cli_error(ctx, "--attention: %s", e.msg);
+  if (recompute && rl_recompute_parse(recompute, &cfg->recompute, &e))
+    return cli_error(ctx, "--recompute: %s", e.msg);
+  if (padding && (rc = parse_padding(ctx, padding, &cfg->padding))) return rc;
+  if (o->hwf.bw > 0 || o->hwf.mem > 0 || cli_seen(opts, "overhead"))
+    return cli_error(ctx, "--bw, --mem and --overhead do not apply to mfu");
+  if (o->hwf.sparse) o->sparse_peak = 1;
+  cfg->seq = seq;
+  cfg->tokens_per_s = tps;
+  cfg->gpus = gpus;
+  cfg->use_sparse = o->sparse_peak;
+  cfg->exclude_embedding = o->excl;
+  return CLI_OK;
+}
+
+/* ---- resolve: the model, and the peak (a device's or --peak) ------------ */
+static int resolve(cli_ctx *ctx, mfu_opts *o, rl_model *m, rl_hw *hw, char *peak_src, size_t cap) {
+  int rc = cli_resolve_model(ctx, o->opts, &o->mf, m);
+  if (rc) return rc;
+  memset(hw, 0, sizeof *hw);
+  const cli_hw_flags *hwf = &o->hwf;
+  if (hwf->peak > 0) {
+    if (hwf->hw) return cli_error(ctx, "--peak and --hw exclude each other (--peak is the device)");
+    if (o->sparse_peak)
+      return cli_error(ctx, "--sparse-peak and --peak exclude each other (give the figure you divide by as --peak)");
+    o->cfg.peak = hwf->peak;
+    o->cfg.sparse_peak = 0;
+    snprintf(hw->id, sizeof hw->id, "custom");
+    snprintf(peak_src, cap, "--peak (per device, as given)");
+    return CLI_OK;
+  }
+  if (hwf->peak < 0) return cli_error(ctx, "--peak must be > 0");
+  rl_error e;
+  rl_status st = rl_hw_find(hwf->hw ? hwf->hw : RL_DEFAULT_HW, ctx->extra, ctx->n_extra, hw, &e);
+  if (st) return cli_error(ctx, "--hw: %s", e.msg);
+  int32_t pk = rl_hw_peak_for(hw, o->dtype, 1);
+  if (pk < 0)
+    return cli_error(ctx, "%s has no %s tensor peak in the database (give --peak)", hw->id, rl_dtype_name(o->dtype));
+  o->cfg.peak = hw->peak[pk];
+  o->cfg.sparse_peak = hw->sparsity ? 2 * hw->peak[pk] : 0;
+  snprintf(peak_src, cap, "%s %s dense tensor peak", hw->id, rl_peak_name(pk));
+  if (o->sparse_peak && !hw->sparsity) return cli_error(ctx, "--sparse-peak: %s has no 2:4 sparse peak", hw->id);
+  return CLI_OK;
+}
+
+/* ---- compute: the MFU and the same run under every convention ------------ */
+typedef struct mfu_out {
+  rl_mfu_result r;
   rl_mfu_convention conv[RL_MFU_CONVENTIONS];
-  int32_t nc = 0;
-  st = rl_mfu_conventions(&m, &cfg, conv, RL_MFU_CONVENTIONS, &nc, &e);
+  int32_t nc;
+  double lo, hi; /* the conventions' range */
+} mfu_out;
+
+static int compute(cli_ctx *ctx, const rl_model *m, const rl_mfu_cfg *cfg, mfu_out *out) {
+  rl_error e;
+  rl_status st = rl_mfu(m, cfg, &out->r, &e);
   if (st) return cli_fail(ctx, st, &e);
-  if (nc > RL_MFU_CONVENTIONS) nc = RL_MFU_CONVENTIONS;
-  double lo = 1e300, hi = -1e300;
-  for (int32_t i = 0; i < nc; i++) {
-    if (conv[i].value < lo) lo = conv[i].value;
-    if (conv[i].value > hi) hi = conv[i].value;
+  out->nc = 0;
+  st = rl_mfu_conventions(m, cfg, out->conv, RL_MFU_CONVENTIONS, &out->nc, &e);
+  if (st) return cli_fail(ctx, st, &e);
+  if (out->nc > RL_MFU_CONVENTIONS) out->nc = RL_MFU_CONVENTIONS;
+  out->lo = 1e300;
+  out->hi = -1e300;
+  for (int32_t i = 0; i < out->nc; i++) {
+    if (out->conv[i].value < out->lo) out->lo = out->conv[i].value;
+    if (out->conv[i].value > out->hi) out->hi = out->conv[i].value;
   }
-  rl_model c;
-  rl_model_check(&m, &c, NULL);
-  if (ctx->json) {
-    mfu_args a = {&m, &cfg, hw.id, &r};
-    return cli_print_json(ctx, mfu_json, &a);
+  return CLI_OK;
+}
+
+/* ---- print ------------------------------------------------------------------ */
+typedef struct mfu_args {
+  const rl_model *m;
+  const rl_mfu_cfg *cfg;
+  const char *hw_id;
+  const rl_mfu_result *r;
+} mfu_args;
+
+static size_t mfu_json(void *arg, char *buf, size_t cap) {
+  const mfu_args *a = arg;
+  return rl_mfu_json(a->m, a->cfg, a->hw_id, a->r, buf, cap);
+}
+
+/* The conventions table, a row each, as the JSON's "conventions". */
+static void print_csv(cli_ctx *ctx, const mfu_out *out) {
+  static const char *const hdr[] = {"convention", "metric",    "value_fraction", "flops_per_token",
+                                    "attention",  "recompute", "sparse",         "padded"};
+  cli_csv_row(ctx, hdr, 8);
+  for (int32_t i = 0; i < out->nc; i++) {
+    const rl_mfu_convention *c = &out->conv[i];
+    const char *row[8] = {c->label,
+                          c->metric,
+                          CLI_CSV_NUM(c->value),
+                          CLI_CSV_NUM(c->flops_per_token),
+                          rl_attn_name(c->attention),
+                          rl_recompute_name(c->recompute),
+                          c->sparse ? "true" : "false",
+                          c->padded ? "true" : "false"};
+    cli_csv_row(ctx, row, 8);
   }
+}
+
+static void print_text(cli_ctx *ctx, const rl_model *m, const mfu_opts *mo, const char *peak_src,
+                       const mfu_out *out) {
   FILE *o = ctx->out;
-  fprintf(o, "MFU of %s (%s): N = %s%s, L = %.0f, H d_h = %.0f, T = %.0f\n", c.id, c.name, CLI_N(r.n_params),
-          excl ? " (without the embedding table)" : "", c.layers, c.heads * c.head_dim, seq);
-  fprintf(o, "  %.6g tokens/s%s over %.0f devices; peak %s per device: %s%s\n", tps,
-          cfg.padding > 0 ? "" : " (no padding declared)", gpus, CLI_Q(r.peak, RL_UNIT_FLOP_S),
-          sparse_peak ? "2:4 SPARSE peak of " : "", peak_src);
-  if (cfg.padding > 0)
-    fprintf(o, "  padding %s taken out: %.6g useful tokens/s\n", CLI_PCT(cfg.padding), r.useful_tokens_per_s);
+  const rl_mfu_cfg *cfg = &mo->cfg;
+  const rl_mfu_result *r = &out->r;
+  rl_model c;
+  rl_model_check(m, &c, NULL);
+  fprintf(o, "MFU of %s (%s): N = %s%s, L = %.0f, H d_h = %.0f, T = %.0f\n", c.id, c.name, CLI_N(r->n_params),
+          mo->excl ? " (without the embedding table)" : "", c.layers, c.heads * c.head_dim, cfg->seq);
+  fprintf(o, "  %.6g tokens/s%s over %.0f devices; peak %s per device: %s%s\n", cfg->tokens_per_s,
+          cfg->padding > 0 ? "" : " (no padding declared)", cfg->gpus, CLI_Q(r->peak, RL_UNIT_FLOP_S),
+          mo->sparse_peak ? "2:4 SPARSE peak of " : "", peak_src);
+  if (cfg->padding > 0)
+    fprintf(o, "  padding %s taken out: %.6g useful tokens/s\n", CLI_PCT(cfg->padding), r->useful_tokens_per_s);
   fprintf(o, "\nwhich FLOPs (per token):\n");
-  fprintf(o, "  6N                   %s\n", CLI_Q(6 * r.n_params, RL_UNIT_FLOP));
-  fprintf(o, "  attention            %s (%s: %s)\n", CLI_Q(r.attention_flops_per_token, RL_UNIT_FLOP),
-          rl_attn_name(cfg.attention),
-          cfg.attention == RL_ATTN_FULL ? "12 L H d_h T, PaLM's count"
-                                        : cfg.attention == RL_ATTN_CAUSAL ? "6 L H d_h T, the unmasked half"
-                                                                          : "left out");
-  fprintf(o, "  model FLOPs          %s\n", CLI_Q(r.model_flops_per_token, RL_UNIT_FLOP));
-  fprintf(o, "  recomputation        %s (%s)\n", CLI_Q(r.recompute_flops_per_token, RL_UNIT_FLOP),
-          rl_recompute_name(cfg.recompute));
-  fprintf(o, "  hardware FLOPs       %s\n\n", CLI_Q(r.hardware_flops_per_token, RL_UNIT_FLOP));
-  if (r.mfu > 1 || r.hfu > 1)
+  fprintf(o, "  6N                   %s\n", CLI_Q(6 * r->n_params, RL_UNIT_FLOP));
+  fprintf(o, "  attention            %s (%s: %s)\n", CLI_Q(r->attention_flops_per_token, RL_UNIT_FLOP),
+          rl_attn_name(cfg->attention),
+          cfg->attention == RL_ATTN_FULL ? "12 L H d_h T, PaLM's count"
+                                         : cfg->attention == RL_ATTN_CAUSAL ? "6 L H d_h T, the unmasked half"
+                                                                            : "left out");
+  fprintf(o, "  model FLOPs          %s\n", CLI_Q(r->model_flops_per_token, RL_UNIT_FLOP));
+  fprintf(o, "  recomputation        %s (%s)\n", CLI_Q(r->recompute_flops_per_token, RL_UNIT_FLOP),
+          rl_recompute_name(cfg->recompute));
+  fprintf(o, "  hardware FLOPs       %s\n\n", CLI_Q(r->hardware_flops_per_token, RL_UNIT_FLOP));
+  if (r->mfu > 1 || r->hfu > 1)
     fprintf(o, "WARNING: above 100%%: more FLOP/s than the peak, which no run achieves: the tokens/s, the\n"
                "number of GPUs, the model or the peak given is wrong\n");
-  fprintf(o, "MFU %s   HFU %s   (%s per device achieved)\n\n", CLI_PCT(r.mfu), CLI_PCT(r.hfu),
-          CLI_Q(r.model_flops_per_s, RL_UNIT_FLOP_S));
+  fprintf(o, "MFU %s   HFU %s   (%s per device achieved)\n\n", CLI_PCT(r->mfu), CLI_PCT(r->hfu),
+          CLI_Q(r->model_flops_per_s, RL_UNIT_FLOP_S));
   fprintf(o, "the same run under each convention:\n");
   const char *hdr[] = {"convention", "metric", "FLOPs/token", "peak", "value"};
   cli_table *t = cli_table_new(5, hdr);
-  for (int32_t i = 0; i < nc; i++) {
+  for (int32_t i = 0; i < out->nc; i++) {
+    const rl_mfu_convention *cv = &out->conv[i];
     char f[48], v[32], mt[8];
-    cli_q(f, sizeof f, conv[i].flops_per_token, RL_UNIT_FLOP);
-    cli_pct(v, sizeof v, conv[i].value);
-    snprintf(mt, sizeof mt, "%s", conv[i].metric[0] == 'h' ? "HFU" : "MFU");
-    const char *cells[5] = {conv[i].label, mt, f, conv[i].sparse ? "sparse" : "dense", v};
+    cli_q(f, sizeof f, cv->flops_per_token, RL_UNIT_FLOP);
+    cli_pct(v, sizeof v, cv->value);
+    snprintf(mt, sizeof mt, "%s", cv->metric[0] == 'h' ? "HFU" : "MFU");
+    const char *cells[5] = {cv->label, mt, f, cv->sparse ? "sparse" : "dense", v};
     cli_table_row(t, cells);
   }
   cli_table_print(ctx, t);
   cli_table_free(t);
   fprintf(o, "\none run, reported anywhere from %s to %s: say which FLOPs, which peak and which time.\n",
-          CLI_PCT(lo), CLI_PCT(hi));
+          CLI_PCT(out->lo), CLI_PCT(out->hi));
   fprintf(o, "MFU is the figure to compare across runs; a higher HFU from recomputing more is not faster.\n");
+}
+
+/* parse -> resolve -> compute -> print */
+static int run(cli_ctx *ctx, int argc, char **argv) {
+  mfu_opts o;
+  int rc = parse(ctx, argc, argv, &o);
+  if (rc) return rc;
+  rl_model m;
+  rl_hw hw;
+  char peak_src[128];
+  if ((rc = resolve(ctx, &o, &m, &hw, peak_src, sizeof peak_src))) return rc;
+  mfu_out out;
+  if ((rc = compute(ctx, &m, &o.cfg, &out))) return rc;
+  if (ctx->json) {
+    mfu_args a = {&m, &o.cfg, hw.id, &out.r};
+    return cli_print_json(ctx, mfu_json, &a);
+  }
+  if (ctx->csv) print_csv(ctx, &out);
+  else print_text(ctx, &m, &o, peak_src, &out);
   return CLI_OK;
 }
 

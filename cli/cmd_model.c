@@ -46,18 +46,45 @@ static size_t show_json(void *arg, char *buf, size_t cap) {
   return rl_model_json(a->m, a->kv_dtype, buf, cap);
 }
 
-static int list(cli_ctx *ctx) {
-  int32_t n = rl_model_count();
-  if (ctx->json) return cli_print_json(ctx, list_json, NULL);
-  const char *hdr[] = {"id", "name", "params", "published", "active", "L", "d", "heads/kv", "d_ff", "vocab", "KV/token"};
-  cli_table *t = cli_table_new(11, hdr);
-  for (int32_t i = 0; i < n; i++) {
+/* Built-in model i, its parameter count and KV cache per token (B, in
+ * its own format). */
+static double builtin(int32_t i, rl_model *m, rl_param_count *p) {
+  double kv = 0;
+  rl_model_get(i, m);
+  rl_model_params(m, p, NULL);
+  rl_model_kv_bytes_per_token(m, m->dtype, &kv, NULL);
+  return kv;
+}
+
+/* model list --csv: the JSON's figures of each model, counts exact */
+static void list_csv(cli_ctx *ctx) {
+  static const char *const hdr[] = {"id",       "name",     "params",   "published_params", "active_params",
+                                    "layers",   "d_model",  "heads",    "kv_heads",         "head_dim",
+                                    "d_ff",     "experts",  "vocab",    "kv_bytes_per_token", "dtype"};
+  enum { N = sizeof hdr / sizeof hdr[0] };
+  cli_csv_row(ctx, hdr, N);
+  for (int32_t i = 0; i < rl_model_count(); i++) {
     rl_model m;
     rl_param_count p;
-    double kv = 0;
-    rl_model_get(i, &m);
-    rl_model_params(&m, &p, NULL);
-    rl_model_kv_bytes_per_token(&m, m.dtype, &kv, NULL);
+    double kv = builtin(i, &m, &p);
+    const double v[] = {p.total, m.published_params, p.active, m.layers, m.d_model, m.heads, m.kv_heads,
+                        m.head_dim, m.d_ff, m.experts, m.vocab, kv};
+    char c[12][40];
+    const char *row[N] = {m.id, m.name};
+    for (int k = 0; k < 12; k++) row[2 + k] = cli_csv_num(c[k], sizeof c[k], v[k]);
+    row[N - 1] = rl_dtype_name(m.dtype);
+    cli_csv_row(ctx, row, N);
+  }
+}
+
+static void list_text(cli_ctx *ctx) {
+  const char *hdr[] = {"id", "name", "params", "published", "active", "L", "d", "heads/kv", "d_ff", "vocab", "KV/token"};
+  cli_table *t = cli_table_new(11, hdr);
+  cli_table_keep(t, 0);
+  for (int32_t i = 0; i < rl_model_count(); i++) {
+    rl_model m;
+    rl_param_count p;
+    double kv = builtin(i, &m, &p);
     char c[11][64];
     cli_count(c[2], 64, p.total);
     cli_count(c[3], 64, m.published_params);
@@ -74,42 +101,35 @@ static int list(cli_ctx *ctx) {
   }
   cli_table_print(ctx, t);
   cli_table_free(t);
-  if (!ctx->csv)
-    fprintf(ctx->out, "\nparams: derived from each configuration (roofline model show ID for the parts);\n"
-                      "published: the source's count; KV/token in the published format.\n");
+  fprintf(ctx->out, "\nparams: derived from each configuration (roofline model show ID for the parts);\n"
+                    "published: the source's count; KV/token in the published format.\n");
+}
+
+static int list(cli_ctx *ctx) {
+  if (ctx->json) return cli_print_json(ctx, list_json, NULL);
+  if (ctx->csv) list_csv(ctx);
+  else list_text(ctx);
   return CLI_OK;
 }
 
-static int show(cli_ctx *ctx, const rl_model *m, int32_t kv_dtype) {
-  rl_param_count p;
-  rl_error e;
-  rl_status st = rl_model_params(m, &p, &e);
-  if (st) return cli_fail(ctx, st, &e);
-  rl_model c;
-  rl_model_check(m, &c, NULL);
-  double kv = 0;
-  int32_t kd = kv_dtype >= 0 ? kv_dtype : c.dtype;
-  st = rl_model_kv_bytes_per_token(&c, kd, &kv, &e);
-  if (st) return cli_fail(ctx, st, &e);
-  if (ctx->json) {
-    show_args a = {m, kv_dtype};
-    return cli_print_json(ctx, show_json, &a);
+/* model show --csv: the parameter count part by part */
+static void show_csv(cli_ctx *ctx, const rl_param_count *p) {
+  static const char *const hdr[] = {"part", "params"};
+  cli_csv_row(ctx, hdr, 2);
+  const char *names[] = {"embedding", "attention", "mlp", "norms", "output", "total", "active"};
+  double v[] = {p->embedding, p->attention, p->mlp, p->norms, p->output, p->total, p->active};
+  for (int i = 0; i < 7; i++) {
+    char b[48];
+    snprintf(b, sizeof b, "%.17g", v[i]);
+    const char *cells[2] = {names[i], b};
+    cli_csv_row(ctx, cells, 2);
   }
-  if (ctx->csv) {
-    const char *hdr[] = {"part", "params"};
-    cli_table *t = cli_table_new(2, hdr);
-    const char *names[] = {"embedding", "attention", "mlp", "norms", "output", "total", "active"};
-    double v[] = {p.embedding, p.attention, p.mlp, p.norms, p.output, p.total, p.active};
-    for (int i = 0; i < 7; i++) {
-      char b[48];
-      snprintf(b, sizeof b, "%.17g", v[i]);
-      const char *cells[2] = {names[i], b};
-      cli_table_row(t, cells);
-    }
-    cli_table_print(ctx, t);
-    cli_table_free(t);
-    return CLI_OK;
-  }
+}
+
+static void show_text(cli_ctx *ctx, const rl_model *m, const rl_model *cp, const rl_param_count *pp, int32_t kd,
+                      double kv) {
+  const rl_model c = *cp;
+  const rl_param_count p = *pp;
   FILE *o = ctx->out;
   fprintf(o, "%s (%s)\n", c.id, c.name);
   fprintf(o, "  layers %.0f, d_model %.0f, %.0f query heads and %.0f KV heads of %.0f",
@@ -184,9 +204,30 @@ static int show(cli_ctx *ctx, const rl_model *m, int32_t kv_dtype) {
     fprintf(o, "  (the %.0f windowed layers hold at most %.0f tokens: past that, a sequence's cache grows by\n"
                "  %s per token)\n", c.window_layers, c.window, CLI_Q(kv * (1 - c.window_layers / c.layers), RL_UNIT_BYTES));
   fprintf(o, "weights: %s in %s\n", CLI_Q(p.total * rl_dtype_bytes(c.dtype), RL_UNIT_BYTES), rl_dtype_name(c.dtype));
+}
+
+/* compute (the parameter count, the KV cache per token) -> print */
+static int show(cli_ctx *ctx, const rl_model *m, int32_t kv_dtype) {
+  rl_param_count p;
+  rl_error e;
+  rl_status st = rl_model_params(m, &p, &e);
+  if (st) return cli_fail(ctx, st, &e);
+  rl_model c;
+  rl_model_check(m, &c, NULL);
+  double kv = 0;
+  int32_t kd = kv_dtype >= 0 ? kv_dtype : c.dtype;
+  st = rl_model_kv_bytes_per_token(&c, kd, &kv, &e);
+  if (st) return cli_fail(ctx, st, &e);
+  if (ctx->json) {
+    show_args a = {m, kv_dtype};
+    return cli_print_json(ctx, show_json, &a);
+  }
+  if (ctx->csv) show_csv(ctx, &p);
+  else show_text(ctx, m, &c, &p, kd, kv);
   return CLI_OK;
 }
 
+/* parse -> (list | resolve the model -> show) */
 static int run(cli_ctx *ctx, int argc, char **argv) {
   cli_model_flags mf;
   memset(&mf, 0, sizeof mf);

@@ -62,44 +62,61 @@ static const char help[] =
     "  roofline plot -o chart.svg --hw h100,a100-80gb,h200 --dtype bf16,fp8\n"
     "  roofline layer --json > layer.json && roofline plot --points layer.json --term\n";
 
-static int run(cli_ctx *ctx, int argc, char **argv) {
-  plot_args a;
-  plot_args_init(&a);
-  const char *out_path = NULL;
-  int term = 0, ascii = 0, color = 0;
-  double width = 0, height = 0;
-  cli_opt opts[] = {{"output", OPT_STR, &out_path, 0},
-                    {"term", OPT_FLAG, &term, 0},
-                    {"ascii", OPT_FLAG, &ascii, 0},
-                    {"color", OPT_FLAG, &color, 0},
-                    {"width", OPT_COUNT_POS, &width, 0},
-                    {"height", OPT_COUNT_POS, &height, 0},
-                    PLOT_COMMON_OPTS(a),
-                    CLI_HW_OPTS(a.hwf),
-                    {NULL, 0, NULL, 0}};
-  const char *pos[64];
-  int npos = 0;
+/* ---- parse: the flags, checked; the op specs stay positional ------------- */
+typedef struct plot_opts {
+  plot_args a;         /* devices, formats, points, the layer preset */
+  cli_opt opts[48];    /* the flags as parsed (plot_build reads which were given) */
+  const char *pos[64]; /* OP specs */
+  int npos;
+  const char *out_path;
+  int term, ascii, color;
+  double width, height;
+} plot_opts;
+
+static int parse(cli_ctx *ctx, int argc, char **argv, plot_opts *o) {
+  memset(o, 0, sizeof *o);
+  plot_args_init(&o->a);
+  const cli_opt table[] = {{"output", OPT_STR, &o->out_path, 0},
+                           {"term", OPT_FLAG, &o->term, 0},
+                           {"ascii", OPT_FLAG, &o->ascii, 0},
+                           {"color", OPT_FLAG, &o->color, 0},
+                           {"width", OPT_COUNT_POS, &o->width, 0},
+                           {"height", OPT_COUNT_POS, &o->height, 0},
+                           PLOT_COMMON_OPTS(o->a),
+                           CLI_HW_OPTS(o->a.hwf),
+                           {NULL, 0, NULL, 0}};
+  _Static_assert(sizeof table <= sizeof o->opts, "plot_opts.opts holds the flag table");
+  memcpy(o->opts, table, sizeof table);
   char **args = plot_short_output(argc, argv);
   if (!args) return cli_error(ctx, "out of memory");
-  int rc = cli_parse(ctx, argc, args, opts, pos, 64, &npos);
+  int rc = cli_parse(ctx, argc, args, o->opts, o->pos, 64, &o->npos);
   free(args);
   if (rc) return rc;
   if (ctx->json || ctx->csv)
     return cli_error(ctx, "plot draws a chart; for figures use `roofline layer --json` or `roofline op --json`");
-  if ((ascii || color) && !term) return cli_error(ctx, "--ascii and --color go with --term");
-  if (term && out_path) return cli_error(ctx, "give -o FILE (SVG) or --term, not both");
-  if (!term && !out_path && isatty(fileno(ctx->out)))
+  if ((o->ascii || o->color) && !o->term) return cli_error(ctx, "--ascii and --color go with --term");
+  if (o->term && o->out_path) return cli_error(ctx, "give -o FILE (SVG) or --term, not both");
+  if (!o->term && !o->out_path && isatty(fileno(ctx->out)))
     return cli_error(ctx, "not writing SVG to a terminal: give -o chart.svg (-o - for standard output) or --term");
   /* the sizes the renderers draw (rl_plot_term, rl_plot_svg clamp to
    * these): outside them an error, not a silent clamp */
+  int term = o->term;
   double wlo = term ? 60 : 320, whi = term ? 400 : 8000, hlo = term ? 16 : 240, hhi = term ? 200 : 8000;
   const char *unit = term ? "terminal cells" : "SVG pixels";
-  if (cli_seen(opts, "width") && (width < wlo || width > whi || width != floor(width)))
+  double width = o->width, height = o->height;
+  if (cli_seen(o->opts, "width") && (width < wlo || width > whi || width != floor(width)))
     return cli_error(ctx, "--width %g: must be a whole number from %g to %g (%s)", width, wlo, whi, unit);
-  if (cli_seen(opts, "height") && (height < hlo || height > hhi || height != floor(height)))
+  if (cli_seen(o->opts, "height") && (height < hlo || height > hhi || height != floor(height)))
     return cli_error(ctx, "--height %g: must be a whole number from %g to %g (%s)", height, hlo, hhi, unit);
+  return CLI_OK;
+}
+
+/* ---- compute: the roofs and points (plot_build resolves the devices and
+ * costs the ops), then the chart as SVG or terminal text ------------------ */
+static int compute(cli_ctx *ctx, plot_opts *o, char **text, size_t *len) {
   plot_data d;
-  if ((rc = plot_build(ctx, &a, opts, pos, npos, &d))) return rc;
+  int rc = plot_build(ctx, &o->a, o->opts, o->pos, o->npos, &d);
+  if (rc) return rc;
   rl_plot p = rl_plot_init();
   p.title = d.title;
   p.subtitle = d.subtitle;
@@ -107,27 +124,39 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   p.n_roofs = d.n_roofs;
   p.points = d.points;
   p.n_points = d.n_points;
-  p.width = (int32_t)width;
-  p.height = (int32_t)height;
-  if (term) {
+  p.width = (int32_t)o->width;
+  p.height = (int32_t)o->height;
+  int color = o->color;
+  if (o->term) {
     int cols = 0, rows = 0;
     chart_term_size(ctx->out, &cols, &rows);
-    if (!(width > 0)) p.width = cols;
-    if (!(height > 0)) p.height = rows;
+    if (!(o->width > 0)) p.width = cols;
+    if (!(o->height > 0)) p.height = rows;
     color = chart_term_color(ctx->out, color);
   }
-  p.flags = (ascii ? RL_PLOT_ASCII : 0u) | (color ? RL_PLOT_COLOR : 0u);
-  size_t need = term ? rl_plot_term(&p, NULL, 0) : rl_plot_svg(&p, NULL, 0);
-  char *text = malloc(need + 1);
-  if (!text) {
-    plot_data_free(&d);
-    return cli_error(ctx, "out of memory");
+  p.flags = (o->ascii ? RL_PLOT_ASCII : 0u) | (color ? RL_PLOT_COLOR : 0u);
+  size_t need = o->term ? rl_plot_term(&p, NULL, 0) : rl_plot_svg(&p, NULL, 0);
+  *text = malloc(need + 1);
+  if (*text) {
+    if (o->term) rl_plot_term(&p, *text, need + 1);
+    else rl_plot_svg(&p, *text, need + 1);
+    *len = need;
   }
-  if (term) rl_plot_term(&p, text, need + 1);
-  else rl_plot_svg(&p, text, need + 1);
   plot_data_free(&d);
-  rc = plot_write(ctx, "-o", out_path, text, need);
+  return *text ? CLI_OK : cli_error(ctx, "out of memory");
+}
+
+/* parse -> compute -> print (the chart to -o or standard output) */
+static int run(cli_ctx *ctx, int argc, char **argv) {
+  plot_opts *o = malloc(sizeof *o);
+  if (!o) return cli_error(ctx, "out of memory");
+  char *text = NULL;
+  size_t len = 0;
+  int rc = parse(ctx, argc, argv, o);
+  if (!rc) rc = compute(ctx, o, &text, &len);
+  if (!rc) rc = plot_write(ctx, "-o", o->out_path, text, len);
   free(text);
+  free(o);
   return rc;
 }
 

@@ -36,16 +36,21 @@ static const char help[] =
     "example:\n"
     "  roofline widget -o roofline.html --hw h100,a100-sxm4-80gb\n";
 
-static int run(cli_ctx *ctx, int argc, char **argv) {
-  const char *out_path = NULL, *hw = NULL, *points = NULL, *title = NULL;
-  int32_t dtype = RL_BF16;
-  double n = 4096, batch = 512, seq = 4096, d = 4096;
-  int sparse = 0;
-  cli_opt opts[] = {{"output", OPT_STR, &out_path, 0}, {"hw", OPT_STR, &hw, 0},
-                    {"dtype", OPT_DTYPE, &dtype, 0},   {"n", OPT_COUNT, &n, 0},
-                    {"batch", OPT_COUNT, &batch, 0},   {"seq", OPT_COUNT, &seq, 0},
-                    {"d", OPT_COUNT, &d, 0},           {"sparse", OPT_FLAG, &sparse, 0},
-                    {"points", OPT_STR, &points, 0},   {"title", OPT_STR, &title, 0},
+/* ---- parse ------------------------------------------------------------------ */
+typedef struct widget_opts {
+  const char *out_path, *hw, *points, *title;
+  int32_t dtype;
+  double n, batch, seq, d;
+  int sparse;
+} widget_opts;
+
+static int parse(cli_ctx *ctx, int argc, char **argv, widget_opts *o) {
+  *o = (widget_opts){NULL, NULL, NULL, NULL, RL_BF16, 4096, 512, 4096, 4096, 0};
+  cli_opt opts[] = {{"output", OPT_STR, &o->out_path, 0}, {"hw", OPT_STR, &o->hw, 0},
+                    {"dtype", OPT_DTYPE, &o->dtype, 0},   {"n", OPT_COUNT, &o->n, 0},
+                    {"batch", OPT_COUNT, &o->batch, 0},   {"seq", OPT_COUNT, &o->seq, 0},
+                    {"d", OPT_COUNT, &o->d, 0},           {"sparse", OPT_FLAG, &o->sparse, 0},
+                    {"points", OPT_STR, &o->points, 0},   {"title", OPT_STR, &o->title, 0},
                     {NULL, 0, NULL, 0}};
   char **args = plot_short_output(argc, argv);
   if (!args) return cli_error(ctx, "out of memory");
@@ -53,18 +58,24 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   free(args);
   if (rc) return rc;
   if (ctx->json || ctx->csv) return cli_error(ctx, "widget writes an HTML page; --json and --csv do not apply");
-  if (!out_path && isatty(fileno(ctx->out)))
+  if (!o->out_path && isatty(fileno(ctx->out)))
     return cli_error(ctx, "not writing HTML to a terminal: give -o roofline.html (-o - for standard output)");
   if (ctx->n_extra) return cli_error(ctx, "--hw-file: the page knows only the built-in devices");
-  const double vals[] = {n, batch, seq, d};
+  const double vals[] = {o->n, o->batch, o->seq, o->d};
   const char *names[] = {"--n", "--batch", "--seq", "--d"};
   for (int i = 0; i < 4; i++)
     if (!(vals[i] >= 1 && vals[i] <= 1e7)) return cli_error(ctx, "%s must be from 1 to 1e7", names[i]);
-  /* the page's initial state, as JSON */
+  return CLI_OK;
+}
+
+/* ---- resolve: the --points file (checked), the devices' ids; the page's
+ * initial state as JSON (malloc'd) ------------------------------------------ */
+static int resolve(cli_ctx *ctx, const widget_opts *o, char **cfg_out) {
   char *pts_text = NULL;
   size_t pts_len = 0;
-  if (points) {
-    if ((rc = cli_read_file(ctx, points, (size_t)16 << 20, &pts_text, &pts_len))) return rc;
+  int rc;
+  if (o->points) {
+    if ((rc = cli_read_file(ctx, o->points, (size_t)16 << 20, &pts_text, &pts_len))) return rc;
     rl_plot_point *pp = NULL;
     int32_t np = 0;
     rl_error e;
@@ -73,10 +84,10 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     /* without a roof, points need their own; the page supplies the device's */
     if (st && !strstr(e.msg, "no roof")) {
       free(pts_text);
-      return cli_error(ctx, "%s: %s", points, e.msg);
+      return cli_error(ctx, "%s: %s", o->points, e.msg);
     }
   }
-  size_t cap = 1024 + (title ? 6 * strlen(title) : 0) + (hw ? 6 * strlen(hw) : 0) + pts_len;
+  size_t cap = 1024 + (o->title ? 6 * strlen(o->title) : 0) + (o->hw ? 6 * strlen(o->hw) : 0) + pts_len;
   char *cfg = malloc(cap);
   if (!cfg) {
     free(pts_text);
@@ -85,7 +96,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   size_t len = 0;
   len += (size_t)snprintf(cfg + len, cap - len, "{\"hw\":[");
   char hwl[512], *hws[16];
-  int nhw = cli_split_list(ctx, "--hw", hw ? hw : RL_DEFAULT_HW, hwl, sizeof hwl, hws, 16);
+  int nhw = cli_split_list(ctx, "--hw", o->hw ? o->hw : RL_DEFAULT_HW, hwl, sizeof hwl, hws, 16);
   for (int k = 0; k < (nhw < 0 ? 1 : nhw); k++) {
     rl_hw dev;
     rl_error e;
@@ -100,11 +111,11 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     len += rl_json_string(dev.id, cfg + len, cap - len);
   }
   len += (size_t)snprintf(cfg + len, cap - len, "],\"dtype\":\"%s\",\"n\":%.17g,\"batch\":%.17g,"
-                          "\"seq\":%.17g,\"d\":%.17g,\"sparse\":%s", rl_dtype_name(dtype), n, batch,
-                          seq, d, sparse ? "true" : "false");
-  if (title) {
+                          "\"seq\":%.17g,\"d\":%.17g,\"sparse\":%s", rl_dtype_name(o->dtype), o->n, o->batch,
+                          o->seq, o->d, o->sparse ? "true" : "false");
+  if (o->title) {
     len += (size_t)snprintf(cfg + len, cap - len, ",\"title\":");
-    len += rl_json_string(title, cfg + len, cap - len);
+    len += rl_json_string(o->title, cfg + len, cap - len);
   }
   if (pts_text) {
     len += (size_t)snprintf(cfg + len, cap - len, ",\"points\":");
@@ -113,23 +124,36 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   }
   snprintf(cfg + len, cap - len, "}");
   free(pts_text);
-  /* run the page's model once here, so a bad state is an error now */
+  *cfg_out = cfg;
+  return CLI_OK;
+}
+
+/* ---- compute: the page's model run once here (a bad state is an error
+ * now), then the page ------------------------------------------------------- */
+static int compute(cli_ctx *ctx, const char *cfg, char **page, size_t *len) {
   rl_error e;
   char *model = rl_widget_model(cfg, strlen(cfg), &e);
-  if (!model) {
-    free(cfg);
-    return cli_error(ctx, "%s", e.msg);
-  }
+  if (!model) return cli_error(ctx, "%s", e.msg);
   rl_free(model);
   size_t need = rl_widget_page(cfg, NULL, 0);
-  char *page = malloc(need + 1);
-  if (!page) {
-    free(cfg);
-    return cli_error(ctx, "out of memory");
-  }
-  rl_widget_page(cfg, page, need + 1);
+  *page = malloc(need + 1);
+  if (!*page) return cli_error(ctx, "out of memory");
+  rl_widget_page(cfg, *page, need + 1);
+  *len = need;
+  return CLI_OK;
+}
+
+/* parse -> resolve -> compute -> print (the page to -o or standard output) */
+static int run(cli_ctx *ctx, int argc, char **argv) {
+  widget_opts o;
+  int rc = parse(ctx, argc, argv, &o);
+  if (rc) return rc;
+  char *cfg = NULL, *page = NULL;
+  size_t len = 0;
+  if ((rc = resolve(ctx, &o, &cfg))) return rc;
+  rc = compute(ctx, cfg, &page, &len);
   free(cfg);
-  rc = plot_write(ctx, "-o", out_path, page, need);
+  if (!rc) rc = plot_write(ctx, "-o", o.out_path, page, len);
   free(page);
   return rc;
 }

@@ -160,9 +160,9 @@ size_t rl_measure_json(const rl_measurement *m, char *buf, size_t cap) {
   peaks_json(&o, &m->peak, 1);
   rli_out_puts(&o, ",\"peak_theoretical_1t\":");
   peaks_json(&o, &m->peak_1t, 1);
-  rli_out_puts(&o, ",\"peak_time_s\":");
+  rli_out_puts(&o, ",\"peak_measured_s_stats\":");
   peak_stats_json(&o, &m->peak);
-  rli_out_puts(&o, ",\"peak_time_s_1t\":");
+  rli_out_puts(&o, ",\"peak_measured_s_stats_1t\":");
   peak_stats_json(&o, &m->peak_1t);
   rli_out_puts(&o, ",\"bandwidth\":");
   levels_json(&o, &m->bandwidth, 0);

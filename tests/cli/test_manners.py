@@ -46,6 +46,7 @@ def check(cond, what):
     else:
         failed += 1
         print(f"FAIL {what}", file=sys.stderr)
+    return cond
 
 
 def run(binary, args, stdin=None, env=None, stdout=subprocess.PIPE):
@@ -196,8 +197,13 @@ def test_widths(rl):
         if cols == 80:
             check(all(len(l) <= cols for l in lines) and "\u2026" in out,
                   f"COLUMNS=80: hw list fits, names cut in the middle: {max(map(len, lines))}")
+            check(lines[-1].startswith("(left out to fit the width:"), "COLUMNS=80: the columns left out are named")
         else:
             check(out == full, "COLUMNS=200: hw list as wide as it needs")
+        # the ids are what the user copies: whole at every width, each its row's first word
+        ids = [r[0] for r in csv.reader(io.StringIO(run(rl, ["hw", "list", "--csv"])[1]))][1:]
+        firsts = [l.split(" ")[0] for l in lines[2:]]
+        check(len(ids) > 20 and all(i in firsts for i in ids), f"COLUMNS={cols}: every id whole")
     rc, text = on_pty(rl, ["hw", "list"], env={"COLUMNS": "80"})
     check(rc == 0 and all(len(l.rstrip("\r")) <= 80 for l in text.split("\n")), "hw list on a terminal of 80")
     for env in ({}, {"NO_COLOR": "1"}):
@@ -247,13 +253,83 @@ def test_points_above_roof(rl):
               and "1 point ABOVE the roof" in out, f"plot --points above its roof: exit {rc}, {err!r}")
 
 
+# --csv: one table per command, RFC 4180, base units with the unit in the column's name
+CSV_COMMANDS = [
+    ["op", "add", "--n", "1e6", "--hw", "h100"],
+    ["op", "linear", "--tokens", "1", "--d-in", "4096", "--d-out", "4096", "--hw", "h100", "--time", "20us"],
+    ["kernel", "--flops", "1e9", "--bytes", "1e6", "--hw", "b200", "--name", "my, \"quoted\" kernel"],
+    ["layer", "--hw", "h200"],
+    ["hw", "list"],
+    ["model", "list"],
+    ["model", "show", "llama3-8b"],
+    ["comm", "allreduce", "--params", "7e9", "--ranks", "8", "--busbw", "37.4GB/s", "--step-time", "3.64s"],
+    ["comm", "allgather", "--bytes", "512MB", "--ranks", "8", "--hw", "h100"],
+    ["mfu", "--params", "7e9", "--layers", "32", "--heads", "32", "--head-dim", "128", "--seq", "4096",
+     "--tokens-per-s", "72000", "--gpus", "8"],
+    ["measure", "--quick", "--kernel", "peak"],
+]
+# columns that name, label or count (no unit to carry); every other column ends in its unit
+CSV_PLAIN = {"op", "hw", "dtype", "bound", "id", "name", "part", "params", "published_params", "active_params",
+             "layers", "d_model", "heads", "kv_heads", "head_dim", "d_ff", "experts", "experts_active", "vocab",
+             "collective", "ranks", "factor", "convention", "metric", "attention", "recompute", "sparse", "padded",
+             "figure", "kernel", "level", "threads", "n", "plateau", "unreliable", "batch", "count", "fits", "tp",
+             "pp", "ep", "weight_dtype", "kv_dtype", "replicas", "limit", "stops", "gpus"}
+CSV_UNITS = {"s", "bytes", "flops", "flop", "fraction", "hz", "w"}
+HUMAN = re.compile(r"^[-+]?[0-9][0-9.]*(e[-+]?[0-9]+)?\s?(%|[kMGTP]?(B|FLOP|Hz|W)\b|[munp]?s\b|x\b|/)")
+
+
+def test_csv(rl):
+    for args in CSV_COMMANDS:
+        rc, out, err = run(rl, args + ["--csv"])
+        what = " ".join(args)
+        rows = list(csv.reader(io.StringIO(out))) if rc == 0 else []
+        if not check(rc == 0 and len(rows) >= 2 and all(len(r) == len(rows[0]) for r in rows),
+                     f"{what} --csv: a header and rows of its width: exit {rc} {err!r}"):
+            continue
+        hdr = rows[0]
+        nounit = [h for h in hdr if h not in CSV_PLAIN and not set(h.split("_")) & CSV_UNITS]
+        check(not nounit, f"{what} --csv: every figure's column names its unit: {nounit}")
+        human = [c for r in rows[1:] for c in r if HUMAN.match(c)]
+        check(not human, f"{what} --csv: no human strings in cells: {human[:3]}")
+        for j, h in enumerate(hdr):
+            if h in CSV_PLAIN and h not in ("params", "layers", "n", "batch", "count", "threads", "ranks"):
+                continue
+            bad = []
+            for r in rows[1:]:
+                try:
+                    if r[j] != "":
+                        float(r[j])
+                except ValueError:
+                    bad.append(r[j])
+            check(not bad, f"{what} --csv: column {h} holds numbers: {bad[:3]}")
+    # RFC 4180: a field with a comma or a quote is quoted, its quotes doubled
+    rc, out, _ = run(rl, CSV_COMMANDS[2] + ["--csv"])
+    check(rc == 0 and '"my, ""quoted"" kernel"' in out, f"kernel --csv quotes its name: {out[-200:]!r}")
+    # the CSV holds the JSON's figures
+    rc, out, _ = run(rl, CSV_COMMANDS[7] + ["--csv"])
+    row = dict(zip(*list(csv.reader(io.StringIO(out)))))
+    doc = json.loads(run(rl, CSV_COMMANDS[7] + ["--json"])[1])
+    check(float(row["time_s"]) == doc["time_s"] and float(row["busbw_bytes_per_s"]) == doc["busbw"]
+          and row["collective"] == doc["collective"], f"comm --csv carries the JSON's figures: {row}")
+    rc, out, _ = run(rl, CSV_COMMANDS[9] + ["--csv"])
+    conv = list(csv.DictReader(io.StringIO(out)))
+    doc = json.loads(run(rl, CSV_COMMANDS[9] + ["--json"])[1])
+    check([c["convention"] for c in conv] == [c["label"] for c in doc["conventions"]]
+          and [float(c["value_fraction"]) for c in conv] == [c["value"] for c in doc["conventions"]],
+          "mfu --csv is the conventions table of the JSON")
+    # what has no table says so in one line
+    for args in (["plot", "--hw", "h100", "-o", "-"], ["widget", "-o", "-"]):
+        rc, out, err = run(rl, args + ["--csv"])
+        check(rc == 2 and not out and one_line(err), f"{' '.join(args)} --csv: one line: {err!r}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--roofline", default=os.path.join(ROOT, "build", "roofline"))
     rl = os.path.abspath(ap.parse_args().roofline)
     for t in (test_stdin, test_directories, test_write_errors, test_suggestions, test_version,
               test_plot_terminal, test_failed_plot, test_widths, test_endless_inputs,
-              test_points_above_roof):
+              test_points_above_roof, test_csv):
         t(rl)
     print(f"manners: {passed} passed, {failed} failed")
     return 1 if failed else 0
