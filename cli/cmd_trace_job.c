@@ -28,6 +28,54 @@ static const char *base(const char *p) {
   return s ? s + 1 : p;
 }
 
+/* The matched collectives by process group and kind: busbw with and
+ * without the wait, against the link. */
+static void print_colls(cli_ctx *ctx, const rl_job *j) {
+  int32_t nc = 0;
+  const rl_job_coll *c = rl_job_colls(j, &nc);
+  if (!nc) return;
+  FILE *o = ctx->out;
+  fputs("\ncollectives by process group and kind (busbw with the wait, and without it: a slow rank\n"
+        "opens a gap between the two and is last in most; a slow link keeps both low, no gap):\n", o);
+  const char *h[] = {"group", "kind", "ranks", "count", "bytes", "time", "no wait", "waited",
+                     "busbw", "no wait", "of link", "last rank"};
+  cli_table *tb = cli_table_new(12, h);
+  for (int32_t i = 0; i < nc; i++) {
+    char v[12][64];
+    snprintf(v[0], 64, "%.40s", c[i].group);
+    snprintf(v[1], 64, "%s", c[i].kind);
+    snprintf(v[2], 64, "%d", (int)c[i].ranks);
+    snprintf(v[3], 64, "%d", (int)c[i].count);
+    if (c[i].bytes > 0) cli_q(v[4], 64, c[i].bytes, RL_UNIT_BYTES);
+    else snprintf(v[4], 64, "-");
+    cli_q(v[5], 64, c[i].time_s, RL_UNIT_SECONDS);
+    cli_q(v[6], 64, c[i].time_nowait_s, RL_UNIT_SECONDS);
+    cli_q(v[7], 64, c[i].waited_s, RL_UNIT_SECONDS);
+    if (c[i].busbw > 0) {
+      cli_q(v[8], 64, c[i].busbw, RL_UNIT_BYTES_S);
+      cli_q(v[9], 64, c[i].busbw_nowait, RL_UNIT_BYTES_S);
+    } else {
+      snprintf(v[8], 64, "-");
+      snprintf(v[9], 64, "-");
+    }
+    if (c[i].busbw > 0 && c[i].link_bw > 0)
+      snprintf(v[10], 64, "%.1f/%.1f%%", 100 * c[i].busbw / c[i].link_bw, 100 * c[i].busbw_nowait / c[i].link_bw);
+    else
+      snprintf(v[10], 64, "-");
+    snprintf(v[11], 64, "%d (%d of %d)", (int)c[i].last_rank, (int)c[i].last_count, (int)c[i].count);
+    const char *cells[12];
+    for (int k = 0; k < 12; k++) cells[k] = v[k];
+    cli_table_row(tb, cells);
+  }
+  cli_table_print(ctx, tb);
+  cli_table_free(tb);
+  if (c[0].link_bw > 0) {
+    char b[48];
+    fprintf(o, "  of link: busbw with / without the wait over the link (%s, one direction of the\n"
+               "  device's interconnect)\n", cli_q(b, sizeof b, c[0].link_bw, RL_UNIT_BYTES_S));
+  }
+}
+
 static void print_text(cli_ctx *ctx, const rl_job *j, int hta) {
   FILE *o = ctx->out;
   const rl_job_totals *t = rl_job_get_totals(j);
@@ -105,6 +153,7 @@ static void print_text(cli_ctx *ctx, const rl_job *j, int hta) {
               100 * (1 - t->busbw / t->busbw_nowait));
     else
       fputs("busbw      unknown: the traces give no message sizes (In msg nelems, Kineto 2024+)\n", o);
+    print_colls(ctx, j);
   }
   int32_t nsp = 0;
   const rl_job_spread *sp = rl_job_spreads(j, &nsp);

@@ -1974,6 +1974,29 @@ typedef struct rl_job_straggler {
   int32_t collectives;       /* matched collectives it started last */
 } rl_job_straggler;
 
+/* The matched collectives of one kind on one process group: their busbw
+ * (nccl-tests' factors) with the wait, from the ranks' mean kernel time,
+ * and without it, from the last-arriving rank's. A slow rank shows as a
+ * gap between the two (and one rank last in most); a slow link as both low
+ * against the link, with no gap. */
+typedef struct rl_job_coll {
+  char group[64];            /* "group NAME" (Process Group Name), else
+                                "stream N" */
+  const char *kind;          /* "allreduce", "allgather", ...; static */
+  int32_t ranks;             /* group size n (recorded, else the ranks
+                                that ran them) */
+  int32_t count;             /* collectives matched */
+  double bytes;              /* sum of S (message sizes); 0 unknown */
+  double time_s;             /* the ranks' mean kernel time, summed */
+  double time_nowait_s;      /* the last rank's kernel time, summed */
+  double waited_s;           /* the other ranks' wait in them */
+  double busbw, busbw_nowait;/* B/s; 0 unknown (no message sizes) */
+  double link_bw;            /* the device's link, one direction, B/s;
+                                0 unknown */
+  int32_t last_rank;         /* the rank that started them last most often */
+  int32_t last_count;        /* ... in that many of count */
+} rl_job_coll;
+
 typedef struct rl_job_spread {
   const char *name;          /* kernel name; owned by the job */
   double total_s;            /* over every rank */
@@ -1988,6 +2011,8 @@ RL_API const rl_job_totals *rl_job_get_totals(const rl_job *j);
 RL_API const rl_job_rank *rl_job_failures(const rl_job *j, int32_t *n);
 RL_API const rl_job_straggler *rl_job_stragglers(const rl_job *j, int32_t *n);
 RL_API const rl_job_spread *rl_job_spreads(const rl_job *j, int32_t *n);
+/* The matched collectives by process group and kind, largest time first. */
+RL_API const rl_job_coll *rl_job_colls(const rl_job *j, int32_t *n);
 /* The findings about the input, one line each (world sizes that disagree,
  * duplicate or missing ranks, different steps, clock offsets). */
 RL_API const char *rl_job_note(const rl_job *j, int32_t i);
@@ -1996,8 +2021,10 @@ RL_API int32_t rl_job_notes(const rl_job *j);
 /* The job as JSON: {"hta","job":{totals},"ranks":[{"rank","file",
  * single-trace keys, "idle_share","compute_share","non_compute_share",
  * "overlap",...}],"stragglers":[{"rank","others_waited_s","collectives"}],
- * "overlap":[per rank],"spread":[...],"failed":[{"file","error"}],
- * "notes":[...]}. snprintf-style. */
+ * "overlap":[per rank],"spread":[...],"collectives":[{"group","kind",
+ * "ranks","count","bytes","measured_s","no_wait_s","waited_s",
+ * "busbw","busbw_no_wait","link_bw","last_rank","last_in"}],
+ * "failed":[{"file","error"}],"notes":[...]}. snprintf-style. */
 RL_API size_t rl_job_json(const rl_job *j, char *buf, size_t cap);
 
 #ifdef __cplusplus

@@ -10,6 +10,8 @@ Each rank r gets a copy of the trace with
   * the straggler (--straggler R): each of its collective kernels starts
     --delay microseconds later, and every other rank's matching collective
     lasts that much longer (they wait for it; all end together);
+  * a slow link (--slow-link F): every rank's collective kernels last F
+    times longer, all starting together (no rank waits for another);
   * clock offsets (--clock-offsets, Kineto 2024 traces with
     baseTimeNanoseconds): rank r's timestamps shifted by r x 1.7 s and its
     baseTimeNanoseconds moved back by the same, as on another host.
@@ -18,7 +20,7 @@ claiming rank R), --world-of R=W (rank R says world size W), --step-shift R
 (rank R's ProfilerStep numbers + 1).
 
 usage: make_job.py FIXTURE OUTDIR --ranks N [--straggler R] [--delay US]
-       [--skew F] [--clock-offsets] [--gz] [--drop R] [--dup R]
+       [--skew F] [--slow-link F] [--clock-offsets] [--gz] [--drop R] [--dup R]
        [--world-of R=W] [--step-shift R]
 """
 import argparse
@@ -42,6 +44,7 @@ def main():
     ap.add_argument("--straggler", type=int, default=-1)
     ap.add_argument("--delay", type=float, default=300.0)
     ap.add_argument("--skew", type=float, default=0.02)
+    ap.add_argument("--slow-link", type=float, default=1.0)
     ap.add_argument("--clock-offsets", action="store_true")
     ap.add_argument("--gz", action="store_true")
     ap.add_argument("--drop", type=int, default=-1)
@@ -88,6 +91,7 @@ def main():
             e = dict(e)
             if e.get("ph") == "X" and e.get("cat") in ("kernel", "Kernel", "gpu_memcpy", "gpu_memset"):
                 if i in comm:
+                    e["dur"] = e["dur"] * a.slow_link
                     if r == a.straggler:
                         e["ts"] = e["ts"] + a.delay
                     elif a.straggler >= 0:

@@ -31,7 +31,8 @@
  * busbw per nccl-tests (doc/PERFORMANCE.md): algbw x 2(n-1)/n for
  * all-reduce, (n-1)/n for all-gather, reduce-scatter and all-to-all, 1 for
  * broadcast, reduce and send/receive; with the wait (the ranks' mean
- * kernel time) and without it (the last rank's kernel time).
+ * kernel time) and without it (the last rank's kernel time), for the job
+ * and per process group and collective kind.
  */
 #include "core/trace_job.h"
 
@@ -316,6 +317,8 @@ struct rl_job {
   int32_t nstr;
   rl_job_spread *spr;
   int32_t nspr;
+  rl_job_coll *jc; /* by process group and kind */
+  int32_t njc, capjc;
   rl_job_rank *fail; /* the files that failed, in file order */
   int32_t nfail;
   char *notes[MAX_NOTES];
@@ -355,6 +358,9 @@ static void clear_results(rl_job *j) {
   free(j->ranks);
   free(j->str);
   free(j->spr);
+  free(j->jc);
+  j->jc = NULL;
+  j->njc = j->capjc = 0;
   free(j->fail);
   j->fail = NULL;
   j->nfail = 0;
@@ -518,6 +524,26 @@ static double coll_factor(int32_t kind, double n) {
   }
 }
 
+static const char *coll_kind_name(int32_t kind) {
+  static const char *const n[] = {"allreduce", "allgather", "reducescatter", "broadcast",
+                                  "reduce",    "alltoall",  "sendrecv",      "other"};
+  return kind >= 0 && kind <= RLI_C_OTHER ? n[kind] : "other";
+}
+
+static int cmp_jc(const void *a, const void *b) {
+  const rl_job_coll *x = a, *y = b;
+  if (x->time_s != y->time_s) return x->time_s > y->time_s ? -1 : 1;
+  int c = strcmp(x->group, y->group);
+  return c ? c : strcmp(x->kind, y->kind);
+}
+
+/* The collectives of one kind on one group, summed while matching. */
+typedef struct jc_acc {
+  rl_job_coll c;
+  double bus;      /* sum of factor x S */
+  int32_t *last;   /* per slot: collectives it started last */
+} jc_acc;
+
 static int cmp_str(const void *a, const void *b) {
   const rl_job_straggler *x = a, *y = b;
   if (x->others_waited_s != y->others_waited_s) return x->others_waited_s > y->others_waited_s ? -1 : 1;
@@ -675,6 +701,20 @@ rl_status rl_job_finish(rl_job *j, rl_error *err) {
     free(vals); free(st); free(pos); free(cnt); free(ok);
     return rli_fail(err, RL_ENOMEM, "out of memory");
   }
+  /* the link the collectives run over: the device's interconnect, one direction */
+  double link = 0;
+  if (j->o.hw) link = j->o.hw->interconnect_bw / 2;
+  for (int32_t a = 0; a < m && !link && !j->o.hw; a++) {
+    rl_hw hw;
+    if (ok[a]->r.has_roofline && rl_hw_find(ok[a]->r.hw_id, NULL, 0, &hw, NULL) == RL_OK)
+      link = hw.interconnect_bw / 2;
+  }
+  jc_acc acc[RLI_C_OTHER + 1];
+  int32_t *lastv = calloc((size_t)(RLI_C_OTHER + 1) * ((size_t)m + 1), sizeof *lastv);
+  if (!lastv) {
+    free(vals); free(st); free(pos); free(cnt); free(ok);
+    return rli_fail(err, RL_ENOMEM, "out of memory");
+  }
   if (m > 1 && differ >= 0) {
     /* groups in rank 0's order of first appearance; each slot's collectives are sorted by group */
     for (;;) {
@@ -700,6 +740,9 @@ rl_status rl_job_finish(rl_job *j, rl_error *err) {
       if (mn != mx)
         note(j, "collectives on %s: the ranks ran %zu to %zu of them; the first %zu are matched", grp,
              mn, mx, mn);
+      memset(acc, 0, sizeof acc);
+      memset(lastv, 0, sizeof *lastv * (size_t)(RLI_C_OTHER + 1) * ((size_t)m + 1));
+      for (int32_t q = 0; q <= RLI_C_OTHER; q++) acc[q].last = lastv + (size_t)q * ((size_t)m + 1);
       if (have > 1) {
         for (size_t k = 0; k < mn; k++) {
           int32_t last = -1;
@@ -734,13 +777,44 @@ rl_status rl_job_finish(rl_job *j, rl_error *err) {
             j->tot.coll_time_s += sum / nr * 1e-6;
             j->tot.coll_time_nowait_s += (lc->end - lc->ts) * 1e-6;
           }
+          jc_acc *q = &acc[lc->kind >= 0 && lc->kind <= RLI_C_OTHER ? lc->kind : RLI_C_OTHER];
+          q->c.count++;
+          if (nn > q->c.ranks) q->c.ranks = (int32_t)nn;
+          q->c.bytes += lc->bytes;
+          q->c.time_s += sum / nr * 1e-6;
+          q->c.time_nowait_s += (lc->end - lc->ts) * 1e-6;
+          q->c.waited_s += waited * 1e-6;
+          q->bus += fb > 0 ? fb : 0;
+          q->last[last]++;
         }
+      }
+      /* this group's kinds, each one row */
+      for (int32_t q = 0; q <= RLI_C_OTHER; q++) {
+        jc_acc *x = &acc[q];
+        if (!x->c.count) continue;
+        if (j->njc == j->capjc) {
+          int32_t nc = j->capjc ? j->capjc * 2 : 16;
+          rl_job_coll *nv = realloc(j->jc, sizeof *nv * (size_t)nc);
+          if (!nv) break;
+          j->jc = nv, j->capjc = nc;
+        }
+        rl_job_coll *c = &j->jc[j->njc++];
+        *c = x->c;
+        rli_strlcpy(c->group, grp, sizeof c->group);
+        c->kind = coll_kind_name(q);
+        c->link_bw = link;
+        if (x->bus > 0 && c->time_s > 0) c->busbw = x->bus / c->time_s;
+        if (x->bus > 0 && c->time_nowait_s > 0) c->busbw_nowait = x->bus / c->time_nowait_s;
+        for (int32_t a = 0; a < m; a++)
+          if (x->last[a] > c->last_count) c->last_count = x->last[a], c->last_rank = ok[a]->r.rank;
       }
       for (int32_t a = 0; a < m; a++) pos[a] += cnt[a];
     }
   }
   free(pos);
   free(cnt);
+  free(lastv);
+  if (j->njc > 1) qsort(j->jc, (size_t)j->njc, sizeof *j->jc, cmp_jc);
   if (j->tot.coll_time_s > 0) j->tot.busbw = j->tot.coll_bytes / j->tot.coll_time_s;
   if (j->tot.coll_time_nowait_s > 0) j->tot.busbw_nowait = j->tot.coll_bytes / j->tot.coll_time_nowait_s;
   /* rows and totals */
@@ -837,6 +911,10 @@ const rl_job_straggler *rl_job_stragglers(const rl_job *j, int32_t *n) {
 const rl_job_spread *rl_job_spreads(const rl_job *j, int32_t *n) {
   if (n) *n = j ? j->nspr : 0;
   return j ? j->spr : NULL;
+}
+const rl_job_coll *rl_job_colls(const rl_job *j, int32_t *n) {
+  if (n) *n = j ? j->njc : 0;
+  return j ? j->jc : NULL;
 }
 const char *rl_job_note(const rl_job *j, int32_t i) {
   return j && i >= 0 && i < j->nnotes ? j->notes[i] : NULL;
@@ -937,6 +1015,23 @@ size_t rl_job_json(const rl_job *j, char *buf, size_t cap) {
     kv(&o, "max_s", p->max_s);
     rli_out_printf(&o, ",\"min_rank\":%d,\"max_rank\":%d,\"ranks\":%d}", (int)p->min_rank,
                    (int)p->max_rank, (int)p->ranks);
+  }
+  rli_out_puts(&o, "],\"collectives\":[");
+  for (int32_t i = 0; i < j->njc; i++) {
+    const rl_job_coll *c = &j->jc[i];
+    rli_out_puts(&o, i ? ",{\"group\":" : "{\"group\":");
+    rli_out_str(&o, c->group);
+    rli_out_puts(&o, ",\"kind\":");
+    rli_out_str(&o, c->kind);
+    rli_out_printf(&o, ",\"ranks\":%d,\"count\":%d", (int)c->ranks, (int)c->count);
+    kv(&o, "bytes", c->bytes > 0 ? c->bytes : (double)NAN);
+    kv(&o, "measured_s", c->time_s);
+    kv(&o, "no_wait_s", c->time_nowait_s);
+    kv(&o, "waited_s", c->waited_s);
+    kv(&o, "busbw", c->busbw > 0 ? c->busbw : (double)NAN);
+    kv(&o, "busbw_no_wait", c->busbw_nowait > 0 ? c->busbw_nowait : (double)NAN);
+    kv(&o, "link_bw", c->link_bw > 0 ? c->link_bw : (double)NAN);
+    rli_out_printf(&o, ",\"last_rank\":%d,\"last_in\":%d}", (int)c->last_rank, (int)c->last_count);
   }
   rli_out_puts(&o, "],\"failed\":[");
   for (int32_t i = 0; i < j->nfail; i++) {

@@ -91,6 +91,48 @@ def main():
                                "gpu_time_s", "busy_share", "gain_s"))
               and len(doc.get("overlap", [])) == 3 and doc["job"]["busbw"] > 0
               and doc["job"]["busbw_no_wait"] > doc["job"]["busbw"], str(doc.get("job")))
+        # per collective kind and process group: busbw with and without the
+        # wait, recomputed here from the straggler's own kernels in its file
+        cols = doc.get("collectives", [])
+        check("coll.sums", cols and sum(c["count"] for c in cols) == doc["job"]["collectives_matched"]
+              and abs(sum(c["waited_s"] for c in cols) - doc["job"]["waited_s"]) < 1e-9,
+              f"{cols} against {doc.get('job')}")
+        one = json.loads(run([rf, "trace", os.path.join(job, "rank1.json"), "--json"])[1] or "{}")
+        link = one.get("collectives", [{}])[0].get("link_bw")
+        with open(os.path.join(job, "rank1.json")) as f:
+            mine = [e for e in json.load(f)["traceEvents"] if e.get("cat") == "kernel"
+                    and e.get("name", "").startswith("ncclKernel")]
+        for c in cols:
+            ks = [e for e in mine if e["args"].get("Collective name", "").replace("_", "") == c["kind"]]
+            n = ks[0]["args"]["Group size"] if ks else 0
+            fac = {"allreduce": 2 * (n - 1) / n, "broadcast": 1}.get(c["kind"], 0) if n else 0
+            size = {"Float": 4, "Int": 4, "Long": 8}
+            bus = sum(fac * e["args"]["In msg nelems"] * size.get(e["args"]["dtype"], 0) for e in ks)
+            t_last = sum(e["dur"] for e in ks) * 1e-6
+            check("coll.%s.nowait" % c["kind"], len(ks) == c["count"] and bus > 0
+                  and abs(c["busbw_no_wait"] - bus / t_last) < 1e-6 * c["busbw_no_wait"],
+                  f"{c} against {len(ks)} kernels, {bus} B / {t_last} s")
+            # the others' kernels lasted DELAY_US longer: the mean over 3 ranks
+            t_mean = t_last + 2 * len(ks) * DELAY_US * 1e-6 / 3
+            check("coll.%s.wait" % c["kind"], abs(c["busbw"] - bus / t_mean) < 1e-3 * c["busbw"]
+                  and c["busbw_no_wait"] > c["busbw"] and c["last_rank"] == 1 and c["last_in"] == c["count"]
+                  and link and c["link_bw"] == link, f"{c} want busbw {bus / t_mean}, link {link}")
+        # a slow link: every rank's collectives twice as long, none waits:
+        # busbw halves with and without the wait, no gap, no rank last
+        slow = os.path.join(tmp, "slow")
+        make(slow, "--ranks", "3", "--slow-link", "2")
+        base = os.path.join(tmp, "base")
+        make(base, "--ranks", "3")
+        ds = json.loads(run([rf, "trace", slow, "--json"])[1] or "{}").get("collectives", [])
+        db = json.loads(run([rf, "trace", base, "--json"])[1] or "{}").get("collectives", [])
+        check("coll.slowlink", ds and len(ds) == len(db) and all(
+              s_["busbw"] == s_["busbw_no_wait"] and s_["waited_s"] == 0
+              and abs(s_["busbw"] - b_["busbw"] / 2) < 1e-6 * b_["busbw"]
+              for s_, b_ in zip(sorted(ds, key=lambda c: c["kind"]), sorted(db, key=lambda c: c["kind"]))),
+              f"{ds} against {db}")
+        rc, txt, _ = run([rf, "trace", job])
+        check("coll.text", "collectives by process group and kind" in txt and "a slow rank" in txt
+              and "1 (15 of 15)" in txt, txt[-1500:])
         for fmt in ([], ["--json"]):
             r1 = run([rf, "trace", job, "-j", "1"] + fmt)
             r2 = run([rf, "trace", job, "-j", "2"] + fmt)
