@@ -390,6 +390,10 @@ static double coll_S(const rl_trace *t, const rli_cost *c) {
   return c->per_rank ? c->bytes * coll_n(t, c) : c->bytes;
 }
 
+const rli_cost *rli_trace_cost_get(const rl_trace *t, uint32_t id) {
+  return t && id < t->ncost ? &t->cost[id] : NULL;
+}
+
 const char *rl_trace_roof_name(int32_t roof) {
   static const char *const n[] = {"chip", "network", "hbm", "host"};
   return roof >= 0 && roof < 4 ? n[roof] : "unknown";

@@ -155,7 +155,23 @@ static int coll_op(const char *full, const rli_aten_args *a, rli_cost *c, char *
   if (!(es > 0))
     return fail(why, cap, "collective size not recorded (element type '%s')",
                 i < a->n_types ? a->types[i] : "");
-  int ok = rli_coll_cost(kind, numel(a, i) * es, -1, c, why, cap);
+  /* c10d::_allgather_base_(output, input) and _reduce_scatter_base_(output,
+   * input) record both tensors: the group size is the ratio of their sizes
+   * (the gathered output is n inputs; the scattered input n outputs) */
+  double n = -1;
+  if (!strncmp(full, "c10d::", 6) && (kind == RLI_COLL_ALLGATHER || kind == RLI_COLL_REDUCESCATTER) &&
+      a->n_in >= 2 && a->ndim[0] >= 1 && a->ndim[1] >= 1 &&
+      !(a->n_types >= 2 && (!strcmp(a->types[0], "TensorList") || !strcmp(a->types[1], "TensorList")))) {
+    double big = numel(a, kind == RLI_COLL_ALLGATHER ? 0 : 1);
+    double one = numel(a, kind == RLI_COLL_ALLGATHER ? 1 : 0);
+    if (!(one > 0 && big >= one && fmod(big, one) == 0)) {
+      c->reason = RL_REASON_SHAPES;
+      return fail(why, cap, "%s: output and input sizes (%g, %g elements) are no group's", full,
+                  numel(a, 0), numel(a, 1));
+    }
+    n = big / one;
+  }
+  int ok = rli_coll_cost(kind, numel(a, i) * es, n, c, why, cap);
   /* nccl:_all_gather_base / nccl:all_gather record the input: S = n x it */
   if (ok && kind == RLI_COLL_ALLGATHER && !strncmp(full, "nccl:", 5)) c->per_rank = 1;
   if (ok && i < a->n_types) c->dtype = rli_torch_dtype(a->types[i]);

@@ -73,6 +73,8 @@ uint32_t rli_trace_str(rl_trace *t, const char *s, size_t len);
 const char *rli_trace_strat(const rl_trace *t, uint32_t id);
 /* Intern a cost by value; RLI_NONE when out of memory. */
 uint32_t rli_trace_cost(rl_trace *t, const rli_cost *c);
+/* The cost of an id (rli_trace_cost's), or NULL. */
+const rli_cost *rli_trace_cost_get(const rl_trace *t, uint32_t id);
 /* A cost that says only why it is unknown. */
 uint32_t rli_trace_cost_why(rl_trace *t, const char *why);
 /* A new op instance (one call of an op); returns its id. */

@@ -1572,6 +1572,23 @@ static int cmp_op(const void *a, const void *b) {
   return 0;
 }
 
+/* A collective op without its group size (nccl:_all_gather_base records
+ * only its input) takes the cost of the enclosing c10d op of the same
+ * collective that knows it (c10d::_allgather_base_ records output and
+ * input: S and n). */
+static uint32_t group_cost(kin *k, const thread *th, uint32_t j, uint32_t cost) {
+  const rli_cost *c = rli_trace_cost_get(k->t, cost);
+  if (!c || c->roof != RLI_ROOF_NET || c->why != RLI_NONE || c->ranks > 0) return cost;
+  for (uint32_t p = th->ops[j].parent; p != RLI_NONE; p = th->ops[p].parent) {
+    if (th->ops[p].kind & LINKED) continue;
+    uint32_t pc = k->kinds[th->ops[p].kind].cost;
+    const rli_cost *q = rli_trace_cost_get(k->t, pc);
+    if (q && q->roof == RLI_ROOF_NET && q->why == RLI_NONE && q->coll == c->coll && q->ranks > 0)
+      return pc;
+  }
+  return cost;
+}
+
 static void link_all(kin *k) {
   rl_trace *t = k->t;
   for (size_t i = 0; i < k->nth; i++) {
@@ -1625,7 +1642,7 @@ static void link_all(kin *k) {
       if (k->nlk >= LINKED) jfail(&k->p, RL_ENOMEM, 0, "");
       k->lk = xgrow(k, k->lk, sizeof *k->lk, k->nlk + 1, &k->caplk);
       k->lk[k->nlk].label = ok->label;
-      k->lk[k->nlk].inst = rli_trace_new_inst(t, ok->cost);
+      k->lk[k->nlk].inst = rli_trace_new_inst(t, group_cost(k, th, j, ok->cost));
       if (k->lk[k->nlk].inst == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
       o->kind = LINKED | (uint32_t)k->nlk++;
     }
