@@ -242,14 +242,11 @@ RL_API rl_status rl_hw_parse_csv(const char *text, size_t len, rl_hw *out,
  * readable by rl_hw_parse_csv into the same figures. Returns the length
  * needed. */
 RL_API size_t rl_hw_csv(const rl_hw *hw, int header, char *buf, size_t cap);
-/* One device as JSON: each column under its field's name in base units
- * ({"id","aliases","vendor","name","form_factor","peak":{"bf16":...},
- * "ridge":{...},"sparsity":true,"mem_bytes","bandwidth","l1_bandwidth",
- * "l2_bytes","l2_bandwidth","l3_bandwidth","sms","boost_hz",
- * "interconnect_bandwidth","link_latency_s","host_bandwidth","tdp_w","source"}; unknown
- * figures null),
- * peaks and ridge points of the formats the device has. Returns the length
- * needed. */
+/* One device as JSON: each column of the hardware schema in table order
+ * under its key (rl_hw_json_key) in base units, unknown figures null; the
+ * peaks and ridge points of the formats the device has gathered under
+ * "peak" and "ridge"; aliases a list. docs/schema/hw-show.json, generated
+ * from the same table, describes every key. Returns the length needed. */
 RL_API size_t rl_hw_json(const rl_hw *hw, char *buf, size_t cap);
 /* Set one figure from a cell as the CSV reader reads it: column is a CSV
  * column ("bandwidth_tbs") or a JSON key ("bandwidth"); a bare number is in the
@@ -262,6 +259,9 @@ RL_API rl_status rl_hw_set_value(rl_hw *hw, const char *column, double value,
                                  rl_error *err);
 /* One figure in base units by the same names; 0 for text or no such column. */
 RL_API double rl_hw_value(const rl_hw *hw, const char *column);
+/* The key of a column in rl_hw_json's record, by the same names ("mem_bw"
+ * -> "bandwidth"; a peak: its format, found under "peak"); NULL if none. */
+RL_API const char *rl_hw_json_key(const char *column);
 /* The device's non-zero figures other than the peaks, one "label  value
  * unit" line each ("memory bandwidth   3.35 TB/s"), for readable output.
  * Returns the length needed. */

@@ -1,22 +1,27 @@
 #!/usr/bin/env python3
-"""Compile the declarative data files into C tables.
+"""Compile the declarative data files into C tables, and the hardware
+record's JSON Schema from its column table.
 
     data/hardware.csv  ->  src/core/hw_table.inc
     data/models.csv    ->  src/core/model_table.inc
+    src/core/hw.c      ->  docs/schema/hw-show.json, docs/schema/hw-list.json
 
 Usage: gen_tables.py          write the generated files
        gen_tables.py --check  exit 1 if a generated file is not current
 
-The hardware columns (CSV name, rl_hw field, unit of a bare number) are read
-from their one definition, the column table in src/core/hw.c; the table is
-emitted as designated initializers. Each cell may carry its own unit ("32GiB",
-"3.35TB/s"); a bare number is in the column's unit. The parsing rules are the
-C library's (src/core/units.c); tests/unit/test_core.c checks that
-rl_hw_parse_csv reads data/hardware.csv into exactly the compiled table, so the
-two cannot drift apart.
+The hardware columns (CSV name, rl_hw field, unit of a bare number, JSON key,
+label and description) are read from their one definition, the column table
+in src/core/hw.c; the table is emitted as designated initializers, the record's
+schema with one key per column. Each cell may carry its own unit ("32GiB",
+"3.35TB/s"); a bare number is in the column's unit. The units and the words
+each accepts are read from the C library's src/core/units.c (unit_text,
+unit_matches), whose parsing rules these follow; tests/unit/test_core.c checks
+that rl_hw_parse_csv reads data/hardware.csv into exactly the compiled table,
+so the two cannot drift apart.
 """
 import csv
 import io
+import json
 import os
 import re
 from decimal import Decimal
@@ -24,37 +29,79 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+def c_source(*parts):
+    return open(os.path.join(ROOT, *parts), encoding="utf-8").read()
+
+
+def c_args(text):
+    """The arguments of a C macro call: string literals as str, NULL as None,
+    anything else as its text."""
+    args, i = [], 0
+    while i < len(text):
+        m = re.match(r'\s*("(?:[^"\\]|\\.)*"|[^,]*?)\s*(?:,|$)', text[i:], re.S)
+        a = m.group(1)
+        args.append(json.loads(a) if a.startswith('"') else None if a == "NULL" else a)
+        i += m.end()
+    return args
+
+
+def units():
+    """The units the C library reads, from src/core/units.c: {RL_UNIT_X: its
+    text ("B/s")} (unit_text) and {text: the words accepted for it}
+    (unit_matches; a count takes none)."""
+    src = c_source("src", "core", "units.c")
+    def switch(fn):
+        body = src[src.index(fn):]
+        return re.findall(r"case (RL_UNIT_\w+):(.*?)(?=case RL_UNIT_|\n  }\n)",
+                          body[:body.index("\n}\n")], re.S)
+    text = {u: re.search(r'return "(.*?)"', b).group(1) for u, b in switch("unit_text(rl_unit u)")}
+    words = {text[u]: re.findall(r'strcmp\(w, "(.*?)"\)', b) or [""]
+             for u, b in switch("unit_matches(const char *w, rl_unit u)")}
+    return text, words
+
+
+UNIT_OF, UNITS = units()
+
+
 def hw_columns():
     """The hardware schema, read from its one definition: the column table in
-    src/core/hw.c (one TEXT/PEAK/NUM/INT/BOOL row per CSV column). Returns
-    [(csv column, kind, C designator, scale, unit)] and the text columns'
-    capacities from the rl_hw struct in include/roofline.h."""
-    src = open(os.path.join(ROOT, "src", "core", "hw.c"), encoding="utf-8").read()
+    src/core/hw.c (one TEXT/PEAK/NUM/NUMJ/INT/BOOL row per CSV column, each
+    macro's parameters named by its #define). Returns one dict per column:
+    csv, kind, field (the C designator), scale, unit (its text), json (the key
+    in rl_hw_json), label, suffix, note, doc (what a text or flag column
+    holds); and the text columns' capacities from
+    the rl_hw struct in include/roofline.h."""
+    src = c_source("src", "core", "hw.c")
+    params = {k: [a.strip() for a in v.split(",")] for k, v in
+              re.findall(r"#define (TEXT|PEAK|NUMJ|NUM|INT|BOOL)\(([^)]*)\)", src)}
     table = src[src.index("static const hw_column columns[] = {"):]
-    table = table[:table.index("};")]
+    table = table[:table.index("\n};")]
     cols = []
-    for m in re.finditer(r'\b(TEXT|PEAK|NUMJ|NUM|INT|BOOL)\("(\w+)", (\w+)(?:, "\w+")?(?:, ([0-9.e-]+), (RL_UNIT_\w+))?',
-                         table):
-        kind, csv_name, arg, scale, unit = m.groups()
-        kind = "NUM" if kind == "NUMJ" else kind
-        field = f".peak[{arg}]" if kind == "PEAK" else f".{arg}"
+    for kind, args in re.findall(r'\b(TEXT|PEAK|NUMJ|NUM|INT|BOOL)\(((?:"(?:[^"\\]|\\.)*"|[^()"])*)\)',
+                                 table):
+        a = dict(zip(params[kind], c_args(args)))
+        col = {"csv": a["csv"], "kind": "NUM" if kind == "NUMJ" else kind,
+               "scale": float(a.get("scale", 1)), "unit": UNIT_OF[a.get("unit", "RL_UNIT_COUNT")],
+               "label": a.get("label"), "suffix": a.get("suffix"), "note": a.get("note"),
+               "doc": a.get("doc")}
+        if kind in ("TEXT", "BOOL") and not col["doc"] or kind in ("NUM", "NUMJ", "INT") and not col["label"]:
+            sys.exit(f"src/core/hw.c: column {a['csv']} says nothing of what it holds")
         if kind == "PEAK":
-            scale, unit = "1e12", "RL_UNIT_FLOP_S"
-        cols.append((csv_name, kind, field, float(scale or 1), UNIT_OF[unit or "RL_UNIT_COUNT"]))
-    header = open(os.path.join(ROOT, "include", "roofline.h"), encoding="utf-8").read()
+            col.update(field=f".peak[{a['k']}]", json=a["csv"], scale=1e12,
+                       unit=UNIT_OF["RL_UNIT_FLOP_S"])
+        else:
+            col.update(field=f".{a['f']}", json=a.get("json") or a["f"])
+        cols.append(col)
+    header = c_source("include", "roofline.h")
     defines = dict(re.findall(r"#define (RL_\w+_MAX) (\d+)", header))
     struct = header[header.index("typedef struct rl_hw {"):]
     struct = struct[:struct.index("} rl_hw;")]
     caps = {f: int(defines[c]) for f, c in re.findall(r"char (\w+)\[(RL_\w+)\];", struct)}
-    return cols, {csv_name: caps[field[1:]] for csv_name, kind, field, _, _ in cols if kind == "TEXT"}
+    return cols, {c["csv"]: caps[c["field"][1:]] for c in cols if c["kind"] == "TEXT"}
 
 
-UNIT_OF = {"RL_UNIT_COUNT": "", "RL_UNIT_BYTES": "B", "RL_UNIT_BYTES_S": "B/s",
-           "RL_UNIT_FLOP_S": "FLOP/s", "RL_UNIT_SECONDS": "s"}
 PREFIX = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
 BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50}
-UNITS = {"": [""], "B": ["B"], "B/s": ["B/s", "Bps"], "FLOP/s": ["FLOP/s", "FLOPS", "OP/s", "OPS"],
-         "s": ["s"]}
 
 
 def quantity(text, scale, unit, where):
@@ -114,11 +161,12 @@ def gen_hw():
     out = ["/* Generated by tools/gen_tables.py from data/hardware.csv and the column",
            " * table in src/core/hw.c. Do not edit. */"]
     for where, r in checked_rows("hardware.csv", caps):
-        missing = [c for c, *_ in cols if c not in r]
+        missing = [c["csv"] for c in cols if c["csv"] not in r]
         if missing:
             sys.exit(f"data/hardware.csv: no column {', '.join(missing)} (src/core/hw.c has it)")
         items = []
-        for csv_name, kind, field, scale, unit in cols:
+        for c in cols:
+            csv_name, kind, field, scale, unit = c["csv"], c["kind"], c["field"], c["scale"], c["unit"]
             cell = r[csv_name].strip()
             if kind == "TEXT":
                 items.append(f"{field} = {c_str(r[csv_name])}")
@@ -134,7 +182,70 @@ def gen_hw():
         out.append("{")
         out += [f"  {i}," for i in items]
         out.append("},")
-    return "src/core/hw_table.inc", "\n".join(out) + "\n"
+    return [("src/core/hw_table.inc", "\n".join(out) + "\n")]
+
+
+ENVELOPE = {
+    "schema_version": {"description": "version of the --json contract; raised when a key is renamed or "
+                                      "removed or changes meaning", "const": 1},
+    "command": {"description": "the command that wrote the document"},
+}
+
+
+def hw_record_schema(cols):
+    """The JSON Schema of one device as rl_hw_json writes it: the columns in
+    table order, the peaks gathered into "peak" (FLOP/s) and "ridge" (FLOP/B)
+    by format, aliases as a list, a figure the database lacks as null."""
+    props = {}
+    peaks = [c["json"] for c in cols if c["kind"] == "PEAK"]
+    for c in cols:
+        if c["kind"] == "PEAK":
+            if "peak" not in props:
+                for key, what in (("peak", "dense peak of each format the device has, FLOP/s (2:4 sparse "
+                                           "peaks are twice the tensor ones where sparsity is true)"),
+                                  ("ridge", "ridge point of each format: its peak / the memory bandwidth, "
+                                            "FLOP/B")):
+                    props[key] = {"description": what, "type": "object",
+                                  "properties": {k: {"type": "number"} for k in peaks},
+                                  "additionalProperties": False}
+            continue
+        if c["kind"] == "TEXT":
+            p = {"type": "array", "items": {"type": "string"}} if c["json"] == "aliases" else \
+                {"type": "string"}
+            what = c["doc"]
+        elif c["kind"] == "BOOL":
+            p, what = {"type": "boolean"}, c["doc"]
+        else:
+            unit = c["unit"]
+            if not unit and c["suffix"]:  # "GHz" at scale 1e9: Hz
+                unit = c["suffix"][1:] if c["scale"] != 1 else c["suffix"]
+            what = c["label"] + (" " + c["note"] if c["note"] else "") + (", " + unit if unit else "")
+            what += "; null when not known"
+            p = {"type": ["integer" if c["kind"] == "INT" else "number", "null"]}
+        props[c["json"]] = {"description": what, **p}
+    return props
+
+
+def gen_hw_schemas():
+    cols, _ = hw_columns()
+    record = hw_record_schema(cols)
+    note = ("generated by tools/gen_tables.py from the hardware column table in src/core/hw.c; "
+            "do not edit")
+    show = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$comment": note,
+            "title": "roofline hw show --json", "type": "object",
+            "properties": {**ENVELOPE, **record},
+            "required": [*ENVELOPE, *record], "additionalProperties": False}
+    show["properties"]["command"] = {**ENVELOPE["command"], "const": "hw show"}
+    rows = {"description": "the result's rows, in the order the table prints them", "type": "array",
+            "items": {"type": "object", "properties": record, "required": list(record),
+                      "additionalProperties": False}}
+    lst = {"$schema": show["$schema"], "$comment": note, "title": "roofline hw list --json",
+           "type": "object",
+           "properties": {**ENVELOPE, "command": {**ENVELOPE["command"], "const": "hw list"},
+                          "rows": rows},
+           "required": [*ENVELOPE, "rows"], "additionalProperties": False}
+    return [("docs/schema/hw-show.json", json.dumps(show, indent=2) + "\n"),
+            ("docs/schema/hw-list.json", json.dumps(lst, indent=2) + "\n")]
 
 
 MODEL_INT = ["layers", "d_model", "heads", "kv_heads", "head_dim", "d_ff", "vocab", "max_seq",
@@ -197,17 +308,16 @@ def gen_models():
                    f".dtype = {MODEL_DTYPES[r['dtype'].strip()]}, .act = {MODEL_ACTS[r['act'].strip()]},")
         out.append(f"  .source = {c_str(r['source'])}")
         out.append("},")
-    return "src/core/model_table.inc", "\n".join(out) + "\n"
+    return [("src/core/model_table.inc", "\n".join(out) + "\n")]
 
 
-GENERATORS = [gen_hw, gen_models]
+GENERATORS = [gen_hw, gen_models, gen_hw_schemas]
 
 
 def main():
     check = "--check" in sys.argv[1:]
     stale = []
-    for g in GENERATORS:
-        rel, text = g()
+    for rel, text in [out for g in GENERATORS for out in g()]:
         path = os.path.join(ROOT, rel)
         old = open(path, encoding="utf-8").read() if os.path.exists(path) else None
         if old == text:

@@ -41,10 +41,6 @@ class Hw(ctypes.Structure):
     h.mem_bw, h.id (bytes), h.peak (a list by rl_peak index), h.record() (the JSON
     record of `roofline hw show --json`); h.mem_bw = 3.35e12 sets one, in base units."""
     _opaque_ = True
-    # fields whose JSON key names the concept as every record does
-    _JSON_KEY = {"mem_bw": "bandwidth", "l1_bw": "l1_bandwidth", "l2_bw": "l2_bandwidth",
-                 "l3_bw": "l3_bandwidth", "interconnect_bw": "interconnect_bandwidth",
-                 "host_bw": "host_bandwidth"}
 
     def record(self):
         need = _LIB.rl_hw_json(ctypes.byref(self), None, 0)
@@ -59,9 +55,10 @@ class Hw(ctypes.Structure):
             return [_LIB.rl_hw_value(ctypes.byref(self), _LIB.rl_peak_name(i))
                     for i in range(RL_PEAK_COUNT)]
         rec = self.record()
-        key = self._JSON_KEY.get(name, name)
-        if key not in rec:
+        key = _LIB.rl_hw_json_key(name.encode())  # "mem_bw" -> "bandwidth"
+        if key is None or key.decode() not in rec:
             raise AttributeError(name)
+        key = key.decode()
         val = rec[key]
         if isinstance(val, list):  # aliases: the C field is space-separated
             return " ".join(val).encode()
@@ -324,6 +321,7 @@ def _declare(lib):
         "rl_hw_peak_for": (I32, [P(Hw), I32, ctypes.c_int]),
         "rl_hw_json": (ctypes.c_size_t, [P(Hw), ctypes.c_char_p, ctypes.c_size_t]),
         "rl_hw_value": (D, [P(Hw), ctypes.c_char_p]),
+        "rl_hw_json_key": (ctypes.c_char_p, [ctypes.c_char_p]),
         "rl_hw_set": (ctypes.c_int, [P(Hw), ctypes.c_char_p, ctypes.c_char_p, E]),
         "rl_hw_set_value": (ctypes.c_int, [P(Hw), ctypes.c_char_p, D, E]),
         "rl_op_name": (ctypes.c_char_p, [I32]),
@@ -383,6 +381,7 @@ def _declare(lib):
         "rl_trace_new": (ctypes.c_void_p, [D]),
         "rl_trace_free": (None, [ctypes.c_void_p]),
         "rl_trace_read_file": (ctypes.c_int, [ctypes.c_void_p, C, I32, E]),
+        "rl_trace_format_parse": (ctypes.c_int, [C, P(I32), E]),
         "rl_trace_hw": (ctypes.c_int, [ctypes.c_void_p, P(Hw), E]),
         "rl_trace_analyze": (ctypes.c_int, [ctypes.c_void_p, P(Hw), P(TraceSummary), E]),
         "rl_trace_json": (Z, [ctypes.c_void_p, P(Hw), P(TraceSummary), I32, C, Z]),

@@ -12,7 +12,7 @@ overhead-bound kernels gain only through the "fusion" candidates, and an
 Nsight Compute export carries the hierarchical roofline per launch
 (l1_bytes, l2_bytes, dram_bytes, ..., binding_level, sol_compute, ...).
 Keywords are the command's flags: hw, bw, overhead ("4us"), top, format
-("kineto", "ncu", "nsys"), hw_file. Bad input raises ValueError with the
+(a name rl_trace_format_parse knows: "kineto", "ncu", "nsys"), hw_file. Bad input raises ValueError with the
 library's one-line message.
 """
 import ctypes as _ct
@@ -21,17 +21,14 @@ import json as _json
 from . import _native
 from . import _check, _find_hw, _lib, _num
 
-_FORMATS = {"kineto": 1, "pytorch": 1, "ncu": 2, "nsys": 3}
-
-
 def trace(path, hw=None, bw=None, overhead=None, top=None, format=None, hw_file=None):
     """Every kernel of a PyTorch (Kineto), Nsight Compute or Nsight Systems file
     under its roof, ranked by the time still to gain; the dict of --json."""
-    fmt = 0
+    fmt = _ct.c_int32(0)  # RL_TRACE_AUTO: detected from the content
     if format is not None:
-        if format not in _FORMATS:
-            raise ValueError(f"--format: '{format}' is not kineto, ncu or nsys")
-        fmt = _FORMATS[format]
+        err = _native.Error()
+        if _lib.rl_trace_format_parse(str(format).encode(), _ct.byref(fmt), _ct.byref(err)):
+            raise ValueError(f"--format: {err.msg.decode('utf-8', 'replace')}")
     oh = -1.0
     if overhead is not None:
         oh = _num(overhead, "s", "overhead")
@@ -54,7 +51,7 @@ def trace(path, hw=None, bw=None, overhead=None, top=None, format=None, hw_file=
         raise MemoryError("out of memory")
     try:
         err = _native.Error()
-        _check(_lib.rl_trace_read_file(t, str(path).encode(), fmt, _ct.byref(err)), err)
+        _check(_lib.rl_trace_read_file(t, str(path).encode(), fmt.value, _ct.byref(err)), err)
         if hw is not None:
             h = _find_hw(hw, hw_file)
         else:

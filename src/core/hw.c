@@ -271,19 +271,22 @@ typedef struct hw_column {
   const char *note;   /* `hw show`: after the value */
 } hw_column;
 
-#define TEXT(csv, f) {csv, #f, #f, COL_TEXT, 0, offsetof(rl_hw, f), sizeof(((rl_hw *)0)->f), 1, RL_UNIT_COUNT, NULL, NULL, NULL}
+/* doc (TEXT, BOOL): what the column holds, for the JSON Schema of the
+ * record (docs/schema/hw-*.json, written by tools/gen_tables.py); a figure's
+ * description is its label, note and unit. */
+#define TEXT(csv, f, doc) {csv, #f, #f, COL_TEXT, 0, offsetof(rl_hw, f), sizeof(((rl_hw *)0)->f), 1, RL_UNIT_COUNT, NULL, NULL, NULL}
 #define PEAK(csv, k) {csv, csv, csv, COL_PEAK, k, offsetof(rl_hw, peak), 0, 1e12, RL_UNIT_FLOP_S, NULL, NULL, NULL}
 #define NUM(csv, f, scale, unit, label, suffix, note) NUMJ(csv, f, #f, scale, unit, label, suffix, note)
 #define NUMJ(csv, f, json, scale, unit, label, suffix, note) \
   {csv, #f, json, COL_NUM, 0, offsetof(rl_hw, f), 0, scale, unit, label, suffix, note}
 #define INT(csv, f, label) {csv, #f, #f, COL_INT, 0, offsetof(rl_hw, f), 0, 1, RL_UNIT_COUNT, label, NULL, NULL}
-#define BOOL(csv, f) {csv, #f, #f, COL_BOOL, 0, offsetof(rl_hw, f), 0, 1, RL_UNIT_COUNT, NULL, NULL, NULL}
+#define BOOL(csv, f, doc) {csv, #f, #f, COL_BOOL, 0, offsetof(rl_hw, f), 0, 1, RL_UNIT_COUNT, NULL, NULL, NULL}
 static const hw_column columns[] = {
-    TEXT("id", id),
-    TEXT("aliases", aliases),
-    TEXT("vendor", vendor),
-    TEXT("name", name),
-    TEXT("form_factor", form_factor),
+    TEXT("id", id, "identifier"),
+    TEXT("aliases", aliases, "other ids the device is found by"),
+    TEXT("vendor", vendor, "vendor"),
+    TEXT("name", name, "display name"),
+    TEXT("form_factor", form_factor, "form factor (SXM5, PCIe card, ...)"),
     PEAK("fp64", RL_PEAK_FP64),
     PEAK("fp64_tensor", RL_PEAK_FP64_TENSOR),
     PEAK("fp32", RL_PEAK_FP32),
@@ -295,7 +298,7 @@ static const hw_column columns[] = {
     PEAK("fp4", RL_PEAK_FP4),
     PEAK("vec16", RL_PEAK_VEC16),
     PEAK("int4", RL_PEAK_INT4),
-    BOOL("sparsity", sparsity),
+    BOOL("sparsity", sparsity, "2:4 structured sparsity doubles the tensor peaks (sparse peaks are listed apart)"),
     NUM("mem_gb", mem_bytes, 1e9, RL_UNIT_BYTES, "memory capacity", NULL, NULL),
     NUMJ("bandwidth_tbs", mem_bw, "bandwidth", 1e12, RL_UNIT_BYTES_S, "memory bandwidth", NULL, NULL),
     NUMJ("l1_bandwidth_tbs", l1_bw, "l1_bandwidth", 1e12, RL_UNIT_BYTES_S, "L1 bandwidth", NULL, NULL),
@@ -311,7 +314,7 @@ static const hw_column columns[] = {
     NUMJ("host_bandwidth_gbs", host_bw, "host_bandwidth", 1e9, RL_UNIT_BYTES_S, "host link", NULL,
         "(one direction: memcpy HtoD, DtoH)"),
     NUM("tdp_w", tdp_w, 1, RL_UNIT_COUNT, "TDP", "W", NULL),
-    TEXT("source", source),
+    TEXT("source", source, "where the figures come from (datasheets, papers)"),
 };
 #undef TEXT
 #undef PEAK
@@ -429,6 +432,11 @@ rl_status rl_hw_set_value(rl_hw *hw, const char *column, double value, rl_error 
   return RL_OK;
 }
 
+const char *rl_hw_json_key(const char *column) {
+  const hw_column *c = column ? find_column(column) : NULL;
+  return !c ? NULL : c->type == COL_PEAK ? rl_peak_name(c->peak) : c->json;
+}
+
 double rl_hw_value(const rl_hw *hw, const char *column) {
   const hw_column *c = hw && column ? find_column(column) : NULL;
   return c && c->type != COL_TEXT ? num_of(hw, c) : 0;
@@ -448,7 +456,7 @@ rl_status rl_hw_set(rl_hw *hw, const char *column, const char *cell, rl_error *e
 typedef struct id_list {
   char (*id)[RL_HW_ID_MAX];
   int *line;
-  size_t n, cap;
+  size_t n, cap, capline;
 } id_list;
 
 /* A user's row may override a built-in device by its exact id, but not
@@ -481,15 +489,9 @@ static rl_status check_row_id(const rl_hw *hw, int line, id_list *ids, rl_error 
     }
     p += l;
   }
-  if (ids->n == ids->cap) {
-    size_t nc = ids->cap ? 2 * ids->cap : 16;
-    char(*ni)[RL_HW_ID_MAX] = realloc(ids->id, nc * sizeof *ni);
-    if (ni) ids->id = ni;
-    int *nl = realloc(ids->line, nc * sizeof *nl);
-    if (nl) ids->line = nl;
-    if (!ni || !nl) return rli_fail(err, RL_ENOMEM, "out of memory");
-    ids->cap = nc;
-  }
+  if (!rli_grow((void **)&ids->id, sizeof *ids->id, ids->n + 1, &ids->cap) ||
+      !rli_grow((void **)&ids->line, sizeof *ids->line, ids->n + 1, &ids->capline))
+    return rli_fail(err, RL_ENOMEM, "out of memory");
   memcpy(ids->id[ids->n], hw->id, RL_HW_ID_MAX);
   ids->line[ids->n++] = line;
   return RL_OK;
@@ -501,7 +503,7 @@ static rl_status parse_csv(const char *text, size_t len, rl_hw *out, int32_t cap
 rl_status rl_hw_parse_csv(const char *text, size_t len, rl_hw *out,
                           int32_t cap, int32_t *n, rl_error *err) {
   if (!text || !n) return rli_fail(err, RL_EINVAL, "no CSV text");
-  id_list ids = {NULL, NULL, 0, 0};
+  id_list ids = {NULL, NULL, 0, 0, 0};
   rl_status st = parse_csv(text, len, out, cap, n, &ids, err);
   free(ids.id);
   free(ids.line);

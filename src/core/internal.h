@@ -68,8 +68,9 @@ rl_status rli_name_parse(const char *const *names, int32_t n, const char *name,
 #define TRY(x) do { rl_status st_ = (x); if (st_ != RL_OK) return st_; } while (0)
 
 /* Make room for `need` elements of `elem` bytes in *p (capacity *cap,
- * doubled from 64): 0 when the size would overflow or realloc fails (then
- * *p and *cap are unchanged), 1 when done. */
+ * doubled from 4): 0 when the size would overflow or realloc fails (then
+ * *p and *cap are unchanged), 1 when done. The library's one growth
+ * function: every growing array uses it. */
 int rli_grow(void **p, size_t elem, size_t need, size_t *cap);
 
 /* The library's one hash of a byte string (word at a time, then a 64-bit

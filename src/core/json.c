@@ -152,19 +152,13 @@ static int lit(parser *p, const char *word) {
   return 1;
 }
 
-static int grow(parser *p, rli_json *v, size_t *cap, int obj) {
-  if (v->n < *cap) return 1;
-  size_t nc = *cap ? *cap * 2 : 4;
-  rli_json *k = realloc(v->kids, nc * sizeof *k);
-  if (!k) { p->st = rli_fail(p->err, RL_ENOMEM, "out of memory"); return 0; }
-  v->kids = k;
-  if (obj) {
-    char **ks = realloc(v->keys, nc * sizeof *ks);
-    if (!ks) { p->st = rli_fail(p->err, RL_ENOMEM, "out of memory"); return 0; }
-    v->keys = ks;
-  }
-  *cap = nc;
-  return 1;
+/* Room for one more child (and, in an object, its key). */
+static int grow(parser *p, rli_json *v, size_t *cap, size_t *kcap, int obj) {
+  if (rli_grow((void **)&v->kids, sizeof *v->kids, v->n + 1, cap) &&
+      (!obj || rli_grow((void **)&v->keys, sizeof *v->keys, v->n + 1, kcap)))
+    return 1;
+  p->st = rli_fail(p->err, RL_ENOMEM, "out of memory");
+  return 0;
 }
 
 static int parse_value(parser *p, rli_json *v, int depth) {
@@ -178,11 +172,11 @@ static int parse_value(parser *p, rli_json *v, int depth) {
     char close = obj ? '}' : ']';
     v->type = obj ? RLI_JSON_OBJ : RLI_JSON_ARR;
     p->s++;
-    size_t cap = 0;
+    size_t cap = 0, kcap = 0;
     ws(p);
     if (p->s < p->end && *p->s == close) { p->s++; return 1; }
     for (;;) {
-      if (!grow(p, v, &cap, obj)) return 0;
+      if (!grow(p, v, &cap, &kcap, obj)) return 0;
       char *key = NULL;
       if (obj) {
         ws(p);

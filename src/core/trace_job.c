@@ -849,9 +849,8 @@ rl_status rl_job_finish(rl_job *j, rl_error *err) {
   }
   /* kernel duration spread: names sorted in every slot, merged */
   size_t *kp = calloc((size_t)m + 1, sizeof *kp);
-  size_t cap = 64;
-  j->spr = malloc(sizeof *j->spr * cap);
-  if (kp && j->spr) {
+  size_t cap = 0;
+  if (kp && rli_grow((void **)&j->spr, sizeof *j->spr, 64, &cap)) {
     for (;;) {
       const char *nm = NULL;
       for (int32_t a = 0; a < m; a++)
@@ -876,12 +875,7 @@ rl_status rl_job_finish(rl_job *j, rl_error *err) {
       sp.ranks = nv;
       for (int32_t a = 0; a < m; a++)
         if (kp[a] < ok[a]->nks && !strcmp(ok[a]->ks[kp[a]].name, sp.name)) kp[a]++;
-      if ((size_t)j->nspr == cap) {
-        rl_job_spread *q = realloc(j->spr, sizeof *q * cap * 2);
-        if (!q) break;
-        j->spr = q;
-        cap *= 2;
-      }
+      if (!rli_grow((void **)&j->spr, sizeof *j->spr, (size_t)j->nspr + 1, &cap)) break;
       j->spr[j->nspr++] = sp;
     }
     qsort(j->spr, (size_t)j->nspr, sizeof *j->spr, cmp_spread);

@@ -281,7 +281,7 @@ rl_status rli_name_parse(const char *const *names, int32_t n, const char *name,
 int rli_grow(void **p, size_t elem, size_t need, size_t *cap) {
   if (need <= *cap) return 1;
   if (elem == 0) return 0;
-  size_t nc = *cap ? *cap : 64;
+  size_t nc = *cap ? *cap : 4;
   while (nc < need) {
     if (nc > SIZE_MAX / 2) return 0;
     nc *= 2;

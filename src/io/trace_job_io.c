@@ -26,23 +26,6 @@ typedef struct coll_ctx {
   size_t mapcap;
 } coll_ctx;
 
-static int grow(void **p, size_t elem, size_t need, size_t *cap) {
-  if (need <= *cap) return 0;
-  size_t nc = *cap ? *cap * 2 : 256;
-  while (nc < need) nc *= 2;
-  void *q = realloc(*p, nc * elem);
-  if (!q) return -1;
-  *p = q;
-  *cap = nc;
-  return 0;
-}
-
-static uint64_t hash_str(const char *s) {
-  uint64_t h = 1469598103934665603ull;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return h;
-}
-
 static uint32_t name_id(coll_ctx *c, const char *s) {
   rli_rankraw *r = c->raw;
   if ((r->nnames + 1) * 2 > c->mapcap) {
@@ -51,7 +34,7 @@ static uint32_t name_id(coll_ctx *c, const char *s) {
     if (!m) return UINT32_MAX;
     for (size_t i = 0; i < nc; i++) m[i] = UINT32_MAX;
     for (size_t i = 0; i < r->nnames; i++) {
-      size_t h = (size_t)hash_str(r->names[i]) & (nc - 1);
+      size_t h = (size_t)rli_hash(r->names[i], strlen(r->names[i])) & (nc - 1);
       while (m[h] != UINT32_MAX) h = (h + 1) & (nc - 1);
       m[h] = (uint32_t)i;
     }
@@ -59,12 +42,12 @@ static uint32_t name_id(coll_ctx *c, const char *s) {
     c->map = m;
     c->mapcap = nc;
   }
-  size_t h = (size_t)hash_str(s) & (c->mapcap - 1);
+  size_t h = (size_t)rli_hash(s, strlen(s)) & (c->mapcap - 1);
   while (c->map[h] != UINT32_MAX) {
     if (!strcmp(r->names[c->map[h]], s)) return c->map[h];
     h = (h + 1) & (c->mapcap - 1);
   }
-  if (grow((void **)&r->names, sizeof *r->names, r->nnames + 1, &r->capnames)) return UINT32_MAX;
+  if (!rli_grow((void **)&r->names, sizeof *r->names, r->nnames + 1, &r->capnames)) return UINT32_MAX;
   size_t l = strlen(s);
   char *d = malloc(l + 1);
   if (!d) return UINT32_MAX;
@@ -124,18 +107,18 @@ static int on_event(void *ctx, const rli_kev *e) {
     char *end;
     long long n = strtoll(e->name + 13, &end, 10);
     if (end != e->name + 13) {
-      if (grow((void **)&r->s, sizeof *r->s, r->ns + 1, &r->caps)) return -1;
+      if (!rli_grow((void **)&r->s, sizeof *r->s, r->ns + 1, &r->caps)) return -1;
       r->s[r->ns++] = (rli_step){e->ts, e->dur, n};
     }
   }
   if (!gpu) {
     if (e->corr >= 0 && !sync) {
-      if (grow((void **)&r->c, sizeof *r->c, r->nc + 1, &r->capc)) return -1;
+      if (!rli_grow((void **)&r->c, sizeof *r->c, r->nc + 1, &r->capc)) return -1;
       r->c[r->nc++] = (rli_cev){e->ts, e->corr};
     }
     return 0;
   }
-  if (grow((void **)&r->g, sizeof *r->g, r->ng + 1, &r->capg)) return -1;
+  if (!rli_grow((void **)&r->g, sizeof *r->g, r->ng + 1, &r->capg)) return -1;
   rli_gev *g = &r->g[r->ng];
   g->ts = e->ts;
   g->end = e->ts + e->dur;
@@ -149,7 +132,7 @@ static int on_event(void *ctx, const rli_kev *e) {
   if (g->kernel && (g->name = name_id(c, e->name)) == UINT32_MAX) return -1;
   r->ng++;
   if (g->kernel && g->type == RLI_K_COMM) {
-    if (grow((void **)&r->col, sizeof *r->col, r->ncol + 1, &r->capcol)) return -1;
+    if (!rli_grow((void **)&r->col, sizeof *r->col, r->ncol + 1, &r->capcol)) return -1;
     rli_coll *k = &r->col[r->ncol++];
     memset(k, 0, sizeof *k);
     k->ts = g->ts;
@@ -390,7 +373,7 @@ typedef struct strv {
 } strv;
 
 static int push(strv *s, const char *a, const char *b) {
-  if (grow((void **)&s->v, sizeof *s->v, (size_t)s->n + 1, &s->cap)) return -1;
+  if (!rli_grow((void **)&s->v, sizeof *s->v, (size_t)s->n + 1, &s->cap)) return -1;
   size_t la = strlen(a), lb = b ? strlen(b) : 0;
   char *d = malloc(la + lb + 2);
   if (!d) return -1;

@@ -73,12 +73,8 @@ static void refill(jp *p) {
     p->len -= p->pos;
     p->pos = 0;
   }
-  if (p->len == p->cap) {
-    char *nb = realloc(p->buf, p->cap * 2);
-    if (!nb) jfail(p, RL_ENOMEM, here(p), "");
-    p->buf = nb;
-    p->cap *= 2;
-  }
+  if (p->len == p->cap && !rli_grow((void **)&p->buf, 1, p->cap + 1, &p->cap))
+    jfail(p, RL_ENOMEM, here(p), "");
   long r = rli_src_read(p->src, p->buf + p->len, p->cap - p->len, p->err);
   if (r < 0) {
     p->st = strstr(p->err->msg, "truncated") ? RL_ETRUNCATED : RL_EPARSE;
@@ -140,15 +136,8 @@ static void ensure(jp *p, size_t n) {
 }
 
 static void sb_put(jp *p, const char *s, size_t n) {
-  if (p->slen + n + 1 > p->scap) {
-    size_t nc = p->scap ? p->scap : 256;
-    while (nc < p->slen + n + 1) nc *= 2;
-    if (nc > ((size_t)64 << 20)) jfail(p, RL_EPARSE, here(p), "a string longer than 64 MiB");
-    char *q = realloc(p->sb, nc);
-    if (!q) jfail(p, RL_ENOMEM, here(p), "");
-    p->sb = q;
-    p->scap = nc;
-  }
+  if (p->slen + n + 1 > ((size_t)64 << 20)) jfail(p, RL_EPARSE, here(p), "a string longer than 64 MiB");
+  if (!rli_grow((void **)&p->sb, 1, p->slen + n + 1, &p->scap)) jfail(p, RL_ENOMEM, here(p), "");
   memcpy(p->sb + p->slen, s, n);
   p->slen += n;
 }
@@ -1016,14 +1005,7 @@ static void parse_args(jp *p, ev *e) {
 
 static void set_name(kin *k, sv v) {
   jp *p = &k->p;
-  if (v.n + 1 > k->namecap) {
-    size_t nc = k->namecap ? k->namecap : 256;
-    while (nc < v.n + 1) nc *= 2;
-    char *q = realloc(k->name, nc);
-    if (!q) jfail(p, RL_ENOMEM, 0, "");
-    k->name = q;
-    k->namecap = nc;
-  }
+  if (!rli_grow((void **)&k->name, 1, v.n + 1, &k->namecap)) jfail(p, RL_ENOMEM, 0, "");
   memcpy(k->name, v.s, v.n);
   k->name[v.n] = 0;
   k->namelen = v.n;

@@ -85,26 +85,14 @@ static int getc_(csv *c) {
 
 /* Append ch to the record. 0, -1 out of memory, -2 past FIELD_MAX. */
 static int fput(csv *c, char ch) {
-  if (c->flen + 1 >= c->fcap) {
-    size_t nc = c->fcap ? c->fcap * 2 : 4096;
-    if (nc > FIELD_MAX) return -2;
-    char *q = realloc(c->f, nc);
-    if (!q) return -1;
-    c->f = q;
-    c->fcap = nc;
-  }
+  if (c->flen + 2 > FIELD_MAX) return -2;
+  if (!rli_grow((void **)&c->f, 1, c->flen + 2, &c->fcap)) return -1;
   c->f[c->flen++] = ch;
   return 0;
 }
 
 static int fnew(csv *c) {
-  if (c->noff == c->capoff) {
-    size_t nc = c->capoff ? c->capoff * 2 : 64;
-    size_t *q = realloc(c->off, nc * sizeof *q);
-    if (!q) return -1;
-    c->off = q;
-    c->capoff = nc;
-  }
+  if (!rli_grow((void **)&c->off, sizeof *c->off, c->noff + 1, &c->capoff)) return -1;
   c->off[c->noff++] = c->flen;
   return 0;
 }

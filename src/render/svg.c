@@ -118,22 +118,12 @@ typedef struct layout {
 } layout;
 
 static void claim_box(layout *l, box b, int32_t kind, int32_t id) {
-  if (l->nc == l->capc) {
-    size_t n = l->capc ? l->capc * 2 : 128;
-    claim *v = realloc(l->c, n * sizeof *v);
-    if (!v) { l->oom = 1; return; }
-    l->c = v, l->capc = n;
-  }
+  if (!rli_grow((void **)&l->c, sizeof *l->c, l->nc + 1, &l->capc)) { l->oom = 1; return; }
   l->c[l->nc++] = (claim){b, kind, id};
 }
 
 static void claim_seg(layout *l, double x0, double y0, double x1, double y1) {
-  if (l->ns == l->caps) {
-    size_t n = l->caps ? l->caps * 2 : 128;
-    seg *v = realloc(l->s, n * sizeof *v);
-    if (!v) { l->oom = 1; return; }
-    l->s = v, l->caps = n;
-  }
+  if (!rli_grow((void **)&l->s, sizeof *l->s, l->ns + 1, &l->caps)) { l->oom = 1; return; }
   l->s[l->ns++] = (seg){x0, y0, x1, y1};
 }
 
@@ -309,12 +299,7 @@ static void add_line(lines *L, const frame *f, int kind, double v, double ia, do
     }
     return;
   }
-  if (L->n == L->cap) {
-    size_t n = L->cap ? L->cap * 2 : 32;
-    line *nv = realloc(L->v, n * sizeof *nv);
-    if (!nv) return;
-    L->v = nv, L->cap = n;
-  }
+  if (!rli_grow((void **)&L->v, sizeof *L->v, L->n + 1, &L->cap)) return;
   line *o = &L->v[L->n++];
   memset(o, 0, sizeof *o);
   o->kind = kind, o->v = v, o->ia = ia, o->ib = ib, o->dash = dash;
@@ -435,12 +420,7 @@ typedef struct labels {
 } labels;
 
 static label *new_label(labels *L, const char *text, double fs, const char *color, int32_t kind) {
-  if (L->n == L->cap) {
-    size_t c = L->cap ? L->cap * 2 : 32;
-    label *nv = realloc(L->v, c * sizeof *nv);
-    if (!nv) return NULL;
-    L->v = nv, L->cap = c;
-  }
+  if (!rli_grow((void **)&L->v, sizeof *L->v, L->n + 1, &L->cap)) return NULL;
   label *lab = &L->v[L->n];
   memset(lab, 0, sizeof *lab);
   rli_plot_clean(text, lab->text, sizeof lab->text, 0);
