@@ -127,7 +127,7 @@ int cli_resolve_model(cli_ctx *ctx, const cli_opt *opts, const cli_model_flags *
 void cli_infer_flags_init(cli_infer_flags *f) {
   memset(f, 0, sizeof *f);
   f->weight_dtype = f->kv_dtype = f->dtype = -1;
-  f->tp = 1;
+  f->tp = f->pp = f->ep = 1;
   f->compute_eff_v = f->bw_eff_v = 1;
 }
 
@@ -156,8 +156,19 @@ int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, cli_infer_flags *f,
   if (f->tp < 1) return cli_error(ctx, "--tp must be >= 1 (got %d)", f->tp);
   if (cli_seen(opts, "link-bw") && !(f->link_bw > 0)) return cli_error(ctx, "--link-bw must be > 0");
   if (f->comm_latency < 0) return cli_error(ctx, "--comm-latency must be >= 0");
-  if (f->tp == 1 && (cli_seen(opts, "link-bw") || cli_seen(opts, "comm-latency")))
-    return cli_error(ctx, "--link-bw and --comm-latency apply with --tp N > 1 only");
+  if (f->pp < 1) return cli_error(ctx, "--pp must be >= 1 (got %d)", f->pp);
+  if (f->ep < 1) return cli_error(ctx, "--ep must be >= 1 (got %d)", f->ep);
+  if (cli_seen(opts, "microbatches")) {
+    if (!(f->microbatches >= 1) || f->microbatches != floor(f->microbatches) || f->microbatches > RL_MAX_MICROBATCHES)
+      return cli_error(ctx, "--microbatches must be a whole number >= 1 and <= %d (got %g)", RL_MAX_MICROBATCHES,
+                       f->microbatches);
+    if (f->pp == 1) return cli_error(ctx, "--microbatches applies with --pp N > 1 only");
+  }
+  int par = f->tp > 1 || f->pp > 1 || f->ep > 1;
+  if (!par && cli_seen(opts, "link-bw"))
+    return cli_error(ctx, "--link-bw applies with --tp, --pp or --ep N > 1 only");
+  if (f->tp == 1 && cli_seen(opts, "comm-latency"))
+    return cli_error(ctx, "--comm-latency applies with --tp N > 1 only");
   if (f->embedding) {
     rl_error ee;
     if (rl_embed_parse(f->embedding, &cfg->embedding, &ee)) return cli_error(ctx, "--embedding: %s", ee.msg);
@@ -201,13 +212,35 @@ int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, cli_infer_flags *f,
   cfg->kv_dtype = f->kv_dtype;
   cfg->act_dtype = f->dtype;
   cfg->tp = f->tp;
+  cfg->pp = f->pp;
+  cfg->ep = f->ep;
+  cfg->microbatches = f->microbatches;
   cfg->mem_bytes = hw->mem_bytes;
   cfg->comm_latency_s = f->comm_latency;
   f->latency_note[0] = 0;
-  if (f->tp > 1) {
+  f->par_note[0] = 0;
+  if (par) {
     cfg->link_bw = f->link_bw > 0 ? f->link_bw : hw->interconnect_bw / 2;
     if (!(cfg->link_bw > 0))
-      return cli_error(ctx, "--tp %d: %s has no interconnect figure; give --link-bw", f->tp, hw->id);
+      return cli_error(ctx, "--%s %d: %s has no interconnect figure; give --link-bw", f->tp > 1 ? "tp" : f->pp > 1 ? "pp" : "ep",
+                       f->tp > 1 ? f->tp : f->pp > 1 ? f->pp : f->ep, hw->id);
+    cfg->p2p_latency_s = f->pp > 1 ? cli_p2p_latency(hw) : 0;
+    cfg->a2a_latency_s = f->ep > 1 ? cli_alltoall_latency(hw, f->ep) : 0;
+    if (f->pp > 1 || f->ep > 1) {
+      char a[48] = "", b[64] = "";
+      if (f->pp > 1) snprintf(a, sizeof a, "%s per stage send", CLI_Q(cfg->p2p_latency_s, RL_UNIT_SECONDS));
+      if (f->ep > 1) snprintf(b, sizeof b, "%s per all-to-all", CLI_Q(cfg->a2a_latency_s, RL_UNIT_SECONDS));
+      if (hw->link_latency_s > 0)
+        snprintf(f->par_note, sizeof f->par_note, "%s%s%s: NCCL's %s base + %s%s%s x %s (%s); links at %s", a,
+                 a[0] && b[0] ? ", " : "", b, CLI_Q(CLI_NCCL_RING_BASE_S, RL_UNIT_SECONDS),
+                 f->pp > 1 ? "1 hop (send)" : "", a[0] && b[0] ? " or " : "", f->ep > 1 ? "ep-1 hops (all-to-all)" : "",
+                 CLI_Q(hw->link_latency_s, RL_UNIT_SECONDS), hw->id, CLI_Q(cfg->link_bw, RL_UNIT_BYTES_S));
+      else
+        snprintf(f->par_note, sizeof f->par_note, "no link latency for %s: sends and all-to-alls cost bandwidth only (%s)",
+                 hw->id, CLI_Q(cfg->link_bw, RL_UNIT_BYTES_S));
+    }
+  }
+  if (f->tp > 1) {
     if (cli_seen(opts, "comm-latency")) {
       snprintf(f->latency_note, sizeof f->latency_note, "%s per all-reduce (--comm-latency)",
                CLI_Q(cfg->comm_latency_s, RL_UNIT_SECONDS));
@@ -231,11 +264,22 @@ double cli_allreduce_latency(const rl_hw *hw, int tp) {
   return CLI_NCCL_RING_BASE_S + 2.0 * (tp - 1) * hw->link_latency_s;
 }
 
+double cli_p2p_latency(const rl_hw *hw) {
+  if (!(hw->link_latency_s > 0)) return 0;
+  return CLI_NCCL_RING_BASE_S + hw->link_latency_s;
+}
+
+double cli_alltoall_latency(const rl_hw *hw, int ep) {
+  if (ep <= 1 || !(hw->link_latency_s > 0)) return 0;
+  return CLI_NCCL_RING_BASE_S + (ep - 1.0) * hw->link_latency_s;
+}
+
 void cli_infer_notes(cli_ctx *ctx, const cli_infer_flags *f, const rl_decode_summary *s,
                      const rl_infer_cfg *cfg) {
   FILE *o = ctx->out;
   if (f->peak_note[0]) fprintf(o, "  peak         %s\n", f->peak_note);
   if (f->latency_note[0]) fprintf(o, "  latency      %s\n", f->latency_note);
+  if (f->par_note[0]) fprintf(o, "  links        %s\n", f->par_note);
   if (f->compute_eff_v < 1 || f->bw_eff_v < 1)
     fprintf(o, "  assumed      %s of the peak and %s of the bandwidth reached (--compute-eff, --bw-eff);\n"
                "               the roofs below are scaled by them, not the pure bound\n",
@@ -273,6 +317,40 @@ cli_table *cli_ops_table(const rl_prefill_op *ops, int32_t n, double total) {
     cli_table_row(t, cells);
   }
   return t;
+}
+
+void cli_par_notes(cli_ctx *ctx, const rl_model *m, const rl_infer_cfg *cfg, int decode) {
+  FILE *o = ctx->out;
+  rl_stage st[RL_MAX_STAGES];
+  int32_t n = 0;
+  if (cfg->pp > 1 && rl_stages(m, cfg, st, RL_MAX_STAGES, &n, NULL) == RL_OK) {
+    char lay[256] = "";
+    size_t k = 0;
+    for (int32_t i = 0; i < n && k + 16 < sizeof lay; i++)
+      k += (size_t)snprintf(lay + k, sizeof lay - k, "%s%.0f", i ? " + " : "", st[i].layers);
+    if (k + 16 >= sizeof lay) snprintf(lay + sizeof lay - 5, 5, "...");
+    fprintf(o, "  pipeline     %d stages of %s layers (the embedding on the first, the output layer on\n"
+               "               the last); per device: the largest stage's weights and its layers' KV caches\n",
+            (int)n, lay);
+    if (decode)
+      fprintf(o, "               %s micro-batches in flight; a token's time is the larger of one micro-batch's\n"
+                 "               path through every stage (+ the sends) and the busiest stage's round of them all\n",
+              cfg->microbatches > 0 ? "--microbatches" : "min(pp, B)");
+    else
+      fprintf(o, "               %s micro-batches (GPipe's schedule): the stages idle (p-1)/(m+p-1) of the\n"
+                 "               time when stages and micro-batches are equal\n",
+              cfg->microbatches > 0 ? "--microbatches" : "min(pp, B)");
+  }
+  if (cfg->ep > 1) {
+    rl_model c;
+    if (rl_model_check(m, &c, NULL) != RL_OK) return;
+    int tp = cfg->tp > 1 ? cfg->tp : 1;
+    fprintf(o, "  experts      expert parallel over %d devices: %g whole experts each; attention %s in %d\n"
+               "               replica%s of B/%d sequences; per MoE layer an all-to-all of the routed tokens to the\n"
+               "               experts and one back, (n-1)/n of %g x d activations per token each\n",
+            cfg->ep, c.experts / cfg->ep, tp > 1 ? "tensor-parallel" : "whole", cfg->ep / tp,
+            cfg->ep / tp == 1 ? "" : "s", cfg->ep / tp, c.experts_active);
+  }
 }
 
 /* ---- numbers for the text output ----------------------------------------- */

@@ -56,7 +56,8 @@ int cli_resolve_model(cli_ctx *ctx, const cli_opt *opts, const cli_model_flags *
 /* ---- inference flags (decode, prefill) ------------------------------------ */
 typedef struct cli_infer_flags {
   int32_t weight_dtype, kv_dtype, dtype; /* -1: the model's */
-  int tp;
+  int tp, pp, ep;
+  double microbatches;                   /* 0: min(pp, batch) */
   const char *embedding;                 /* gathered | full */
   double link_bw, comm_latency;
   const char *group_size;                /* N | channel | none */
@@ -66,6 +67,7 @@ typedef struct cli_infer_flags {
   double compute_eff_v, bw_eff_v;        /* 1 when not given */
   char peak_note[160];                   /* fp16 <-> bf16 fallback, or "" */
   char latency_note[200];                /* where the all-reduce latency comes from */
+  char par_note[240];                    /* the stage sends' and all-to-alls' latencies */
 } cli_infer_flags;
 
 void cli_infer_flags_init(cli_infer_flags *f);
@@ -74,6 +76,8 @@ void cli_infer_flags_init(cli_infer_flags *f);
   {"weight-dtype", OPT_DTYPE, &(f).weight_dtype, 0},                         \
       {"kv-dtype", OPT_DTYPE, &(f).kv_dtype, 0},                             \
       {"dtype", OPT_DTYPE, &(f).dtype, 0}, {"tp", OPT_INT, &(f).tp, 0},      \
+      {"pp", OPT_INT, &(f).pp, 0}, {"ep", OPT_INT, &(f).ep, 0},              \
+      {"microbatches", OPT_COUNT, &(f).microbatches, 0},                     \
       {"embedding", OPT_STR, &(f).embedding, 0},                             \
       {"link-bw", OPT_BYTES_S, &(f).link_bw, 0},                             \
       {"comm-latency", OPT_SECONDS, &(f).comm_latency, 0},                   \
@@ -107,6 +111,19 @@ void cli_infer_flags_init(cli_infer_flags *f);
   "parallelism:\n"                                                                       \
   "  --tp N           split weights and KV heads over N devices, 2 all-reduces a\n"       \
   "                   layer (ring, 2(n-1)/n of B d activations each)\n"                   \
+  "  --pp N           pipeline: the layers split over N stages (L/N each, the\n"          \
+  "                   remainder one more each on the stages before the last, as\n"       \
+  "                   vLLM splits them; embedding on the first, output layer on the\n"    \
+  "                   last); B x d activations sent between stages. Per device: the\n"   \
+  "                   largest stage's weights + its layers' KV caches\n"                   \
+  "  --microbatches M with --pp: the batch in M micro-batches (default min(N, B), one\n"   \
+  "                   per stage as vLLM keeps in flight; at most B). Prefill: GPipe's\n"  \
+  "                   schedule, bubble (N-1)/(M+N-1); decode: a token's time is the\n"    \
+  "                   larger of one micro-batch's path and the busiest stage's round\n"   \
+  "  --ep N           mixture of experts: the experts over N devices (a multiple of\n"    \
+  "                   --tp, dividing the experts): attention tp-way in N/tp replicas,\n"  \
+  "                   an all-to-all of the routed tokens to the experts and back per\n"  \
+  "                   MoE layer (DeepSpeed-MoE, vLLM's expert parallelism)\n"            \
   "  --link-bw B      their bus bandwidth (default: half the device's NVLink\n"           \
   "                   figure, one direction); --comm-latency T per all-reduce\n"          \
   "convention:\n"                                                                        \
@@ -126,6 +143,10 @@ int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, cli_infer_flags *f,
  * src/graph/tuning.cc); 0 when the device has no link latency. */
 #define CLI_NCCL_RING_BASE_S 6.6e-6
 double cli_allreduce_latency(const rl_hw *hw, int tp);
+/* A stage-to-stage send: the base + one hop; an all-to-all over ep: the
+ * base + (ep - 1) hops (an all-gather's steps). 0 without a link latency. */
+double cli_p2p_latency(const rl_hw *hw);
+double cli_alltoall_latency(const rl_hw *hw, int ep);
 
 /* The text lines every inference command prints about its assumptions
  * (quantization, efficiencies, peak fallback). */
@@ -136,6 +157,10 @@ void cli_infer_notes(cli_ctx *ctx, const cli_infer_flags *f, const rl_decode_sum
  * rl_decode_ops): count, FLOPs, bytes, intensity, bound, time and each
  * op's share of `total`. */
 cli_table *cli_ops_table(const rl_prefill_op *ops, int32_t n, double total);
+
+/* The text lines about pipeline stages and expert parallelism (none when
+ * cfg has neither). */
+void cli_par_notes(cli_ctx *ctx, const rl_model *m, const rl_infer_cfg *cfg, int decode);
 
 /* A count with 4 significant digits: 8.03e9, 124.4e6 -> "8.03e9", "1.244e8",
  * small numbers plainly ("4096"). */

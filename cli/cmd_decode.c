@@ -224,6 +224,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   fprintf(o, "Decode of %s (%s) on %s%s%s%s\n", c.id, c.name, hw.id, hw.name[0] ? " (" : "", hw.name,
           hw.name[0] ? ")" : "");
   if (s.tp > 1) fprintf(o, "  tensor parallel over %d devices: weights, KV heads and FLOPs split, figures per device\n", s.tp);
+  cli_par_notes(ctx, &m, &cfg, 1);
   fprintf(o, "  parameters   %s%s", CLI_N(s.params), s.active_params < s.params ? "" : "\n");
   if (s.active_params < s.params) fprintf(o, " (%s active per token)\n", CLI_N(s.active_params));
   char fmt[48];
@@ -231,8 +232,9 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     snprintf(fmt, sizeof fmt, "%s + %s", rl_dtype_name(wd), rl_dtype_name(s.kept_dtype));
   else
     snprintf(fmt, sizeof fmt, "%s", rl_dtype_name(wd));
-  fprintf(o, "  weights      %s in %s resident; read per step: %s (%s)\n", CLI_Q(s.weights_bytes, RL_UNIT_BYTES),
-          fmt, CLI_Q(s.weights_read_bytes, RL_UNIT_BYTES),
+  fprintf(o, "  weights      %s in %s resident%s; read per step: %s%s (%s)\n", CLI_Q(s.weights_bytes, RL_UNIT_BYTES),
+          fmt, s.pp > 1 ? " (largest stage)" : "", CLI_Q(s.weights_read_bytes, RL_UNIT_BYTES),
+          s.pp > 1 ? " over all stages" : "",
           cfg.embedding == RL_EMBED_FULL
               ? "embedding table read in full, every parameter 2 FLOPs/token: the hand-calculation convention"
               : (s.weights_read_bytes < s.weights_bytes ? "embedding: only the row each sequence looks up"
@@ -300,6 +302,11 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
               CLI_Q(row1.weight_bytes, RL_UNIT_BYTES), CLI_Q(tw, RL_UNIT_SECONDS), CLI_Q(orow.weight_bytes, RL_UNIT_BYTES),
               CLI_Q(to, RL_UNIT_SECONDS));
   }
+  if (s.pp > 1)
+    fprintf(o, "pipeline: a micro-batch crosses the %d stages in turn, so with one (B = 1) each stage idles\n"
+               "  %d/%d of the step; more micro-batches keep the stages busy but read each stage's weights once\n"
+               "  per micro-batch (bytes and FLOPs above are summed over stages and micro-batches).\n",
+            s.pp, s.pp - 1, s.pp);
   fprintf(o, "bounds assume perfect overlap of compute and memory and leave out activations and the new\n"
              "token's KV write; a real step is slower.\n");
   if (want_ops) {

@@ -108,7 +108,13 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     rc = cli_print_json(ctx, prefill_json, &a);
     return rc ? rc : fail;
   }
-  cli_table *t = cli_ops_table(ops, r.n_ops, r.ttft_s);
+  /* shares of the ops' sum (with pp the stages overlap, so not of the TTFT) */
+  double whole = r.ttft_s;
+  if (r.pp > 1) {
+    whole = 0;
+    for (int32_t i = 0; i < r.n_ops; i++) whole += ops[i].time_s;
+  }
+  cli_table *t = cli_ops_table(ops, r.n_ops, whole);
   if (ctx->csv) {
     cli_table_print(ctx, t);
     cli_table_free(t);
@@ -130,13 +136,24 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   double one = 1;
   rl_decode_row drow;
   if (rl_decode(&m, &cfg, &roof, &one, 1, &drow, &ds, NULL) == RL_OK) cli_infer_notes(ctx, &inf, &ds, &cfg);
+  cli_par_notes(ctx, &m, &cfg, 0);
   fprintf(o, "\n");
   cli_table_print(ctx, t);
   cli_table_free(t);
   fprintf(o, "\ntime to first token >= %s (%s in compute-bound ops", CLI_Q(r.ttft_s, RL_UNIT_SECONDS),
           CLI_PCT(r.compute_bound_fraction));
-  if (r.comm_time_s > 0) fprintf(o, "; all-reduces %s", CLI_Q(r.comm_time_s, RL_UNIT_SECONDS));
+  if (r.comm_time_s > 0)
+    fprintf(o, "; %s %s", r.pp > 1 || r.ep > 1 ? "communication" : "all-reduces", CLI_Q(r.comm_time_s, RL_UNIT_SECONDS));
   fprintf(o, r.tokens_per_s >= 1e4 ? "), %.0f prompt tokens/s\n" : "), %.4g prompt tokens/s\n", r.tokens_per_s);
+  if (r.pp > 1)
+    fprintf(o, "pipeline: %d stages, %.0f micro-batch%s: the stages idle %s of it (bubble; GPipe: (p-1)/(m+p-1) =\n"
+               "  %s for equal stages), slowest stage %s a micro-batch, sends %s on a micro-batch's path;\n"
+               "  the op table is the whole model at the full batch (every stage's ops together)\n",
+            r.pp, r.microbatches, r.microbatches == 1 ? "" : "es", CLI_PCT(r.bubble_fraction),
+            CLI_PCT((r.pp - 1) / (r.microbatches + r.pp - 1)), CLI_Q(r.stage_time_max_s, RL_UNIT_SECONDS),
+            CLI_Q(r.p2p_time_s, RL_UNIT_SECONDS));
+  if (r.a2a_time_s > 0)
+    fprintf(o, "expert parallel: all-to-alls %s of it\n", CLI_Q(r.a2a_time_s, RL_UNIT_SECONDS));
   if (new_tokens > 0)
     fprintf(o, "with %.0f new tokens: + %s of decode = %s end to end (%.4g tokens/s per sequence after the first)\n",
             new_tokens, CLI_Q(r.decode_time_s, RL_UNIT_SECONDS), CLI_Q(r.e2e_time_s, RL_UNIT_SECONDS),

@@ -721,7 +721,20 @@ typedef struct rl_infer_cfg {
   int32_t attention_impl; /* prefill: RL_ATTN_IMPL_FUSED (FlashAttention:
                              scores stay on chip) or RL_ATTN_IMPL_NAIVE
                              (scores and probabilities written to memory) */
+  int32_t pp;             /* pipeline stages (layers split over them); 0 or
+                             1: one; at most the layers and RL_MAX_STAGES */
+  int32_t ep;             /* expert-parallel devices of an MoE model; 0 or
+                             1: none. A multiple of tp dividing the
+                             experts: attention tp-way in ep/tp replicas,
+                             E/ep whole experts per device */
+  double microbatches;    /* pp > 1: micro-batches the batch is split into
+                             (at most the batch); 0 = min(pp, batch) */
+  double p2p_latency_s;   /* pp: latency of one stage-to-stage send, s */
+  double a2a_latency_s;   /* ep: latency of one all-to-all, s */
 } rl_infer_cfg;
+
+#define RL_MAX_STAGES 256         /* pipeline stages */
+#define RL_MAX_MICROBATCHES 4096
 
 #define RL_ATTN_IMPL_FUSED 0
 #define RL_ATTN_IMPL_NAIVE 1
@@ -750,6 +763,17 @@ typedef struct rl_decode_row {
   double memory_bytes;   /* resident: weights + B caches (per device) */
   int32_t bound;         /* rl_bound_kind (compute or memory) */
   int32_t fits;          /* 1: memory_bytes <= capacity (or not checked) */
+  /* With pp > 1 the step is the time per output token over the pipeline:
+   * max(sum of the stage times of a micro-batch, the busiest stage's
+   * round of m micro-batches); flops, bytes and the compute and memory
+   * times summed over stages and micro-batches; memory_bytes the largest
+   * stage's device. */
+  double microbatches;   /* micro-batches in flight (1 without pp) */
+  double stage_time_max_s; /* the slowest stage's time for one micro-batch
+                            (without pp: the step) */
+  double p2p_time_s;     /* stage-to-stage sends on a micro-batch's path
+                            (in comm_time_s) */
+  double a2a_time_s;     /* expert-parallel all-to-alls (in comm_time_s) */
 } rl_decode_row;
 
 /* What does not depend on the batch. Per device when tp > 1. */
@@ -787,6 +811,9 @@ typedef struct rl_decode_summary {
                                 quantized, per device */
   int32_t quantized;         /* 1: weight-only quantization applies */
   int32_t kept_dtype;        /* the format those tensors stay in */
+  int32_t pp, ep;            /* pipeline stages, expert-parallel devices;
+                                with pp > 1 weights_bytes, max_batch and
+                                weights_fit are the tightest stage's */
 } rl_decode_summary;
 
 /* Decode steps of `m` on `roof` at each of the n batch sizes (whole, > 0),
@@ -801,6 +828,21 @@ RL_API rl_status rl_decode(const rl_model *m, const rl_infer_cfg *cfg,
                            const rl_roof *roof, const double *batches,
                            int32_t n, rl_decode_row *rows,
                            rl_decode_summary *sum, rl_error *err);
+
+/* One pipeline stage (rl_stages). */
+typedef struct rl_stage {
+  double first_layer;    /* its first layer, from 0 */
+  double layers;         /* how many layers it holds */
+  double weights_bytes;  /* its weights, per device (embedding on the
+                            first stage, output layer on the last) */
+} rl_stage;
+
+/* The cfg->pp stages of `m` (one when pp <= 1) into out (room for cap):
+ * floor(L/pp) layers each, the remainder one more each on the stages just
+ * before the last (vLLM's split). *n gets the count. */
+RL_API rl_status rl_stages(const rl_model *m, const rl_infer_cfg *cfg,
+                           rl_stage *out, int32_t cap, int32_t *n,
+                           rl_error *err);
 
 /* One op kind of a prefill or of a decode step (summed over the layers). */
 typedef struct rl_prefill_op {
@@ -831,6 +873,16 @@ typedef struct rl_prefill_result {
   int32_t n_ops;          /* rows written to ops */
   double weights_bytes;   /* resident weights (per device) */
   double mem_bytes;       /* capacity per device (0: not checked) */
+  /* pipeline (pp > 1): ttft is the makespan of the micro-batches over the
+   * stages; flops, bytes and the ops are the whole model's at the full
+   * batch; memory_bytes and weights_bytes the largest stage's device */
+  int32_t pp, ep;
+  double microbatches;    /* 1 without pp */
+  double bubble_fraction; /* stages' idle share of ttft; (p-1)/(m+p-1)
+                             for equal stages and micro-batches (GPipe) */
+  double stage_time_max_s;/* slowest stage, one micro-batch */
+  double p2p_time_s;      /* stage-to-stage sends (in comm_time_s) */
+  double a2a_time_s;      /* expert-parallel all-to-alls (in comm_time_s) */
 } rl_prefill_result;
 
 /* Prefill of cfg->batch prompts of cfg->context tokens: per layer the QKV
@@ -868,7 +920,8 @@ typedef struct rl_plan_cfg {
   double ttft_s;       /* target time to first token; 0 = none */
   double tpot_s;       /* target time per output token (the last, slowest
                           step, at context P + G); 0 = none */
-  double gpus;         /* devices available (>= tp); replicas = gpus/tp */
+  double gpus;         /* devices available (>= pp x max(tp, ep));
+                          replicas = gpus / (pp x max(tp, ep)) */
   double max_batch;    /* search limit; 0 = 65536 */
 } rl_plan_cfg;
 
@@ -889,18 +942,21 @@ typedef struct rl_plan_row {
   double ttft_s;         /* rl_prefill of `batch` prompts of P tokens */
   double tpot_s;         /* rl_decode step at `batch`, context P + G */
   double e2e_s;          /* rl_prefill's end-to-end bound with G tokens */
-  double replicas;       /* floor(gpus / tp) */
+  double replicas;       /* floor(gpus / (pp x max(tp, ep))) */
   double tokens_per_s;   /* generated tokens/s of all replicas:
                             replicas x batch x G / e2e */
-  double tokens_per_s_per_device; /* tokens_per_s / (replicas x tp) */
+  double tokens_per_s_per_device; /* tokens_per_s / (replicas x pp x
+                            max(tp, ep)) */
   double memory_bytes;   /* per device at batch, context P + G */
-  int32_t tp, pp;        /* pp: 1 (pipeline stages are not modelled) */
+  int32_t tp, pp;        /* tensor-parallel degree, pipeline stages */
   int32_t weight_dtype, kv_dtype;
   int32_t limit;         /* rl_plan_limit: what stops batch + 1 */
   int32_t bound;         /* the decode step's bound at batch */
+  int32_t ep;            /* expert-parallel devices (1: none) */
+  double microbatches;   /* the decode step's micro-batches at batch */
 } rl_plan_row;
 
-/* One way to run `m` (cfg's tp, weight and KV formats, link bandwidth):
+/* One way to run `m` (cfg's tp, pp, ep, weight and KV formats, link):
  * the largest batch B whose prefill (B prompts of P tokens) meets the TTFT
  * target, whose last decode step (context P + G) meets the TPOT target,
  * and whose weights and B caches of P + G tokens fit in cfg->mem_bytes.

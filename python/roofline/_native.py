@@ -147,14 +147,16 @@ class InferCfg(ctypes.Structure):
     _fields_ = [("weight_dtype", I32), ("kv_dtype", I32), ("act_dtype", I32), ("tp", I32),
                 ("embedding", I32), ("causal", I32), ("context", D), ("batch", D),
                 ("new_tokens", D), ("mem_bytes", D), ("link_bw", D), ("comm_latency_s", D),
-                ("group_size", D), ("quantize_all", I32), ("attention_impl", I32)]
+                ("group_size", D), ("quantize_all", I32), ("attention_impl", I32), ("pp", I32),
+                ("ep", I32), ("microbatches", D), ("p2p_latency_s", D), ("a2a_latency_s", D)]
 
 
 class DecodeRow(ctypes.Structure):
     _fields_ = [("batch", D), ("flops", D), ("bytes", D), ("weight_bytes", D), ("kv_bytes", D),
                 ("intensity", D), ("compute_time_s", D), ("memory_time_s", D),
                 ("comm_time_s", D), ("step_time_s", D), ("tokens_per_s", D),
-                ("tokens_per_s_per_seq", D), ("memory_bytes", D), ("bound", I32), ("fits", I32)]
+                ("tokens_per_s_per_seq", D), ("memory_bytes", D), ("bound", I32), ("fits", I32),
+                ("microbatches", D), ("stage_time_max_s", D), ("p2p_time_s", D), ("a2a_time_s", D)]
 
 
 class DecodeSummary(ctypes.Structure):
@@ -165,7 +167,7 @@ class DecodeSummary(ctypes.Structure):
                 ("ridge_batch", D), ("asymptotic_intensity", D), ("max_batch", D),
                 ("devices_needed", D), ("mem_bytes", D), ("weights_fit", I32), ("tp", I32),
                 ("activation_flops_per_token", D), ("scale_bytes", D), ("group_size", D),
-                ("kept_bytes", D), ("quantized", I32), ("kept_dtype", I32)]
+                ("kept_bytes", D), ("quantized", I32), ("kept_dtype", I32), ("pp", I32), ("ep", I32)]
 
 
 class PrefillOp(ctypes.Structure):
@@ -178,7 +180,9 @@ class PrefillResult(ctypes.Structure):
                 ("comm_time_s", D), ("ttft_s", D), ("compute_bound_fraction", D),
                 ("tokens_per_s", D), ("decode_time_s", D), ("e2e_time_s", D),
                 ("memory_bytes", D), ("fits", I32), ("n_ops", I32), ("weights_bytes", D),
-                ("mem_bytes", D)]
+                ("mem_bytes", D), ("pp", I32), ("ep", I32), ("microbatches", D),
+                ("bubble_fraction", D), ("stage_time_max_s", D), ("p2p_time_s", D),
+                ("a2a_time_s", D)]
 
 
 class PlanCfg(ctypes.Structure):
@@ -190,7 +194,7 @@ class PlanRow(ctypes.Structure):
     _fields_ = [("batch", D), ("ttft_s", D), ("tpot_s", D), ("e2e_s", D), ("replicas", D),
                 ("tokens_per_s", D), ("tokens_per_s_per_device", D), ("memory_bytes", D),
                 ("tp", I32), ("pp", I32), ("weight_dtype", I32), ("kv_dtype", I32),
-                ("limit", I32), ("bound", I32)]
+                ("limit", I32), ("bound", I32), ("ep", I32), ("microbatches", D)]
 
 
 class MfuCfg(ctypes.Structure):

@@ -289,9 +289,28 @@ def _allreduce_latency(h, tp):
     return _NCCL_RING_BASE_S + 2 * (tp - 1) * hop if tp > 1 and hop > 0 else 0.0
 
 
+def _p2p_latency(h):
+    """A pipeline stage's send: NCCL's base + one link hop."""
+    hop = h.link_latency_s
+    return _NCCL_RING_BASE_S + hop if hop > 0 else 0.0
+
+
+def _a2a_latency(h, ep):
+    """An all-to-all over ep devices: NCCL's base + (ep-1) link hops."""
+    hop = h.link_latency_s
+    return _NCCL_RING_BASE_S + (ep - 1) * hop if ep > 1 and hop > 0 else 0.0
+
+
+def _degree(v, what):
+    v = _num(v, "count", what)
+    if not v >= 1 or v != _math.floor(v) or v > 65536:
+        raise ValueError(f"{what} must be >= 1 (got {v:g})")
+    return int(v)
+
+
 def _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype, kv_dtype, dtype,
                  tp, embedding, link_bw, comm_latency, group_size=None, quantize_all=False,
-                 compute_eff=None, bw_eff=None):
+                 compute_eff=None, bw_eff=None, pp=1, ep=1, microbatches=None):
     """The device, its roof and the rl_infer_cfg, as the command resolves them."""
     cfg = _lib.rl_infer_cfg_init()
     ce = _fraction(compute_eff, "compute_eff") if compute_eff is not None else 1.0
@@ -306,8 +325,19 @@ def _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype, 
     alpha = _num(comm_latency, "s", "comm_latency") if comm_latency is not None else 0.0
     if not alpha >= 0:
         raise ValueError("comm_latency must be >= 0")
-    if tp == 1 and (link_bw is not None or comm_latency is not None):
-        raise ValueError("link_bw and comm_latency apply with tp > 1 only")
+    pp, ep = _degree(pp, "pp"), _degree(ep, "ep")
+    if microbatches is not None:
+        mb = _whole(microbatches, "count", "microbatches", 1, "a whole number >= 1 and <= 4096")
+        if mb > 4096:
+            raise ValueError(f"microbatches must be a whole number >= 1 and <= 4096 (got {mb:g})")
+        if pp == 1:
+            raise ValueError("microbatches applies with pp > 1 only")
+        cfg.microbatches = mb
+    par = tp > 1 or pp > 1 or ep > 1
+    if not par and link_bw is not None:
+        raise ValueError("link_bw applies with tp, pp or ep > 1 only")
+    if tp == 1 and comm_latency is not None:
+        raise ValueError("comm_latency applies with tp > 1 only")
     if embedding is not None:
         if embedding not in _native.EMBED:
             raise ValueError(f"embedding: '{embedding}' is not gathered or full")
@@ -332,12 +362,17 @@ def _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype, 
     cfg.kv_dtype = _dtype(kv_dtype) if kv_dtype is not None else -1
     cfg.act_dtype = _dtype(dtype) if dtype is not None else -1
     cfg.tp = int(tp)
+    cfg.pp, cfg.ep = pp, ep
     cfg.mem_bytes = h.mem_bytes
     cfg.comm_latency_s = alpha
-    if tp > 1:
+    if par:
         cfg.link_bw = link if link > 0 else h.interconnect_bw / 2
         if not cfg.link_bw > 0:
-            raise ValueError(f"tp {int(tp)}: {h.id.decode()} has no interconnect figure; give link_bw")
+            what, n = ("tp", tp) if tp > 1 else ("pp", pp) if pp > 1 else ("ep", ep)
+            raise ValueError(f"{what} {int(n)}: {h.id.decode()} has no interconnect figure; give link_bw")
+        cfg.p2p_latency_s = _p2p_latency(h) if pp > 1 else 0.0
+        cfg.a2a_latency_s = _a2a_latency(h, ep)
+    if tp > 1:
         if comm_latency is None:
             cfg.comm_latency_s = _allreduce_latency(h, tp)
     return h, roof, cfg
@@ -347,7 +382,7 @@ def decode(model=None, batch=None, context=0, hw=None, weight_dtype=None, kv_dty
            dtype=None, tp=1, embedding=None, link_bw=None, comm_latency=None, peak=None, bw=None,
            mem=None, sparse=False, overhead=None, hw_file=None, group_size=None,
            quantize_all=False, compute_eff=None, bw_eff=None, require_fit=False, ops=False,
-           **sizes):
+           pp=1, ep=1, microbatches=None, **sizes):
     """One decode step at each batch size: the record `roofline decode --json`
     prints, with "rows" a list of dicts (batch, step_time_s, tokens_per_s,
     intensity, bound, memory_bytes, fits, ...) and the summary (params,
@@ -355,7 +390,9 @@ def decode(model=None, batch=None, context=0, hw=None, weight_dtype=None, kv_dty
     max_batch, ...). batch: a number, a list, or "1,8,64" / "1..1024" (default
     1..1024 doubling); context: tokens in each sequence's KV cache. The device
     defaults to the H100 SXM5 (or peak= and bw=); tp splits the model over
-    devices; embedding="full" counts the whole embedding table (as hand calculations do).
+    devices; pp splits the layers over pipeline stages (microbatches in flight,
+    default min(pp, batch)), ep spreads an MoE model's experts over devices;
+    embedding="full" counts the whole embedding table (as hand calculations do).
     ops=True adds "ops", the table of one step op by op (one batch size, default 1), as
     `roofline decode --ops` prints it: each op bounded on its own, their sum "ops_time_s"
     >= the step's bound."""
@@ -367,7 +404,7 @@ def decode(model=None, batch=None, context=0, hw=None, weight_dtype=None, kv_dty
     m = _resolve_model(model, sizes)
     h, roof, cfg = _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype,
                                 kv_dtype, dtype, tp, embedding, link_bw, comm_latency, group_size,
-                                quantize_all, compute_eff, bw_eff)
+                                quantize_all, compute_eff, bw_eff, pp, ep, microbatches)
     cfg.context = ctx
     n = len(batches)
     arr = (_ct.c_double * n)(*batches)
@@ -393,7 +430,8 @@ def prefill(model=None, prompt=None, batch=1, new_tokens=0, causal=None, no_caus
             hw=None, weight_dtype=None, kv_dtype=None, dtype=None, tp=1, embedding=None,
             link_bw=None, comm_latency=None, peak=None, bw=None, mem=None, sparse=False,
             overhead=None, hw_file=None, group_size=None, quantize_all=False, compute_eff=None,
-            bw_eff=None, require_fit=False, attention_impl=None, **sizes):
+            bw_eff=None, require_fit=False, attention_impl=None, pp=1, ep=1, microbatches=None,
+            **sizes):
     """The prefill of batch prompts of prompt tokens: the record `roofline
     prefill --json` prints (ttft_s, compute_bound_fraction, e2e_time_s with
     new_tokens, and "ops", one dict per op kind with its bound). Attention is
@@ -409,7 +447,7 @@ def prefill(model=None, prompt=None, batch=1, new_tokens=0, causal=None, no_caus
     m = _resolve_model(model, sizes)
     h, roof, cfg = _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype,
                                 kv_dtype, dtype, tp, embedding, link_bw, comm_latency, group_size,
-                                quantize_all, compute_eff, bw_eff)
+                                quantize_all, compute_eff, bw_eff, pp, ep, microbatches)
     cfg.context, cfg.batch, cfg.new_tokens = p, b, nt
     cfg.causal = 0 if (no_causal or causal is False) else 1
     if attention_impl is not None:
@@ -439,13 +477,24 @@ def _list(v, what):
     return items
 
 
+def _degrees(v, what):
+    out = []
+    for x in _list(v, what):
+        d = _num(x, "count", what)
+        if not d >= 1 or d != _math.floor(d) or d > 65536:
+            raise ValueError(f"{what} must be whole numbers >= 1 (got {x})")
+        out.append(int(d))
+    return out
+
+
 def plan(model=None, prompt=None, gen=None, ttft=None, tpot=None, gpus=8, max_batch=None, tp=None,
          weight_dtype=None, kv_dtype=None, hw=None, dtype=None, embedding=None, link_bw=None,
          comm_latency=None, peak=None, bw=None, mem=None, sparse=False, overhead=None,
          hw_file=None, group_size=None, quantize_all=False, compute_eff=None, bw_eff=None,
-         **sizes):
-    """For each way to run the model on gpus devices (tp degrees, weight and KV
-    formats: lists or "a,b"), the largest batch whose prefill meets ttft, whose
+         pp=None, ep=None, **sizes):
+    """For each way to run the model on gpus devices (tp degrees, pipeline stages
+    pp and expert-parallel degrees ep, default 1; weight and KV formats: lists or
+    "a,b"), the largest batch whose prefill meets ttft, whose
     last decode step (context prompt + gen) meets tpot and which fits: the
     record `roofline plan --json` prints, rows sorted best first."""
     _unexpected("plan", set(sizes) - set(_SIZES))
@@ -486,29 +535,55 @@ def plan(model=None, prompt=None, gen=None, ttft=None, tpot=None, gpus=8, max_ba
             if c.heads % v:
                 raise ValueError(f"tp {v:g} does not divide the {c.heads:g} attention heads")
             tps.append(int(v))
+    pps = [1] if pp is None else _degrees(pp, "pp")
+    for v in pps:
+        if v > pc.gpus:
+            raise ValueError(f"pp {v} exceeds gpus {pc.gpus:g}")
+        if v > c.layers:
+            raise ValueError(f"pp {v} exceeds the {c.layers:g} layers (a stage needs one)")
+    eps = [1] if ep is None else _degrees(ep, "ep")
+    for v in eps:
+        if v > 1 and not c.experts > 0:
+            raise ValueError(f"ep applies to a mixture of experts; {c.id.decode()} has no experts")
+        if v > pc.gpus:
+            raise ValueError(f"ep {v} exceeds gpus {pc.gpus:g}")
+        if v > 1 and c.experts % v:
+            raise ValueError(f"ep {v} does not divide the {c.experts:g} experts")
     wds = [None if w is None else _dtype(str(w)) for w in _list(weight_dtype, "weight_dtype")]
     kds = [None if k is None else _dtype(str(k)) for k in _list(kv_dtype, "kv_dtype")]
     h, roof, base = _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, None, None, dtype,
                                  1, embedding, None, None, group_size, quantize_all, compute_eff,
                                  bw_eff)
-    if max(tps) == 1 and (link_bw is not None or comm_latency is not None):
-        raise ValueError("link_bw and comm_latency apply with tp > 1 only")
+    par = max(tps) > 1 or max(pps) > 1 or max(eps) > 1
+    if not par and link_bw is not None:
+        raise ValueError("link_bw applies with tp, pp or ep > 1 only")
+    if max(tps) == 1 and comm_latency is not None:
+        raise ValueError("comm_latency applies with tp > 1 only")
     link = _positive(link_bw, "B/s", "link_bw") if link_bw is not None else h.interconnect_bw / 2
     alpha = _num(comm_latency, "s", "comm_latency") if comm_latency is not None else 0.0
     if not alpha >= 0:
         raise ValueError("comm_latency must be >= 0")
-    if max(tps) > 1 and not link > 0:
-        if tp is not None:
-            raise ValueError(f"tp: {h.id.decode()} has no interconnect figure; give link_bw")
+    if par and not link > 0:
+        if tp is not None or pp is not None or ep is not None:
+            what = "tp" if tp is not None else "pp" if pp is not None else "ep"
+            raise ValueError(f"{what}: {h.id.decode()} has no interconnect figure; give link_bw")
         tps = [1]
+    combos = [(t, p, e) for t in tps for p in pps for e in eps
+              if not (e > 1 and e % t) and p * (e if e > 1 else t) <= pc.gpus]
+    if not combos:
+        raise ValueError(f"no tp, pp and ep combination fits in gpus {pc.gpus:g} "
+                         "(pp x max(tp, ep) devices, ep a multiple of tp)")
     rows = []
-    for t in tps:
+    for t, p, e in combos:
         for w in wds:
             for k in kds:
                 cfg = _native.InferCfg.from_buffer_copy(base)
-                cfg.tp = t
-                if t > 1:
+                cfg.tp, cfg.pp, cfg.ep = t, p, e
+                if t > 1 or p > 1 or e > 1:
                     cfg.link_bw = link
+                    cfg.p2p_latency_s = _p2p_latency(h) if p > 1 else 0.0
+                    cfg.a2a_latency_s = _a2a_latency(h, e)
+                if t > 1:
                     cfg.comm_latency_s = alpha if comm_latency is not None else _allreduce_latency(h, t)
                 cfg.weight_dtype = -1 if w is None else w
                 cfg.kv_dtype = -1 if k is None else k
@@ -516,7 +591,7 @@ def plan(model=None, prompt=None, gen=None, ttft=None, tpot=None, gpus=8, max_ba
                 _check(_lib.rl_plan(_ct.byref(m), _ct.byref(cfg), _ct.byref(roof), _ct.byref(pc),
                                     _ct.byref(r), _ct.byref(err)), err)
                 rows.append(r)
-    rows.sort(key=lambda r: (r.batch <= 0, -r.tokens_per_s, r.tp))
+    rows.sort(key=lambda r: (r.batch <= 0, -r.tokens_per_s, r.tp, r.pp, r.ep))
     arr = (_native.PlanRow * len(rows))(*rows)
     return _record(_lib.rl_plan_json, _ct.byref(m), _ct.byref(pc), h.id, arr, len(rows))
 

@@ -72,6 +72,8 @@ rl_infer_cfg rl_infer_cfg_init(void) {
   c.kv_dtype = -1;
   c.act_dtype = -1;
   c.tp = 1;
+  c.pp = 1;
+  c.ep = 1;
   c.embedding = RL_EMBED_GATHERED;
   c.causal = 1;
   return c;
@@ -97,6 +99,18 @@ typedef struct plan {
   double kv_tok;        /* KV bytes per context token, per device */
   double kv_tok_all;    /* whole model */
   double d;
+  /* parallelism beyond tp: pipeline stages, expert parallelism */
+  double pp, ep, dp;    /* dp = ep / tp attention replicas (ep > 1) */
+  double e_local;       /* routed experts per device: E / ep (E with ep 1) */
+  double w_total;       /* all weights, the whole model */
+  double moe_layers;    /* layers with routed experts (all-to-alls with ep) */
+  /* per-layer pieces (per device) from which a stage's figures are summed */
+  double attn_w_l, norm_w_1, dense_w_l, moe_w_l, expert_w_l, out_w;
+  double lin_attn_l, lin_dense_l, lin_moe_l, lin_first, lin_last, lin_norm_1;
+  double act_dense_l, act_moe_l, attn_l, kv_l;
+  int first, last;      /* the stage holds the embedding / the output layer */
+  double emb_gathered;  /* embedding bytes read as rows, not every step (per device) */
+  double stage_first;   /* the stage's first layer */
   /* weight-only quantization */
   int quant;            /* weight format narrower than the model's */
   int32_t keep_dtype;   /* the format the unquantized tensors stay in */
@@ -138,6 +152,43 @@ static rl_status quant_setup(plan *pl, const rl_infer_cfg *cfg, int32_t wd, int3
   return RL_OK;
 }
 
+/* Pipeline and expert parallelism: their degrees, checked against the
+ * model (pl->m) and the tensor-parallel degree pl->n. */
+static rl_status par_setup(plan *pl, const rl_infer_cfg *cfg, rl_error *err) {
+  const rl_model *m = &pl->m;
+  if (cfg->pp < 0 || cfg->pp > RL_MAX_STAGES)
+    return rli_fail(err, RL_EINVAL, "pp must be >= 1 and <= %d (got %d)", RL_MAX_STAGES, (int)cfg->pp);
+  if (cfg->ep < 0 || cfg->ep > 65536) return rli_fail(err, RL_EINVAL, "ep must be >= 1 (got %d)", (int)cfg->ep);
+  double pp = cfg->pp > 1 ? cfg->pp : 1, ep = cfg->ep > 1 ? cfg->ep : 1, mb = cfg->microbatches;
+  if (pp > m->layers) return rli_fail(err, RL_EINVAL, "pp %g exceeds the %g layers (a stage needs one)", pp, m->layers);
+  if (!isfinite(mb) || mb < 0 || mb != floor(mb) || mb > RL_MAX_MICROBATCHES)
+    return rli_fail(err, RL_EINVAL, "microbatches must be a whole number >= 1 and <= %d (got %g)",
+                    RL_MAX_MICROBATCHES, mb);
+  if (mb > 1 && pp == 1) return rli_fail(err, RL_EINVAL, "microbatches apply with pp > 1 (got %g with pp 1)", mb);
+  if (!(cfg->p2p_latency_s >= 0) || !isfinite(cfg->p2p_latency_s))
+    return rli_fail(err, RL_EINVAL, "point-to-point latency must be >= 0");
+  if (!(cfg->a2a_latency_s >= 0) || !isfinite(cfg->a2a_latency_s))
+    return rli_fail(err, RL_EINVAL, "all-to-all latency must be >= 0");
+  if (ep > 1) {
+    if (m->experts <= 0)
+      return rli_fail(err, RL_EINVAL, "ep applies to a mixture of experts; %s has no experts", m->id[0] ? m->id : "the model");
+    if (fmod(m->experts, ep) != 0)
+      return rli_fail(err, RL_EINVAL, "ep %g does not divide the %g experts", ep, m->experts);
+    if (fmod(ep, pl->n) != 0)
+      return rli_fail(err, RL_EINVAL, "ep %g must be a multiple of tp %g (the experts spread over the tp x dp devices of a stage)",
+                      ep, pl->n);
+  }
+  if ((pp > 1 || ep > 1) && !rli_positive(cfg->link_bw))
+    return rli_fail(err, RL_EINVAL, "%s needs the link bandwidth (link_bw > 0)",
+                    pp > 1 ? "pipeline parallelism" : "expert parallelism");
+  pl->pp = pp;
+  pl->ep = ep;
+  pl->dp = ep > 1 ? ep / pl->n : 1;
+  pl->e_local = m->experts > 0 ? m->experts / ep : 0;
+  pl->first = pl->last = 1;
+  return RL_OK;
+}
+
 static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl, rl_error *err) {
   memset(pl, 0, sizeof *pl);
   TRY(rl_model_check(m0, &pl->m, err));
@@ -171,6 +222,7 @@ static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl
   }
   pl->n = n;
   pl->n_kv = n < m->kv_heads ? n : m->kv_heads;
+  TRY(par_setup(pl, cfg, err));
   pl->d = m->d_model;
   const rl_param_count *p = &pl->p;
   int full = cfg->embedding == RL_EMBED_FULL;
@@ -218,14 +270,42 @@ static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl
     }
     double act = rl_model_act_flops(m);
     pl->act_flops = (moe ? dl * dff + ml * (m->experts_active + m->shared_experts) * ff : L * ff) * act / n;
+    /* per layer, per device: what a stage of the pipeline sums */
+    double one_dff = (g ? 3 : 2) * d * dff + (m->bias == 1 ? (g ? 2 : 1) * dff + d : 0);
+    double norm_one = m->norm == RL_NORM_LAYER ? 2 * d : d;
+    pl->attn_w_l = (p->attention * sw + attn_sc * gb) / L / n;
+    pl->norm_w_1 = p->norms * s_small / (m->norms_per_layer * L + 1) / n;
+    pl->dense_w_l = moe ? (dl > 0 ? (one_dff * sw + sc_dff * gb) / n : 0) : (fixed_mlp_params * sw + fixed_mlp_sc * gb) / L / n;
+    pl->moe_w_l = moe ? ((fixed_mlp_params - dl * one_dff) * sw / ml + m->shared_experts * sc_ff * gb + d * E * s_small) / n : 0;
+    pl->expert_w_l = moe ? expert_b / ml / n : 0;
+    pl->out_w = out_b / n;
+    pl->lin_attn_l = 2 * p->attention / L / n;
+    pl->lin_dense_l = 2 * (moe ? one_dff : one_ff) / n;
+    pl->lin_moe_l = moe ? 2 * ((m->experts_active + m->shared_experts) * one_ff + d * E) / n : 0;
+    pl->lin_first = full ? 2 * p->embedding / n : 0;
+    pl->lin_last = 2 * (full ? p->output : m->vocab * d) / n;
+    pl->lin_norm_1 = full ? 2 * norm_one / n : 0;
+    pl->act_dense_l = (moe ? dff : ff) * act / n;
+    pl->act_moe_l = moe ? (m->experts_active + m->shared_experts) * ff * act / n : 0;
+    pl->moe_layers = ml;
   } else {
     /* given by its count: every weight in the weight format, scales for
      * groups of g (per channel: rows of d) */
     double groups = pl->group == RL_GROUP_CHANNEL ? p->total / d : pl->group > 0 ? p->total / pl->group : 0;
     total = p->total * sw + groups * gb;
     scale_b = groups * gb;
+    pl->attn_w_l = total / L / n;
+    pl->lin_attn_l = 2 * p->total / L / n;
   }
+  pl->w_total = total;
   pl->w_resident = total / n;
+  if (pl->ep > 1) {
+    /* expert parallelism: E / ep whole experts on each device, the rest
+     * split over tp as before */
+    pl->expert_w_l *= n;
+    pl->expert_bytes = pl->expert_w_l * pl->moe_layers;
+    pl->w_resident = (total - experts_all) / n + pl->e_local * pl->expert_bytes;
+  }
   pl->emb_bytes = emb_b / n;
   pl->scale_bytes = scale_b / n;
   pl->kept_bytes = kept / n;
@@ -236,6 +316,7 @@ static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl
   int pos_gathered = !full && m->learned_pos && p->embedding > 0;
   pl->w_fixed = (total - experts_all - (gathered ? emb_b : pos_gathered ? m->max_seq * row_b : 0)) / n;
   pl->row_bytes = (gathered ? 1.0 + m->learned_pos : pos_gathered ? 1.0 : 0.0) * row_b / n;
+  pl->emb_gathered = (gathered ? emb_b : pos_gathered ? m->max_seq * row_b : 0) / n;
   pl->lin_flops = 2 * (full ? p->active : p->matmul_active) / n;
   if (m->kv_lora_rank > 0) {
     /* latent attention, decode in the absorbed form (DeepSeek-V2 §2.1.2:
@@ -254,7 +335,53 @@ static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl
   pl->kv_tok = pl->kv_tok_all / pl->n_kv;
   pl->win = m->window;
   pl->win_frac = m->window > 0 ? m->window_layers / m->layers : 0;
+  pl->attn_l = pl->attn_flops_t / m->layers;
+  pl->kv_l = pl->kv_tok / m->layers;
   return RL_OK;
+}
+
+/* Stage s of the pipeline as a plan of its own: its layers, the
+ * embedding on the first stage, the output layer and final norm on the
+ * last. L layers over p stages: floor(L/p) each, the remainder one more
+ * each on the stages just before the last (vLLM's get_pp_indices,
+ * vllm/distributed/utils.py: the first stage also holds the embedding, the
+ * last the output layer). Gemma 2's windowed layers alternate from layer 0
+ * (layer i is windowed when ceil((i+1) Lw/L) > ceil(i Lw/L)); an MoE
+ * model's dense layers come first (DeepSeek-V3's first_k_dense_replace).
+ * With one stage the plan is the whole model, unchanged. */
+static void stage_plan(const plan *b, double s, plan *st) {
+  *st = *b;
+  if (b->pp <= 1) return;
+  double L = b->m.layers, q = floor(L / b->pp), r = L - q * b->pp, lo = b->pp - 1 - r;
+  double a = s * q + (s > lo ? s - lo : 0), nl = q + (s >= lo && s < b->pp - 1 ? 1 : 0), e = a + nl;
+  double lw = b->m.window > 0 ? b->m.window_layers : 0;
+  double nw = lw > 0 ? ceil(e * lw / L) - ceil(a * lw / L) : 0;
+  int moe = b->m.experts > 0;
+  double dl = moe ? b->m.dense_layers : L;
+  double nd = (e < dl ? e : dl) - (a < dl ? a : dl), nm = moe ? nl - nd : 0;
+  int first = s == 0, last = s == b->pp - 1;
+  double norms = b->m.norms_per_layer * nl + last;
+  double experts = nm * b->e_local * b->expert_w_l;
+  st->first = first;
+  st->last = last;
+  st->stage_first = a;
+  st->w_resident = nl * b->attn_w_l + norms * b->norm_w_1 + nd * b->dense_w_l + nm * b->moe_w_l + experts +
+                   (first ? b->emb_bytes : 0) + (last ? b->out_w : 0);
+  st->w_fixed = st->w_resident - experts - (first ? b->emb_gathered : 0);
+  st->expert_bytes = nm * b->expert_w_l;
+  st->row_bytes = first ? b->row_bytes : 0;
+  st->emb_bytes = first ? b->emb_bytes : 0;
+  st->lin_flops = nl * b->lin_attn_l + nd * b->lin_dense_l + nm * b->lin_moe_l + (first ? b->lin_first : 0) +
+                  (last ? b->lin_last : 0) + norms * b->lin_norm_1;
+  st->act_flops = nd * b->act_dense_l + nm * b->act_moe_l;
+  st->attn_flops_t = nl * b->attn_l;
+  st->kv_tok = nl * b->kv_l;
+  st->win_frac = nl > 0 ? nw / nl : 0;
+  st->moe_layers = nm;
+  st->m.layers = nl;
+  st->m.window_layers = nw;
+  st->m.dense_layers = moe ? nd : 0;
+  if (!b->p.derived) st->p.total = b->p.total * nl / L;
 }
 
 /* The context a sequence of T tokens costs, in full-attention tokens: its
@@ -269,7 +396,7 @@ static double weights_read(const plan *pl, double B) {
   double w = pl->w_fixed + B * pl->row_bytes;
   if (pl->m.experts > 0) {
     double E = pl->m.experts, k = pl->m.experts_active;
-    double touched = E * (1 - pow(1 - k / E, B));
+    double touched = pl->e_local * (1 - pow(1 - k / E, B));
     w += touched * pl->expert_bytes;
   }
   return w;
@@ -279,6 +406,47 @@ static double weights_read(const plan *pl, double B) {
 static double allreduce_time(double S, double n, double bw, double alpha) {
   if (n <= 1) return 0;
   return 2 * (n - 1) / n * S / bw + alpha;
+}
+
+/* An all-gather (output S) or an all-to-all (S sent by each rank, its own
+ * share included) over n ranks: (n-1)/n of S crosses the link (nccl-tests
+ * doc/PERFORMANCE.md: busbw = algbw (n-1)/n for both). */
+static double exchange_time(double S, double n, double bw, double alpha) {
+  if (n <= 1) return 0;
+  return (n - 1) / n * S / bw + alpha;
+}
+
+/* Sequences each attention replica holds: with expert parallelism over
+ * ep = tp x dp devices the batch is split over dp replicas. */
+static double per_replica(const plan *pl, double B) { return pl->dp > 1 ? ceil(B / pl->dp) : B; }
+
+/* The communication of pl's layers for `tok` tokens per attention
+ * replica: 2 all-reduces a layer over tp (attention and MLP outputs;
+ * Shoeybi et al. 2019). With expert parallelism (DeepSpeed-MoE,
+ * Rajbhandari et al. 2022; DeepSeek-V3 report §3.4; vLLM's
+ * --enable-expert-parallel, EP = TP x DP), an MoE layer's MLP all-reduce
+ * gives way to the all-to-alls: each device dispatches its 1/tp share of
+ * its replica's tokens, k copies of d activations each, to the experts'
+ * devices and the combine brings them back (two all-to-alls over ep), then
+ * the tp group gathers its tokens again (an all-gather, with the
+ * all-reduce's latency; with shared experts an all-reduce, which also sums
+ * their tensor-parallel partial outputs). *a2a gets the all-to-alls' share. */
+static double layer_comm(const plan *pl, const rl_infer_cfg *cfg, double tok, double *a2a) {
+  double S = tok * pl->d * pl->s_a, bw = cfg->link_bw;
+  *a2a = 0;
+  if (pl->ep <= 1 || pl->moe_layers <= 0)
+    return 2 * pl->m.layers * allreduce_time(S, pl->n, bw, cfg->comm_latency_s);
+  double nm = pl->moe_layers, other = pl->m.layers - nm;
+  double ar = allreduce_time(S, pl->n, bw, cfg->comm_latency_s);
+  double regather = pl->m.shared_experts > 0 ? ar : exchange_time(S, pl->n, bw, cfg->comm_latency_s);
+  *a2a = nm * 2 * exchange_time(S / pl->n * pl->m.experts_active, pl->ep, bw, cfg->a2a_latency_s);
+  return 2 * other * ar + nm * (ar + regather) + *a2a;
+}
+
+/* The send of one micro-batch's activations (tok tokens per replica) to
+ * the next stage: each device sends to its counterpart over its link. */
+static double p2p_time(const plan *pl, const rl_infer_cfg *cfg, double tok) {
+  return tok * pl->d * pl->s_a / cfg->link_bw + cfg->p2p_latency_s;
 }
 
 static rl_status check_roof(const rl_roof *roof, rl_error *err) {
@@ -292,23 +460,127 @@ static void decode_row(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *r
                        rl_decode_row *r) {
   memset(r, 0, sizeof *r);
   r->batch = B;
-  double Te = ctx_eff(pl, T);
-  r->flops = B * (pl->lin_flops + pl->act_flops + pl->attn_flops_t * Te);
+  double Te = ctx_eff(pl, T), Bd = per_replica(pl, B);
+  r->flops = Bd * (pl->lin_flops + pl->act_flops + pl->attn_flops_t * Te);
   r->weight_bytes = weights_read(pl, B);
-  r->kv_bytes = B * Te * pl->kv_tok;
+  r->kv_bytes = Bd * Te * pl->kv_tok;
   r->bytes = r->weight_bytes + r->kv_bytes;
   r->intensity = r->flops / r->bytes;
   r->compute_time_s = r->flops / roof->peak;
   r->memory_time_s = r->bytes / roof->bandwidth;
-  r->comm_time_s = 2 * pl->m.layers *
-                   allreduce_time(B * pl->d * pl->s_a, pl->n, cfg->link_bw, cfg->comm_latency_s);
+  r->comm_time_s = layer_comm(pl, cfg, Bd, &r->a2a_time_s);
   double t = r->compute_time_s > r->memory_time_s ? r->compute_time_s : r->memory_time_s;
   r->bound = r->compute_time_s > r->memory_time_s ? RL_BOUND_COMPUTE : RL_BOUND_MEMORY;
   r->step_time_s = t + r->comm_time_s;
   r->tokens_per_s = B / r->step_time_s;
   r->tokens_per_s_per_seq = 1 / r->step_time_s;
-  r->memory_bytes = pl->w_resident + B * Te * pl->kv_tok;
+  r->memory_bytes = pl->w_resident + Bd * Te * pl->kv_tok;
   r->fits = cfg->mem_bytes <= 0 || r->memory_bytes <= cfg->mem_bytes;
+  r->microbatches = 1;
+  r->stage_time_max_s = r->step_time_s;
+}
+
+/* Micro-batches of B: m (0: min(pp, B), as vLLM keeps one batch per
+ * pipeline stage in flight), at most B; nbig of them hold xbig sequences,
+ * the other m - nbig hold xbig - 1. */
+static double microbatches(const plan *pl, const rl_infer_cfg *cfg, double B, double *xbig, double *nbig) {
+  double m = cfg->microbatches > 0 ? cfg->microbatches : pl->pp;
+  if (m > B) m = B;
+  double xs = floor(B / m), nb = B - m * xs;
+  *xbig = nb > 0 ? xs + 1 : xs;
+  *nbig = nb > 0 ? nb : m;
+  return m;
+}
+
+/* One decode step over the pipeline: B sequences in m micro-batches, each
+ * crossing the stages in turn (stage time: its layers' bound + its
+ * communication + the send to the next stage). A sequence's next token
+ * waits for its micro-batch to cross every stage, and each stage serves
+ * the m micro-batches in turn, so the time per output token is
+ *   max( sum_s t_s(x),  max_s sum_j t_s(x_j) )
+ * (one micro-batch: the sum of the stage bounds plus the sends). FLOPs,
+ * bytes and the compute and memory times are summed over stages and
+ * micro-batches (the work of one device column per step); comm, p2p and
+ * a2a along one micro-batch's path. Memory: the largest stage's weights
+ * plus the KV caches of its layers for all B sequences. */
+static void decode_step(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *roof, double B, double T,
+                        rl_decode_row *r) {
+  if (pl->pp <= 1) {
+    decode_row(pl, cfg, roof, B, T, r);
+    return;
+  }
+  double xb, nb, m = microbatches(pl, cfg, B, &xb, &nb), path = 0, round_max = 0;
+  rl_decode_row acc;
+  memset(&acc, 0, sizeof acc);
+  double Te = ctx_eff(pl, T), Bd = per_replica(pl, B);
+  for (double s = 0; s < pl->pp; s++) {
+    plan st;
+    stage_plan(pl, s, &st);
+    double send = s < pl->pp - 1 ? 1 : 0;
+    rl_decode_row big, small;
+    decode_row(&st, cfg, roof, xb, T, &big);
+    double tb = big.step_time_s + (send ? p2p_time(pl, cfg, per_replica(pl, xb)) : 0), ts = 0;
+    if (nb < m) {
+      decode_row(&st, cfg, roof, xb - 1, T, &small);
+      ts = small.step_time_s + (send ? p2p_time(pl, cfg, per_replica(pl, xb - 1)) : 0);
+    } else {
+      memset(&small, 0, sizeof small);
+    }
+    double ns = m - nb, round = nb * tb + ns * ts;
+    path += tb;
+    if (round > round_max) round_max = round;
+    if (tb > acc.stage_time_max_s) acc.stage_time_max_s = tb;
+    acc.flops += nb * big.flops + ns * small.flops;
+    acc.weight_bytes += nb * big.weight_bytes + ns * small.weight_bytes;
+    acc.kv_bytes += nb * big.kv_bytes + ns * small.kv_bytes;
+    acc.compute_time_s += nb * big.compute_time_s + ns * small.compute_time_s;
+    acc.memory_time_s += nb * big.memory_time_s + ns * small.memory_time_s;
+    acc.comm_time_s += big.comm_time_s + (send ? p2p_time(pl, cfg, per_replica(pl, xb)) : 0);
+    acc.p2p_time_s += send ? p2p_time(pl, cfg, per_replica(pl, xb)) : 0;
+    acc.a2a_time_s += big.a2a_time_s;
+    double mem = st.w_resident + Bd * Te * st.kv_tok;
+    if (mem > acc.memory_bytes) acc.memory_bytes = mem;
+  }
+  *r = acc;
+  r->batch = B;
+  r->microbatches = m;
+  r->bytes = r->weight_bytes + r->kv_bytes;
+  r->intensity = r->flops / r->bytes;
+  r->bound = r->compute_time_s > r->memory_time_s ? RL_BOUND_COMPUTE : RL_BOUND_MEMORY;
+  r->step_time_s = path > round_max ? path : round_max;
+  r->tokens_per_s = B / r->step_time_s;
+  r->tokens_per_s_per_seq = 1 / r->step_time_s;
+  r->fits = cfg->mem_bytes <= 0 || r->memory_bytes <= cfg->mem_bytes;
+}
+
+/* The most sequences of context T that fit in mem on every device: -1 when
+ * the weights alone do not, HUGE_VAL when nothing grows with B. */
+static double fit_batch(const plan *pl, double T, double mem) {
+  double Te = ctx_eff(pl, T), best = HUGE_VAL;
+  for (double s = 0; s < pl->pp; s++) {
+    plan st;
+    stage_plan(pl, s, &st);
+    double left = mem - st.w_resident, per = Te * st.kv_tok;
+    if (left < 0) return -1;
+    if (per > 0 && floor(left / per) < best) best = floor(left / per);
+  }
+  return best < HUGE_VAL ? best * pl->dp : best;
+}
+
+rl_status rl_stages(const rl_model *m, const rl_infer_cfg *cfg, rl_stage *out, int32_t cap, int32_t *n,
+                    rl_error *err) {
+  if (!m || !cfg || !n || cap < 0 || (cap > 0 && !out)) return rli_fail(err, RL_EINVAL, "no model, configuration or result");
+  plan pl;
+  TRY(make_plan(m, cfg, &pl, err));
+  *n = (int32_t)pl.pp;
+  for (int32_t s = 0; s < *n && s < cap; s++) {
+    plan st;
+    stage_plan(&pl, s, &st);
+    out[s].first_layer = st.stage_first;
+    out[s].layers = st.m.layers;
+    out[s].weights_bytes = st.w_resident;
+  }
+  return RL_OK;
 }
 
 /* Weights-only intensity at batch B (for the ridge batch). */
@@ -360,13 +632,29 @@ static void summarize(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *ro
   s->asymptotic_intensity = den > 0 ? (pl->lin_flops + pl->act_flops + pl->attn_flops_t * Te) / den : 0;
   s->mem_bytes = cfg->mem_bytes;
   s->tp = (int32_t)pl->n;
-  if (cfg->mem_bytes > 0) {
+  s->pp = (int32_t)pl->pp;
+  s->ep = (int32_t)pl->ep;
+  if (pl->pp > 1) {
+    /* per device: the largest stage's weights */
+    s->weights_bytes = 0;
+    for (double i = 0; i < pl->pp; i++) {
+      plan st;
+      stage_plan(pl, i, &st);
+      if (st.w_resident > s->weights_bytes) s->weights_bytes = st.w_resident;
+    }
+  }
+  if (cfg->mem_bytes > 0 && (pl->pp > 1 || pl->dp > 1)) {
+    double fit = fit_batch(pl, T, cfg->mem_bytes);
+    s->weights_fit = fit >= 0;
+    s->max_batch = fit < 0 ? 0 : (fit == HUGE_VAL ? -1 : fit);
+    s->devices_needed = ceil(pl->w_total / cfg->mem_bytes);
+  } else if (cfg->mem_bytes > 0) {
     s->weights_fit = pl->w_resident <= cfg->mem_bytes;
     double left = cfg->mem_bytes - pl->w_resident;
     if (left <= 0) s->max_batch = 0;
     else if (Te * pl->kv_tok <= 0) s->max_batch = -1; /* no cache: only weights */
     else s->max_batch = floor(left / (Te * pl->kv_tok));
-    s->devices_needed = ceil(pl->w_resident * pl->n / cfg->mem_bytes);
+    s->devices_needed = ceil(pl->w_total / cfg->mem_bytes);
   } else {
     s->weights_fit = 1;
     s->max_batch = -1;
@@ -390,9 +678,10 @@ rl_status rl_decode(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof *r
   TRY(make_plan(m, cfg, &pl, err));
   for (int32_t i = 0; i < n; i++) {
     rl_decode_row *r = &rows[i];
-    decode_row(&pl, cfg, roof, batches[i], cfg->context, r);
+    decode_step(&pl, cfg, roof, batches[i], cfg->context, r);
     const double v[] = {r->flops, r->bytes, r->intensity, r->compute_time_s, r->memory_time_s, r->comm_time_s,
-                        r->step_time_s, r->tokens_per_s, r->tokens_per_s_per_seq, r->memory_bytes};
+                        r->step_time_s, r->tokens_per_s, r->tokens_per_s_per_seq, r->memory_bytes,
+                        r->p2p_time_s, r->a2a_time_s, r->stage_time_max_s};
     TRY(rli_check_finite(v, sizeof v / sizeof v[0], err,
                          "batch %g, context %g, peak %g FLOP/s, bandwidth %g B/s, link %g B/s", batches[i],
                          cfg->context, roof->peak, roof->bandwidth, cfg->link_bw));
@@ -542,7 +831,12 @@ static rl_status add_after_attention(acc *a, const plan *pl, double tok, double 
      * quantization */
     op = linear(tok, d, m->experts, ad, pl->quant ? m->dtype : wd);
     TRY(add_op(a, "router", &op, ml, 0, err));
-    TRY(add_mlp(a, pl, m, "expert mlp", routed_tok, m->d_ff, ml * routed_n, ad, wd, err));
+    /* expert parallelism: the device's own whole experts, not a 1/tp slice */
+    double div = a->tp;
+    if (pl->ep > 1) a->tp = 1;
+    rl_status st = add_mlp(a, pl, m, "expert mlp", routed_tok, m->d_ff, ml * routed_n, ad, wd, err);
+    a->tp = div;
+    TRY(st);
     if (m->shared_experts > 0)
       TRY(add_mlp(a, pl, m, "shared expert mlp", tok, m->d_ff, ml * m->shared_experts, ad, wd, err));
   } else {
@@ -566,6 +860,134 @@ static rl_status add_counted(acc *a, const plan *pl, double tok, int32_t ad, rl_
   return add_op(a, "linear layers (2N FLOPs/token)", &op, 1, 0, err);
 }
 
+/* The ops of pl's layers (the whole model, or one stage) for b prompts of
+ * p tokens per attention replica (b_all in all, which the experts see),
+ * added to a. */
+static rl_status prefill_pass(acc *a, const plan *pl, const rl_infer_cfg *cfg, double b, double b_all, double p,
+                              rl_error *err) {
+  const rl_model *m = &pl->m;
+  int32_t wd = cfg->weight_dtype < 0 ? m->dtype : cfg->weight_dtype;
+  int32_t ad = cfg->act_dtype < 0 ? m->dtype : cfg->act_dtype;
+  double L = m->layers, d = m->d_model, H = m->heads, Hkv = m->kv_heads, dh = m->head_dim;
+  double tok = b * p;
+  rl_op op;
+  int mla = m->kv_lora_rank > 0;
+  double dqk = m->nope_dim + m->rope_dim, dv = m->v_head_dim;
+  if (pl->p.derived) TRY(add_projections(a, pl, tok, ad, wd, err));
+  /* attention: the full layers as one op; the windowed layers see at most
+   * W keys per query (pairs: sum over queries of min(i, W), halved as the
+   * causal convention halves T^2) */
+  int fused = cfg->attention_impl != RL_ATTN_IMPL_NAIVE;
+  double Lw = m->window > 0 ? m->window_layers : 0, Lf = L - Lw;
+  const char *impl = fused ? "fused" : "naive";
+  char label[RL_LABEL_MAX];
+  if (mla) {
+    /* prefill in the plain form: K and V expanded per head */
+    double pairs = p * p * (cfg->causal ? 0.5 : 1.0);
+    op = rl_op_init(RL_OP_KERNEL, ad);
+    op.flops = b * H * (2 * pairs * dqk + 2 * pairs * dv + 5 * pairs);
+    op.bytes = b * pl->s_a * H * p * (2 * dqk + 2 * dv) + (fused ? 0 : b * pl->s_a * H * 4 * p * p);
+    snprintf(label, sizeof label, "attention (latent, %s%s)", impl, cfg->causal ? ", causal" : "");
+    TRY(add_op(a, label, &op, L, 0, err));
+  } else {
+    if (Lf > 0) {
+      op = rl_op_init(RL_OP_ATTENTION, ad);
+      op.seq = p;
+      op.head_dim = dh;
+      op.heads = H;
+      op.kv_heads = Hkv;
+      op.batch = b;
+      op.flags = (fused ? RL_OP_FUSED : 0) | (cfg->causal ? RL_OP_CAUSAL : 0);
+      snprintf(label, sizeof label, "attention (%s%s)", impl, cfg->causal ? ", causal" : "");
+      TRY(add_op(a, label, &op, Lf, 0, err));
+    }
+    if (Lw > 0) {
+      double W = m->window, kv = p < W ? p : W;
+      double pairs = cfg->causal ? (p <= W ? p * p / 2 : W * W / 2 + (p - W) * W) : p * kv;
+      op = rl_op_init(RL_OP_KERNEL, ad);
+      op.flops = b * H * (4 * pairs * dh + 5 * pairs);
+      op.bytes = b * pl->s_a * (2 * H * p * dh + 2 * Hkv * p * dh) + (fused ? 0 : b * pl->s_a * H * 4 * p * kv);
+      snprintf(label, sizeof label, "attention (window %.0f, %s)", W, impl);
+      TRY(add_op(a, label, &op, Lw, 0, err));
+    }
+  }
+  if (pl->p.derived) {
+    /* every routed expert sees b_all p k / E tokens (uniform routing);
+     * with expert parallelism a device holds E / ep whole experts */
+    double E = m->experts, et = E > 0 ? ceil(b_all * p * m->experts_active / E) : 0;
+    TRY(add_after_attention(a, pl, tok, et, pl->e_local, ad, wd, err));
+    if (pl->last) {
+      op = linear(b, d, m->vocab, ad, pl->keep_dtype);
+      TRY(add_op(a, "output layer (last token)", &op, 1,
+                 cfg->quantize_all ? scales(pl, d, m->vocab) * pl->group_bytes : 0, err));
+    }
+  } else {
+    TRY(add_counted(a, pl, tok, ad, err));
+  }
+  return RL_OK;
+}
+
+/* One stage's time for a micro-batch of x prompts of p tokens: its ops'
+ * bounds and its communication (*comm, of which *a2a all-to-alls); the
+ * send to the next stage is the caller's. */
+static rl_status stage_prefill(const plan *st, const rl_infer_cfg *cfg, const rl_roof *roof, double x, double p,
+                               double *t, double *comm, double *a2a, rl_error *err) {
+  acc a = {NULL, 0, 0, 0, 0, 0, 0, 0, roof, st->n};
+  double xd = per_replica(st, x);
+  TRY(prefill_pass(&a, st, cfg, xd, x, p, err));
+  *comm = layer_comm(st, cfg, xd * p, a2a);
+  *t = a.time + *comm;
+  return RL_OK;
+}
+
+/* The prefill over the pipeline: b prompts in m micro-batches (GPipe,
+ * Huang et al. 2019), each crossing the stages in turn; stage s takes t_s
+ * (its ops, its communication, the send to the next stage) for a
+ * micro-batch, and works on one micro-batch at a time. The time to first
+ * token is the flow shop's makespan, C(j, s) = max(C(j-1, s), C(j, s-1))
+ * + t_s(j); with m equal micro-batches it is sum_s t_s + (m-1) max_s t_s,
+ * and with equal stages (m + p - 1) t, idle a share (p-1)/(m+p-1) of the
+ * time (the bubble; GPipe §2.2). bubble_fraction = 1 - busy / (p x TTFT).
+ * comm, p2p and a2a: along the first micro-batch's path. */
+static rl_status prefill_pipeline(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *roof, double b, double p,
+                                  rl_prefill_result *out, rl_error *err) {
+  double xb, nb, m = microbatches(pl, cfg, b, &xb, &nb);
+  double tb[RL_MAX_STAGES], ts[RL_MAX_STAGES], C[RL_MAX_STAGES];
+  int np = (int)pl->pp;
+  double comm = 0, p2p = 0, a2a = 0, busy = 0, tmax = 0;
+  for (int s = 0; s < np; s++) {
+    plan st;
+    stage_plan(pl, s, &st);
+    double c, x2, send = s < np - 1 ? p2p_time(pl, cfg, per_replica(pl, xb) * p) : 0;
+    TRY(stage_prefill(&st, cfg, roof, xb, p, &tb[s], &c, &x2, err));
+    tb[s] += send;
+    comm += c + send;
+    p2p += send;
+    a2a += x2;
+    ts[s] = 0;
+    if (nb < m) {
+      TRY(stage_prefill(&st, cfg, roof, xb - 1, p, &ts[s], &c, &x2, err));
+      ts[s] += s < np - 1 ? p2p_time(pl, cfg, per_replica(pl, xb - 1) * p) : 0;
+    }
+    busy += nb * tb[s] + (m - nb) * ts[s];
+    if (tb[s] > tmax) tmax = tb[s];
+    C[s] = 0;
+  }
+  for (double j = 0; j < m; j++) {
+    const double *t = j < nb ? tb : ts;
+    C[0] += t[0];
+    for (int s = 1; s < np; s++) C[s] = (C[s] > C[s - 1] ? C[s] : C[s - 1]) + t[s];
+  }
+  out->ttft_s = C[np - 1];
+  out->comm_time_s = comm;
+  out->p2p_time_s = p2p;
+  out->a2a_time_s = a2a;
+  out->microbatches = m;
+  out->stage_time_max_s = tmax;
+  out->bubble_fraction = 1 - busy / (np * out->ttft_s);
+  return RL_OK;
+}
+
 rl_status rl_prefill(const rl_model *m0, const rl_infer_cfg *cfg, const rl_roof *roof,
                      rl_prefill_op *ops, int32_t cap, rl_prefill_result *out, rl_error *err) {
   if (!m0 || !cfg || !out) return rli_fail(err, RL_EINVAL, "no model, configuration or result");
@@ -585,70 +1007,20 @@ rl_status rl_prefill(const rl_model *m0, const rl_infer_cfg *cfg, const rl_roof 
   if (cap < 0) return rli_fail(err, RL_EINVAL, "negative capacity");
   plan pl;
   TRY(make_plan(m0, cfg, &pl, err));
-  const rl_model *m = &pl.m;
-  int32_t wd = cfg->weight_dtype < 0 ? m->dtype : cfg->weight_dtype;
-  int32_t ad = cfg->act_dtype < 0 ? m->dtype : cfg->act_dtype;
-  double L = m->layers, d = m->d_model, H = m->heads, Hkv = m->kv_heads, dh = m->head_dim;
-  double tok = b * p;
+  double L = pl.m.layers, d = pl.d, bd = per_replica(&pl, b), tok = b * p;
   acc a = {ops, cap, 0, 0, 0, 0, 0, 0, roof, pl.n};
-  rl_op op;
-  int mla = m->kv_lora_rank > 0;
-  double dqk = m->nope_dim + m->rope_dim, dv = m->v_head_dim;
-  if (pl.p.derived) TRY(add_projections(&a, &pl, tok, ad, wd, err));
-  /* attention: the full layers as one op; the windowed layers see at most
-   * W keys per query (pairs: sum over queries of min(i, W), halved as the
-   * causal convention halves T^2) */
-  int fused = cfg->attention_impl != RL_ATTN_IMPL_NAIVE;
-  double Lw = m->window > 0 ? m->window_layers : 0, Lf = L - Lw;
-  const char *impl = fused ? "fused" : "naive";
-  char label[RL_LABEL_MAX];
-  if (mla) {
-    /* prefill in the plain form: K and V expanded per head */
-    double pairs = p * p * (cfg->causal ? 0.5 : 1.0);
-    op = rl_op_init(RL_OP_KERNEL, ad);
-    op.flops = b * H * (2 * pairs * dqk + 2 * pairs * dv + 5 * pairs);
-    op.bytes = b * pl.s_a * H * p * (2 * dqk + 2 * dv) + (fused ? 0 : b * pl.s_a * H * 4 * p * p);
-    snprintf(label, sizeof label, "attention (latent, %s%s)", impl, cfg->causal ? ", causal" : "");
-    TRY(add_op(&a, label, &op, L, 0, err));
-  } else {
-    if (Lf > 0) {
-      op = rl_op_init(RL_OP_ATTENTION, ad);
-      op.seq = p;
-      op.head_dim = dh;
-      op.heads = H;
-      op.kv_heads = Hkv;
-      op.batch = b;
-      op.flags = (fused ? RL_OP_FUSED : 0) | (cfg->causal ? RL_OP_CAUSAL : 0);
-      snprintf(label, sizeof label, "attention (%s%s)", impl, cfg->causal ? ", causal" : "");
-      TRY(add_op(&a, label, &op, Lf, 0, err));
-    }
-    if (Lw > 0) {
-      double W = m->window, kv = p < W ? p : W;
-      double pairs = cfg->causal ? (p <= W ? p * p / 2 : W * W / 2 + (p - W) * W) : p * kv;
-      op = rl_op_init(RL_OP_KERNEL, ad);
-      op.flops = b * H * (4 * pairs * dh + 5 * pairs);
-      op.bytes = b * pl.s_a * (2 * H * p * dh + 2 * Hkv * p * dh) + (fused ? 0 : b * pl.s_a * H * 4 * p * kv);
-      snprintf(label, sizeof label, "attention (window %.0f, %s)", W, impl);
-      TRY(add_op(&a, label, &op, Lw, 0, err));
-    }
-  }
-  if (pl.p.derived) {
-    /* every routed expert sees tok k / E tokens (uniform routing) */
-    double E = m->experts, et = E > 0 ? ceil(tok * m->experts_active / E) : 0;
-    TRY(add_after_attention(&a, &pl, tok, et, E, ad, wd, err));
-    op = linear(b, d, m->vocab, ad, pl.keep_dtype);
-    TRY(add_op(&a, "output layer (last token)", &op, 1,
-               cfg->quantize_all ? scales(&pl, d, m->vocab) * pl.group_bytes : 0, err));
-  } else {
-    TRY(add_counted(&a, &pl, tok, ad, err));
-  }
+  TRY(prefill_pass(&a, &pl, cfg, bd, b, p, err));
   memset(out, 0, sizeof *out);
   out->tokens = tok;
   out->flops = a.flops;
   out->bytes = a.bytes;
   out->compute_time_s = a.compute_time;
-  out->comm_time_s = 2 * L * allreduce_time(tok * d * pl.s_a, pl.n, cfg->link_bw, cfg->comm_latency_s);
+  if (pl.ep <= 1) out->comm_time_s = 2 * L * allreduce_time(tok * d * pl.s_a, pl.n, cfg->link_bw, cfg->comm_latency_s);
+  else out->comm_time_s = layer_comm(&pl, cfg, bd * p, &out->a2a_time_s);
   out->ttft_s = a.time + out->comm_time_s;
+  out->microbatches = 1;
+  out->stage_time_max_s = out->ttft_s;
+  if (pl.pp > 1) TRY(prefill_pipeline(&pl, cfg, roof, b, p, out, err));
   out->compute_bound_fraction = a.time > 0 ? a.cb_time / a.time : 0;
   out->tokens_per_s = tok / out->ttft_s;
   /* the prefill yields the first new token; the others take a decode step
@@ -656,20 +1028,30 @@ rl_status rl_prefill(const rl_model *m0, const rl_infer_cfg *cfg, const rl_roof 
   double dec = 0;
   for (double i = 1; i < nt; i++) {
     rl_decode_row row;
-    decode_row(&pl, cfg, roof, b, p + i, &row);
+    decode_step(&pl, cfg, roof, b, p + i, &row);
     dec += row.step_time_s;
   }
   out->decode_time_s = dec;
   out->e2e_time_s = out->ttft_s + dec;
-  out->memory_bytes = pl.w_resident + b * ctx_eff(&pl, p + nt) * pl.kv_tok;
-  out->fits = cfg->mem_bytes <= 0 || out->memory_bytes <= cfg->mem_bytes;
+  double T = ctx_eff(&pl, p + nt);
+  out->memory_bytes = pl.w_resident + bd * T * pl.kv_tok;
   out->weights_bytes = pl.w_resident;
+  for (double s = 0; pl.pp > 1 && s < pl.pp; s++) {
+    plan st;
+    stage_plan(&pl, s, &st);
+    if (s == 0 || st.w_resident + bd * T * st.kv_tok > out->memory_bytes) out->memory_bytes = st.w_resident + bd * T * st.kv_tok;
+    if (s == 0 || st.w_resident > out->weights_bytes) out->weights_bytes = st.w_resident;
+  }
+  out->fits = cfg->mem_bytes <= 0 || out->memory_bytes <= cfg->mem_bytes;
   out->mem_bytes = cfg->mem_bytes;
+  out->pp = (int32_t)pl.pp;
+  out->ep = (int32_t)pl.ep;
   out->n_ops = a.n < cap ? a.n : cap;
   if (!ops) out->n_ops = a.n;
   const double v[] = {out->flops, out->bytes, out->compute_time_s, out->comm_time_s, out->ttft_s,
                       out->compute_bound_fraction, out->tokens_per_s, out->decode_time_s, out->e2e_time_s,
-                      out->memory_bytes};
+                      out->memory_bytes, out->bubble_fraction, out->stage_time_max_s, out->p2p_time_s,
+                      out->a2a_time_s};
   return rli_check_finite(v, sizeof v / sizeof v[0], err,
                           "prompt %g, batch %g, peak %g FLOP/s, bandwidth %g B/s, link %g B/s", p, b, roof->peak,
                           roof->bandwidth, cfg->link_bw);
@@ -692,7 +1074,13 @@ rl_status rl_decode_ops(const rl_model *m0, const rl_infer_cfg *cfg, const rl_ro
   const rl_model *m = &pl.m;
   int32_t wd = cfg->weight_dtype < 0 ? m->dtype : cfg->weight_dtype;
   int32_t ad = cfg->act_dtype < 0 ? m->dtype : cfg->act_dtype;
-  double B = batch, T = cfg->context, L = m->layers, d = m->d_model, H = m->heads, n = pl.n;
+  if (pl.pp > 1)
+    return rli_fail(err, RL_EINVAL, "the op table of a decode step is one pipeline stage's; give it without pp (got pp %g)",
+                    pl.pp);
+  /* with expert parallelism the attention replica's B/dp sequences; the
+   * routed experts see every sequence's tokens */
+  double Ball = batch, B = per_replica(&pl, batch), T = cfg->context, L = m->layers, d = m->d_model, H = m->heads,
+         n = pl.n;
   acc a = {ops, cap, 0, 0, 0, 0, 0, 0, roof, n};
   rl_op op;
   char label[RL_LABEL_MAX];
@@ -747,15 +1135,30 @@ rl_status rl_decode_ops(const rl_model *m0, const rl_infer_cfg *cfg, const rl_ro
      * to (uniform routing, as rl_decode reads them), each over B k / that
      * many tokens */
     double E = m->experts, k = m->experts_active;
-    double touched = E > 0 ? E * (1 - pow(1 - k / E, B)) : 0;
-    TRY(add_after_attention(&a, &pl, B, touched > 0 ? B * k / touched : 0, touched, ad, wd, err));
+    double touched = E > 0 ? E * (1 - pow(1 - k / E, Ball)) : 0;
+    double mine = pl.ep > 1 ? touched * pl.e_local / E : touched; /* on this device */
+    TRY(add_after_attention(&a, &pl, B, touched > 0 ? Ball * k / touched : 0, mine, ad, wd, err));
     op = linear(B, d, m->vocab, ad, pl.keep_dtype);
     TRY(add_op(&a, "output layer (lm_head)", &op, 1,
                cfg->quantize_all ? scales(&pl, d, m->vocab) * pl.group_bytes : 0, err));
   } else {
     TRY(add_counted(&a, &pl, B, ad, err));
   }
-  if (n > 1) {
+  if (pl.ep > 1) {
+    /* expert parallelism: the all-reduces, all-to-alls and re-gathers as
+     * rl_decode adds them (layer_comm) */
+    double a2a, t = layer_comm(&pl, cfg, B, &a2a);
+    if (a.ops && a.n < a.cap) {
+      rl_prefill_op *o = &a.ops[a.n];
+      memset(o, 0, sizeof *o);
+      snprintf(o->name, sizeof o->name, "all-reduces, all-to-alls (tp %.0f, ep %.0f)", n, pl.ep);
+      o->count = 2 * L;
+      o->time_s = t;
+      o->bound = RL_BOUND_NETWORK;
+    }
+    a.n++;
+    a.time += t;
+  } else if (n > 1) {
     /* the tensor-parallel all-reduces, as rl_decode adds them: 2 a layer of
      * B d activations, ring (2(n-1)/n of them cross each device's link) */
     double S = B * d * pl.s_a;
@@ -787,7 +1190,7 @@ const char *rl_plan_limit_name(int32_t limit) {
 
 typedef struct plan_eval {
   int fits, ttft_ok, tpot_ok;
-  double ttft, tpot, memory;
+  double ttft, tpot, memory, microbatches;
   int32_t bound;
 } plan_eval;
 
@@ -809,6 +1212,7 @@ static rl_status plan_at(const rl_model *m, const rl_infer_cfg *cfg, const rl_ro
   ev->memory = row.memory_bytes;
   ev->bound = row.bound;
   ev->fits = row.fits;
+  ev->microbatches = row.microbatches;
   ev->ttft_ok = pc->ttft_s <= 0 || pr.ttft_s <= pc->ttft_s;
   ev->tpot_ok = pc->tpot_s <= 0 || row.step_time_s <= pc->tpot_s;
   return RL_OK;
@@ -830,31 +1234,36 @@ rl_status rl_plan(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof *roo
     return rli_fail(err, RL_EINVAL, "gen must be a whole number of tokens >= 1 and <= 1e6 (got %g)", pc->gen);
   if (!isfinite(pc->ttft_s) || pc->ttft_s < 0) return rli_fail(err, RL_EINVAL, "the TTFT target must be >= 0");
   if (!isfinite(pc->tpot_s) || pc->tpot_s < 0) return rli_fail(err, RL_EINVAL, "the TPOT target must be >= 0");
-  double tp = cfg->tp > 1 ? cfg->tp : 1;
-  if (!isfinite(pc->gpus) || pc->gpus < tp || pc->gpus != floor(pc->gpus) || pc->gpus > 1e7)
-    return rli_fail(err, RL_EINVAL, "gpus must be a whole number >= tp (%g; got %g)", tp, pc->gpus);
   double cap = pc->max_batch == 0 ? 65536 : pc->max_batch;
   if (!isfinite(cap) || cap < 1 || cap != floor(cap) || cap > 1e9)
     return rli_fail(err, RL_EINVAL, "max_batch must be a whole number >= 1 (got %g)", pc->max_batch);
   plan pl;
   TRY(make_plan(m, cfg, &pl, err));
+  double tp = pl.n, dev = pl.pp * (pl.ep > 1 ? pl.ep : tp);
+  if (!isfinite(pc->gpus) || pc->gpus < dev || pc->gpus != floor(pc->gpus) || pc->gpus > 1e7)
+    return rli_fail(err, RL_EINVAL, "gpus must be a whole number >= pp x max(tp, ep) (%g; got %g)", dev, pc->gpus);
   memset(out, 0, sizeof *out);
   out->tp = (int32_t)tp;
-  out->pp = 1;
+  out->pp = (int32_t)pl.pp;
+  out->ep = (int32_t)pl.ep;
   out->weight_dtype = cfg->weight_dtype < 0 ? pl.m.dtype : cfg->weight_dtype;
   int32_t ad = cfg->act_dtype < 0 ? pl.m.dtype : cfg->act_dtype;
   out->kv_dtype = cfg->kv_dtype < 0 ? ad : cfg->kv_dtype;
-  out->replicas = floor(pc->gpus / tp);
+  out->replicas = floor(pc->gpus / dev);
   double hi = cap;
   int cap_is_memory = 0;
   if (cfg->mem_bytes > 0) {
-    if (pl.w_resident > cfg->mem_bytes) {
+    double fit = fit_batch(&pl, pc->prompt + pc->gen, cfg->mem_bytes);
+    if (fit < 0) {
       out->limit = RL_LIMIT_WEIGHTS;
       out->memory_bytes = pl.w_resident;
+      for (double s = 0; pl.pp > 1 && s < pl.pp; s++) {
+        plan st;
+        stage_plan(&pl, s, &st);
+        if (s == 0 || st.w_resident > out->memory_bytes) out->memory_bytes = st.w_resident;
+      }
       return RL_OK;
     }
-    double per = ctx_eff(&pl, pc->prompt + pc->gen) * pl.kv_tok;
-    double fit = per > 0 ? floor((cfg->mem_bytes - pl.w_resident) / per) : cap;
     if (fit < hi) { hi = fit; cap_is_memory = 1; }
   }
   plan_eval ev;
@@ -906,6 +1315,7 @@ rl_status rl_plan(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof *roo
   out->memory_bytes = ev.memory;
   out->bound = ev.bound;
   out->tokens_per_s = out->replicas * B * pc->gen / pr.e2e_time_s;
-  out->tokens_per_s_per_device = out->tokens_per_s / (out->replicas * tp);
+  out->tokens_per_s_per_device = out->tokens_per_s / (out->replicas * dev);
+  out->microbatches = ev.microbatches;
   return RL_OK;
 }

@@ -180,6 +180,26 @@ size_t rl_model_list_json(char *buf, size_t cap) {
 
 /* ---- decode and prefill ------------------------------------------------------ */
 
+/* pp, ep and the stages (first layer, layers, weights per device) */
+static void par_members(jw *j, const rl_model *m, const rl_infer_cfg *cfg) {
+  rl_stage st[RL_MAX_STAGES];
+  int32_t n = 0;
+  if (rl_stages(m, cfg, st, RL_MAX_STAGES, &n, NULL) != RL_OK) n = 0;
+  jw_num(j, "pp", cfg->pp > 1 ? cfg->pp : 1);
+  jw_num(j, "ep", cfg->ep > 1 ? cfg->ep : 1);
+  jw_num(j, "p2p_latency_s", cfg->p2p_latency_s);
+  jw_num(j, "a2a_latency_s", cfg->a2a_latency_s);
+  jw_open(j, "stages", '[');
+  for (int32_t i = 0; i < n; i++) {
+    jw_open(j, NULL, '{');
+    jw_num(j, "first_layer", st[i].first_layer);
+    jw_num(j, "layers", st[i].layers);
+    jw_num(j, "weights_bytes", st[i].weights_bytes);
+    jw_close(j, '}');
+  }
+  jw_close(j, ']');
+}
+
 static void roof_kind(jw *j, const rl_roof *roof) {
   jw_str(j, "peak_kind", roof->peak_kind < 0 ? "custom" : rl_peak_name(roof->peak_kind));
 }
@@ -259,6 +279,7 @@ size_t rl_decode_json(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof 
   jw_num(&j, "scale_bytes", s->scale_bytes);
   jw_num(&j, "kept_bytes", s->kept_bytes);
   jw_str(&j, "kept_dtype", rl_dtype_name(s->kept_dtype));
+  par_members(&j, m, cfg);
   jw_open(&j, "rows", '[');
   for (int32_t i = 0; i < n; i++) {
     const rl_decode_row *r = &rows[i];
@@ -278,6 +299,10 @@ size_t rl_decode_json(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof 
     jw_num(&j, "compute_time_s", r->compute_time_s);
     jw_num(&j, "memory_time_s", r->memory_time_s);
     jw_num(&j, "comm_time_s", r->comm_time_s);
+    jw_num(&j, "microbatches", r->microbatches);
+    jw_num(&j, "stage_time_max_s", r->stage_time_max_s);
+    jw_num(&j, "p2p_time_s", r->p2p_time_s);
+    jw_num(&j, "a2a_time_s", r->a2a_time_s);
     jw_close(&j, '}');
   }
   jw_close(&j, ']');
@@ -324,7 +349,20 @@ size_t rl_prefill_json(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof
   jw_num(&j, "peak", roof->peak);
   jw_num(&j, "bandwidth", roof->bandwidth);
   jw_num(&j, "tp", cfg->tp > 1 ? cfg->tp : 1);
-  op_rows(&j, ops, r->n_ops, r->ttft_s);
+  par_members(&j, m, cfg);
+  jw_num(&j, "microbatches", r->microbatches);
+  jw_num(&j, "bubble_fraction", r->bubble_fraction);
+  jw_num(&j, "stage_time_max_s", r->stage_time_max_s);
+  jw_num(&j, "p2p_time_s", r->p2p_time_s);
+  jw_num(&j, "a2a_time_s", r->a2a_time_s);
+  /* shares of the time to first token; with pipeline stages (which overlap)
+   * of the ops' sum */
+  double whole = r->ttft_s;
+  if (r->pp > 1) {
+    whole = 0;
+    for (int32_t i = 0; i < r->n_ops; i++) whole += ops[i].time_s;
+  }
+  op_rows(&j, ops, r->n_ops, whole);
   jw_close(&j, '}');
   return jw_end(&j);
 }
@@ -449,6 +487,8 @@ size_t rl_plan_json(const rl_model *m, const rl_plan_cfg *plan, const char *hw_i
     jw_num(&j, "batch", r->batch);
     jw_num(&j, "tp", r->tp);
     jw_num(&j, "pp", r->pp);
+    jw_num(&j, "ep", r->ep > 1 ? r->ep : 1);
+    jw_opt(&j, "microbatches", r->batch > 0, r->microbatches);
     jw_str(&j, "weight_dtype", rl_dtype_name(r->weight_dtype));
     jw_str(&j, "kv_dtype", rl_dtype_name(r->kv_dtype));
     jw_opt(&j, "ttft_s", r->ttft_s > 0, r->ttft_s);

@@ -232,7 +232,12 @@ def main():
     for plan in (["--model", "llama3-70b", "--prompt", "2048", "--gen", "64", "--ttft", "1s",
                   "--tpot", "30ms", "--weight-dtype", "bf16,int4", "--kv-dtype", "bf16,fp8"],
                  ["--model", "mixtral-8x7b", "--prompt", "512", "--gen", "32", "--tpot", "40ms",
-                  "--gpus", "4", "--hw", "h200"]):
+                  "--gpus", "4", "--hw", "h200"],
+                 # pipeline stages (uneven: 80 layers over 3) and expert parallelism
+                 ["--model", "llama3-70b", "--prompt", "1024", "--gen", "64", "--ttft", "2s",
+                  "--tpot", "60ms", "--gpus", "8", "--pp", "1,2,3", "--tp", "1,2"],
+                 ["--model", "mixtral-8x7b", "--prompt", "512", "--gen", "32", "--tpot", "40ms",
+                  "--gpus", "8", "--ep", "1,2,4", "--pp", "1,2", "--tp", "1,2", "--hw", "h200"]):
         rc, out, err = run(binary, ["plan"] + plan + ["--json"])
         doc = json.loads(out) if rc == 0 else {"rows": []}
         if rc != 0 or not any(r["batch"] > 0 for r in doc["rows"]):
@@ -241,8 +246,8 @@ def main():
         for r in doc["rows"]:
             if r["batch"] == 0:
                 continue
-            fmt = ["--model", plan[1], "--tp", str(r["tp"]), "--weight-dtype", r["weight_dtype"],
-                   "--kv-dtype", r["kv_dtype"]] + hw
+            fmt = ["--model", plan[1], "--tp", str(r["tp"]), "--pp", str(r["pp"]), "--ep", str(r["ep"]),
+                   "--weight-dtype", r["weight_dtype"], "--kv-dtype", r["kv_dtype"]] + hw
             rc1, o1, _ = run(binary, ["decode"] + fmt + ["--batch", str(r["batch"]), "--context",
                              str(doc["prompt"] + doc["gen"]), "--json"])
             rc2, o2, _ = run(binary, ["prefill"] + fmt + ["--batch", str(r["batch"]), "--prompt",
@@ -253,11 +258,12 @@ def main():
             d, p = json.loads(o1), json.loads(o2)
             same = (d["rows"][0]["step_time_s"] == r["tpot_s"] and p["ttft_s"] == r["ttft_s"]
                     and p["e2e_time_s"] == r["e2e_s"] and d["rows"][0]["fits"] and p["fits"]
-                    and d["rows"][0]["memory_bytes"] == r["memory_bytes"])
+                    and d["rows"][0]["memory_bytes"] == r["memory_bytes"]
+                    and d["rows"][0]["microbatches"] == r["microbatches"])
             if same:
                 passed += 1
             else:
-                bad("plan", f"tp {r['tp']} {r['weight_dtype']}/{r['kv_dtype']} batch {r['batch']}",
+                bad("plan", f"tp {r['tp']} pp {r['pp']} ep {r['ep']} {r['weight_dtype']}/{r['kv_dtype']} batch {r['batch']}",
                     "differs from decode/prefill at that batch")
     # help: `roofline CMD --help` and `roofline help CMD` print the same text
     rc, out, _ = run(binary, ["--help"])

@@ -170,6 +170,9 @@ BINDING_SAYS = {
     "err.plan.noprompt": "prompt is required",
     "err.plan.nogen": "gen is required",
     "err.plan.dtype": "unknown dtype 'int3'",
+    "err.decode.epdense": "ep applies to a mixture of experts; llama3-8b has no experts",
+    "err.plan.epdense": "ep applies to a mixture of experts; llama3-8b has no experts",
+    "err.prefill.mbnopp": "microbatches applies with pp > 1 only",
 }
 # flags that only the command line has: a case using them has no binding counterpart
 CLI_FLAGS = ("--json", "--csv")

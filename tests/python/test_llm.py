@@ -82,6 +82,15 @@ class SameAsTheCommand(unittest.TestCase):
                            bw=1e12, mem="80GiB")),
         (["prefill", "--model", "llama3-8b", "--prompt", "2048", "--new-tokens", "256", "--no-causal"],
          lambda: rl.prefill("llama3-8b", prompt=2048, new_tokens=256, causal=False)),
+        (["decode", "--model", "deepseek-v3", "--context", "4096", "--batch", "1,96", "--pp", "3",
+          "--ep", "8", "--tp", "2", "--hw", "h200"],
+         lambda: rl.decode("deepseek-v3", context=4096, batch=[1, 96], pp=3, ep=8, tp=2, hw="h200")),
+        (["prefill", "--model", "llama3-70b", "--prompt", "1024", "--batch", "7", "--pp", "3",
+          "--microbatches", "5", "--new-tokens", "8"],
+         lambda: rl.prefill("llama3-70b", prompt=1024, batch=7, pp=3, microbatches=5, new_tokens=8)),
+        (["plan", "--model", "mixtral-8x7b", "--prompt", "512", "--gen", "32", "--tpot", "40ms",
+          "--pp", "1,2", "--ep", "1,4", "--hw", "h200"],
+         lambda: rl.plan("mixtral-8x7b", prompt=512, gen=32, tpot="40ms", pp="1,2", ep=[1, 4], hw="h200")),
         (["mfu", "--model", "llama3-8b", "--seq", "8192", "--tokens-per-s", "1e6", "--gpus", "128",
           "--hw", "b200", "--recompute", "selective", "--attention", "causal", "--padding", "5%",
           "--exclude-embedding"],
@@ -108,6 +117,22 @@ class SameAsTheCommand(unittest.TestCase):
             if list(doc) == ["rows"]:
                 doc = doc["rows"]
             self.assertEqual(call(), doc, " ".join(args))
+
+
+class Parallelism(unittest.TestCase):
+    def test_pipeline_identity(self):
+        """pp 2 at B = 1: pp 1's memory-bound step plus one send of d bf16 activations."""
+        one = rl.decode("llama3-70b", batch=1, context=4096)["rows"][0]
+        two = rl.decode("llama3-70b", batch=1, context=4096, pp=2)
+        send = 8192 * 2 / 450e9 + 6.6e-6 + 0.6e-6
+        self.assertEqual([s["layers"] for s in two["stages"]], [40, 40])
+        self.assertAlmostEqual(two["rows"][0]["step_time_s"], one["step_time_s"] + send, delta=1e-12)
+        p = rl.prefill("llama3-70b", prompt=2048, batch=8, pp=4, microbatches=8)
+        self.assertAlmostEqual(p["bubble_fraction"], 3 / 11, delta=0.005)
+        with self.assertRaisesRegex(ValueError, "pp must be >= 1"):
+            rl.decode("llama3-8b", pp=0)
+        with self.assertRaisesRegex(ValueError, "ep 3 does not divide the 8 experts"):
+            rl.decode("mixtral-8x7b", ep=3)
 
 
 class Models(unittest.TestCase):
@@ -203,7 +228,7 @@ class Errors(unittest.TestCase):
             (lambda: rl.decode("llama3-8b", context=-5), "context must be a whole number"),
             (lambda: rl.decode("llama3-8b", tp=3), "tp 3 does not divide the 32 attention heads"),
             (lambda: rl.decode("llama3-8b", tp=0), "tp must be a whole number >= 1"),
-            (lambda: rl.decode("llama3-8b", link_bw="1GB/s"), "apply with tp > 1 only"),
+            (lambda: rl.decode("llama3-8b", link_bw="1GB/s"), "applies with tp, pp or ep > 1 only"),
             (lambda: rl.decode("llama3-8b", embedding="half"), "'half' is not gathered or full"),
             (lambda: rl.decode("llama3-8b", hw="h900"), "unknown hardware 'h900'"),
             (lambda: rl.decode("llama3-8b", hw="h100", dtype="int4"), "no int4 tensor peak"),

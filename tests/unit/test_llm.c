@@ -182,6 +182,135 @@ static void test_decode_tp_and_errors(void) {
   CHECK(strstr(e.msg, "layers") != NULL);
 }
 
+/* Pipeline and expert parallelism: the identities a hand check gives. */
+static void test_pipeline(void) {
+  const char *ids[] = {"llama3-70b", "deepseek-v3", "gemma2-27b", "mixtral-8x7b", "gpt2"};
+  rl_roof r = h100(0);
+  for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+    rl_model m = find(ids[i]);
+    rl_infer_cfg c = rl_infer_cfg_init();
+    c.context = 4096;
+    c.link_bw = 450e9;
+    c.p2p_latency_s = 7.2e-6;
+    double one = 1;
+    rl_decode_row r1, r2;
+    rl_decode_summary s1;
+    rl_stage st[8];
+    int32_t n;
+    CHECK(rl_decode(&m, &c, &r, &one, 1, &r1, &s1, NULL) == RL_OK);
+    /* pp 1 and pp 0 are one stage: the same figures, bit for bit */
+    c.pp = 1;
+    rl_decode_row r0;
+    CHECK(rl_decode(&m, &c, &r, &one, 1, &r0, NULL, NULL) == RL_OK);
+    CHECK(memcmp(&r0, &r1, sizeof r0) == 0);
+    CHECK(rl_stages(&m, &c, st, 8, &n, NULL) == RL_OK && n == 1 && st[0].weights_bytes == s1.weights_bytes);
+    /* the stages hold every layer once and every weight once */
+    for (int32_t pp = 2; pp <= 5; pp++) {
+      c.pp = pp;
+      CHECK(rl_stages(&m, &c, st, 8, &n, NULL) == RL_OK && n == pp);
+      double layers = 0, w = 0, lo = 1e9, hi = 0;
+      for (int32_t k = 0; k < n; k++) {
+        CHECK_NEAR(st[k].first_layer, layers, 0);
+        layers += st[k].layers;
+        w += st[k].weights_bytes;
+        if (st[k].layers < lo) lo = st[k].layers;
+        if (st[k].layers > hi) hi = st[k].layers;
+      }
+      CHECK_NEAR(layers, m.layers, 0);
+      CHECK(hi - lo <= 1 && st[n - 1].layers == lo);
+      CHECK_NEAR(w, s1.weights_bytes, 1e-12);
+    }
+    /* pp 2 at B = 1 (one micro-batch): the stages in turn plus one send
+     * of d activations; memory-bound stages sum to the whole model's bound */
+    c.pp = 2;
+    CHECK(rl_decode(&m, &c, &r, &one, 1, &r2, NULL, NULL) == RL_OK);
+    rl_model k;
+    CHECK(rl_model_check(&m, &k, NULL) == RL_OK);
+    double send = k.d_model * rl_dtype_bytes(k.dtype) / 450e9 + 7.2e-6;
+    CHECK_NEAR(r2.p2p_time_s, send, 1e-12);
+    CHECK_NEAR(r2.microbatches, 1, 0);
+    CHECK(r1.bound == RL_BOUND_MEMORY && r2.bound == RL_BOUND_MEMORY);
+    CHECK_NEAR(r2.step_time_s, r1.step_time_s + send, 1e-9);
+    CHECK_NEAR(r2.bytes, r1.bytes, 1e-12);
+    CHECK_NEAR(r2.flops, r1.flops, 1e-12);
+    CHECK(r2.stage_time_max_s < r2.step_time_s && r2.stage_time_max_s > r2.step_time_s / 2 - send);
+  }
+  /* prefill, one micro-batch over 2 stages: pp 1's time + one send of the
+   * b p d activations; m equal micro-batches over p equal stages leave
+   * the bubble (p-1)/(m+p-1) (GPipe); the model given by its count has
+   * no output layer to make the last stage longer */
+  rl_model m = find("llama3-8b");
+  rl_infer_cfg c = rl_infer_cfg_init();
+  c.context = 1024;
+  c.batch = 4;
+  c.link_bw = 450e9;
+  rl_prefill_result p1, p2;
+  CHECK(rl_prefill(&m, &c, &r, NULL, 0, &p1, NULL) == RL_OK);
+  c.pp = 2;
+  c.microbatches = 1;
+  CHECK(rl_prefill(&m, &c, &r, NULL, 0, &p2, NULL) == RL_OK);
+  CHECK_NEAR(p2.ttft_s, p1.ttft_s + 4 * 1024 * 4096 * 2 / 450e9, 1e-9);
+  CHECK_NEAR(p2.bubble_fraction, 0.5, 0.01);
+  rl_model u = rl_model_init();
+  u.params = 8e9;
+  u.layers = 32;
+  u.heads = 32;
+  u.head_dim = 128;
+  c.link_bw = 1e300; /* sends of no cost: the stages are equal */
+  for (int32_t pp = 2; pp <= 8; pp *= 2)
+    for (double mb = 1; mb <= 16; mb *= 2) {
+      c.pp = pp;
+      c.microbatches = mb;
+      c.batch = 16;
+      CHECK(rl_prefill(&u, &c, &r, NULL, 0, &p2, NULL) == RL_OK);
+      CHECK_NEAR(p2.bubble_fraction, (pp - 1) / (mb + pp - 1), 1e-9);
+      CHECK_NEAR(p2.microbatches, mb, 0);
+    }
+  /* bad input */
+  rl_error e;
+  c = rl_infer_cfg_init();
+  c.context = 8;
+  c.link_bw = 450e9;
+  c.pp = 33;
+  CHECK(rl_prefill(&m, &c, &r, NULL, 0, &p2, &e) == RL_EINVAL && strstr(e.msg, "exceeds the 32 layers"));
+  c.pp = -1;
+  CHECK(rl_prefill(&m, &c, &r, NULL, 0, &p2, &e) == RL_EINVAL && strstr(e.msg, "pp must be"));
+  c.pp = 1;
+  c.microbatches = 2;
+  CHECK(rl_prefill(&m, &c, &r, NULL, 0, &p2, &e) == RL_EINVAL && strstr(e.msg, "microbatches apply with pp > 1"));
+  c.microbatches = 0;
+  c.ep = 2;
+  CHECK(rl_prefill(&m, &c, &r, NULL, 0, &p2, &e) == RL_EINVAL && strstr(e.msg, "no experts"));
+  rl_model x = find("mixtral-8x7b");
+  c.ep = 3;
+  CHECK(rl_prefill(&x, &c, &r, NULL, 0, &p2, &e) == RL_EINVAL && strstr(e.msg, "does not divide the 8 experts"));
+  c.ep = 2;
+  c.tp = 4;
+  CHECK(rl_prefill(&x, &c, &r, NULL, 0, &p2, &e) == RL_EINVAL && strstr(e.msg, "multiple of tp 4"));
+  c.tp = 1;
+  c.link_bw = 0;
+  CHECK(rl_prefill(&x, &c, &r, NULL, 0, &p2, &e) == RL_EINVAL && strstr(e.msg, "link bandwidth"));
+  /* expert parallelism over all 8 experts (tp 1): each device holds the
+   * attention and one whole expert a layer; its FLOPs per token do not
+   * change (uniform routing), the all-to-alls move (7/8) of B/8 x 2 x d */
+  c = rl_infer_cfg_init();
+  c.context = 1024;
+  c.link_bw = 450e9;
+  double b8 = 64;
+  rl_decode_row d1, d8;
+  rl_decode_summary s1, s8;
+  CHECK(rl_decode(&x, &c, &r, &b8, 1, &d1, &s1, NULL) == RL_OK);
+  c.ep = 8;
+  CHECK(rl_decode(&x, &c, &r, &b8, 1, &d8, &s8, NULL) == RL_OK);
+  rl_model k;
+  CHECK(rl_model_check(&x, &k, NULL) == RL_OK);
+  double expert = 3 * k.d_model * k.d_ff * 2; /* bf16 */
+  CHECK_NEAR(s8.weights_bytes, s1.weights_bytes - 7 * k.layers * expert, 1e-12);
+  CHECK_NEAR(d8.flops * 8, d1.flops, 1e-12);
+  CHECK_NEAR(d8.a2a_time_s, k.layers * 2 * (7.0 / 8 * (8 * 2 * k.d_model * 2) / 450e9), 1e-12);
+  CHECK_NEAR(d8.kv_bytes * 8, d1.kv_bytes, 1e-12);
+}
+
 static void test_prefill(void) {
   rl_model m = find("llama3-8b");
   rl_roof r = h100(0);
@@ -552,6 +681,7 @@ int main(void) {
   RUN(test_decode_tp_and_errors);
   RUN(test_prefill);
   RUN(test_decode_ops);
+  RUN(test_pipeline);
   RUN(test_quant);
   RUN(test_plan);
   RUN(test_mfu);

@@ -145,7 +145,7 @@ static void test_prefill(void) {
   char *doc;
   WRITE(rl_prefill_json(&m, &cfg, &roof, hw.id, ops, &r, buf, cap), doc);
   CHECK(has(doc, "\"prompt\":2048,\"batch\":1,\"tokens\":2048,\"causal\":true,"));
-  CHECK(has(doc, "\"new_tokens\":256,") && has(doc, "\"tp\":1,\"ops\":[{\"op\":"));
+  CHECK(has(doc, "\"new_tokens\":256,") && has(doc, "\"tp\":1,\"pp\":1,\"ep\":1,") && has(doc, "\"a2a_time_s\":0,\"ops\":[{\"op\":"));
   int n = 0;
   for (const char *p = doc; p && (p = strstr(p, "{\"op\":")) != NULL; p++) n++;
   CHECK(n == r.n_ops);
