@@ -276,6 +276,83 @@ int chart_trace(const rl_hw *hw, const rl_trace_row *rows, int32_t n, int32_t to
   return 0;
 }
 
+/* Reductions of a collective on one rank per byte on the link (see
+ * charts.h): the ring algorithms of NCCL (all-reduce = reduce-scatter +
+ * all-gather; each rank adds (n-1)/n of the elements), bus bytes by
+ * nccl-tests' doc/PERFORMANCE.md. */
+int chart_trace_colls(const rl_hw *hw, const rl_trace_coll *co, int32_t n, int32_t top,
+                      const char *source, chart_data *c, int32_t *skipped) {
+  int32_t placed = 0, ri = -1;
+  *skipped = 0;
+  for (int32_t i = 0; i < n; i++) {
+    const rl_trace_coll *x = &co[i];
+    int32_t dt = -1;
+    double es = 0, fr = 0, bus = 0;
+    /* floating-point reductions only: integer adds have no roof here */
+    if (x->dtype && x->dtype[0] && rl_dtype_parse(x->dtype, &dt, NULL) == RL_OK &&
+        (dt == RL_FP64 || dt == RL_FP32 || dt == RL_BF16 || dt == RL_FP16))
+      es = rl_dtype_bytes(dt);
+    double m = x->ranks > 0 ? (x->ranks - 1.0) / x->ranks : 0;
+    if (!strcmp(x->name, "allreduce")) fr = m, bus = 2 * m;
+    else if (!strcmp(x->name, "reducescatter")) fr = m, bus = m;
+    else if (!strcmp(x->name, "reduce")) fr = 1, bus = 1;
+    if (!(fr > 0) || !(es > 0) || !(x->link_bw > 0) || !(x->time_s > 0) || !(x->msg_bytes > 0) ||
+        x->count <= 0) {
+      (*skipped)++;
+      continue;
+    }
+    if (placed >= top || c->n_points >= CHART_POINTS) continue;
+    if (ri < 0) {
+      if (c->n_roofs >= CHART_ROOFS) return -1;
+      rl_plot_roof *rf = &c->roofs[c->n_roofs];
+      memset(rf, 0, sizeof *rf);
+      snprintf(rf->label, sizeof rf->label, "%.60s link, one direction", hw->name[0] ? hw->name : hw->id);
+      snprintf(rf->peak_name, sizeof rf->peak_name, "fp32 vector peak");
+      rf->peak = hw->peak[RL_PEAK_FP32];
+      rf->bandwidth = x->link_bw;
+      snprintf(rf->bw_name, sizeof rf->bw_name, "link");
+      if (!(rf->peak > 0)) return -1;
+      rf->color = 2;
+      ri = c->n_roofs++;
+    }
+    rl_plot_point *p = &c->points[c->n_points++];
+    memset(p, 0, sizeof *p);
+    double calls = (double)x->count, F = calls * fr * x->msg_bytes / es, Q = calls * bus * x->msg_bytes;
+    char sz[32];
+    rl_format_quantity(x->msg_bytes, RL_UNIT_BYTES, sz, sizeof sz);
+    snprintf(p->label, sizeof p->label, "%s %s, %d ranks%s", x->name, sz, (int)x->ranks,
+             x->ranks_guess ? "?" : "");
+    p->flops = F;
+    p->bytes = Q;
+    p->intensity = F / Q;
+    p->perf = F / x->time_s;
+    p->roof_perf = fmin(c->roofs[ri].peak, x->link_bw * p->intensity);
+    p->time_s = x->time_s;
+    p->measured = 1;
+    p->bound = RL_BOUND_NETWORK;
+    p->roof = ri;
+    p->marker = RL_MARK_DIAMOND;
+    placed++;
+  }
+  if (!placed) return -1;
+  const char *base = source ? strrchr(source, '/') : NULL;
+  base = base ? base + 1 : source ? source : "";
+  size_t l = strlen(c->subtitle);
+  if (l == 0) {
+    snprintf(c->title, sizeof c->title, "Collectives on the %s link roofline", hw->name[0] ? hw->name : hw->id);
+    snprintf(c->subtitle, sizeof c->subtitle, "%s; ", base);
+    l = strlen(c->subtitle);
+    c->flags = RL_PLOT_AREA_TIME;
+  } else if (l + 2 < sizeof c->subtitle) {
+    snprintf(c->subtitle + l, sizeof c->subtitle - l, "; ");
+    l += 2;
+  }
+  if (l < sizeof c->subtitle)
+    snprintf(c->subtitle + l, sizeof c->subtitle - l,
+             "diamonds: reducing collectives, their adds over nccl-tests' bus bytes, on the link's roof");
+  return 0;
+}
+
 int chart_measure(const rl_measurement *m, chart_data *c) {
   memset(c, 0, sizeof *c);
   static const char *lv[RL_LEVEL_COUNT] = {"L1", "L2", "L3", "DRAM"};

@@ -29,14 +29,26 @@ rl_plot chart_plot(const chart_data *c);
 /* The top `top` (at most CHART_POINTS) kernels with F, Q and a time, at
  * their achieved FLOP/s, marker area by time, under the roofs of the
  * formats they use (the tensor peak of each format, its vector peaks as
- * ceilings). Collectives and copies, measured against a link rather than
- * the chip's roof, are left out. Nsight Compute launches with the level
+ * ceilings). Collectives (chart_trace_colls adds them) and copies,
+ * measured against a link rather than the chip's roof, are left out. Nsight Compute launches with the level
  * counters get the hierarchical chart instead: each launch at its L1, L2
  * and DRAM intensities (one group, the binding level first), one roof per
  * level. `source` names the trace in the subtitle. 0, or -1 when no
  * kernel can be placed. */
 int chart_trace(const rl_hw *hw, const rl_trace_row *rows, int32_t n, int32_t top, const char *source,
                 chart_data *c);
+
+/* Adds to c (after chart_trace, or to an empty c) the collectives that do
+ * arithmetic, on the device's link: one roof whose slanted part is one
+ * direction of the interconnect, and a point per collective (kind, size,
+ * group) of the `top` longest: F = the reduction's adds on one rank
+ * ((n-1)/n x S/e for a ring all-reduce or reduce-scatter, S/e for a reduce;
+ * e the element size), Q = nccl-tests' bus bytes (busbw x time), so its
+ * fraction of that roof is busbw / link. All-gathers, all-to-alls,
+ * broadcasts and send/recv do no arithmetic: left out, and counted in
+ * *skipped. 0 when a collective was placed, else -1. */
+int chart_trace_colls(const rl_hw *hw, const rl_trace_coll *co, int32_t n, int32_t top,
+                      const char *source, chart_data *c, int32_t *skipped);
 
 /* The measured roofline: one slanted roof per memory level, the highest
  * measured peak as the flat roof and the others as ceilings, each labelled

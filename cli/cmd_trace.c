@@ -67,7 +67,9 @@ static const char help[] =
     "                 achieved FLOP/s under the roofs of the formats they use (tensor\n"
     "                 peak, vector peaks as ceilings), marker area by time; ncu: the\n"
     "                 hierarchical chart, each launch at its L1, L2 and HBM\n"
-    "                 intensities (joined) under one roof per level\n"
+    "                 intensities (joined) under one roof per level; the four longest\n"
+    "                 reducing collectives (all-reduce, reduce-scatter) as diamonds on\n"
+    "                 the link's roof: their adds over nccl-tests' bus bytes\n"
     "  --json, --csv  machine-readable output (CSV: the kernel rows)\n"
     "\n"
     "A distributed job (a folder, several files or a glob of Kineto traces, one\n"
@@ -421,10 +423,15 @@ static void print_csv(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t
 /* The top kernels with F, Q and a time on the roofs of their formats
  * (charts.c), as SVG. */
 static int write_plot(cli_ctx *ctx, const char *path, const char *trace, const rl_hw *hw,
-                      const rl_trace_row *rows, int32_t n, int32_t top) {
+                      const rl_trace *t, const rl_trace_row *rows, int32_t n, int32_t top) {
   chart_data *c = malloc(sizeof *c);
   if (!c) return cli_error(ctx, "out of memory");
-  if (chart_trace(hw, rows, n, top, trace, c)) {
+  int none = chart_trace(hw, rows, n, top, trace, c) != 0;
+  if (none) memset(c, 0, sizeof *c);
+  int32_t nco = 0, skipped = 0;
+  const rl_trace_coll *co = t ? rl_trace_colls(t, &nco) : NULL;
+  if (co && chart_trace_colls(hw, co, nco, top < 4 ? top : 4, trace, c, &skipped) == 0) none = 0;
+  if (none) {
     free(c);
     return cli_error(ctx, "--plot: no kernel of %s has F, Q and a time to place", trace);
   }
@@ -567,7 +574,7 @@ static int run_one(cli_ctx *ctx, int argc, char **argv) {
   /* --plot after the report: a chart that cannot be written leaves the
    * report printed, with the one error line (and exit status) after it */
 #define PLOT_AFTER(rc_)                                                                  \
-  ((rc_) == CLI_OK && plot ? write_plot(ctx, plot, path, &hw, rk, nk, top > 0 ? top : 10) \
+  ((rc_) == CLI_OK && plot ? write_plot(ctx, plot, path, &hw, t, rk, nk, top > 0 ? top : 10) \
                            : (rc_))
   if (ctx->json) {
     json_arg a = {t, &hw, &s, top};

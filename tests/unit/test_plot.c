@@ -445,7 +445,14 @@ static void test_layout_trace(void) {
       static const int tops[] = {5, 10, 20, 40};
       for (size_t k = 0; k < sizeof tops / sizeof tops[0]; k++) {
         chart_data *c = malloc(sizeof *c);
-        if (c && chart_trace(&hw, rows, nk, tops[k], files[i], c) == 0) {
+        int32_t nco = 0, skipped = 0;
+        const rl_trace_coll *co = rl_trace_colls(t, &nco);
+        int none = !c || chart_trace(&hw, rows, nk, tops[k], files[i], c) != 0;
+        if (c && none) memset(c, 0, sizeof *c);
+        /* as `trace --plot` does: the reducing collectives on the link's roof */
+        if (c && co && chart_trace_colls(&hw, co, nco, tops[k] < 4 ? tops[k] : 4, files[i], c, &skipped) == 0)
+          none = 0;
+        if (c && !none) {
           rl_plot p = chart_plot(c);
           char what[300];
           snprintf(what, sizeof what, "trace --plot %s --top %d", files[i], tops[k]);
@@ -457,8 +464,57 @@ static void test_layout_trace(void) {
     }
     rl_trace_free(t);
   }
-  CHECK(placed >= 8); /* two fixtures have kernels with F, Q and a time */
+  CHECK(placed >= 12); /* three fixtures have kernels with F, Q and a time, or collectives */
 }
+
+/* The reducing collectives on the link's roof: F = the reduction's adds on
+ * one rank, Q = nccl-tests' bus bytes, so the point's fraction of its roof
+ * is busbw / link, as the collectives table says; all-to-alls and
+ * all-gathers (no arithmetic) are left out and counted. */
+static void test_trace_colls(void) {
+  rl_trace *t = rl_trace_new(-1);
+  rl_error e;
+  rl_hw hw;
+  rl_trace_summary s;
+  if (!t) return;
+  CHECK(rl_trace_read_file(t, "tests/fixtures/traces/pytorch_kineto_2023_a100_ddp_input_dims.json.gz",
+                           RL_TRACE_AUTO, &e) == RL_OK);
+  CHECK(rl_trace_hw(t, &hw, &e) == RL_OK && rl_trace_analyze(t, &hw, &s, &e) == RL_OK);
+  int32_t nco = 0, skipped = 0, red = 0;
+  const rl_trace_coll *co = rl_trace_colls(t, &nco);
+  CHECK(co && nco == 19);
+  for (int32_t i = 0; i < nco; i++)
+    if (!strcmp(co[i].name, "allreduce") || !strcmp(co[i].name, "reducescatter")) red++;
+  chart_data *c = calloc(1, sizeof *c);
+  if (!c || !co) { free(c); rl_trace_free(t); return; }
+  CHECK(chart_trace_colls(&hw, co, nco, 64, "x/t.json", c, &skipped) == 0);
+  CHECK(c->n_points == red && skipped == nco - red && c->n_roofs == 1);
+  CHECK(c->roofs[0].bandwidth == hw.interconnect_bw / 2 && strstr(c->title, "link roofline"));
+  int32_t j = 0;
+  for (int32_t i = 0; i < nco && j < c->n_points; i++) {
+    int ar = !strcmp(co[i].name, "allreduce");
+    if (!ar && strcmp(co[i].name, "reducescatter")) continue;
+    const rl_plot_point *p = &c->points[j++];
+    double n = co[i].ranks;
+    /* fp32: (n-1)/n adds per element over 2(n-1)/n (all-reduce) or (n-1)/n bus bytes x 4 B */
+    CHECK_NEAR(p->intensity, ar ? 1.0 / 8 : 1.0 / 4, 1e-12);
+    CHECK_NEAR(p->flops, (double)co[i].count * (n - 1) / n * co[i].msg_bytes / 4, 1e-12);
+    CHECK_NEAR(p->perf / p->roof_perf, co[i].roof_fraction, 1e-9);
+    CHECK(p->bound == RL_BOUND_NETWORK && p->marker == RL_MARK_DIAMOND && p->roof == 0);
+  }
+  /* after a kernel chart: a roof of its own, the subtitle says what the diamonds are */
+  int32_t nk = 0;
+  const rl_trace_row *rows = rl_trace_rows(t, RL_TRACE_BY_KERNEL, &nk);
+  memset(c, 0, sizeof *c);
+  CHECK(chart_trace(&hw, rows, nk, 10, "x/t.json", c) == 0);
+  int32_t kr = c->n_roofs, kp = c->n_points;
+  CHECK(chart_trace_colls(&hw, co, nco, 4, "x/t.json", c, &skipped) == 0);
+  CHECK(c->n_roofs == kr + 1 && c->n_points == kp + 4 && c->points[kp].roof == kr);
+  CHECK(strstr(c->subtitle, "diamonds") != NULL && strstr(c->title, "kernels") != NULL);
+  free(c);
+  rl_trace_free(t);
+}
+
 
 /* `roofline measure --plot`: a measurement as this machine's README run
  * reports it (peaks, four levels, gemm and add points with fractions on
@@ -663,6 +719,7 @@ int main(void) {
   RUN(test_golden);
   RUN(test_layout_plot);
   RUN(test_layout_trace);
+  RUN(test_trace_colls);
   RUN(test_layout_measure);
   RUN(test_groups);
   RUN(test_trace_hier);
