@@ -374,6 +374,8 @@ int cli_roof(cli_ctx *ctx, const cli_hw_flags *f, const rl_hw *hw,
     out->launch_overhead_s = RL_DEFAULT_LAUNCH_OVERHEAD_S;
     out->peak_kind = -1;
     out->sparse = 0;
+    out->compute_eff = out->bw_eff = 1;
+    out->measured = rl_hw_measured(hw) ? RL_ROOF_MEASURED_BW : 0;
     if (f->sparse) return cli_error(ctx, "--sparse and --peak exclude each other (give the sparse figure as --peak)");
   } else {
     int32_t pk = rl_hw_peak_for(hw, dtype, tensor);
@@ -384,6 +386,7 @@ int cli_roof(cli_ctx *ctx, const cli_hw_flags *f, const rl_hw *hw,
     if (st) return cli_fail(ctx, st, &e);
   }
   if (f->overhead >= 0) out->launch_overhead_s = f->overhead;
+  if (f->bw > 0) out->measured &= ~RL_ROOF_MEASURED_BW; /* --bw replaced it */
   return CLI_OK;
 }
 
@@ -584,8 +587,10 @@ void cli_result_rows(cli_table *t, const rl_hw *hw, const rl_roof *roof,
     snprintf(peak, sizeof peak, "%s %s tensor", roof->sparse ? "2:4 sparse" : "dense",
              rl_peak_name(roof->peak_kind));
   cli_row(t, "hardware", "%s (%s)", hw->id, hw->name);
-  cli_row(t, "peak used", "%s (%s)", cli_q(b1, sizeof b1, roof->peak, RL_UNIT_FLOP_S), peak);
-  cli_row(t, "bandwidth", "%s", cli_q(b1, sizeof b1, roof->bandwidth, RL_UNIT_BYTES_S));
+  cli_row(t, "peak used", "%s (%s%s)", cli_q(b1, sizeof b1, roof->peak, RL_UNIT_FLOP_S), peak,
+          (roof->measured & RL_ROOF_MEASURED_PEAK) ? ", measured by roofline measure" : "");
+  cli_row(t, "bandwidth", "%s%s", cli_q(b1, sizeof b1, roof->bandwidth, RL_UNIT_BYTES_S),
+          (roof->measured & RL_ROOF_MEASURED_BW) ? " (measured by roofline measure)" : "");
   cli_row(t, "FLOPs", "%s", cli_q(b1, sizeof b1, r->flops, RL_UNIT_FLOP));
   cli_row(t, "bytes", "%s", cli_q(b1, sizeof b1, r->bytes, RL_UNIT_BYTES));
   cli_row(t, "intensity", "%s (ridge %s)", cli_q(b1, sizeof b1, r->intensity, RL_UNIT_FLOP_PER_BYTE),

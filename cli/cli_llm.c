@@ -137,11 +137,11 @@ static int fraction(cli_ctx *ctx, const char *flag, const char *text, double *ou
   snprintf(tmp, sizeof tmp, "%s", text);
   size_t n = strlen(tmp);
   double scale = 1;
-  if (n > 0 && tmp[n - 1] == '%') { tmp[n - 1] = 0; scale = 0.01; }
+  if (n > 0 && tmp[n - 1] == '%') { tmp[n - 1] = 0; scale = 100; }
   double v;
   rl_error e;
   if (rl_parse_quantity(tmp, RL_UNIT_COUNT, &v, &e)) return cli_error(ctx, "--%s: %s", flag, e.msg);
-  v *= scale;
+  v /= scale; /* 70% -> 0.7 exactly */
   if (!(v > 0 && v <= 1)) return cli_error(ctx, "--%s must be a fraction in (0, 1] (got %s)", flag, text);
   *out = v;
   return CLI_OK;
@@ -206,8 +206,21 @@ int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, cli_infer_flags *f,
     }
   }
   if ((rc = cli_roof(ctx, hwf, hw, act, 1, roof))) return rc;
+  if (hwf->peak <= 0 && roof->peak_kind == RL_PEAK_FP32 && (act == RL_FP16 || act == RL_BF16))
+    snprintf(f->peak_note, sizeof f->peak_note,
+             "%s (a CPU) has no %s peak; its fp32 peak stands in (fp16/bf16 operands converted to fp32)", hw->id,
+             rl_dtype_name(act));
   roof->peak *= f->compute_eff_v;
   roof->bandwidth *= f->bw_eff_v;
+  roof->compute_eff = f->compute_eff_v;
+  roof->bw_eff = f->bw_eff_v;
+  f->measured_note[0] = 0;
+  if (roof->measured)
+    snprintf(f->measured_note, sizeof f->measured_note, "%s of %s measured on this machine (%.160s)",
+             roof->measured == (RL_ROOF_MEASURED_PEAK | RL_ROOF_MEASURED_BW)
+                 ? "peak and bandwidth"
+                 : (roof->measured & RL_ROOF_MEASURED_PEAK) ? "the peak" : "the bandwidth",
+             hw->id, hw->source);
   cfg->weight_dtype = f->weight_dtype;
   cfg->kv_dtype = f->kv_dtype;
   cfg->act_dtype = f->dtype;
@@ -280,6 +293,7 @@ void cli_infer_notes(cli_ctx *ctx, const cli_infer_flags *f, const rl_decode_sum
   if (f->peak_note[0]) fprintf(o, "  peak         %s\n", f->peak_note);
   if (f->latency_note[0]) fprintf(o, "  latency      %s\n", f->latency_note);
   if (f->par_note[0]) fprintf(o, "  links        %s\n", f->par_note);
+  if (f->measured_note[0]) fprintf(o, "  measured     %s\n", f->measured_note);
   if (f->compute_eff_v < 1 || f->bw_eff_v < 1)
     fprintf(o, "  assumed      %s of the peak and %s of the bandwidth reached (--compute-eff, --bw-eff);\n"
                "               the roofs below are scaled by them, not the pure bound\n",
@@ -296,6 +310,14 @@ void cli_infer_notes(cli_ctx *ctx, const cli_infer_flags *f, const rl_decode_sum
             cfg->quantize_all ? "norms and routers" : "embedding, output layer, norms and routers",
             rl_dtype_name(s->kept_dtype), CLI_Q(s->kept_bytes, RL_UNIT_BYTES));
   }
+}
+
+const char *cli_peak_label(const rl_roof *r, char *buf, size_t cap) {
+  int vector = r->peak_kind == RL_PEAK_FP32 || r->peak_kind == RL_PEAK_FP64 || r->peak_kind == RL_PEAK_VEC16;
+  snprintf(buf, cap, "%s %s%s", CLI_Q(r->peak, RL_UNIT_FLOP_S),
+           r->peak_kind < 0 ? "(--peak)" : rl_peak_name(r->peak_kind),
+           r->sparse ? " SPARSE peak" : r->peak_kind < 0 ? "" : vector ? " peak" : " dense tensor peak");
+  return buf;
 }
 
 /* ---- op tables (prefill, decode --ops) ----------------------------------- */

@@ -68,6 +68,7 @@ typedef struct cli_infer_flags {
   char peak_note[160];                   /* fp16 <-> bf16 fallback, or "" */
   char latency_note[200];                /* where the all-reduce latency comes from */
   char par_note[240];                    /* the stage sends' and all-to-alls' latencies */
+  char measured_note[320];               /* the roofs of a `roofline measure` row, or "" */
 } cli_infer_flags;
 
 void cli_infer_flags_init(cli_infer_flags *f);
@@ -152,6 +153,10 @@ double cli_alltoall_latency(const rl_hw *hw, int ep);
  * (quantization, efficiencies, peak fallback). */
 void cli_infer_notes(cli_ctx *ctx, const cli_infer_flags *f, const rl_decode_summary *s,
                      const rl_infer_cfg *cfg);
+
+/* "989.4 TFLOP/s bf16 dense tensor peak" (a vector peak: "fp32 peak"; the
+ * sparse peak, or --peak, said so). */
+const char *cli_peak_label(const rl_roof *r, char *buf, size_t cap);
 
 /* The table of a prefill's or a decode step's ops (rl_prefill,
  * rl_decode_ops): count, FLOPs, bytes, intensity, bound, time and each

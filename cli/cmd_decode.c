@@ -82,13 +82,6 @@ static int parse_batches(cli_ctx *ctx, const char *s, double *out, int *n) {
   return CLI_OK;
 }
 
-static const char *peak_label(const rl_roof *r, char *buf, size_t cap) {
-  snprintf(buf, cap, "%s %s%s", CLI_Q(r->peak, RL_UNIT_FLOP_S),
-           r->peak_kind < 0 ? "(--peak)" : rl_peak_name(r->peak_kind),
-           r->sparse ? " SPARSE peak" : (r->peak_kind < 0 ? "" : " dense tensor peak"));
-  return buf;
-}
-
 typedef struct decode_args {
   const rl_model *m;
   const rl_infer_cfg *cfg;
@@ -254,7 +247,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   if (s.activation_flops_per_token > 0)
     fprintf(o, "               + %s MLP activation (%s: %g per element of d_ff)\n",
             CLI_Q(s.activation_flops_per_token, RL_UNIT_FLOP), rl_model_act_name(&c), rl_model_act_flops(&c));
-  fprintf(o, "  roof         %s, %s: ridge %s\n", peak_label(&roof, pk, sizeof pk),
+  fprintf(o, "  roof         %s, %s: ridge %s\n", cli_peak_label(&roof, pk, sizeof pk),
           CLI_Q(roof.bandwidth, RL_UNIT_BYTES_S), CLI_Q(s.ridge, RL_UNIT_FLOP_PER_BYTE));
   cli_infer_notes(ctx, &inf, &s, &cfg);
   fprintf(o, "\n");

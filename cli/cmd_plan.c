@@ -105,13 +105,14 @@ typedef struct plan_args {
   const rl_model *m;
   const rl_plan_cfg *pc;
   const char *hw_id;
+  const rl_roof *roof;
   const rl_plan_row *rows;
   int32_t n;
 } plan_args;
 
 static size_t plan_json(void *arg, char *buf, size_t cap) {
   const plan_args *a = arg;
-  return rl_plan_json(a->m, a->pc, a->hw_id, a->rows, a->n, buf, cap);
+  return rl_plan_json(a->m, a->pc, a->hw_id, a->roof, a->rows, a->n, buf, cap);
 }
 
 /* best first: the most tokens/s in all; rows without a batch last */
@@ -290,7 +291,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
       }
   qsort(rows, (size_t)nrows, sizeof *rows, by_throughput);
   if (ctx->json) {
-    plan_args a = {&m, &pc, hw.id, rows, nrows};
+    plan_args a = {&m, &pc, hw.id, &roof, rows, nrows};
     rc = cli_print_json(ctx, plan_json, &a);
     free(rows);
     return rc;
@@ -329,8 +330,9 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   fprintf(o, "  targets      TTFT %s, TPOT %s (the last decode step, at context %.0f)\n",
           ttft > 0 ? CLI_Q(ttft, RL_UNIT_SECONDS) : "none", tpot > 0 ? CLI_Q(tpot, RL_UNIT_SECONDS) : "none",
           prompt + gen);
-  fprintf(o, "  roof         %s %s dense tensor peak, %s per device; %s\n", CLI_Q(roof.peak, RL_UNIT_FLOP_S),
-          roof.peak_kind < 0 ? "(--peak)" : rl_peak_name(roof.peak_kind), CLI_Q(roof.bandwidth, RL_UNIT_BYTES_S),
+  char pk[96];
+  fprintf(o, "  roof         %s, %s per device; %s\n", cli_peak_label(&roof, pk, sizeof pk),
+          CLI_Q(roof.bandwidth, RL_UNIT_BYTES_S),
           hw.mem_bytes > 0 ? CLI_Q(hw.mem_bytes, RL_UNIT_BYTES) : "capacity not checked");
   cli_infer_notes(ctx, &inf, NULL, &base);
   if (no_link)

@@ -128,9 +128,8 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   fprintf(o, "Prefill of %s (%s) on %s: %.0f prompt(s) of %.0f tokens, %s %s attention\n", c.id, c.name, hw.id,
           batch, prompt, cfg.attention_impl == RL_ATTN_IMPL_NAIVE ? "naive" : "fused",
           cfg.causal ? "causal" : "full (non-causal)");
-  fprintf(o, "roof: %s %s%s, %s%s\n", CLI_Q(roof.peak, RL_UNIT_FLOP_S),
-          roof.peak_kind < 0 ? "(--peak)" : rl_peak_name(roof.peak_kind),
-          roof.sparse ? " SPARSE peak" : " dense tensor peak", CLI_Q(roof.bandwidth, RL_UNIT_BYTES_S),
+  char pk[96];
+  fprintf(o, "roof: %s, %s%s\n", cli_peak_label(&roof, pk, sizeof pk), CLI_Q(roof.bandwidth, RL_UNIT_BYTES_S),
           cfg.tp > 1 ? "; per device of the tensor-parallel group" : "");
   rl_decode_summary ds;
   double one = 1;

@@ -414,11 +414,20 @@ typedef struct rl_roof {
                                 0 = no overhead regime */
   int32_t peak_kind;         /* rl_peak used, or -1 for a user figure */
   int32_t sparse;            /* 1: peak is the 2:4 sparse peak */
+  /* what the roofs assume, for the records to state: */
+  double compute_eff;        /* peak is this fraction of the device's
+                                (--compute-eff); 0 or 1: the pure bound */
+  double bw_eff;             /* the same for the bandwidth (--bw-eff) */
+  int32_t measured;          /* RL_ROOF_MEASURED_*: which roof comes from
+                                `roofline measure` (rl_hw_measured) */
 } rl_roof;
 
 #define RL_ROOF_SPARSE 1u /* rl_hw_roof flag: use the 2:4 sparse peak */
+#define RL_ROOF_MEASURED_PEAK 1 /* rl_roof.measured bits */
+#define RL_ROOF_MEASURED_BW 2
 
-/* The roof of `hw` for one peak kind, with the default launch overhead.
+/* The roof of `hw` for one peak kind, with the default launch overhead,
+ * efficiencies 1 and `measured` set when hw is a measured row.
  * RL_EUNSUPPORTED (naming the device and format) when the device has no
  * such peak, or no sparsity when RL_ROOF_SPARSE is asked. */
 RL_API rl_status rl_hw_roof(const rl_hw *hw, int32_t peak, uint32_t flags,
@@ -428,7 +437,10 @@ RL_API rl_status rl_hw_roof(const rl_hw *hw, int32_t peak, uint32_t flags,
  * tensor peak of their format (fp32 the vector FP32 peak, fp64 the FP64
  * tensor peak where there is one), everything else the vector peak of its
  * format (fp16/bf16: the vector FP16 peak where known, else the vector
- * FP32 peak). Returns an rl_peak, or -1 when the device has none. */
+ * FP32 peak). A CPU row (form factor "CPU", as `roofline measure
+ * --save-hw` writes) without an fp16/bf16 peak runs those matmuls at its
+ * FP32 peak (converted to fp32: no faster dot product was measured).
+ * Returns an rl_peak, or -1 when the device has none. */
 RL_API int32_t rl_hw_peak_for(const rl_hw *hw, int32_t dtype, int tensor);
 
 typedef enum rl_bound_kind {
@@ -1144,12 +1156,14 @@ RL_API size_t rl_prefill_json(const rl_model *m, const rl_infer_cfg *cfg,
                               const rl_prefill_result *r, char *buf,
                               size_t cap);
 /* {"model","hw","prompt","gen","ttft_target_s","tpot_target_s","gpus",
- * "rows":[{"batch","tp","pp","weight_dtype","kv_dtype","ttft_s","tpot_s",
+ * "peak","bandwidth","compute_eff","bw_eff","peak_measured",
+ * "bandwidth_measured" (the roof every row used), "rows":[{"batch","tp","pp","weight_dtype","kv_dtype","ttft_s","tpot_s",
  * "e2e_s","replicas","tokens_per_s","tokens_per_s_per_device",
  * "memory_bytes","limit","bound"}]} for rows already sorted. */
 RL_API size_t rl_plan_json(const rl_model *m, const rl_plan_cfg *plan,
-                           const char *hw_id, const rl_plan_row *rows,
-                           int32_t n, char *buf, size_t cap);
+                           const char *hw_id, const rl_roof *roof,
+                           const rl_plan_row *rows, int32_t n, char *buf,
+                           size_t cap);
 
 /* MFU and HFU: rl_mfu's result for (m, cfg), the run's inputs, and the same
  * run under each convention (rl_mfu_conventions) with their range. */
@@ -1617,6 +1631,9 @@ RL_API size_t rl_measurement_sizeof(void);
  * given): fp64/fp32/bf16 peaks, DRAM, L1, L2, L3 bandwidth, LLC size. */
 RL_API rl_status rl_measure_to_hw(const rl_measurement *m, const char *id,
                                   rl_hw *out, rl_error *err);
+/* 1 when hw is a row rl_measure_to_hw wrote (`roofline measure --save-hw`,
+ * read back with --hw-file): its source says "roofline measure". */
+RL_API int rl_hw_measured(const rl_hw *hw);
 
 /* ======================================================================
  * Traces: PyTorch/Kineto, Nsight Compute and Nsight Systems readers

@@ -276,12 +276,15 @@ def min_batch(d, peak, bw, s=2):
     return int(out.value) if out.value > 0 else None
 
 
-def _roof_for(h, dtype, tensor, peak=None, sparse=False, overhead=None):
+def _roof_for(h, dtype, tensor, peak=None, sparse=False, overhead=None, bw=None):
+    """The roof as the command's cli_roof makes it; measured says which roof a
+    `roofline measure` row gave (not one that peak= or bw= replaced)."""
     err = _native.Error()
     if peak is not None:
         if sparse:
             raise ValueError("sparse and peak exclude each other (give the sparse figure as peak)")
-        roof = _native.Roof(_num(peak, "FLOP/s", "peak"), h.mem_bw, 4e-6, -1, 0)
+        roof = _native.Roof(_num(peak, "FLOP/s", "peak"), h.mem_bw, 4e-6, -1, 0, 1.0, 1.0,
+                            _native.RL_ROOF_MEASURED_BW if _lib.rl_hw_measured(_ct.byref(h)) else 0)
     else:
         pk = _lib.rl_hw_peak_for(_ct.byref(h), dtype, int(tensor))
         if pk < 0:
@@ -292,6 +295,8 @@ def _roof_for(h, dtype, tensor, peak=None, sparse=False, overhead=None):
                                _ct.byref(roof), _ct.byref(err)), err)
     if overhead is not None:
         roof.launch_overhead_s = _num(overhead, "s", "overhead")
+    if bw is not None:
+        roof.measured &= ~_native.RL_ROOF_MEASURED_BW
     return roof
 
 
@@ -352,7 +357,7 @@ def op(kind, hw=None, dtype="bf16", time=None, weight_dtype=None, fused=False, c
     _set_fields(o, fields)
     c = _cost(o)
     h = _device(hw, peak, bw, mem, hw_file)
-    roof = _roof_for(h, dt, c.tensor, peak, sparse, overhead)
+    roof = _roof_for(h, dt, c.tensor, peak, sparse, overhead, bw)
     measured = _num(time, "s", "time") if time is not None else 0.0
     if time is not None and not measured > 0:
         raise ValueError("time must be > 0")
@@ -378,7 +383,7 @@ def kernel(flops, bytes, hw=None, dtype="bf16", time=None, vector=False, name="k
     o.bytes = _num(bytes, "B", "bytes")
     c = _cost(o)
     h = _device(hw, peak, bw, mem, hw_file)
-    roof = _roof_for(h, dt, not vector, peak, sparse, overhead)
+    roof = _roof_for(h, dt, not vector, peak, sparse, overhead, bw)
     measured = _num(time, "s", "time") if time is not None else 0.0
     if time is not None and not measured > 0:
         raise ValueError("time must be > 0")
@@ -409,7 +414,7 @@ def layer(hw=None, dtype="bf16", rows=4096, d=4096, batches=(1, 128, 512), seq=4
     out = []
     for i in range(n.value):
         c = _cost(ops[i])
-        roof = _roof_for(h, sh.dtype, c.tensor, peak, sparse, overhead)
+        roof = _roof_for(h, sh.dtype, c.tensor, peak, sparse, overhead, bw)
         label = labels.raw[i * _native.RL_LABEL_MAX:(i + 1) * _native.RL_LABEL_MAX].split(b"\0")[0]
         out.append(_result_json(label.decode(), h, sh.dtype, roof, _roof_result(c.flops, c.bytes, roof)))
     return out

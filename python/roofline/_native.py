@@ -24,6 +24,7 @@ UNIT = {"count": 0, "B": 1, "B/s": 2, "FLOP": 3, "FLOP/s": 4, "s": 5, "FLOP/B": 
 RL_OP_FUSED, RL_OP_CAUSAL, RL_OP_BIAS = 1, 2, 4
 RL_OP_FIELD_SIZE, RL_OP_FIELD_FLAG, RL_OP_FIELD_DTYPE = 1, 2, 3
 RL_ROOF_SPARSE = 1
+RL_ROOF_MEASURED_PEAK, RL_ROOF_MEASURED_BW = 1, 2
 RL_GROUP_CHANNEL, RL_GROUP_NONE = -1.0, -2.0
 D = ctypes.c_double
 _LIB = None  # the loaded library (load())
@@ -96,7 +97,8 @@ class Cost(ctypes.Structure):
 
 class Roof(ctypes.Structure):
     _fields_ = [("peak", D), ("bandwidth", D), ("launch_overhead_s", D),
-                ("peak_kind", I32), ("sparse", I32)]
+                ("peak_kind", I32), ("sparse", I32), ("compute_eff", D), ("bw_eff", D),
+                ("measured", I32)]
 
 
 class Result(ctypes.Structure):
@@ -363,7 +365,8 @@ def _declare(lib):
         "rl_prefill": (ctypes.c_int, [P(Model), P(InferCfg), P(Roof), P(PrefillOp), I32,
                                       P(PrefillResult), E]),
         "rl_plan": (ctypes.c_int, [P(Model), P(InferCfg), P(Roof), P(PlanCfg), P(PlanRow), E]),
-        "rl_plan_json": (Z, [P(Model), P(PlanCfg), C, P(PlanRow), I32, C, Z]),
+        "rl_plan_json": (Z, [P(Model), P(PlanCfg), C, P(Roof), P(PlanRow), I32, C, Z]),
+        "rl_hw_measured": (ctypes.c_int, [P(Hw)]),
         "rl_mfu_cfg_init": (MfuCfg, []),
         "rl_mfu": (ctypes.c_int, [P(Model), P(MfuCfg), P(MfuResult), E]),
         "rl_mfu_conventions": (ctypes.c_int, [P(Model), P(MfuCfg), P(MfuConvention), I32,

@@ -355,9 +355,10 @@ def _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype, 
         other = bf16 if act == fp16 else fp16
         if _lib.rl_hw_peak_for(_ct.byref(h), other, 1) >= 0:
             act = other
-    roof = _roof_for(h, act, True, peak, sparse, overhead)
+    roof = _roof_for(h, act, True, peak, sparse, overhead, bw)
     roof.peak *= ce
     roof.bandwidth *= be
+    roof.compute_eff, roof.bw_eff = ce, be
     cfg.weight_dtype = _dtype(weight_dtype) if weight_dtype is not None else -1
     cfg.kv_dtype = _dtype(kv_dtype) if kv_dtype is not None else -1
     cfg.act_dtype = _dtype(dtype) if dtype is not None else -1
@@ -593,7 +594,8 @@ def plan(model=None, prompt=None, gen=None, ttft=None, tpot=None, gpus=8, max_ba
                 rows.append(r)
     rows.sort(key=lambda r: (r.batch <= 0, -r.tokens_per_s, r.tp, r.pp, r.ep))
     arr = (_native.PlanRow * len(rows))(*rows)
-    return _record(_lib.rl_plan_json, _ct.byref(m), _ct.byref(pc), h.id, arr, len(rows))
+    return _record(_lib.rl_plan_json, _ct.byref(m), _ct.byref(pc), h.id, _ct.byref(roof), arr,
+                   len(rows))
 
 
 # ---- MFU and HFU ----------------------------------------------------------------------

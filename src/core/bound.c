@@ -161,7 +161,12 @@ size_t rl_result_json(const char *op, const char *hw, const char *dtype,
   NUM("memory_time_s", r->memory_time_s);
   NUM("attainable", r->attainable);
   NUM("peak_fraction", r->peak_fraction);
-  if (roof) NUM("launch_overhead_s", roof->launch_overhead_s);
+  if (roof) {
+    NUM("launch_overhead_s", roof->launch_overhead_s);
+    rli_out_printf(&o, ",\"peak_measured\":%s,\"bandwidth_measured\":%s",
+                   (roof->measured & RL_ROOF_MEASURED_PEAK) ? "true" : "false",
+                   (roof->measured & RL_ROOF_MEASURED_BW) ? "true" : "false");
+  }
   if (r->has_measured) {
     NUM("measured_s", r->measured_s);
     NUM("achieved", r->achieved);

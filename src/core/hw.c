@@ -170,6 +170,9 @@ rl_status rl_hw_roof(const rl_hw *hw, int32_t peak, uint32_t flags,
   out->launch_overhead_s = RL_DEFAULT_LAUNCH_OVERHEAD_S;
   out->peak_kind = peak;
   out->sparse = 0;
+  out->compute_eff = 1;
+  out->bw_eff = 1;
+  out->measured = rl_hw_measured(hw) ? RL_ROOF_MEASURED_PEAK | RL_ROOF_MEASURED_BW : 0;
   if (flags & RL_ROOF_SPARSE) {
     if (!hw->sparsity)
       return rli_fail(err, RL_EUNSUPPORTED, "%s has no 2:4 structured sparsity", hw->id);
@@ -206,6 +209,10 @@ int32_t rl_hw_peak_for(const rl_hw *hw, int32_t dtype, int tensor) {
     default: order[0] = RL_PEAK_FP32; break;
     }
   }
+  /* a CPU without a 16-bit dot product (none was measured) converts fp16
+   * and bf16 operands to fp32 and multiplies at its FP32 FMA rate */
+  if (tensor && (dtype == RL_BF16 || dtype == RL_FP16) && strcmp(hw->form_factor, "CPU") == 0)
+    order[1] = RL_PEAK_FP32;
   for (int i = 0; i < 3 && order[i] >= 0; i++)
     if (hw->peak[order[i]] > 0) return order[i];
   return -1;

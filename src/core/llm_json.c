@@ -204,6 +204,15 @@ static void roof_kind(jw *j, const rl_roof *roof) {
   jw_str(j, "peak_kind", roof->peak_kind < 0 ? "custom" : rl_peak_name(roof->peak_kind));
 }
 
+/* What the roofs assume: the efficiencies they were scaled by (1: the pure
+ * bound) and whether `roofline measure` measured them. */
+static void roof_assumptions(jw *j, const rl_roof *roof) {
+  jw_num(j, "compute_eff", roof->compute_eff > 0 ? roof->compute_eff : 1);
+  jw_num(j, "bw_eff", roof->bw_eff > 0 ? roof->bw_eff : 1);
+  jw_bool(j, "peak_measured", (roof->measured & RL_ROOF_MEASURED_PEAK) != 0);
+  jw_bool(j, "bandwidth_measured", (roof->measured & RL_ROOF_MEASURED_BW) != 0);
+}
+
 /* The op table of a prefill or a decode step: "ops", each op's share of
  * `total` (the time to first token; the sum of the step's op times). */
 static void op_rows(jw *j, const rl_prefill_op *ops, int32_t n, double total) {
@@ -259,6 +268,7 @@ size_t rl_decode_json(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof 
   roof_kind(&j, roof);
   jw_bool(&j, "sparse", roof->sparse);
   jw_num(&j, "bandwidth", roof->bandwidth);
+  roof_assumptions(&j, roof);
   jw_num(&j, "ridge", s->ridge);
   jw_opt(&j, "ridge_batch", s->ridge_batch > 0, s->ridge_batch);
   jw_opt(&j, "asymptotic_intensity", s->asymptotic_intensity > 0, s->asymptotic_intensity);
@@ -348,6 +358,7 @@ size_t rl_prefill_json(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof
   jw_opt(&j, "mem_bytes", r->mem_bytes > 0, r->mem_bytes);
   jw_num(&j, "peak", roof->peak);
   jw_num(&j, "bandwidth", roof->bandwidth);
+  roof_assumptions(&j, roof);
   jw_num(&j, "tp", cfg->tp > 1 ? cfg->tp : 1);
   par_members(&j, m, cfg);
   jw_num(&j, "microbatches", r->microbatches);
@@ -466,11 +477,11 @@ size_t rl_collective_json(const rl_coll_cfg *cfg, const rl_coll_result *r, char 
 
 /* ---- the planner ------------------------------------------------------------------- */
 
-size_t rl_plan_json(const rl_model *m, const rl_plan_cfg *plan, const char *hw_id,
+size_t rl_plan_json(const rl_model *m, const rl_plan_cfg *plan, const char *hw_id, const rl_roof *roof,
                     const rl_plan_row *rows, int32_t n, char *buf, size_t cap) {
   jw j;
   jw_init(&j, buf, cap);
-  if (!m || !plan || (n > 0 && !rows)) return jw_end(&j);
+  if (!m || !plan || !roof || (n > 0 && !rows)) return jw_end(&j);
   rl_model c = checked(m);
   jw_open(&j, NULL, '{');
   jw_str(&j, "model", c.id);
@@ -480,6 +491,9 @@ size_t rl_plan_json(const rl_model *m, const rl_plan_cfg *plan, const char *hw_i
   jw_opt(&j, "ttft_target_s", plan->ttft_s > 0, plan->ttft_s);
   jw_opt(&j, "tpot_target_s", plan->tpot_s > 0, plan->tpot_s);
   jw_num(&j, "gpus", plan->gpus);
+  jw_num(&j, "peak", roof->peak);
+  jw_num(&j, "bandwidth", roof->bandwidth);
+  roof_assumptions(&j, roof);
   jw_open(&j, "rows", '[');
   for (int32_t i = 0; i < n; i++) {
     const rl_plan_row *r = &rows[i];

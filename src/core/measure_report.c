@@ -251,6 +251,13 @@ size_t rl_measure_json(const rl_measurement *m, char *buf, size_t cap) {
   return rli_out_end(&o);
 }
 
+/* The source of a measured row begins with this (rl_hw_measured). */
+#define MEASURED_SOURCE "roofline measure"
+
+int rl_hw_measured(const rl_hw *hw) {
+  return hw && strncmp(hw->source, MEASURED_SOURCE, strlen(MEASURED_SOURCE)) == 0;
+}
+
 rl_status rl_measure_to_hw(const rl_measurement *m, const char *id,
                            rl_hw *out, rl_error *err) {
   if (!m || !out) return rli_fail(err, RL_EINVAL, "no measurement");
@@ -279,7 +286,7 @@ rl_status rl_measure_to_hw(const rl_measurement *m, const char *id,
   out->l2_bytes = m->cpu.cache[2] > 0 ? m->cpu.cache[2] : m->cpu.cache[1];
   out->boost_hz = m->cpu.measured_hz;
   snprintf(out->source, sizeof out->source,
-           "roofline measure%s: FMA peaks with %d threads; bandwidth of the "
+           MEASURED_SOURCE "%s: FMA peaks with %d threads; bandwidth of the "
            "read kernel, best of %d (STREAM byte counting); clock measured",
            m->quick ? " --quick" : "", (int)m->threads, (int)m->repeats);
   return RL_OK;

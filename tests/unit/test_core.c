@@ -459,7 +459,7 @@ static void test_min_batch(void) {
 }
 
 static void test_bound(void) {
-  rl_roof r = {989.4e12, 3.35e12, 0, RL_PEAK_BF16, 0};
+  rl_roof r = {989.4e12, 3.35e12, 0, RL_PEAK_BF16, 0, 1, 1, 0};
   rl_result res;
   rl_error e;
   CHECK(rl_roofline(1e12, 1e9, &r, 0, &res, &e) == RL_OK);

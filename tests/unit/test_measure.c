@@ -532,12 +532,77 @@ static void test_real_threads(void) {
   free(m);
 }
 
+/* tests/data/hw_measured.csv is a row in the exact format `roofline
+ * measure --save-hw` writes (rl_measure_to_hw, then rl_hw_csv with its
+ * header): the tests that read a measured row with --hw-file use it. This
+ * writes the row of fixed figures and compares it with the file byte for
+ * byte, so that the two cannot drift apart (a column added to the hardware
+ * schema changes both: regenerate the file from the text printed here). */
+static void test_saved_row_format(void) {
+  rl_measurement *m = calloc(1, sizeof *m);
+  if (!m) { CHECK(0); return; }
+  snprintf(m->cpu.vendor, sizeof m->cpu.vendor, "GenuineIntel");
+  snprintf(m->cpu.model, sizeof m->cpu.model, "Test CPU 8-core");
+  m->threads = 8;
+  m->quick = 1;
+  m->repeats = 5;
+  m->cpu.mem_bytes = 64e9;
+  m->cpu.cache[2] = 32 * 1048576.0;
+  m->cpu.measured_hz = 3.5e9;
+  m->peak.flops[RL_PK_FP64_FMA] = 0.5e12;
+  m->peak.flops[RL_PK_FP32_FMA] = 1e12;
+  m->bandwidth.bw[RL_LEVEL_DRAM] = 50e9;
+  m->bandwidth.bw[RL_LEVEL_L1] = 2e12;
+  m->bandwidth.bw[RL_LEVEL_L2] = 1e12;
+  m->bandwidth.bw[RL_LEVEL_L3] = 400e9;
+  rl_hw hw;
+  rl_error e;
+  CHECK(rl_measure_to_hw(m, "measured-cpu", &hw, &e) == RL_OK);
+  CHECK(rl_hw_measured(&hw));
+  char want[4096];
+  size_t len = rl_hw_csv(&hw, 1, want, sizeof want);
+  CHECK(len < sizeof want);
+  char got[4096];
+  size_t n = 0;
+  FILE *f = fopen("tests/data/hw_measured.csv", "rb");
+  CHECK(f != NULL);
+  if (f) {
+    n = fread(got, 1, sizeof got - 1, f);
+    fclose(f);
+  }
+  got[n] = 0;
+  CHECK(n == len && memcmp(got, want, len) == 0);
+  if (n != len || memcmp(got, want, len) != 0)
+    fprintf(stderr, "  tests/data/hw_measured.csv should read:\n%s", want);
+  /* read back, it is still a measured row: a CPU whose fp32 peak stands in
+   * for a bf16 model's matmuls, both roofs marked measured */
+  rl_hw back;
+  int32_t k = 0;
+  CHECK(rl_hw_parse_csv(want, len, &back, 1, &k, &e) == RL_OK && k == 1);
+  CHECK(rl_hw_measured(&back));
+  CHECK(rl_hw_peak_for(&back, RL_BF16, 1) == RL_PEAK_FP32);
+  CHECK(rl_hw_peak_for(&back, RL_FP8, 1) == -1);
+  rl_roof roof;
+  CHECK(rl_hw_roof(&back, RL_PEAK_FP32, 0, &roof, &e) == RL_OK);
+  CHECK(roof.measured == (RL_ROOF_MEASURED_PEAK | RL_ROOF_MEASURED_BW));
+  CHECK(roof.compute_eff == 1 && roof.bw_eff == 1);
+  /* a datasheet row is not measured, and a GPU without a bf16 peak has none */
+  rl_hw h100;
+  CHECK(rl_hw_find("h100", NULL, 0, &h100, &e) == RL_OK);
+  CHECK(!rl_hw_measured(&h100) && !rl_hw_measured(NULL));
+  CHECK(rl_hw_roof(&h100, RL_PEAK_BF16, 0, &roof, &e) == RL_OK && roof.measured == 0);
+  h100.peak[RL_PEAK_BF16] = h100.peak[RL_PEAK_FP16] = 0;
+  CHECK(rl_hw_peak_for(&h100, RL_BF16, 1) == -1);
+  free(m);
+}
+
 int main(void) {
   RUN(test_stats);
   RUN(test_traffic);
   RUN(test_plateaus);
   RUN(test_bench);
   RUN(test_analyze);
+  RUN(test_saved_row_format);
   RUN(test_disturbed);
   RUN(test_parts);
   RUN(test_cli_errors);

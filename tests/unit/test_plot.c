@@ -109,7 +109,7 @@ static rl_plot sample(rl_plot_roof *roof, rl_plot_point *pt) {
   rl_error e;
   rl_hw_find("h100", NULL, 0, &hw, &e);
   rl_plot_roof_from_hw(&hw, RL_BF16, 0, roof, &e);
-  rl_roof rr = {roof->peak, roof->bandwidth, 0, RL_PEAK_BF16, 0};
+  rl_roof rr = {roof->peak, roof->bandwidth, 0, RL_PEAK_BF16, 0, 1, 1, 0};
   rl_result r;
   rl_roofline(1e9, 1e7, &rr, 5e-5, &r, &e);
   *pt = rl_plot_point_from_result("<script>alert('x')</script> & \"q\"", &r, 0);
