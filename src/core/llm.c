@@ -158,7 +158,8 @@ static rl_status par_setup(plan *pl, const rl_infer_cfg *cfg, rl_error *err) {
   const rl_model *m = &pl->m;
   if (cfg->pp < 0 || cfg->pp > RL_MAX_STAGES)
     return rli_fail(err, RL_EINVAL, "pp must be >= 1 and <= %d (got %d)", RL_MAX_STAGES, (int)cfg->pp);
-  if (cfg->ep < 0 || cfg->ep > 65536) return rli_fail(err, RL_EINVAL, "ep must be >= 1 (got %d)", (int)cfg->ep);
+  if (cfg->ep < 0 || cfg->ep > 65536)
+    return rli_fail(err, RL_EINVAL, "ep must be >= 1 and <= 65536 (got %d)", (int)cfg->ep);
   double pp = cfg->pp > 1 ? cfg->pp : 1, ep = cfg->ep > 1 ? cfg->ep : 1, mb = cfg->microbatches;
   if (pp > m->layers) return rli_fail(err, RL_EINVAL, "pp %g exceeds the %g layers (a stage needs one)", pp, m->layers);
   if (!isfinite(mb) || mb < 0 || mb != floor(mb) || mb > RL_MAX_MICROBATCHES)
@@ -203,7 +204,8 @@ static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl
   if (pl->s_w <= 0) return rli_fail(err, RL_EINVAL, "unknown weight dtype %d", (int)wd);
   if (pl->s_a <= 0) return rli_fail(err, RL_EINVAL, "unknown activation dtype %d", (int)ad);
   if (pl->s_kv <= 0) return rli_fail(err, RL_EINVAL, "unknown KV-cache dtype %d", (int)kd);
-  if (cfg->tp < 0 || cfg->tp > 65536) return rli_fail(err, RL_EINVAL, "tp must be >= 1 (got %d)", (int)cfg->tp);
+  if (cfg->tp < 0 || cfg->tp > 65536)
+    return rli_fail(err, RL_EINVAL, "tp must be >= 1 and <= 65536 (got %d)", (int)cfg->tp);
   if (cfg->embedding != RL_EMBED_GATHERED && cfg->embedding != RL_EMBED_FULL)
     return rli_fail(err, RL_EINVAL, "unknown embedding convention %d", (int)cfg->embedding);
   if (!(cfg->mem_bytes >= 0) || !isfinite(cfg->mem_bytes))
