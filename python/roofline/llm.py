@@ -303,8 +303,10 @@ def _a2a_latency(h, ep):
 
 def _degree(v, what):
     v = _num(v, "count", what)
-    if not v >= 1 or v != _math.floor(v) or v > 65536:
+    if not v >= 1 or v != _math.floor(v):
         raise ValueError(f"{what} must be >= 1 (got {v:g})")
+    if v > 65536:
+        raise ValueError(f"{what} must be >= 1 and <= 65536 (got {v:g})")
     return int(v)
 
 
