@@ -884,7 +884,14 @@ static rl_status prefill_pass(acc *a, const plan *pl, const rl_infer_cfg *cfg, d
   const char *impl = fused ? "fused" : "naive";
   char label[RL_LABEL_MAX];
   if (mla) {
-    /* prefill in the plain form: K and V expanded per head */
+    /* latent attention, prefill in the expanded form: the kv up projection
+     * (an op above) decompresses K (nope part; the rope key is shared by the
+     * heads) and V per head, then attention runs as multi-head attention
+     * over d_qk = nope + rope and d_v per head. Serving engines take this
+     * "compute friendly" path for prefill and the absorbed one for decode
+     * (vLLM, vllm/attention/backends/mla/common.py; DeepSeek-V2, DeepSeek-AI
+     * 2024, section 2.1.2): per score and head 2 (d_qk + d_v) FLOPs instead
+     * of the absorbed 2 (2r + r_rope) (DeepSeek-V3: 640 vs 2176) */
     double pairs = p * p * (cfg->causal ? 0.5 : 1.0);
     op = rl_op_init(RL_OP_KERNEL, ad);
     op.flops = b * H * (2 * pairs * dqk + 2 * pairs * dv + 5 * pairs);

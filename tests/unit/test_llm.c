@@ -335,6 +335,24 @@ static void test_prefill(void) {
   CHECK(res.e2e_time_s > res.ttft_s + 127 * 4e-3);
   c.context = 0;
   CHECK(rl_prefill(&m, &c, &r, ops, RL_PREFILL_OPS, &res, &e) == RL_EINVAL);
+  /* latent attention (DeepSeek-V3: 61 layers, 128 heads, r 512, rope 64,
+   * nope 128, v 128, fp8) in prefill: the expanded form serving engines use
+   * for prompts. The kv up projection decompresses K and V per head
+   * (2 x 1024 x 512 x 128 (128 + 128) FLOPs a layer), and attention runs over
+   * d_qk 192 and d_v 128: 2 (192 + 128) + 5 FLOPs per score and head, Q, K,
+   * V and O of 1024 x 128 heads read or written once; the absorbed form
+   * would cost 2 (2 x 512 + 64) + 5 per score, 3.4 times as many */
+  rl_model ds = find("deepseek-v3");
+  c = rl_infer_cfg_init();
+  c.context = 1024;
+  CHECK(rl_prefill(&ds, &c, &r, ops, RL_PREFILL_OPS, &res, &e) == RL_OK);
+  double pairs = 1024.0 * 1024 / 2;
+  CHECK(strcmp(ops[3].name, "kv up projection") == 0);
+  CHECK(fabs(ops[3].flops - 61 * 2.0 * 1024 * 512 * 128 * 256) < 1);
+  CHECK(strstr(ops[4].name, "attention (latent") != NULL);
+  CHECK(fabs(ops[4].flops - 61 * 128 * pairs * (2 * (192 + 128) + 5)) < 1);
+  CHECK(fabs(ops[4].bytes - 61 * 1.0 * 128 * 1024 * (2 * 192 + 2 * 128)) < 1);
+  CHECK(ops[4].flops * 3.3 < 61 * 128 * pairs * (2 * (2 * 512 + 64) + 5));
 }
 
 /* One decode step op by op (rl_decode_ops). The convention: the ops add
