@@ -50,7 +50,8 @@ static const char help[] =
     "the floor is the least time any kernel takes (the launch overhead; for ncu the\n"
     "shortest launch in the export, at most the overhead). Overhead-bound kernels\n"
     "(bound time below the floor) gain nothing alone; runs of consecutive small\n"
-    "kernels of one op are listed as fusion candidates instead (saving: their time\n"
+    "kernels of one op (of one nn.Module where the trace records modules:\n"
+    "with_stack=True) are listed as fusion candidates instead (saving: their time\n"
     "minus one floor per run). Kernels whose F and Q cannot be derived are listed\n"
     "with their time and the reason. Totals: GPU busy share of the span; time in\n"
     "compute-bound, memory-bound and overhead (kernels shorter than the floor,\n"
@@ -364,8 +365,11 @@ static void print_fusions(cli_ctx *ctx, const rl_trace *t, int32_t top) {
   int32_t n = 0;
   const rl_trace_fusion *f = rl_trace_fusions(t, &n);
   if (!n) return;
-  fprintf(ctx->out, "\nfusion candidates (runs of consecutive small kernels of one op; top %d):\n", top);
-  const char *hdr[] = {"#", "op or kernel", "runs", "kernels", "time", "saving"};
+  int mods = 0;
+  for (int32_t i = 0; i < n; i++) mods |= f[i].by_op == 2;
+  fprintf(ctx->out, "\nfusion candidates (runs of consecutive small kernels of one %s; top %d):\n",
+          mods ? "nn.Module, else one op" : "op", top);
+  const char *hdr[] = {"#", mods ? "module, op or kernel" : "op or kernel", "runs", "kernels", "time", "saving"};
   cli_table *tb = cli_table_new(6, hdr);
   for (int32_t i = 0; i < n && i < top; i++) {
     char c[6][64];

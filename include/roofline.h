@@ -1859,13 +1859,18 @@ typedef struct rl_trace_coll {
 RL_API const rl_trace_coll *rl_trace_colls(const rl_trace *t, int32_t *n);
 
 /* A fusion candidate: runs of two or more consecutive small kernels (each
- * overhead-bound or shorter than the floor) of one op (the kernel's name
- * when no op is known), in start order per device (ncu: launch order).
+ * overhead-bound or shorter than the floor) of one nn.Module where the
+ * trace records them (the innermost module around the launching op), else
+ * of one op (the kernel's name when no op is known), in start order per
+ * device (ncu: launch order).
  * Fusing a run into one kernel, or replaying it as a CUDA graph, leaves at
  * least one floor: saving = its time - one floor per run. */
 typedef struct rl_trace_fusion {
-  const char *name;    /* the op, or the kernel name; owned by the trace */
-  int32_t by_op;       /* 1: name is an op; 0: a kernel name */
+  const char *name;    /* the module, the op, or the kernel name; owned
+                          by the trace */
+  int32_t by_op;       /* 2: name is an nn.Module ("nn.Module: X", where
+                          the trace records them: with_stack=True); 1: an
+                          op; 0: a kernel name */
   int64_t runs;        /* runs found */
   int64_t kernels;     /* kernels in them */
   double time_s;       /* their time */

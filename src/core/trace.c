@@ -39,6 +39,7 @@
 
 typedef struct inst_rec {
   uint32_t cost, op;
+  uint32_t module; /* innermost nn.Module around it; RLI_NONE */
 } inst_rec;
 
 typedef struct group {
@@ -331,7 +332,12 @@ uint32_t rli_trace_new_inst(rl_trace *t, uint32_t cost) {
   t->capinst = (uint32_t)ci;
   t->inst[t->ninst].cost = cost;
   t->inst[t->ninst].op = RLI_NONE;
+  t->inst[t->ninst].module = RLI_NONE;
   return t->ninst++;
+}
+
+void rli_trace_inst_module(rl_trace *t, uint32_t inst, uint32_t module) {
+  if (inst < t->ninst) t->inst[inst].module = module;
 }
 
 /* ---- kernels ------------------------------------------------------------ */
@@ -953,11 +959,13 @@ const rl_trace_coll *rl_trace_colls(const rl_trace *t, int32_t *n) {
 /* ---- fusion candidates ---------------------------------------------------
  * A kernel is small when it is overhead-bound (its bound time is below the
  * floor) or shorter than the floor. Runs of two or more consecutive small
- * kernels of one op (else of one kernel name), in start order per device
+ * kernels of one nn.Module (the innermost around their ops, where the trace
+ * records modules: with_stack=True), else of one op, else of one kernel
+ * name, in start order per device
  * (ncu: launch order), could be one kernel or one CUDA graph replay; what
  * that saves is at most their time minus the one floor that remains (runs
  * that take less than one floor save nothing and are left out).
- * Runs are summed per op (or name) and ranked by that saving. */
+ * Runs are summed per module (op, name) and ranked by that saving. */
 typedef struct korder {
   double s;
   int32_t dev;
@@ -1050,8 +1058,9 @@ static rl_status find_fusions(rl_trace *t, const int8_t *regime, uint32_t nregim
     /* kernels only: copies and collectives are not fused into kernels */
     int small = k->kind == RLI_K_KERNEL && (rc >= t->ncost || t->cost[rc].roof != RLI_ROOF_NET) &&
                 (k->dur_s < floor_s || (rc < nregime && regime[rc] == RL_BOUND_OVERHEAD));
-    uint32_t key = k->op != RLI_NONE ? k->op : k->name;
-    int32_t by_op = k->op != RLI_NONE;
+    uint32_t mod = has_inst ? t->inst[k->inst].module : RLI_NONE;
+    uint32_t key = mod != RLI_NONE ? mod : k->op != RLI_NONE ? k->op : k->name;
+    int32_t by_op = mod != RLI_NONE ? 2 : k->op != RLI_NONE;
     int same_dev = j > 0 && o[j - 1].dev == o[j].dev;
     if (small && same_dev && cur.n && cur.key == key && cur.by_op == by_op) {
       cur.n++;
@@ -1460,7 +1469,7 @@ size_t rl_trace_json(const rl_trace *t, const rl_hw *hw, const rl_trace_summary 
     const rl_trace_fusion *f = &t->fusion[i];
     rli_out_puts(&o, i ? ",{\"name\":" : "{\"name\":");
     rli_out_str(&o, f->name);
-    rli_out_printf(&o, ",\"by\":\"%s\",\"runs\":%lld,\"kernels\":%lld", f->by_op ? "op" : "kernel",
+    rli_out_printf(&o, ",\"by\":\"%s\",\"runs\":%lld,\"kernels\":%lld", f->by_op == 2 ? "module" : f->by_op ? "op" : "kernel",
                    (long long)f->runs, (long long)f->kernels);
     num_or_null(&o, "measured_s", 1, f->time_s);
     num_or_null(&o, "saving_s", 1, f->saving_s);

@@ -79,6 +79,10 @@ const rli_cost *rli_trace_cost_get(const rl_trace *t, uint32_t id);
 uint32_t rli_trace_cost_why(rl_trace *t, const char *why);
 /* A new op instance (one call of an op); returns its id. */
 uint32_t rli_trace_new_inst(rl_trace *t, uint32_t cost);
+/* The innermost nn.Module around op instance `inst` (a string id: with
+ * with_stack=True, the python_function event "nn.Module: X"); the fusion
+ * candidates are keyed by it. */
+void rli_trace_inst_module(rl_trace *t, uint32_t inst, uint32_t module);
 
 /* One kernel execution. dur_s < 0: no time known. */
 typedef struct rli_kernel {

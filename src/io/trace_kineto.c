@@ -7,15 +7,18 @@
  * events), "deviceProperties" and metadata on either side of it; `ts` and
  * `dur` in microseconds whatever "displayTimeUnit" says. Categories of
  * every era are accepted: kernel/Kernel, cpu_op/Operator/user_annotation,
- * cuda_runtime/Runtime/cuda_driver, cuda_profiler_range. Everything else
- * (python_function, flows, memory events, ...) is validated and skipped as
- * it streams past.
+ * cuda_runtime/Runtime/cuda_driver, cuda_profiler_range, and of the
+ * python_function events (with_stack=True) the modules ("nn.Module: X").
+ * Everything else (other Python frames, flows, memory events, ...) is
+ * validated and skipped as it streams past.
  *
  * Linking a kernel to its op (trace-formats.md 1.10, HTA's algorithm):
  * kernel.args.correlation -> the cuda_runtime/cuda_driver launch event with
  * the same correlation -> the innermost cpu_op (or user_annotation) on the
  * launch's pid/tid whose interval contains the launch. "External id" is not
- * used: in 2023-era traces it equals the correlation and names no op.
+ * used: in 2023-era traces it equals the correlation and names no op. The
+ * innermost nn.Module around that op (on the same thread) is its module,
+ * for the fusion candidates.
  *
  * Memory: per CPU op 24 bytes (its times, its interned (name, cost) pair,
  * its parent) and per launch call 32 bytes (+ 4-8 of hash table) are kept
@@ -447,12 +450,13 @@ static void skip_value(jp *p, int depth) {
 }
 
 /* ---- the reader's state --------------------------------------------------- */
-enum { C_OTHER, C_KERNEL, C_OP, C_RUNTIME, C_RANGE, C_MEMCPY, C_MEMSET };
+enum { C_OTHER, C_KERNEL, C_OP, C_RUNTIME, C_RANGE, C_MEMCPY, C_MEMSET, C_PYFN };
 
 /* One CPU op: 24 bytes. kind: its (label, cost) pair, an index into
  * kin.kinds; once a kernel links to it, LINKED | its index in kin.lk (the op
  * instance). parent: the nearest earlier op containing it (set when
- * linking). */
+ * linking). An nn.Module (python_function) is kept as an op whose cost is
+ * RLI_NONE: it is never a kernel's op, only the module around one. */
 #define LINKED 0x80000000u
 typedef struct op_rec {
   double s, e;
@@ -546,6 +550,7 @@ typedef struct kin {
   size_t namecap, namelen;
   int ranges, kernels_timed;
   int64_t ops_shaped, ops;
+  int64_t modules; /* nn.Module events kept */
   /* convolution output sizes by sequence number (2021-2023 traces) */
   struct conv_pend *pend;  /* forward convs without stride/padding */
   size_t npend, cappend;
@@ -765,6 +770,7 @@ static int classify(sv v) {
     return C_OTHER;
   case 'O': return sv_is(v, "Operator", 8) ? C_OP : C_OTHER;
   case 'u': return sv_is(v, "user_annotation", 15) ? C_OP : C_OTHER;
+  case 'p': return sv_is(v, "python_function", 15) ? C_PYFN : C_OTHER;
   case 'R': return sv_is(v, "Runtime", 7) ? C_RUNTIME : C_OTHER;
   default: return C_OTHER;
   }
@@ -1273,7 +1279,7 @@ static void event(kin *k) {
       int64_t dummy;
       e.tid = id_value(p, &dummy, &isnum);
     } else if (kid == E_ARGS) {
-      if (has_cat && e.cat == C_OTHER && !e.x) skip_value(p, 1);
+      if (has_cat && (e.cat == C_OTHER || e.cat == C_PYFN) && !e.x) skip_value(p, 1);
       else if (ws(p) == '{') parse_args(p, &e);
       else skip_value(p, 1);
     } else {
@@ -1300,6 +1306,29 @@ static void event(kin *k) {
     if (k->sink->event(k->sink->ctx, &x)) jfail(p, RL_ENOMEM, 0, "");
   }
   if (e.cat == C_OTHER || strcmp(e.ph, "X") != 0) return;
+  if (e.cat == C_PYFN) {
+    /* a module (with_stack=True): kept like an op without a cost; other
+     * Python frames, and frames without usable times, are skipped */
+    if (!k->name || strncmp(k->name, "nn.Module: ", 11) != 0 || !e.has_ts || !e.has_dur ||
+        !(e.ts > -1e17 && e.ts < 1e17) || !(e.dur >= 0 && e.dur < 1e12))
+      return;
+    uint32_t label = name_id(k);
+    if (label == RLI_NONE) jfail(p, RL_ENOMEM, 0, "");
+    uint32_t ti = thread_of(k, mix(e.pid) ^ e.tid); /* may move k->th */
+    thread *th = &k->th[ti];
+    th->ops = xgrow(k, th->ops, sizeof *th->ops, th->n + 1, &th->cap);
+    op_rec *o = &th->ops[th->n];
+    o->s = e.ts;
+    o->e = e.ts + e.dur;
+    o->kind = kind_of(k, label, RLI_NONE);
+    o->parent = RLI_NONE;
+    if (th->n && (th->ops[th->n - 1].s > o->s ||
+                  (th->ops[th->n - 1].s == o->s && th->ops[th->n - 1].e < o->e)))
+      th->sorted = 0;
+    th->n++;
+    k->modules++;
+    return;
+  }
   char m[160];
   if (!e.has_ts || !e.has_dur) {
     snprintf(m, sizeof m, "a %s event without \"%s\"", cat_word(e.cat), e.has_ts ? "dur" : "ts");
@@ -1571,6 +1600,11 @@ static uint32_t group_cost(kin *k, const thread *th, uint32_t j, uint32_t cost) 
   return cost;
 }
 
+/* a module (python_function "nn.Module: X"), not an op */
+static int is_module(const kin *k, const op_rec *o) {
+  return !(o->kind & LINKED) && k->kinds[o->kind].cost == RLI_NONE;
+}
+
 static void link_all(kin *k) {
   rl_trace *t = k->t;
   for (size_t i = 0; i < k->nth; i++) {
@@ -1614,6 +1648,14 @@ static void link_all(kin *k) {
     }
     uint32_t j = lo ? (uint32_t)(lo - 1) : RLI_NONE;
     while (j != RLI_NONE && th->ops[j].e < l->e) j = th->ops[j].parent;
+    /* the innermost op and the innermost module containing the launch */
+    uint32_t mod = RLI_NONE;
+    while (j != RLI_NONE && is_module(k, &th->ops[j])) {
+      if (mod == RLI_NONE) mod = k->kinds[th->ops[j].kind].label;
+      j = th->ops[j].parent;
+    }
+    for (uint32_t q = j; k->modules && mod == RLI_NONE && q != RLI_NONE; q = th->ops[q].parent)
+      if (is_module(k, &th->ops[q])) mod = k->kinds[th->ops[q].kind].label;
     if (j == RLI_NONE) {
       if (!own) { kr->cost = c_noop; unlinked++; }
       continue;
@@ -1631,6 +1673,7 @@ static void link_all(kin *k) {
     const op_link *ol = &k->lk[o->kind & ~LINKED];
     kr->op = ol->label;
     kr->inst = ol->inst;
+    if (mod != RLI_NONE) rli_trace_inst_module(t, ol->inst, mod);
   }
   rli_trace_set_unlinked(t, unlinked);
 }

@@ -524,6 +524,84 @@ static void test_ncu_hier(void) {
   rl_trace_free(t);
 }
 
+/* Fusion candidates by nn.Module where the trace records the module
+ * hierarchy (with_stack=True: python_function events "nn.Module: X"):
+ * consecutive small kernels of different ops inside one module are one
+ * run of that module, keyed by its innermost module; kernels outside any
+ * module keep the op key. Without the module events the same kernels are
+ * runs of one op each (no run of two: nothing to fuse). */
+static void test_fusion_modules(void) {
+  static const char head[] =
+      "{\"deviceProperties\":[{\"id\":0,\"name\":\"NVIDIA H100 80GB HBM3\",\"totalGlobalMem\":85000000000,"
+      "\"computeMajor\":9,\"computeMinor\":0}],\"traceEvents\":[\n";
+  static const char mods[] =
+      "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"nn.Module: Block_0\",\"pid\":1,\"tid\":1,\"ts\":90,\"dur\":200},\n"
+      "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"nn.Module: LayerNorm_0\",\"pid\":1,\"tid\":1,\"ts\":95,\"dur\":60},\n"
+      "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"torch/nn/modules/module.py(1501): _call_impl\",\"pid\":1,\"tid\":1,\"ts\":96,\"dur\":58},\n"
+      "{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"nn.Module: LayerNorm_1\",\"pid\":1,\"tid\":1,\"ts\":160,\"dur\":60},\n";
+  static const char ops[] =
+      "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mul\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":10},\n"
+      "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::add\",\"pid\":1,\"tid\":1,\"ts\":120,\"dur\":10},\n"
+      "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::rsqrt\",\"pid\":1,\"tid\":1,\"ts\":140,\"dur\":10},\n"
+      "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mul\",\"pid\":1,\"tid\":1,\"ts\":170,\"dur\":10},\n"
+      "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::add\",\"pid\":1,\"tid\":1,\"ts\":190,\"dur\":10},\n"
+      "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mul\",\"pid\":1,\"tid\":1,\"ts\":300,\"dur\":10},\n"
+      "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mul\",\"pid\":1,\"tid\":1,\"ts\":320,\"dur\":10},\n";
+  static const char gpu[] =
+      "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":102,\"dur\":2,\"args\":{\"correlation\":1}},\n"
+      "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":122,\"dur\":2,\"args\":{\"correlation\":2}},\n"
+      "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":142,\"dur\":2,\"args\":{\"correlation\":3}},\n"
+      "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":172,\"dur\":2,\"args\":{\"correlation\":4}},\n"
+      "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":192,\"dur\":2,\"args\":{\"correlation\":5}},\n"
+      "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":302,\"dur\":2,\"args\":{\"correlation\":6}},\n"
+      "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":322,\"dur\":2,\"args\":{\"correlation\":7}},\n"
+      "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"mul_kernel\",\"pid\":0,\"tid\":7,\"ts\":1000,\"dur\":3,\"args\":{\"correlation\":1,\"device\":0}},\n"
+      "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"add_kernel\",\"pid\":0,\"tid\":7,\"ts\":1004,\"dur\":3,\"args\":{\"correlation\":2,\"device\":0}},\n"
+      "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"rsqrt_kernel\",\"pid\":0,\"tid\":7,\"ts\":1008,\"dur\":3,\"args\":{\"correlation\":3,\"device\":0}},\n"
+      "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"mul_kernel\",\"pid\":0,\"tid\":7,\"ts\":1012,\"dur\":3,\"args\":{\"correlation\":4,\"device\":0}},\n"
+      "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"add_kernel\",\"pid\":0,\"tid\":7,\"ts\":1016,\"dur\":3,\"args\":{\"correlation\":5,\"device\":0}},\n"
+      "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"mul_kernel\",\"pid\":0,\"tid\":7,\"ts\":1020,\"dur\":3,\"args\":{\"correlation\":6,\"device\":0}},\n"
+      "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"mul_kernel\",\"pid\":0,\"tid\":7,\"ts\":1024,\"dur\":3,\"args\":{\"correlation\":7,\"device\":0}}\n"
+      "]}\n";
+  char buf[8192];
+  for (int with = 0; with < 2; with++) {
+    snprintf(buf, sizeof buf, "%s%s%s%s", head, with ? mods : "", ops, gpu);
+    rl_trace *t = rl_trace_new(-1);
+    rl_error e;
+    CHECK(rl_trace_read_buffer(t, buf, strlen(buf), RL_TRACE_KINETO, "modules.json", &e) == RL_OK);
+    rl_hw hw;
+    rl_hw_find("h100", NULL, 0, &hw, &e);
+    rl_trace_summary s;
+    CHECK(rl_trace_analyze(t, &hw, &s, &e) == RL_OK);
+    int32_t nf = 0;
+    const rl_trace_fusion *f = rl_trace_fusions(t, &nf);
+    /* the kernels keep their ops either way */
+    CHECK(row_named(t, RL_TRACE_BY_OP, "aten::mul") && row_named(t, RL_TRACE_BY_OP, "aten::add"));
+    if (with) {
+      /* LayerNorm_0: mul, add, rsqrt (3 kernels, 9 us); LayerNorm_1: mul, add
+       * (2, 6 us); the two muls outside any module: one run of the op */
+      CHECK(nf == 3);
+      for (int32_t i = 0; i < nf; i++) {
+        if (!strcmp(f[i].name, "nn.Module: LayerNorm_0")) {
+          CHECK(f[i].by_op == 2 && f[i].runs == 1 && f[i].kernels == 3);
+          CHECK_NEAR(f[i].saving_s, 9e-6 - s.floor_s, 1e-9);
+        } else if (!strcmp(f[i].name, "nn.Module: LayerNorm_1")) {
+          CHECK(f[i].by_op == 2 && f[i].kernels == 2);
+          CHECK_NEAR(f[i].saving_s, 6e-6 - s.floor_s, 1e-9);
+        } else {
+          CHECK(!strcmp(f[i].name, "aten::mul") && f[i].by_op == 1 && f[i].kernels == 2);
+        }
+      }
+      size_t n = rl_trace_json(t, &hw, &s, 0, buf, sizeof buf);
+      CHECK(n < sizeof buf && strstr(buf, "\"by\":\"module\""));
+    } else {
+      /* by op only: the last two muls are the one run */
+      CHECK(nf == 1 && nf && !strcmp(f[0].name, "aten::mul") && f[0].kernels == 2 && f[0].by_op == 1);
+    }
+    rl_trace_free(t);
+  }
+}
+
 /* Random byte mutations of valid inputs: each read ends in RL_OK or an
  * error whose message names the input (ASan/UBSan watch the rest). */
 static void test_mutations(void) {
@@ -789,6 +867,7 @@ int main(void) {
   RUN(test_ncu_raw);
   RUN(test_gain_bounds);
   RUN(test_fusion);
+  RUN(test_fusion_modules);
   RUN(test_ncu_hier);
   RUN(test_mutations);
   RUN(test_cli_error);
