@@ -355,6 +355,10 @@ static int save_hw(cli_ctx *ctx, const measure_opts *o, const rl_measurement *m,
   if (rc) return rc;
   fprintf(ctx->err, "roofline measure: wrote %s (id %s): use --hw %s --hw-file %s\n", o->save_hw, hw.id, hw.id,
           o->save_hw);
+  const char *lo = strstr(hw.source, RL_HW_LEFT_OUT);
+  if (lo)
+    fprintf(ctx->err, "roofline measure: warning: --save-hw: %s not written as the machine's: "
+                      "measure again on a quiet machine for them\n", lo + strlen(RL_HW_LEFT_OUT) + 1);
   return CLI_OK;
 }
 

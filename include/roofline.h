@@ -1628,7 +1628,11 @@ RL_API size_t rl_measure_json(const rl_measurement *m, char *buf, size_t cap);
  * header (Python's measure()). */
 RL_API size_t rl_measurement_sizeof(void);
 /* The measured machine as a hardware entry (id "measured-cpu" unless id is
- * given): fp64/fp32/bf16 peaks, DRAM, L1, L2, L3 bandwidth, LLC size. */
+ * given): fp64/fp32/bf16 peaks, DRAM, L1, L2, L3 bandwidth, LLC size. A
+ * figure marked unreliable (a disturbed sample, RL_DISTURB_*) is left out
+ * (0: unknown) and named in the source after RL_HW_LEFT_OUT; RL_EINVAL
+ * when both the FP32 and FP64 peaks, or the DRAM bandwidth, are. */
+#define RL_HW_LEFT_OUT "left out (disturbed samples):"
 RL_API rl_status rl_measure_to_hw(const rl_measurement *m, const char *id,
                                   rl_hw *out, rl_error *err);
 /* 1 when hw is a row rl_measure_to_hw wrote (`roofline measure --save-hw`,

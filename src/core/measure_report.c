@@ -269,26 +269,62 @@ rl_status rl_measure_to_hw(const rl_measurement *m, const char *id,
     return rli_fail(err, RL_EINVAL, "no peak was measured (run with the peak kernel)");
   if (!(m->bandwidth.bw[RL_LEVEL_DRAM] > 0))
     return rli_fail(err, RL_EINVAL, "no DRAM bandwidth was measured (run with the read kernel)");
+  /* A figure that stayed disturbed after its retakes (rl_measure_analyze)
+   * is not the machine's: it is left out of the row (unknown there) and
+   * the row's source says so; without a clean FP32 or FP64 peak, or a
+   * clean DRAM bandwidth, there is no row to write. */
+  double pk[3] = {p->flops[RL_PK_FP64_FMA], p->flops[RL_PK_FP32_FMA], p->flops[RL_PK_BF16_DOT]};
+  const int32_t pki[3] = {RL_PK_FP64_FMA, RL_PK_FP32_FMA, RL_PK_BF16_DOT};
+  static const char *const pkn[3] = {"fp64 peak", "fp32 peak", "bf16 peak"};
+  double bw[4];
+  static const char *const bwn[4] = {"L1 bandwidth", "L2 bandwidth", "L3 bandwidth", "DRAM bandwidth"};
+  const int32_t lv[4] = {RL_LEVEL_L1, RL_LEVEL_L2, RL_LEVEL_L3, RL_LEVEL_DRAM};
+  char left[200] = "";
+  size_t nl = 0;
+  for (int i = 0; i < 3; i++)
+    if (pk[i] > 0 && m->peak_unreliable[pki[i]]) {
+      pk[i] = 0;
+      nl += (size_t)snprintf(left + nl, sizeof left - nl, "%s%s", nl ? ", " : "", pkn[i]);
+    }
+  for (int i = 0; i < 4; i++) {
+    bw[i] = m->bandwidth.bw[lv[i]];
+    if (bw[i] > 0 && m->bandwidth.unreliable[lv[i]]) {
+      bw[i] = 0;
+      if (nl < sizeof left)
+        nl += (size_t)snprintf(left + nl, sizeof left - nl, "%s%s", nl ? ", " : "", bwn[i]);
+    }
+  }
+  if (!(pk[0] > 0) && !(pk[1] > 0))
+    return rli_fail(err, RL_EINVAL, "the FP32 and FP64 peaks stayed disturbed after %d retake%s (another "
+                    "process took the cores): no hardware row written; measure again on a quiet machine",
+                    (int)m->retakes, m->retakes == 1 ? "" : "s");
+  if (!(bw[3] > 0))
+    return rli_fail(err, RL_EINVAL, "the DRAM bandwidth stayed disturbed (another process took the cores): "
+                    "no hardware row written; measure again on a quiet machine");
   memset(out, 0, sizeof *out);
   rli_strlcpy(out->id, id ? id : "measured-cpu", sizeof out->id);
   rli_strlcpy(out->vendor, m->cpu.vendor, sizeof out->vendor);
   snprintf(out->name, sizeof out->name, "%.60s (measured, %d threads)",
            m->cpu.model[0] ? m->cpu.model : "CPU", (int)m->threads);
   rli_strlcpy(out->form_factor, "CPU", sizeof out->form_factor);
-  out->peak[RL_PEAK_FP64] = p->flops[RL_PK_FP64_FMA];
-  out->peak[RL_PEAK_FP32] = p->flops[RL_PK_FP32_FMA];
-  out->peak[RL_PEAK_BF16] = p->flops[RL_PK_BF16_DOT];
+  out->peak[RL_PEAK_FP64] = pk[0];
+  out->peak[RL_PEAK_FP32] = pk[1];
+  out->peak[RL_PEAK_BF16] = pk[2];
   out->mem_bytes = m->cpu.mem_bytes;
-  out->mem_bw = m->bandwidth.bw[RL_LEVEL_DRAM];
-  out->l1_bw = m->bandwidth.bw[RL_LEVEL_L1];
-  out->l2_bw = m->bandwidth.bw[RL_LEVEL_L2];
-  out->l3_bw = m->bandwidth.bw[RL_LEVEL_L3];
+  out->mem_bw = bw[3];
+  out->l1_bw = bw[0];
+  out->l2_bw = bw[1];
+  out->l3_bw = bw[2];
   out->l2_bytes = m->cpu.cache[2] > 0 ? m->cpu.cache[2] : m->cpu.cache[1];
   out->boost_hz = m->cpu.measured_hz;
   snprintf(out->source, sizeof out->source,
            MEASURED_SOURCE "%s: FMA peaks with %d threads; bandwidth of the "
            "read kernel, best of %d (STREAM byte counting); clock measured",
            m->quick ? " --quick" : "", (int)m->threads, (int)m->repeats);
+  if (nl) {
+    size_t l = strlen(out->source);
+    snprintf(out->source + l, sizeof out->source - l, "; " RL_HW_LEFT_OUT " %s", left);
+  }
   return RL_OK;
 }
 

@@ -293,6 +293,27 @@ static void test_analyze(void) {
   CHECK_NEAR(back.l1_bw, hw.l1_bw, 1e-5);
   CHECK_NEAR(back.l2_bytes, 33554432, 1e-5);
   CHECK(rl_measure_to_hw(m, "bad id", &hw, &e) == RL_EINVAL);
+  CHECK(strstr(hw.source, RL_HW_LEFT_OUT) == NULL);
+  /* --save-hw and disturbed samples: a figure that stayed disturbed is left
+   * out of the row and named in its source; without a clean peak or a
+   * clean DRAM bandwidth there is no row */
+  m->peak_unreliable[RL_PK_FP64_FMA] = RL_DISTURB_BELOW_1T;
+  m->bandwidth.unreliable[RL_LEVEL_L2] = RL_DISTURB_BELOW_HALF;
+  CHECK(rl_measure_to_hw(m, "my-cpu", &hw, &e) == RL_OK);
+  CHECK(hw.peak[RL_PEAK_FP64] == 0);
+  CHECK_NEAR(hw.peak[RL_PEAK_FP32], 100e9, 1e-9);
+  CHECK(hw.l2_bw == 0 && hw.l1_bw > 0 && hw.mem_bw > 0);
+  CHECK(strstr(hw.source, RL_HW_LEFT_OUT " fp64 peak, L2 bandwidth") != NULL);
+  len = rl_hw_csv(&hw, 1, row, sizeof row);
+  CHECK(rl_hw_parse_csv(row, len, &back, 1, &n, &e) == RL_OK);
+  CHECK(back.peak[RL_PEAK_FP64] == 0 && back.l2_bw == 0); /* unknown in the file too */
+  m->peak_unreliable[RL_PK_FP32_FMA] = RL_DISTURB_BELOW_1T;
+  CHECK(rl_measure_to_hw(m, "my-cpu", &hw, &e) == RL_EINVAL);
+  CHECK(strstr(e.msg, "FP32 and FP64 peaks stayed disturbed") != NULL);
+  m->peak_unreliable[RL_PK_FP32_FMA] = 0;
+  m->bandwidth.unreliable[RL_LEVEL_DRAM] = RL_DISTURB_BELOW_1T;
+  CHECK(rl_measure_to_hw(m, "my-cpu", &hw, &e) == RL_EINVAL);
+  CHECK(strstr(e.msg, "DRAM bandwidth stayed disturbed") != NULL);
   free(m);
 }
 
