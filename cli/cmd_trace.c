@@ -55,7 +55,10 @@ static const char help[] =
     "minus one floor per run). Kernels whose F and Q cannot be derived are listed\n"
     "with their time and the reason. Totals: GPU busy share of the span; time in\n"
     "compute-bound, memory-bound and overhead (kernels shorter than the floor,\n"
-    "overhead-bound kernels, and the GPU's idle gaps).\n"
+    "overhead-bound kernels, and the GPU's idle gaps). Busy: some GPU busy, never\n"
+    "more than the span. Repairs, said in a 'repaired' line: an event given twice\n"
+    "is dropped, kernels overlapping on one stream are merged in the busy time, a\n"
+    "kernel ending before it starts is dropped.\n"
     "\n"
     "flags:\n"
     "  --hw ID        device (default: the one the trace names, from the database)\n"
@@ -572,6 +575,7 @@ static int run_one(cli_ctx *ctx, int argc, char **argv) {
     rl_trace_free(t);
     return cli_error(ctx, "%s: %s", path, e.msg);
   }
+  rl_trace_get_info(t, &info); /* the analysis drops duplicate events */
   int32_t nk = 0, no = 0;
   const rl_trace_row *rk = rl_trace_rows(t, RL_TRACE_BY_KERNEL, &nk);
   const rl_trace_row *ro = rl_trace_rows(t, RL_TRACE_BY_OP, &no);
@@ -615,6 +619,27 @@ static int run_one(cli_ctx *ctx, int argc, char **argv) {
               pct(p1, sizeof p1, s.busy_share, 1), cli_q(b3, sizeof b3, s.idle_s, RL_UNIT_SECONDS));
     else
       fputs("span       unknown (ncu replays kernels one by one: no timeline)\n", o);
+    if (s.has_span && s.devices > 1)
+      fprintf(o, "           busy: some of the %d devices busy; idle: none busy\n", (int)s.devices);
+    if (s.duplicates || s.overlapping || s.ends_before_start) {
+      fputs("repaired  ", o);
+      const char *sep = " ";
+      if (s.duplicates) {
+        fprintf(o, "%s%lld duplicate event%s dropped (%s)", sep, (long long)s.duplicates,
+                s.duplicates == 1 ? "" : "s", cli_q(b1, sizeof b1, s.duplicate_s, RL_UNIT_SECONDS));
+        sep = "; ";
+      }
+      if (s.overlapping) {
+        fprintf(o, "%s%lld kernel%s overlapping the one before on %s stream (%s, merged in busy time)",
+                sep, (long long)s.overlapping, s.overlapping == 1 ? "" : "s",
+                s.overlapping == 1 ? "its" : "their", cli_q(b1, sizeof b1, s.overlap_s, RL_UNIT_SECONDS));
+        sep = "; ";
+      }
+      if (s.ends_before_start)
+        fprintf(o, "%s%lld kernel%s ending before %s start dropped", sep, (long long)s.ends_before_start,
+                s.ends_before_start == 1 ? "" : "s", s.ends_before_start == 1 ? "its" : "their");
+      fputc('\n', o);
+    }
     double whole = s.compute_s + s.memory_s + s.network_s + s.overhead_s + s.unknown_s;
     char b5[48], p5[16];
     fprintf(o, "regimes    compute %s (%s), memory %s (%s), network %s (%s), overhead %s (%s), no F/Q %s (%s)\n",

@@ -1808,9 +1808,10 @@ typedef struct rl_trace_summary {
   int64_t kernels;        /* executions */
   double gpu_time_s;      /* sum of kernel durations */
   double span_s;          /* first kernel start to last kernel end */
-  double busy_s;          /* union of kernel intervals, summed per device */
-  double idle_s;          /* span - busy, per device, summed */
-  double busy_share;      /* busy / (busy + idle) */
+  double busy_s;          /* union of the kernel intervals of all devices
+                             (some GPU busy); never above span_s */
+  double idle_s;          /* span - busy (no GPU busy) */
+  double busy_share;      /* busy / span */
   double compute_s;       /* kernel time in compute-bound kernels */
   double memory_s;        /* kernel time in memory-bound kernels */
   double overhead_s;      /* short or overhead-bound kernels, plus idle */
@@ -1835,6 +1836,16 @@ typedef struct rl_trace_summary {
   double collective_s;    /* their time */
   double network_s;       /* collective time at or above the overhead
                              (its regime: the interconnect) */
+  /* the timeline's repairs (not with ncu: no timeline) */
+  int32_t devices;        /* distinct devices among the timed kernels */
+  int64_t duplicates;     /* events given twice (same device, stream, name,
+                             start and duration): dropped from every figure */
+  double duplicate_s;     /* their time */
+  int64_t overlapping;    /* kernels starting over 1 ns before the previous
+                             ones of their stream end (a clock problem):
+                             merged in busy_s, kept in gpu_time_s */
+  double overlap_s;       /* the time they overlap */
+  int64_t ends_before_start; /* kernels ending before they start: dropped */
 } rl_trace_summary;
 
 /* One collective (kind, message size, group size) of the last analysis,

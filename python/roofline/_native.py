@@ -251,7 +251,9 @@ class TraceSummary(ctypes.Structure):
         ("covered_s", D), ("coverage", D), ("n_uncovered", I32),
         ("uncovered", TraceUncovered * RL_REASON_COUNT), ("no_shapes", I32),
         ("copies", ctypes.c_int64), ("copy_s", D), ("collectives", ctypes.c_int64),
-        ("collective_s", D), ("network_s", D),
+        ("collective_s", D), ("network_s", D), ("devices", I32),
+        ("duplicates", ctypes.c_int64), ("duplicate_s", D), ("overlapping", ctypes.c_int64),
+        ("overlap_s", D), ("ends_before_start", ctypes.c_int64),
     ]
 
 

@@ -90,6 +90,13 @@ struct rl_trace {
   int32_t cc_major, cc_minor;
   int64_t events, unlinked;
   int no_timeline;
+  /* the timeline's repairs: streams by id, kernels dropped */
+  int64_t *streams; /* raw id of stream id i + 1 */
+  uint32_t nstreams, capstreams;
+  uint32_t *stmap;
+  uint32_t stcap;
+  int64_t dups, backwards; /* duplicates (tidy_timeline), ends before start */
+  double dup_s;
   /* last analysis */
   int32_t no_shapes, world;
   rl_trace_row *rows[2];
@@ -142,6 +149,8 @@ void rl_trace_free(rl_trace *t) {
   free(t->inst);
   free(t->k);
   free(t->launch);
+  free(t->streams);
+  free(t->stmap);
   free(t);
 }
 
@@ -361,6 +370,43 @@ rl_status rli_trace_add_launch(rl_trace *t, const rli_ncu_launch *m, rl_error *e
   return RL_OK;
 }
 
+uint16_t rli_trace_stream(rl_trace *t, int64_t raw) {
+  if (raw < 0) return 0;
+  if ((t->nstreams + 1) * 2 > t->stcap) {
+    if (t->nstreams >= 65535) {
+      /* past 65535 streams: look it up only */
+      if (!t->stcap) return 0;
+    } else {
+      uint32_t nc = t->stcap ? t->stcap * 2 : 64;
+      uint32_t *m = malloc(sizeof *m * nc);
+      if (!m) return 0;
+      memset(m, 0xff, sizeof *m * nc);
+      for (uint32_t i = 0; i < t->nstreams; i++) {
+        uint32_t h = (uint32_t)rli_hash(&t->streams[i], sizeof t->streams[i]) & (nc - 1);
+        while (m[h] != RLI_NONE) h = (h + 1) & (nc - 1);
+        m[h] = i;
+      }
+      free(t->stmap);
+      t->stmap = m;
+      t->stcap = nc;
+    }
+  }
+  uint32_t h = (uint32_t)rli_hash(&raw, sizeof raw) & (t->stcap - 1);
+  while (t->stmap[h] != RLI_NONE) {
+    if (t->streams[t->stmap[h]] == raw) return (uint16_t)(t->stmap[h] + 1);
+    h = (h + 1) & (t->stcap - 1);
+  }
+  if (t->nstreams >= 65535 || (t->nstreams + 1) * 2 > t->stcap) return 0;
+  size_t cap = t->capstreams;
+  if (!rli_grow((void **)&t->streams, sizeof *t->streams, (size_t)t->nstreams + 1, &cap)) return 0;
+  t->capstreams = (uint32_t)cap;
+  t->streams[t->nstreams] = raw;
+  t->stmap[h] = t->nstreams;
+  return (uint16_t)++t->nstreams;
+}
+
+void rli_trace_drop_backwards(rl_trace *t) { t->backwards++; }
+
 rli_kernel *rli_trace_kernel_at(rl_trace *t, size_t i) { return i < t->nk ? &t->k[i] : NULL; }
 size_t rli_trace_nkernels(const rl_trace *t) { return t->nk; }
 
@@ -575,9 +621,95 @@ typedef struct ivl {
 
 static int cmp_ivl(const void *pa, const void *pb) {
   const ivl *a = pa, *b = pb;
-  if (a->dev != b->dev) return a->dev < b->dev ? -1 : 1;
   if (a->s != b->s) return a->s < b->s ? -1 : 1;
+  if (a->e != b->e) return a->e < b->e ? -1 : 1;
   return 0;
+}
+
+static int cmp_i32(const void *pa, const void *pb) {
+  int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+  return (a > b) - (a < b);
+}
+
+/* ---- the timeline's repairs -------------------------------------------------
+ * A profiler may write an event twice (the same kernel on the same stream
+ * with the same start and duration), and a clock problem can make two
+ * kernels of one stream overlap, which a stream cannot do (it runs its
+ * kernels one after another: CUDA C++ Programming Guide, "Streams"). A
+ * duplicate is dropped from every figure (once: it leaves the model); an
+ * overlap is counted and merged (the busy time is a union). */
+typedef struct kref {
+  double s, e;
+  uint32_t name, i;
+  int32_t dev;
+  uint16_t stream;
+  int16_t kind;
+} kref;
+
+static int cmp_kref(const void *pa, const void *pb) {
+  const kref *a = pa, *b = pb;
+  if (a->dev != b->dev) return a->dev < b->dev ? -1 : 1;
+  if (a->stream != b->stream) return a->stream < b->stream ? -1 : 1;
+  if (a->s != b->s) return a->s < b->s ? -1 : 1;
+  if (a->e != b->e) return a->e < b->e ? -1 : 1;
+  if (a->name != b->name) return a->name < b->name ? -1 : 1;
+  if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
+  return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static rl_status tidy_timeline(rl_trace *t, int64_t *overlaps, double *overlap_s, rl_error *err) {
+  *overlaps = 0;
+  *overlap_s = 0;
+  if (t->no_timeline || t->nk == 0 || t->nk >= RLI_NONE) return RL_OK;
+  kref *r = malloc(sizeof *r * t->nk);
+  if (!r) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+  size_t n = 0;
+  for (size_t i = 0; i < t->nk; i++) {
+    const rli_kernel *k = &t->k[i];
+    if (k->dur_s < 0) continue;
+    r[n].s = k->start_s;
+    r[n].e = k->start_s + k->dur_s;
+    r[n].name = k->name;
+    r[n].i = (uint32_t)i;
+    r[n].dev = k->device;
+    r[n].stream = k->stream;
+    r[n].kind = k->kind;
+    n++;
+  }
+  qsort(r, n, sizeof *r, cmp_kref);
+  uint8_t *drop = NULL;
+  double end = 0;
+  for (size_t j = 0; j < n; j++) {
+    int same = j > 0 && r[j].dev == r[j - 1].dev && r[j].stream == r[j - 1].stream;
+    if (same && r[j].s == r[j - 1].s && r[j].e == r[j - 1].e && r[j].name == r[j - 1].name &&
+        r[j].kind == r[j - 1].kind && t->nlaunch == 0) {
+      if (!drop && !(drop = calloc(t->nk, 1))) {
+        free(r);
+        return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+      }
+      drop[r[j].i] = 1;
+      if (t->k[r[j].i].inst == RLI_UNLINKED && t->unlinked > 0) t->unlinked--;
+      t->dups++;
+      t->dup_s += r[j].e - r[j].s;
+      continue;
+    }
+    /* more than 1 ns into the previous kernels of its stream (the files'
+     * resolution: Kineto's ts has 3 decimals of a microsecond) */
+    if (same && r[j].stream != 0 && end - r[j].s > 1e-9) {
+      (*overlaps)++;
+      *overlap_s += fmin(r[j].e, end) - r[j].s;
+    }
+    end = same ? fmax(end, r[j].e) : r[j].e;
+  }
+  free(r);
+  if (drop) {
+    size_t w = 0;
+    for (size_t i = 0; i < t->nk; i++)
+      if (!drop[i]) t->k[w++] = t->k[i];
+    t->nk = w;
+    free(drop);
+  }
+  return RL_OK;
 }
 
 /* ---- the hierarchical roofline of one ncu launch ----------------------------
@@ -1095,6 +1227,11 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   if (t->nk == 0) return rli_fail(err, RL_EPARSE, "the trace holds no GPU kernels");
   free_analysis(t);
   memset(out, 0, sizeof *out);
+  rl_status tst = tidy_timeline(t, &out->overlapping, &out->overlap_s, err);
+  if (tst) return tst;
+  out->duplicates = t->dups;
+  out->duplicate_s = t->dup_s;
+  out->ends_before_start = t->backwards;
   out->launch_overhead_s = t->overhead;
   out->no_shapes = t->no_shapes;
   out->floor_s = t->overhead;
@@ -1234,31 +1371,37 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
     y->time += inst_t[i];
     y->timed += inst_timed[i];
   }
-  /* busy time: union of intervals per device */
+  /* the devices: distinct ids among the timed kernels */
+  {
+    int32_t *devs = malloc(sizeof *devs * (niv ? niv : 1));
+    if (!devs) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
+    for (size_t i = 0; i < niv; i++) devs[i] = iv[i].dev;
+    qsort(devs, niv, sizeof *devs, cmp_i32);
+    for (size_t i = 0; i < niv; i++) out->devices += i == 0 || devs[i] != devs[i - 1];
+    free(devs);
+  }
+  /* busy time: the union of the kernel intervals of all devices (the time
+   * some GPU of the trace was busy), so busy + idle = span */
   qsort(iv, niv, sizeof *iv, cmp_ivl);
-  double first = 0, last = 0;
-  for (size_t i = 0; i < niv;) {
-    int32_t dev = iv[i].dev;
-    double cs = iv[i].s, ce = iv[i].e, dspan_s = iv[i].s, dspan_e = iv[i].e, busy = 0;
-    for (; i < niv && iv[i].dev == dev; i++) {
-      if (iv[i].e > dspan_e) dspan_e = iv[i].e;
+  double first = niv ? iv[0].s : 0, last = first;
+  if (niv) {
+    double cs = iv[0].s, ce = iv[0].e;
+    for (size_t i = 1; i < niv; i++) {
       if (iv[i].s > ce) {
-        busy += ce - cs;
+        out->busy_s += ce - cs;
         cs = iv[i].s;
         ce = iv[i].e;
       } else if (iv[i].e > ce) {
         ce = iv[i].e;
       }
     }
-    busy += ce - cs;
-    out->busy_s += busy;
-    out->idle_s += fmax(0, (dspan_e - dspan_s) - busy);
-    if (first == last && first == 0) { first = dspan_s; last = dspan_e; }
-    if (dspan_s < first) first = dspan_s;
-    if (dspan_e > last) last = dspan_e;
+    out->busy_s += ce - cs;
+    last = ce;
   }
   out->span_s = last - first;
-  out->busy_share = out->span_s > 0 ? out->busy_s / (out->busy_s + out->idle_s) : 0;
+  if (out->busy_s > out->span_s) out->busy_s = out->span_s; /* rounding only */
+  out->idle_s = out->span_s - out->busy_s;
+  out->busy_share = out->span_s > 0 ? out->busy_s / out->span_s : 0;
   out->has_span = out->has_time && !t->no_timeline;
   if (out->has_span) {
     out->overhead_s += out->idle_s;
@@ -1410,6 +1553,13 @@ size_t rl_trace_json(const rl_trace *t, const rl_hw *hw, const rl_trace_summary 
   num_or_null(&o, "idle_s", s->has_span, s->idle_s);
   num_or_null(&o, "busy_s", s->has_span, s->busy_s);
   num_or_null(&o, "busy_share", s->has_span, s->busy_share);
+  /* what the timeline's repairs merged or dropped (tidy_timeline) */
+  rli_out_printf(&o, ",\"devices\":%d,\"duplicates_dropped\":%lld", (int)s->devices,
+                 (long long)s->duplicates);
+  num_or_null(&o, "duplicate_s", 1, s->duplicate_s);
+  rli_out_printf(&o, ",\"overlapping_merged\":%lld", (long long)s->overlapping);
+  num_or_null(&o, "overlap_s", 1, s->overlap_s);
+  rli_out_printf(&o, ",\"ends_before_start_dropped\":%lld", (long long)s->ends_before_start);
   num_or_null(&o, "compute_s", ht, s->compute_s);
   num_or_null(&o, "memory_s", ht, s->memory_s);
   num_or_null(&o, "overhead_s", ht, s->overhead_s);

@@ -91,10 +91,21 @@ typedef struct rli_kernel {
   uint32_t cost;     /* the kernel's own cost (counters), or RLI_NONE */
   uint32_t inst;     /* the op instance that launched it, or RLI_NONE */
   int32_t device;
-  int32_t kind;      /* RLI_K_* */
+  int16_t kind;      /* RLI_K_* */
+  uint16_t stream;   /* rli_trace_stream's id of its stream; 0 unknown */
 } rli_kernel;
 
+/* A small id (1..65535) for a stream as the file numbers it (a CUDA stream
+ * id, per device), to tell kernels on one stream; 0 when raw < 0 (not
+ * recorded) or past 65535 distinct streams. */
+uint16_t rli_trace_stream(rl_trace *t, int64_t raw);
+/* A kernel the reader dropped because it ends before it starts. */
+void rli_trace_drop_backwards(rl_trace *t);
+
 enum { RLI_K_KERNEL = 0, RLI_K_MEMCPY = 1, RLI_K_MEMSET = 2 };
+/* inst of a kernel the reader counted as unlinked (rli_trace_set_unlinked):
+ * never an op instance's id */
+#define RLI_UNLINKED (RLI_NONE - 1)
 
 rl_status rli_trace_add(rl_trace *t, const rli_kernel *k, rl_error *err);
 /* Set the kernel's launching op after the fact (Kineto links at the end). */

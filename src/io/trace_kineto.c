@@ -743,6 +743,7 @@ typedef struct ev {
   int has_ctr;
   double bytes;  /* gpu_memcpy / gpu_memset: args.bytes; -2 absent */
   int64_t seq;   /* cpu_op "Sequence number"; -1 absent */
+  int64_t stream; /* args "stream"; -1 absent */
   rli_aten_args a;
   rli_kev *x;    /* with a sink: the fields only it needs, else NULL */
 } ev;
@@ -898,7 +899,7 @@ static void parse_args(jp *p, ev *e) {
     else if (kl == 13 && !memcmp(ks, "In msg nelems", 13)) { kid = A_CNUM; which = 0; }
     else if (kl == 14 && !memcmp(ks, "Out msg nelems", 14)) { kid = A_CNUM; which = 1; }
     else if (kl == 10 && !memcmp(ks, "Group size", 10)) { kid = A_CNUM; which = 2; }
-    else if (e->x && kl == 6 && !memcmp(ks, "stream", 6)) kid = A_STREAM;
+    else if (kl == 6 && !memcmp(ks, "stream", 6)) kid = A_STREAM;
     else if (e->x && kl == 18 && !memcmp(ks, "Process Group Name", 18)) {
       kid = A_TEXT;
       xs = e->x->pg;
@@ -979,7 +980,8 @@ static void parse_args(jp *p, ev *e) {
       int c = ws(p);
       if (c == '-' || (c >= '0' && c <= '9')) {
         double v = number(p, NULL);
-        if (v >= 0 && v < 9e15) e->x->stream = (int64_t)v;
+        if (v >= 0 && v < 9e15) e->stream = (int64_t)v;
+        if (e->x) e->x->stream = e->stream;
       } else {
         skip_value(p, 2);
       }
@@ -1205,6 +1207,7 @@ static void event(kin *k) {
   e.a.in_nelems = e.a.out_nelems = e.a.group_size = -1;
   e.bytes = -2;
   e.seq = -1;
+  e.stream = -1;
   int has_cat = 0;
   rli_kev x;
   char xcat[32];
@@ -1354,6 +1357,7 @@ static void event(kin *k) {
     kr.cost = RLI_NONE;
     kr.inst = RLI_NONE;
     kr.kind = e.cat == C_MEMCPY ? RLI_K_MEMCPY : e.cat == C_MEMSET ? RLI_K_MEMSET : RLI_K_KERNEL;
+    kr.stream = rli_trace_stream(t, e.stream);
     kr.device = (int32_t)(e.has_device ? e.device : e.has_pid && e.pid_num >= 0 && e.pid_num < 1000000 ? e.pid_num : 0);
     if (kr.name == RLI_NONE) jfail(p, RL_ENOMEM, 0, "");
     if (k->nkc == 0 && k->kdev < 0) k->kdev = kr.device;
@@ -1635,7 +1639,7 @@ static void link_all(kin *k) {
     int own = kr->cost != RLI_NONE;
     launch *l = k->kcorr[i] >= 0 ? launch_find(k, k->kcorr[i]) : NULL;
     if (!l) {
-      if (!own) { kr->cost = c_nolaunch; unlinked++; }
+      if (!own) { kr->cost = c_nolaunch; unlinked++; kr->inst = RLI_UNLINKED; }
       continue;
     }
     thread *th = &k->th[l->thread];
@@ -1657,7 +1661,7 @@ static void link_all(kin *k) {
     for (uint32_t q = j; k->modules && mod == RLI_NONE && q != RLI_NONE; q = th->ops[q].parent)
       if (is_module(k, &th->ops[q])) mod = k->kinds[th->ops[q].kind].label;
     if (j == RLI_NONE) {
-      if (!own) { kr->cost = c_noop; unlinked++; }
+      if (!own) { kr->cost = c_noop; unlinked++; kr->inst = RLI_UNLINKED; }
       continue;
     }
     op_rec *o = &th->ops[j];

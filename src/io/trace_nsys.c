@@ -106,7 +106,7 @@ rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t l
   }
   char sql[1200];
   snprintf(sql, sizeof sql,
-           "SELECT k.start, k.end, k.deviceId, s.value, %s, %s FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+           "SELECT k.start, k.end, k.deviceId, s.value, %s, %s, %s FROM CUPTI_ACTIVITY_KIND_KERNEL k "
            "LEFT JOIN StringIds s ON s.id = k.demangledName %s ORDER BY k.start",
            runtime ? "r.start" : "NULL",
            nvtx ? "(SELECT COALESCE(n.text, ns.value) FROM NVTX_EVENTS n LEFT JOIN StringIds ns "
@@ -114,6 +114,7 @@ rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t l
                   "AND n.start <= r.start AND n.end >= r.end ORDER BY n.start DESC, n.end ASC "
                   "LIMIT 1)"
                 : "NULL",
+           has_column(db, "CUPTI_ACTIVITY_KIND_KERNEL", "streamId") ? "k.streamId" : "NULL",
            runtime ? "LEFT JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId" : "");
   if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
     st = db_fail(err, db, label, "unexpected kernel table layout");
@@ -123,7 +124,7 @@ rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t l
                                            "the kernel with ncu, or use a PyTorch trace with shapes)");
   if (no_cost == RLI_NONE) { st = rli_fail(err, RL_ENOMEM, "%s: out of memory", label); goto out; }
   int64_t n = 0, rowno = 0, unlinked = 0;
-  double origin = 0;
+  sqlite3_int64 origin = 0;
   int r;
   while ((r = sqlite3_step(q)) == SQLITE_ROW) {
     rowno++;
@@ -133,23 +134,32 @@ rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t l
       goto out;
     }
     sqlite3_int64 s0 = sqlite3_column_int64(q, 0), s1 = sqlite3_column_int64(q, 1);
-    if (s1 < s0 || s1 - s0 > (sqlite3_int64)1e15) {
-      st = rli_fail(err, RL_EPARSE, "%s: CUPTI_ACTIVITY_KIND_KERNEL row %lld: end %lld before "
-                    "start %lld or absurd", label, (long long)rowno, (long long)s1, (long long)s0);
+    if (s1 < s0) { /* said in the summary, left out of every figure */
+      rli_trace_drop_backwards(t);
+      continue;
+    }
+    /* differences in unsigned arithmetic: exact for any two int64 in
+     * order, also near 2^63 or across 0 (a double holds 2^63 only to 2 us) */
+    uint64_t dur = (uint64_t)s1 - (uint64_t)s0;
+    if (dur > (uint64_t)1e15) {
+      st = rli_fail(err, RL_EPARSE, "%s: CUPTI_ACTIVITY_KIND_KERNEL row %lld: a duration of %llu ns "
+                    "(start %lld, end %lld) is absurd", label, (long long)rowno,
+                    (unsigned long long)dur, (long long)s0, (long long)s1);
       goto out;
     }
-    if (n == 0) origin = (double)s0;
+    if (n == 0) origin = s0; /* rows come by start */
     rli_kernel k;
     memset(&k, 0, sizeof k);
     const unsigned char *nm = sqlite3_column_text(q, 3);
     k.name = rli_trace_str(t, nm ? (const char *)nm : "(unnamed)", nm ? strlen((const char *)nm) : 9);
-    k.start_s = ((double)s0 - origin) * 1e-9;
-    k.dur_s = (double)(s1 - s0) * 1e-9;
+    k.start_s = (double)((uint64_t)s0 - (uint64_t)origin) * 1e-9;
+    k.dur_s = (double)dur * 1e-9;
     k.device = sqlite3_column_int(q, 2);
+    k.stream = sqlite3_column_type(q, 6) == SQLITE_INTEGER ? rli_trace_stream(t, sqlite3_column_int64(q, 6)) : 0;
     k.cost = no_cost;
     k.inst = RLI_NONE;
     k.op = RLI_NONE;
-    if (sqlite3_column_type(q, 4) == SQLITE_NULL) unlinked++;
+    if (sqlite3_column_type(q, 4) == SQLITE_NULL) { unlinked++; k.inst = RLI_UNLINKED; }
     const unsigned char *op = sqlite3_column_text(q, 5);
     if (op) k.op = rli_trace_str(t, (const char *)op, strlen((const char *)op));
     if (k.name == RLI_NONE) { st = rli_fail(err, RL_ENOMEM, "%s: out of memory", label); goto out; }
@@ -161,7 +171,8 @@ rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t l
     goto out;
   }
   if (n == 0) {
-    st = rli_fail(err, RL_EPARSE, "%s: the CUPTI_ACTIVITY_KIND_KERNEL table is empty", label);
+    st = rli_fail(err, RL_EPARSE, "%s: the CUPTI_ACTIVITY_KIND_KERNEL table is %s", label,
+                  rowno ? "all kernels that end before they start" : "empty");
     goto out;
   }
   rli_trace_set_format(t, "nsys");
