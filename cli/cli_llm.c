@@ -375,6 +375,47 @@ void cli_par_notes(cli_ctx *ctx, const rl_model *m, const rl_infer_cfg *cfg, int
   }
 }
 
+void cli_ops_csv(cli_ctx *ctx, const rl_prefill_op *ops, int32_t n, double total) {
+  static const char *const hdr[] = {"op", "count", "flops", "bytes", "intensity_flop_per_byte", "bound", "time_s",
+                                    "share_fraction"};
+  cli_csv_row(ctx, hdr, 8);
+  for (int32_t i = 0; i < n; i++) {
+    const rl_prefill_op *p = &ops[i];
+    const char *row[8] = {p->name,
+                          CLI_CSV_NUM(p->count),
+                          CLI_CSV_NUM(p->flops),
+                          CLI_CSV_NUM(p->bytes),
+                          p->bound == RL_BOUND_NETWORK ? "" : CLI_CSV_NUM(p->intensity),
+                          rl_bound_name(p->bound),
+                          CLI_CSV_NUM(p->time_s),
+                          CLI_CSV_NUM(p->time_s / total)};
+    cli_csv_row(ctx, row, 8);
+  }
+}
+
+/* ---- the flags of an inference command ------------------------------------- */
+int cli_llm_parse(cli_ctx *ctx, int argc, char **argv, cli_llm_opts *o, const cli_opt *own) {
+  memset(&o->mf, 0, sizeof o->mf);
+  cli_infer_flags_init(&o->inf);
+  cli_hw_flags_init(&o->hwf);
+  const cli_opt shared[] = {CLI_MODEL_OPTS(o->mf), CLI_INFER_OPTS(o->inf), CLI_HW_OPTS(o->hwf)};
+  size_t n = sizeof shared / sizeof shared[0], k = 0;
+  memcpy(o->opts, shared, sizeof shared);
+  for (; own[k].name; k++) {
+    if (n + k + 1 >= sizeof o->opts / sizeof o->opts[0]) return cli_error(ctx, "too many flags");
+    o->opts[n + k] = own[k];
+  }
+  o->opts[n + k] = (cli_opt){NULL, 0, NULL, 0};
+  return cli_parse(ctx, argc, argv, o->opts, NULL, 0, NULL);
+}
+
+int cli_llm_resolve(cli_ctx *ctx, cli_llm_opts *o, rl_model *m, rl_infer_cfg *cfg, rl_hw *hw,
+                    rl_roof *roof) {
+  int rc = cli_resolve_model(ctx, o->opts, &o->mf, m);
+  if (rc) return rc;
+  return cli_infer_setup(ctx, o->opts, &o->inf, &o->hwf, m, cfg, hw, roof);
+}
+
 /* ---- numbers for the text output ----------------------------------------- */
 const char *cli_pct(char *buf, size_t cap, double frac) {
   double p = frac * 100;

@@ -167,6 +167,27 @@ cli_table *cli_ops_table(const rl_prefill_op *ops, int32_t n, double total);
  * cfg has neither). */
 void cli_par_notes(cli_ctx *ctx, const rl_model *m, const rl_infer_cfg *cfg, int decode);
 
+/* The same op table as CSV: op,count,flops,bytes,intensity_flop_per_byte
+ * (empty for the network's ops),bound,time_s,share_fraction. */
+void cli_ops_csv(cli_ctx *ctx, const rl_prefill_op *ops, int32_t n, double total);
+
+/* ---- the flags of an inference command (decode, prefill) ------------------ */
+/* The model, inference and device flags, then the command's own. The
+ * table points into the struct: parse it where it stays. */
+typedef struct cli_llm_opts {
+  cli_model_flags mf;
+  cli_infer_flags inf;
+  cli_hw_flags hwf;
+  cli_opt opts[96];
+} cli_llm_opts;
+
+/* Parse argv against the shared flags and `own` (ending with {NULL}). */
+int cli_llm_parse(cli_ctx *ctx, int argc, char **argv, cli_llm_opts *o, const cli_opt *own);
+/* Resolve the model, then the device, its roof and the configuration
+ * (cli_resolve_model, cli_infer_setup). */
+int cli_llm_resolve(cli_ctx *ctx, cli_llm_opts *o, rl_model *m, rl_infer_cfg *cfg, rl_hw *hw,
+                    rl_roof *roof);
+
 /* A count with 4 significant digits: 8.03e9, 124.4e6 -> "8.03e9", "1.244e8",
  * small numbers plainly ("4096"). */
 const char *cli_count(char *buf, size_t cap, double v);

@@ -82,6 +82,73 @@ static int parse_batches(cli_ctx *ctx, const char *s, double *out, int *n) {
   return CLI_OK;
 }
 
+/* ---- parse: the flags, checked, and the batch sizes ---------------------- */
+typedef struct decode_opts {
+  cli_llm_opts llm;     /* model, inference and device flags */
+  double batches[MAX_BATCHES];
+  int nb;
+  double context;
+  int want_ops;         /* --ops: one step op by op */
+} decode_opts;
+
+static int parse(cli_ctx *ctx, int argc, char **argv, decode_opts *o) {
+  const char *batch_s = NULL;
+  o->context = 0;
+  o->want_ops = 0;
+  o->nb = 0;
+  const cli_opt own[] = {{"batch", OPT_STR, &batch_s, 0}, {"context", OPT_COUNT, &o->context, 0},
+                         {"ops", OPT_FLAG, &o->want_ops, 0}, {NULL, 0, NULL, 0}};
+  int rc = cli_llm_parse(ctx, argc, argv, &o->llm, own);
+  if (rc) return rc;
+  double context = o->context;
+  if (!(context >= 0) || context != floor(context))
+    return cli_error(ctx, "--context must be a whole number of tokens >= 0 (got %g)", context);
+  if (batch_s) {
+    if ((rc = parse_batches(ctx, batch_s, o->batches, &o->nb))) return rc;
+    if (o->want_ops && o->nb != 1)
+      return cli_error(ctx, "--ops tables one decode step: give one batch size (--batch B), not %d", o->nb);
+  } else if (o->want_ops) {
+    o->batches[o->nb++] = 1;
+  } else {
+    for (double b = 1; b <= 1024; b *= 2) o->batches[o->nb++] = b;
+  }
+  return CLI_OK;
+}
+
+/* ---- compute: a step per batch size, the op table, the other convention ---- */
+typedef struct decode_out {
+  rl_decode_row *rows;          /* one per batch size (malloc'd) */
+  rl_decode_summary s;
+  rl_prefill_op ops[RL_PREFILL_OPS];
+  int32_t n_ops;
+  double ops_time;              /* the sum of the op bounds */
+  rl_decode_row orow, row1;     /* B = 1 under the other embedding convention, and this one */
+} decode_out;
+
+static int compute(cli_ctx *ctx, const decode_opts *o, const rl_model *m, const rl_infer_cfg *cfg,
+                   const rl_roof *roof, decode_out *out) {
+  out->rows = calloc((size_t)o->nb, sizeof *out->rows);
+  if (!out->rows) return cli_error(ctx, "out of memory");
+  rl_error e;
+  rl_status st = rl_decode(m, cfg, roof, o->batches, o->nb, out->rows, &out->s, &e);
+  if (st) return cli_fail(ctx, st, &e);
+  out->n_ops = 0;
+  out->ops_time = 0;
+  if (o->want_ops) {
+    if ((st = rl_decode_ops(m, cfg, roof, o->batches[0], out->ops, RL_PREFILL_OPS, &out->n_ops, &e)))
+      return cli_fail(ctx, st, &e);
+    for (int32_t i = 0; i < out->n_ops; i++) out->ops_time += out->ops[i].time_s;
+  }
+  /* the other embedding convention, at B = 1, to explain the difference */
+  rl_infer_cfg other = *cfg;
+  other.embedding = cfg->embedding == RL_EMBED_FULL ? RL_EMBED_GATHERED : RL_EMBED_FULL;
+  double one = 1;
+  rl_decode(m, &other, roof, &one, 1, &out->orow, NULL, NULL);
+  rl_decode(m, cfg, roof, &one, 1, &out->row1, NULL, NULL);
+  return CLI_OK;
+}
+
+/* ---- print ------------------------------------------------------------------ */
 typedef struct decode_args {
   const rl_model *m;
   const rl_infer_cfg *cfg;
@@ -99,83 +166,54 @@ static size_t decode_json(void *arg, char *buf, size_t cap) {
   return rl_decode_json(a->m, a->cfg, a->roof, a->hw_id, a->rows, a->n, a->sum, a->ops, a->n_ops, buf, cap);
 }
 
-static int run(cli_ctx *ctx, int argc, char **argv) {
-  cli_model_flags mf;
-  memset(&mf, 0, sizeof mf);
-  cli_infer_flags inf;
-  cli_infer_flags_init(&inf);
-  cli_hw_flags hwf;
-  cli_hw_flags_init(&hwf);
-  const char *batch_s = NULL;
-  double context = 0;
-  int want_ops = 0;
-  cli_opt opts[] = {CLI_MODEL_OPTS(mf), CLI_INFER_OPTS(inf), CLI_HW_OPTS(hwf),
-                    {"batch", OPT_STR, &batch_s, 0}, {"context", OPT_COUNT, &context, 0},
-                    {"ops", OPT_FLAG, &want_ops, 0}, {NULL, 0, NULL, 0}};
-  int rc = cli_parse(ctx, argc, argv, opts, NULL, 0, NULL);
-  if (rc) return rc;
-  if (!(context >= 0) || context != floor(context))
-    return cli_error(ctx, "--context must be a whole number of tokens >= 0 (got %g)", context);
-  double batches[MAX_BATCHES];
-  int nb = 0;
-  if (batch_s) {
-    if ((rc = parse_batches(ctx, batch_s, batches, &nb))) return rc;
-    if (want_ops && nb != 1)
-      return cli_error(ctx, "--ops tables one decode step: give one batch size (--batch B), not %d", nb);
-  } else if (want_ops) {
-    batches[nb++] = 1;
-  } else {
-    for (double b = 1; b <= 1024; b *= 2) batches[nb++] = b;
+/* --csv: a row per batch size, the JSON rows' figures (or the op table
+ * with --ops); fits is true/false, empty when the capacity is unknown */
+static void print_csv(cli_ctx *ctx, const decode_opts *o, const decode_out *out) {
+  if (o->want_ops) {
+    cli_ops_csv(ctx, out->ops, out->n_ops, out->ops_time);
+    return;
   }
-  rl_model m;
-  if ((rc = cli_resolve_model(ctx, opts, &mf, &m))) return rc;
-  rl_infer_cfg cfg;
-  rl_hw hw;
-  rl_roof roof;
-  if ((rc = cli_infer_setup(ctx, opts, &inf, &hwf, &m, &cfg, &hw, &roof))) return rc;
-  cfg.context = context;
-  rl_decode_row *rows = calloc((size_t)nb, sizeof *rows);
-  if (!rows) return cli_error(ctx, "out of memory");
-  rl_decode_summary s;
-  rl_error e;
-  rl_status st = rl_decode(&m, &cfg, &roof, batches, nb, rows, &s, &e);
-  if (st) { free(rows); return cli_fail(ctx, st, &e); }
-  rl_prefill_op ops[RL_PREFILL_OPS];
-  int32_t n_ops = 0;
-  double ops_time = 0;
-  if (want_ops) {
-    if ((st = rl_decode_ops(&m, &cfg, &roof, batches[0], ops, RL_PREFILL_OPS, &n_ops, &e))) {
-      free(rows);
-      return cli_fail(ctx, st, &e);
-    }
-    for (int32_t i = 0; i < n_ops; i++) ops_time += ops[i].time_s;
+  static const char *const hdr[] = {"batch", "flops", "bytes", "intensity_flop_per_byte", "bound", "step_time_s",
+                                    "tokens_per_s", "tokens_per_s_per_seq", "memory_bytes", "fits", "weight_bytes",
+                                    "kv_bytes", "compute_time_s", "memory_time_s", "comm_time_s"};
+  enum { N = sizeof hdr / sizeof hdr[0] };
+  cli_csv_row(ctx, hdr, N);
+  for (int i = 0; i < o->nb; i++) {
+    const rl_decode_row *r = &out->rows[i];
+    const double v[] = {r->batch, r->flops, r->bytes, r->intensity};
+    const double w[] = {r->step_time_s, r->tokens_per_s, r->tokens_per_s_per_seq, r->memory_bytes};
+    const double x[] = {r->weight_bytes, r->kv_bytes, r->compute_time_s, r->memory_time_s, r->comm_time_s};
+    char c[N][40];
+    const char *row[N];
+    for (int k = 0; k < 4; k++) row[k] = cli_csv_num(c[k], sizeof c[k], v[k]);
+    row[4] = rl_bound_name(r->bound);
+    for (int k = 0; k < 4; k++) row[5 + k] = cli_csv_num(c[5 + k], sizeof c[5 + k], w[k]);
+    row[9] = out->s.mem_bytes <= 0 ? "" : (r->fits ? "true" : "false");
+    for (int k = 0; k < 5; k++) row[10 + k] = cli_csv_num(c[10 + k], sizeof c[10 + k], x[k]);
+    cli_csv_row(ctx, row, N);
   }
-  /* the other embedding convention, at B = 1, to explain the difference */
-  rl_infer_cfg other = cfg;
-  other.embedding = cfg.embedding == RL_EMBED_FULL ? RL_EMBED_GATHERED : RL_EMBED_FULL;
-  double one = 1;
-  rl_decode_row orow, row1;
-  rl_decode(&m, &other, &roof, &one, 1, &orow, NULL, NULL);
-  rl_decode(&m, &cfg, &roof, &one, 1, &row1, NULL, NULL);
+}
+
+static void print_text(cli_ctx *ctx, decode_opts *dop, const rl_model *m, const rl_infer_cfg *cfgp, const rl_hw *hwp,
+                       const rl_roof *roofp, const decode_out *out) {
+  const rl_infer_cfg cfg = *cfgp;
+  const rl_hw hw = *hwp;
+  const rl_roof roof = *roofp;
+  const rl_decode_summary s = out->s;
+  const rl_decode_row *rows = out->rows, orow = out->orow, row1 = out->row1;
+  const rl_prefill_op *ops = out->ops;
+  const int32_t n_ops = out->n_ops;
+  const double ops_time = out->ops_time, context = dop->context;
+  const double *batches = dop->batches;
+  const int nb = dop->nb, want_ops = dop->want_ops;
+  cli_infer_flags *inf = &dop->llm.inf;
   rl_model c;
-  rl_model_check(&m, &c, NULL);
+  rl_model_check(m, &c, NULL);
   int32_t wd = cfg.weight_dtype >= 0 ? cfg.weight_dtype : c.dtype;
   int32_t ad = cfg.act_dtype >= 0 ? cfg.act_dtype : c.dtype;
   int32_t kd = cfg.kv_dtype >= 0 ? cfg.kv_dtype : ad;
   int nofit = 0;
   for (int i = 0; i < nb; i++) nofit += !rows[i].fits;
-  int fail = CLI_OK;
-  if (inf.require_fit && (nofit > 0 || !s.weights_fit)) {
-    fail = CLI_FAIL;
-    fprintf(ctx->err, "roofline decode: does not fit in %s per device (--require-fit)\n",
-            CLI_Q(s.mem_bytes, RL_UNIT_BYTES));
-  }
-  if (ctx->json) {
-    decode_args a = {&m, &cfg, &roof, hw.id, rows, nb, &s, ops, n_ops};
-    rc = cli_print_json(ctx, decode_json, &a);
-    free(rows);
-    return rc ? rc : fail;
-  }
   const char *hdr[] = {"batch", "FLOPs", "bytes", "FLOP/B", "bound", "step >=", "tokens/s", "per seq",
                        "memory", "fits"};
   cli_table *t = cli_table_new(10, hdr);
@@ -195,16 +233,6 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     const char *cells[10] = {cell[0], cell[1], cell[2], cell[3], cell[4], cell[5], cell[6], cell[7], cell[8], cell[9]};
     cli_table_row(t, cells);
   }
-  if (ctx->csv) {
-    if (want_ops) { /* the op table is the --ops answer */
-      cli_table_free(t);
-      t = cli_ops_table(ops, n_ops, ops_time);
-    }
-    cli_table_print(ctx, t);
-    cli_table_free(t);
-    free(rows);
-    return fail;
-  }
   FILE *o = ctx->out;
   char pk[96];
   if (s.mem_bytes > 0 && !s.weights_fit)
@@ -217,7 +245,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   fprintf(o, "Decode of %s (%s) on %s%s%s%s\n", c.id, c.name, hw.id, hw.name[0] ? " (" : "", hw.name,
           hw.name[0] ? ")" : "");
   if (s.tp > 1) fprintf(o, "  tensor parallel over %d devices: weights, KV heads and FLOPs split, figures per device\n", s.tp);
-  cli_par_notes(ctx, &m, &cfg, 1);
+  cli_par_notes(ctx, m, &cfg, 1);
   fprintf(o, "  parameters   %s%s", CLI_N(s.params), s.active_params < s.params ? "" : "\n");
   if (s.active_params < s.params) fprintf(o, " (%s active per token)\n", CLI_N(s.active_params));
   char fmt[48];
@@ -249,7 +277,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
             CLI_Q(s.activation_flops_per_token, RL_UNIT_FLOP), rl_model_act_name(&c), rl_model_act_flops(&c));
   fprintf(o, "  roof         %s, %s: ridge %s\n", cli_peak_label(&roof, pk, sizeof pk),
           CLI_Q(roof.bandwidth, RL_UNIT_BYTES_S), CLI_Q(s.ridge, RL_UNIT_FLOP_PER_BYTE));
-  cli_infer_notes(ctx, &inf, &s, &cfg);
+  cli_infer_notes(ctx, inf, &s, &cfg);
   fprintf(o, "\n");
   cli_table_print(ctx, t);
   cli_table_free(t);
@@ -313,8 +341,46 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
             CLI_Q(ops_time, RL_UNIT_SECONDS), CLI_Q(rows[0].step_time_s, RL_UNIT_SECONDS),
             100 * (ops_time / rows[0].step_time_s - 1));
   }
-  free(rows);
-  return fail;
+}
+
+/* parse -> resolve (model, device, roof) -> compute -> print */
+static int run(cli_ctx *ctx, int argc, char **argv) {
+  decode_opts *o = malloc(sizeof *o);
+  if (!o) return cli_error(ctx, "out of memory");
+  decode_out *out = calloc(1, sizeof *out);
+  int rc = out ? parse(ctx, argc, argv, o) : cli_error(ctx, "out of memory");
+  rl_model m;
+  rl_infer_cfg cfg;
+  rl_hw hw;
+  rl_roof roof;
+  if (!rc) rc = cli_llm_resolve(ctx, &o->llm, &m, &cfg, &hw, &roof);
+  if (!rc) {
+    cfg.context = o->context;
+    rc = compute(ctx, o, &m, &cfg, &roof, out);
+  }
+  if (!rc) {
+    int nofit = 0;
+    for (int i = 0; i < o->nb; i++) nofit += !out->rows[i].fits;
+    int fail = CLI_OK;
+    if (o->llm.inf.require_fit && (nofit > 0 || !out->s.weights_fit)) {
+      fail = CLI_FAIL;
+      fprintf(ctx->err, "roofline decode: does not fit in %s per device (--require-fit)\n",
+              CLI_Q(out->s.mem_bytes, RL_UNIT_BYTES));
+    }
+    if (ctx->json) {
+      decode_args a = {&m, &cfg, &roof, hw.id, out->rows, o->nb, &out->s, out->ops, out->n_ops};
+      rc = cli_print_json(ctx, decode_json, &a);
+    } else if (ctx->csv) {
+      print_csv(ctx, o, out);
+    } else {
+      print_text(ctx, o, &m, &cfg, &hw, &roof, out);
+    }
+    if (!rc) rc = fail;
+  }
+  if (out) free(out->rows);
+  free(out);
+  free(o);
+  return rc;
 }
 
 const cli_command cmd_decode = {"decode", run, "LLM decode: step time, tokens/s, KV cache and memory vs batch", help};

@@ -5,6 +5,7 @@
 #include "cli_llm.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char help[] =
@@ -50,76 +51,68 @@ static size_t prefill_json(void *arg, char *buf, size_t cap) {
   return rl_prefill_json(a->m, a->cfg, a->roof, a->hw_id, a->ops, a->r, buf, cap);
 }
 
-static int run(cli_ctx *ctx, int argc, char **argv) {
-  cli_model_flags mf;
-  memset(&mf, 0, sizeof mf);
-  cli_infer_flags inf;
-  cli_infer_flags_init(&inf);
-  cli_hw_flags hwf;
-  cli_hw_flags_init(&hwf);
+/* ---- parse: the flags, checked ---------------------------------------------- */
+typedef struct prefill_opts {
+  cli_llm_opts llm;  /* model, inference and device flags */
+  double prompt, batch, new_tokens;
+  int causal;
+  int32_t impl;      /* rl_attn_impl */
+} prefill_opts;
+
+static int parse(cli_ctx *ctx, int argc, char **argv, prefill_opts *o) {
   double prompt = 0, batch = 1, new_tokens = 0;
   int causal = 0, no_causal = 0;
   const char *impl = NULL;
-  cli_opt opts[] = {CLI_MODEL_OPTS(mf), CLI_INFER_OPTS(inf), CLI_HW_OPTS(hwf),
-                    {"prompt", OPT_COUNT, &prompt, 0}, {"batch", OPT_COUNT, &batch, 0},
-                    {"new-tokens", OPT_COUNT, &new_tokens, 0}, {"causal", OPT_FLAG, &causal, 0},
-                    {"no-causal", OPT_FLAG, &no_causal, 0}, {"attention-impl", OPT_STR, &impl, 0},
-                    {NULL, 0, NULL, 0}};
-  int rc = cli_parse(ctx, argc, argv, opts, NULL, 0, NULL);
+  const cli_opt own[] = {{"prompt", OPT_COUNT, &prompt, 0}, {"batch", OPT_COUNT, &batch, 0},
+                         {"new-tokens", OPT_COUNT, &new_tokens, 0}, {"causal", OPT_FLAG, &causal, 0},
+                         {"no-causal", OPT_FLAG, &no_causal, 0}, {"attention-impl", OPT_STR, &impl, 0},
+                         {NULL, 0, NULL, 0}};
+  int rc = cli_llm_parse(ctx, argc, argv, &o->llm, own);
   if (rc) return rc;
   if (causal && no_causal) return cli_error(ctx, "--causal and --no-causal exclude each other");
-  if (!cli_seen(opts, "prompt")) return cli_error(ctx, "--prompt P is required (the prompt's tokens)");
+  if (!cli_seen(o->llm.opts, "prompt")) return cli_error(ctx, "--prompt P is required (the prompt's tokens)");
   if (!(prompt >= 1) || prompt != floor(prompt))
     return cli_error(ctx, "--prompt must be a whole number of tokens >= 1 (got %g)", prompt);
   if (!(batch >= 1) || batch != floor(batch))
     return cli_error(ctx, "--batch must be a whole number of sequences >= 1 (got %g)", batch);
   if (!(new_tokens >= 0) || new_tokens != floor(new_tokens))
     return cli_error(ctx, "--new-tokens must be a whole number >= 0 (got %g)", new_tokens);
-  rl_model m;
-  if ((rc = cli_resolve_model(ctx, opts, &mf, &m))) return rc;
-  rl_infer_cfg cfg;
-  rl_hw hw;
-  rl_roof roof;
-  if ((rc = cli_infer_setup(ctx, opts, &inf, &hwf, &m, &cfg, &hw, &roof))) return rc;
-  cfg.context = prompt;
-  cfg.batch = batch;
-  cfg.new_tokens = new_tokens;
-  cfg.causal = !no_causal;
+  o->impl = RL_ATTN_IMPL_FUSED;
   if (impl) {
-    if (strcmp(impl, "fused") == 0) cfg.attention_impl = RL_ATTN_IMPL_FUSED;
-    else if (strcmp(impl, "naive") == 0) cfg.attention_impl = RL_ATTN_IMPL_NAIVE;
+    if (strcmp(impl, "fused") == 0) o->impl = RL_ATTN_IMPL_FUSED;
+    else if (strcmp(impl, "naive") == 0) o->impl = RL_ATTN_IMPL_NAIVE;
     else return cli_error(ctx, "--attention-impl: '%s' is not fused or naive", impl);
   }
-  rl_prefill_op ops[RL_PREFILL_OPS];
-  rl_prefill_result r;
-  rl_error e;
-  rl_status st = rl_prefill(&m, &cfg, &roof, ops, RL_PREFILL_OPS, &r, &e);
-  if (st) return cli_fail(ctx, st, &e);
-  rl_model c;
-  rl_model_check(&m, &c, NULL);
-  int fail = CLI_OK;
-  if (inf.require_fit && !r.fits) {
-    fail = CLI_FAIL;
-    fprintf(ctx->err, "roofline prefill: does not fit in %s per device (--require-fit)\n",
-            CLI_Q(r.mem_bytes, RL_UNIT_BYTES));
-  }
-  if (ctx->json) {
-    prefill_args a = {&m, &cfg, &roof, hw.id, ops, &r};
-    rc = cli_print_json(ctx, prefill_json, &a);
-    return rc ? rc : fail;
-  }
-  /* shares of the ops' sum (with pp the stages overlap, so not of the TTFT) */
-  double whole = r.ttft_s;
-  if (r.pp > 1) {
+  o->prompt = prompt;
+  o->batch = batch;
+  o->new_tokens = new_tokens;
+  o->causal = !no_causal;
+  return CLI_OK;
+}
+
+/* ---- print ------------------------------------------------------------------ */
+/* What each op's share is of: the TTFT, or with pp the ops' sum (the
+ * stages overlap, so not the TTFT) */
+static double share_whole(const rl_prefill_op *ops, const rl_prefill_result *r) {
+  double whole = r->ttft_s;
+  if (r->pp > 1) {
     whole = 0;
-    for (int32_t i = 0; i < r.n_ops; i++) whole += ops[i].time_s;
+    for (int32_t i = 0; i < r->n_ops; i++) whole += ops[i].time_s;
   }
-  cli_table *t = cli_ops_table(ops, r.n_ops, whole);
-  if (ctx->csv) {
-    cli_table_print(ctx, t);
-    cli_table_free(t);
-    return fail;
-  }
+  return whole;
+}
+
+static void print_text(cli_ctx *ctx, prefill_opts *po, const rl_model *m, const rl_infer_cfg *cfgp, const rl_hw *hwp,
+                       const rl_roof *roofp, const rl_prefill_op *ops, const rl_prefill_result *rp) {
+  const rl_infer_cfg cfg = *cfgp;
+  const rl_hw hw = *hwp;
+  const rl_roof roof = *roofp;
+  const rl_prefill_result r = *rp;
+  const double prompt = po->prompt, batch = po->batch, new_tokens = po->new_tokens;
+  cli_infer_flags *inf = &po->llm.inf;
+  rl_model c;
+  rl_model_check(m, &c, NULL);
+  cli_table *t = cli_ops_table(ops, r.n_ops, share_whole(ops, &r));
   FILE *o = ctx->out;
   if (!r.fits)
     fprintf(o, "DOES NOT FIT: %s of weights%s and KV cache at %.0f tokens exceed the %s of %s\n\n",
@@ -134,8 +127,8 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   rl_decode_summary ds;
   double one = 1;
   rl_decode_row drow;
-  if (rl_decode(&m, &cfg, &roof, &one, 1, &drow, &ds, NULL) == RL_OK) cli_infer_notes(ctx, &inf, &ds, &cfg);
-  cli_par_notes(ctx, &m, &cfg, 0);
+  if (rl_decode(m, &cfg, &roof, &one, 1, &drow, &ds, NULL) == RL_OK) cli_infer_notes(ctx, inf, &ds, &cfg);
+  cli_par_notes(ctx, m, &cfg, 0);
   fprintf(o, "\n");
   cli_table_print(ctx, t);
   cli_table_free(t);
@@ -162,7 +155,49 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
           hw.mem_bytes <= 0 ? "" : (r.fits ? " (fits)" : " (does NOT fit on the device)"));
   fprintf(o, "each op is bounded separately (no overlap between ops); norms and adds use the same peak\n"
              "(they are memory-bound, so it does not matter).\n");
-  return fail;
+}
+
+/* parse -> resolve (model, device, roof) -> compute (rl_prefill) -> print */
+static int run(cli_ctx *ctx, int argc, char **argv) {
+  prefill_opts *o = malloc(sizeof *o);
+  if (!o) return cli_error(ctx, "out of memory");
+  rl_model m;
+  rl_infer_cfg cfg;
+  rl_hw hw;
+  rl_roof roof;
+  int rc = parse(ctx, argc, argv, o);
+  if (!rc) rc = cli_llm_resolve(ctx, &o->llm, &m, &cfg, &hw, &roof);
+  rl_prefill_op ops[RL_PREFILL_OPS];
+  rl_prefill_result r;
+  if (!rc) {
+    cfg.context = o->prompt;
+    cfg.batch = o->batch;
+    cfg.new_tokens = o->new_tokens;
+    cfg.causal = o->causal;
+    cfg.attention_impl = o->impl;
+    rl_error e;
+    rl_status st = rl_prefill(&m, &cfg, &roof, ops, RL_PREFILL_OPS, &r, &e);
+    if (st) rc = cli_fail(ctx, st, &e);
+  }
+  if (!rc) {
+    int fail = CLI_OK;
+    if (o->llm.inf.require_fit && !r.fits) {
+      fail = CLI_FAIL;
+      fprintf(ctx->err, "roofline prefill: does not fit in %s per device (--require-fit)\n",
+              CLI_Q(r.mem_bytes, RL_UNIT_BYTES));
+    }
+    if (ctx->json) {
+      prefill_args a = {&m, &cfg, &roof, hw.id, ops, &r};
+      rc = cli_print_json(ctx, prefill_json, &a);
+    } else if (ctx->csv) {
+      cli_ops_csv(ctx, ops, r.n_ops, share_whole(ops, &r));
+    } else {
+      print_text(ctx, o, &m, &cfg, &hw, &roof, ops, &r);
+    }
+    if (!rc) rc = fail;
+  }
+  free(o);
+  return rc;
 }
 
 const cli_command cmd_prefill = {"prefill", run, "LLM prefill: time to first token, op by op; end-to-end bound", help};

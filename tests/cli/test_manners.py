@@ -267,6 +267,10 @@ CSV_COMMANDS = [
     ["mfu", "--params", "7e9", "--layers", "32", "--heads", "32", "--head-dim", "128", "--seq", "4096",
      "--tokens-per-s", "72000", "--gpus", "8"],
     ["measure", "--quick", "--kernel", "peak"],
+    ["decode", "--model", "llama3-8b", "--context", "4096", "--batch", "1,16,119,128"],
+    ["decode", "--model", "llama3-8b", "--context", "4096", "--batch", "16", "--ops", "--tp", "2"],
+    ["decode", "--model", "llama3-8b", "--batch", "1,2", "--peak", "100T", "--bw", "1TB/s"],
+    ["prefill", "--model", "llama3-8b", "--prompt", "2048", "--new-tokens", "256"],
 ]
 # columns that name, label or count (no unit to carry); every other column ends in its unit
 CSV_PLAIN = {"op", "hw", "dtype", "bound", "id", "name", "part", "params", "published_params", "active_params",
@@ -317,6 +321,17 @@ def test_csv(rl):
     check([c["convention"] for c in conv] == [c["label"] for c in doc["conventions"]]
           and [float(c["value_fraction"]) for c in conv] == [c["value"] for c in doc["conventions"]],
           "mfu --csv is the conventions table of the JSON")
+    # decode: the JSON rows' figures, fits as true/false (empty without a capacity)
+    for k in (11, 13):  # with a capacity, and without one (--peak --bw)
+        rows = list(csv.DictReader(io.StringIO(run(rl, CSV_COMMANDS[k] + ["--csv"])[1])))
+        doc = json.loads(run(rl, CSV_COMMANDS[k] + ["--json"])[1])
+        check([float(r["step_time_s"]) for r in rows] == [r["step_time_s"] for r in doc["rows"]]
+              and [r["fits"] for r in rows] == [("" if doc["mem_bytes"] is None else str(r["fits"]).lower())
+                                                for r in doc["rows"]], f"decode --csv rows are the JSON's: {rows[:1]}")
+    rows = list(csv.DictReader(io.StringIO(run(rl, CSV_COMMANDS[14] + ["--csv"])[1])))
+    doc = json.loads(run(rl, CSV_COMMANDS[14] + ["--json"])[1])
+    check([r["op"] for r in rows] == [o["op"] for o in doc["ops"]]
+          and abs(sum(float(r["share_fraction"]) for r in rows) - 1) < 1e-9, "prefill --csv: the ops, shares sum to 1")
     # what has no table says so in one line
     for args in (["plot", "--hw", "h100", "-o", "-"], ["widget", "-o", "-"]):
         rc, out, err = run(rl, args + ["--csv"])
