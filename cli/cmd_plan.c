@@ -137,6 +137,34 @@ static const char *stops(const rl_plan_row *r, char *buf, size_t cap) {
   return buf;
 }
 
+/* --csv: the rows the JSON prints, a configuration each, in its keys and
+ * base units; a figure the JSON gives as null an empty cell */
+static void print_csv(cli_ctx *ctx, const rl_plan_row *rows, int n) {
+  static const char *const hdr[] = {"batch",        "tp",       "pp",       "ep",     "microbatches",
+                                    "weight_dtype", "kv_dtype", "ttft_s",   "tpot_s", "e2e_s",
+                                    "replicas",     "tokens_per_s", "tokens_per_s_per_device", "memory_bytes",
+                                    "limit",        "bound"};
+  enum { N = sizeof hdr / sizeof hdr[0] };
+  cli_csv_row(ctx, hdr, N);
+  for (int i = 0; i < n; i++) {
+    const rl_plan_row *r = &rows[i];
+    const double none = NAN;
+    const double v[] = {r->batch, r->tp, r->pp, r->ep > 1 ? r->ep : 1, r->batch > 0 ? r->microbatches : none};
+    const double w[] = {r->ttft_s > 0 ? r->ttft_s : none, r->tpot_s > 0 ? r->tpot_s : none,
+                        r->batch > 0 ? r->e2e_s : none, r->replicas, r->tokens_per_s,
+                        r->tokens_per_s_per_device, r->memory_bytes};
+    char c[N][40];
+    const char *row[N];
+    for (int k = 0; k < 5; k++) row[k] = cli_csv_num(c[k], sizeof c[k], v[k]);
+    row[5] = rl_dtype_name(r->weight_dtype);
+    row[6] = rl_dtype_name(r->kv_dtype);
+    for (int k = 0; k < 7; k++) row[7 + k] = cli_csv_num(c[7 + k], sizeof c[7 + k], w[k]);
+    row[14] = rl_plan_limit_name(r->limit);
+    row[15] = r->batch > 0 || r->tpot_s > 0 ? rl_bound_name(r->bound) : "";
+    cli_csv_row(ctx, row, N);
+  }
+}
+
 static int run(cli_ctx *ctx, int argc, char **argv) {
   cli_model_flags mf;
   memset(&mf, 0, sizeof mf);
@@ -296,6 +324,11 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     free(rows);
     return rc;
   }
+  if (ctx->csv) {
+    print_csv(ctx, rows, nrows);
+    free(rows);
+    return CLI_OK;
+  }
   const char *hdr[] = {"tp", "pp", "ep", "weights", "KV", "batch", "TTFT", "TPOT", "tokens/s all", "per device",
                        "memory/device", "stops at B+1"};
   cli_table *t = cli_table_new(12, hdr);
@@ -318,12 +351,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
     for (int j = 0; j < 12; j++) cells[j] = cell[j];
     cli_table_row(t, cells);
   }
-  if (ctx->csv) {
-    cli_table_print(ctx, t);
-    cli_table_free(t);
-    free(rows);
-    return CLI_OK;
-  }
+
   FILE *o = ctx->out;
   fprintf(o, "Plan for %s (%s) on %.0f x %s%s%s%s: prompts of %.0f tokens, %.0f generated\n", c.id, c.name, gpus,
           hw.id, hw.name[0] ? " (" : "", hw.name, hw.name[0] ? ")" : "", prompt, gen);

@@ -271,13 +271,15 @@ CSV_COMMANDS = [
     ["decode", "--model", "llama3-8b", "--context", "4096", "--batch", "16", "--ops", "--tp", "2"],
     ["decode", "--model", "llama3-8b", "--batch", "1,2", "--peak", "100T", "--bw", "1TB/s"],
     ["prefill", "--model", "llama3-8b", "--prompt", "2048", "--new-tokens", "256"],
+    ["plan", "--model", "llama3-70b", "--prompt", "2048", "--gen", "64", "--ttft", "1s", "--tpot", "30ms",
+     "--weight-dtype", "bf16,int4"],
 ]
 # columns that name, label or count (no unit to carry); every other column ends in its unit
 CSV_PLAIN = {"op", "hw", "dtype", "bound", "id", "name", "part", "params", "published_params", "active_params",
              "layers", "d_model", "heads", "kv_heads", "head_dim", "d_ff", "experts", "experts_active", "vocab",
              "collective", "ranks", "factor", "convention", "metric", "attention", "recompute", "sparse", "padded",
              "figure", "kernel", "level", "threads", "n", "plateau", "unreliable", "batch", "count", "fits", "tp",
-             "pp", "ep", "weight_dtype", "kv_dtype", "replicas", "limit", "stops", "gpus"}
+             "pp", "ep", "microbatches", "weight_dtype", "kv_dtype", "replicas", "limit", "stops", "gpus"}
 CSV_UNITS = {"s", "bytes", "flops", "flop", "fraction", "hz", "w"}
 HUMAN = re.compile(r"^[-+]?[0-9][0-9.]*(e[-+]?[0-9]+)?\s?(%|[kMGTP]?(B|FLOP|Hz|W)\b|[munp]?s\b|x\b|/)")
 
@@ -332,6 +334,15 @@ def test_csv(rl):
     doc = json.loads(run(rl, CSV_COMMANDS[14] + ["--json"])[1])
     check([r["op"] for r in rows] == [o["op"] for o in doc["ops"]]
           and abs(sum(float(r["share_fraction"]) for r in rows) - 1) < 1e-9, "prefill --csv: the ops, shares sum to 1")
+    # plan: the JSON's rows, null as an empty cell
+    rows = list(csv.DictReader(io.StringIO(run(rl, CSV_COMMANDS[15] + ["--csv"])[1])))
+    doc = json.loads(run(rl, CSV_COMMANDS[15] + ["--json"])[1])
+    same = len(rows) == len(doc["rows"]) > 1
+    for r, d in zip(rows, doc["rows"]):
+        for k, v in r.items():
+            same &= (v == "" and d.get(k) is None) or (isinstance(d.get(k), str) and v == d[k]) \
+                or (isinstance(d.get(k), (int, float)) and float(v) == d[k])
+    check(same, f"plan --csv: the JSON rows, key for key: {rows[:1]}")
     # what has no table says so in one line
     for args in (["plot", "--hw", "h100", "-o", "-"], ["widget", "-o", "-"]):
         rc, out, err = run(rl, args + ["--csv"])
