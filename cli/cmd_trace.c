@@ -403,7 +403,7 @@ static void csv_num(FILE *f, int known, double v) {
 
 static void print_csv(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t top) {
   FILE *f = ctx->out;
-  fputs("name,op,count,measured_s,flops,bytes,intensity,bound,time_s,roof_fraction,at_roof_s,gain_s,"
+  fputs("name,op,count,measured_s,flops,bytes,intensity_flop_per_byte,bound,time_s,roof_fraction,at_roof_s,gain_s,"
         "measured,why\n", f);
   if (top > 0 && n > top) n = top;
   for (int32_t i = 0; i < n; i++) {

@@ -79,6 +79,12 @@ static void jw_bool(jw *j, const char *key, int v) {
   rli_out_puts(&j->o, v ? "true" : "false");
 }
 
+/* The truth value when `have`, else null (a capacity not known: nothing to fit in). */
+static void jw_bool_opt(jw *j, const char *key, int have, int v) {
+  if (have) jw_bool(j, key, v);
+  else jw_str(j, key, NULL);
+}
+
 static size_t jw_end(jw *j) { return rli_out_end(&j->o); }
 
 static const char *mlp_name(int32_t k) { return k == RL_MLP_GATED ? "gated" : "plain"; }
@@ -301,7 +307,7 @@ size_t rl_decode_json(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof 
     jw_num(&j, "intensity", r->intensity);
     jw_str(&j, "bound", rl_bound_name(r->bound));
     jw_num(&j, "memory_bytes", r->memory_bytes);
-    jw_bool(&j, "fits", r->fits);
+    jw_bool_opt(&j, "fits", s->mem_bytes > 0, r->fits);
     jw_num(&j, "flops", r->flops);
     jw_num(&j, "bytes", r->bytes);
     jw_num(&j, "weight_bytes", r->weight_bytes);
@@ -353,7 +359,7 @@ size_t rl_prefill_json(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof
   jw_num(&j, "decode_time_s", r->decode_time_s);
   jw_num(&j, "e2e_time_s", r->e2e_time_s);
   jw_num(&j, "memory_bytes", r->memory_bytes);
-  jw_bool(&j, "fits", r->fits);
+  jw_bool_opt(&j, "fits", r->mem_bytes > 0, r->fits);
   jw_num(&j, "weights_bytes", r->weights_bytes);
   jw_opt(&j, "mem_bytes", r->mem_bytes > 0, r->mem_bytes);
   jw_num(&j, "peak", roof->peak);
