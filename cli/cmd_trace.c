@@ -74,7 +74,7 @@ static const char help[] =
     "                 intensities (joined) under one roof per level; the four longest\n"
     "                 reducing collectives (all-reduce, reduce-scatter) as diamonds on\n"
     "                 the link's roof: their adds over nccl-tests' bus bytes\n"
-    "  --json, --csv  machine-readable output (CSV: the kernel rows)\n"
+    "  --json, --csv  machine-readable output (CSV: the kernel rows; of a job: a row per rank)\n"
     "\n"
     "A distributed job (a folder, several files or a glob of Kineto traces, one\n"
     "per rank; rank and world size from each file's distributedInfo): one row\n"
@@ -520,7 +520,7 @@ static int run_one(cli_ctx *ctx, int argc, char **argv) {
     else if (cli_seen(opts, "top") && top < 1) rc = cli_error(ctx, "--top must be >= 1");
     else if (cli_seen(opts, "overhead") && !(overhead >= 0)) rc = cli_error(ctx, "--overhead must be >= 0");
     else if (cli_seen(opts, "bw") && !(bw > 0)) rc = cli_error(ctx, "--bw must be > 0");
-    else if (plot || ctx->csv) rc = cli_error(ctx, "--plot and --csv take one trace, not a job of several");
+    else if (plot) rc = cli_error(ctx, "--plot takes one trace, not a job of several");
     else if (format && strcmp(format, "kineto") && strcmp(format, "pytorch"))
       rc = cli_error(ctx, "a job of several traces reads PyTorch (Kineto) traces only, not --format %s", format);
     else rc = run_job(ctx, pos, np, hw_id, bw, overhead, top, jobs, hta);

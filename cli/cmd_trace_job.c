@@ -180,6 +180,33 @@ static void print_text(cli_ctx *ctx, const rl_job *j, int hta) {
   }
 }
 
+/* --csv: the per-rank table in base units, one record per rank (the
+ * roofline columns empty for a rank whose roofline was not computed). */
+static void print_csv(cli_ctx *ctx, const rl_job *j) {
+  static const char *const hdr[] = {
+      "rank", "file", "gpu_time_s", "span_s", "idle_fraction", "compute_fraction", "non_compute_fraction",
+      "overlap_fraction", "idle_host_wait_s", "idle_kernel_wait_s", "idle_other_s", "collectives", "waited_s",
+      "compute_bound_s", "memory_bound_s", "overhead_s", "coverage_fraction", "gain_s"};
+  enum { NC = (int)(sizeof hdr / sizeof hdr[0]) };
+  cli_csv_row(ctx, hdr, NC);
+  int32_t nr = 0;
+  const rl_job_rank *r = rl_job_ranks(j, &nr);
+  for (int32_t i = 0; i < nr; i++) {
+    char c[NC][40];
+    const double nan = (double)NAN, roof = r[i].has_roofline;
+    const double v[NC] = {r[i].rank, 0, roof ? r[i].roof.gpu_time_s : nan, r[i].span_s, r[i].idle_share,
+                          r[i].compute_share, r[i].non_compute_share, r[i].overlap, r[i].idle_host_wait_s,
+                          r[i].idle_kernel_wait_s, r[i].idle_other_s, r[i].collectives, r[i].waited_s,
+                          roof ? r[i].roof.compute_s : nan, roof ? r[i].roof.memory_s : nan,
+                          roof ? r[i].roof.overhead_s : nan, roof ? r[i].roof.coverage : nan,
+                          roof ? r[i].roof.gain_s : nan};
+    const char *cells[NC];
+    for (int k = 0; k < NC; k++) cells[k] = cli_csv_num(c[k], sizeof c[k], v[k]);
+    cells[1] = r[i].file;
+    cli_csv_row(ctx, cells, NC);
+  }
+}
+
 int cli_trace_job(cli_ctx *ctx, const char *const *args, int nargs, const cli_job_opts *jo) {
   char **paths = NULL, **skipped = NULL;
   int32_t np = 0, nsk = 0;
@@ -223,6 +250,7 @@ int cli_trace_job(cli_ctx *ctx, const char *const *args, int nargs, const cli_jo
         rc = cli_print_json(ctx, json_fn, j);
         ctx->cmd = cmd;
       }
+      else if (ctx->csv) print_csv(ctx, j);
       else print_text(ctx, j, jo->hta);
       if (!rc && nf) rc = CLI_USAGE;
       if (!rc && rl_job_get_totals(j)->ranks == 0) rc = CLI_USAGE;

@@ -91,6 +91,20 @@ def main():
                                "gpu_time_s", "busy_share", "gain_s"))
               and len(doc.get("overlap", [])) == 3 and doc["job"]["busbw"] > 0
               and doc["job"]["busbw_no_wait"] > doc["job"]["busbw"], str(doc.get("job")))
+        # --csv: a record per rank, base units, the JSON's figures
+        rc, csv_out, err = run([rf, "trace", job, "--csv", "-j", "2"])
+        import csv as csvmod, io, math
+        recs = list(csvmod.DictReader(io.StringIO(csv_out))) if rc == 0 else []
+        pairs = (("gpu_time_s", "gpu_time_s"), ("span_s", "span_s"), ("idle_fraction", "idle_share"),
+                 ("compute_fraction", "compute_share"), ("overlap_fraction", "overlap"),
+                 ("waited_s", "waited_s"), ("gain_s", "gain_s"), ("coverage_fraction", "coverage"))
+        def same(cell, v):
+            return (cell == "" and v is None) or (v is not None and math.isclose(float(cell), v, rel_tol=1e-12))
+        check("job.csv", rc == 0 and len(recs) == 3 and all(
+              int(rec["rank"]) == r["rank"] and rec["file"] == r["file"]
+              and all(same(rec[c], r.get(k)) for c, k in pairs)
+              for rec, r in zip(recs, doc.get("ranks", []))),
+              f"exit {rc} {err!r} {recs[:1]} against {doc.get('ranks', [{}])[:1]}")
         # per collective kind and process group: busbw with and without the
         # wait, recomputed here from the straggler's own kernels in its file
         cols = doc.get("collectives", [])
