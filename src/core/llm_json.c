@@ -85,6 +85,24 @@ static void jw_bool_opt(jw *j, const char *key, int have, int v) {
   else jw_str(j, key, NULL);
 }
 
+/* A space-separated list (a model's aliases) as an array of strings. */
+static void jw_words(jw *j, const char *key, const char *s) {
+  jw_open(j, key, '[');
+  char w[RL_MODEL_ALIASES_MAX];
+  while (s && *s) {
+    while (*s == ' ') s++;
+    size_t n = strcspn(s, " ");
+    if (n == 0) break;
+    if (n >= sizeof w) n = sizeof w - 1;
+    memcpy(w, s, n);
+    w[n] = 0;
+    jw_member(j, NULL);
+    rli_out_str(&j->o, w);
+    s += strcspn(s, " ");
+  }
+  jw_close(j, ']');
+}
+
 static size_t jw_end(jw *j) { return rli_out_end(&j->o); }
 
 static const char *mlp_name(int32_t k) { return k == RL_MLP_GATED ? "gated" : "plain"; }
@@ -142,7 +160,7 @@ static void model_members(jw *j, const rl_model *m, int32_t kv_dtype, int with_k
   jw_num(j, "rope_dim", c.rope_dim);
   jw_num(j, "nope_dim", c.nope_dim);
   jw_num(j, "v_head_dim", c.v_head_dim);
-  jw_str(j, "aliases", m->aliases);
+  jw_words(j, "aliases", m->aliases);
   jw_str(j, "dtype", rl_dtype_name(c.dtype));
   jw_num(j, "params", p.total);
   jw_num(j, "active_params", p.active);
