@@ -389,17 +389,8 @@ static void print_fusions(cli_ctx *ctx, const rl_trace *t, int32_t top) {
   cli_table_free(tb);
 }
 
-static void csv_text(FILE *f, const char *s) {
-  if (!strpbrk(s, ",\"\n")) { fputs(s, f); return; }
-  fputc('"', f);
-  for (; *s; s++) { if (*s == '"') fputc('"', f); fputc(*s, f); }
-  fputc('"', f);
-}
-
-static void csv_num(FILE *f, int known, double v) {
-  if (known && isfinite(v)) fprintf(f, ",%s", CLI_NUM(v));
-  else fputs(",", f);
-}
+/* A separator and the number when known (cli_csv_num: empty when not finite). */
+static void csv_num(FILE *f, int known, double v) { fprintf(f, ",%s", known ? CLI_CSV_NUM(v) : ""); }
 
 static void print_csv(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t top) {
   FILE *f = ctx->out;
@@ -408,9 +399,9 @@ static void print_csv(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t
   if (top > 0 && n > top) n = top;
   for (int32_t i = 0; i < n; i++) {
     const rl_trace_row *r = &rows[i];
-    csv_text(f, r->name);
+    cli_csv_field(f, r->name);
     fputc(',', f);
-    csv_text(f, r->op);
+    cli_csv_field(f, r->op);
     fprintf(f, ",%lld", (long long)r->count);
     csv_num(f, r->has_time, r->time_s);
     csv_num(f, r->has_cost || r->flops > 0, r->flops);
@@ -422,7 +413,7 @@ static void print_csv(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t
     csv_num(f, r->has_cost, r->at_roof_s);
     csv_num(f, r->has_cost && r->has_time, r->gain_s);
     fprintf(f, ",%s,", r->measured ? "true" : "false");
-    csv_text(f, r->why ? r->why : "");
+    cli_csv_field(f, r->why ? r->why : "");
     fputc('\n', f);
   }
 }

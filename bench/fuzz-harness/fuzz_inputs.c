@@ -29,20 +29,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* 1 when "nan" or "inf" appears outside JSON strings. */
-static int bad_number(const char *j) {
-  int in = 0;
-  for (const char *p = j; *p; p++) {
-    if (in) {
-      if (*p == '\\' && p[1]) p++;
-      else if (*p == '"') in = 0;
-      continue;
-    }
-    if (*p == '"') { in = 1; continue; }
-    if (!strncmp(p, "nan", 3) || !strncmp(p, "inf", 3)) return 1;
-  }
-  return 0;
-}
+#include "fuzz_common.h"
 
 static void one_line(const rl_error *e) {
   if (!e->msg[0] || strchr(e->msg, '\n')) abort();
