@@ -33,6 +33,7 @@
  */
 #include "core/trace_internal.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1243,6 +1244,203 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
   }
   x.s = rl_dtype_bytes(dt);
   return d->fn(&x, d);
+}
+
+/* ---- a backward from its forward's shapes ----------------------------------
+ * An autograd node (MmBackward0, ReluBackward0, ...) whose kernels run under
+ * no op of its own with shapes: its cost from the shapes of the forward op
+ * that created it (the trace reader links them by sequence number), as the
+ * backward ops of PyTorch's tools/autograd/derivatives.yaml for that op,
+ * each through this file's model of that backward op:
+ *   mm(A [m,k], B [k,n]): grad_A = G B^T, grad_B = A^T G (mm_mat1_backward,
+ *     mm_mat2_backward): two GEMMs, each with the forward's F;
+ *   addmm(bias, A, B): the same, and grad_bias = G summed to the bias's
+ *     shape (maybe_multiply(grad, beta) through sum_to) when it broadcast;
+ *   bmm(A [b,m,k], B [b,k,n]): grad_A = G B^T, grad_B = A^T G, batched;
+ *   relu: threshold_backward(G, result, 0); sigmoid, tanh:
+ *     *_backward(G, result); gelu, silu, hardtanh, leaky_relu, elu,
+ *     softplus, mish, hardswish, hardsigmoid: *_backward(G, self);
+ *   _softmax, _log_softmax: _softmax_backward_data / _log_softmax_backward_data
+ *     (G, result);
+ *   embedding(weight [V,D], indices): embedding_dense_backward(G [indices..,
+ *     D], indices, num_weights = V).
+ * G has the forward output's shape. */
+enum { BW_MM, BW_ADDMM, BW_BMM, BW_ELT, BW_EMB };
+static const struct {
+  const char *fwd, *bwd;
+  int kind;
+} bwd_map[] = {
+    {"_log_softmax", "aten::_log_softmax_backward_data", BW_ELT},
+    {"_softmax", "aten::_softmax_backward_data", BW_ELT},
+    {"addmm", NULL, BW_ADDMM},
+    {"bmm", NULL, BW_BMM},
+    {"elu", "aten::elu_backward", BW_ELT},
+    {"embedding", "aten::embedding_dense_backward", BW_EMB},
+    {"gelu", "aten::gelu_backward", BW_ELT},
+    {"hardsigmoid", "aten::hardsigmoid_backward", BW_ELT},
+    {"hardswish", "aten::hardswish_backward", BW_ELT},
+    {"hardtanh", "aten::hardtanh_backward", BW_ELT},
+    {"leaky_relu", "aten::leaky_relu_backward", BW_ELT},
+    {"mish", "aten::mish_backward", BW_ELT},
+    {"mm", NULL, BW_MM},
+    {"relu", "aten::threshold_backward", BW_ELT},
+    {"sigmoid", "aten::sigmoid_backward", BW_ELT},
+    {"silu", "aten::silu_backward", BW_ELT},
+    {"softplus", "aten::softplus_backward", BW_ELT},
+    {"tanh", "aten::tanh_backward", BW_ELT},
+};
+
+/* the base name: no "aten::", no in-place '_' */
+static size_t fwd_base(const char *full, char *out, size_t cap) {
+  const char *n = strip_ns(full);
+  size_t nl = strlen(n);
+  if (!nl || nl >= cap) return 0;
+  memcpy(out, n, nl + 1);
+  if (nl > 1 && out[nl - 1] == '_' && out[0] != '_') out[--nl] = 0;
+  return nl;
+}
+
+static int bwd_find(const char *full) {
+  char b[64];
+  if (!fwd_base(full, b, sizeof b)) return -1;
+  for (size_t i = 0; i < sizeof bwd_map / sizeof bwd_map[0]; i++)
+    if (!strcmp(b, bwd_map[i].fwd)) return (int)i;
+  return -1;
+}
+
+int rli_aten_has_bwd(const char *fwd) { return bwd_find(fwd) >= 0; }
+
+int rli_aten_is_node(const char *name) {
+  size_t n = strlen(name), d = n;
+  while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9') d--;
+  return d < n && d > 8 && !memcmp(name + d - 8, "Backward", 8) &&
+         strncmp(name, "autograd::", 10) != 0;
+}
+
+int rli_aten_node_of(const char *node, const char *fwd) {
+  if (!rli_aten_is_node(node)) return 0;
+  char b[64];
+  size_t bl = fwd_base(fwd, b, sizeof b), d = strlen(node);
+  if (!bl) return 0;
+  while (node[d - 1] >= '0' && node[d - 1] <= '9') d--;
+  d -= 8; /* "Backward" */
+  /* AddmmBackward0 ~ addmm, LogSoftmaxBackward0 ~ _log_softmax: letters
+   * alike but for case, the forward's underscores left out */
+  size_t i = 0;
+  for (size_t j = 0; j < bl; j++) {
+    if (b[j] == '_') continue;
+    if (i >= d || tolower((unsigned char)node[i]) != tolower((unsigned char)b[j])) return 0;
+    i++;
+  }
+  return i == d;
+}
+
+static void set_shape(rli_aten_args *a, int i, const double *dims, int nd, const char *type) {
+  a->ndim[i] = nd;
+  for (int d = 0; d < nd; d++) a->dims[i][d] = dims[d];
+  rli_strlcpy(a->types[i], type, sizeof a->types[i]);
+}
+
+/* the sum of two GEMMs' costs: (G [.., m, n], B^T [.., n, k]) and
+ * (A^T [.., k, m], G [.., m, n]) */
+static int two_gemms(const char *op, const rli_aten_args *fa, int ia, int ib, int batched,
+                     rli_aten_args *w, rli_cost *c, char *why, size_t cap) {
+  int r = batched ? 3 : 2;
+  if (!is_tensor(fa, ia, r) || !is_tensor(fa, ib, r))
+    return fail(why, cap, "%s: expected two %d-D operands", op, r);
+  const double *A = fa->dims[ia], *B = fa->dims[ib];
+  double bt = batched ? A[0] : 1, m = A[r - 2], k = A[r - 1], n = B[r - 1];
+  if (B[r - 2] != k || (batched && B[0] != bt)) return fail(why, cap, "%s: inner dimensions differ", op);
+  const char *ta = ia < fa->n_types ? fa->types[ia] : "", *tb2 = ib < fa->n_types ? fa->types[ib] : "";
+  double g[3], bT[3], aT[3];
+  int o = batched;
+  g[0] = bT[0] = aT[0] = bt;
+  g[o] = m, g[o + 1] = n;
+  bT[o] = n, bT[o + 1] = k;
+  aT[o] = k, aT[o + 1] = m;
+  const char *name = batched ? "aten::bmm" : "aten::mm";
+  rli_cost c2;
+  memset(w, 0, sizeof *w);
+  w->has_dims = w->has_types = 1;
+  w->n_in = w->n_types = 2;
+  set_shape(w, 0, g, r, ta);
+  set_shape(w, 1, bT, r, tb2);
+  if (!rli_aten_cost(name, w, c, why, cap)) return 0;
+  set_shape(w, 0, aT, r, ta);
+  set_shape(w, 1, g, r, ta);
+  if (!rli_aten_cost(name, w, &c2, why, cap)) return 0;
+  c->flops += c2.flops;
+  c->bytes += c2.bytes;
+  return 1;
+}
+
+int rli_aten_bwd_cost(const char *fwd, const rli_aten_args *fa, rli_cost *c, char *why,
+                      size_t cap) {
+  memset(c, 0, sizeof *c);
+  c->dtype = -1;
+  c->coll = -1;
+  c->why = RLI_NONE;
+  c->reason = RL_REASON_SHAPES;
+  int i = bwd_find(fwd);
+  if (i < 0) return fail(why, cap, "%s: no backward model", fwd);
+  if (!fa->has_dims) return fail(why, cap, "%s: no shapes recorded", fwd);
+  rli_aten_args *w = calloc(1, sizeof *w);
+  if (!w) return fail(why, cap, "out of memory");
+  int ok = 0;
+  const char *t0 = fa->n_types > 0 ? fa->types[0] : "";
+  switch (bwd_map[i].kind) {
+  case BW_MM: ok = two_gemms(fwd, fa, 0, 1, 0, w, c, why, cap); break;
+  case BW_BMM: ok = two_gemms(fwd, fa, 0, 1, 1, w, c, why, cap); break;
+  case BW_ADDMM:
+    ok = two_gemms(fwd, fa, 1, 2, 0, w, c, why, cap);
+    if (ok && is_tensor(fa, 0, -1) && numel(fa, 0) < fa->dims[1][0] * fa->dims[2][1]) {
+      /* the broadcast bias: G summed over its rows */
+      double g[2] = {fa->dims[1][0], fa->dims[2][1]};
+      rli_cost cs;
+      memset(w, 0, sizeof *w);
+      w->has_dims = w->has_types = 1;
+      w->n_in = w->n_types = 1;
+      set_shape(w, 0, g, 2, fa->n_types > 1 ? fa->types[1] : "");
+      ok = rli_aten_cost("aten::sum", w, &cs, why, cap);
+      if (ok) { /* reads G (cs.bytes), writes the bias's gradient */
+        double es = cs.bytes / (g[0] * g[1]);
+        c->flops += cs.flops;
+        c->bytes += cs.bytes + numel(fa, 0) * es;
+      }
+    }
+    break;
+  case BW_ELT:
+    if (!is_tensor(fa, 0, -1) || fa->ndim[0] < 1) {
+      ok = fail(why, cap, "%s: no input shape", fwd);
+      break;
+    }
+    w->has_dims = w->has_types = 1;
+    w->n_in = w->n_types = 2;
+    set_shape(w, 0, fa->dims[0], fa->ndim[0], t0);
+    set_shape(w, 1, fa->dims[0], fa->ndim[0], t0);
+    ok = rli_aten_cost(bwd_map[i].bwd, w, c, why, cap);
+    break;
+  case BW_EMB: {
+    if (!is_tensor(fa, 0, 2) || !is_tensor(fa, 1, -1) || fa->ndim[1] + 1 > RLI_ATEN_MAX_DIM) {
+      ok = fail(why, cap, "%s: expected weight and indices", fwd);
+      break;
+    }
+    double g[RLI_ATEN_MAX_DIM];
+    int r = fa->ndim[1];
+    for (int d = 0; d < r; d++) g[d] = fa->dims[1][d];
+    g[r] = fa->dims[0][1];
+    w->has_dims = w->has_types = 1;
+    w->n_in = w->n_types = w->n_concrete = 3;
+    set_shape(w, 0, g, r + 1, t0);
+    set_shape(w, 1, fa->dims[1], r, fa->n_types > 1 ? fa->types[1] : "");
+    set_shape(w, 2, g, 0, "Scalar");
+    snprintf(w->concrete[2], sizeof w->concrete[2], "%.0f", fa->dims[0][0]);
+    ok = rli_aten_cost(bwd_map[i].bwd, w, c, why, cap);
+    break;
+  }
+  }
+  free(w);
+  return ok;
 }
 
 /* ---- device names -------------------------------------------------------- */

@@ -147,6 +147,14 @@ int rli_coll_from_args(const rli_aten_args *a, rli_cost *c, char *why, size_t ca
 /* ---- kernel families ------------------------------------------------------ */
 static int has(const char *s, const char *needle) { return strstr(s, needle) != NULL; }
 
+/* "gemm" that is not the tail of "fbgemm" (FBGEMM's sparse and embedding
+ * kernels carry fbgemm_gpu:: in their names and are not GEMMs) */
+static int has_gemm(const char *s) {
+  for (const char *p = strstr(s, "gemm"); p; p = strstr(p + 4, "gemm"))
+    if (p - s < 2 || p[-2] != 'f' || p[-1] != 'b') return 1;
+  return 0;
+}
+
 const char *rli_kernel_family(const char *name) {
   if (!name || !*name) return "other";
   const char *s = name;
@@ -166,7 +174,7 @@ const char *rli_kernel_family(const char *name) {
   if (has(s, "cudnn") || has(s, "implicit_convolve") || has(s, "convolve") ||
       has(s, "winograd") || has(s, "fft2d") || has(s, "bn_fw") || has(s, "bn_bw"))
     return "cuDNN / convolution";
-  if (has(s, "gemm") || has(s, "cutlass") || has(s, "xmma") || has(s, "nvjet") ||
+  if (has_gemm(s) || has(s, "cutlass") || has(s, "xmma") || has(s, "nvjet") ||
       has(s, "gemv") || has(s, "cublas") || !strncmp(s, "ampere_", 7) ||
       !strncmp(s, "sm80_", 5) || !strncmp(s, "sm90_", 5) || !strncmp(s, "volta_", 6))
     return "GEMM library (cuBLAS/CUTLASS)";

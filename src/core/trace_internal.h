@@ -178,6 +178,20 @@ int rli_aten_conv_needs_output(const char *name, const rli_aten_args *a);
 int rli_aten_conv_inferred(const char *name, const rli_aten_args *a, const double *out, int nd,
                            rli_cost *c, char *why, size_t cap);
 
+/* Autograd nodes: "MmBackward0", "ReluBackward0" ... (not the engine's
+ * "autograd::engine::evaluate_function: ..." around them). */
+int rli_aten_is_node(const char *name);
+/* Whether `node` is the autograd node a call of `fwd` creates
+ * (AddmmBackward0 of aten::addmm, LogSoftmaxBackward0 of aten::_log_softmax). */
+int rli_aten_node_of(const char *node, const char *fwd);
+/* Whether the op has a backward model below. */
+int rli_aten_has_bwd(const char *fwd);
+/* The cost of the backward of one call of `fwd` from its recorded shapes
+ * (its autograd node's kernels); 0 with why when there is no model or the
+ * shapes do not fit. */
+int rli_aten_bwd_cost(const char *fwd, const rli_aten_args *a, rli_cost *c, char *why,
+                      size_t cap);
+
 /* The i-th base name of the table of ATen ops with a cost model (sorted);
  * NULL past the end. */
 const char *rli_aten_name(size_t i);

@@ -526,6 +526,20 @@ typedef struct conv_bwd {
   int64_t seq;
 } conv_bwd;
 
+/* Autograd nodes whose kernels may run under no shaped op, and the forward
+ * ops they can take shapes from (by sequence number). */
+typedef struct seq_fwd {
+  int64_t seq;
+  double s;
+  uint32_t label, cost; /* the forward op's name; its backward's cost */
+} seq_fwd;
+
+typedef struct seq_node {
+  int64_t seq;
+  double s;
+  uint32_t th, idx, label;
+} seq_node;
+
 typedef struct kin {
   jp p;
   rl_trace *t;
@@ -558,6 +572,10 @@ typedef struct kin {
   size_t nanchor, capanchor, nnode, capnode;
   struct conv_bwd *bwd;    /* backward conv ops: their grad_output */
   size_t nbwd, capbwd;
+  struct seq_fwd *sfwd;    /* forward ops with a backward model */
+  size_t nsfwd, capsfwd;
+  struct seq_node *snode;  /* autograd nodes without a cost of their own */
+  size_t nsnode, capsnode;
   int32_t world;  /* distributedInfo.world_size; 0 unknown */
   uint32_t *noshape; /* cost of an op label recorded without shapes */
   size_t nocache;
@@ -1115,6 +1133,79 @@ static void conv_note(kin *k, const ev *e, uint32_t label, uint32_t cost, uint32
   }
 }
 
+/* Keep what the autograd-node linking needs from one CPU op: a node (with
+ * a sequence number) whose own cost is unknown, or a forward op whose
+ * backward has a model, with that backward's cost from its shapes. */
+static void seq_note(kin *k, const ev *e, uint32_t label, uint32_t cost, uint32_t ti, size_t idx) {
+  if (e->seq < 0) return;
+  const char *nm = k->name ? k->name : "";
+  if (rli_aten_is_node(nm)) {
+    const rli_cost *own = rli_trace_cost_get(k->t, cost);
+    if (own && own->why == RLI_NONE) return;
+    k->snode = xgrow(k, k->snode, sizeof *k->snode, k->nsnode + 1, &k->capsnode);
+    seq_node *n = &k->snode[k->nsnode++];
+    n->seq = e->seq;
+    n->s = e->ts;
+    n->th = ti;
+    n->idx = (uint32_t)idx;
+    n->label = label;
+    return;
+  }
+  if (!e->a.has_dims || !rli_aten_has_bwd(nm)) return;
+  rli_cost c;
+  char why[200];
+  if (!rli_aten_bwd_cost(nm, &e->a, &c, why, sizeof why)) return;
+  char note[200];
+  snprintf(note, sizeof note, "shapes from its forward op %s (same sequence number)", nm);
+  uint32_t nid = rli_trace_str(k->t, note, strlen(note));
+  if (nid == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  c.note = nid + 1;
+  uint32_t bc = rli_trace_cost(k->t, &c);
+  if (bc == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  k->sfwd = xgrow(k, k->sfwd, sizeof *k->sfwd, k->nsfwd + 1, &k->capsfwd);
+  seq_fwd *f = &k->sfwd[k->nsfwd++];
+  f->seq = e->seq;
+  f->s = e->ts;
+  f->label = label;
+  f->cost = bc;
+}
+
+static int cmp_fwd_seq(const void *a, const void *b) {
+  const seq_fwd *x = a, *y = b;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* An autograd node without a cost of its own takes its backward's cost
+ * from the forward op that created it: the op with the node's Sequence
+ * number whose name the node's names (AddmmBackward0 of aten::addmm),
+ * started before it. Sequence numbers count per forward thread and the
+ * nodes' "Fwd thread id" does not name a thread of the file (2023 traces
+ * write 1 on the nodes, 0 on the forward ops), so a node with two such
+ * candidates (two forward threads) is left as it was. Before linking. */
+static void link_nodes(kin *k) {
+  if (!k->nsnode || !k->nsfwd) return;
+  qsort(k->sfwd, k->nsfwd, sizeof *k->sfwd, cmp_fwd_seq);
+  for (size_t i = 0; i < k->nsnode; i++) {
+    const seq_node *n = &k->snode[i];
+    size_t lo = 0, hi = k->nsfwd;
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (k->sfwd[mid].seq < n->seq) lo = mid + 1;
+      else hi = mid;
+    }
+    const seq_fwd *hit = NULL;
+    int many = 0;
+    const char *nn = rli_trace_strat(k->t, n->label);
+    for (size_t j = lo; j < k->nsfwd && k->sfwd[j].seq == n->seq; j++) {
+      const seq_fwd *f = &k->sfwd[j];
+      if (f->s > n->s || !rli_aten_node_of(nn, rli_trace_strat(k->t, f->label))) continue;
+      if (hit) many = 1;
+      hit = f;
+    }
+    if (hit && !many) k->th[n->th].ops[n->idx].kind = kind_of(k, n->label, hit->cost);
+  }
+}
+
 static int cmp_span(const void *a, const void *b) {
   const seq_span *x = a, *y = b;
   if (x->th != y->th) return x->th < y->th ? -1 : 1;
@@ -1426,6 +1517,7 @@ static void event(kin *k) {
     uint32_t ti = thread_of(k, mix(e.pid) ^ e.tid);
     thread *th = &k->th[ti];
     conv_note(k, &e, label, cost, ti, th->n);
+    seq_note(k, &e, label, cost, ti, th->n);
     th->ops = xgrow(k, th->ops, sizeof *th->ops, th->n + 1, &th->cap);
     op_rec *o = &th->ops[th->n];
     o->s = e.ts;
@@ -1687,6 +1779,7 @@ static rl_status parse_all(kin *k) {
   if (setjmp(k->p.jb) != 0) return k->p.st ? k->p.st : RL_EPARSE;
   document(k);
   infer_conv(k);
+  link_nodes(k);
   link_all(k);
   return RL_OK;
 }
@@ -1738,6 +1831,8 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   free(k->anchor);
   free(k->node);
   free(k->bwd);
+  free(k->sfwd);
+  free(k->snode);
   free(k->name);
   free(k->p.sb);
   free(k->p.buf);

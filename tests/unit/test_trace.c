@@ -755,6 +755,10 @@ static void test_coll(void) {
   CHECK_STR(rli_kernel_family("ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)"), "NCCL");
   CHECK_STR(rli_kernel_family("sm80_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize128x128x32"), "GEMM library (cuBLAS/CUTLASS)");
   CHECK_STR(rli_kernel_family("void cudnn::bn_bw_1C11_kernel_new<float>()"), "cuDNN / convolution");
+  /* FBGEMM's kernels are not GEMMs, though "fbgemm" ends in "gemm" */
+  CHECK_STR(rli_kernel_family("void fbgemm_gpu::_block_bucketize_sparse_features_cuda_kernel2<false, false, false, int, int, decltype(nullptr)>(int, int, int const*)"), "FBGEMM");
+  CHECK_STR(rli_kernel_family("void split_embedding_codegen_forward_unweighted_kernel<float, float, float, false, long, 1ul, 16ul>(fbgemm_gpu::FixedDivisor, long)"), "FBGEMM");
+  CHECK_STR(rli_kernel_family("void fbgemm_gpu::f8f8bf16_rowwise_gemm_kernel<128>()"), "GEMM library (cuBLAS/CUTLASS)");
   CHECK_STR(rli_kernel_family("void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>()"), "ATen elementwise");
 }
 
@@ -857,9 +861,99 @@ static void test_conv_seq(void) {
   rl_trace_free(t);
 }
 
+/* Autograd nodes whose kernels run right under them (no shaped op of
+ * their own): each takes its backward's cost from the forward op of the
+ * same Sequence number whose name it names. AddmmBackward0 (seq 5) from
+ * aten::addmm's [64] + [32, 128] x [128, 64]; ReluBackward0 (seq 6) from
+ * aten::relu_'s [32, 64]; MmBackward0 (seq 9) has two aten::mm with seq 9
+ * (two forward threads): ambiguous, left uncovered; MulBackward0 (seq 5)
+ * names no forward op of seq 5: left uncovered. */
+#define NODE_OP(name, tid, ts, dur, args) \
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"" name "\",\"pid\":1,\"tid\":" #tid ",\"ts\":" #ts \
+  ",\"dur\":" #dur ",\"args\":{" args "}},\n"
+#define NODE_LAUNCH(tid, ts, corr) \
+  "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":" #tid \
+  ",\"ts\":" #ts ",\"dur\":2,\"args\":{\"correlation\":" #corr "}},\n"
+#define NODE_KERNEL(name, ts, corr) \
+  "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" name "\",\"pid\":0,\"tid\":7,\"ts\":" #ts \
+  ",\"dur\":10,\"args\":{\"correlation\":" #corr "}}"
+static const char node_seq[] =
+    "{\"deviceProperties\":[{\"id\":0,\"name\":\"NVIDIA A100-SXM4-80GB\"}],\"traceEvents\":[\n"
+    NODE_OP("aten::addmm", 1, 100, 20, "\"Sequence number\":5,\"Fwd thread id\":0,"
+            "\"Input Dims\":[[64],[32,128],[128,64],[],[]],"
+            "\"Input type\":[\"float\",\"float\",\"float\",\"Scalar\",\"Scalar\"]")
+    NODE_LAUNCH(1, 105, 1)
+    NODE_OP("aten::relu_", 1, 130, 10, "\"Sequence number\":6,\"Fwd thread id\":0,"
+            "\"Input Dims\":[[32,64]],\"Input type\":[\"float\"]")
+    NODE_LAUNCH(1, 132, 2)
+    NODE_OP("aten::mm", 1, 150, 10, "\"Sequence number\":9,\"Fwd thread id\":0,"
+            "\"Input Dims\":[[32,32],[32,32]],\"Input type\":[\"float\",\"float\"]")
+    NODE_OP("aten::mm", 2, 152, 10, "\"Sequence number\":9,\"Fwd thread id\":0,"
+            "\"Input Dims\":[[64,64],[64,64]],\"Input type\":[\"float\",\"float\"]")
+    NODE_OP("autograd::engine::evaluate_function: ReluBackward0", 3, 500, 30,
+            "\"Sequence number\":6,\"Fwd thread id\":1")
+    NODE_OP("ReluBackward0", 3, 502, 20, "\"Sequence number\":6,\"Fwd thread id\":1")
+    NODE_LAUNCH(3, 505, 3)
+    NODE_OP("AddmmBackward0", 3, 540, 40, "\"Sequence number\":5,\"Fwd thread id\":1")
+    NODE_LAUNCH(3, 545, 4)
+    NODE_LAUNCH(3, 560, 5)
+    NODE_OP("MmBackward0", 3, 600, 20, "\"Sequence number\":9,\"Fwd thread id\":1")
+    NODE_LAUNCH(3, 605, 6)
+    NODE_OP("MulBackward0", 3, 640, 20, "\"Sequence number\":5,\"Fwd thread id\":1")
+    NODE_LAUNCH(3, 645, 7)
+    NODE_KERNEL("gemm_fwd", 1000, 1) ",\n" NODE_KERNEL("relu_fwd", 1100, 2) ",\n"
+    NODE_KERNEL("relu_bwd", 1200, 3) ",\n" NODE_KERNEL("gemm_dgrad", 1300, 4) ",\n"
+    NODE_KERNEL("gemm_wgrad", 1400, 5) ",\n" NODE_KERNEL("mm_bwd", 1500, 6) ",\n"
+    NODE_KERNEL("mul_bwd", 1600, 7) "\n"
+    "]}\n";
+
+static void test_node_seq(void) {
+  rl_trace *t = rl_trace_new(-1);
+  rl_error e;
+  CHECK(rl_trace_read_buffer(t, node_seq, strlen(node_seq), 0, "node_seq", &e) == RL_OK);
+  rl_hw hw;
+  rl_trace_summary s;
+  CHECK(rl_trace_hw(t, &hw, &e) == RL_OK && rl_trace_analyze(t, &hw, &s, &e) == RL_OK);
+  /* addmm's backward (derivatives.yaml): G [32, 64] x B^T [64, 128] and
+   * A^T [128, 32] x G, 2mnk FLOPs and (mk + kn + mn) 4 B each, and the
+   * bias's gradient: G summed over its 32 rows (32 x 64 adds, G read, 64
+   * floats written) */
+  const rl_trace_row *a = row_named(t, RL_TRACE_BY_OP, "AddmmBackward0");
+  CHECK(a && a->has_cost && a->note && strstr(a->note, "forward op aten::addmm"));
+  if (a && a->has_cost) {
+    CHECK_NEAR(a->flops, 2 * 2.0 * 32 * 64 * 128 + 32 * 64, 1e-12);
+    CHECK_NEAR(a->bytes, 2 * 4.0 * (32 * 64 + 64 * 128 + 128 * 32) + 4.0 * 32 * 64 + 4.0 * 64, 1e-12);
+  }
+  /* relu's: threshold_backward(G, result, 0): one select per element, G
+   * and the result read, grad_input written */
+  const rl_trace_row *r = row_named(t, RL_TRACE_BY_OP, "ReluBackward0");
+  CHECK(r && r->has_cost && r->note && strstr(r->note, "aten::relu_"));
+  if (r && r->has_cost) {
+    CHECK_NEAR(r->flops, 32.0 * 64, 1e-12);
+    CHECK_NEAR(r->bytes, 3 * 4.0 * 32 * 64, 1e-12);
+  }
+  const rl_trace_row *m = row_named(t, RL_TRACE_BY_OP, "MmBackward0");
+  CHECK(m && !m->has_cost);
+  const rl_trace_row *u = row_named(t, RL_TRACE_BY_OP, "MulBackward0");
+  CHECK(u && !u->has_cost);
+  /* covered: the two forward kernels and the three of the linked nodes */
+  CHECK_NEAR(s.coverage, 5.0 / 7, 1e-12);
+  rl_trace_free(t);
+  /* the names */
+  CHECK(rli_aten_node_of("AddmmBackward0", "aten::addmm"));
+  CHECK(rli_aten_node_of("LogSoftmaxBackward0", "aten::_log_softmax"));
+  CHECK(rli_aten_node_of("ReluBackward0", "aten::relu_"));
+  CHECK(!rli_aten_node_of("AddmmBackward0", "aten::mm"));
+  CHECK(!rli_aten_node_of("MmBackward0", "aten::addmm"));
+  CHECK(!rli_aten_node_of("autograd::engine::evaluate_function: MmBackward0", "aten::mm"));
+  CHECK(!rli_aten_is_node("Backward0"));
+  CHECK(!rli_aten_is_node("ConvolutionBackward"));
+}
+
 int main(void) {
   RUN(test_aten);
   RUN(test_conv_seq);
+  RUN(test_node_seq);
   RUN(test_shapes);
   RUN(test_coll);
   RUN(test_link);
