@@ -500,9 +500,10 @@ typedef struct name_ent {
 
 /* What the output-size inference keeps (only convolution ops): a forward
  * convolution without stride or padding (its place among its thread's
- * ops, its input, weight and bias shapes), the spans of the ops that carry
- * a sequence number (forward convolutions; backward nodes), and the
- * backward convolutions with their grad_output. */
+ * ops, its input, weight and bias shapes, and the first input of the op
+ * that starts first after it on its thread: its consumer), the spans of
+ * the ops that carry a sequence number (forward convolutions; backward
+ * nodes), and the backward convolutions with their grad_output. */
 typedef struct conv_pend {
   uint32_t th, idx, label;
   double s, e;
@@ -510,6 +511,11 @@ typedef struct conv_pend {
   int32_t ndim[3];
   double dims[3][5];
   char types[3][32];
+  int32_t ncons;     /* the consumer's input 0: its rank; -1 none usable; 0 none seen */
+  uint32_t look;     /* ops after it on its thread still to look at */
+  uint32_t cons_label;
+  double cons_s;
+  double cons[5];
 } conv_pend;
 
 typedef struct seq_span {
@@ -1081,6 +1087,24 @@ static uint32_t copy_cost(kin *k, const ev *e) {
   return rli_trace_cost(t, &c);
 }
 
+/* Offer a CPU op (on thread ti) to the recent convolutions of its thread as
+ * their consumer: the op that starts first at or after a convolution's end
+ * (its enclosing ops end later; their consumer is looked up from the
+ * outermost). Its first input is kept when it is a 3-5-D tensor. */
+static void conv_consumer(kin *k, const ev *e, uint32_t label, uint32_t ti) {
+  for (size_t i = k->npend, seen = 0; i-- > 0 && seen < 16; seen++) {
+    conv_pend *q = &k->pend[i];
+    if (q->th != ti || !q->look || e->ts < q->e) continue;
+    q->look--;
+    if (q->ncons && q->cons_s <= e->ts) continue;
+    int r = e->a.has_dims && e->a.n_in > 0 ? e->a.ndim[0] : -1;
+    q->cons_s = e->ts;
+    q->cons_label = label;
+    q->ncons = r >= 3 && r <= 5 ? r : -1;
+    for (int d = 0; d < r && d < 5; d++) q->cons[d] = e->a.dims[0][d];
+  }
+}
+
 /* Keep what the convolution output-size inference needs from one CPU op. */
 static void conv_note(kin *k, const ev *e, uint32_t label, uint32_t cost, uint32_t ti, size_t idx) {
   const char *nm = k->name ? k->name : "";
@@ -1096,6 +1120,7 @@ static void conv_note(kin *k, const ev *e, uint32_t label, uint32_t cost, uint32
     q->s = e->ts;
     q->e = e->ts + e->dur;
     q->seq = e->seq;
+    q->look = 16;
     for (int i = 0; i < 3; i++) {
       q->ndim[i] = i < e->a.n_in ? e->a.ndim[i] : -1;
       for (int d = 0; d < 5 && d < q->ndim[i]; d++) q->dims[i][d] = e->a.dims[i][d];
@@ -1140,8 +1165,10 @@ static void seq_note(kin *k, const ev *e, uint32_t label, uint32_t cost, uint32_
   if (e->seq < 0) return;
   const char *nm = k->name ? k->name : "";
   if (rli_aten_is_node(nm)) {
+    /* kept only once a forward op to link to was seen (a forward runs
+     * before its backward): nothing is kept on a trace without shapes */
     const rli_cost *own = rli_trace_cost_get(k->t, cost);
-    if (own && own->why == RLI_NONE) return;
+    if (!k->nsfwd || (own && own->why == RLI_NONE)) return;
     k->snode = xgrow(k, k->snode, sizeof *k->snode, k->nsnode + 1, &k->capsnode);
     seq_node *n = &k->snode[k->nsnode++];
     n->seq = e->seq;
@@ -1238,13 +1265,42 @@ static int64_t seq_around(const seq_span *v, size_t n, uint32_t th, double s, do
  * autograd node: forward op -> its (enclosing) op's Sequence number -> the
  * ConvolutionBackward node with that number -> the convolution_backward
  * op inside it. Before linking (the ops are still in file order). */
+/* The outermost pending convolution around q on its thread with the same
+ * input and weight (conv2d > convolution > _convolution > cudnn_convolution):
+ * its consumer is the one after the whole call. */
+static const conv_pend *conv_outer(const kin *k, size_t i) {
+  const conv_pend *q = &k->pend[i], *o = q;
+  size_t lo = i > 16 ? i - 16 : 0, hi = i + 16 < k->npend ? i + 16 : k->npend;
+  for (size_t j = lo; j < hi; j++) {
+    const conv_pend *c = &k->pend[j];
+    if (c->th != q->th || c->s > q->s || c->e < q->e || (c->e - c->s) <= (o->e - o->s) ||
+        c->ndim[0] != q->ndim[0] || c->ndim[1] != q->ndim[1] ||
+        memcmp(c->dims[0], q->dims[0], sizeof q->dims[0]) != 0 ||
+        memcmp(c->dims[1], q->dims[1], sizeof q->dims[1]) != 0)
+      continue;
+    o = c;
+  }
+  return o;
+}
+
+/* The consumer's first input as q's output [N, C_out, o...]: same rank,
+ * and each spatial size one that a stride >= 1 and a padding of at most
+ * kernel - 1 on each side can give (1 <= o <= in + k - 1); the batch and
+ * channels are checked by rli_aten_conv_inferred. */
+static int conv_from_consumer(const conv_pend *q, const conv_pend *o) {
+  if (o->ncons != q->ndim[0]) return 0;
+  for (int d = 2; d < q->ndim[0]; d++)
+    if (!(o->cons[d] >= 1 && o->cons[d] <= q->dims[0][d] + q->dims[1][d] - 1)) return 0;
+  return 1;
+}
+
 static void infer_conv(kin *k) {
-  if (!k->npend || !k->nbwd || !k->nnode) return;
-  qsort(k->node, k->nnode, sizeof *k->node, cmp_span);
-  qsort(k->anchor, k->nanchor, sizeof *k->anchor, cmp_span);
+  if (!k->npend) return;
+  if (k->nnode) qsort(k->node, k->nnode, sizeof *k->node, cmp_span);
+  if (k->nanchor) qsort(k->anchor, k->nanchor, sizeof *k->anchor, cmp_span);
   for (size_t i = 0; i < k->nbwd; i++)
     k->bwd[i].seq = seq_around(k->node, k->nnode, k->bwd[i].th, k->bwd[i].s, k->bwd[i].e);
-  qsort(k->bwd, k->nbwd, sizeof *k->bwd, cmp_bwd_seq);
+  if (k->nbwd) qsort(k->bwd, k->nbwd, sizeof *k->bwd, cmp_bwd_seq);
   const char *note = "output size inferred from the backward op's grad_output (same sequence number)";
   uint32_t nid = rli_trace_str(k->t, note, strlen(note));
   if (nid == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
@@ -1253,11 +1309,15 @@ static void infer_conv(kin *k) {
   for (size_t i = 0; i < k->npend; i++) {
     const conv_pend *q = &k->pend[i];
     int64_t seq = q->seq >= 0 ? q->seq : seq_around(k->anchor, k->nanchor, q->th, q->s, q->e);
-    if (seq < 0) continue;
-    conv_bwd key;
-    key.seq = seq;
-    const conv_bwd *b = bsearch(&key, k->bwd, k->nbwd, sizeof *k->bwd, cmp_bwd_seq);
-    if (!b) continue;
+    const conv_bwd *b = NULL;
+    if (seq >= 0 && k->nbwd) {
+      conv_bwd key;
+      key.seq = seq;
+      b = bsearch(&key, k->bwd, k->nbwd, sizeof *k->bwd, cmp_bwd_seq);
+    }
+    /* no backward (inference, a frozen layer): the op after it */
+    const conv_pend *o = b ? NULL : conv_outer(k, i);
+    if (!b && !conv_from_consumer(q, o)) continue;
     memset(a, 0, sizeof *a);
     a->has_dims = 1;
     a->n_in = a->n_types = 3;
@@ -1268,9 +1328,19 @@ static void infer_conv(kin *k) {
     }
     rli_cost c;
     char why[200];
-    if (!rli_aten_conv_inferred(rli_trace_strat(k->t, q->label), a, b->go, b->nd, &c, why, sizeof why))
+    if (!rli_aten_conv_inferred(rli_trace_strat(k->t, q->label), a, b ? b->go : o->cons,
+                                b ? b->nd : o->ncons, &c, why, sizeof why))
       continue;
-    c.note = nid + 1;
+    if (b) {
+      c.note = nid + 1;
+    } else {
+      char cn[200];
+      snprintf(cn, sizeof cn, "output size inferred from the first input of the op after it (%s)",
+               rli_trace_strat(k->t, o->cons_label));
+      uint32_t cid = rli_trace_str(k->t, cn, strlen(cn));
+      if (cid == RLI_NONE) { free(a); jfail(&k->p, RL_ENOMEM, 0, ""); }
+      c.note = cid + 1;
+    }
     uint32_t cost = rli_trace_cost(k->t, &c);
     if (cost == RLI_NONE) { free(a); jfail(&k->p, RL_ENOMEM, 0, ""); }
     k->th[q->th].ops[q->idx].kind = kind_of(k, q->label, cost);
@@ -1516,6 +1586,7 @@ static void event(kin *k) {
     }
     uint32_t ti = thread_of(k, mix(e.pid) ^ e.tid);
     thread *th = &k->th[ti];
+    conv_consumer(k, &e, label, ti);
     conv_note(k, &e, label, cost, ti, th->n);
     seq_note(k, &e, label, cost, ti, th->n);
     th->ops = xgrow(k, th->ops, sizeof *th->ops, th->n + 1, &th->cap);

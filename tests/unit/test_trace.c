@@ -861,6 +861,66 @@ static void test_conv_seq(void) {
   rl_trace_free(t);
 }
 
+/* The same forward convolution with no backward (an inference trace): its
+ * output size from the first input of the op that starts first after the
+ * whole call (conv2d > convolution > cudnn_convolution), here
+ * cudnn_batch_norm's [8, 32, 16, 16]; its F and Q must equal those the
+ * backward's grad_output gives in conv_seq. In conv_bad the next op's
+ * input has 16 channels, not the weight's 32, and in conv_far its spatial
+ * size (40) no stride and padding of at most kernel - 1 can give from 32
+ * with a 3x3 kernel: both left uncovered. */
+#define CONV_FWD(next_dims) \
+  "{\"deviceProperties\":[{\"id\":0,\"name\":\"NVIDIA A100-SXM4-80GB\"}],\"traceEvents\":[\n" \
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::conv2d\",\"pid\":1,\"tid\":1,\"ts\":95,\"dur\":60," \
+  "\"args\":{\"Input Dims\":[[8,16,32,32],[32,16,3,3],[],[],[],[],[]]," \
+  "\"Input type\":[\"float\",\"float\",\"\",\"ScalarList\",\"ScalarList\",\"ScalarList\",\"Scalar\"]}},\n" \
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::convolution\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":50," \
+  "\"args\":{\"Input Dims\":[[8,16,32,32],[32,16,3,3],[],[],[],[],[],[],[]]," \
+  "\"Input type\":[\"float\",\"float\",\"\",\"ScalarList\",\"ScalarList\",\"ScalarList\",\"Scalar\",\"ScalarList\",\"Scalar\"]}},\n" \
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::cudnn_convolution\",\"pid\":1,\"tid\":1,\"ts\":110,\"dur\":30," \
+  "\"args\":{\"Input Dims\":[[8,16,32,32],[32,16,3,3],[],[],[],[]]," \
+  "\"Input type\":[\"float\",\"float\",\"ScalarList\",\"ScalarList\",\"ScalarList\",\"Scalar\"]}},\n" \
+  "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":115,\"dur\":5,\"args\":{\"correlation\":1}},\n" \
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::reshape\",\"pid\":1,\"tid\":1,\"ts\":142,\"dur\":3," \
+  "\"args\":{\"Input Dims\":[[32],[]],\"Input type\":[\"float\",\"ScalarList\"]}},\n" \
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::cudnn_batch_norm\",\"pid\":1,\"tid\":1,\"ts\":160,\"dur\":20," \
+  "\"args\":{\"Input Dims\":[" next_dims ",[32],[32],[32],[32],[],[],[]]," \
+  "\"Input type\":[\"float\",\"float\",\"float\",\"float\",\"float\",\"Scalar\",\"Scalar\",\"Scalar\"]}},\n" \
+  "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"fwd\",\"pid\":0,\"tid\":7,\"ts\":1000,\"dur\":50,\"args\":{\"correlation\":1}}\n" \
+  "]}\n"
+static const char conv_cons[] = CONV_FWD("[8,32,16,16]");
+static const char conv_bad[] = CONV_FWD("[8,16,16,16]");
+static const char conv_far[] = CONV_FWD("[8,32,40,40]");
+
+static void test_conv_consumer(void) {
+  static const struct { const char *text; int covered; } cases[] = {
+      {conv_cons, 1}, {conv_bad, 0}, {conv_far, 0}};
+  /* the F and Q conv_seq's backward gives */
+  rl_trace *t = rl_trace_new(-1);
+  rl_error e;
+  rl_hw hw;
+  rl_trace_summary s;
+  CHECK(rl_trace_read_buffer(t, conv_seq, strlen(conv_seq), 0, "conv_seq", &e) == RL_OK);
+  CHECK(rl_trace_hw(t, &hw, &e) == RL_OK && rl_trace_analyze(t, &hw, &s, &e) == RL_OK);
+  const rl_trace_row *ref = row_named(t, RL_TRACE_BY_OP, "aten::cudnn_convolution");
+  CHECK(ref && ref->has_cost);
+  double F = ref && ref->has_cost ? ref->flops : -1, Q = ref && ref->has_cost ? ref->bytes : -1;
+  rl_trace_free(t);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    t = rl_trace_new(-1);
+    CHECK(rl_trace_read_buffer(t, cases[i].text, strlen(cases[i].text), 0, "conv_cons", &e) == RL_OK);
+    CHECK(rl_trace_hw(t, &hw, &e) == RL_OK && rl_trace_analyze(t, &hw, &s, &e) == RL_OK);
+    const rl_trace_row *f = row_named(t, RL_TRACE_BY_OP, "aten::cudnn_convolution");
+    CHECK(f && f->has_cost == cases[i].covered);
+    if (cases[i].covered && f && f->has_cost) {
+      CHECK(f->note && strstr(f->note, "the op after it (aten::cudnn_batch_norm)"));
+      CHECK_NEAR(f->flops, F, 1e-12);
+      CHECK_NEAR(f->bytes, Q, 1e-12);
+    }
+    rl_trace_free(t);
+  }
+}
+
 /* Autograd nodes whose kernels run right under them (no shaped op of
  * their own): each takes its backward's cost from the forward op of the
  * same Sequence number whose name it names. AddmmBackward0 (seq 5) from
@@ -954,6 +1014,7 @@ int main(void) {
   RUN(test_aten);
   RUN(test_conv_seq);
   RUN(test_node_seq);
+  RUN(test_conv_consumer);
   RUN(test_shapes);
   RUN(test_coll);
   RUN(test_link);
