@@ -787,7 +787,11 @@ static void test_shapes(void) {
       {"aten::sum", 262144, 1048576},
       {"aten::fill_", 0, 9216},
       {"aten::zero_", 0, 8192},
-      {"aten::where", 4096, 53248}};
+      {"aten::where", 4096, 53248},
+      {"aten::addmm", 131104000, 8586144},
+      /* autograd nodes without shapes, from their forward op's */
+      {"AddmmBackward0", 262176000, 17296288},
+      {"ReluBackward0", 3211264, 38535168}};
   rl_trace *t = rl_trace_new(-1);
   rl_error e;
   CHECK(rl_trace_read_file(t, "tests/fixtures/traces/shapes_training_step.json", 0, &e) == RL_OK);
@@ -801,8 +805,8 @@ static void test_shapes(void) {
     CHECK_NEAR(r->flops, want[i].F, 1e-12);
     CHECK_NEAR(r->bytes, want[i].Q, 1e-12);
   }
-  /* all but the tensor-list op: 3.5 of 3.6 ms */
-  CHECK_NEAR(s.coverage, 3.5 / 3.6, 1e-9);
+  /* all but the tensor-list op: 3.8 of 3.9 ms */
+  CHECK_NEAR(s.coverage, 3.8 / 3.9, 1e-9);
   CHECK(s.n_uncovered == 1 && s.uncovered[0].reason == RL_REASON_LISTS);
   rl_trace_free(t);
   /* the handler table is sorted for its binary search */
