@@ -165,10 +165,7 @@ int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, cli_infer_flags *f,
     if (f->pp == 1) return cli_error(ctx, "--microbatches applies with --pp N > 1 only");
   }
   int par = f->tp > 1 || f->pp > 1 || f->ep > 1;
-  if (!par && cli_seen(opts, "link-bw"))
-    return cli_error(ctx, "--link-bw applies with --tp, --pp or --ep N > 1 only");
-  if (f->tp == 1 && cli_seen(opts, "comm-latency"))
-    return cli_error(ctx, "--comm-latency applies with --tp N > 1 only");
+  if ((rc = cli_link_flags(ctx, opts, f->tp, f->pp, f->ep))) return rc;
   if (f->embedding) {
     rl_error ee;
     if (rl_embed_parse(f->embedding, &cfg->embedding, &ee)) return cli_error(ctx, "--embedding: %s", ee.msg);
@@ -269,6 +266,14 @@ int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, cli_infer_flags *f,
                "(give --comm-latency)", hw->id);
     }
   }
+  return CLI_OK;
+}
+
+int cli_link_flags(cli_ctx *ctx, const cli_opt *opts, int tp, int pp, int ep) {
+  if (tp <= 1 && pp <= 1 && ep <= 1 && cli_seen(opts, "link-bw"))
+    return cli_error(ctx, "--link-bw applies with --tp, --pp or --ep N > 1 only");
+  if (tp == 1 && cli_seen(opts, "comm-latency"))
+    return cli_error(ctx, "--comm-latency applies with --tp N > 1 only");
   return CLI_OK;
 }
 
@@ -394,24 +399,35 @@ void cli_ops_csv(cli_ctx *ctx, const rl_prefill_op *ops, int32_t n, double total
 }
 
 /* ---- the flags of an inference command ------------------------------------- */
+static const cli_opt *own_entry(const cli_opt *own, const char *name) {
+  for (; own->name; own++)
+    if (strcmp(own->name, name) == 0) return own;
+  return NULL;
+}
+
 int cli_llm_parse(cli_ctx *ctx, int argc, char **argv, cli_llm_opts *o, const cli_opt *own) {
   memset(&o->mf, 0, sizeof o->mf);
   cli_infer_flags_init(&o->inf);
   cli_hw_flags_init(&o->hwf);
   const cli_opt shared[] = {CLI_MODEL_OPTS(o->mf), CLI_INFER_OPTS(o->inf), CLI_HW_OPTS(o->hwf)};
-  size_t n = sizeof shared / sizeof shared[0], k = 0;
-  memcpy(o->opts, shared, sizeof shared);
-  for (; own[k].name; k++) {
-    if (n + k + 1 >= sizeof o->opts / sizeof o->opts[0]) return cli_error(ctx, "too many flags");
-    o->opts[n + k] = own[k];
+  const size_t cap = sizeof o->opts / sizeof o->opts[0];
+  size_t n = 0;
+  /* the shared flags the command does not replace or leave out, then its own */
+  for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++)
+    if (!own_entry(own, shared[i].name)) o->opts[n++] = shared[i];
+  for (; own->name; own++) {
+    if (!own->dst) continue;
+    if (n + 1 >= cap) return cli_error(ctx, "too many flags");
+    o->opts[n++] = *own;
   }
-  o->opts[n + k] = (cli_opt){NULL, 0, NULL, 0};
+  o->opts[n] = (cli_opt){NULL, 0, NULL, 0};
   return cli_parse(ctx, argc, argv, o->opts, NULL, 0, NULL);
 }
 
-int cli_llm_resolve(cli_ctx *ctx, cli_llm_opts *o, rl_model *m, rl_infer_cfg *cfg, rl_hw *hw,
-                    rl_roof *roof) {
+int cli_llm_resolve(cli_ctx *ctx, cli_llm_opts *o, cli_llm_between between, void *arg, rl_model *m,
+                    rl_infer_cfg *cfg, rl_hw *hw, rl_roof *roof) {
   int rc = cli_resolve_model(ctx, o->opts, &o->mf, m);
+  if (!rc && between) rc = between(ctx, o, m, arg);
   if (rc) return rc;
   return cli_infer_setup(ctx, o->opts, &o->inf, &o->hwf, m, cfg, hw, roof);
 }

@@ -1,5 +1,5 @@
 /*
- * cli_llm.h -- helpers shared by the LLM commands (model, decode, prefill,
+ * cli_llm.h -- helpers shared by the LLM commands (model, decode, prefill, plan,
  * mfu, comm): the model and inference flags, counts and percentages.
  * Their --json records come from the library (rl_model_json, ...).
  */
@@ -53,7 +53,7 @@ typedef struct cli_model_flags {
 int cli_resolve_model(cli_ctx *ctx, const cli_opt *opts, const cli_model_flags *f,
                       rl_model *out);
 
-/* ---- inference flags (decode, prefill) ------------------------------------ */
+/* ---- inference flags (decode, prefill; plan takes some as lists) -------- */
 typedef struct cli_infer_flags {
   int32_t weight_dtype, kv_dtype, dtype; /* -1: the model's */
   int tp, pp, ep;
@@ -88,9 +88,12 @@ void cli_infer_flags_init(cli_infer_flags *f);
       {"compute-eff", OPT_STR, &(f).compute_eff, 0},                         \
       {"bw-eff", OPT_STR, &(f).bw_eff, 0}
 
+/* The --hw line every inference command's help gives (decode, prefill, plan). */
+#define CLI_LLM_HW_HELP "  --hw ID          default nvidia-h100-sxm5; or --peak P --bw B [--mem M]\n"
+
 #define CLI_INFER_HELP                                                                   \
   "device:\n"                                                                            \
-  "  --hw ID          default nvidia-h100-sxm5; or --peak P --bw B [--mem M]\n"           \
+  CLI_LLM_HW_HELP                                                                        \
   "  --mem M          capacity per device (default: the database's; 80GiB ...)\n"         \
   "  --sparse         divide by the 2:4 sparse peak (labelled)\n"                         \
   "  --compute-eff F  assume this fraction of the peak is reached (0.7 or 70%;\n"         \
@@ -139,6 +142,10 @@ int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, cli_infer_flags *f,
                     const cli_hw_flags *hwf, const rl_model *m, rl_infer_cfg *cfg,
                     rl_hw *hw, rl_roof *roof);
 
+/* --link-bw needs parallelism (tp, pp or ep > 1), --comm-latency tensor
+ * parallelism: the error for either given without it, else CLI_OK. */
+int cli_link_flags(cli_ctx *ctx, const cli_opt *opts, int tp, int pp, int ep);
+
 /* NCCL's ring all-reduce latency over tp devices of hw: the Ring LL base
  * latency (6.6 us) + 2 (tp - 1) hops of hw->link_latency_s (NVIDIA/nccl
  * src/graph/tuning.cc); 0 when the device has no link latency. */
@@ -171,7 +178,7 @@ void cli_par_notes(cli_ctx *ctx, const rl_model *m, const rl_infer_cfg *cfg, int
  * (empty for the network's ops),bound,time_s,share_fraction. */
 void cli_ops_csv(cli_ctx *ctx, const rl_prefill_op *ops, int32_t n, double total);
 
-/* ---- the flags of an inference command (decode, prefill) ------------------ */
+/* ---- the flags of an inference command (decode, prefill, plan) ----------- */
 /* The model, inference and device flags, then the command's own. The
  * table points into the struct: parse it where it stays. */
 typedef struct cli_llm_opts {
@@ -181,12 +188,21 @@ typedef struct cli_llm_opts {
   cli_opt opts[96];
 } cli_llm_opts;
 
-/* Parse argv against the shared flags and `own` (ending with {NULL}). */
+/* Parse argv against the shared flags and `own` (ending with {NULL}). An
+ * own entry named like a shared flag takes its place (plan's --tp LIST
+ * for --tp N); one whose dst is NULL leaves the shared flag out (a flag
+ * the command does not take: it is an unknown option there). */
 int cli_llm_parse(cli_ctx *ctx, int argc, char **argv, cli_llm_opts *o, const cli_opt *own);
-/* Resolve the model, then the device, its roof and the configuration
- * (cli_resolve_model, cli_infer_setup). */
-int cli_llm_resolve(cli_ctx *ctx, cli_llm_opts *o, rl_model *m, rl_infer_cfg *cfg, rl_hw *hw,
-                    rl_roof *roof);
+
+/* What a command settles between the model and the device (plan: its
+ * lists of degrees, checked against the model, give the parallelism in
+ * o->inf); CLI_OK or the exit status after printing the error. */
+typedef int (*cli_llm_between)(cli_ctx *ctx, cli_llm_opts *o, const rl_model *m, void *arg);
+
+/* Resolve the model (cli_resolve_model), then `between` when not NULL,
+ * then the device, its roof and the configuration (cli_infer_setup). */
+int cli_llm_resolve(cli_ctx *ctx, cli_llm_opts *o, cli_llm_between between, void *arg, rl_model *m,
+                    rl_infer_cfg *cfg, rl_hw *hw, rl_roof *roof);
 
 /* A count with 4 significant digits: 8.03e9, 124.4e6 -> "8.03e9", "1.244e8",
  * small numbers plainly ("4096"). */

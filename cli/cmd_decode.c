@@ -353,7 +353,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   rl_infer_cfg cfg;
   rl_hw hw;
   rl_roof roof;
-  if (!rc) rc = cli_llm_resolve(ctx, &o->llm, &m, &cfg, &hw, &roof);
+  if (!rc) rc = cli_llm_resolve(ctx, &o->llm, NULL, NULL, &m, &cfg, &hw, &roof);
   if (!rc) {
     cfg.context = o->context;
     rc = compute(ctx, o, &m, &cfg, &roof, out);

@@ -53,7 +53,7 @@ static const char help[] =
     "  --dtype DT, --group-size G, --quantize-all, --link-bw B, --comm-latency T,\n"
     "  --embedding, --compute-eff F, --bw-eff F: as for `roofline decode`\n"
     "device:\n"
-    "  --hw ID          default nvidia-h100-sxm5; or --peak P --bw B [--mem M]\n"
+    CLI_LLM_HW_HELP
     "  --json, --csv    machine-readable output\n"
     "\n"
     "examples:\n"
@@ -165,125 +165,154 @@ static void print_csv(cli_ctx *ctx, const rl_plan_row *rows, int n) {
   }
 }
 
-static int run(cli_ctx *ctx, int argc, char **argv) {
-  cli_model_flags mf;
-  memset(&mf, 0, sizeof mf);
-  cli_infer_flags inf;
-  cli_infer_flags_init(&inf);
-  cli_hw_flags hwf;
-  cli_hw_flags_init(&hwf);
-  double prompt = 0, gen = 0, ttft = 0, tpot = 0, gpus = 8, max_batch = 0;
-  const char *tp_s = NULL, *pp_s = NULL, *ep_s = NULL, *wd_s = NULL, *kd_s = NULL;
-  cli_opt opts[] = {CLI_MODEL_OPTS(mf), CLI_HW_OPTS(hwf),
-                    {"dtype", OPT_DTYPE, &inf.dtype, 0},
-                    {"embedding", OPT_STR, &inf.embedding, 0},
-                    {"link-bw", OPT_BYTES_S, &inf.link_bw, 0},
-                    {"comm-latency", OPT_SECONDS, &inf.comm_latency, 0},
-                    {"group-size", OPT_STR, &inf.group_size, 0},
-                    {"quantize-all", OPT_FLAG, &inf.quantize_all, 0},
-                    {"compute-eff", OPT_STR, &inf.compute_eff, 0},
-                    {"bw-eff", OPT_STR, &inf.bw_eff, 0},
-                    {"prompt", OPT_COUNT, &prompt, 0}, {"gen", OPT_COUNT, &gen, 0},
-                    {"ttft", OPT_SECONDS, &ttft, 0}, {"tpot", OPT_SECONDS, &tpot, 0},
-                    {"gpus", OPT_COUNT, &gpus, 0}, {"max-batch", OPT_COUNT, &max_batch, 0},
-                    {"tp", OPT_STR, &tp_s, 0}, {"pp", OPT_STR, &pp_s, 0}, {"ep", OPT_STR, &ep_s, 0},
-                    {"weight-dtype", OPT_STR, &wd_s, 0},
-                    {"kv-dtype", OPT_STR, &kd_s, 0}, {NULL, 0, NULL, 0}};
-  int rc = cli_parse(ctx, argc, argv, opts, NULL, 0, NULL);
+/* ---- parse: the flags, checked --------------------------------------------- */
+typedef struct plan_opts {
+  cli_llm_opts llm;  /* model, inference and device flags */
+  double prompt, gen, ttft, tpot, gpus, max_batch;
+  /* the lists of what to try, for --tp, --pp, --ep, --weight-dtype and
+   * --kv-dtype (decode's and prefill's take one value) */
+  const char *tp_s, *pp_s, *ep_s, *wd_s, *kd_s;
+} plan_opts;
+
+static int parse(cli_ctx *ctx, int argc, char **argv, plan_opts *o) {
+  o->prompt = o->gen = o->ttft = o->tpot = o->max_batch = 0;
+  o->gpus = 8;
+  o->tp_s = o->pp_s = o->ep_s = o->wd_s = o->kd_s = NULL;
+  const cli_opt own[] = {{"prompt", OPT_COUNT, &o->prompt, 0}, {"gen", OPT_COUNT, &o->gen, 0},
+                         {"ttft", OPT_SECONDS, &o->ttft, 0}, {"tpot", OPT_SECONDS, &o->tpot, 0},
+                         {"gpus", OPT_COUNT, &o->gpus, 0}, {"max-batch", OPT_COUNT, &o->max_batch, 0},
+                         {"tp", OPT_STR, &o->tp_s, 0}, {"pp", OPT_STR, &o->pp_s, 0}, {"ep", OPT_STR, &o->ep_s, 0},
+                         {"weight-dtype", OPT_STR, &o->wd_s, 0}, {"kv-dtype", OPT_STR, &o->kd_s, 0},
+                         /* not taken: every row has its own batch, micro-batches and fit */
+                         {"microbatches", OPT_COUNT, NULL, 0}, {"require-fit", OPT_FLAG, NULL, 0},
+                         {NULL, 0, NULL, 0}};
+  int rc = cli_llm_parse(ctx, argc, argv, &o->llm, own);
   if (rc) return rc;
+  const cli_opt *opts = o->llm.opts;
+  const double prompt = o->prompt, gen = o->gen, gpus = o->gpus, max_batch = o->max_batch;
   if (!cli_seen(opts, "prompt")) return cli_error(ctx, "--prompt P is required (the prompt's tokens)");
   if (!cli_seen(opts, "gen")) return cli_error(ctx, "--gen G is required (tokens generated per request)");
   if (!(prompt >= 1) || prompt != floor(prompt) || prompt > 1e9)
     return cli_error(ctx, "--prompt must be a whole number of tokens >= 1 (got %g)", prompt);
   if (!(gen >= 1) || gen != floor(gen) || gen > 1e6)
     return cli_error(ctx, "--gen must be a whole number of tokens >= 1 and <= 1e6 (got %g)", gen);
-  if (cli_seen(opts, "ttft") && !(ttft > 0)) return cli_error(ctx, "--ttft must be > 0 (got %g s)", ttft);
-  if (cli_seen(opts, "tpot") && !(tpot > 0)) return cli_error(ctx, "--tpot must be > 0 (got %g s)", tpot);
+  if (cli_seen(opts, "ttft") && !(o->ttft > 0)) return cli_error(ctx, "--ttft must be > 0 (got %g s)", o->ttft);
+  if (cli_seen(opts, "tpot") && !(o->tpot > 0)) return cli_error(ctx, "--tpot must be > 0 (got %g s)", o->tpot);
   if (!(gpus >= 1) || gpus != floor(gpus) || gpus > 1e6)
     return cli_error(ctx, "--gpus must be a whole number >= 1 (got %g)", gpus);
   if (cli_seen(opts, "max-batch") && (!(max_batch >= 1) || max_batch != floor(max_batch) || max_batch > 1e9))
     return cli_error(ctx, "--max-batch must be a whole number >= 1 (got %g)", max_batch);
+  return CLI_OK;
+}
+
+/* ---- resolve: the model, the configurations to try, the device ------------ */
+typedef struct plan_space {
+  const plan_opts *o;
   rl_model m;
-  if ((rc = cli_resolve_model(ctx, opts, &mf, &m))) return rc;
-  rl_model c;
-  rl_model_check(&m, &c, NULL);
-  int tps[MAX_CHOICES], ntp = 0;
-  if (tp_s) {
-    if ((rc = degree_list(ctx, "tp", tp_s, tps, &ntp))) return rc;
-    for (int i = 0; i < ntp; i++) {
-      if (tps[i] > gpus) return cli_error(ctx, "--tp %d exceeds --gpus %g", tps[i], gpus);
-      if (fmod(c.heads, tps[i]) != 0)
-        return cli_error(ctx, "--tp %d does not divide the %g attention heads", tps[i], c.heads);
-    }
-  } else {
-    for (int t = 1; t <= gpus && ntp < MAX_CHOICES; t *= 2)
-      if (fmod(c.heads, t) == 0) tps[ntp++] = t;
-  }
-  int pps[MAX_CHOICES], eps[MAX_CHOICES], npp = 1, nep = 1;
-  pps[0] = eps[0] = 1;
-  if (pp_s) {
-    if ((rc = degree_list(ctx, "pp", pp_s, pps, &npp))) return rc;
-    for (int i = 0; i < npp; i++) {
-      if (pps[i] > gpus) return cli_error(ctx, "--pp %d exceeds --gpus %g", pps[i], gpus);
-      if (pps[i] > c.layers) return cli_error(ctx, "--pp %d exceeds the %g layers (a stage needs one)", pps[i], c.layers);
-      if (pps[i] > RL_MAX_STAGES) return cli_error(ctx, "--pp %d: at most %d stages", pps[i], RL_MAX_STAGES);
-    }
-  }
-  if (ep_s) {
-    if ((rc = degree_list(ctx, "ep", ep_s, eps, &nep))) return rc;
-    for (int i = 0; i < nep; i++) {
-      if (eps[i] > 1 && !(c.experts > 0))
-        return cli_error(ctx, "--ep applies to a mixture of experts; %s has no experts", c.id);
-      if (eps[i] > gpus) return cli_error(ctx, "--ep %d exceeds --gpus %g", eps[i], gpus);
-      if (eps[i] > 1 && fmod(c.experts, eps[i]) != 0)
-        return cli_error(ctx, "--ep %d does not divide the %g experts", eps[i], c.experts);
-    }
-  }
-  int32_t wds[MAX_CHOICES], kds[MAX_CHOICES];
-  int nwd = 1, nkd = 1;
-  wds[0] = kds[0] = -1;
-  if (wd_s && (rc = dtype_list(ctx, "weight-dtype", wd_s, wds, &nwd))) return rc;
-  if (kd_s && (rc = dtype_list(ctx, "kv-dtype", kd_s, kds, &nkd))) return rc;
-  int maxtp = 1, maxpp = 1, maxep = 1, no_link = 0;
-  for (int i = 0; i < ntp; i++) if (tps[i] > maxtp) maxtp = tps[i];
-  for (int i = 0; i < npp; i++) if (pps[i] > maxpp) maxpp = pps[i];
-  for (int i = 0; i < nep; i++) if (eps[i] > maxep) maxep = eps[i];
-  inf.tp = maxtp;
-  inf.pp = maxpp;
-  inf.ep = maxep;
-  rl_infer_cfg base;
+  rl_infer_cfg base;  /* the flags' configuration, at the largest degrees */
   rl_hw hw;
   rl_roof roof;
-  int par = maxtp > 1 || maxpp > 1 || maxep > 1;
-  if (!par && cli_seen(opts, "link-bw"))
-    return cli_error(ctx, "--link-bw applies with --tp, --pp or --ep N > 1 only");
-  if (maxtp == 1 && cli_seen(opts, "comm-latency"))
-    return cli_error(ctx, "--comm-latency applies with --tp N > 1 only");
-  if (par && !cli_seen(opts, "link-bw")) {
-    /* no interconnect figure: plan on one device per replica */
-    rl_hw probe;
-    if ((rc = cli_resolve_hw(ctx, &hwf, (hwf.peak > 0 && hwf.bw > 0) ? NULL : RL_DEFAULT_HW, &probe))) return rc;
-    if (!(probe.interconnect_bw > 0)) {
-      if (tp_s || pp_s || ep_s)
-        return cli_error(ctx, "--%s: %s has no interconnect figure; give --link-bw", tp_s ? "tp" : pp_s ? "pp" : "ep", probe.id);
-      ntp = 1;
-      maxtp = inf.tp = 1;
-      no_link = 1;
+  int tps[MAX_CHOICES], pps[MAX_CHOICES], eps[MAX_CHOICES], ntp, npp, nep;
+  int32_t wds[MAX_CHOICES], kds[MAX_CHOICES]; /* -1: the model's format */
+  int nwd, nkd;
+  int no_link;        /* tp 1 only: the device has no interconnect figure */
+} plan_space;
+
+/* The lists, checked against the model, and the largest degrees in
+ * o->inf, with which the device and the configuration are resolved
+ * (cli_llm_resolve's step between the model and the device). */
+static int degrees(cli_ctx *ctx, cli_llm_opts *llm, const rl_model *m, void *arg) {
+  plan_space *sp = arg;
+  const plan_opts *o = sp->o;
+  const double gpus = o->gpus;
+  int rc;
+  rl_model c;
+  rl_model_check(m, &c, NULL);
+  sp->ntp = 0;
+  if (o->tp_s) {
+    if ((rc = degree_list(ctx, "tp", o->tp_s, sp->tps, &sp->ntp))) return rc;
+    for (int i = 0; i < sp->ntp; i++) {
+      if (sp->tps[i] > gpus) return cli_error(ctx, "--tp %d exceeds --gpus %g", sp->tps[i], gpus);
+      if (fmod(c.heads, sp->tps[i]) != 0)
+        return cli_error(ctx, "--tp %d does not divide the %g attention heads", sp->tps[i], c.heads);
+    }
+  } else {
+    for (int t = 1; t <= gpus && sp->ntp < MAX_CHOICES; t *= 2)
+      if (fmod(c.heads, t) == 0) sp->tps[sp->ntp++] = t;
+  }
+  sp->npp = sp->nep = 1;
+  sp->pps[0] = sp->eps[0] = 1;
+  if (o->pp_s) {
+    if ((rc = degree_list(ctx, "pp", o->pp_s, sp->pps, &sp->npp))) return rc;
+    for (int i = 0; i < sp->npp; i++) {
+      int pp = sp->pps[i];
+      if (pp > gpus) return cli_error(ctx, "--pp %d exceeds --gpus %g", pp, gpus);
+      if (pp > c.layers) return cli_error(ctx, "--pp %d exceeds the %g layers (a stage needs one)", pp, c.layers);
+      if (pp > RL_MAX_STAGES) return cli_error(ctx, "--pp %d: at most %d stages", pp, RL_MAX_STAGES);
     }
   }
-  if ((rc = cli_infer_setup(ctx, opts, &inf, &hwf, &m, &base, &hw, &roof))) return rc;
-  if (maxtp > 1 && !cli_seen(opts, "comm-latency") && hw.link_latency_s > 0)
-    snprintf(inf.latency_note, sizeof inf.latency_note,
+  if (o->ep_s) {
+    if ((rc = degree_list(ctx, "ep", o->ep_s, sp->eps, &sp->nep))) return rc;
+    for (int i = 0; i < sp->nep; i++) {
+      int ep = sp->eps[i];
+      if (ep > 1 && !(c.experts > 0))
+        return cli_error(ctx, "--ep applies to a mixture of experts; %s has no experts", c.id);
+      if (ep > gpus) return cli_error(ctx, "--ep %d exceeds --gpus %g", ep, gpus);
+      if (ep > 1 && fmod(c.experts, ep) != 0) return cli_error(ctx, "--ep %d does not divide the %g experts", ep, c.experts);
+    }
+  }
+  sp->nwd = sp->nkd = 1;
+  sp->wds[0] = sp->kds[0] = -1;
+  if (o->wd_s && (rc = dtype_list(ctx, "weight-dtype", o->wd_s, sp->wds, &sp->nwd))) return rc;
+  if (o->kd_s && (rc = dtype_list(ctx, "kv-dtype", o->kd_s, sp->kds, &sp->nkd))) return rc;
+  cli_infer_flags *inf = &llm->inf;
+  inf->tp = inf->pp = inf->ep = 1;
+  for (int i = 0; i < sp->ntp; i++) if (sp->tps[i] > inf->tp) inf->tp = sp->tps[i];
+  for (int i = 0; i < sp->npp; i++) if (sp->pps[i] > inf->pp) inf->pp = sp->pps[i];
+  for (int i = 0; i < sp->nep; i++) if (sp->eps[i] > inf->ep) inf->ep = sp->eps[i];
+  if ((rc = cli_link_flags(ctx, llm->opts, inf->tp, inf->pp, inf->ep))) return rc;
+  sp->no_link = 0;
+  if ((inf->tp > 1 || inf->pp > 1 || inf->ep > 1) && !cli_seen(llm->opts, "link-bw")) {
+    /* no interconnect figure: plan on one device per replica */
+    const cli_hw_flags *hwf = &llm->hwf;
+    rl_hw probe;
+    if ((rc = cli_resolve_hw(ctx, hwf, (hwf->peak > 0 && hwf->bw > 0) ? NULL : RL_DEFAULT_HW, &probe))) return rc;
+    if (!(probe.interconnect_bw > 0)) {
+      if (o->tp_s || o->pp_s || o->ep_s)
+        return cli_error(ctx, "--%s: %s has no interconnect figure; give --link-bw",
+                         o->tp_s ? "tp" : o->pp_s ? "pp" : "ep", probe.id);
+      sp->ntp = 1;
+      inf->tp = 1;
+      sp->no_link = 1;
+    }
+  }
+  return CLI_OK;
+}
+
+static int resolve(cli_ctx *ctx, plan_opts *o, plan_space *sp) {
+  sp->o = o;
+  int rc = cli_llm_resolve(ctx, &o->llm, degrees, sp, &sp->m, &sp->base, &sp->hw, &sp->roof);
+  if (rc) return rc;
+  cli_infer_flags *inf = &o->llm.inf;
+  if (inf->tp > 1 && !cli_seen(o->llm.opts, "comm-latency") && sp->hw.link_latency_s > 0)
+    snprintf(inf->latency_note, sizeof inf->latency_note,
              "per all-reduce, NCCL's ring model: %s base + 2(tp-1) x %s per link hop (%s)",
-             CLI_Q(CLI_NCCL_RING_BASE_S, RL_UNIT_SECONDS), CLI_Q(hw.link_latency_s, RL_UNIT_SECONDS), hw.id);
-  rl_plan_cfg pc = {prompt, gen, ttft, tpot, gpus, max_batch};
+             CLI_Q(CLI_NCCL_RING_BASE_S, RL_UNIT_SECONDS), CLI_Q(sp->hw.link_latency_s, RL_UNIT_SECONDS), sp->hw.id);
+  return CLI_OK;
+}
+
+/* ---- compute: rl_plan for every configuration, best first ------------------ */
+static int compute(cli_ctx *ctx, const plan_space *sp, const rl_plan_cfg *pc, rl_plan_row **rows_out, int *n_out) {
+  const plan_opts *o = sp->o;
+  const double gpus = o->gpus;
+  const int seen_latency = cli_seen(o->llm.opts, "comm-latency");
   /* every (tp, pp, ep) that fits in --gpus, ep a multiple of tp (the
    * experts spread over the tp x dp devices of a stage) */
   int combos[MAX_CHOICES * MAX_CHOICES * MAX_CHOICES][3], ncombo = 0;
-  for (int i = 0; i < ntp; i++)
-    for (int j = 0; j < npp; j++)
-      for (int l = 0; l < nep; l++) {
-        int tp = tps[i], pp = pps[j], ep = eps[l];
+  for (int i = 0; i < sp->ntp; i++)
+    for (int j = 0; j < sp->npp; j++)
+      for (int l = 0; l < sp->nep; l++) {
+        int tp = sp->tps[i], pp = sp->pps[j], ep = sp->eps[l];
         if ((ep > 1 && ep % tp != 0) || (double)pp * (ep > 1 ? ep : tp) > gpus) continue;
         combos[ncombo][0] = tp;
         combos[ncombo][1] = pp;
@@ -293,42 +322,43 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   if (ncombo == 0)
     return cli_error(ctx, "no --tp, --pp and --ep combination fits in --gpus %g (pp x max(tp, ep) devices, ep a multiple of tp)",
                      gpus);
-  int nrows = ncombo * nwd * nkd;
+  int nrows = ncombo * sp->nwd * sp->nkd;
   rl_plan_row *rows = calloc((size_t)nrows, sizeof *rows);
   if (!rows) return cli_error(ctx, "out of memory");
   int k = 0;
   for (int i = 0; i < ncombo; i++)
-    for (int w = 0; w < nwd; w++)
-      for (int v = 0; v < nkd; v++) {
-        rl_infer_cfg cfg = base;
+    for (int w = 0; w < sp->nwd; w++)
+      for (int v = 0; v < sp->nkd; v++) {
+        rl_infer_cfg cfg = sp->base;
         int tp = combos[i][0], pp = combos[i][1], ep = combos[i][2];
         cfg.tp = tp;
         cfg.pp = pp;
         cfg.ep = ep;
         if (tp == 1 && pp == 1 && ep == 1) cfg.link_bw = 0;
         if (tp == 1) cfg.comm_latency_s = 0;
-        else if (!cli_seen(opts, "comm-latency")) cfg.comm_latency_s = cli_allreduce_latency(&hw, tp);
-        cfg.p2p_latency_s = pp > 1 ? cli_p2p_latency(&hw) : 0;
-        cfg.a2a_latency_s = cli_alltoall_latency(&hw, ep);
-        cfg.weight_dtype = wds[w];
-        cfg.kv_dtype = kds[v];
+        else if (!seen_latency) cfg.comm_latency_s = cli_allreduce_latency(&sp->hw, tp);
+        cfg.p2p_latency_s = pp > 1 ? cli_p2p_latency(&sp->hw) : 0;
+        cfg.a2a_latency_s = cli_alltoall_latency(&sp->hw, ep);
+        cfg.weight_dtype = sp->wds[w];
+        cfg.kv_dtype = sp->kds[v];
         rl_error e;
-        rl_status st = rl_plan(&m, &cfg, &roof, &pc, &rows[k], &e);
+        rl_status st = rl_plan(&sp->m, &cfg, &sp->roof, pc, &rows[k], &e);
         if (st) { free(rows); return cli_fail(ctx, st, &e); }
         k++;
       }
   qsort(rows, (size_t)nrows, sizeof *rows, by_throughput);
-  if (ctx->json) {
-    plan_args a = {&m, &pc, hw.id, &roof, rows, nrows};
-    rc = cli_print_json(ctx, plan_json, &a);
-    free(rows);
-    return rc;
-  }
-  if (ctx->csv) {
-    print_csv(ctx, rows, nrows);
-    free(rows);
-    return CLI_OK;
-  }
+  *rows_out = rows;
+  *n_out = nrows;
+  return CLI_OK;
+}
+
+/* ---- print ------------------------------------------------------------------ */
+static void print_text(cli_ctx *ctx, const plan_space *sp, const rl_plan_row *rows, int nrows) {
+  const plan_opts *po = sp->o;
+  const double prompt = po->prompt, gen = po->gen, ttft = po->ttft, tpot = po->tpot, gpus = po->gpus;
+  const rl_hw *hw = &sp->hw;
+  rl_model c;
+  rl_model_check(&sp->m, &c, NULL);
   const char *hdr[] = {"tp", "pp", "ep", "weights", "KV", "batch", "TTFT", "TPOT", "tokens/s all", "per device",
                        "memory/device", "stops at B+1"};
   cli_table *t = cli_table_new(12, hdr);
@@ -354,17 +384,17 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
 
   FILE *o = ctx->out;
   fprintf(o, "Plan for %s (%s) on %.0f x %s%s%s%s: prompts of %.0f tokens, %.0f generated\n", c.id, c.name, gpus,
-          hw.id, hw.name[0] ? " (" : "", hw.name, hw.name[0] ? ")" : "", prompt, gen);
+          hw->id, hw->name[0] ? " (" : "", hw->name, hw->name[0] ? ")" : "", prompt, gen);
   fprintf(o, "  targets      TTFT %s, TPOT %s (the last decode step, at context %.0f)\n",
           ttft > 0 ? CLI_Q(ttft, RL_UNIT_SECONDS) : "none", tpot > 0 ? CLI_Q(tpot, RL_UNIT_SECONDS) : "none",
           prompt + gen);
   char pk[96];
-  fprintf(o, "  roof         %s, %s per device; %s\n", cli_peak_label(&roof, pk, sizeof pk),
-          CLI_Q(roof.bandwidth, RL_UNIT_BYTES_S),
-          hw.mem_bytes > 0 ? CLI_Q(hw.mem_bytes, RL_UNIT_BYTES) : "capacity not checked");
-  cli_infer_notes(ctx, &inf, NULL, &base);
-  if (no_link)
-    fprintf(o, "  tp           1 only: %s has no interconnect figure (give --link-bw to try --tp N)\n", hw.id);
+  fprintf(o, "  roof         %s, %s per device; %s\n", cli_peak_label(&sp->roof, pk, sizeof pk),
+          CLI_Q(sp->roof.bandwidth, RL_UNIT_BYTES_S),
+          hw->mem_bytes > 0 ? CLI_Q(hw->mem_bytes, RL_UNIT_BYTES) : "capacity not checked");
+  cli_infer_notes(ctx, &po->llm.inf, NULL, &sp->base);
+  if (sp->no_link)
+    fprintf(o, "  tp           1 only: %s has no interconnect figure (give --link-bw to try --tp N)\n", hw->id);
   fprintf(o, "\n");
   cli_table_print(ctx, t);
   cli_table_free(t);
@@ -387,8 +417,36 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   }
   fprintf(o, "bounds assume perfect overlap of compute and memory and static batches (no\n"
              "continuous batching); real serving reaches less.\n");
+}
+
+/* parse -> resolve (model, degrees, device, roof) -> compute (rl_plan per
+ * configuration) -> print */
+static int run(cli_ctx *ctx, int argc, char **argv) {
+  plan_opts *o = malloc(sizeof *o);
+  plan_space *sp = malloc(sizeof *sp);
+  int rc = o && sp ? parse(ctx, argc, argv, o) : cli_error(ctx, "out of memory");
+  if (!rc) rc = resolve(ctx, o, sp);
+  rl_plan_row *rows = NULL;
+  int nrows = 0;
+  rl_plan_cfg pc;
+  if (!rc) {
+    pc = (rl_plan_cfg){o->prompt, o->gen, o->ttft, o->tpot, o->gpus, o->max_batch};
+    rc = compute(ctx, sp, &pc, &rows, &nrows);
+  }
+  if (!rc) {
+    if (ctx->json) {
+      plan_args a = {&sp->m, &pc, sp->hw.id, &sp->roof, rows, nrows};
+      rc = cli_print_json(ctx, plan_json, &a);
+    } else if (ctx->csv) {
+      print_csv(ctx, rows, nrows);
+    } else {
+      print_text(ctx, sp, rows, nrows);
+    }
+  }
   free(rows);
-  return CLI_OK;
+  free(sp);
+  free(o);
+  return rc;
 }
 
 const cli_command cmd_plan = {"plan", run, "LLM serving plan: largest batch under TTFT/TPOT targets per configuration", help};

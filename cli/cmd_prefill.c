@@ -166,7 +166,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   rl_hw hw;
   rl_roof roof;
   int rc = parse(ctx, argc, argv, o);
-  if (!rc) rc = cli_llm_resolve(ctx, &o->llm, &m, &cfg, &hw, &roof);
+  if (!rc) rc = cli_llm_resolve(ctx, &o->llm, NULL, NULL, &m, &cfg, &hw, &roof);
   rl_prefill_op ops[RL_PREFILL_OPS];
   rl_prefill_result r;
   if (!rc) {

@@ -444,241 +444,277 @@ static int write_plot(cli_ctx *ctx, const char *path, const char *trace, const r
   return rc;
 }
 
-/* Many traces, or one with --hta or -j: the job analysis (cmd_trace_job.c). */
-static int run_job(cli_ctx *ctx, const char **pos, int np, const char *hw_id, double bw,
-                   double overhead, int top, int jobs, int hta) {
-  rl_hw hw;
-  cli_job_opts o = {NULL, overhead, top, jobs, hta};
-  if (hw_id) {
-    cli_hw_flags hf;
-    cli_hw_flags_init(&hf);
-    hf.hw = hw_id;
-    hf.bw = bw;
-    int rc = cli_resolve_hw(ctx, &hf, NULL, &hw);
-    if (rc) return rc;
-    o.hw = &hw;
-  }
-  return cli_trace_job(ctx, pos, np, &o);
-}
+/* ---- parse: the flags, checked; one trace or a job ------------------------- */
+typedef struct trace_opts {
+  const char *hw_id, *format, *plot;
+  double bw, overhead;     /* 0: the device's; < 0: the default */
+  int top, jobs, hta;      /* 0: the default */
+  const char **pos;        /* the files, folders or globs (malloc'd) */
+  int np;
+  int job;                 /* several traces, a folder, a glob, -j or --hta */
+  int32_t fmt;             /* one trace: --format, or RL_TRACE_AUTO */
+} trace_opts;
 
 static int is_dir(const char *p) {
   struct stat sb;
   return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
-static int run_one(cli_ctx *ctx, int argc, char **argv);
+static int parse_flags(cli_ctx *ctx, int argc, char **argv, trace_opts *o) {
+  cli_opt opts[] = {{"hw", OPT_STR, &o->hw_id, 0},         {"bw", OPT_BYTES_S, &o->bw, 0},
+                    {"top", OPT_INT, &o->top, 0},           {"overhead", OPT_SECONDS, &o->overhead, 0},
+                    {"format", OPT_STR, &o->format, 0},     {"plot", OPT_STR, &o->plot, 0},
+                    {"jobs", OPT_INT, &o->jobs, 0},         {"hta", OPT_FLAG, &o->hta, 0},
+                    {NULL, 0, NULL, 0}};
+  int rc = cli_parse(ctx, argc, argv, opts, o->pos, argc, &o->np);
+  if (rc) return rc;
+  if (o->np < 1) return cli_error(ctx, "which file? e.g. roofline trace rank0.pt.trace.json.gz");
+  const int top_seen = cli_seen(opts, "top"), overhead_seen = cli_seen(opts, "overhead"),
+            bw_seen = cli_seen(opts, "bw"), jobs_seen = cli_seen(opts, "jobs");
+  const char *first = o->pos[0];
+  o->job = o->np > 1 || is_dir(first) || jobs_seen || o->hta || (strpbrk(first, "*?[") && access(first, F_OK) != 0);
+  if (jobs_seen && o->jobs < 1) return cli_error(ctx, "-j must be >= 1");
+  if (top_seen && o->top < 1) return cli_error(ctx, "--top must be >= 1");
+  if (overhead_seen && !(o->overhead >= 0)) return cli_error(ctx, "--overhead must be >= 0");
+  if (bw_seen && !(o->bw > 0)) return cli_error(ctx, "--bw must be > 0");
+  if (o->job) {
+    if (o->plot) return cli_error(ctx, "--plot takes one trace, not a job of several");
+    if (o->format && strcmp(o->format, "kineto") && strcmp(o->format, "pytorch"))
+      return cli_error(ctx, "a job of several traces reads PyTorch (Kineto) traces only, not --format %s", o->format);
+    return CLI_OK;
+  }
+  o->fmt = RL_TRACE_AUTO;
+  if (o->format) {
+    rl_error fe;
+    if (rl_trace_format_parse(o->format, &o->fmt, &fe)) return cli_error(ctx, "--format: %s", fe.msg);
+  }
+  return CLI_OK;
+}
 
 /* "-j N" and "-jN" are --jobs */
-static int run(cli_ctx *ctx, int argc, char **argv) {
+static int parse(cli_ctx *ctx, int argc, char **argv, trace_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->overhead = -1;
   char **av = malloc(sizeof *av * ((size_t)argc + 1));
   char *buf = malloc(64 * ((size_t)argc + 1));
-  if (!av || !buf) { free(av); free(buf); return cli_error(ctx, "out of memory"); }
-  for (int i = 0; i < argc; i++) {
-    av[i] = argv[i];
-    if (i && !strncmp(argv[i], "-j", 2) && argv[i][1] == 'j') {
-      if (argv[i][2]) snprintf(av[i] = buf + 64 * i, 64, "--jobs=%.50s", argv[i] + 2);
-      else av[i] = (char *)"--jobs";
+  o->pos = malloc(sizeof *o->pos * ((size_t)argc + 1));
+  int rc = CLI_OK;
+  if (!av || !buf || !o->pos) {
+    rc = cli_error(ctx, "out of memory");
+  } else {
+    for (int i = 0; i < argc; i++) {
+      av[i] = argv[i];
+      if (i && !strncmp(argv[i], "-j", 2) && argv[i][1] == 'j') {
+        if (argv[i][2]) snprintf(av[i] = buf + 64 * i, 64, "--jobs=%.50s", argv[i] + 2);
+        else av[i] = (char *)"--jobs";
+      }
     }
+    av[argc] = NULL;
+    rc = parse_flags(ctx, argc, av, o); /* what it keeps points into argv, not av or buf */
   }
-  av[argc] = NULL;
-  int rc = run_one(ctx, argc, av);
   free(av);
   free(buf);
   return rc;
 }
 
-static int run_one(cli_ctx *ctx, int argc, char **argv) {
-  const char *hw_id = NULL, *format = NULL, *plot = NULL;
-  double bw = 0, overhead = -1;
-  int top = 0, jobs = 0, hta = 0;
-  cli_opt opts[] = {{"hw", OPT_STR, &hw_id, 0},         {"bw", OPT_BYTES_S, &bw, 0},
-                    {"top", OPT_INT, &top, 0},           {"overhead", OPT_SECONDS, &overhead, 0},
-                    {"format", OPT_STR, &format, 0},     {"plot", OPT_STR, &plot, 0},
-                    {"jobs", OPT_INT, &jobs, 0},         {"hta", OPT_FLAG, &hta, 0},
-                    {NULL, 0, NULL, 0}};
-  const char **pos = malloc(sizeof *pos * ((size_t)argc + 1));
-  if (!pos) return cli_error(ctx, "out of memory");
-  int np = 0;
-  int rc = cli_parse(ctx, argc, argv, opts, pos, argc, &np);
-  if (rc) { free(pos); return rc; }
-  if (np < 1) {
-    free(pos);
-    return cli_error(ctx, "which file? e.g. roofline trace rank0.pt.trace.json.gz");
+/* The device --hw names, its bandwidth replaced by --bw when given. */
+static int flag_hw(cli_ctx *ctx, const trace_opts *o, rl_hw *hw) {
+  cli_hw_flags hf;
+  cli_hw_flags_init(&hf);
+  hf.hw = o->hw_id;
+  hf.bw = o->bw;
+  return cli_resolve_hw(ctx, &hf, NULL, hw);
+}
+
+/* ---- a job: the device, then the job analysis (cmd_trace_job.c) ------------- */
+static int run_job(cli_ctx *ctx, const trace_opts *to) {
+  rl_hw hw;
+  cli_job_opts o = {NULL, to->overhead, to->top, to->jobs, to->hta};
+  if (to->hw_id) {
+    int rc = flag_hw(ctx, to, &hw);
+    if (rc) return rc;
+    o.hw = &hw;
   }
-  if (np > 1 || is_dir(pos[0]) || cli_seen(opts, "jobs") || hta ||
-      (strpbrk(pos[0], "*?[") && access(pos[0], F_OK) != 0)) {
-    if (cli_seen(opts, "jobs") && jobs < 1) rc = cli_error(ctx, "-j must be >= 1");
-    else if (cli_seen(opts, "top") && top < 1) rc = cli_error(ctx, "--top must be >= 1");
-    else if (cli_seen(opts, "overhead") && !(overhead >= 0)) rc = cli_error(ctx, "--overhead must be >= 0");
-    else if (cli_seen(opts, "bw") && !(bw > 0)) rc = cli_error(ctx, "--bw must be > 0");
-    else if (plot) rc = cli_error(ctx, "--plot takes one trace, not a job of several");
-    else if (format && strcmp(format, "kineto") && strcmp(format, "pytorch"))
-      rc = cli_error(ctx, "a job of several traces reads PyTorch (Kineto) traces only, not --format %s", format);
-    else rc = run_job(ctx, pos, np, hw_id, bw, overhead, top, jobs, hta);
-    free(pos);
-    return rc;
-  }
-  const char *path = pos[0];
-  free(pos);
-  if (cli_seen(opts, "top") && top < 1) return cli_error(ctx, "--top must be >= 1");
-  if (cli_seen(opts, "overhead") && !(overhead >= 0)) return cli_error(ctx, "--overhead must be >= 0");
-  if (cli_seen(opts, "bw") && !(bw > 0)) return cli_error(ctx, "--bw must be > 0");
-  int32_t fmt = RL_TRACE_AUTO;
-  if (format) {
-    rl_error fe;
-    if (rl_trace_format_parse(format, &fmt, &fe)) return cli_error(ctx, "--format: %s", fe.msg);
-  }
-  rl_trace *t = rl_trace_new(overhead);
-  if (!t) return cli_error(ctx, "out of memory");
+  return cli_trace_job(ctx, to->pos, to->np, &o);
+}
+
+/* ---- one trace: resolve (read it, its device), compute, print -------------- */
+typedef struct trace_one {
+  rl_trace *t;
+  const char *path;        /* as printed: "standard input" for - */
+  rl_hw hw;
+  rl_trace_summary s;
+  rl_trace_info info;
+  const rl_trace_row *rk, *ro; /* by kernel, by op */
+  int32_t nk, no;
+} trace_one;
+
+static int resolve(cli_ctx *ctx, const trace_opts *o, trace_one *x) {
+  x->path = o->pos[0];
+  x->t = rl_trace_new(o->overhead);
+  if (!x->t) return cli_error(ctx, "out of memory");
   rl_error e;
   rl_status st;
-  if (strcmp(path, "-") == 0) { /* standard input: read whole, then parsed from memory */
+  int rc;
+  if (strcmp(x->path, "-") == 0) { /* standard input: read whole, then parsed from memory */
     char *text = NULL;
     size_t len = 0;
-    if ((rc = cli_read_file(ctx, path, (size_t)1 << 36, &text, &len))) { rl_trace_free(t); return rc; }
-    path = "standard input";
-    st = rl_trace_read_buffer(t, text, len, fmt, path, &e);
+    if ((rc = cli_read_file(ctx, x->path, (size_t)1 << 36, &text, &len))) return rc;
+    x->path = "standard input";
+    st = rl_trace_read_buffer(x->t, text, len, o->fmt, x->path, &e);
     free(text);
   } else {
-    st = rl_trace_read_file(t, path, fmt, &e);
+    st = rl_trace_read_file(x->t, x->path, o->fmt, &e);
   }
-  if (st) { rl_trace_free(t); return cli_fail(ctx, st, &e); }
-  rl_trace_info info;
-  rl_trace_get_info(t, &info);
-  rl_hw hw;
-  if (hw_id) {
-    cli_hw_flags hf;
-    cli_hw_flags_init(&hf);
-    hf.hw = hw_id;
-    hf.bw = bw;
-    if ((rc = cli_resolve_hw(ctx, &hf, NULL, &hw))) { rl_trace_free(t); return rc; }
-  } else {
-    st = rl_trace_hw(t, &hw, &e);
-    if (st) {
-      rl_trace_free(t);
-      return cli_error(ctx, "%s: %s", path, e.msg);
-    }
-    if (bw > 0) hw.mem_bw = bw;
-  }
-  rl_trace_summary s;
-  st = rl_trace_analyze(t, &hw, &s, &e);
-  if (st) {
-    rl_trace_free(t);
-    return cli_error(ctx, "%s: %s", path, e.msg);
-  }
-  rl_trace_get_info(t, &info); /* the analysis drops duplicate events */
-  int32_t nk = 0, no = 0;
-  const rl_trace_row *rk = rl_trace_rows(t, RL_TRACE_BY_KERNEL, &nk);
-  const rl_trace_row *ro = rl_trace_rows(t, RL_TRACE_BY_OP, &no);
-  /* --plot after the report: a chart that cannot be written leaves the
-   * report printed, with the one error line (and exit status) after it */
-#define PLOT_AFTER(rc_)                                                                  \
-  ((rc_) == CLI_OK && plot ? write_plot(ctx, plot, path, &hw, t, rk, nk, top > 0 ? top : 10) \
-                           : (rc_))
-  if (ctx->json) {
-    json_arg a = {t, &hw, &s, top};
-    rc = cli_print_json(ctx, json_fn, &a);
-    rc = PLOT_AFTER(rc);
-    rl_trace_free(t);
-    return rc;
-  }
-  if (ctx->csv) {
-    print_csv(ctx, rk, nk, top);
-    rc = PLOT_AFTER(CLI_OK);
-    rl_trace_free(t);
-    return rc;
-  }
-  if (top <= 0) top = 10;
+  if (st) return cli_fail(ctx, st, &e);
+  if (o->hw_id) return flag_hw(ctx, o, &x->hw);
+  if (rl_trace_hw(x->t, &x->hw, &e)) return cli_error(ctx, "%s: %s", x->path, e.msg);
+  if (o->bw > 0) x->hw.mem_bw = o->bw;
+  return CLI_OK;
+}
+
+static int compute(cli_ctx *ctx, trace_one *x) {
+  rl_error e;
+  if (rl_trace_analyze(x->t, &x->hw, &x->s, &e)) return cli_error(ctx, "%s: %s", x->path, e.msg);
+  rl_trace_get_info(x->t, &x->info); /* after the analysis, which drops duplicate events */
+  x->rk = rl_trace_rows(x->t, RL_TRACE_BY_KERNEL, &x->nk);
+  x->ro = rl_trace_rows(x->t, RL_TRACE_BY_OP, &x->no);
+  return CLI_OK;
+}
+
+/* The report's head: the file, coverage, device, counts, time, regimes. */
+static void print_head(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
+  const rl_trace_summary *s = &x->s;
+  const rl_trace_info *info = &x->info;
   FILE *o = ctx->out;
   char b1[48], b2[48], b3[48], b4[48], p1[16], p2[16], p3[16], p4[16];
-  fprintf(o, "trace      %s (%s, %lld events)\n", path, info.format, (long long)info.events);
-  print_coverage(ctx, &s);
-  if (info.device[0])
-    fprintf(o, "device     %s -> %s%s\n", info.device, hw.id, hw_id ? " (--hw)" : "");
+  fprintf(o, "trace      %s (%s, %lld events)\n", x->path, info->format, (long long)info->events);
+  print_coverage(ctx, s);
+  if (info->device[0])
+    fprintf(o, "device     %s -> %s%s\n", info->device, x->hw.id, to->hw_id ? " (--hw)" : "");
   else
-    fprintf(o, "device     %s (--hw; the file names no device)\n", hw.id);
-  fprintf(o, "kernels    %lld", (long long)s.kernels);
-  if (info.unlinked) fprintf(o, " (%lld without a launching op)", (long long)info.unlinked);
-  if (s.copies) fprintf(o, "; %lld memcpy/memset (%s)", (long long)s.copies, cli_q(b1, sizeof b1, s.copy_s, RL_UNIT_SECONDS));
-  if (s.collectives) fprintf(o, "; %lld collective kernels (%s)", (long long)s.collectives, cli_q(b1, sizeof b1, s.collective_s, RL_UNIT_SECONDS));
+    fprintf(o, "device     %s (--hw; the file names no device)\n", x->hw.id);
+  fprintf(o, "kernels    %lld", (long long)s->kernels);
+  if (info->unlinked) fprintf(o, " (%lld without a launching op)", (long long)info->unlinked);
+  if (s->copies) fprintf(o, "; %lld memcpy/memset (%s)", (long long)s->copies, cli_q(b1, sizeof b1, s->copy_s, RL_UNIT_SECONDS));
+  if (s->collectives) fprintf(o, "; %lld collective kernels (%s)", (long long)s->collectives, cli_q(b1, sizeof b1, s->collective_s, RL_UNIT_SECONDS));
   fputc('\n', o);
-  if (s.has_time) {
-    fprintf(o, "GPU time   %s (sum of kernel and copy durations)\n", cli_q(b1, sizeof b1, s.gpu_time_s, RL_UNIT_SECONDS));
-    if (s.has_span)
-      fprintf(o, "span       %s: GPU busy %s (%s), idle %s\n",
-              cli_q(b1, sizeof b1, s.span_s, RL_UNIT_SECONDS), cli_q(b2, sizeof b2, s.busy_s, RL_UNIT_SECONDS),
-              pct(p1, sizeof p1, s.busy_share, 1), cli_q(b3, sizeof b3, s.idle_s, RL_UNIT_SECONDS));
-    else
-      fputs("span       unknown (ncu replays kernels one by one: no timeline)\n", o);
-    if (s.has_span && s.devices > 1)
-      fprintf(o, "           busy: some of the %d devices busy; idle: none busy\n", (int)s.devices);
-    if (s.duplicates || s.overlapping || s.ends_before_start) {
-      fputs("repaired  ", o);
-      const char *sep = " ";
-      if (s.duplicates) {
-        fprintf(o, "%s%lld duplicate event%s dropped (%s)", sep, (long long)s.duplicates,
-                s.duplicates == 1 ? "" : "s", cli_q(b1, sizeof b1, s.duplicate_s, RL_UNIT_SECONDS));
-        sep = "; ";
-      }
-      if (s.overlapping) {
-        fprintf(o, "%s%lld kernel%s overlapping the one before on %s stream (%s, merged in busy time)",
-                sep, (long long)s.overlapping, s.overlapping == 1 ? "" : "s",
-                s.overlapping == 1 ? "its" : "their", cli_q(b1, sizeof b1, s.overlap_s, RL_UNIT_SECONDS));
-        sep = "; ";
-      }
-      if (s.ends_before_start)
-        fprintf(o, "%s%lld kernel%s ending before %s start dropped", sep, (long long)s.ends_before_start,
-                s.ends_before_start == 1 ? "" : "s", s.ends_before_start == 1 ? "its" : "their");
-      fputc('\n', o);
-    }
-    double whole = s.compute_s + s.memory_s + s.network_s + s.overhead_s + s.unknown_s;
-    char b5[48], p5[16];
-    fprintf(o, "regimes    compute %s (%s), memory %s (%s), network %s (%s), overhead %s (%s), no F/Q %s (%s)\n",
-            cli_q(b1, sizeof b1, s.compute_s, RL_UNIT_SECONDS), pct(p1, sizeof p1, s.compute_s, whole),
-            cli_q(b2, sizeof b2, s.memory_s, RL_UNIT_SECONDS), pct(p2, sizeof p2, s.memory_s, whole),
-            cli_q(b5, sizeof b5, s.network_s, RL_UNIT_SECONDS), pct(p5, sizeof p5, s.network_s, whole),
-            cli_q(b3, sizeof b3, s.overhead_s, RL_UNIT_SECONDS), pct(p3, sizeof p3, s.overhead_s, whole),
-            cli_q(b4, sizeof b4, s.unknown_s, RL_UNIT_SECONDS), pct(p4, sizeof p4, s.unknown_s, whole));
-    fprintf(o, "overhead   kernels shorter than %s: %s; overhead-bound kernels: %s%s%s\n",
-            cli_q(b1, sizeof b1, s.floor_s, RL_UNIT_SECONDS),
-            cli_q(b2, sizeof b2, s.short_s, RL_UNIT_SECONDS),
-            cli_q(b3, sizeof b3, s.overhead_s - s.short_s - (s.has_span ? s.idle_s : 0), RL_UNIT_SECONDS),
-            s.has_span ? "; idle gaps: " : "", s.has_span ? cli_q(b4, sizeof b4, s.idle_s, RL_UNIT_SECONDS) : "");
-    fprintf(o, "floor      %s per kernel: %s\n", cli_q(b1, sizeof b1, s.floor_s, RL_UNIT_SECONDS),
-            s.floor_source);
-    fprintf(o, "gain       %s if every kernel with F and Q ran at its roof (never below the floor;\n"
-               "           overhead-bound kernels gain only by fusion)\n",
-            cli_q(b1, sizeof b1, s.gain_s, RL_UNIT_SECONDS));
-    int32_t nfu = 0;
-    rl_trace_fusions(t, &nfu);
-    fprintf(o, "fusion     %s from fusing %d kind%s of runs of small kernels (one floor left per run)\n",
-            cli_q(b1, sizeof b1, s.fusion_s, RL_UNIT_SECONDS), (int)nfu, nfu == 1 ? "" : "s");
-  } else {
+  if (!s->has_time) {
     fputs("GPU time   unknown: the file gives no kernel times (CUPTI range profiler)\n", o);
+    return;
   }
+  fprintf(o, "GPU time   %s (sum of kernel and copy durations)\n", cli_q(b1, sizeof b1, s->gpu_time_s, RL_UNIT_SECONDS));
+  if (s->has_span)
+    fprintf(o, "span       %s: GPU busy %s (%s), idle %s\n",
+            cli_q(b1, sizeof b1, s->span_s, RL_UNIT_SECONDS), cli_q(b2, sizeof b2, s->busy_s, RL_UNIT_SECONDS),
+            pct(p1, sizeof p1, s->busy_share, 1), cli_q(b3, sizeof b3, s->idle_s, RL_UNIT_SECONDS));
+  else
+    fputs("span       unknown (ncu replays kernels one by one: no timeline)\n", o);
+  if (s->has_span && s->devices > 1)
+    fprintf(o, "           busy: some of the %d devices busy; idle: none busy\n", (int)s->devices);
+  if (s->duplicates || s->overlapping || s->ends_before_start) {
+    fputs("repaired  ", o);
+    const char *sep = " ";
+    if (s->duplicates) {
+      fprintf(o, "%s%lld duplicate event%s dropped (%s)", sep, (long long)s->duplicates,
+              s->duplicates == 1 ? "" : "s", cli_q(b1, sizeof b1, s->duplicate_s, RL_UNIT_SECONDS));
+      sep = "; ";
+    }
+    if (s->overlapping) {
+      fprintf(o, "%s%lld kernel%s overlapping the one before on %s stream (%s, merged in busy time)",
+              sep, (long long)s->overlapping, s->overlapping == 1 ? "" : "s",
+              s->overlapping == 1 ? "its" : "their", cli_q(b1, sizeof b1, s->overlap_s, RL_UNIT_SECONDS));
+      sep = "; ";
+    }
+    if (s->ends_before_start)
+      fprintf(o, "%s%lld kernel%s ending before %s start dropped", sep, (long long)s->ends_before_start,
+              s->ends_before_start == 1 ? "" : "s", s->ends_before_start == 1 ? "its" : "their");
+    fputc('\n', o);
+  }
+  double whole = s->compute_s + s->memory_s + s->network_s + s->overhead_s + s->unknown_s;
+  char b5[48], p5[16];
+  fprintf(o, "regimes    compute %s (%s), memory %s (%s), network %s (%s), overhead %s (%s), no F/Q %s (%s)\n",
+          cli_q(b1, sizeof b1, s->compute_s, RL_UNIT_SECONDS), pct(p1, sizeof p1, s->compute_s, whole),
+          cli_q(b2, sizeof b2, s->memory_s, RL_UNIT_SECONDS), pct(p2, sizeof p2, s->memory_s, whole),
+          cli_q(b5, sizeof b5, s->network_s, RL_UNIT_SECONDS), pct(p5, sizeof p5, s->network_s, whole),
+          cli_q(b3, sizeof b3, s->overhead_s, RL_UNIT_SECONDS), pct(p3, sizeof p3, s->overhead_s, whole),
+          cli_q(b4, sizeof b4, s->unknown_s, RL_UNIT_SECONDS), pct(p4, sizeof p4, s->unknown_s, whole));
+  fprintf(o, "overhead   kernels shorter than %s: %s; overhead-bound kernels: %s%s%s\n",
+          cli_q(b1, sizeof b1, s->floor_s, RL_UNIT_SECONDS),
+          cli_q(b2, sizeof b2, s->short_s, RL_UNIT_SECONDS),
+          cli_q(b3, sizeof b3, s->overhead_s - s->short_s - (s->has_span ? s->idle_s : 0), RL_UNIT_SECONDS),
+          s->has_span ? "; idle gaps: " : "", s->has_span ? cli_q(b4, sizeof b4, s->idle_s, RL_UNIT_SECONDS) : "");
+  fprintf(o, "floor      %s per kernel: %s\n", cli_q(b1, sizeof b1, s->floor_s, RL_UNIT_SECONDS),
+          s->floor_source);
+  fprintf(o, "gain       %s if every kernel with F and Q ran at its roof (never below the floor;\n"
+             "           overhead-bound kernels gain only by fusion)\n",
+          cli_q(b1, sizeof b1, s->gain_s, RL_UNIT_SECONDS));
+  int32_t nfu = 0;
+  rl_trace_fusions(x->t, &nfu);
+  fprintf(o, "fusion     %s from fusing %d kind%s of runs of small kernels (one floor left per run)\n",
+          cli_q(b1, sizeof b1, s->fusion_s, RL_UNIT_SECONDS), (int)nfu, nfu == 1 ? "" : "s");
+}
+
+static void print_text(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
+  const int top = to->top > 0 ? to->top : 10;
+  FILE *o = ctx->out;
+  print_head(ctx, to, x);
   fprintf(o, "\nkernels by gain (top %d; * = partly without F and Q):\n", top);
-  print_rows(ctx, rk, nk, top, 0);
-  print_hier(ctx, rk, nk, top);
+  print_rows(ctx, x->rk, x->nk, top, 0);
+  print_hier(ctx, x->rk, x->nk, top);
   int any_op = 0;
-  for (int32_t i = 0; i < no; i++)
-    if (ro[i].has_cost && ro[i].has_time && strcmp(ro[i].name, "(no op)") != 0) any_op = 1;
+  for (int32_t i = 0; i < x->no; i++)
+    if (x->ro[i].has_cost && x->ro[i].has_time && strcmp(x->ro[i].name, "(no op)") != 0) any_op = 1;
   if (any_op) {
     fprintf(o, "\nops by gain (top %d):\n", top);
-    print_rows(ctx, ro, no, top, 1);
+    print_rows(ctx, x->ro, x->no, top, 1);
   }
   int32_t ncoll = 0;
-  const rl_trace_coll *cl = rl_trace_colls(t, &ncoll);
+  const rl_trace_coll *cl = rl_trace_colls(x->t, &ncoll);
   if (ncoll) {
+    char b1[48];
     fprintf(o, "\ncollectives by time (nccl-tests busbw against the %s link, one direction):\n",
-            cli_q(b1, sizeof b1, ncoll ? cl[0].link_bw : 0, RL_UNIT_BYTES_S));
+            cli_q(b1, sizeof b1, cl[0].link_bw, RL_UNIT_BYTES_S));
     print_colls(ctx, cl, ncoll, top);
   }
-  print_fusions(ctx, t, top);
+  print_fusions(ctx, x->t, top);
   fputs("\nwithout a roofline (by time):\n", o);
-  print_unknown(ctx, rk, nk, top);
-  rc = PLOT_AFTER(CLI_OK);
-#undef PLOT_AFTER
-  rl_trace_free(t);
+  print_unknown(ctx, x->rk, x->nk, top);
+}
+
+static int print(cli_ctx *ctx, const trace_opts *o, const trace_one *x) {
+  int rc = CLI_OK;
+  if (ctx->json) {
+    json_arg a = {x->t, &x->hw, &x->s, o->top};
+    rc = cli_print_json(ctx, json_fn, &a);
+  } else if (ctx->csv) {
+    print_csv(ctx, x->rk, x->nk, o->top);
+  } else {
+    print_text(ctx, o, x);
+  }
+  /* --plot after the report: a chart that cannot be written leaves the
+   * report printed, with the one error line (and exit status) after it */
+  if (rc == CLI_OK && o->plot)
+    rc = write_plot(ctx, o->plot, x->path, &x->hw, x->t, x->rk, x->nk, o->top > 0 ? o->top : 10);
+  return rc;
+}
+
+/* parse -> a job (cmd_trace_job.c), or one trace: resolve (read it, its
+ * device) -> compute (rl_trace_analyze) -> print (and --plot) */
+static int run(cli_ctx *ctx, int argc, char **argv) {
+  trace_opts o;
+  int rc = parse(ctx, argc, argv, &o);
+  if (!rc && o.job) {
+    rc = run_job(ctx, &o);
+  } else if (!rc) {
+    trace_one x;
+    memset(&x, 0, sizeof x);
+    rc = resolve(ctx, &o, &x);
+    if (!rc) rc = compute(ctx, &x);
+    if (!rc) rc = print(ctx, &o, &x);
+    rl_trace_free(x.t);
+  }
+  free(o.pos);
   return rc;
 }
 

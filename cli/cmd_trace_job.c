@@ -207,57 +207,76 @@ static void print_csv(cli_ctx *ctx, const rl_job *j) {
   }
 }
 
-int cli_trace_job(cli_ctx *ctx, const char *const *args, int nargs, const cli_job_opts *jo) {
-  char **paths = NULL, **skipped = NULL;
-  int32_t np = 0, nsk = 0;
+/* What the job's files, read and analysed, leave to print. */
+typedef struct job_files {
+  char **paths, **skipped;  /* the traces found, and the files passed over */
+  int32_t np, nsk;
+} job_files;
+
+/* ---- resolve: the files (on the process that prints, under MPI) ------------ */
+static int resolve(cli_ctx *ctx, const char *const *args, int nargs, job_files *f) {
   rl_error e;
-  rl_status st = cli_job_mpi ? cli_job_mpi->list(cli_job_mpi->ctx, args, nargs, &paths, &np, &skipped, &nsk, &e)
-                             : rl_job_find_files(args, nargs, &paths, &np, &skipped, &nsk, &e);
-  if (st) return cli_fail(ctx, st, &e);
+  rl_status st = cli_job_mpi ? cli_job_mpi->list(cli_job_mpi->ctx, args, nargs, &f->paths, &f->np, &f->skipped,
+                                                 &f->nsk, &e)
+                             : rl_job_find_files(args, nargs, &f->paths, &f->np, &f->skipped, &f->nsk, &e);
+  return st ? cli_fail(ctx, st, &e) : CLI_OK;
+}
+
+/* ---- compute: read every file (threads or MPI processes), then the job ----- */
+/* *printer: 0 on an MPI process that only reads (it prints nothing) */
+static int compute(cli_ctx *ctx, const cli_job_opts *jo, const job_files *f, rl_job **out, int *printer) {
   rl_job_opts o = rl_job_opts_init();
   o.launch_overhead_s = jo->overhead;
   o.hw = jo->hw;
   o.hta = jo->hta;
   if (jo->top > 0) o.top = jo->top;
-  rl_job *j = rl_job_new(&o, np);
-  if (!j) {
-    rl_job_free_list(paths, np);
-    rl_job_free_list(skipped, nsk);
-    return cli_error(ctx, "out of memory");
-  }
+  rl_job *j = *out = rl_job_new(&o, f->np);
+  if (!j) return cli_error(ctx, "out of memory");
   int threads = jo->threads;
   if (threads <= 0) {
     long c = sysconf(_SC_NPROCESSORS_ONLN);
     threads = c > 0 ? (int)c : 1;
   }
-  int printer = 1;
-  if (cli_job_mpi) printer = cli_job_mpi->read(cli_job_mpi->ctx, j, (const char *const *)paths, np, threads);
-  else rl_job_read_all(j, (const char *const *)paths, np, threads);
+  *printer = 1;
+  if (cli_job_mpi) *printer = cli_job_mpi->read(cli_job_mpi->ctx, j, (const char *const *)f->paths, f->np, threads);
+  else rl_job_read_all(j, (const char *const *)f->paths, f->np, threads);
+  if (!*printer) return CLI_OK;
+  rl_error e;
+  rl_status st = rl_job_finish(j, &e);
+  return st ? cli_fail(ctx, st, &e) : CLI_OK;
+}
+
+/* ---- print: the files passed over and failed (stderr), then the report ----- */
+static int print(cli_ctx *ctx, const cli_job_opts *jo, const job_files *f, rl_job *j) {
   int rc = CLI_OK;
-  if (printer) {
-    st = rl_job_finish(j, &e);
-    if (st) {
-      rc = cli_fail(ctx, st, &e);
-    } else {
-      for (int32_t i = 0; i < nsk; i++)
-        fprintf(ctx->err, "roofline trace: %s: skipped: not a trace (*.json, *.json.gz)\n", skipped[i]);
-      int32_t nf = 0;
-      const rl_job_rank *f = rl_job_failures(j, &nf);
-      for (int32_t i = 0; i < nf; i++) fprintf(ctx->err, "roofline trace: %s\n", f[i].error);
-      if (ctx->json) {
-        const char *cmd = ctx->cmd;
-        ctx->cmd = "trace job"; /* its own document: docs/schema/trace-job.json */
-        rc = cli_print_json(ctx, json_fn, j);
-        ctx->cmd = cmd;
-      }
-      else if (ctx->csv) print_csv(ctx, j);
-      else print_text(ctx, j, jo->hta);
-      if (!rc && nf) rc = CLI_USAGE;
-      if (!rc && rl_job_get_totals(j)->ranks == 0) rc = CLI_USAGE;
-    }
+  for (int32_t i = 0; i < f->nsk; i++)
+    fprintf(ctx->err, "roofline trace: %s: skipped: not a trace (*.json, *.json.gz)\n", f->skipped[i]);
+  int32_t nf = 0;
+  const rl_job_rank *fl = rl_job_failures(j, &nf);
+  for (int32_t i = 0; i < nf; i++) fprintf(ctx->err, "roofline trace: %s\n", fl[i].error);
+  if (ctx->json) {
+    const char *cmd = ctx->cmd;
+    ctx->cmd = "trace job"; /* its own document: docs/schema/trace-job.json */
+    rc = cli_print_json(ctx, json_fn, j);
+    ctx->cmd = cmd;
   }
+  else if (ctx->csv) print_csv(ctx, j);
+  else print_text(ctx, j, jo->hta);
+  if (!rc && nf) rc = CLI_USAGE;
+  if (!rc && rl_job_get_totals(j)->ranks == 0) rc = CLI_USAGE;
+  return rc;
+}
+
+/* resolve (the files) -> compute (read, rl_job_finish) -> print */
+int cli_trace_job(cli_ctx *ctx, const char *const *args, int nargs, const cli_job_opts *jo) {
+  job_files f = {NULL, NULL, 0, 0};
+  rl_job *j = NULL;
+  int printer = 0;
+  int rc = resolve(ctx, args, nargs, &f);
+  if (!rc) rc = compute(ctx, jo, &f, &j, &printer);
+  if (!rc && printer) rc = print(ctx, jo, &f, j);
   rl_job_free(j);
-  rl_job_free_list(paths, np);
-  rl_job_free_list(skipped, nsk);
+  rl_job_free_list(f.paths, f.np);
+  rl_job_free_list(f.skipped, f.nsk);
   return rc;
 }

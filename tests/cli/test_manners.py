@@ -33,20 +33,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/
+from checks import Checks  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 KINETO = "tests/fixtures/traces/pytorch_kineto_2024_a100_ddp_nccl.json.gz"
 NCU = "tests/fixtures/traces/ncu_details_sm80_bert_flashattn.csv"
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {what}", file=sys.stderr)
-    return cond
+check = Checks("FAIL ")
 
 
 def run(binary, args, stdin=None, env=None, stdout=subprocess.PIPE):
@@ -357,8 +350,8 @@ def main():
               test_plot_terminal, test_failed_plot, test_widths, test_endless_inputs,
               test_points_above_roof, test_csv):
         t(rl)
-    print(f"manners: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    print(f"manners: {check.passed} passed, {check.failed} failed")
+    return 1 if check.failed else 0
 
 
 if __name__ == "__main__":

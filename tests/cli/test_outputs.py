@@ -23,17 +23,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/
+from checks import Checks  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {what}", file=sys.stderr)
+check = Checks("FAIL ")
 
 
 def run(binary, args, preexec=None):
@@ -139,8 +133,8 @@ def main():
             ok = ok and rcs == [0, 0] and got in want
         check(ok and want[0] != want[1], "concurrent writers: the file is one whole output")
         check(not [x for x in os.listdir(d) if x.endswith(".tmp")], "concurrent writers: no temporary file left")
-    print(f"outputs: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    print(f"outputs: {check.passed} passed, {check.failed} failed")
+    return 1 if check.failed else 0
 
 
 if __name__ == "__main__":

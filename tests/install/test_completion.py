@@ -26,17 +26,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/
+from checks import Checks  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("completion: FAIL: " + what, file=sys.stderr)
+check = Checks("completion: FAIL: ")
 
 
 def bash_complete(comp, lines, cwd):
@@ -137,8 +131,8 @@ def main():
             have = set(got.get(line, []))
             check(have == want, "%s: '%s' completed to %s; want %s" % (
                 shell, line, sorted(have)[:12], sorted(want)[:12]))
-    print("completion: %d passed, %d failed (%s)" % (passed, failed, ", ".join(s for s, _ in shells)))
-    return 1 if failed else 0
+    print("completion: %d passed, %d failed (%s)" % (check.passed, check.failed, ", ".join(s for s, _ in shells)))
+    return 1 if check.failed else 0
 
 
 if __name__ == "__main__":

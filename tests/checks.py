@@ -1,0 +1,24 @@
+"""checks.py -- the pass/fail counter the test scripts share
+(tests/cli/test_manners.py, tests/cli/test_outputs.py,
+tests/install/test_completion.py).
+
+    check = Checks("FAIL ")
+    check(cond, "what was expected")   # counts it; a failure named on stderr
+    print(f"name: {check.passed} passed, {check.failed} failed")
+"""
+import sys
+
+
+class Checks:
+    def __init__(self, fail_prefix):
+        self.passed = self.failed = 0
+        self.fail_prefix = fail_prefix
+
+    def __call__(self, cond, what):
+        """Count cond as passed or failed; return it."""
+        if cond:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print(self.fail_prefix + what, file=sys.stderr)
+        return cond
