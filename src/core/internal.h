@@ -73,6 +73,15 @@ rl_status rli_name_parse(const char *const *names, int32_t n, const char *name,
  * function: every growing array uses it. */
 int rli_grow(void **p, size_t elem, size_t need, size_t *cap);
 
+/* Sort the indices v[0..n) by cmp(ctx, a, b) (a total order: equal only
+ * for a == b), stably: a merge sort that skips merging halves already in
+ * order, so that input nearly in order costs about n comparisons. Needs n
+ * more indices of scratch; 0 when that allocation fails (v unchanged), 1
+ * when sorted. For sorting large tables by index (4 bytes per row, not a
+ * copy of the rows) with the context qsort lacks (no globals: threads). */
+typedef int (*rli_idx_cmp)(const void *ctx, uint32_t a, uint32_t b);
+int rli_sort_idx(uint32_t *v, size_t n, rli_idx_cmp cmp, const void *ctx);
+
 /* The library's one hash of a byte string (word at a time, then a 64-bit
  * finaliser), for its hash tables. */
 uint64_t rli_hash(const void *p, size_t n);

@@ -614,16 +614,31 @@ static int cmp_rows(const void *pa, const void *pb) {
   return c ? c : strcmp(a->op, b->op);
 }
 
-typedef struct ivl {
-  double s, e;
-  int32_t dev;
-} ivl;
+static int cmp_ivl_idx(const void *ctx, uint32_t a, uint32_t b) {
+  const rli_kernel *x = &((const rl_trace *)ctx)->k[a], *y = &((const rl_trace *)ctx)->k[b];
+  if (x->start_s != y->start_s) return x->start_s < y->start_s ? -1 : 1;
+  double xe = x->start_s + x->dur_s, ye = y->start_s + y->dur_s;
+  if (xe != ye) return xe < ye ? -1 : 1;
+  return (a > b) - (a < b);
+}
 
-static int cmp_ivl(const void *pa, const void *pb) {
-  const ivl *a = pa, *b = pb;
-  if (a->s != b->s) return a->s < b->s ? -1 : 1;
-  if (a->e != b->e) return a->e < b->e ? -1 : 1;
-  return 0;
+/* Add d to the sorted set of distinct devices (*v, *n): 1, or 0 when out
+ * of memory or past RLI_MAX_DEVS devices (then counted by a sort). */
+#define RLI_MAX_DEVS 256
+static int dev_add(int32_t **v, size_t *n, size_t *cap, int32_t d) {
+  if (*n && (*v)[*n - 1] == d) return 1; /* the common case: as before */
+  size_t lo = 0, hi = *n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if ((*v)[mid] < d) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < *n && (*v)[lo] == d) return 1;
+  if (*n >= RLI_MAX_DEVS || !rli_grow((void **)v, sizeof **v, *n + 1, cap)) return 0;
+  memmove(*v + lo + 1, *v + lo, (*n - lo) * sizeof **v);
+  (*v)[lo] = d;
+  (*n)++;
+  return 1;
 }
 
 static int cmp_i32(const void *pa, const void *pb) {
@@ -657,51 +672,131 @@ static int cmp_kref(const void *pa, const void *pb) {
   return a->i < b->i ? -1 : a->i > b->i;
 }
 
+/* One kernel of the timeline, in the order of cmp_kref; prev: the one
+ * before it in that order when on the same device and stream, else NULL.
+ * Returns 1 when it is a duplicate (to drop). */
+typedef struct tidy_st {
+  double end;
+  int64_t *overlaps;
+  double *overlap_s;
+} tidy_st;
+
+static int tidy_one(rl_trace *t, tidy_st *st, const kref *r, const kref *prev) {
+  int same = prev != NULL;
+  if (same && r->s == prev->s && r->e == prev->e && r->name == prev->name &&
+      r->kind == prev->kind && t->nlaunch == 0) {
+    if (t->k[r->i].inst == RLI_UNLINKED && t->unlinked > 0) t->unlinked--;
+    t->dups++;
+    t->dup_s += r->e - r->s;
+    return 1;
+  }
+  /* more than 1 ns into the previous kernels of its stream (the files'
+   * resolution: Kineto's ts has 3 decimals of a microsecond) */
+  if (same && r->stream != 0 && st->end - r->s > 1e-9) {
+    (*st->overlaps)++;
+    *st->overlap_s += fmin(r->e, st->end) - r->s;
+  }
+  st->end = same ? fmax(st->end, r->e) : r->e;
+  return 0;
+}
+
+static void kref_of(const rl_trace *t, size_t i, kref *r) {
+  const rli_kernel *k = &t->k[i];
+  r->s = k->start_s;
+  r->e = k->start_s + k->dur_s;
+  r->name = k->name;
+  r->i = (uint32_t)i;
+  r->dev = k->device;
+  r->stream = k->stream;
+  r->kind = k->kind;
+}
+
+static int cmp_kref_idx(const void *ctx, uint32_t a, uint32_t b) {
+  kref x, y;
+  kref_of(ctx, a, &x);
+  kref_of(ctx, b, &y);
+  return cmp_kref(&x, &y);
+}
+
+/* The (device, stream) pairs of the timed kernels, sorted, when there are
+ * at most RLI_TIDY_PAIRS of them and each one's kernels come in the order
+ * of cmp_kref already (then that order needs no sort and no copy of the
+ * timeline); 0 otherwise. */
+#define RLI_TIDY_PAIRS 16
+static size_t tidy_pairs(const rl_trace *t, kref *last) {
+  size_t np = 0, cur = 0;
+  for (size_t i = 0; i < t->nk; i++) {
+    if (t->k[i].dur_s < 0) continue;
+    kref r;
+    kref_of(t, i, &r);
+    if (!np || last[cur].dev != r.dev || last[cur].stream != r.stream) {
+      for (cur = 0; cur < np; cur++)
+        if (last[cur].dev == r.dev && last[cur].stream == r.stream) break;
+      if (cur == np) {
+        if (np == RLI_TIDY_PAIRS) return 0;
+        last[np++] = r;
+        continue;
+      }
+    }
+    if (cmp_kref(&last[cur], &r) > 0) return 0;
+    last[cur] = r;
+  }
+  qsort(last, np, sizeof *last, cmp_kref);
+  return np;
+}
+
 static rl_status tidy_timeline(rl_trace *t, int64_t *overlaps, double *overlap_s, rl_error *err) {
   *overlaps = 0;
   *overlap_s = 0;
   if (t->no_timeline || t->nk == 0 || t->nk >= RLI_NONE) return RL_OK;
-  kref *r = malloc(sizeof *r * t->nk);
-  if (!r) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
-  size_t n = 0;
-  for (size_t i = 0; i < t->nk; i++) {
-    const rli_kernel *k = &t->k[i];
-    if (k->dur_s < 0) continue;
-    r[n].s = k->start_s;
-    r[n].e = k->start_s + k->dur_s;
-    r[n].name = k->name;
-    r[n].i = (uint32_t)i;
-    r[n].dev = k->device;
-    r[n].stream = k->stream;
-    r[n].kind = k->kind;
-    n++;
-  }
-  qsort(r, n, sizeof *r, cmp_kref);
+  tidy_st st = {0, overlaps, overlap_s};
   uint8_t *drop = NULL;
-  double end = 0;
-  for (size_t j = 0; j < n; j++) {
-    int same = j > 0 && r[j].dev == r[j - 1].dev && r[j].stream == r[j - 1].stream;
-    if (same && r[j].s == r[j - 1].s && r[j].e == r[j - 1].e && r[j].name == r[j - 1].name &&
-        r[j].kind == r[j - 1].kind && t->nlaunch == 0) {
-      if (!drop && !(drop = calloc(t->nk, 1))) {
-        free(r);
-        return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+  kref pairs[RLI_TIDY_PAIRS];
+  size_t np = tidy_pairs(t, pairs);
+  if (np) {
+    /* in order already: one pass per (device, stream) */
+    for (size_t p = 0; p < np; p++) {
+      kref prev, r;
+      int have = 0;
+      for (size_t i = 0; i < t->nk; i++) {
+        const rli_kernel *k = &t->k[i];
+        if (k->dur_s < 0 || k->device != pairs[p].dev || k->stream != pairs[p].stream) continue;
+        kref_of(t, i, &r);
+        if (tidy_one(t, &st, &r, have ? &prev : NULL)) {
+          if (!drop && !(drop = calloc(t->nk, 1)))
+            return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+          drop[i] = 1;
+        }
+        prev = r;
+        have = 1;
       }
-      drop[r[j].i] = 1;
-      if (t->k[r[j].i].inst == RLI_UNLINKED && t->unlinked > 0) t->unlinked--;
-      t->dups++;
-      t->dup_s += r[j].e - r[j].s;
-      continue;
     }
-    /* more than 1 ns into the previous kernels of its stream (the files'
-     * resolution: Kineto's ts has 3 decimals of a microsecond) */
-    if (same && r[j].stream != 0 && end - r[j].s > 1e-9) {
-      (*overlaps)++;
-      *overlap_s += fmin(r[j].e, end) - r[j].s;
+  } else {
+    /* sorted through an index: 4 bytes a kernel, not a copy */
+    uint32_t *v = malloc(sizeof *v * t->nk);
+    if (!v) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+    size_t n = 0;
+    for (size_t i = 0; i < t->nk; i++)
+      if (t->k[i].dur_s >= 0) v[n++] = (uint32_t)i;
+    if (!rli_sort_idx(v, n, cmp_kref_idx, t)) {
+      free(v);
+      return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
     }
-    end = same ? fmax(end, r[j].e) : r[j].e;
+    kref prev, r;
+    for (size_t j = 0; j < n; j++) {
+      kref_of(t, v[j], &r);
+      int same = j > 0 && r.dev == prev.dev && r.stream == prev.stream;
+      if (tidy_one(t, &st, &r, same ? &prev : NULL)) {
+        if (!drop && !(drop = calloc(t->nk, 1))) {
+          free(v);
+          return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+        }
+        drop[r.i] = 1;
+      }
+      prev = r;
+    }
+    free(v);
   }
-  free(r);
   if (drop) {
     size_t w = 0;
     for (size_t i = 0; i < t->nk; i++)
@@ -1027,9 +1122,16 @@ static int cmp_uncov(const void *pa, const void *pb) {
   return a->reason - b->reason;
 }
 
+/* The cost a kernel is counted under for its regime and the collectives:
+ * its op instance's, else its own, else `nolink`'s. */
+static uint32_t kernel_rc(const rl_trace *t, const rli_kernel *k, uint32_t nolink) {
+  int has_inst = k->inst != RLI_NONE && k->inst < t->ninst && k->cost == RLI_NONE;
+  return has_inst ? t->inst[k->inst].cost : k->cost != RLI_NONE ? k->cost : nolink;
+}
+
 /* The collectives table: the kernels whose cost is a collective, grouped
  * by that cost (kind, S, n). */
-static rl_status build_colls(rl_trace *t, const rl_hw *hw, const uint32_t *kcost, double floor_s,
+static rl_status build_colls(rl_trace *t, const rl_hw *hw, uint32_t nolink, double floor_s,
                               rl_error *err) {
   int64_t *cnt = calloc(t->ncost + 1, sizeof *cnt);
   double *tm = calloc(t->ncost + 1, sizeof *tm);
@@ -1040,7 +1142,7 @@ static rl_status build_colls(rl_trace *t, const rl_hw *hw, const uint32_t *kcost
   }
   size_t nc = 0;
   for (size_t i = 0; i < t->nk; i++) {
-    uint32_t c = kcost[i];
+    uint32_t c = kernel_rc(t, &t->k[i], nolink);
     if (c >= t->ncost || t->cost[c].roof != RLI_ROOF_NET || t->k[i].dur_s < 0) continue;
     if (!cnt[c]++) nc++;
     tm[c] += t->k[i].dur_s;
@@ -1098,19 +1200,6 @@ const rl_trace_coll *rl_trace_colls(const rl_trace *t, int32_t *n) {
  * that saves is at most their time minus the one floor that remains (runs
  * that take less than one floor save nothing and are left out).
  * Runs are summed per module (op, name) and ranked by that saving. */
-typedef struct korder {
-  double s;
-  int32_t dev;
-  uint32_t i;
-} korder;
-
-static int cmp_korder(const void *pa, const void *pb) {
-  const korder *a = pa, *b = pb;
-  if (a->dev != b->dev) return a->dev < b->dev ? -1 : 1;
-  if (a->s != b->s) return a->s < b->s ? -1 : 1;
-  return a->i < b->i ? -1 : a->i > b->i;
-}
-
 static int cmp_fusion(const void *pa, const void *pb) {
   const rl_trace_fusion *a = pa, *b = pb;
   if (a->saving_s != b->saving_s) return a->saving_s < b->saving_s ? 1 : -1;
@@ -1166,48 +1255,80 @@ static int fusion_add(rl_trace *t, tmap *m, size_t *cap, const frun *r, double f
   return 1;
 }
 
+static int cmp_korder_idx(const void *ctx, uint32_t a, uint32_t b) {
+  const rli_kernel *x = &((const rl_trace *)ctx)->k[a], *y = &((const rl_trace *)ctx)->k[b];
+  if (x->device != y->device) return x->device < y->device ? -1 : 1;
+  if (x->start_s != y->start_s) return x->start_s < y->start_s ? -1 : 1;
+  return (a > b) - (a < b);
+}
+
+/* The fusion runs: the kernels in the order of (device, start, index);
+ * devs: the sorted distinct devices of the timed kernels (ndevs, or 0
+ * when not counted so). Without a copy of the timeline when each device's
+ * kernels come by start (one pass per device), else through an index. */
 static rl_status find_fusions(rl_trace *t, const int8_t *regime, uint32_t nregime,
-                              double floor_s, double *total, rl_error *err) {
-  korder *o = malloc(sizeof *o * (t->nk ? t->nk : 1));
+                              double floor_s, const int32_t *devs, size_t ndevs, double *total,
+                              rl_error *err) {
   tmap m = {NULL, 0};
   size_t cap = 0;
-  if (!o) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+  uint32_t *o = NULL;
   size_t n = 0;
-  for (size_t i = 0; i < t->nk; i++)
-    if (t->k[i].dur_s >= 0) {
-      o[n].s = t->k[i].start_s;
-      o[n].dev = t->k[i].device;
-      o[n].i = (uint32_t)i;
-      n++;
-    }
-  qsort(o, n, sizeof *o, cmp_korder);
-  frun cur = {RLI_NONE, 0, 0, 0};
-  int ok = 1;
-  for (size_t j = 0; j < n && ok; j++) {
-    const rli_kernel *k = &t->k[o[j].i];
-    int has_inst = k->inst != RLI_NONE && k->inst < t->ninst;
-    uint32_t rc = has_inst ? t->inst[k->inst].cost : k->cost;
-    /* kernels only: copies and collectives are not fused into kernels */
-    int small = k->kind == RLI_K_KERNEL && (rc >= t->ncost || t->cost[rc].roof != RLI_ROOF_NET) &&
-                (k->dur_s < floor_s || (rc < nregime && regime[rc] == RL_BOUND_OVERHEAD));
-    uint32_t mod = has_inst ? t->inst[k->inst].module : RLI_NONE;
-    uint32_t key = mod != RLI_NONE ? mod : k->op != RLI_NONE ? k->op : k->name;
-    int32_t by_op = mod != RLI_NONE ? 2 : k->op != RLI_NONE;
-    int same_dev = j > 0 && o[j - 1].dev == o[j].dev;
-    if (small && same_dev && cur.n && cur.key == key && cur.by_op == by_op) {
-      cur.n++;
-      cur.time += k->dur_s;
-      continue;
-    }
-    ok = fusion_add(t, &m, &cap, &cur, floor_s);
-    cur.n = 0;
-    if (small && key != RLI_NONE) {
-      cur.key = key;
-      cur.by_op = by_op;
-      cur.n = 1;
-      cur.time = k->dur_s;
+  double last_s[16];
+  int seen[16] = {0};
+  int in_order = ndevs >= 1 && ndevs <= 16;
+  for (size_t i = 0, d = 0; in_order && i < t->nk; i++) {
+    const rli_kernel *k = &t->k[i];
+    if (k->dur_s < 0) continue;
+    if (devs[d] != k->device)
+      for (d = 0; d < ndevs && devs[d] != k->device; d++) {}
+    if (seen[d] && k->start_s < last_s[d]) in_order = 0;
+    seen[d] = 1;
+    last_s[d] = k->start_s;
+  }
+  if (!in_order) {
+    o = malloc(sizeof *o * (t->nk ? t->nk : 1));
+    if (!o) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+    n = 0;
+    for (size_t i = 0; i < t->nk; i++)
+      if (t->k[i].dur_s >= 0) o[n++] = (uint32_t)i;
+    if (!rli_sort_idx(o, n, cmp_korder_idx, t)) {
+      free(o);
+      return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
     }
   }
+  frun cur = {RLI_NONE, 0, 0, 0};
+  int ok = 1;
+  int32_t prev_dev = 0;
+  size_t j = 0; /* kernels taken in order */
+  for (size_t d = 0; d < (o ? 1 : ndevs) && ok; d++)
+    for (size_t x = 0; x < (o ? n : t->nk) && ok; x++) {
+      const rli_kernel *k = &t->k[o ? o[x] : x];
+      if (k->dur_s < 0 || (!o && k->device != devs[d])) continue;
+      int has_inst = k->inst != RLI_NONE && k->inst < t->ninst;
+      uint32_t rc = has_inst ? t->inst[k->inst].cost : k->cost;
+      /* kernels only: copies and collectives are not fused into kernels */
+      int small = k->kind == RLI_K_KERNEL && (rc >= t->ncost || t->cost[rc].roof != RLI_ROOF_NET) &&
+                  (k->dur_s < floor_s || (rc < nregime && regime[rc] == RL_BOUND_OVERHEAD));
+      uint32_t mod = has_inst ? t->inst[k->inst].module : RLI_NONE;
+      uint32_t key = mod != RLI_NONE ? mod : k->op != RLI_NONE ? k->op : k->name;
+      int32_t by_op = mod != RLI_NONE ? 2 : k->op != RLI_NONE;
+      int same_dev = j > 0 && prev_dev == k->device;
+      prev_dev = k->device;
+      j++;
+      if (small && same_dev && cur.n && cur.key == key && cur.by_op == by_op) {
+        cur.n++;
+        cur.time += k->dur_s;
+        continue;
+      }
+      ok = fusion_add(t, &m, &cap, &cur, floor_s);
+      cur.n = 0;
+      if (small && key != RLI_NONE) {
+        cur.key = key;
+        cur.by_op = by_op;
+        cur.n = 1;
+        cur.time = k->dur_s;
+      }
+    }
   if (ok) ok = fusion_add(t, &m, &cap, &cur, floor_s);
   free(o);
   free(m.slot);
@@ -1258,8 +1379,9 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   int64_t *inst_n = calloc(t->ninst ? t->ninst : 1, sizeof *inst_n);
   double *inst_t = calloc(t->ninst ? t->ninst : 1, sizeof *inst_t);
   int64_t *inst_timed = calloc(t->ninst ? t->ninst : 1, sizeof *inst_timed);
-  ivl *iv = malloc(sizeof *iv * t->nk);
-  uint32_t *kcost = malloc(sizeof *kcost * t->nk);
+  uint32_t *iv = NULL; /* timed kernels by (start, end), when not in order */
+  int32_t *devs = NULL;
+  size_t ndevs = 0, capdevs = 0;
   /* per cost: the regime an execution of it is in, and why it is unknown */
   int8_t *regime = malloc(t->ncost + 2);
   int8_t *reason = malloc(t->ncost + 2);
@@ -1267,7 +1389,7 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   group *kg = NULL, *og = NULL;
   size_t nkg = 0, nog = 0, capk = 0, capo = 0;
   tmap km = {NULL, 0}, om = {NULL, 0};
-  if (!inst_n || !inst_t || !inst_timed || !iv || !kcost || !regime || !reason ||
+  if (!inst_n || !inst_t || !inst_timed || !regime || !reason ||
       shared == RLI_NONE || nolink == RLI_NONE || prewin == RLI_NONE) {
     st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
     goto done;
@@ -1296,6 +1418,9 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
       t->inst[t->k[i].inst].op = t->k[i].op;
     }
   size_t niv = 0;
+  int in_order = 1; /* the timed kernels come by start */
+  int many_devs = 0;
+  double prev_s = 0;
   /* ncu: one row per launch (each has its own counters, grid and clock) */
   int per_launch = t->nlaunch == t->nk && t->nk < RLI_NONE;
   for (size_t i = 0; i < t->nk; i++) {
@@ -1308,8 +1433,7 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
                     : has_inst ? (inst_n[k->inst] == 1 || ic >= t->ncost || regime[ic] < 0 ? ic
                                                                                          : shared)
                                : nolink;
-    uint32_t rc = has_inst ? t->inst[k->inst].cost : k->cost != RLI_NONE ? k->cost : nolink;
-    kcost[i] = rc;
+    uint32_t rc = kernel_rc(t, k, nolink);
     /* kernels launched before the window: one row, said as such */
     uint32_t gname = cost < t->ncost && regime[cost] < 0 && reason[cost] == RL_REASON_PRE_WINDOW
                          ? prewin : k->name;
@@ -1329,10 +1453,10 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
       if (k->kind != RLI_K_KERNEL) out->copy_s += k->dur_s;
       if (coll) out->collective_s += k->dur_s;
       out->has_time = 1;
-      iv[niv].s = k->start_s;
-      iv[niv].e = k->start_s + k->dur_s;
-      iv[niv].dev = k->device;
+      if (niv && k->start_s < prev_s) in_order = 0;
+      prev_s = k->start_s;
       niv++;
+      if (!many_devs && !dev_add(&devs, &ndevs, &capdevs, k->device)) many_devs = 1;
       int r = rc < t->ncost ? regime[rc] : -1;
       if (r >= 0) out->covered_s += k->dur_s;
       else unc[rc < t->ncost ? reason[rc] : RL_REASON_OTHER] += k->dur_s;
@@ -1372,27 +1496,52 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
     y->timed += inst_timed[i];
   }
   /* the devices: distinct ids among the timed kernels */
-  {
-    int32_t *devs = malloc(sizeof *devs * (niv ? niv : 1));
-    if (!devs) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
-    for (size_t i = 0; i < niv; i++) devs[i] = iv[i].dev;
-    qsort(devs, niv, sizeof *devs, cmp_i32);
-    for (size_t i = 0; i < niv; i++) out->devices += i == 0 || devs[i] != devs[i - 1];
+  if (many_devs) {
     free(devs);
+    devs = malloc(sizeof *devs * (niv ? niv : 1));
+    if (!devs) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
+    ndevs = 0;
+    for (size_t i = 0; i < t->nk; i++)
+      if (t->k[i].dur_s >= 0) devs[ndevs++] = t->k[i].device;
+    qsort(devs, ndevs, sizeof *devs, cmp_i32);
+    size_t w = 0;
+    for (size_t i = 0; i < ndevs; i++)
+      if (i == 0 || devs[i] != devs[i - 1]) devs[w++] = devs[i];
+    ndevs = w;
   }
+  out->devices = (int32_t)ndevs;
   /* busy time: the union of the kernel intervals of all devices (the time
-   * some GPU of the trace was busy), so busy + idle = span */
-  qsort(iv, niv, sizeof *iv, cmp_ivl);
-  double first = niv ? iv[0].s : 0, last = first;
+   * some GPU of the trace was busy), so busy + idle = span; in start order
+   * (any order of equal starts gives the same union), through an index
+   * sorted by (start, end) when the kernels do not come so */
+  if (!in_order) {
+    iv = malloc(sizeof *iv * niv);
+    if (!iv) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
+    size_t n = 0;
+    for (size_t i = 0; i < t->nk; i++)
+      if (t->k[i].dur_s >= 0) iv[n++] = (uint32_t)i;
+    if (!rli_sort_idx(iv, niv, cmp_ivl_idx, t)) {
+      st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+      goto done;
+    }
+  }
+  double first = 0, last = 0;
   if (niv) {
-    double cs = iv[0].s, ce = iv[0].e;
-    for (size_t i = 1; i < niv; i++) {
-      if (iv[i].s > ce) {
+    double cs = 0, ce = 0;
+    size_t j = 0;
+    for (size_t i = 0; i < (iv ? niv : t->nk); i++) {
+      const rli_kernel *k = &t->k[iv ? iv[i] : i];
+      if (k->dur_s < 0) continue;
+      double ks = k->start_s, ke = k->start_s + k->dur_s;
+      if (j++ == 0) {
+        first = cs = ks;
+        ce = ke;
+      } else if (ks > ce) {
         out->busy_s += ce - cs;
-        cs = iv[i].s;
-        ce = iv[i].e;
-      } else if (iv[i].e > ce) {
-        ce = iv[i].e;
+        cs = ks;
+        ce = ke;
+      } else if (ke > ce) {
+        ce = ke;
       }
     }
     out->busy_s += ce - cs;
@@ -1412,17 +1561,18 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   st = build_rows(t, hw, factor, floor_s, kg, nkg, 0, &t->rows[0], &t->nrows[0], err);
   if (st == RL_OK)
     st = build_rows(t, hw, factor, floor_s, og, nog, 1, &t->rows[1], &t->nrows[1], err);
-  if (st == RL_OK) st = build_colls(t, hw, kcost, floor_s, err);
+  if (st == RL_OK) st = build_colls(t, hw, nolink, floor_s, err);
   if (st == RL_OK)
     for (int32_t i = 0; i < t->nrows[0]; i++)
       if (t->rows[0][i].has_cost && t->rows[0][i].has_time) out->gain_s += t->rows[0][i].gain_s;
-  if (st == RL_OK) st = find_fusions(t, regime, nregime, floor_s, &out->fusion_s, err);
+  if (st == RL_OK)
+    st = find_fusions(t, regime, nregime, floor_s, devs, ndevs, &out->fusion_s, err);
 done:
   free(inst_n);
   free(inst_t);
   free(inst_timed);
   free(iv);
-  free(kcost);
+  free(devs);
   free(regime);
   free(reason);
   free(kg);

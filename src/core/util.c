@@ -278,6 +278,35 @@ rl_status rli_name_parse(const char *const *names, int32_t n, const char *name,
   return rli_fail(err, RL_EINVAL, "'%s' is not %s", name, list);
 }
 
+static void msort(uint32_t *v, uint32_t *tmp, size_t n, rli_idx_cmp cmp, const void *ctx) {
+  if (n < 16) { /* insertion sort */
+    for (size_t i = 1; i < n; i++) {
+      uint32_t x = v[i];
+      size_t j = i;
+      while (j > 0 && cmp(ctx, v[j - 1], x) > 0) { v[j] = v[j - 1]; j--; }
+      v[j] = x;
+    }
+    return;
+  }
+  size_t h = n / 2;
+  msort(v, tmp, h, cmp, ctx);
+  msort(v + h, tmp, n - h, cmp, ctx);
+  if (cmp(ctx, v[h - 1], v[h]) <= 0) return; /* in order already */
+  memcpy(tmp, v, h * sizeof *v);
+  size_t a = 0, b = h, w = 0;
+  while (a < h && b < n) v[w++] = cmp(ctx, v[b], tmp[a]) < 0 ? v[b++] : tmp[a++];
+  while (a < h) v[w++] = tmp[a++];
+}
+
+int rli_sort_idx(uint32_t *v, size_t n, rli_idx_cmp cmp, const void *ctx) {
+  if (n < 2) return 1;
+  uint32_t *tmp = malloc(sizeof *tmp * (n / 2 + 1));
+  if (!tmp) return 0;
+  msort(v, tmp, n, cmp, ctx);
+  free(tmp);
+  return 1;
+}
+
 int rli_grow(void **p, size_t elem, size_t need, size_t *cap) {
   if (need <= *cap) return 1;
   if (elem == 0) return 0;

@@ -478,12 +478,32 @@ typedef struct thread {
   int sorted;
 } thread;
 
+/* One launch call (cudaLaunchKernel, ...): 16 bytes, what linking needs
+ * (its correlation id, thread, start and end). Times are kept as integer
+ * nanoseconds when ts and dur are exactly such (ts = N/1000 for an
+ * integer N: the double the file's decimal gives, as IEEE division is
+ * correctly rounded), so that start and end come back as the very doubles
+ * read; a launch that does not fit (id past 2^32, other times, past 65534
+ * threads) is kept whole in kin.lwide and this record points there
+ * (thread LW_WIDE, at its index). No hash map: the records are searched by
+ * id once, at linking (sorted as they came, else through a sorted index). */
+#define LW_WIDE 0xffffu
 typedef struct launch {
+  uint32_t corr, dur_ns;
+  uint64_t at; /* start in ns minus kin.lbase (48 bits, two's complement) << 16 | thread */
+} launch;
+
+typedef struct launch_wide {
   int64_t corr;
   double s, e;
   uint32_t thread;
-  uint32_t used;
-} launch;
+} launch_wide;
+
+/* A launch as linking reads it. */
+typedef struct launch_view {
+  double s, e;
+  uint32_t thread;
+} launch_view;
 
 typedef struct dev_prop {
   int64_t id;
@@ -555,10 +575,15 @@ typedef struct kin {
   size_t thmapcap;
   launch *ln;
   size_t nln, capln;
-  uint32_t *lnmap;
-  size_t lnmapcap;
-  int64_t *kcorr; /* per kernel added: its correlation, or -1 */
-  size_t nkc, capkc;
+  launch_wide *lwide;   /* launches that do not fit a compact record */
+  size_t nlwide, caplwide;
+  int64_t lbase;        /* ns: the first compact launch's start */
+  int have_lbase;
+  int64_t lastcorr;     /* the last launch's id */
+  int ln_unsorted;      /* ids not strictly increasing as they came */
+  uint32_t *lnidx;      /* ln_unsorted: launch indices by (id, index) */
+  size_t nkc;     /* kernels added by this file; until linking each keeps
+                     its correlation id (or -1) in its op and inst fields */
   size_t k0;      /* kernels in t before this file */
   dev_prop dev[16];
   int ndev;
@@ -715,44 +740,99 @@ static uint32_t kind_of(kin *k, uint32_t label, uint32_t cost) {
   return (uint32_t)k->nkinds++;
 }
 
-static void launch_add(kin *k, int64_t corr, double s, double e, uint32_t th) {
-  if ((k->nln + 1) * 2 > k->lnmapcap) {
-    size_t nc = k->lnmapcap ? k->lnmapcap * 2 : 1024;
-    uint32_t *m = malloc(sizeof *m * nc);
-    if (!m) jfail(&k->p, RL_ENOMEM, 0, "");
-    memset(m, 0xff, sizeof *m * nc);
-    for (size_t i = 0; i < k->nln; i++) {
-      size_t h = (size_t)mix((uint64_t)k->ln[i].corr) & (nc - 1);
-      while (m[h] != RLI_NONE) h = (h + 1) & (nc - 1);
-      m[h] = (uint32_t)i;
-    }
-    free(k->lnmap);
-    k->lnmap = m;
-    k->lnmapcap = nc;
-  }
-  size_t h = (size_t)mix((uint64_t)corr) & (k->lnmapcap - 1);
-  while (k->lnmap[h] != RLI_NONE) {
-    if (k->ln[k->lnmap[h]].corr == corr) return; /* first one wins */
-    h = (h + 1) & (k->lnmapcap - 1);
-  }
-  k->ln = xgrow(k, k->ln, sizeof *k->ln, k->nln + 1, &k->capln);
-  launch *l = &k->ln[k->nln];
-  l->corr = corr;
-  l->s = s;
-  l->e = e;
-  l->thread = th;
-  l->used = 0;
-  k->lnmap[h] = (uint32_t)k->nln++;
+/* ts in us as integer ns when exactly so: N / 1000.0 == ts */
+static int exact_ns(double us, int64_t *ns) {
+  if (!(us > -9e15 && us < 9e15)) return 0;
+  double x = us * 1000.0;
+  int64_t n = (int64_t)(x < 0 ? x - 0.5 : x + 0.5);
+  if ((double)n / 1000.0 != us) return 0;
+  *ns = n;
+  return 1;
 }
 
-static launch *launch_find(kin *k, int64_t corr) {
-  if (!k->lnmapcap) return NULL;
-  size_t h = (size_t)mix((uint64_t)corr) & (k->lnmapcap - 1);
-  while (k->lnmap[h] != RLI_NONE) {
-    if (k->ln[k->lnmap[h]].corr == corr) return &k->ln[k->lnmap[h]];
-    h = (h + 1) & (k->lnmapcap - 1);
+static void launch_add(kin *k, int64_t corr, double ts, double dur, uint32_t th) {
+  if (corr < 0) return; /* no kernel looks it up */
+  if (k->nln >= RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  if (k->nln && corr <= k->lastcorr) k->ln_unsorted = 1;
+  k->lastcorr = corr;
+  int64_t s_ns = 0, d_ns = 0;
+  int fits = corr <= (int64_t)UINT32_MAX && th < LW_WIDE && exact_ns(ts, &s_ns) &&
+             exact_ns(dur, &d_ns) && d_ns >= 0 && d_ns <= (int64_t)UINT32_MAX;
+  if (fits && !k->have_lbase) { k->have_lbase = 1; k->lbase = s_ns; }
+  int64_t rel = fits ? s_ns - k->lbase : 0;
+  if (fits && !(rel >= -((int64_t)1 << 47) && rel < ((int64_t)1 << 47))) fits = 0;
+  /* the end as the reader computed it: ts + dur */
+  if (fits && (double)s_ns / 1000.0 + (double)d_ns / 1000.0 != ts + dur) fits = 0;
+  k->ln = xgrow(k, k->ln, sizeof *k->ln, k->nln + 1, &k->capln);
+  launch *l = &k->ln[k->nln++];
+  if (fits) {
+    l->corr = (uint32_t)corr;
+    l->dur_ns = (uint32_t)d_ns;
+    l->at = (uint64_t)rel << 16 | th;
+    return;
   }
-  return NULL;
+  k->lwide = xgrow(k, k->lwide, sizeof *k->lwide, k->nlwide + 1, &k->caplwide);
+  launch_wide *w = &k->lwide[k->nlwide];
+  w->corr = corr;
+  w->s = ts;
+  w->e = ts + dur;
+  w->thread = th;
+  l->corr = (uint32_t)corr;
+  l->dur_ns = 0;
+  l->at = (uint64_t)k->nlwide++ << 16 | LW_WIDE;
+}
+
+static int64_t launch_corr(const kin *k, const launch *l) {
+  return (l->at & 0xffff) == LW_WIDE ? k->lwide[l->at >> 16].corr : (int64_t)l->corr;
+}
+
+static void launch_get(const kin *k, const launch *l, launch_view *v) {
+  if ((l->at & 0xffff) == LW_WIDE) {
+    const launch_wide *w = &k->lwide[l->at >> 16];
+    v->s = w->s;
+    v->e = w->e;
+    v->thread = w->thread;
+    return;
+  }
+  int64_t s_ns = (int64_t)(l->at >> 16);
+  if (s_ns & ((int64_t)1 << 47)) s_ns -= (int64_t)1 << 48; /* sign of the 48 bits */
+  s_ns += k->lbase;
+  v->s = (double)s_ns / 1000.0;
+  v->e = v->s + (double)l->dur_ns / 1000.0;
+  v->thread = (uint32_t)(l->at & 0xffff);
+}
+
+static int cmp_lnidx(const void *ctx, uint32_t x, uint32_t y) {
+  const kin *k = ctx;
+  int64_t cx = launch_corr(k, &k->ln[x]), cy = launch_corr(k, &k->ln[y]);
+  if (cx != cy) return cx < cy ? -1 : 1;
+  return (x > y) - (x < y);
+}
+
+/* The launches searchable by id: in their order when the ids came
+ * strictly increasing, else through an index sorted by (id, arrival), so
+ * that the first launch of an id wins. */
+static void launch_index(kin *k) {
+  if (!k->ln_unsorted || !k->nln) return;
+  k->lnidx = malloc(sizeof *k->lnidx * k->nln);
+  if (!k->lnidx) jfail(&k->p, RL_ENOMEM, 0, "");
+  for (size_t i = 0; i < k->nln; i++) k->lnidx[i] = (uint32_t)i;
+  if (!rli_sort_idx(k->lnidx, k->nln, cmp_lnidx, k)) jfail(&k->p, RL_ENOMEM, 0, "");
+}
+
+static int launch_find(const kin *k, int64_t corr, launch_view *v) {
+  size_t lo = 0, hi = k->nln;
+  while (lo < hi) { /* the first position whose id >= corr */
+    size_t mid = lo + (hi - lo) / 2;
+    const launch *l = &k->ln[k->lnidx ? k->lnidx[mid] : mid];
+    if (launch_corr(k, l) < corr) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == k->nln) return 0;
+  const launch *l = &k->ln[k->lnidx ? k->lnidx[lo] : lo];
+  if (launch_corr(k, l) != corr) return 0;
+  launch_get(k, l, v);
+  return 1;
 }
 
 /* ---- one event -------------------------------------------------------------- */
@@ -1553,10 +1633,13 @@ static void event(kin *k) {
       }
     }
     if (kr.cost == RLI_NONE && e.cat != C_KERNEL) jfail(p, RL_ENOMEM, 0, "");
+    /* until linking: the correlation id (-1: none) in op and inst */
+    uint64_t corr = (uint64_t)(e.cat != C_RANGE && e.has_corr && e.corr >= 0 ? e.corr : -1);
+    kr.op = (uint32_t)corr;
+    kr.inst = (uint32_t)(corr >> 32);
     rl_error e2;
     if (rli_trace_add(t, &kr, &e2) != RL_OK) jfail(p, RL_ENOMEM, 0, "");
-    k->kcorr = xgrow(k, k->kcorr, sizeof *k->kcorr, k->nkc + 1, &k->capkc);
-    k->kcorr[k->nkc++] = e.cat != C_RANGE && e.has_corr ? e.corr : -1;
+    k->nkc++;
   } else if (e.cat == C_OP) {
     k->ops++;
     uint32_t label = name_id(k);
@@ -1603,7 +1686,7 @@ static void event(kin *k) {
     /* kernel launches only: copies are rows of their own, and keeping every
      * cudaMemcpyAsync for their op's name would cost memory on every trace */
     if (!e.has_corr || !k->name || !strstr(k->name, "aunch")) return;
-    launch_add(k, e.corr, e.ts, e.ts + e.dur, thread_of(k, mix(e.pid) ^ e.tid));
+    launch_add(k, e.corr, e.ts, e.dur, thread_of(k, mix(e.pid) ^ e.tid));
   }
 }
 
@@ -1793,6 +1876,7 @@ static void link_all(kin *k) {
       "no launch call with its correlation id (launched before the profiling window?)");
   uint32_t c_noop = rli_trace_cost_reason(t, RL_REASON_NO_OP, "its launch call is inside no CPU op");
   if (c_nolaunch == RLI_NONE || c_noop == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  launch_index(k);
   int64_t unlinked = 0;
   for (size_t i = 0; i < k->nkc; i++) {
     rli_kernel *kr = rli_trace_kernel_at(t, k->k0 + i);
@@ -1800,7 +1884,9 @@ static void link_all(kin *k) {
     /* counter ranges, copies and collectives carry their own cost: they
      * take the op's name only */
     int own = kr->cost != RLI_NONE;
-    launch *l = k->kcorr[i] >= 0 ? launch_find(k, k->kcorr[i]) : NULL;
+    int64_t corr = (int64_t)((uint64_t)kr->inst << 32 | kr->op);
+    kr->op = kr->inst = RLI_NONE;
+    launch_view lv, *l = corr >= 0 && launch_find(k, corr, &lv) ? &lv : NULL;
     if (!l) {
       if (!own) { kr->cost = c_nolaunch; unlinked++; kr->inst = RLI_UNLINKED; }
       continue;
@@ -1890,8 +1976,8 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   free(k->th);
   free(k->thmap);
   free(k->ln);
-  free(k->lnmap);
-  free(k->kcorr);
+  free(k->lwide);
+  free(k->lnidx);
   free(k->noshape);
   free(k->kinds);
   free(k->kindmap);
