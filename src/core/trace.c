@@ -59,6 +59,26 @@ typedef struct row_acc {
   uint32_t launch, cost; /* ncu: the launch and its cost; RLI_NONE */
 } row_acc;
 
+/* A kernel as the trace keeps it: 32 bytes (rli_kernel is 40). Its name
+ * and op, and its device, stream and kind, are ids of distinct pairs
+ * (kpair: few in any trace). */
+typedef struct kst {
+  double start_s, dur_s;
+  uint32_t no;   /* (name, op): kpair id in nop */
+  uint32_t cost, inst;
+  uint32_t dsk;  /* (device, stream, kind): kpair id in dsk */
+} kst;
+
+/* A set of distinct 64-bit keys, each with its id (its index). */
+typedef struct kpair {
+  uint64_t *key;
+  size_t n, cap;
+  uint32_t *map;
+  size_t mapcap;
+  uint64_t last;   /* the last key asked for and its id: most kernels */
+  uint32_t lastid; /* repeat the one before */
+} kpair;
+
 struct rl_trace {
   double overhead;
   int overhead_given; /* 1: the caller chose it (--overhead) */
@@ -79,8 +99,9 @@ struct rl_trace {
   /* op instances and kernels */
   inst_rec *inst;
   uint32_t ninst, capinst;
-  rli_kernel *k;
+  kst *k;
   size_t nk, capk;
+  kpair nop, dsk;
   rli_ncu_launch *launch; /* ncu: one per kernel */
   size_t nlaunch, caplaunch;
   /* file facts */
@@ -148,6 +169,10 @@ void rl_trace_free(rl_trace *t) {
   free(t->chash);
   free(t->inst);
   free(t->k);
+  free(t->nop.key);
+  free(t->nop.map);
+  free(t->dsk.key);
+  free(t->dsk.map);
   free(t->launch);
   free(t->streams);
   free(t->stmap);
@@ -350,10 +375,66 @@ void rli_trace_inst_module(rl_trace *t, uint32_t inst, uint32_t module) {
 }
 
 /* ---- kernels ------------------------------------------------------------ */
+static uint32_t kpair_id(kpair *p, uint64_t key) {
+  if (p->n && p->last == key) return p->lastid;
+  if ((p->n + 1) * 2 > p->mapcap) {
+    size_t nc = p->mapcap ? p->mapcap * 2 : 64;
+    uint32_t *m = malloc(sizeof *m * nc);
+    if (!m) return RLI_NONE;
+    memset(m, 0xff, sizeof *m * nc);
+    for (size_t i = 0; i < p->n; i++) {
+      size_t h = (size_t)rli_hash(&p->key[i], sizeof p->key[i]) & (nc - 1);
+      while (m[h] != RLI_NONE) h = (h + 1) & (nc - 1);
+      m[h] = (uint32_t)i;
+    }
+    free(p->map);
+    p->map = m;
+    p->mapcap = nc;
+  }
+  size_t h = (size_t)rli_hash(&key, sizeof key) & (p->mapcap - 1);
+  while (p->map[h] != RLI_NONE && p->key[p->map[h]] != key) h = (h + 1) & (p->mapcap - 1);
+  if (p->map[h] == RLI_NONE) {
+    if (p->n >= RLI_NONE - 1 || !rli_grow((void **)&p->key, sizeof *p->key, p->n + 1, &p->cap))
+      return RLI_NONE;
+    p->key[p->n] = key;
+    p->map[h] = (uint32_t)p->n++;
+  }
+  p->last = key;
+  p->lastid = p->map[h];
+  return p->lastid;
+}
+
+static int kst_set(rl_trace *t, kst *o, const rli_kernel *k) {
+  o->start_s = k->start_s;
+  o->dur_s = k->dur_s;
+  o->cost = k->cost;
+  o->inst = k->inst;
+  o->no = kpair_id(&t->nop, (uint64_t)k->name << 32 | k->op);
+  o->dsk = kpair_id(&t->dsk, (uint64_t)(uint32_t)k->device << 32 | (uint32_t)k->stream << 16 |
+                                 (uint16_t)k->kind);
+  return o->no != RLI_NONE && o->dsk != RLI_NONE;
+}
+
+/* The kernel i as readers and the analysis see it. */
+static void kget(const rl_trace *t, size_t i, rli_kernel *k) {
+  const kst *o = &t->k[i];
+  uint64_t no = t->nop.key[o->no], dsk = t->dsk.key[o->dsk];
+  k->start_s = o->start_s;
+  k->dur_s = o->dur_s;
+  k->name = (uint32_t)(no >> 32);
+  k->op = (uint32_t)no;
+  k->cost = o->cost;
+  k->inst = o->inst;
+  k->device = (int32_t)(uint32_t)(dsk >> 32);
+  k->stream = (uint16_t)(dsk >> 16);
+  k->kind = (int16_t)(uint16_t)dsk;
+}
+
 rl_status rli_trace_add(rl_trace *t, const rli_kernel *k, rl_error *err) {
-  if (!rli_grow((void **)&t->k, sizeof *t->k, t->nk + 1, &t->capk))
+  if (!rli_grow((void **)&t->k, sizeof *t->k, t->nk + 1, &t->capk) ||
+      !kst_set(t, &t->k[t->nk], k))
     return rli_fail(err, RL_ENOMEM, "out of memory after %zu kernels", t->nk);
-  t->k[t->nk++] = *k;
+  t->nk++;
   return RL_OK;
 }
 
@@ -407,7 +488,17 @@ uint16_t rli_trace_stream(rl_trace *t, int64_t raw) {
 
 void rli_trace_drop_backwards(rl_trace *t) { t->backwards++; }
 
-rli_kernel *rli_trace_kernel_at(rl_trace *t, size_t i) { return i < t->nk ? &t->k[i] : NULL; }
+int rli_trace_kernel_get(const rl_trace *t, size_t i, rli_kernel *k) {
+  if (i >= t->nk) return 0;
+  kget(t, i, k);
+  return 1;
+}
+
+rl_status rli_trace_kernel_set(rl_trace *t, size_t i, const rli_kernel *k, rl_error *err) {
+  if (i >= t->nk) return rli_fail(err, RL_EINVAL, "no kernel %zu", i);
+  if (!kst_set(t, &t->k[i], k)) return rli_fail(err, RL_ENOMEM, "out of memory after %zu kernels", t->nk);
+  return RL_OK;
+}
 size_t rli_trace_nkernels(const rl_trace *t) { return t->nk; }
 
 void rli_trace_set_format(rl_trace *t, const char *format) {
@@ -615,7 +706,7 @@ static int cmp_rows(const void *pa, const void *pb) {
 }
 
 static int cmp_ivl_idx(const void *ctx, uint32_t a, uint32_t b) {
-  const rli_kernel *x = &((const rl_trace *)ctx)->k[a], *y = &((const rl_trace *)ctx)->k[b];
+  const kst *x = &((const rl_trace *)ctx)->k[a], *y = &((const rl_trace *)ctx)->k[b];
   if (x->start_s != y->start_s) return x->start_s < y->start_s ? -1 : 1;
   double xe = x->start_s + x->dur_s, ye = y->start_s + y->dur_s;
   if (xe != ye) return xe < ye ? -1 : 1;
@@ -701,14 +792,15 @@ static int tidy_one(rl_trace *t, tidy_st *st, const kref *r, const kref *prev) {
 }
 
 static void kref_of(const rl_trace *t, size_t i, kref *r) {
-  const rli_kernel *k = &t->k[i];
-  r->s = k->start_s;
-  r->e = k->start_s + k->dur_s;
-  r->name = k->name;
+  rli_kernel k;
+  kget(t, i, &k);
+  r->s = k.start_s;
+  r->e = k.start_s + k.dur_s;
+  r->name = k.name;
   r->i = (uint32_t)i;
-  r->dev = k->device;
-  r->stream = k->stream;
-  r->kind = k->kind;
+  r->dev = k.device;
+  r->stream = k.stream;
+  r->kind = k.kind;
 }
 
 static int cmp_kref_idx(const void *ctx, uint32_t a, uint32_t b) {
@@ -759,9 +851,9 @@ static rl_status tidy_timeline(rl_trace *t, int64_t *overlaps, double *overlap_s
       kref prev, r;
       int have = 0;
       for (size_t i = 0; i < t->nk; i++) {
-        const rli_kernel *k = &t->k[i];
-        if (k->dur_s < 0 || k->device != pairs[p].dev || k->stream != pairs[p].stream) continue;
+        if (t->k[i].dur_s < 0) continue;
         kref_of(t, i, &r);
+        if (r.dev != pairs[p].dev || r.stream != pairs[p].stream) continue;
         if (tidy_one(t, &st, &r, have ? &prev : NULL)) {
           if (!drop && !(drop = calloc(t->nk, 1)))
             return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
@@ -1142,7 +1234,9 @@ static rl_status build_colls(rl_trace *t, const rl_hw *hw, uint32_t nolink, doub
   }
   size_t nc = 0;
   for (size_t i = 0; i < t->nk; i++) {
-    uint32_t c = kernel_rc(t, &t->k[i], nolink);
+    rli_kernel k;
+    kget(t, i, &k);
+    uint32_t c = kernel_rc(t, &k, nolink);
     if (c >= t->ncost || t->cost[c].roof != RLI_ROOF_NET || t->k[i].dur_s < 0) continue;
     if (!cnt[c]++) nc++;
     tm[c] += t->k[i].dur_s;
@@ -1256,8 +1350,10 @@ static int fusion_add(rl_trace *t, tmap *m, size_t *cap, const frun *r, double f
 }
 
 static int cmp_korder_idx(const void *ctx, uint32_t a, uint32_t b) {
-  const rli_kernel *x = &((const rl_trace *)ctx)->k[a], *y = &((const rl_trace *)ctx)->k[b];
-  if (x->device != y->device) return x->device < y->device ? -1 : 1;
+  const rl_trace *t = ctx;
+  const kst *x = &t->k[a], *y = &t->k[b];
+  int32_t xd = (int32_t)(uint32_t)(t->dsk.key[x->dsk] >> 32), yd = (int32_t)(uint32_t)(t->dsk.key[y->dsk] >> 32);
+  if (xd != yd) return xd < yd ? -1 : 1;
   if (x->start_s != y->start_s) return x->start_s < y->start_s ? -1 : 1;
   return (a > b) - (a < b);
 }
@@ -1277,8 +1373,9 @@ static rl_status find_fusions(rl_trace *t, const int8_t *regime, uint32_t nregim
   int seen[16] = {0};
   int in_order = ndevs >= 1 && ndevs <= 16;
   for (size_t i = 0, d = 0; in_order && i < t->nk; i++) {
-    const rli_kernel *k = &t->k[i];
-    if (k->dur_s < 0) continue;
+    rli_kernel kk, *k = &kk;
+    if (t->k[i].dur_s < 0) continue;
+    kget(t, i, k);
     if (devs[d] != k->device)
       for (d = 0; d < ndevs && devs[d] != k->device; d++) {}
     if (seen[d] && k->start_s < last_s[d]) in_order = 0;
@@ -1302,8 +1399,10 @@ static rl_status find_fusions(rl_trace *t, const int8_t *regime, uint32_t nregim
   size_t j = 0; /* kernels taken in order */
   for (size_t d = 0; d < (o ? 1 : ndevs) && ok; d++)
     for (size_t x = 0; x < (o ? n : t->nk) && ok; x++) {
-      const rli_kernel *k = &t->k[o ? o[x] : x];
-      if (k->dur_s < 0 || (!o && k->device != devs[d])) continue;
+      rli_kernel kk, *k = &kk;
+      if (t->k[o ? o[x] : x].dur_s < 0) continue;
+      kget(t, o ? o[x] : x, k);
+      if (!o && k->device != devs[d]) continue;
       int has_inst = k->inst != RLI_NONE && k->inst < t->ninst;
       uint32_t rc = has_inst ? t->inst[k->inst].cost : k->cost;
       /* kernels only: copies and collectives are not fused into kernels */
@@ -1415,7 +1514,7 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
         inst_t[t->k[i].inst] += t->k[i].dur_s;
         inst_timed[t->k[i].inst]++;
       }
-      t->inst[t->k[i].inst].op = t->k[i].op;
+      t->inst[t->k[i].inst].op = (uint32_t)t->nop.key[t->k[i].no];
     }
   size_t niv = 0;
   int in_order = 1; /* the timed kernels come by start */
@@ -1424,7 +1523,8 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   /* ncu: one row per launch (each has its own counters, grid and clock) */
   int per_launch = t->nlaunch == t->nk && t->nk < RLI_NONE;
   for (size_t i = 0; i < t->nk; i++) {
-    const rli_kernel *k = &t->k[i];
+    rli_kernel kk, *k = &kk;
+    kget(t, i, k);
     int has_inst = k->inst != RLI_NONE && k->inst < t->ninst && k->cost == RLI_NONE;
     /* a kernel of a multi-kernel op: the op's F and Q stay on the op's
      * row; an op without F and Q lends its kernels its reason */
@@ -1502,7 +1602,7 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
     if (!devs) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
     ndevs = 0;
     for (size_t i = 0; i < t->nk; i++)
-      if (t->k[i].dur_s >= 0) devs[ndevs++] = t->k[i].device;
+      if (t->k[i].dur_s >= 0) devs[ndevs++] = (int32_t)(uint32_t)(t->dsk.key[t->k[i].dsk] >> 32);
     qsort(devs, ndevs, sizeof *devs, cmp_i32);
     size_t w = 0;
     for (size_t i = 0; i < ndevs; i++)
@@ -1530,7 +1630,7 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
     double cs = 0, ce = 0;
     size_t j = 0;
     for (size_t i = 0; i < (iv ? niv : t->nk); i++) {
-      const rli_kernel *k = &t->k[iv ? iv[i] : i];
+      const kst *k = &t->k[iv ? iv[i] : i];
       if (k->dur_s < 0) continue;
       double ks = k->start_s, ke = k->start_s + k->dur_s;
       if (j++ == 0) {

@@ -108,8 +108,12 @@ enum { RLI_K_KERNEL = 0, RLI_K_MEMCPY = 1, RLI_K_MEMSET = 2 };
 #define RLI_UNLINKED (RLI_NONE - 1)
 
 rl_status rli_trace_add(rl_trace *t, const rli_kernel *k, rl_error *err);
-/* Set the kernel's launching op after the fact (Kineto links at the end). */
-rli_kernel *rli_trace_kernel_at(rl_trace *t, size_t i);
+/* Kernel i (0 past the end), and its fields set anew: the launching op
+ * after the fact (Kineto links at the end). The trace keeps a kernel in 32
+ * bytes: name and op, and device, stream and kind, as ids of their
+ * distinct pairs. */
+int rli_trace_kernel_get(const rl_trace *t, size_t i, rli_kernel *k);
+rl_status rli_trace_kernel_set(rl_trace *t, size_t i, const rli_kernel *k, rl_error *err);
 size_t rli_trace_nkernels(const rl_trace *t);
 
 void rli_trace_set_format(rl_trace *t, const char *format);

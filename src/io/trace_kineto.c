@@ -488,6 +488,7 @@ typedef struct thread {
  * (thread LW_WIDE, at its index). No hash map: the records are searched by
  * id once, at linking (sorted as they came, else through a sorted index). */
 #define LW_WIDE 0xffffu
+#define KBIG 0xfffffff0u /* a kernel's correlation id past 32 bits */
 typedef struct launch {
   uint32_t corr, dur_ns;
   uint64_t at; /* start in ns minus kin.lbase (48 bits, two's complement) << 16 | thread */
@@ -583,7 +584,9 @@ typedef struct kin {
   int ln_unsorted;      /* ids not strictly increasing as they came */
   uint32_t *lnidx;      /* ln_unsorted: launch indices by (id, index) */
   size_t nkc;     /* kernels added by this file; until linking each keeps
-                     its correlation id (or -1) in its op and inst fields */
+                     its correlation id in its inst field */
+  int64_t *kbig;  /* the ids >= KBIG of those kernels, in their order */
+  size_t nkbig, capkbig;
   size_t k0;      /* kernels in t before this file */
   dev_prop dev[16];
   int ndev;
@@ -1633,10 +1636,14 @@ static void event(kin *k) {
       }
     }
     if (kr.cost == RLI_NONE && e.cat != C_KERNEL) jfail(p, RL_ENOMEM, 0, "");
-    /* until linking: the correlation id (-1: none) in op and inst */
-    uint64_t corr = (uint64_t)(e.cat != C_RANGE && e.has_corr && e.corr >= 0 ? e.corr : -1);
-    kr.op = (uint32_t)corr;
-    kr.inst = (uint32_t)(corr >> 32);
+    /* until linking: the correlation id in inst (RLI_NONE: none; KBIG:
+     * in kin.kbig) */
+    int64_t corr = e.cat != C_RANGE && e.has_corr && e.corr >= 0 ? e.corr : -1;
+    kr.inst = corr < 0 ? RLI_NONE : corr < KBIG ? (uint32_t)corr : KBIG;
+    if (kr.inst == KBIG) {
+      k->kbig = xgrow(k, k->kbig, sizeof *k->kbig, k->nkbig + 1, &k->capkbig);
+      k->kbig[k->nkbig++] = corr;
+    }
     rl_error e2;
     if (rli_trace_add(t, &kr, &e2) != RL_OK) jfail(p, RL_ENOMEM, 0, "");
     k->nkc++;
@@ -1878,17 +1885,20 @@ static void link_all(kin *k) {
   if (c_nolaunch == RLI_NONE || c_noop == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
   launch_index(k);
   int64_t unlinked = 0;
+  size_t nbig = 0;
+  rl_error e2;
   for (size_t i = 0; i < k->nkc; i++) {
-    rli_kernel *kr = rli_trace_kernel_at(t, k->k0 + i);
-    if (!kr) continue;
+    rli_kernel kk, *kr = &kk;
+    if (!rli_trace_kernel_get(t, k->k0 + i, kr)) continue;
     /* counter ranges, copies and collectives carry their own cost: they
      * take the op's name only */
     int own = kr->cost != RLI_NONE;
-    int64_t corr = (int64_t)((uint64_t)kr->inst << 32 | kr->op);
+    int64_t corr = kr->inst == RLI_NONE ? -1 : kr->inst == KBIG ? k->kbig[nbig++] : (int64_t)kr->inst;
     kr->op = kr->inst = RLI_NONE;
     launch_view lv, *l = corr >= 0 && launch_find(k, corr, &lv) ? &lv : NULL;
     if (!l) {
       if (!own) { kr->cost = c_nolaunch; unlinked++; kr->inst = RLI_UNLINKED; }
+      if (rli_trace_kernel_set(t, k->k0 + i, kr, &e2) != RL_OK) jfail(&k->p, RL_ENOMEM, 0, "");
       continue;
     }
     thread *th = &k->th[l->thread];
@@ -1911,6 +1921,7 @@ static void link_all(kin *k) {
       if (is_module(k, &th->ops[q])) mod = k->kinds[th->ops[q].kind].label;
     if (j == RLI_NONE) {
       if (!own) { kr->cost = c_noop; unlinked++; kr->inst = RLI_UNLINKED; }
+      if (rli_trace_kernel_set(t, k->k0 + i, kr, &e2) != RL_OK) jfail(&k->p, RL_ENOMEM, 0, "");
       continue;
     }
     op_rec *o = &th->ops[j];
@@ -1927,6 +1938,7 @@ static void link_all(kin *k) {
     kr->op = ol->label;
     kr->inst = ol->inst;
     if (mod != RLI_NONE) rli_trace_inst_module(t, ol->inst, mod);
+    if (rli_trace_kernel_set(t, k->k0 + i, kr, &e2) != RL_OK) jfail(&k->p, RL_ENOMEM, 0, "");
   }
   rli_trace_set_unlinked(t, unlinked);
 }
@@ -1978,6 +1990,7 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   free(k->ln);
   free(k->lwide);
   free(k->lnidx);
+  free(k->kbig);
   free(k->noshape);
   free(k->kinds);
   free(k->kindmap);
