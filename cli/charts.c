@@ -230,7 +230,7 @@ int chart_trace(const rl_hw *hw, const rl_trace_row *rows, int32_t n, int32_t to
   for (int32_t i = 0; i < n && c->n_points < top; i++) {
     const rl_trace_row *r = &rows[i];
     if (!r->has_cost || !r->has_time || !(r->flops > 0) || !(r->bytes > 0) || !(r->time_s > 0) ||
-        !(r->at_roof_s > 0) || r->roof != RL_TRACE_ROOF_CHIP)
+        !(r->bound_time_s > 0) || r->roof != RL_TRACE_ROOF_CHIP)
       continue;
     /* its format's roof, made once */
     int32_t dt = r->dtype >= 0 ? r->dtype : peak_dtype(r->peak_kind), ri = -1;
@@ -257,7 +257,12 @@ int chart_trace(const rl_hw *hw, const rl_trace_row *rows, int32_t n, int32_t to
     p->bytes = r->bytes;
     p->intensity = r->intensity;
     p->perf = r->flops / r->time_s;
-    p->roof_perf = r->flops / r->at_roof_s; /* at its roof, never below the floor */
+    /* its roof: F over the bound time max(F/peak, Q/bw), the time_s and
+     * roof_fraction of the row. Not the floor-raised at_roof_s: an
+     * overhead-bound kernel faster than the launch overhead but slower than
+     * its bound would be drawn above a roof it is below (and warned about),
+     * while the table and above_roof say it is not. */
+    p->roof_perf = r->flops / r->bound_time_s;
     p->time_s = r->time_s;
     p->measured = 1;
     p->bound = r->bound;

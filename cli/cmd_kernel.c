@@ -19,7 +19,9 @@ static const char help[] =
     "  --hw ID          device; or --peak P --bw B for your own\n"
     "  --dtype DT       format of the arithmetic (default bf16)\n"
     "  --vector         use the vector (non-tensor) peak instead of the tensor one\n"
-    "  --time T         measured time (22us)\n"
+    "  --time T         measured time (22us); a time below the roof's bound is\n"
+    "                   flagged above roof (JSON above_roof), which the model\n"
+    "                   rules out\n"
     "  --name NAME      label for the output\n"
     "  --peak P, --bw B, --mem M, --sparse, --overhead T, --hw-file PATH,\n"
     "  --json, --csv    as for `roofline op`\n"
@@ -80,6 +82,9 @@ static void print_text(cli_ctx *ctx, const char *name, const rl_hw *hw, const rl
   cli_table *t = cli_table_new(2, hdr);
   cli_row(t, "kernel", "%s", name);
   cli_result_rows(t, hw, roof, r);
+  if (rl_above_roof(r))
+    cli_row(t, "above roof", "yes: %.3g%% of its roof, faster than max(F/peak, Q/bandwidth) allows",
+            100 * r->roof_fraction);
   cli_row(t, "verdict", "%s", verdict);
   cli_table_print(ctx, t);
   cli_table_free(t);
@@ -95,7 +100,9 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   rl_result r;
   if ((rc = compute(ctx, &o, &hw, &roof, &r))) return rc;
   const char *dt = rl_dtype_name(o.op.dtype);
-  if (ctx->json) return cli_print_result_json(ctx, o.name, hw.id, dt, &roof, &r, NULL);
+  if (ctx->json) /* above_roof: as trace's rows */
+    return cli_print_result_json(ctx, o.name, hw.id, dt, &roof, &r,
+                                 rl_above_roof(&r) ? "\"above_roof\":true" : "\"above_roof\":false");
   if (ctx->csv) {
     cli_result_csv_header(ctx);
     cli_result_csv_row(ctx, o.name, hw.id, dt, &r);

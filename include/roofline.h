@@ -475,6 +475,13 @@ typedef struct rl_result {
 RL_API rl_status rl_roofline(double flops, double bytes, const rl_roof *roof,
                              double measured_s, rl_result *out,
                              rl_error *err);
+/* 1 when a measured result is faster than its roof allows (roof_fraction >
+ * 1: measured_s below max(F/peak, Q/bw); the launch overhead is a floor of
+ * the time, not part of the roof, so a kernel faster than the overhead but
+ * slower than its bound is not above its roof), which the model rules out:
+ * the FLOP or byte count, the peak or the timer is wrong. 0 otherwise,
+ * and without a measurement. As `trace`'s rows (above_roof). */
+RL_API int rl_above_roof(const rl_result *r);
 
 /* A one-line verdict for a result ("memory-bound at 90% of its roof: only
  * moving fewer bytes, e.g. by fusion, makes it substantially faster").
@@ -1580,7 +1587,8 @@ typedef struct rl_measurement {
    * the bandwidth ones in each all-thread sweep's levels.unreliable) */
   uint32_t peak_unreliable[RL_PK_COUNT], peak_unreliable_1t[RL_PK_COUNT];
   int32_t n_unreliable; /* figures marked unreliable, peaks and levels */
-  int32_t retakes;      /* disturbed figures rl_measure took again */
+  int32_t retakes;      /* disturbed figures rl_measure took again: peaks
+                           and bandwidth points (rl_sweep_retake) */
 } rl_measurement;
 
 /* Why a figure is a disturbed sample (0: it is not). RL_DISTURB_BELOW_1T:
@@ -1591,6 +1599,17 @@ typedef struct rl_measurement {
 #define RL_DISTURB_BELOW_HALF 2u
 RL_API uint32_t rl_measure_disturbed(double figure, double one,
                                      int32_t threads, double theory);
+/* Which points of a bandwidth sweep to take again (pure; rl_measure
+ * retakes them, keeping the faster sample): a point more than `tol` below
+ * both its neighbours timed with the same stores (nt; a sweep's bandwidth
+ * falls as the working set grows and does not dip and recover), and, given the one-thread sweep of the
+ * same kernel (`one`, may be NULL), every point that made an all-thread
+ * level below that level's one-thread figure (rl_bw_levels of both at the
+ * plateau tolerance 0.15, rl_measure_disturbed). Sets retake[i] to 1 or 0
+ * for the s->n points and returns how many are 1 (0 for a sweep not
+ * measured). */
+RL_API int32_t rl_sweep_retake(const rl_sweep *s, const rl_sweep *one,
+                               double tol, uint8_t *retake);
 
 typedef void (*rl_progress_fn)(void *user, const char *line);
 typedef struct rl_measure_opts {

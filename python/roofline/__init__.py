@@ -387,7 +387,9 @@ def kernel(flops, bytes, hw=None, dtype="bf16", time=None, vector=False, name="k
     measured = _num(time, "s", "time") if time is not None else 0.0
     if time is not None and not measured > 0:
         raise ValueError("time must be > 0")
-    return _result_json(str(name), h, dt, roof, _roof_result(c.flops, c.bytes, roof, measured))
+    r = _roof_result(c.flops, c.bytes, roof, measured)
+    above = "true" if _lib.rl_above_roof(_ct.byref(r)) else "false"
+    return _result_json(str(name), h, dt, roof, r, f'"above_roof":{above}')
 
 
 def layer(hw=None, dtype="bf16", rows=4096, d=4096, batches=(1, 128, 512), seq=4096, head_dim=128,

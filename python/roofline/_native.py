@@ -344,6 +344,7 @@ def _declare(lib):
         "rl_bound_name": (ctypes.c_char_p, [I32]),
         "rl_roofline": (ctypes.c_int, [D, D, P(Roof), D, P(Result), E]),
         "rl_verdict": (ctypes.c_size_t, [P(Result), ctypes.c_char_p, ctypes.c_size_t]),
+        "rl_above_roof": (ctypes.c_int, [P(Result)]),
         "rl_layer_default": (LayerShape, []),
         "rl_layer_ops": (ctypes.c_int, [P(LayerShape), P(Op), ctypes.c_void_p, I32, P(I32), E]),
         "rl_result_json": (ctypes.c_size_t, [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,

@@ -76,6 +76,10 @@ rl_status rl_roofline(double flops, double bytes, const rl_roof *roof,
                           bytes, roof->peak, roof->bandwidth, measured_s);
 }
 
+int rl_above_roof(const rl_result *r) {
+  return r && r->has_measured && r->roof_fraction > 1;
+}
+
 size_t rl_verdict(const rl_result *r, char *buf, size_t cap) {
   rli_out o;
   rli_out_init(&o, buf, cap);

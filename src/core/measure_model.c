@@ -7,9 +7,9 @@
  *
  * Exports rl_stats_of, rl_bw_kernel_name, rl_bw_kernel_arrays,
  * rl_bw_traffic, rl_level_name, rl_find_plateaus, rl_bw_levels,
- * rl_peak_kernel_name, rl_measure_parts_parse, rl_cache_capacity and
- * rl_measure_analyze. The JSON and hardware-row writers are in
- * measure_report.c.
+ * rl_peak_kernel_name, rl_measure_parts_parse, rl_cache_capacity,
+ * rl_measure_disturbed, rl_sweep_retake and rl_measure_analyze. The JSON
+ * and hardware-row writers are in measure_report.c.
  *
  * Sources:
  *   - Byte counting: J. D. McCalpin, STREAM (stream.c, "bytes" table):
@@ -313,6 +313,49 @@ uint32_t rl_measure_disturbed(double figure, double one, int32_t threads,
   if (threads > 1 && one > 0 && figure < one) why |= RL_DISTURB_BELOW_1T;
   if (theory > 0 && figure < 0.5 * theory) why |= RL_DISTURB_BELOW_HALF;
   return why;
+}
+
+/* Disturbed points of a sweep. A dip: a sample slowed by another process
+ * (all the threads' time counts, so one thread held up slows the sample)
+ * is the only way a working set can read slower than both a smaller and a
+ * larger one with the same kind of stores. A level of all threads below one thread: see
+ * rl_measure_disturbed. */
+int32_t rl_sweep_retake(const rl_sweep *s, const rl_sweep *one, double tol,
+                        uint8_t *retake) {
+  if (!s || !retake || s->kernel < 0 || s->n <= 0) return 0;
+  int32_t n = s->n > RL_MEASURE_MAX_WS ? RL_MEASURE_MAX_WS : s->n;
+  if (!(tol > 0)) tol = RL_PLATEAU_TOL;
+  double ws[RL_MEASURE_MAX_WS], bw[RL_MEASURE_MAX_WS];
+  for (int32_t i = 0; i < n; i++) {
+    retake[i] = 0;
+    ws[i] = s->p[i].ws;
+    bw[i] = s->p[i].bw;
+  }
+  for (int32_t i = 1; i + 1 < n; i++) {
+    /* neighbours timed with the same stores only: past 2 x LLC copy and
+     * triad may switch to non-temporal ones, a step up that is no dip */
+    if (s->p[i - 1].nt != s->p[i].nt || s->p[i + 1].nt != s->p[i].nt) continue;
+    double lo = bw[i - 1] < bw[i + 1] ? bw[i - 1] : bw[i + 1];
+    if (bw[i] > 0 && bw[i] < (1 - tol) * lo) retake[i] = 1;
+  }
+  if (one && one->kernel == s->kernel && one->n > 0 && one->n <= RL_MEASURE_MAX_WS &&
+      s->threads > 1) {
+    double ws1[RL_MEASURE_MAX_WS], bw1[RL_MEASURE_MAX_WS];
+    for (int32_t i = 0; i < one->n; i++) {
+      ws1[i] = one->p[i].ws;
+      bw1[i] = one->p[i].bw;
+    }
+    rl_levels lv, lv1;
+    if (rl_bw_levels(ws, bw, n, s->cache, RL_PLATEAU_TOL, &lv, NULL) == RL_OK &&
+        rl_bw_levels(ws1, bw1, one->n, one->cache, RL_PLATEAU_TOL, &lv1, NULL) == RL_OK)
+      for (int l = 0; l < RL_LEVEL_COUNT; l++)
+        if (rl_measure_disturbed(lv.bw[l], lv1.bw[l], s->threads, 0))
+          for (int32_t i = 0; i < n; i++)
+            if (ws[i] >= lv.ws_lo[l] && ws[i] <= lv.ws_hi[l]) retake[i] = 1;
+  }
+  int32_t k = 0;
+  for (int32_t i = 0; i < n; i++) k += retake[i];
+  return k;
 }
 
 rl_status rl_measure_analyze(rl_measurement *m, rl_error *err) {

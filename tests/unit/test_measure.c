@@ -377,6 +377,56 @@ static void test_disturbed(void) {
   free(m);
 }
 
+/* Which points of a sweep rl_measure takes again (rl_sweep_retake): a dip
+ * below both neighbours, and the points of an all-thread level below the
+ * one-thread level; nothing on a clean staircase. */
+static void test_sweep_retake(void) {
+  rl_measurement *m = calloc(1, sizeof *m);
+  fake_measurement(m);
+  rl_sweep *s = &m->sweep[0][RL_BW_READ], *one = &m->sweep[1][RL_BW_READ];
+  uint8_t again[RL_MEASURE_MAX_WS];
+  CHECK(rl_sweep_retake(s, NULL, 0.15, again) == 0); /* transitions are no dips */
+  CHECK(rl_sweep_retake(s, one, 0.15, again) == 0);  /* one thread: no 1t rule */
+  for (int i = 0; i < s->n; i++) CHECK(again[i] == 0);
+  /* a dip in the L2 plateau (point 9: 101 GB/s, its neighbours 98 and 97) */
+  double l2 = s->p[9].bw;
+  CHECK(s->p[9].ws > 32768 && s->p[9].ws <= 1048576);
+  s->p[9].bw = 0.9 * l2; /* within 15% of the lower neighbour: kept */
+  CHECK(rl_sweep_retake(s, NULL, 0.15, again) == 0);
+  s->p[9].bw = 0.6 * l2;
+  CHECK(rl_sweep_retake(s, NULL, 0.15, again) == 1);
+  CHECK(again[9] == 1 && again[8] == 0 && again[10] == 0);
+  s->p[10].nt = 1; /* a neighbour with other stores: not compared */
+  CHECK(rl_sweep_retake(s, NULL, 0.15, again) == 0);
+  s->p[10].nt = 0;
+  s->p[9].bw = l2; /* the retake came out right */
+  CHECK(rl_sweep_retake(s, NULL, 0.15, again) == 0);
+  /* the first and last points have one neighbour: never a dip */
+  s->p[0].bw *= 0.5;
+  s->p[s->n - 1].bw *= 0.5;
+  CHECK(rl_sweep_retake(s, NULL, 0.15, again) == 0);
+  s->p[0].bw *= 2;
+  s->p[s->n - 1].bw *= 2;
+  /* two threads whose DRAM level is below one thread's: every DRAM point */
+  s->threads = 2;
+  int dram = 0;
+  for (int i = 0; i < s->n; i++) {
+    s->p[i].bw *= s->p[i].ws > 60e6 ? 0.7 : 1.9;
+    dram += s->p[i].ws > 60e6;
+  }
+  CHECK(dram >= 3);
+  CHECK(rl_sweep_retake(s, one, 0.15, again) == dram);
+  for (int i = 0; i < s->n; i++) CHECK(again[i] == (s->p[i].ws > 60e6));
+  CHECK(rl_sweep_retake(s, NULL, 0.15, again) == 0); /* without the 1t sweep */
+  for (int i = 0; i < s->n; i++)
+    if (s->p[i].ws > 60e6) s->p[i].bw *= 1.9 / 0.7; /* retaken: above one thread */
+  CHECK(rl_sweep_retake(s, one, 0.15, again) == 0);
+  s->kernel = -1; /* not measured */
+  CHECK(rl_sweep_retake(s, one, 0.15, again) == 0);
+  CHECK(rl_sweep_retake(NULL, one, 0.15, again) == 0);
+  free(m);
+}
+
 static void test_parts(void) {
   uint32_t p = 0;
   rl_error e;
@@ -625,6 +675,7 @@ int main(void) {
   RUN(test_analyze);
   RUN(test_saved_row_format);
   RUN(test_disturbed);
+  RUN(test_sweep_retake);
   RUN(test_parts);
   RUN(test_cli_errors);
   RUN(test_real_machine);

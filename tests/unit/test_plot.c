@@ -467,6 +467,58 @@ static void test_layout_trace(void) {
   CHECK(placed >= 12); /* three fixtures have kernels with F, Q and a time, or collectives */
 }
 
+/* The trace chart draws a kernel above its roof exactly when the table and
+ * the JSON (above_roof: roof_fraction > 1) say it is above: the roof drawn
+ * is F over the bound time, not over the floor-raised at_roof_s, so an
+ * overhead-bound kernel faster than the launch overhead but slower than its
+ * bound sits below its roof (25 such kernels in the fixtures were drawn
+ * at over 100% before). */
+static void test_trace_above_roof(void) {
+  static const char *files[] = {"tests/fixtures/traces/pytorch_kineto_2023_a100_ddp_input_dims.json.gz",
+                                "tests/fixtures/traces/pytorch_kineto_2024_a100_ddp_nccl.json.gz",
+                                "tests/fixtures/traces/nsys_2025.1_h200_nvfuser_cross_entropy.sqlite",
+                                "tests/fixtures/hostile/above_roof.json"};
+  int overhead_below = 0, above = 0, drawn = 0;
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    rl_trace *t = rl_trace_new(-1);
+    rl_error e;
+    rl_hw hw;
+    rl_trace_summary s;
+    if (!t) continue;
+    CHECK(rl_trace_read_file(t, files[i], RL_TRACE_AUTO, &e) == RL_OK);
+    if (rl_trace_hw(t, &hw, &e) != RL_OK) rl_hw_find("a100-sxm4-80gb", NULL, 0, &hw, &e);
+    chart_data *c = calloc(1, sizeof *c);
+    int32_t nk = 0;
+    const rl_trace_row *rows = NULL;
+    if (c && rl_trace_analyze(t, &hw, &s, &e) == RL_OK) rows = rl_trace_rows(t, RL_TRACE_BY_KERNEL, &nk);
+    if (rows && chart_trace(&hw, rows, nk, CHART_POINTS, files[i], c) == 0) {
+      int32_t j = 0;
+      for (int32_t k = 0; k < nk && j < c->n_points; k++) {
+        const rl_trace_row *r = &rows[k];
+        if (!r->has_cost || !r->has_time || !(r->flops > 0) || !(r->bytes > 0) || !(r->time_s > 0) ||
+            !(r->bound_time_s > 0) || r->roof != RL_TRACE_ROOF_CHIP)
+          continue;
+        const rl_plot_point *p = &c->points[j++];
+        int over = p->perf > p->roof_perf * (1 + 1e-9);
+        drawn++;
+        above += over;
+        if (over) CHECK(r->roof_fraction > 1);
+        if (r->roof_fraction < 1 && r->bound == RL_BOUND_OVERHEAD && r->time_s < r->at_roof_s) {
+          overhead_below++;
+          CHECK(!over);
+        }
+        CHECK_NEAR(p->roof_perf, r->flops / r->bound_time_s, 1e-12);
+      }
+    }
+    free(c);
+    rl_trace_free(t);
+  }
+  /* none of these kernels is above its roof (the hostile one has no FLOPs,
+   * so no point); 25 overhead-bound ones were drawn above theirs before */
+  CHECK(drawn > 20 && above == 0);
+  CHECK(overhead_below >= 20);
+}
+
 /* The reducing collectives on the link's roof: F = the reduction's adds on
  * one rank, Q = nccl-tests' bus bytes, so the point's fraction of its roof
  * is busbw / link, as the collectives table says; all-to-alls and
@@ -720,6 +772,7 @@ int main(void) {
   RUN(test_layout_plot);
   RUN(test_layout_trace);
   RUN(test_trace_colls);
+  RUN(test_trace_above_roof);
   RUN(test_layout_measure);
   RUN(test_groups);
   RUN(test_trace_hier);
