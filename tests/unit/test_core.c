@@ -207,6 +207,42 @@ static void test_grow(void) {
   free(p);
 }
 
+/* rli_sort_idx: a stable index sort with a context, against qsort on
+ * (key, index) pairs, on random, sorted, reversed and constant keys */
+static int cmp_key_idx(const void *ctx, uint32_t a, uint32_t b) {
+  const int *key = ctx;
+  if (key[a] != key[b]) return key[a] < key[b] ? -1 : 1;
+  return (a > b) - (a < b);
+}
+static int cmp_pair(const void *pa, const void *pb) {
+  const int *a = pa, *b = pb;
+  if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
+  return (a[1] > b[1]) - (a[1] < b[1]);
+}
+static void test_sort_idx(void) {
+  enum { N = 1000 };
+  static int key[N], pair[N][2];
+  static uint32_t v[N];
+  unsigned r = 12345;
+  for (int pattern = 0; pattern < 4; pattern++) {
+    for (size_t n = 0; n <= N; n += n < 40 ? 1 : 137) {
+      for (size_t i = 0; i < n; i++) {
+        r = r * 1103515245u + 12345u;
+        key[i] = pattern == 0 ? (int)(r >> 16) % 50 : pattern == 1 ? (int)i
+                 : pattern == 2 ? (int)(n - i) : 7;
+        pair[i][0] = key[i];
+        pair[i][1] = (int)i;
+        v[i] = (uint32_t)i;
+      }
+      CHECK(rli_sort_idx(v, n, cmp_key_idx, key) == 1);
+      qsort(pair, n, sizeof pair[0], cmp_pair);
+      int same = 1;
+      for (size_t i = 0; i < n; i++) same &= v[i] == (uint32_t)pair[i][1];
+      CHECK(same);
+    }
+  }
+}
+
 static void test_hw_lookup(void) {
   rl_hw h;
   rl_error e;
@@ -520,6 +556,7 @@ int main(void) {
   RUN(test_hw_table_matches_data_file);
   RUN(test_hw_round_trip);
   RUN(test_grow);
+  RUN(test_sort_idx);
   RUN(test_hw_lookup);
   RUN(test_hw_csv_errors);
   RUN(test_ops);

@@ -1014,7 +1014,60 @@ static void test_node_seq(void) {
   CHECK(!rli_aten_is_node("ConvolutionBackward"));
 }
 
+/* The timeline in order (one pass per stream and device, no copy: the
+ * repairs, the busy-time union and the fusion runs) and the
+ * same events reversed (through a sorted index) give the same repairs,
+ * busy time and fusion runs: 2 devices x 2 streams, a duplicate, an
+ * overlap on one stream, a kernel of another stream inside it (no equal
+ * starts across streams: those keep file order). */
+static void timeline_json(int reversed, char *out, size_t cap, rl_trace_summary *s) {
+  static const char *const k[] = {
+      "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\",\"pid\":0,\"tid\":7,\"ts\":10,\"dur\":2,\"args\":{\"device\":0,\"stream\":7}}",
+      "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\",\"pid\":0,\"tid\":7,\"ts\":10,\"dur\":2,\"args\":{\"device\":0,\"stream\":7}}",
+      "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\",\"pid\":0,\"tid\":7,\"ts\":11,\"dur\":3,\"args\":{\"device\":0,\"stream\":7}}",
+      "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"b\",\"pid\":0,\"tid\":8,\"ts\":11.5,\"dur\":1,\"args\":{\"device\":0,\"stream\":8}}",
+      "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"c\",\"pid\":1,\"tid\":7,\"ts\":20,\"dur\":1,\"args\":{\"device\":1,\"stream\":7}}",
+      "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"c\",\"pid\":1,\"tid\":7,\"ts\":21,\"dur\":1,\"args\":{\"device\":1,\"stream\":7}}",
+      "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"c\",\"pid\":1,\"tid\":9,\"ts\":30,\"dur\":1,\"args\":{\"device\":1,\"stream\":9}}"};
+  enum { NK = sizeof k / sizeof k[0] };
+  char buf[4096];
+  size_t n = (size_t)snprintf(buf, sizeof buf, "{\"deviceProperties\":[{\"id\":0,\"name\":\"NVIDIA A100-SXM4-80GB\"}],\"traceEvents\":[");
+  for (int i = 0; i < NK; i++)
+    n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i ? "," : "", k[reversed ? NK - 1 - i : i]);
+  snprintf(buf + n, sizeof buf - n, "]}");
+  rl_error e;
+  rl_trace *t = rl_trace_new(-1);
+  CHECK(rl_trace_read_buffer(t, buf, strlen(buf), RL_TRACE_KINETO, "order.json", &e) == RL_OK);
+  rl_hw hw;
+  rl_hw_find("a100-80gb", NULL, 0, &hw, &e);
+  CHECK(rl_trace_analyze(t, &hw, s, &e) == RL_OK);
+  int32_t nf = 0;
+  const rl_trace_fusion *f = rl_trace_fusions(t, &nf);
+  snprintf(out, cap, "fusion %d %lld %lld", (int)nf, nf ? (long long)f[0].runs : 0LL,
+           nf ? (long long)f[0].kernels : 0LL);
+  rl_trace_free(t);
+}
+
+static void test_timeline_order(void) {
+  char a[200], b[200];
+  rl_trace_summary sa, sb;
+  timeline_json(0, a, sizeof a, &sa);
+  timeline_json(1, b, sizeof b, &sb);
+  CHECK(!strcmp(a, b));
+  CHECK(sa.duplicates == 1 && sb.duplicates == 1);
+  CHECK(sa.overlapping == 1 && sb.overlapping == 1);
+  CHECK(sa.devices == 2 && sb.devices == 2);
+  CHECK_NEAR(sa.busy_s, 7e-6, 1e-15);
+  CHECK_NEAR(sb.busy_s, 7e-6, 1e-15);
+  CHECK_NEAR(sa.span_s, 21e-6, 1e-15);
+  CHECK_NEAR(sb.span_s, 21e-6, 1e-15);
+  CHECK_NEAR(sa.fusion_s, 1e-6, 1e-15);
+  CHECK_NEAR(sb.fusion_s, 1e-6, 1e-15);
+  CHECK(sa.kernels == 6 && sb.kernels == 6);
+}
+
 int main(void) {
+  RUN(test_timeline_order);
   RUN(test_aten);
   RUN(test_conv_seq);
   RUN(test_node_seq);
