@@ -6,10 +6,8 @@
  * ~0.2 us call is not timed against a ~20 ns clock tick. The sizes up to
  * 1024 are timed in three passes over the list, at three moments, each
  * keeping its best pass, so that one side's single window inside another
- * process's burst does not decide a ratio (`roofline measure` times them in
- * two passes, and a third where the two differ by more than 15%:
- * src/io/measure.c, measure_gemm; OpenBLAS here gets at least as many
- * chances). Prints "sgemm N FLOP/s" lines. Not part of the library.
+ * process's burst does not decide a ratio, as `roofline measure` times
+ * them (src/io/measure.c, measure_gemm). Prints "sgemm N FLOP/s" lines. Not part of the library.
  *
  *   cc -O2 bench/gemm_direct.c -lopenblas -o build/gemm_direct
  *   build/gemm_direct THREADS N...

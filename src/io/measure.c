@@ -1032,15 +1032,14 @@ static rl_status time_gemm(const mctx *x, pool *p, gemm_job *g, rl_bench_result 
 /* Matrices of order n = 16..4096 (--quick: ..1024), sgemm then dgemm, all
  * threads (openblas_set_num_threads; OpenBLAS itself runs a product of
  * n^3 <= 64^3 on one). F = 2n^3 (rl_op_cost), as bench/gemm_direct.c
- * counts. The products of n <= 1024 (under 20 ms a call) are timed again
- * in a second pass a few seconds later, and a third time where the two
- * passes differ by more than 15%; each keeps its fastest pass. A short
+ * counts. The products of n <= 1024 (under 20 ms a call) are timed in
+ * three passes over the sizes, seconds apart, each keeping its fastest
+ * pass (bench/gemm_direct.c times OpenBLAS alone the same way). A short
  * window of samples can fall entirely inside another process's burst
  * (once here: dgemm n = 16 at 0.1 GFLOP/s in the first pass, 26 in the
  * second), which a window at another moment does not share. */
 #define GEMM_AGAIN_MAX_N 1024
 #define GEMM_PASSES 3
-#define GEMM_AGREE 0.15
 static rl_status measure_gemm(const mctx *x, pool *p, int threads, rl_error *err) {
   int nmax = x->m->quick ? 1024 : 4096;
   size_t elems = (size_t)nmax * (size_t)nmax;
@@ -1054,8 +1053,6 @@ static rl_status measure_gemm(const mctx *x, pool *p, int threads, rl_error *err
   }
   openblas_set_num_threads(threads);
   int32_t first = x->m->n_points;
-  uint8_t unsettled[RL_MEASURE_MAX_POINTS];
-  memset(unsettled, 1, sizeof unsettled);
   for (int pass = 0; pass < GEMM_PASSES && !st; pass++)
     for (int dp = 0; dp < 2 && !st; dp++) {
       int top = pass ? (nmax < GEMM_AGAIN_MAX_N ? nmax : GEMM_AGAIN_MAX_N) : nmax;
@@ -1070,7 +1067,7 @@ static rl_status measure_gemm(const mctx *x, pool *p, int threads, rl_error *err
         int32_t i = first;
         if (pass) { /* the point of the first pass */
           while (i < x->m->n_points && !(strcmp(x->m->points[i].op, op) == 0 && x->m->points[i].n == n)) i++;
-          if (i >= x->m->n_points || !unsettled[i]) continue;
+          if (i >= x->m->n_points) continue;
         }
         gemm_job g = {dp, n, a, b, c};
         rl_bench_result br;
@@ -1089,9 +1086,6 @@ static rl_status measure_gemm(const mctx *x, pool *p, int threads, rl_error *err
         double again = br.per_rep.min > 0 ? pt->flops / br.per_rep.min : 0;
         progress(x, "%s n=%-5d pass %d: %s (best so far %s)", op, n, pass + 1,
                  q(b1, sizeof b1, again, RL_UNIT_FLOP_S), q(b2, sizeof b2, pt->achieved, RL_UNIT_FLOP_S));
-        double lo = again < pt->achieved ? again : pt->achieved;
-        double hi = again < pt->achieved ? pt->achieved : again;
-        unsettled[i] = hi > (1 + GEMM_AGREE) * lo;
         if (again > pt->achieved) {
           pt->t = br.per_rep;
           pt->achieved = again;
