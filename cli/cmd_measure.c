@@ -29,7 +29,7 @@ static const char help[] =
     "  - bandwidth of read-only, copy and triad kernels over working sets from L1\n"
     "    to 8 x the last-level cache, the plateaus found automatically: L1, L2, L3\n"
     "    and DRAM, 1 thread and all, pinned (STREAM byte counting: write-allocate\n"
-    "    traffic not counted; non-temporal stores past 2 x LLC where faster);\n"
+    "    traffic not counted; non-temporal stores past the LLC where faster);\n"
     "  - OpenBLAS sgemm and dgemm, n = 16..4096 (--quick: ..1024), and an FP32 add\n"
     "    of growing size: F, Q, intensity, achieved FLOP/s, the measured roof at\n"
     "    that intensity (level the data fits in) and the fraction reached.\n"

@@ -1953,7 +1953,7 @@ RL_API size_t rl_trace_json(const rl_trace *t, const rl_hw *hw,
                             char *buf, size_t cap);
 
 /* ======================================================================
- * Jobs: the traces of every rank of a distributed run (issue 11)
+ * Jobs: the traces of every rank of a distributed run
  * ====================================================================== */
 /*
  * A job (rl_job) holds one small summary per rank trace (Kineto JSON): the

@@ -332,7 +332,7 @@ int32_t rl_sweep_retake(const rl_sweep *s, const rl_sweep *one, double tol,
     bw[i] = s->p[i].bw;
   }
   for (int32_t i = 1; i + 1 < n; i++) {
-    /* neighbours timed with the same stores only: past 2 x LLC copy and
+    /* neighbours timed with the same stores only: past the LLC copy and
      * triad may switch to non-temporal ones, a step up that is no dip */
     if (s->p[i - 1].nt != s->p[i].nt || s->p[i + 1].nt != s->p[i].nt) continue;
     double lo = bw[i - 1] < bw[i + 1] ? bw[i - 1] : bw[i + 1];

@@ -14,8 +14,9 @@
  *   3. bandwidth: read/copy/triad over working sets from L1/4 to 8 x the
  *      last-level cache (total over the threads; each thread owns a slice
  *      of every array, allocated and first-touched by itself); at working
- *      sets past 2 x the LLC, copy and triad also run with non-temporal
- *      stores and keep the faster;
+ *      sets past the LLC, copy and triad also run with non-temporal
+ *      stores and keep the faster (past the LLC, not twice it: a virtual
+ *      machine may report its host's whole L3, 532 MB on one here);
  *   4. OpenBLAS sgemm/dgemm (n = 16..4096, all threads) and an FP32
  *      elementwise add of growing size, placed on the measured roofline by
  *      rl_measure_analyze.
@@ -879,7 +880,7 @@ static int cmp_dbl(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* One point of a sweep: `elems` doubles per array and thread; past 2 x
+/* One point of a sweep: `elems` doubles per array and thread; past
  * the LLC, copy and triad also with non-temporal stores, keeping the
  * faster. Fills pt's bytes, t, bw and nt (its ws is the caller's). */
 static rl_status time_bw_point(const mctx *x, pool *p, tbuf *bufs, int threads, int kernel,
@@ -892,7 +893,7 @@ static rl_status time_bw_point(const mctx *x, pool *p, tbuf *bufs, int threads, 
   if (st) return st;
   pt->t = br.per_rep;
   pt->nt = 0;
-  if (kernel != RL_BW_READ && llc > 0 && pt->ws > 2 * llc && x->isa != RLI_ISA_SCALAR) {
+  if (kernel != RL_BW_READ && llc > 0 && pt->ws > llc && x->isa != RLI_ISA_SCALAR) {
     j.nt = 1;
     rl_bench_result nb;
     st = time_on_pool(x, p, threads, bw_job_fn, &j, x->min_time, x->repeats, &nb, err);

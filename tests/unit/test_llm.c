@@ -1,6 +1,7 @@
 /*
  * test_llm.c -- the models, decode/prefill, MFU/HFU and collective
- * calculators against the figures the two seeds print (issue 3), and their
+ * calculators against worked figures (Meta's Llama 3 configuration, PaLM's MFU
+ * definition, nccl-tests' busbw; tests/golden/llm.golden names each), and their
  * refusal of bad input.
  */
 #include "harness.h"
@@ -28,7 +29,7 @@ static rl_roof h100(int sparse) {
   return r;
 }
 
-/* The second seed's 7B teaching model, given by flags. */
+/* A 7B teaching model (Llama-style, d 4096, 32 layers), given by flags. */
 static rl_model teaching_7b(void) {
   rl_model m = rl_model_init();
   m.params = 7e9;
@@ -89,11 +90,11 @@ static void test_find(void) {
   CHECK(strstr(e.msg, "llama3-8b") != NULL);
 }
 
-static void test_decode_seed1(void) {
+static void test_decode_llama3_8b(void) {
   rl_model m = find("llama3-8b");
   rl_roof r = h100(0);
   rl_infer_cfg c = rl_infer_cfg_init();
-  c.embedding = RL_EMBED_FULL; /* the seed reads all 16 GB */
+  c.embedding = RL_EMBED_FULL; /* the worked example reads all 16 GB */
   c.mem_bytes = 80e9;
   double b[2] = {1, 1024};
   rl_decode_row rows[2];
@@ -121,7 +122,7 @@ static void test_decode_seed1(void) {
   CHECK_NEAR(s.max_batch, 119, 0);                  /* about 120 in 64 GB */
 }
 
-static void test_decode_seed2(void) {
+static void test_decode_teaching_7b(void) {
   rl_model m = teaching_7b();
   rl_roof r = h100(0);
   rl_infer_cfg c = rl_infer_cfg_init();
@@ -536,7 +537,7 @@ static void test_plan(void) {
   if (row.limit == RL_LIMIT_TTFT) CHECK(pr.ttft_s > 2.0);
   else if (row.limit == RL_LIMIT_TPOT) CHECK(dr[1].step_time_s > 0.02);
   else CHECK(row.limit == RL_LIMIT_CAPACITY && !dr[1].fits);
-  /* capacity: the seed's 119 sequences of 4096 tokens */
+  /* capacity: the worked example's 119 sequences of 4096 tokens */
   rl_plan_cfg cap = {4095, 1, 0, 0, 1, 0};
   CHECK(rl_plan(&m, &c, &r, &cap, &row, &e) == RL_OK);
   CHECK(row.batch == 119 && row.limit == RL_LIMIT_CAPACITY);
@@ -555,7 +556,7 @@ static void test_plan(void) {
 }
 
 static void test_mfu(void) {
-  /* first seed: 8B, L 32, d 4096, T 4096, 64 H100 at 600,000 tokens/s */
+  /* worked example: 8B, L 32, d 4096, T 4096, 64 H100 at 600,000 tokens/s */
   rl_model m = rl_model_init();
   m.params = 8e9;
   m.layers = 32;
@@ -579,7 +580,7 @@ static void test_mfu(void) {
   c.use_sparse = 1;
   CHECK(rl_mfu(&m, &c, &r, NULL) == RL_OK);
   CHECK_NEAR(r.mfu, 0.26, 0.01);
-  /* second seed: 7B, 8 GPUs, 72,018 tokens/s, 6N only */
+  /* worked example: 7B, 8 GPUs, 72,018 tokens/s, 6N only */
   rl_model t = teaching_7b();
   c = rl_mfu_cfg_init();
   c.seq = 4096;
@@ -694,8 +695,8 @@ static void test_hf_config(void) {
 int main(void) {
   RUN(test_params);
   RUN(test_find);
-  RUN(test_decode_seed1);
-  RUN(test_decode_seed2);
+  RUN(test_decode_llama3_8b);
+  RUN(test_decode_teaching_7b);
   RUN(test_decode_tp_and_errors);
   RUN(test_prefill);
   RUN(test_decode_ops);

@@ -317,7 +317,7 @@ static void test_analyze(void) {
   free(m);
 }
 
-/* A disturbed sample (issue seen on a shared 2-core machine: the 2-thread
+/* A disturbed sample (seen on a shared 2-core machine: the 2-thread
  * FP64 peak 8.3 GFLOP/s, the 1-thread one 59) */
 static void test_disturbed(void) {
   const uint32_t both = RL_DISTURB_BELOW_1T | RL_DISTURB_BELOW_HALF;
