@@ -1,5 +1,5 @@
-"""The Python binding's own functions: the first seed's four, the records, the
-error paths. Figures from the seeds (H100 SXM5: 989.4 TFLOP/s, 3.35 TB/s)."""
+"""The Python binding's own functions: the roofline functions, the records, the
+error paths. Figures from the NVIDIA H100 whitepaper (H100 SXM5: 989.4 TFLOP/s, 3.35 TB/s)."""
 import os
 import sys
 import unittest
@@ -11,7 +11,7 @@ import roofline as rl  # noqa: E402
 PEAK, BW = 989.4e12, 3.35e12
 
 
-class SeedFunctions(unittest.TestCase):
+class RooflineFunctions(unittest.TestCase):
     def test_op_cost_shapes(self):
         self.assertEqual(rl.op_cost("add", (16,)), (16.0, 96.0))
         self.assertEqual(rl.op_cost("add", (4, 4), s=4), (16.0, 192.0))

@@ -1,6 +1,7 @@
-"""The binding's LLM functions: the first seed's utilization() against its worked
-example, the records against the command's --json output, every way to name a
-model, and the error paths (ValueError with the library's message)."""
+"""The binding's LLM functions: utilization() against a worked example (8B
+model, 64 H100 at 600,000 tokens/s), the records against the command's --json
+output, every way to name a model, and the error paths (ValueError with the
+library's message)."""
 import json
 import os
 import subprocess
@@ -17,12 +18,12 @@ CLI = os.path.join(ROOT, os.environ.get("BUILD", "build"), "roofline")
 
 
 class Utilization(unittest.TestCase):
-    # the first seed: an 8B model, 32 layers, d 4096, T 4096, 64 H100 at 600,000
+    # the worked example: an 8B model, 32 layers, d 4096, T 4096, 64 H100 at 600,000
     # tokens/s: 6N + 12LdT = 5.44e10 FLOPs per token, MFU about 52%; full
     # recomputation (+2N + 4LdT) HFU about 69%; against the sparse peak 26%
     ARGS = (8e9, 32, 4096, 4096, 600_000, 64, PEAK)
 
-    def test_seed_example(self):
+    def test_worked_example(self):
         mfu, hfu = rl.utilization(*self.ARGS)
         self.assertAlmostEqual(mfu, 0.52, delta=0.005)
         self.assertEqual(mfu, hfu)
@@ -201,7 +202,7 @@ class Models(unittest.TestCase):
         self.assertAlmostEqual(min(values), 0.19, delta=0.002)
         hfu_8n = [c["value"] for c in r["conventions"]
                   if c["metric"] == "hfu" and c["attention"] == "none" and not c["sparse"]]
-        self.assertAlmostEqual(hfu_8n[0], 0.51, delta=0.003)      # 8N: the seed's 51%
+        self.assertAlmostEqual(hfu_8n[0], 0.51, delta=0.003)      # 8N: the worked example's 51%
         self.assertEqual((r["conventions_min"], r["conventions_max"]), (min(values), max(values)))
 
 

@@ -2,7 +2,7 @@
  * test_llm_json.c -- the JSON writers of the LLM records (rl_model_json,
  * rl_decode_json, ...): the snprintf contract (sizing with cap 0,
  * truncation, NULL inputs), and the keys and figures each record carries.
- * The records' figures against the seeds are checked by the golden corpus
+ * The records' figures against their sources are checked by the golden corpus
  * (tests/golden/llm.golden) through the CLI and through Python.
  */
 #include "harness.h"
