@@ -438,14 +438,21 @@ uint64_t rli_add_chain(uint64_t iters) {
   uint64_t x = 0;
 #if defined(__x86_64__)
   if (iters == 0) return 0;
+  /* Register-register adds: Intel's Golden Cove and later cores fold a
+   * dependent chain of add-immediate instructions in the renamer (several
+   * per cycle), so `add $1, reg` timed a 9-17 GHz "clock" on a Sapphire
+   * Rapids-class guest; an add of a register has one cycle of latency on
+   * every x86-64 core (Agner Fog, "Instruction tables"; Intel optimization
+   * manual, Golden Cove section). */
+  uint64_t one = 1;
   __asm__ volatile("1:\n\t"
                    ".rept 32\n\t"
-                   "add $1, %0\n\t"
+                   "add %2, %0\n\t"
                    ".endr\n\t"
                    "dec %1\n\t"
                    "jnz 1b\n\t"
                    : "+r"(x), "+r"(iters)
-                   :
+                   : "r"(one)
                    : "cc");
 #else
   volatile uint64_t v = 0;
