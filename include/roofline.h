@@ -1813,7 +1813,8 @@ typedef enum rl_trace_reason {
   RL_REASON_SHAPES = 7,      /* shapes the model cannot use */
   RL_REASON_OTHER = 8,       /* counters without bytes, no time, ... */
   RL_REASON_LISTS = 9,       /* tensor lists (cat, _foreach_, fused
-                                optimizers): their sizes not recorded */
+                                optimizers): their sizes (or element
+                                type) not recorded */
   RL_REASON_COUNT = 10
 } rl_trace_reason;
 RL_API const char *rl_trace_reason_name(int32_t reason);

@@ -942,14 +942,251 @@ static int h_attn(const aten_ctx *x, const aten_def *d) {
   return kernel_cost(x, 2.5 * fw.flops, Q, 1);
 }
 
-/* Tensor lists (cat, stack, the _foreach_ ops, the fused optimizers):
- * PyTorch's profiler records no shapes and no element type inside a
- * TensorList argument ("TensorList", []), so their bytes are unknown. */
-static int h_list(const aten_ctx *x, const aten_def *d) {
+/* -- tensor lists -----------------------------------------------------------------
+ * PyTorch 2.x records a TensorList argument's shapes nested in Input Dims
+ * ([[a, b], [c]]); the 2021-2023 profilers record [] (sizes not recorded).
+ * Neither records the element type inside a list (Input type
+ * "TensorList"): these handlers count elements (per_elem), and the reader
+ * takes the element type from the kernel the op launched (rli_list_cost).
+ * N: the elements of the first list.
+ *   cat(tensors[], dim), stack(tensors[], dim): every input read, an output
+ *     of as many elements written: Q = 2 N elements, F = 0 (movement).
+ *   _foreach_<op>(self[], other[] or scalars, ...): <op> applied to each
+ *     tensor of the lists (native_functions.yaml); on the fast path
+ *     (multi_tensor_apply, ATen's ForeachFunctors.cuh) the lists hold
+ *     tensors of one type and of the same sizes. F = f N, f being <op>'s
+ *     in this table; Q = every tensor list read (N each) + the result
+ *     written (N; a reduction, _foreach_norm, _foreach_max, writes one
+ *     element per tensor); zero_ writes N (F = 0); copy_ reads src and
+ *     writes self (2 N, F = 0).
+ *   _fused_adam(w)_(self[], grads[], exp_avgs[], exp_avg_sqs[],
+ *     max_exp_avg_sqs[], state_steps[], lr, beta1, beta2, weight_decay,
+ *     eps, amsgrad, maximize, grad_scale, found_inf): per element the
+ *     update of torch/optim/adam.py (_single_tensor_adam, which the fused
+ *     kernel of ATen's fused_adam_utils.cuh implements):
+ *       m = lerp(m, g, 1 - beta1)                       3
+ *       v = beta2 v + (1 - beta2) g g                   4
+ *       denom = sqrt(v) / sqrt(bias_correction2) + eps  3
+ *       p = p - step_size m / denom                     3
+ *     = 13; + 2 for Adam's weight decay (g = g + wd p), + 1 for AdamW's
+ *     (p = p (1 - lr wd)) when the recorded weight_decay is not 0; + 1 with
+ *     amsgrad (v_max = max(v_max, v): the fifth list not empty); + 1 with
+ *     maximize (g = -g). Q: p, g, m, v read, p, m, v written: 7 N (amsgrad:
+ *     v_max read and written, 9 N). The step counters (one fp32 scalar per
+ *     tensor), grad_scale and found_inf are left out.
+ *   _fused_sgd_(self[], grads[], momentum_buffer_list[], weight_decay,
+ *     momentum, lr, dampening, nesterov, maximize, is_first_step, ...):
+ *     torch/optim/sgd.py (_single_tensor_sgd): g = g + wd p (2, when wd is
+ *     recorded and not 0); with momentum buffers (the third list not
+ *     empty) buf = momentum buf + (1 - dampening) g (3; the first step
+ *     copies g: 0) and nesterov g = g + momentum buf (2); p = p - lr g (2);
+ *     maximize g = -g (1). Q: p, g read, p written (3 N), + the buffer read
+ *     and written (2 N; on the first step written only, 1 N).
+ */
+static int is_list_type(const rli_aten_args *a, int i) {
+  return i < a->n_types && !strcmp(a->types[i], "TensorList");
+}
+
+/* the elements of tensor list i: a recorded list's, 0 for an empty one
+ * (in a trace that records lists), -1 when it is no list */
+static double list_elems(const rli_aten_args *a, int i) {
+  if (i >= a->n_in) return -1;
+  if (a->ndim[i] == RLI_ATEN_LIST) return a->list_elems[i];
+  if (a->ndim[i] == 0 && is_list_type(a, i)) return 0;
+  return -1;
+}
+
+/* 1 when the op's tensor lists have their shapes recorded (one of them
+ * nested) and all are usable; 0 with the reason */
+static int lists_recorded(const aten_ctx *x) {
+  const rli_aten_args *a = x->a;
+  int nested = 0;
+  for (int i = 0; i < a->n_in; i++) {
+    if (a->ndim[i] == RLI_ATEN_LIST) nested = 1;
+    else if (a->ndim[i] < 0 && is_list_type(a, i)) {
+      x->c->reason = RL_REASON_SHAPES;
+      return fail(x->why, x->cap, "%s: tensor list %d has a shape with a negative or unreadable "
+                                  "dimension", x->full, i);
+    }
+  }
+  if (!nested) {
+    x->c->reason = RL_REASON_LISTS;
+    return fail(x->why, x->cap, "%s: tensor lists (the profiler records no shapes or element "
+                                "type inside them)", x->full);
+  }
+  return 1;
+}
+
+/* F and the element accesses of an op on tensor lists; the reader gives
+ * them the launching kernel's element type */
+static int elem_cost(const aten_ctx *x, double F, double elems, int32_t per_elem) {
+  rli_cost *c = x->c;
+  c->flops = F;
+  c->bytes = elems;
+  c->dtype = -1;
+  c->tensor = 0;
+  c->reason = 0;
+  c->coll = -1;
+  c->roof = RLI_ROOF_CHIP;
+  c->per_elem = per_elem;
+  return 1;
+}
+
+/* list i must hold N elements in as many tensors as list 0 */
+static int same_list(const aten_ctx *x, int i, double N) {
+  const rli_aten_args *a = x->a;
+  if (a->ndim[i] == RLI_ATEN_LIST && a->ndim[0] == RLI_ATEN_LIST && a->list_len[i] == a->list_len[0] &&
+      a->list_elems[i] == N)
+    return 1;
+  x->c->reason = RL_REASON_SHAPES;
+  return fail(x->why, x->cap, "%s: tensor list %d (%g elements) does not match the first (%g)",
+              x->full, i, list_elems(a, i), N);
+}
+
+/* N, the elements of the first list, once the lists are recorded; -1 with
+ * why */
+static double first_list(const aten_ctx *x) {
+  if (!lists_recorded(x)) return -1;
+  double N = list_elems(x->a, 0);
+  if (x->a->ndim[0] != RLI_ATEN_LIST || !(N > 0)) {
+    fail(x->why, x->cap, "%s: no tensors in its first list", x->full);
+    return -1;
+  }
+  return N;
+}
+
+static int h_cat(const aten_ctx *x, const aten_def *d) {
   (void)d;
-  x->c->reason = RL_REASON_LISTS;
-  return fail(x->why, x->cap, "%s: tensor lists (the profiler records no shapes or element "
-                              "type inside them)", x->full);
+  double N = first_list(x);
+  return N > 0 && elem_cost(x, 0, 2 * N, RLI_ELEM_MOVE);
+}
+
+static const aten_def *aten_find(const char *base);
+
+static int h_foreach(const aten_ctx *x, const aten_def *d) {
+  (void)d;
+  const rli_aten_args *a = x->a;
+  char op[64];
+  snprintf(op, sizeof op, "%s", x->base + 9); /* after "_foreach_" */
+  size_t l = strlen(op);
+  if (l > 1 && op[l - 1] == '_') op[l - 1] = 0;
+  const aten_def *e = aten_find(op);
+  if (!e || !(e->fn == h_elt || e->fn == h_reduce || e->fn == h_fill || e->fn == h_copy)) {
+    x->c->reason = RL_REASON_NO_MODEL;
+    return fail(x->why, x->cap, "no cost model for %s", x->full);
+  }
+  double N = first_list(x);
+  if (!(N > 0)) return 0;
+  if (e->fn == h_fill) return elem_cost(x, 0, N, RLI_ELEM_MOVE);
+  double reads = 0;
+  for (int i = 0; i < a->n_in; i++) {
+    if (list_elems(a, i) < 0) continue;
+    if (!same_list(x, i, N)) return 0;
+    reads += N;
+  }
+  if (e->fn == h_copy) return elem_cost(x, 0, 2 * N, RLI_ELEM_MOVE);
+  double writes = e->fn == h_reduce ? a->list_len[0] : N;
+  return elem_cost(x, e->f * N, reads + writes, RLI_ELEM_FLOAT);
+}
+
+/* a recorded float argument, or -1 when absent */
+static double cnum(const rli_aten_args *a, int i) {
+  return i < a->n_concrete && a->concrete[i][0] ? concrete_num(a, i, 0) : -1;
+}
+
+static int h_adam(const aten_ctx *x, const aten_def *d) {
+  (void)d;
+  const rli_aten_args *a = x->a;
+  double N = first_list(x);
+  if (!(N > 0)) return 0;
+  for (int i = 1; i < 4; i++)
+    if (!same_list(x, i, N)) return 0;
+  int ams = list_elems(a, 4) > 0;
+  if (ams && !same_list(x, 4, N)) return 0;
+  double f = 13 + (ams ? 1 : 0) + (concrete_bool(a, 12) == 1 ? 1 : 0);
+  if (cnum(a, 9) > 0) f += strstr(x->base, "adamw") ? 1 : 2; /* weight_decay */
+  return elem_cost(x, f * N, (ams ? 9 : 7) * N, RLI_ELEM_FLOAT);
+}
+
+static int h_sgd(const aten_ctx *x, const aten_def *d) {
+  (void)d;
+  const rli_aten_args *a = x->a;
+  double N = first_list(x);
+  if (!(N > 0)) return 0;
+  if (!same_list(x, 1, N)) return 0;
+  int mom = list_elems(a, 2) > 0;
+  if (mom && !same_list(x, 2, N)) return 0;
+  int first = concrete_bool(a, 9) == 1;
+  double f = 2 + (concrete_bool(a, 8) == 1 ? 1 : 0);
+  if (cnum(a, 3) > 0) f += 2; /* weight_decay */
+  double q = 3 * N;
+  if (mom) {
+    f += (first ? 0 : 3) + (concrete_bool(a, 7) == 1 ? 2 : 0);
+    q += first ? N : 2 * N;
+  }
+  return elem_cost(x, f * N, q, RLI_ELEM_FLOAT);
+}
+
+int rli_list_cost(const rli_cost *in, const char *kernel, rli_cost *out, char *why, size_t cap) {
+  *out = *in;
+  out->per_elem = RLI_ELEM_NONE;
+  /* the first template argument of the functor (multi_tensor_apply's
+   * BinaryOpListAlphaFunctor<float, ...>, FusedAdamMathFunctor<c10::Half,
+   * ...>) or of the cat kernel (CatArrayBatchedCopy<float, ...>,
+   * CatArrayBatchedCopy_aligned16_contig<OpaqueType<4>, ...>) */
+  const char *p = strstr(kernel, "Functor<");
+  if (p) p += 8;
+  else if ((p = strstr(kernel, "CatArrayBatchedCopy")) != NULL && (p = strchr(p, '<')) != NULL) p++;
+  char t[128] = "";
+  if (p) {
+    size_t n = 0;
+    int depth = 0;
+    while (p[n] && n < sizeof t - 1 && (depth || (p[n] != ',' && p[n] != '>'))) {
+      if (p[n] == '<') depth++;
+      if (p[n] == '>') depth--;
+      t[n] = p[n];
+      n++;
+    }
+    t[n] = 0;
+  }
+  /* namespaces off: at::native::(anonymous namespace)::OpaqueType<4u> */
+  const char *w = t;
+  for (const char *q = t; *q; q++)
+    if (q[0] == ':' && q[1] == ':') w = q + 2;
+  static const struct { const char *name; int32_t dt; double bytes; } types[] = {
+      {"float", RL_FP32, 4},  {"double", RL_FP64, 8}, {"Half", RL_FP16, 2},
+      {"__half", RL_FP16, 2}, {"BFloat16", RL_BF16, 2}, {"__nv_bfloat16", RL_BF16, 2},
+      {"long", -1, 8},        {"long int", -1, 8},    {"int", -1, 4},
+      {"short", -1, 2},       {"signed char", -1, 1}, {"unsigned char", -1, 1},
+      {"bool", -1, 1}};
+  int32_t dt = -1;
+  double es = 0;
+  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+    if (!strcmp(w, types[i].name)) { dt = types[i].dt; es = types[i].bytes; }
+  if (!strncmp(w, "OpaqueType<", 11)) {
+    char *end;
+    double v = strtod(w + 11, &end);
+    if (end != w + 11 && v >= 1 && v <= 16) es = v;
+  }
+  if (!(es > 0))
+    return fail(why, cap, "tensor lists: shapes recorded, but no element type (none in the "
+                          "profile, none in the kernel's name)");
+  out->bytes = in->bytes * es;
+  if (in->per_elem == RLI_ELEM_MOVE || dt < 0) {
+    /* bytes alone on the memory roof (integers: as the integer ops) */
+    out->flops = in->per_elem == RLI_ELEM_MOVE ? in->flops : 0;
+    out->dtype = -1;
+    out->roof = RLI_ROOF_HBM;
+  } else {
+    out->dtype = dt;
+  }
+  if (dt >= 0)
+    snprintf(why, cap, "element type %s from the kernel's name (the profiler records none inside "
+                       "a tensor list)", w);
+  else
+    snprintf(why, cap, "elements of %g B (%s) from the kernel's name (the profiler records no "
+                       "element type inside a tensor list)", es, w);
+  return 1;
 }
 
 /* Sorted by name (bsearch; test_trace checks the order). */
@@ -958,12 +1195,18 @@ static const aten_def table[] = {
     E("_adaptive_avg_pool2d", h_adaptive, 0, 0, 0, 0),
     E("_adaptive_avg_pool2d_backward", h_pool_bwd, 0, 2, 0, 0),
     E("_adaptive_avg_pool3d", h_adaptive, 0, 0, 0, 0),
-    E("_cat", h_list, 0, 0, 0, 0),
+    E("_cat", h_cat, 0, 0, 0, 0),
     E("_convolution", h_conv, 0, 3, 4, 8),
     E("_efficient_attention_backward", h_attn, 0, 1, 14, 2),
     E("_efficient_attention_forward", h_attn, 0, 0, 9, 1),
     E("_flash_attention_backward", h_attn, 0, 1, 11, 2),
     E("_flash_attention_forward", h_attn, 0, 0, 8, 1),
+    E("_fused_adam", h_adam, 0, 0, 0, 0),
+    E("_fused_adam_", h_adam, 0, 0, 0, 0),
+    E("_fused_adamw", h_adam, 0, 0, 0, 0),
+    E("_fused_adamw_", h_adam, 0, 0, 0, 0),
+    E("_fused_sgd", h_sgd, 0, 0, 0, 0),
+    E("_fused_sgd_", h_sgd, 0, 0, 0, 0),
     E("_log_softmax", h_rows, 0, RL_OP_SOFTMAX, 0, 0),
     E("_log_softmax_backward_data", h_elt, 4, 0, 2, 0),
     E("_native_batch_norm_legit", h_bn, 0, 0, 1, 5),
@@ -995,7 +1238,7 @@ static const aten_def table[] = {
     E("baddbmm", h_bmm, 0, 1, 0, 0),
     E("batch_norm", h_bn, 0, 0, 1, 5),
     E("bmm", h_bmm, 0, 0, 0, 0),
-    E("cat", h_list, 0, 0, 0, 0),
+    E("cat", h_cat, 0, 0, 0, 0),
     E("ceil", h_elt, 1, 0, 1, 0),
     E("clamp", h_elt, 2, 0, 1, 0),
     E("clamp_max", h_elt, 1, 0, 1, 0),
@@ -1130,7 +1373,7 @@ static const aten_def table[] = {
     E("softplus_backward", h_elt, 4, 0, 2, 0),
     E("sqrt", h_elt, 1, 0, 1, 0),
     E("square", h_elt, 1, 0, 1, 0),
-    E("stack", h_list, 0, 0, 0, 0),
+    E("stack", h_cat, 0, 0, 0, 0),
     E("std", h_reduce, 3, 0, 0, 0),
     E("std_mean", h_reduce, 3, 0, 0, 0),
     E("sub", h_elt, 1, 0, 2, 0),
@@ -1154,6 +1397,14 @@ const char *rli_aten_name(size_t i) {
 
 static int cmp_def(const void *k, const void *e) {
   return strcmp((const char *)k, ((const aten_def *)e)->name);
+}
+
+static const aten_def *aten_find(const char *base) {
+  return bsearch(base, table, sizeof table / sizeof table[0], sizeof table[0], cmp_def);
+}
+
+static int on_lists(aten_fn fn) {
+  return fn == h_cat || fn == h_foreach || fn == h_adam || fn == h_sgd;
 }
 
 /* Ops that only move or write bytes: integer types need no FLOP roof. So
@@ -1191,9 +1442,9 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
   } else {
     base[0] = 0;
   }
-  const aten_def *d = bsearch(base, table, sizeof table / sizeof table[0], sizeof table[0], cmp_def);
-  if (!d && (!strncmp(n, "_foreach_", 9) || !strncmp(n, "_fused_", 7)))
-    d = bsearch("cat", table, sizeof table / sizeof table[0], sizeof table[0], cmp_def);
+  const aten_def *d = aten_find(base);
+  static const aten_def foreach_def = {"_foreach_", h_foreach, 0, 0, 0, 0};
+  if (!d && !strncmp(n, "_foreach_", 9)) d = &foreach_def;
   if (!d && strstr(n, "CppNode<fbgemm_gpu::PermutePooledEmbsFunction"))
     d = bsearch("fbgemm::permute_pooled_embs", table, sizeof table / sizeof table[0],
                 sizeof table[0], cmp_def);
@@ -1215,9 +1466,9 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
     c->reason = RL_REASON_NO_SHAPES;
     return fail(why, cap, "no shapes recorded for it (record_shapes=True)");
   }
-  if (d->fn == h_list) {
+  if (on_lists(d->fn)) {
     aten_ctx lx = {full, base, a, -1, 0, c, why, cap};
-    return h_list(&lx, d);
+    return d->fn(&lx, d);
   }
   int32_t dt = type_at(a, 0);
   if (d->fn == h_mm || d->fn == h_bmm) dt = type_at(a, d->i0);

@@ -28,7 +28,16 @@ typedef struct rli_cost {
   int32_t ranks;        /* RLI_ROOF_NET: group size n (0: unknown) */
   int32_t per_rank;     /* RLI_ROOF_NET: bytes is one rank's share, S = n x
                            bytes (an all-gather known by its input) */
+  int32_t per_elem;     /* RLI_ELEM_*: bytes counts elements, not bytes (an
+                           op on tensor lists, whose element type the
+                           profiler does not record); the reader resolves it
+                           with the launching kernel's (rli_list_cost) */
 } rli_cost;
+
+/* per_elem: 0 bytes are bytes; FLOAT: a floating-point update (F on the
+ * vector peak of the element's format); MOVE: data movement (F = 0, any
+ * element type, on the memory roof). */
+enum { RLI_ELEM_NONE = 0, RLI_ELEM_FLOAT = 1, RLI_ELEM_MOVE = 2 };
 
 /* The roof a cost is measured against. CHIP: the peak of its format and
  * the memory bandwidth (dtype, tensor); NET: a collective's bus bandwidth
@@ -150,10 +159,17 @@ rl_status rli_trace_add_launch(rl_trace *t, const rli_ncu_launch *m, rl_error *e
 /* ---- ATen op costs (trace_aten.c) ------------------------------------ */
 #define RLI_ATEN_MAX_IN 16
 #define RLI_ATEN_MAX_DIM 8
+/* ndim of a tensor-list argument whose shapes were recorded (PyTorch 2.x
+ * nests them in Input Dims: [[a, b], [c]]); its tensors and their elements
+ * in list_len and list_elems */
+#define RLI_ATEN_LIST (-2)
 typedef struct rli_aten_args {
   int32_t n_in;                                   /* inputs seen */
-  int32_t ndim[RLI_ATEN_MAX_IN];                  /* -1: not a tensor shape */
+  int32_t ndim[RLI_ATEN_MAX_IN];                  /* -1: not a tensor shape
+                                                     (or an unusable one) */
   double dims[RLI_ATEN_MAX_IN][RLI_ATEN_MAX_DIM];
+  int32_t list_len[RLI_ATEN_MAX_IN];              /* RLI_ATEN_LIST: tensors */
+  double list_elems[RLI_ATEN_MAX_IN];             /* RLI_ATEN_LIST: elements */
   int32_t has_dims, has_types, n_types, n_concrete;
   char types[RLI_ATEN_MAX_IN][32];
   char concrete[RLI_ATEN_MAX_IN][48];
@@ -195,6 +211,15 @@ int rli_aten_has_bwd(const char *fwd);
  * shapes do not fit. */
 int rli_aten_bwd_cost(const char *fwd, const rli_aten_args *a, rli_cost *c, char *why,
                       size_t cap);
+
+/* An op's cost counted in elements (per_elem) made a cost in bytes with
+ * the element type of the kernel it launched, read from the kernel's name
+ * (the scalar type ATen's templates are instantiated with:
+ * multi_tensor_apply_kernel<..., BinaryOpListAlphaFunctor<float, ...>>,
+ * FusedAdamMathFunctor<c10::Half, ...>, CatArrayBatchedCopy<float, ...>,
+ * OpaqueType<4>). Returns 1 with out filled (a note saying where the type
+ * came from), 0 with why when the name gives no element type. */
+int rli_list_cost(const rli_cost *in, const char *kernel, rli_cost *out, char *why, size_t cap);
 
 /* The i-th base name of the table of ATen ops with a cost model (sorted);
  * NULL past the end. */

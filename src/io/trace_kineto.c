@@ -911,6 +911,38 @@ static uint64_t id_value(jp *p, int64_t *num, int *isnum) {
   return (uint64_t)(int64_t)v & ~(1ull << 63);
 }
 
+/* One tensor of a tensor list's shapes ([a, b, ...]): its elements, or -1
+ * when a dimension is negative, absurd or not a number (the rest of it
+ * skipped). */
+static double list_member(jp *p) {
+  expect(p, '[', "a shape in a tensor list (Input Dims)");
+  double n = 1;
+  int bad = 0;
+  if (ws(p) == ']') { p->pos++; return 1; }
+  for (;;) {
+    int d = ws(p);
+    if (d == '-' || (d >= '0' && d <= '9')) {
+      double v = number(p, NULL);
+      if (v >= 0 && v < 1e15) n *= v;
+      else bad = 1;
+    } else {
+      skip_value(p, 3);
+      bad = 1;
+    }
+    int e = ws(p);
+    if (e == ',') { p->pos++; continue; }
+    expect(p, ']', "',' or ']' in Input Dims");
+    break;
+  }
+  return bad || !(n < 1e18) ? -1 : n;
+}
+
+/* Input Dims: one entry per argument, a tensor's shape [a, b, ...], [] for
+ * a scalar or an unrecorded tensor list, and (PyTorch 2.x) a tensor list's
+ * shapes nested, [[a, b], [c]] (RLI_ATEN_LIST: its tensors and elements). A
+ * shape the model cannot use (a negative dimension, numbers mixed with
+ * shapes, deeper nesting) gets ndim -1: that op is uncovered, the file is
+ * still read. */
 static void parse_dims(jp *p, rli_aten_args *a) {
   expect(p, '[', "an array (Input Dims)");
   a->has_dims = 1;
@@ -921,7 +953,8 @@ static void parse_dims(jp *p, rli_aten_args *a) {
     int c = ws(p);
     if (c == '[' && i < RLI_ATEN_MAX_IN) {
       p->pos++;
-      int nd = 0, bad = 0;
+      int nd = 0, bad = 0, nl = 0;
+      double le = 0;
       if (ws(p) == ']') p->pos++;
       else
         for (;;) {
@@ -931,8 +964,13 @@ static void parse_dims(jp *p, rli_aten_args *a) {
             if (nd < RLI_ATEN_MAX_DIM && v >= 0 && v < 1e15) a->dims[i][nd] = v;
             else bad = 1;
             nd++;
+          } else if (d == '[') {
+            double m = list_member(p); /* a TensorList: shapes inside */
+            if (m < 0) bad = 1;
+            else le += m;
+            nl++;
           } else {
-            skip_value(p, 2); /* a TensorList: shapes inside */
+            skip_value(p, 2);
             bad = 1;
           }
           int e = ws(p);
@@ -940,7 +978,10 @@ static void parse_dims(jp *p, rli_aten_args *a) {
           expect(p, ']', "',' or ']' in Input Dims");
           break;
         }
-      a->ndim[i] = bad ? -1 : nd;
+      if (nd && nl) bad = 1; /* numbers and shapes in one argument */
+      a->ndim[i] = bad ? -1 : nl ? RLI_ATEN_LIST : nd;
+      a->list_len[i] = nl;
+      a->list_elems[i] = bad ? 0 : le;
       a->n_in++;
     } else {
       skip_value(p, 2);
@@ -1857,6 +1898,29 @@ static uint32_t group_cost(kin *k, const thread *th, uint32_t j, uint32_t cost) 
   return cost;
 }
 
+/* An op on tensor lists counted in elements (its element type is not in
+ * the profile) takes the type of the first kernel it launched, from the
+ * kernel's name (rli_list_cost); one op call launches kernels of one type
+ * (ATen's multi-tensor fast path requires it). */
+static uint32_t list_cost(kin *k, uint32_t kname, uint32_t cost) {
+  const rli_cost *c = rli_trace_cost_get(k->t, cost);
+  if (!c || c->per_elem == RLI_ELEM_NONE) return cost;
+  rli_cost in = *c, out;
+  char why[200];
+  const char *kn = rli_trace_strat(k->t, kname);
+  uint32_t r;
+  if (rli_list_cost(&in, kn ? kn : "", &out, why, sizeof why)) {
+    uint32_t nid = rli_trace_str(k->t, why, strlen(why));
+    if (nid == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+    out.note = nid + 1;
+    r = rli_trace_cost(k->t, &out);
+  } else {
+    r = rli_trace_cost_reason(k->t, RL_REASON_LISTS, why);
+  }
+  if (r == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  return r;
+}
+
 /* a module (python_function "nn.Module: X"), not an op */
 static int is_module(const kin *k, const op_rec *o) {
   return !(o->kind & LINKED) && k->kinds[o->kind].cost == RLI_NONE;
@@ -1930,7 +1994,8 @@ static void link_all(kin *k) {
       if (k->nlk >= LINKED) jfail(&k->p, RL_ENOMEM, 0, "");
       k->lk = xgrow(k, k->lk, sizeof *k->lk, k->nlk + 1, &k->caplk);
       k->lk[k->nlk].label = ok->label;
-      k->lk[k->nlk].inst = rli_trace_new_inst(t, group_cost(k, th, j, ok->cost));
+      k->lk[k->nlk].inst =
+          rli_trace_new_inst(t, list_cost(k, kr->name, group_cost(k, th, j, ok->cost)));
       if (k->lk[k->nlk].inst == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
       o->kind = LINKED | (uint32_t)k->nlk++;
     }

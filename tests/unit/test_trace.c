@@ -153,6 +153,83 @@ static void test_aten(void) {
     CHECK(rli_aten_cost("aten::mm", &a, &c, why, sizeof why) == 0);
     CHECK(strstr(why, "record_shapes") != NULL);
   }
+  /* tensor lists with their shapes (PyTorch 2.x): costs in elements, resolved by the kernel */
+  {
+    int nd[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    double d[13][4] = {{0}};
+    const char *t[] = {"TensorList", "TensorList", "TensorList", "TensorList", "TensorList",
+                       "TensorList", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar",
+                       "Scalar", "Scalar"};
+    rli_aten_args a = args(13, nd, d, t);
+    /* 2021-2023: [] for every list: sizes not recorded */
+    CHECK(rli_aten_cost("aten::_fused_adam_", &a, &c, why, sizeof why) == 0);
+    CHECK(c.reason == RL_REASON_LISTS && strstr(why, "tensor lists") != NULL);
+    CHECK(rli_aten_cost("aten::cat", &a, &c, why, sizeof why) == 0 && c.reason == RL_REASON_LISTS);
+    for (int i = 0; i < 4; i++) { a.ndim[i] = RLI_ATEN_LIST; a.list_len[i] = 3; a.list_elems[i] = 1000; }
+    a.ndim[5] = RLI_ATEN_LIST; a.list_len[5] = 3; a.list_elems[5] = 3; /* the step counters */
+    /* Adam, no weight decay recorded: F = 13 N, Q = 7 N elements */
+    CHECK(rli_aten_cost("aten::_fused_adam_", &a, &c, why, sizeof why) == 1);
+    CHECK(c.flops == 13000 && c.bytes == 7000 && c.per_elem == RLI_ELEM_FLOAT && c.dtype == -1);
+    /* AdamW with weight decay 0.01 and amsgrad (the fifth list not empty): 13 + 1 + 1, 9 N */
+    a.n_concrete = 13;
+    snprintf(a.concrete[9], sizeof a.concrete[9], "0.01");
+    a.ndim[4] = RLI_ATEN_LIST; a.list_len[4] = 3; a.list_elems[4] = 1000;
+    CHECK(rli_aten_cost("aten::_fused_adamw_", &a, &c, why, sizeof why) == 1);
+    CHECK(c.flops == 15000 && c.bytes == 9000);
+    /* Adam's weight decay is 2 per element */
+    CHECK(rli_aten_cost("aten::_fused_adam_", &a, &c, why, sizeof why) == 1 && c.flops == 16000);
+    /* a list of another size than the parameters' */
+    a.list_elems[2] = 999;
+    CHECK(rli_aten_cost("aten::_fused_adam_", &a, &c, why, sizeof why) == 0);
+    CHECK(c.reason == RL_REASON_SHAPES && strstr(why, "does not match") != NULL);
+    a.list_elems[2] = 1000;
+    /* a list with an unusable shape (the reader's ndim -1) */
+    a.ndim[3] = -1;
+    CHECK(rli_aten_cost("aten::_fused_adam_", &a, &c, why, sizeof why) == 0 && c.reason == RL_REASON_SHAPES);
+    a.ndim[3] = RLI_ATEN_LIST;
+    /* SGD with momentum buffers (third list), weight decay 0, not the first step: 2 + 3, Q 5 N */
+    a.n_concrete = 10;
+    snprintf(a.concrete[3], sizeof a.concrete[3], "0");
+    snprintf(a.concrete[9], sizeof a.concrete[9], "False");
+    CHECK(rli_aten_cost("aten::_fused_sgd_", &a, &c, why, sizeof why) == 1);
+    CHECK(c.flops == 5000 && c.bytes == 5000);
+    /* foreach: addcmul_(self[], t1[], t2[], value) reads 3 lists, writes one: F 3 N, Q 4 N */
+    rli_aten_args b = a;
+    b.n_in = b.n_types = 4;
+    snprintf(b.types[3], sizeof b.types[3], "Scalar");
+    b.ndim[3] = 0;
+    CHECK(rli_aten_cost("aten::_foreach_addcmul_", &b, &c, why, sizeof why) == 1);
+    CHECK(c.flops == 3000 && c.bytes == 4000 && c.per_elem == RLI_ELEM_FLOAT);
+    /* norm: reads the list, writes one element per tensor; zero_: writes; copy_: 2 N moved */
+    b.n_in = b.n_types = 1;
+    CHECK(rli_aten_cost("aten::_foreach_norm", &b, &c, why, sizeof why) == 1);
+    CHECK(c.flops == 2000 && c.bytes == 1003);
+    CHECK(rli_aten_cost("aten::_foreach_zero_", &b, &c, why, sizeof why) == 1);
+    CHECK(c.flops == 0 && c.bytes == 1000 && c.per_elem == RLI_ELEM_MOVE);
+    CHECK(rli_aten_cost("aten::_foreach_frobnicate_", &b, &c, why, sizeof why) == 0);
+    CHECK(c.reason == RL_REASON_NO_MODEL);
+    CHECK(rli_aten_cost("aten::cat", &b, &c, why, sizeof why) == 1);
+    CHECK(c.flops == 0 && c.bytes == 2000 && c.per_elem == RLI_ELEM_MOVE);
+    /* the element type from the kernel */
+    rli_cost in = c, out;
+    CHECK(rli_list_cost(&in, "void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, "
+                             "unsigned int, 1, 128, 1>(float*)", &out, why, sizeof why) == 1);
+    CHECK(out.bytes == 8000 && out.flops == 0 && out.roof == RLI_ROOF_HBM && out.per_elem == 0);
+    CHECK(rli_list_cost(&in, "CatArrayBatchedCopy_aligned16_contig<at::native::(anonymous "
+                             "namespace)::OpaqueType<8>, unsigned int, 2, 128, 1>", &out, why,
+                        sizeof why) == 1);
+    CHECK(out.bytes == 16000 && strstr(why, "8 B") != NULL);
+    b.n_in = b.n_types = 4;
+    CHECK(rli_aten_cost("aten::_foreach_addcmul_", &b, &c, why, sizeof why) == 1);
+    in = c;
+    CHECK(rli_list_cost(&in, "multi_tensor_apply_kernel<TensorListMetadata<3>, "
+                             "PointwiseOpScalarFunctor<c10::BFloat16, 3, 3, 0>, ...>", &out, why,
+                        sizeof why) == 1);
+    CHECK(out.dtype == RL_BF16 && out.bytes == 2 * in.bytes && out.flops == in.flops &&
+          out.roof == RLI_ROOF_CHIP);
+    CHECK(rli_list_cost(&in, "Cijk_Ailk_Bjlk_SB", &out, why, sizeof why) == 0);
+    CHECK(strstr(why, "no element type") != NULL);
+  }
   CHECK_STR(rli_device_hw_id("NVIDIA A100-PG509-200", 42297524224.0), "nvidia-a100-sxm4-40gb");
   CHECK_STR(rli_device_hw_id("NVIDIA A100-SXM4-80GB", 0), "nvidia-a100-sxm4-80gb");
   CHECK_STR(rli_device_hw_id("NVIDIA H100 80GB HBM3", 0), "nvidia-h100-sxm5");
