@@ -94,16 +94,9 @@ int cli_resolve_model(cli_ctx *ctx, const cli_opt *opts, const cli_model_flags *
   m.vocab = f->vocab;
   m.experts = f->experts;
   m.experts_active = f->experts_active;
-  if (f->mlp) {
-    if (strcmp(f->mlp, "gated") == 0) m.mlp = RL_MLP_GATED;
-    else if (strcmp(f->mlp, "plain") == 0) m.mlp = RL_MLP_PLAIN;
-    else return cli_error(ctx, "--mlp: '%s' is not gated or plain", f->mlp);
-  }
-  if (f->norm) {
-    if (strcmp(f->norm, "rms") == 0) m.norm = RL_NORM_RMS;
-    else if (strcmp(f->norm, "layer") == 0) m.norm = RL_NORM_LAYER;
-    else return cli_error(ctx, "--norm: '%s' is not rms or layer", f->norm);
-  }
+  rl_error pe;
+  if (f->mlp && rl_mlp_parse(f->mlp, &m.mlp, &pe)) return cli_error(ctx, "--mlp: %s", pe.msg);
+  if (f->norm && rl_norm_parse(f->norm, &m.norm, &pe)) return cli_error(ctx, "--norm: %s", pe.msg);
   m.tied_embeddings = f->tied;
   m.bias = f->bias;
   if (cli_seen(opts, "learned-pos")) {

@@ -28,8 +28,6 @@ static const char help[] =
     "  roofline model show llama3-8b\n"
     "  roofline model show ~/models/Meta-Llama-3-8B/config.json\n";
 
-static const char *mlp_name(int32_t k) { return k == RL_MLP_GATED ? "gated" : "plain"; }
-static const char *norm_name(int32_t k) { return k == RL_NORM_RMS ? "rmsnorm" : "layernorm"; }
 
 static size_t list_json(void *arg, char *buf, size_t cap) {
   (void)arg;
@@ -146,8 +144,8 @@ static void show_text(cli_ctx *ctx, const rl_model *m, const rl_model *cp, const
     fprintf(o, "  sliding-window attention: %.0f of the %.0f layers attend to the last %.0f tokens only\n",
             c.window_layers, c.layers, c.window);
   if (c.d_ff > 0)
-    fprintf(o, "  MLP %s, d_ff %.0f%s; %s; vocabulary %.0f, embeddings %s; %s\n", mlp_name(c.mlp), c.d_ff,
-            c.experts > 0 ? " per expert" : "", norm_name(c.norm), c.vocab,
+    fprintf(o, "  MLP %s, d_ff %.0f%s; %s; vocabulary %.0f, embeddings %s; %s\n", rl_mlp_name(c.mlp), c.d_ff,
+            c.experts > 0 ? " per expert" : "", rl_norm_name(c.norm), c.vocab,
             c.tied_embeddings ? "tied (the output layer reuses the table)" : "untied (a separate output layer)",
             c.bias ? "with biases" : "no biases");
   if (c.experts > 0) {

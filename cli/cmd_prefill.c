@@ -78,11 +78,8 @@ static int parse(cli_ctx *ctx, int argc, char **argv, prefill_opts *o) {
   if (!(new_tokens >= 0) || new_tokens != floor(new_tokens))
     return cli_error(ctx, "--new-tokens must be a whole number >= 0 (got %g)", new_tokens);
   o->impl = RL_ATTN_IMPL_FUSED;
-  if (impl) {
-    if (strcmp(impl, "fused") == 0) o->impl = RL_ATTN_IMPL_FUSED;
-    else if (strcmp(impl, "naive") == 0) o->impl = RL_ATTN_IMPL_NAIVE;
-    else return cli_error(ctx, "--attention-impl: '%s' is not fused or naive", impl);
-  }
+  rl_error ie;
+  if (impl && rl_attn_impl_parse(impl, &o->impl, &ie)) return cli_error(ctx, "--attention-impl: %s", ie.msg);
   o->prompt = prompt;
   o->batch = batch;
   o->new_tokens = new_tokens;
@@ -119,7 +116,7 @@ static void print_text(cli_ctx *ctx, prefill_opts *po, const rl_model *m, const 
             CLI_Q(r.memory_bytes, RL_UNIT_BYTES), cfg.tp > 1 ? " (per device)" : "", prompt + new_tokens,
             CLI_Q(r.mem_bytes, RL_UNIT_BYTES), cfg.tp > 1 ? "each device" : "the device");
   fprintf(o, "Prefill of %s (%s) on %s: %.0f prompt(s) of %.0f tokens, %s %s attention\n", c.id, c.name, hw.id,
-          batch, prompt, cfg.attention_impl == RL_ATTN_IMPL_NAIVE ? "naive" : "fused",
+          batch, prompt, rl_attn_impl_name(cfg.attention_impl),
           cfg.causal ? "causal" : "full (non-causal)");
   char pk[96];
   fprintf(o, "roof: %s, %s%s\n", cli_peak_label(&roof, pk, sizeof pk), CLI_Q(roof.bandwidth, RL_UNIT_BYTES_S),

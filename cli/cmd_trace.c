@@ -479,7 +479,8 @@ static int parse_flags(cli_ctx *ctx, int argc, char **argv, trace_opts *o) {
   if (bw_seen && !(o->bw > 0)) return cli_error(ctx, "--bw must be > 0");
   if (o->job) {
     if (o->plot) return cli_error(ctx, "--plot takes one trace, not a job of several");
-    if (o->format && strcmp(o->format, "kineto") && strcmp(o->format, "pytorch"))
+    int32_t jf = RL_TRACE_AUTO;
+    if (o->format && (rl_trace_format_parse(o->format, &jf, NULL) || jf != RL_TRACE_KINETO))
       return cli_error(ctx, "a job of several traces reads PyTorch (Kineto) traces only, not --format %s", o->format);
     return CLI_OK;
   }

@@ -566,6 +566,17 @@ typedef enum rl_norm_kind {
   RL_NORM_LAYER = 1 /* LayerNorm: gain and bias, 2d per norm */
 } rl_norm_kind;
 
+/* "gated", "plain"; NULL if unknown. rl_mlp_parse accepts those names
+ * (ASCII case ignored); RL_EINVAL "'x' is not gated or plain" otherwise. */
+RL_API const char *rl_mlp_name(int32_t kind);
+RL_API rl_status rl_mlp_parse(const char *name, int32_t *kind, rl_error *err);
+/* The records' names "rmsnorm", "layernorm"; NULL if unknown.
+ * rl_norm_parse reads the short words of --norm and data/models.csv,
+ * "rms" and "layer" (ASCII case ignored); RL_EINVAL "'x' is not rms or
+ * layer" otherwise. */
+RL_API const char *rl_norm_name(int32_t kind);
+RL_API rl_status rl_norm_parse(const char *name, int32_t *kind, rl_error *err);
+
 typedef struct rl_model {
   char id[RL_MODEL_ID_MAX];       /* "llama3-8b" */
   char name[RL_MODEL_TEXT_MAX];   /* "Llama 3 8B" */
@@ -757,6 +768,11 @@ typedef struct rl_infer_cfg {
 
 #define RL_ATTN_IMPL_FUSED 0
 #define RL_ATTN_IMPL_NAIVE 1
+/* "fused", "naive"; NULL if unknown. rl_attn_impl_parse accepts those
+ * names (ASCII case ignored); RL_EINVAL "'x' is not fused or naive"
+ * otherwise. */
+RL_API const char *rl_attn_impl_name(int32_t impl);
+RL_API rl_status rl_attn_impl_parse(const char *name, int32_t *impl, rl_error *err);
 
 #define RL_GROUP_CHANNEL (-1.0) /* one scale per output channel */
 #define RL_GROUP_NONE (-2.0)    /* no scale bytes (the peers' convention) */

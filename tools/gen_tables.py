@@ -63,6 +63,14 @@ def units():
 UNIT_OF, UNITS = units()
 
 
+def enum_words(table):
+    """An enum's words as the C library parses them, from its table in
+    src/core/enums.c ({[RL_X] = "word", ...}): {word: "RL_X"}."""
+    src = c_source("src", "core", "enums.c")
+    body = re.search(r"\b" + table + r"\[\] = \{(.*?)\};", src, re.S).group(1)
+    return {w: e for e, w in re.findall(r'\[(RL_\w+)\] = "(.*?)"', body)}
+
+
 def hw_columns():
     """The hardware schema, read from its one definition: the column table in
     src/core/hw.c (one TEXT/PEAK/NUM/NUMJ/INT/BOOL row per CSV column, each
@@ -256,8 +264,7 @@ MODEL_OPT_INT = ["window", "window_layers", "norms_per_layer", "shared_experts",
                  "dense_d_ff", "q_lora_rank", "kv_lora_rank", "rope_dim", "nope_dim", "v_head_dim"]
 MODEL_FLAGS = ["tied", "learned_pos"]
 MODEL_BIAS = {"0": "0", "1": "1", "qkv": "RL_BIAS_QKV"}
-MODEL_ENUMS = {"mlp": {"gated": "RL_MLP_GATED", "plain": "RL_MLP_PLAIN"},
-               "norm": {"rms": "RL_NORM_RMS", "layer": "RL_NORM_LAYER"}}
+MODEL_ENUMS = {"mlp": enum_words("mlp_names"), "norm": enum_words("norm_words")}
 MODEL_ACTS = {"": "RL_ACT_DEFAULT", "silu": "RL_ACT_SILU", "gelu-tanh": "RL_ACT_GELU_TANH",
               "gelu-erf": "RL_ACT_GELU_ERF", "relu": "RL_ACT_RELU"}
 MODEL_DTYPES = {"fp32": "RL_FP32", "bf16": "RL_BF16", "fp16": "RL_FP16", "fp8": "RL_FP8"}

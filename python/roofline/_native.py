@@ -116,10 +116,7 @@ class LayerShape(ctypes.Structure):
 
 
 # ---- models and LLM economics -------------------------------------------------
-# rl_mlp_kind, rl_norm_kind, rl_embed_conv, rl_attn_conv, rl_recompute, rl_coll_kind
-EMBED = {"gathered": 0, "full": 1}
-ATTENTION = {"full": 0, "causal": 1, "none": 2}
-RECOMPUTE = {"none": 0, "selective": 1, "full": 2}
+# the enums' names are the library's (rl_mlp_parse, rl_embed_parse, ...)
 
 
 class Model(ctypes.Structure):
@@ -375,6 +372,12 @@ def _declare(lib):
         "rl_mfu_conventions": (ctypes.c_int, [P(Model), P(MfuCfg), P(MfuConvention), I32,
                                               P(I32), E]),
         "rl_coll_name": (C, [I32]),
+        "rl_mlp_parse": (ctypes.c_int, [C, P(I32), E]),
+        "rl_norm_parse": (ctypes.c_int, [C, P(I32), E]),
+        "rl_attn_impl_parse": (ctypes.c_int, [C, P(I32), E]),
+        "rl_embed_parse": (ctypes.c_int, [C, P(I32), E]),
+        "rl_attn_parse": (ctypes.c_int, [C, P(I32), E]),
+        "rl_recompute_parse": (ctypes.c_int, [C, P(I32), E]),
         "rl_coll_parse": (ctypes.c_int, [C, P(I32), E]),
         "rl_coll_cfg_init": (CollCfg, []),
         "rl_collective": (ctypes.c_int, [P(CollCfg), P(CollResult), E]),

@@ -40,6 +40,16 @@ def _err():
     return _native.Error()
 
 
+def _choice(parse, value, what):
+    """An enum's value from its name through the library's parser (rl_mlp_parse,
+    rl_embed_parse, ...), whose error lists the names."""
+    out = _ct.c_int32()
+    err = _err()
+    if parse(str(value).encode(), _ct.byref(out), _ct.byref(err)):
+        raise ValueError(f"{what}: {err.msg.decode('utf-8', 'replace')}")
+    return out.value
+
+
 def _record(fn, *args):
     """Call a snprintf-style writer twice (size, then write) and parse its JSON."""
     need = fn(*args, None, 0)
@@ -150,13 +160,9 @@ def _resolve_model(model, sizes, heads_optional=False):
     if one_head:
         m.heads = 1
     if "mlp" in shape:
-        if shape["mlp"] not in ("gated", "plain"):
-            raise ValueError(f"mlp: '{shape['mlp']}' is not gated or plain")
-        m.mlp = 0 if shape["mlp"] == "gated" else 1
+        m.mlp = _choice(_lib.rl_mlp_parse, shape["mlp"], "mlp")
     if "norm" in shape:
-        if shape["norm"] not in ("rms", "layer"):
-            raise ValueError(f"norm: '{shape['norm']}' is not rms or layer")
-        m.norm = 0 if shape["norm"] == "rms" else 1
+        m.norm = _choice(_lib.rl_norm_parse, shape["norm"], "norm")
     m.tied_embeddings = int(bool(shape.get("tied")))
     m.bias = int(bool(shape.get("bias")))
     if "learned_pos" in shape:
@@ -341,9 +347,7 @@ def _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype, 
     if tp == 1 and comm_latency is not None:
         raise ValueError("comm_latency applies with tp > 1 only")
     if embedding is not None:
-        if embedding not in _native.EMBED:
-            raise ValueError(f"embedding: '{embedding}' is not gathered or full")
-        cfg.embedding = _native.EMBED[embedding]
+        cfg.embedding = _choice(_lib.rl_embed_parse, embedding, "embedding")
     for what, v in (("peak", peak), ("bw", bw), ("mem", mem)):
         if v is not None and not _num(v, {"peak": "FLOP/s", "bw": "B/s", "mem": "B"}[what], what) > 0:
             raise ValueError(f"{what} must be > 0")
@@ -454,9 +458,7 @@ def prefill(model=None, prompt=None, batch=1, new_tokens=0, causal=None, no_caus
     cfg.context, cfg.batch, cfg.new_tokens = p, b, nt
     cfg.causal = 0 if (no_causal or causal is False) else 1
     if attention_impl is not None:
-        if attention_impl not in ("fused", "naive"):
-            raise ValueError(f"attention_impl: '{attention_impl}' is not fused or naive")
-        cfg.attention_impl = 1 if attention_impl == "naive" else 0
+        cfg.attention_impl = _choice(_lib.rl_attn_impl_parse, attention_impl, "attention_impl")
     ops = (_native.PrefillOp * _native.RL_PREFILL_OPS)()
     r = _native.PrefillResult()
     err = _err()
@@ -609,12 +611,6 @@ def _mfu_run(m, cfg):
     return r
 
 
-def _choice(table, value, what):
-    if value not in table:
-        raise ValueError(f"{what}: '{value}' is not {', '.join(list(table)[:-1])} or {list(table)[-1]}")
-    return table[value]
-
-
 def utilization(n_params, n_layers, d_model, seq_len, tokens_per_s, n_gpus, peak,
                 recompute="none", sparse_peak=False):
     """The (MFU, HFU) of a training run, as fractions:
@@ -641,7 +637,7 @@ def utilization(n_params, n_layers, d_model, seq_len, tokens_per_s, n_gpus, peak
     cfg.peak = _num(peak, "FLOP/s", "peak")
     cfg.sparse_peak = 2 * cfg.peak
     cfg.use_sparse = 1 if sparse_peak else 0
-    cfg.recompute = _choice(_native.RECOMPUTE, recompute, "recompute")
+    cfg.recompute = _choice(_lib.rl_recompute_parse, recompute, "recompute")
     r = _mfu_run(m, cfg)
     return (r.mfu, r.hfu)
 
@@ -680,9 +676,9 @@ def mfu(model=None, seq=None, tokens_per_s=None, gpus=None, tokens_per_step=None
     n = _whole(gpus, "count", "gpus", 1, "a whole number >= 1")
     cfg = _lib.rl_mfu_cfg_init()
     if attention is not None:
-        cfg.attention = _choice(_native.ATTENTION, attention, "attention")
+        cfg.attention = _choice(_lib.rl_attn_parse, attention, "attention")
     if recompute is not None:
-        cfg.recompute = _choice(_native.RECOMPUTE, recompute, "recompute")
+        cfg.recompute = _choice(_lib.rl_recompute_parse, recompute, "recompute")
     if padding is not None:
         text = str(padding).strip()
         if isinstance(padding, str) and text.endswith("%"):

@@ -228,7 +228,7 @@ rl_status rl_layer_ops(const rl_layer_shape *sh, rl_op *ops,
     ops[i].seq = sh->seq;
     ops[i].head_dim = sh->head_dim;
     if (k) ops[i].flags = RL_OP_FUSED;
-    snprintf(labels[i], RL_LABEL_MAX, "attention %s", k ? "fused" : "naive");
+    snprintf(labels[i], RL_LABEL_MAX, "attention %s", rl_attn_impl_name(k ? RL_ATTN_IMPL_FUSED : RL_ATTN_IMPL_NAIVE));
   }
   /* validate every shape now, so callers get one clear error */
   for (int32_t j = 0; j < i; j++) {

@@ -1,7 +1,8 @@
 /*
  * enums.c -- the names of the enums the command line and the JSON records
- * spell (attention convention, recomputation, embedding convention), so
- * that each is written once: rl_*_name for output, rl_*_parse for input.
+ * spell (attention convention, recomputation, embedding convention, MLP
+ * and norm kinds, attention implementation), so that each is written
+ * once: rl_*_name for output, rl_*_parse for input.
  * The op kinds (ops.c), formats (dtype.c), collectives (comm.c) and trace
  * formats (src/io/trace_src.c) keep their names beside their tables.
  */
@@ -10,6 +11,11 @@
 static const char *const attn_names[] = {"full", "causal", "none"};
 static const char *const recompute_names[] = {"none", "selective", "full"};
 static const char *const embed_names[] = {"gathered", "full"};
+static const char *const mlp_names[] = {[RL_MLP_GATED] = "gated", [RL_MLP_PLAIN] = "plain"};
+/* the records' names, and the short words --norm and data/models.csv use */
+static const char *const norm_names[] = {[RL_NORM_RMS] = "rmsnorm", [RL_NORM_LAYER] = "layernorm"};
+static const char *const norm_words[] = {[RL_NORM_RMS] = "rms", [RL_NORM_LAYER] = "layer"};
+static const char *const impl_names[] = {[RL_ATTN_IMPL_FUSED] = "fused", [RL_ATTN_IMPL_NAIVE] = "naive"};
 
 #define N(a) ((int32_t)(sizeof a / sizeof a[0]))
 
@@ -18,6 +24,9 @@ const char *rl_recompute_name(int32_t r) {
   return r >= 0 && r < N(recompute_names) ? recompute_names[r] : NULL;
 }
 const char *rl_embed_name(int32_t e) { return e >= 0 && e < N(embed_names) ? embed_names[e] : NULL; }
+const char *rl_mlp_name(int32_t k) { return k >= 0 && k < N(mlp_names) ? mlp_names[k] : NULL; }
+const char *rl_norm_name(int32_t k) { return k >= 0 && k < N(norm_names) ? norm_names[k] : NULL; }
+const char *rl_attn_impl_name(int32_t i) { return i >= 0 && i < N(impl_names) ? impl_names[i] : NULL; }
 
 rl_status rl_attn_parse(const char *name, int32_t *out, rl_error *err) {
   return rli_name_parse(attn_names, N(attn_names), name, out, err);
@@ -27,4 +36,13 @@ rl_status rl_recompute_parse(const char *name, int32_t *out, rl_error *err) {
 }
 rl_status rl_embed_parse(const char *name, int32_t *out, rl_error *err) {
   return rli_name_parse(embed_names, N(embed_names), name, out, err);
+}
+rl_status rl_mlp_parse(const char *name, int32_t *out, rl_error *err) {
+  return rli_name_parse(mlp_names, N(mlp_names), name, out, err);
+}
+rl_status rl_norm_parse(const char *name, int32_t *out, rl_error *err) {
+  return rli_name_parse(norm_words, N(norm_words), name, out, err);
+}
+rl_status rl_attn_impl_parse(const char *name, int32_t *out, rl_error *err) {
+  return rli_name_parse(impl_names, N(impl_names), name, out, err);
 }

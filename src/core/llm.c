@@ -881,7 +881,7 @@ static rl_status prefill_pass(acc *a, const plan *pl, const rl_infer_cfg *cfg, d
    * causal convention halves T^2) */
   int fused = cfg->attention_impl != RL_ATTN_IMPL_NAIVE;
   double Lw = m->window > 0 ? m->window_layers : 0, Lf = L - Lw;
-  const char *impl = fused ? "fused" : "naive";
+  const char *impl = rl_attn_impl_name(fused ? RL_ATTN_IMPL_FUSED : RL_ATTN_IMPL_NAIVE);
   char label[RL_LABEL_MAX];
   if (mla) {
     /* latent attention, prefill in the expanded form: the kv up projection

@@ -105,8 +105,6 @@ static void jw_words(jw *j, const char *key, const char *s) {
 
 static size_t jw_end(jw *j) { return rli_out_end(&j->o); }
 
-static const char *mlp_name(int32_t k) { return k == RL_MLP_GATED ? "gated" : "plain"; }
-static const char *norm_name(int32_t k) { return k == RL_NORM_RMS ? "rmsnorm" : "layernorm"; }
 static const char *attn_name(int32_t a) { return rl_attn_name(a) ? rl_attn_name(a) : "none"; }
 static const char *rec_name(int32_t r) { return rl_recompute_name(r) ? rl_recompute_name(r) : "none"; }
 
@@ -143,9 +141,9 @@ static void model_members(jw *j, const rl_model *m, int32_t kv_dtype, int with_k
   jw_num(j, "max_seq", c.max_seq);
   jw_num(j, "experts", c.experts);
   jw_num(j, "experts_active", c.experts_active);
-  jw_str(j, "mlp", mlp_name(c.mlp));
+  jw_str(j, "mlp", rl_mlp_name(c.mlp));
   jw_str(j, "activation", rl_model_act_name(&c));
-  jw_str(j, "norm", norm_name(c.norm));
+  jw_str(j, "norm", rl_norm_name(c.norm));
   jw_bool(j, "tied_embeddings", c.tied_embeddings);
   jw_bool(j, "bias", c.bias != 0);
   jw_str(j, "bias_on", c.bias == RL_BIAS_QKV ? "qkv" : c.bias ? "all" : "none");
@@ -364,7 +362,8 @@ size_t rl_prefill_json(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof
   jw_num(&j, "batch", cfg->batch > 0 ? cfg->batch : 1);
   jw_num(&j, "tokens", r->tokens);
   jw_bool(&j, "causal", cfg->causal);
-  jw_str(&j, "attention_impl", cfg->attention_impl == RL_ATTN_IMPL_NAIVE ? "naive" : "fused");
+  jw_str(&j, "attention_impl",
+         rl_attn_impl_name(cfg->attention_impl == RL_ATTN_IMPL_NAIVE ? RL_ATTN_IMPL_NAIVE : RL_ATTN_IMPL_FUSED));
   jw_num(&j, "flops", r->flops);
   jw_num(&j, "bytes", r->bytes);
   jw_num(&j, "intensity", r->flops / r->bytes);

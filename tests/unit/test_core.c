@@ -476,6 +476,22 @@ static void test_enum_names(void) {
   CHECK_STR(e.msg, "'half' is not full, causal or none");
   CHECK(rl_recompute_parse("", &v, &e) == RL_EINVAL);
   CHECK(rl_attn_name(3) == NULL && rl_trace_format_name(9) == NULL);
+  for (int32_t m = RL_MLP_GATED; m <= RL_MLP_PLAIN; m++)
+    CHECK(rl_mlp_parse(rl_mlp_name(m), &v, NULL) == RL_OK && v == m);
+  for (int32_t i = RL_ATTN_IMPL_FUSED; i <= RL_ATTN_IMPL_NAIVE; i++)
+    CHECK(rl_attn_impl_parse(rl_attn_impl_name(i), &v, NULL) == RL_OK && v == i);
+  /* norms: the records say rmsnorm/layernorm, the flag and the model table rms/layer */
+  CHECK_STR(rl_norm_name(RL_NORM_RMS), "rmsnorm");
+  CHECK_STR(rl_norm_name(RL_NORM_LAYER), "layernorm");
+  CHECK(rl_norm_parse("rms", &v, NULL) == RL_OK && v == RL_NORM_RMS);
+  CHECK(rl_norm_parse("layer", &v, NULL) == RL_OK && v == RL_NORM_LAYER);
+  CHECK(rl_mlp_parse("swiglu", &v, &e) == RL_EINVAL);
+  CHECK_STR(e.msg, "'swiglu' is not gated or plain");
+  CHECK(rl_norm_parse("batch", &v, &e) == RL_EINVAL);
+  CHECK_STR(e.msg, "'batch' is not rms or layer");
+  CHECK(rl_attn_impl_parse("flash", &v, &e) == RL_EINVAL);
+  CHECK_STR(e.msg, "'flash' is not fused or naive");
+  CHECK(rl_mlp_name(2) == NULL && rl_norm_name(-1) == NULL && rl_attn_impl_name(2) == NULL);
   rl_hw h;
   CHECK(rl_hw_find(rl_default_hw(), NULL, 0, &h, NULL) == RL_OK && strcmp(h.id, RL_DEFAULT_HW) == 0);
 }
