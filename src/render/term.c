@@ -124,24 +124,34 @@ static void xtick(char *buf, size_t cap, int k) {
   else snprintf(buf, cap, "1e%d", k);
 }
 
-size_t rl_plot_term(const rl_plot *p, char *buf, size_t cap) {
-  rli_out o;
-  rli_out_init(&o, buf, cap);
-  if (!p) return rli_out_end(&o);
+/* The glyph of the i-th drawable point: A-Z, then a-z, then '*'. */
+static uint32_t point_glyph(int letter) {
+  return letter < 26 ? (uint32_t)('A' + letter) : letter < 52 ? (uint32_t)('a' + letter - 26) : '*';
+}
+
+static int roof_ok(const rl_plot_roof *r) { return r->peak > 0 && r->bandwidth > 0; }
+
+/* How the H rows are shared: title, plot, two axis rows, the roofs, the
+ * points (in ncol columns), and a "+N more" line when they do not all fit. */
+typedef struct rows {
+  int W, H, ncol, npts;
+  int shown_roofs, shown_pts, more, plot_rows;
+} rows;
+
+#define MIN_PLOT_ROWS 8
+#define YLAB 12 /* "100 TFLOP/s" + axis */
+
+static void plan_rows(const rl_plot *p, rows *L) {
   int W = p->width > 0 ? p->width : 100, H = p->height > 0 ? p->height : 30;
   if (W < 60) W = 60;
   if (W > 400) W = 400;
   if (H < 16) H = 16;
   if (H > 200) H = 200;
-  int ascii = (p->flags & RL_PLOT_ASCII) != 0, color = (p->flags & RL_PLOT_COLOR) != 0;
   int npts = 0;
   for (int32_t i = 0; i < p->n_points; i++) npts += rli_plot_point_ok(&p->points[i]);
   int ncol = W >= 90 ? 2 : 1;
-  /* rows: title, plot, two axis rows, the roofs, the points (in ncol
-   * columns), and a "+N more" line when they do not all fit */
-  const int min_plot = 8;
   int roof_rows = (int)p->n_roofs, pt_rows = (npts + ncol - 1) / ncol;
-  int room = H - 1 - 2 - min_plot;
+  int room = H - 1 - 2 - MIN_PLOT_ROWS;
   if (roof_rows > room) roof_rows = room > 1 ? room : 1;
   int more = 0;
   if (roof_rows + pt_rows > room) {
@@ -149,70 +159,64 @@ size_t rl_plot_term(const rl_plot *p, char *buf, size_t cap) {
     if (pt_rows < 0) pt_rows = 0;
     more = 1;
   }
-  int shown_roofs = roof_rows < p->n_roofs ? roof_rows : (int)p->n_roofs;
-  int shown_pts = pt_rows * ncol < npts ? pt_rows * ncol : npts;
-  int legend_rows = roof_rows + pt_rows + more;
-  int plot_rows = H - 1 - 2 - legend_rows;
-  if (plot_rows < min_plot) plot_rows = min_plot;
-  const int ylab = 12; /* "100 TFLOP/s" + axis */
-  canvas cv;
-  cv.w = W - ylab - 1;
-  cv.h = plot_rows;
-  cv.ascii = ascii;
-  rli_plot_axes(p, &cv.ax);
-  cv.c = calloc((size_t)cv.w * (size_t)cv.h, sizeof *cv.c);
-  if (!cv.c) return rli_out_end(&o);
-  for (int i = 0; i < cv.w * cv.h; i++) cv.c[i].color = -1;
-  double Imax = pow(10, cv.ax.x1), Imin = pow(10, cv.ax.x0);
+  L->W = W, L->H = H, L->ncol = ncol, L->npts = npts, L->more = more;
+  L->shown_roofs = roof_rows < p->n_roofs ? roof_rows : (int)p->n_roofs;
+  L->shown_pts = pt_rows * ncol < npts ? pt_rows * ncol : npts;
+  L->plot_rows = H - 1 - 2 - (roof_rows + pt_rows + more);
+  if (L->plot_rows < MIN_PLOT_ROWS) L->plot_rows = MIN_PLOT_ROWS;
+}
 
+/* The roofs, gap lines, ridge markers, roof glyphs and points on the grid. */
+static void draw(canvas *cv, const rl_plot *p) {
+  double Imax = pow(10, cv->ax.x1), Imin = pow(10, cv->ax.x0);
   /* roofs: ceilings and L2 first, so the main roof wins shared cells */
   for (int32_t i = 0; i < p->n_roofs; i++) {
     const rl_plot_roof *r = &p->roofs[i];
-    if (!(r->peak > 0 && r->bandwidth > 0)) continue;
+    if (!roof_ok(r)) continue;
     for (int32_t c = 0; c < r->n_ceilings; c++)
-      line(&cv, r->ceiling[c] / r->bandwidth, r->ceiling[c], Imax, r->ceiling[c], '.', (int)i, 1);
+      line(cv, r->ceiling[c] / r->bandwidth, r->ceiling[c], Imax, r->ceiling[c], '.', (int)i, 1);
     for (int32_t k = 0; k < r->n_levels && k < RL_PLOT_LEVELS; k++) {
       double bw = r->level_bw[k];
       if (!(bw > 0)) continue;
-      double Ia = fmax(Imin, pow(10, cv.ax.y0) / bw);
-      line(&cv, Ia, bw * Ia, r->peak / bw, r->peak, ':', (int)i, 1);
+      double Ia = fmax(Imin, pow(10, cv->ax.y0) / bw);
+      line(cv, Ia, bw * Ia, r->peak / bw, r->peak, ':', (int)i, 1);
     }
   }
   for (int32_t i = 0; i < p->n_roofs; i++) {
     const rl_plot_roof *r = &p->roofs[i];
-    if (!(r->peak > 0 && r->bandwidth > 0)) continue;
-    double ridge = r->peak / r->bandwidth, Ia = fmax(Imin, pow(10, cv.ax.y0) / r->bandwidth);
+    if (!roof_ok(r)) continue;
+    double ridge = r->peak / r->bandwidth, Ia = fmax(Imin, pow(10, cv->ax.y0) / r->bandwidth);
     /* ASCII: the first roof is / and -, the others one mark each */
     char cs = i == 0 ? '/' : ascii_mark(i), cf = i == 0 ? '-' : ascii_mark(i);
-    line(&cv, Ia, r->bandwidth * Ia, ridge, r->peak, cs, (int)i, 0);
-    line(&cv, ridge, r->peak, Imax, r->peak, cf, (int)i, 0);
+    line(cv, Ia, r->bandwidth * Ia, ridge, r->peak, cs, (int)i, 0);
+    line(cv, ridge, r->peak, Imax, r->peak, cf, (int)i, 0);
   }
   /* measured points: a gap line up to the roof */
   for (int32_t i = 0; i < p->n_points; i++) {
     const rl_plot_point *pt = &p->points[i];
     if (!rli_plot_point_ok(pt) || !pt->measured || !(pt->roof_perf > pt->perf)) continue;
-    line(&cv, pt->intensity, pt->perf, pt->intensity, pt->roof_perf, ':',
+    line(cv, pt->intensity, pt->perf, pt->intensity, pt->roof_perf, ':',
          pt->roof >= 0 && pt->roof < p->n_roofs ? (int)pt->roof : -1, 0);
   }
   /* ridge markers, then points (letters) */
   for (int32_t i = 0; i < p->n_roofs; i++) {
     const rl_plot_roof *r = &p->roofs[i];
-    if (!(r->peak > 0 && r->bandwidth > 0)) continue;
-    int cx = (int)(sx(&cv, r->peak / r->bandwidth) / 2), cy = (int)(sy(&cv, r->peak) / 4);
-    if (cx >= 0 && cx < cv.w && cy >= 0 && cy < cv.h) {
-      cv.c[cy * cv.w + cx].ch = ascii ? '+' : 0x25C6;
-      cv.c[cy * cv.w + cx].color = (int8_t)i;
+    if (!roof_ok(r)) continue;
+    int cx = (int)(sx(cv, r->peak / r->bandwidth) / 2), cy = (int)(sy(cv, r->peak) / 4);
+    if (cx >= 0 && cx < cv->w && cy >= 0 && cy < cv->h) {
+      cv->c[cy * cv->w + cx].ch = cv->ascii ? '+' : 0x25C6;
+      cv->c[cy * cv->w + cx].color = (int8_t)i;
     }
   }
   /* each roof's glyph at the right end of its flat roof (leftwards past
    * the glyphs of roofs at the same height) */
   for (int32_t i = 0; i < p->n_roofs; i++) {
     const rl_plot_roof *r = &p->roofs[i];
-    if (!(r->peak > 0 && r->bandwidth > 0)) continue;
-    int cy = (int)(sy(&cv, r->peak) / 4);
-    if (cy < 0 || cy >= cv.h) continue;
-    for (int cx = cv.w - 1; cx > cv.w / 2; cx--) {
-      cell *c = &cv.c[cy * cv.w + cx];
+    if (!roof_ok(r)) continue;
+    int cy = (int)(sy(cv, r->peak) / 4);
+    if (cy < 0 || cy >= cv->h) continue;
+    for (int cx = cv->w - 1; cx > cv->w / 2; cx--) {
+      cell *c = &cv->c[cy * cv->w + cx];
       if (c->ch) continue;
       c->ch = (uint32_t)(unsigned char)roof_tag(i);
       c->dots = 0;
@@ -224,92 +228,94 @@ size_t rl_plot_term(const rl_plot *p, char *buf, size_t cap) {
   for (int32_t i = 0; i < p->n_points; i++) {
     const rl_plot_point *pt = &p->points[i];
     if (!rli_plot_point_ok(pt)) continue;
-    int cx = (int)(sx(&cv, pt->intensity) / 2), cy = (int)(sy(&cv, pt->perf) / 4);
-    uint32_t ch = letter < 26 ? (uint32_t)('A' + letter) : letter < 52 ? (uint32_t)('a' + letter - 26) : '*';
-    letter++;
-    if (cx < 0 || cx >= cv.w || cy < 0 || cy >= cv.h) continue;
-    cv.c[cy * cv.w + cx].ch = ch;
-    cv.c[cy * cv.w + cx].color = (int8_t)(pt->roof >= 0 && pt->roof < p->n_roofs ? pt->roof : -1);
+    int cx = (int)(sx(cv, pt->intensity) / 2), cy = (int)(sy(cv, pt->perf) / 4);
+    uint32_t ch = point_glyph(letter++);
+    if (cx < 0 || cx >= cv->w || cy < 0 || cy >= cv->h) continue;
+    cv->c[cy * cv->w + cx].ch = ch;
+    cv->c[cy * cv->w + cx].color = (int8_t)(pt->roof >= 0 && pt->roof < p->n_roofs ? pt->roof : -1);
   }
+}
 
-  /* title */
-  char tbuf[300];
-  rli_plot_clean(p->title && *p->title ? p->title : "Roofline", tbuf, sizeof tbuf, ascii);
-  put_cut(&o, tbuf, (size_t)W);
-  rli_out_puts(&o, "\n");
-  /* rows with y tick labels at decades */
-  int last_tick_row = -10;
-  for (int row = 0; row < cv.h; row++) {
+/* The grid's rows, with the y tick labels at decades. */
+static void print_grid(rli_out *o, const canvas *cv, const rl_plot *p, int color) {
+  int ascii = cv->ascii, last_tick_row = -10;
+  for (int row = 0; row < cv->h; row++) {
     char lab[48] = "";
     int tick = 0;
-    for (int k = (int)ceil(cv.ax.y0); k <= (int)floor(cv.ax.y1); k++) {
-      int ry = (int)(sy(&cv, pow(10, k)) / 4);
+    for (int k = (int)ceil(cv->ax.y0); k <= (int)floor(cv->ax.y1); k++) {
+      int ry = (int)(sy(cv, pow(10, k)) / 4);
       if (ry == row && row - last_tick_row > 1) {
         ytick(lab, sizeof lab, k);
         tick = 1;
         last_tick_row = row;
       }
     }
-    rli_out_printf(&o, "%*s", ylab - 1, lab);
-    if (ascii) rli_out_puts(&o, tick ? "+" : "|");
-    else put_utf8(&o, tick ? 0x2524 : 0x2502);
+    rli_out_printf(o, "%*s", YLAB - 1, lab);
+    if (ascii) rli_out_puts(o, tick ? "+" : "|");
+    else put_utf8(o, tick ? 0x2524 : 0x2502);
     int cur = -1;
-    for (int x = 0; x < cv.w; x++) {
-      const cell *c = &cv.c[row * cv.w + x];
+    for (int x = 0; x < cv->w; x++) {
+      const cell *c = &cv->c[row * cv->w + x];
       int want = c->ch || c->dots ? c->color : -1;
       int bold = c->ch >= 'A' && c->ch <= 'z';
       int code = want < 0 ? -1 : hue(p, want) * 2 + bold;
       if (color && code != cur) {
-        if (want < 0) rli_out_puts(&o, "\x1b[0m");
-        else set_color(&o, hue(p, want), bold);
+        if (want < 0) rli_out_puts(o, "\x1b[0m");
+        else set_color(o, hue(p, want), bold);
         cur = code;
       }
-      if (c->ch) put_utf8(&o, c->ch);
-      else if (c->dots && !ascii) put_utf8(&o, 0x2800u + c->dots);
-      else rli_out_puts(&o, " ");
+      if (c->ch) put_utf8(o, c->ch);
+      else if (c->dots && !ascii) put_utf8(o, 0x2800u + c->dots);
+      else rli_out_puts(o, " ");
     }
-    if (color && cur >= 0) rli_out_puts(&o, "\x1b[0m");
-    rli_out_puts(&o, "\n");
+    if (color && cur >= 0) rli_out_puts(o, "\x1b[0m");
+    rli_out_puts(o, "\n");
   }
-  /* x axis: a rule with ticks, then the decade labels */
-  rli_out_printf(&o, "%*s", ylab - 1, "");
-  char *labrow = calloc((size_t)cv.w + 32, 1);
-  if (labrow) memset(labrow, ' ', (size_t)cv.w + 31);
-  if (ascii) rli_out_puts(&o, "+");
-  else put_utf8(&o, 0x2514);
+}
+
+/* The x axis: a rule with ticks, then the decade labels and the unit. */
+static void print_x_axis(rli_out *o, const canvas *cv, int W) {
+  rli_out_printf(o, "%*s", YLAB - 1, "");
+  char *labrow = calloc((size_t)cv->w + 32, 1);
+  if (labrow) memset(labrow, ' ', (size_t)cv->w + 31);
+  if (cv->ascii) rli_out_puts(o, "+");
+  else put_utf8(o, 0x2514);
   int lastend = -2;
-  for (int x = 0; x < cv.w; x++) {
+  for (int x = 0; x < cv->w; x++) {
     int t = 0;
-    for (int k = (int)ceil(cv.ax.x0); k <= (int)floor(cv.ax.x1); k++)
-      if ((int)(sx(&cv, pow(10, k)) / 2) == x) {
+    for (int k = (int)ceil(cv->ax.x0); k <= (int)floor(cv->ax.x1); k++)
+      if ((int)(sx(cv, pow(10, k)) / 2) == x) {
         t = 1;
         char tl[24];
         xtick(tl, sizeof tl, k);
         int len = (int)strlen(tl), start = x - len / 2;
         if (start < 0) start = 0;
-        if (start > lastend + 1 && labrow && start + len < cv.w + 30) {
+        if (start > lastend + 1 && labrow && start + len < cv->w + 30) {
           memcpy(labrow + start, tl, (size_t)len);
           lastend = start + len;
         }
       }
-    if (ascii) rli_out_puts(&o, t ? "+" : "-");
-    else put_utf8(&o, t ? 0x252C : 0x2500);
+    if (cv->ascii) rli_out_puts(o, t ? "+" : "-");
+    else put_utf8(o, t ? 0x252C : 0x2500);
   }
-  rli_out_puts(&o, "\n");
+  rli_out_puts(o, "\n");
   if (labrow) {
-    int end = cv.w + 30;
+    int end = cv->w + 30;
     while (end > 0 && labrow[end - 1] == ' ') end--;
     labrow[end] = 0;
-    rli_out_printf(&o, "%*s", ylab, "");
-    size_t xroom = (size_t)(W - ylab);
+    rli_out_printf(o, "%*s", YLAB, "");
+    size_t xroom = (size_t)(W - YLAB);
     const char *unit = (size_t)end + 32 <= xroom ? "  FLOP/B (arithmetic intensity)" : " FLOP/B";
-    put_cut(&o, labrow, xroom);
-    if ((size_t)end + strlen(unit) <= xroom) rli_out_puts(&o, unit);
-    rli_out_puts(&o, "\n");
+    put_cut(o, labrow, xroom);
+    if ((size_t)end + strlen(unit) <= xroom) rli_out_puts(o, unit);
+    rli_out_puts(o, "\n");
     free(labrow);
   }
-  /* legend: roofs (their glyph, their line in their colour), then points */
-  for (int32_t i = 0; i < shown_roofs; i++) {
+}
+
+/* The legend's roofs: their glyph, their line in their colour, figures. */
+static void print_roofs(rli_out *o, const rl_plot *p, const rows *L, int ascii, int color) {
+  for (int32_t i = 0; i < L->shown_roofs; i++) {
     const rl_plot_roof *r = &p->roofs[i];
     char a[32], b[32], c[32], lab[RL_HW_TEXT_MAX], line_[400];
     rli_plot_clean(r->label, lab, sizeof lab, ascii);
@@ -318,21 +324,24 @@ size_t rl_plot_term(const rl_plot *p, char *buf, size_t cap) {
              rli_plot_q(b, sizeof b, r->bandwidth, RL_UNIT_BYTES_S),
              rli_plot_q(c, sizeof c, r->bandwidth > 0 ? r->peak / r->bandwidth : 0, RL_UNIT_FLOP_PER_BYTE),
              r->n_ceilings ? (ascii ? "; ... vector ceilings" : "; \xe2\xa0\x82\xe2\xa0\x82 vector ceilings") : "");
-    if (color) set_color(&o, hue(p, i), 1);
-    rli_out_printf(&o, "%c", roof_tag(i));
-    if (ascii) rli_out_printf(&o, i == 0 ? "-/" : "%c%c", ascii_mark(i), ascii_mark(i));
-    else rli_out_puts(&o, "\xe2\x94\x81\xe2\x94\x81");
-    if (color) rli_out_puts(&o, "\x1b[0m");
-    put_cut(&o, line_, (size_t)(W - 3));
-    rli_out_puts(&o, "\n");
+    if (color) set_color(o, hue(p, i), 1);
+    rli_out_printf(o, "%c", roof_tag(i));
+    if (ascii) rli_out_printf(o, i == 0 ? "-/" : "%c%c", ascii_mark(i), ascii_mark(i));
+    else rli_out_puts(o, "\xe2\x94\x81\xe2\x94\x81");
+    if (color) rli_out_puts(o, "\x1b[0m");
+    put_cut(o, line_, (size_t)(L->W - 3));
+    rli_out_puts(o, "\n");
   }
-  int colw = (W - 1) / ncol, k = 0;
-  letter = 0;
-  for (int32_t i = 0; i < p->n_points && k < shown_pts; i++) {
+}
+
+/* The legend's points, in L->ncol columns: glyph, label cut to fit,
+ * intensity, FLOP/s and the fraction of roof of a measured one. */
+static void print_points(rli_out *o, const rl_plot *p, const rows *L, int ascii, int color) {
+  int colw = (L->W - 1) / L->ncol, k = 0, letter = 0;
+  for (int32_t i = 0; i < p->n_points && k < L->shown_pts; i++) {
     const rl_plot_point *pt = &p->points[i];
     if (!rli_plot_point_ok(pt)) continue;
-    char mk = letter < 26 ? (char)('A' + letter) : letter < 52 ? (char)('a' + letter - 26) : '*';
-    letter++;
+    char mk = (char)point_glyph(letter++);
     char lab[RL_PLOT_LABEL_MAX], a[32], b[32], ent[300], rest[128];
     rli_plot_clean(pt->label, lab, sizeof lab, ascii);
     snprintf(rest, sizeof rest, " %s %s", rli_plot_q(a, sizeof a, pt->intensity, RL_UNIT_FLOP_PER_BYTE),
@@ -349,22 +358,48 @@ size_t rl_plot_term(const rl_plot *p, char *buf, size_t cap) {
     rli_out_end(&lo);
     snprintf(ent, sizeof ent, "%s%s", labcut, rest);
     int ri = pt->roof >= 0 && pt->roof < p->n_roofs ? (int)pt->roof : -1;
-    rli_out_puts(&o, " ");
-    if (color) set_color(&o, hue(p, ri), 1);
-    rli_out_printf(&o, "%c", mk);
-    if (color) rli_out_puts(&o, "\x1b[0m");
-    rli_out_puts(&o, " ");
+    rli_out_puts(o, " ");
+    if (color) set_color(o, hue(p, ri), 1);
+    rli_out_printf(o, "%c", mk);
+    if (color) rli_out_puts(o, "\x1b[0m");
+    rli_out_puts(o, " ");
     size_t n = rli_utf8_len(ent) + 2;
-    put_cut(&o, ent, (size_t)colw - 3);
-    if (++k % ncol == 0 || k == shown_pts) rli_out_puts(&o, "\n");
-    else for (size_t s = n + 1; s < (size_t)colw; s++) rli_out_puts(&o, " ");
+    put_cut(o, ent, (size_t)colw - 3);
+    if (++k % L->ncol == 0 || k == L->shown_pts) rli_out_puts(o, "\n");
+    else for (size_t s = n + 1; s < (size_t)colw; s++) rli_out_puts(o, " ");
   }
-  if (more) {
-    int hidden_r = (int)p->n_roofs - shown_roofs, hidden_p = npts - shown_pts;
-    rli_out_printf(&o, " +%d more", hidden_r + hidden_p);
-    if (hidden_r) rli_out_printf(&o, " (%d roof%s)", hidden_r, hidden_r > 1 ? "s" : "");
-    rli_out_puts(&o, ": a taller terminal (--height) shows them\n");
+  if (L->more) {
+    int hidden_r = (int)p->n_roofs - L->shown_roofs, hidden_p = L->npts - L->shown_pts;
+    rli_out_printf(o, " +%d more", hidden_r + hidden_p);
+    if (hidden_r) rli_out_printf(o, " (%d roof%s)", hidden_r, hidden_r > 1 ? "s" : "");
+    rli_out_puts(o, ": a taller terminal (--height) shows them\n");
   }
+}
+
+size_t rl_plot_term(const rl_plot *p, char *buf, size_t cap) {
+  rli_out o;
+  rli_out_init(&o, buf, cap);
+  if (!p) return rli_out_end(&o);
+  int ascii = (p->flags & RL_PLOT_ASCII) != 0, color = (p->flags & RL_PLOT_COLOR) != 0;
+  rows L;
+  plan_rows(p, &L);
+  canvas cv;
+  cv.w = L.W - YLAB - 1;
+  cv.h = L.plot_rows;
+  cv.ascii = ascii;
+  rli_plot_axes(p, &cv.ax);
+  cv.c = calloc((size_t)cv.w * (size_t)cv.h, sizeof *cv.c);
+  if (!cv.c) return rli_out_end(&o);
+  for (int i = 0; i < cv.w * cv.h; i++) cv.c[i].color = -1;
+  draw(&cv, p);
+  char tbuf[300];
+  rli_plot_clean(p->title && *p->title ? p->title : "Roofline", tbuf, sizeof tbuf, ascii);
+  put_cut(&o, tbuf, (size_t)L.W);
+  rli_out_puts(&o, "\n");
+  print_grid(&o, &cv, p, color);
+  print_x_axis(&o, &cv, L.W);
+  print_roofs(&o, p, &L, ascii, color);
+  print_points(&o, p, &L, ascii, color);
   free(cv.c);
   return rli_out_end(&o);
 }
