@@ -117,15 +117,7 @@ static int compute(cli_ctx *ctx, plot_opts *o, char **text, size_t *len) {
   plot_data d;
   int rc = plot_build(ctx, &o->a, o->opts, o->pos, o->npos, &d);
   if (rc) return rc;
-  rl_plot p = rl_plot_init();
-  p.title = d.title;
-  p.subtitle = d.subtitle;
-  p.roofs = d.roofs;
-  p.n_roofs = d.n_roofs;
-  p.points = d.points;
-  p.n_points = d.n_points;
-  p.width = (int32_t)o->width;
-  p.height = (int32_t)o->height;
+  rl_plot p = plot_data_chart(&d, (int32_t)o->width, (int32_t)o->height);
   int color = o->color;
   if (o->term) {
     int cols = 0, rows = 0;

@@ -22,6 +22,19 @@ void plot_data_free(plot_data *d) {
   d->points = NULL;
 }
 
+rl_plot plot_data_chart(const plot_data *d, int32_t width, int32_t height) {
+  rl_plot p = rl_plot_init();
+  p.title = d->title;
+  p.subtitle = d->subtitle;
+  p.roofs = d->roofs;
+  p.n_roofs = d->n_roofs;
+  p.points = d->points;
+  p.n_points = d->n_points;
+  p.width = width;
+  p.height = height;
+  return p;
+}
+
 char **plot_short_output(int argc, char **argv) {
   char **v = calloc((size_t)argc + 1, sizeof *v);
   if (!v) return NULL;

@@ -52,6 +52,9 @@ int plot_build(cli_ctx *ctx, plot_args *a, const cli_opt *opts, const char *cons
 /* Only the roofs (devices x formats): for the widget. */
 int plot_roofs(cli_ctx *ctx, plot_args *a, plot_data *d);
 void plot_data_free(plot_data *d);
+/* The chart of d (its title, roofs and points, borrowed from d) at
+ * width x height (0: the renderer's default), no flags. */
+rl_plot plot_data_chart(const plot_data *d, int32_t width, int32_t height);
 
 /* A copy of argv with "-o" turned into "--output" (free() it). */
 char **plot_short_output(int argc, char **argv);

@@ -1,6 +1,8 @@
 #!/bin/sh
-# The headline analysis (`make demo`): the first seed's Transformer layer on an
-# H100, and its opening puzzle answered in one line each.
+# The headline analysis (`make demo`): one Transformer layer's ops (add, softmax,
+# LayerNorm, three linear layers, naive and fused attention) on an H100, and the
+# LayerNorm puzzle (is a 6 TFLOP/s LayerNorm slow beside a 700 TFLOP/s matmul?)
+# answered in one line each.
 set -eu
 R=${1:-build/roofline}
 echo "== roofline layer --hw h100"

@@ -572,6 +572,16 @@ static int same_ridge(const rl_plot *p, const frame *f, int32_t i) {
   return 0;
 }
 
+/* A group's line joins point i to the next drawable point of its group:
+ * that point's index, or -1 (not grouped, not drawable, or the last). */
+static int32_t group_next(const rl_plot *p, int32_t i) {
+  const rl_plot_point *a = &p->points[i];
+  if (a->group <= 0 || !rli_plot_point_ok(a)) return -1;
+  for (int32_t j = i + 1; j < p->n_points; j++)
+    if (p->points[j].group == a->group && rli_plot_point_ok(&p->points[j])) return j;
+  return -1;
+}
+
 /* Phase 3: what the labels must avoid -- markers, lines. */
 static void claim_geometry(const rl_plot *p, chart *c) {
   frame *f = &c->f;
@@ -607,14 +617,10 @@ static void claim_geometry(const rl_plot *p, chart *c) {
   }
   /* group lines */
   for (int32_t i = 0; i < p->n_points; i++) {
-    const rl_plot_point *a = &p->points[i];
-    if (a->group <= 0 || !rli_plot_point_ok(a)) continue;
-    for (int32_t j = i + 1; j < p->n_points; j++) {
-      const rl_plot_point *b = &p->points[j];
-      if (b->group != a->group || !rli_plot_point_ok(b)) continue;
-      claim_seg(l, X(f, a->intensity), Y(f, a->perf), X(f, b->intensity), Y(f, b->perf));
-      break;
-    }
+    int32_t j = group_next(p, i);
+    if (j < 0) continue;
+    const rl_plot_point *a = &p->points[i], *b = &p->points[j];
+    claim_seg(l, X(f, a->intensity), Y(f, a->perf), X(f, b->intensity), Y(f, b->perf));
   }
 }
 
@@ -1118,16 +1124,12 @@ static void emit_points(rli_out *o, const rl_plot *p, const chart *c) {
   rli_out_puts(o, "<g class=\"points\">\n");
   /* group lines */
   for (int32_t i = 0; i < p->n_points; i++) {
-    const rl_plot_point *a = &p->points[i];
-    if (a->group <= 0 || !rli_plot_point_ok(a)) continue;
-    for (int32_t j = i + 1; j < p->n_points; j++) {
-      const rl_plot_point *b = &p->points[j];
-      if (b->group != a->group || !rli_plot_point_ok(b)) continue;
-      rli_out_printf(o, "<line class=\"group\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                        "stroke-width=\"%g\"/>\n",
-                     X(f, a->intensity), Y(f, a->perf), X(f, b->intensity), Y(f, b->perf), color_of(p, a->roof), W_GROUP);
-      break;
-    }
+    int32_t j = group_next(p, i);
+    if (j < 0) continue;
+    const rl_plot_point *a = &p->points[i], *b = &p->points[j];
+    rli_out_printf(o, "<line class=\"group\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                      "stroke-width=\"%g\"/>\n",
+                   X(f, a->intensity), Y(f, a->perf), X(f, b->intensity), Y(f, b->perf), color_of(p, a->roof), W_GROUP);
   }
   /* the largest markers first, so that small ones stay visible */
   int32_t *order = malloc(((size_t)p->n_points + 1) * sizeof *order);

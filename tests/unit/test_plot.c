@@ -373,15 +373,7 @@ static void check_plot_chart(const char *hws, const char *dts, int w, int h) {
     return;
   }
   free(eb);
-  rl_plot p = rl_plot_init();
-  p.title = d.title;
-  p.subtitle = d.subtitle;
-  p.roofs = d.roofs;
-  p.n_roofs = d.n_roofs;
-  p.points = d.points;
-  p.n_points = d.n_points;
-  p.width = w;
-  p.height = h;
+  rl_plot p = plot_data_chart(&d, w, h);
   char what[512];
   snprintf(what, sizeof what, "plot --hw %.300s --dtype %.100s (%dx%d)", hws, dts, w, h);
   check_layout(&p, what);
