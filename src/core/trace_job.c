@@ -318,7 +318,8 @@ struct rl_job {
   rl_job_spread *spr;
   int32_t nspr;
   rl_job_coll *jc; /* by process group and kind */
-  int32_t njc, capjc;
+  int32_t njc;
+  size_t capjc;
   rl_job_rank *fail; /* the files that failed, in file order */
   int32_t nfail;
   char *notes[MAX_NOTES];
@@ -360,7 +361,8 @@ static void clear_results(rl_job *j) {
   free(j->spr);
   free(j->jc);
   j->jc = NULL;
-  j->njc = j->capjc = 0;
+  j->njc = 0;
+  j->capjc = 0;
   free(j->fail);
   j->fail = NULL;
   j->nfail = 0;
@@ -792,12 +794,7 @@ rl_status rl_job_finish(rl_job *j, rl_error *err) {
       for (int32_t q = 0; q <= RLI_C_OTHER; q++) {
         jc_acc *x = &acc[q];
         if (!x->c.count) continue;
-        if (j->njc == j->capjc) {
-          int32_t nc = j->capjc ? j->capjc * 2 : 16;
-          rl_job_coll *nv = realloc(j->jc, sizeof *nv * (size_t)nc);
-          if (!nv) break;
-          j->jc = nv, j->capjc = nc;
-        }
+        if (!rli_grow((void **)&j->jc, sizeof *j->jc, (size_t)j->njc + 1, &j->capjc)) break;
         rl_job_coll *c = &j->jc[j->njc++];
         *c = x->c;
         rli_strlcpy(c->group, grp, sizeof c->group);
