@@ -1,9 +1,11 @@
 /*
  * dtype.c -- number formats: names and bytes per element.
  *
- * Bytes per element as the project's issue fixes them: fp64 8, fp32 4,
- * tf32 4 (stored as fp32), bf16 2, fp16 2, fp8 1, int8 1, fp4 0.5, int4 0.5
- * (packed two to a byte; scales of block formats are not counted).
+ * Bytes per element, from the formats' widths: fp64 8, fp32 4, fp16 2
+ * (IEEE 754-2008 binary64/32/16), tf32 4 (a 19-bit format stored in fp32
+ * registers and memory: NVIDIA A100 whitepaper), bf16 2, fp8 1 (OCP 8-bit
+ * floating point, E4M3/E5M2), int8 1, fp4 0.5, int4 0.5 (packed two to a
+ * byte; scales of block formats are not counted).
  */
 #include "core/internal.h"
 

@@ -263,7 +263,7 @@ static void test_analyze(void) {
   for (int i = 0; i < NS; i++) m->sweep[0][0].p[i].t.spread = m->sweep[1][0].p[i].t.spread = 0.4;
   CHECK(rl_measure_analyze(m, &e) == RL_OK);
   CHECK(m->noisy);
-  /* JSON: the keys, base units */
+  /* JSON: the keys of docs/schema/measure.json, base units */
   size_t need = rl_measure_json(m, NULL, 0);
   char *js = malloc(need + 1);
   CHECK(rl_measure_json(m, js, need + 1) == need);
