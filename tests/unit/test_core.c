@@ -465,17 +465,25 @@ static void test_enum_names(void) {
     CHECK(rl_recompute_parse(rl_recompute_name(r), &v, NULL) == RL_OK && v == r);
   for (int32_t m = RL_EMBED_GATHERED; m <= RL_EMBED_FULL; m++)
     CHECK(rl_embed_parse(rl_embed_name(m), &v, NULL) == RL_OK && v == m);
-  for (int32_t f = RL_TRACE_AUTO; f <= RL_TRACE_NSYS; f++)
+  int32_t nfmt = 0; /* every format the reader table has, and no gap */
+  while (rl_trace_format_name(nfmt)) nfmt++;
+  CHECK(nfmt > RL_TRACE_NSYS);
+  for (int32_t f = RL_TRACE_AUTO; f < nfmt; f++)
     CHECK(rl_trace_format_parse(rl_trace_format_name(f), &v, NULL) == RL_OK && v == f);
   CHECK(rl_trace_format_parse("pytorch", &v, NULL) == RL_OK && v == RL_TRACE_KINETO);
   CHECK(rl_trace_format_parse("csv", &v, &e) == RL_EINVAL);
-  CHECK_STR(e.msg, "'csv' is not kineto, ncu or nsys");
+  char want[256] = "'csv' is not ";
+  for (int32_t f = RL_TRACE_AUTO + 1; f < nfmt; f++)
+    snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s",
+             f == RL_TRACE_AUTO + 1 ? "" : f == nfmt - 1 ? " or " : ", ", rl_trace_format_name(f));
+  CHECK_STR(e.msg, want);
+  CHECK(strstr(e.msg, "kineto, ncu") != NULL);
   CHECK(rl_embed_parse("half", &v, &e) == RL_EINVAL);
   CHECK_STR(e.msg, "'half' is not gathered or full");
   CHECK(rl_attn_parse("half", &v, &e) == RL_EINVAL);
   CHECK_STR(e.msg, "'half' is not full, causal or none");
   CHECK(rl_recompute_parse("", &v, &e) == RL_EINVAL);
-  CHECK(rl_attn_name(3) == NULL && rl_trace_format_name(9) == NULL);
+  CHECK(rl_attn_name(3) == NULL && rl_trace_format_name(nfmt) == NULL);
   for (int32_t m = RL_MLP_GATED; m <= RL_MLP_PLAIN; m++)
     CHECK(rl_mlp_parse(rl_mlp_name(m), &v, NULL) == RL_OK && v == m);
   for (int32_t i = RL_ATTN_IMPL_FUSED; i <= RL_ATTN_IMPL_NAIVE; i++)
