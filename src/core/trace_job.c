@@ -563,17 +563,13 @@ static int cmp_spread(const void *a, const void *b) {
   return strcmp(x->name, y->name);
 }
 
-rl_status rl_job_finish(rl_job *j, rl_error *err) {
-  if (!j) return rli_fail(err, RL_EINVAL, "no job");
-  clear_results(j);
-  memset(&j->tot, 0, sizeof j->tot);
-  j->tot.files = j->n;
+/* rl_job_finish, phase 1: the files that read as traces, sorted by rank
+ * (distributedInfo, else the file order), one file per rank (the first
+ * keeps it); the others are noted or counted as failed. Returns how many
+ * are kept; *nok: before duplicates were left out, *nodist: how many have
+ * no distributedInfo. */
+static int32_t usable_ranks(rl_job *j, slot **ok, int32_t *nok_out, int32_t *nodist_out) {
   int32_t n = j->n;
-  slot **ok = malloc(sizeof *ok * ((size_t)n + 1));
-  j->ranks = calloc((size_t)n + 1, sizeof *j->ranks);
-  j->fail = calloc((size_t)n + 1, sizeof *j->fail);
-  if (!ok || !j->ranks || !j->fail) { free(ok); return rli_fail(err, RL_ENOMEM, "out of memory"); }
-  /* ranks: distributedInfo, else the file order */
   int32_t nok = 0, nodist = 0;
   for (int32_t i = 0; i < n; i++) {
     slot *s = &j->s[i];
@@ -613,7 +609,14 @@ rl_status rl_job_finish(rl_job *j, rl_error *err) {
     }
     ok[m++] = ok[a];
   }
-  /* world size: the most common one */
+  *nok_out = nok;
+  *nodist_out = nodist;
+  return m;
+}
+
+/* Phase 2: the world size (the most common one), the ranks it misses and
+ * those outside it. */
+static void world_size(rl_job *j, slot *const *ok, int32_t m, int32_t nok, int32_t nodist) {
   int32_t world = 0, best = 0;
   for (int32_t a = 0; a < m; a++) {
     if (!ok[a]->r.has_dist || ok[a]->r.world_size <= 0) continue;
@@ -647,7 +650,10 @@ rl_status rl_job_finish(rl_job *j, rl_error *err) {
       if (ok[a]->r.rank >= world || ok[a]->r.rank < 0)
         note(j, "%s: rank %d is outside world size %d", ok[a]->r.file, (int)ok[a]->r.rank, (int)world);
   }
-  /* steps */
+}
+
+/* Phase 3: ranks that traced different profiler steps. */
+static void check_steps(rl_job *j, slot *const *ok, int32_t m) {
   for (int32_t a = 1; a < m; a++) {
     const rl_job_rank *x = &ok[0]->r, *y = &ok[a]->r;
     if (x->steps != y->steps || x->step_first != y->step_first || x->step_last != y->step_last) {
@@ -657,7 +663,12 @@ rl_status rl_job_finish(rl_job *j, rl_error *err) {
       break;
     }
   }
-  /* clocks: align on the end of the first collective when base times differ */
+}
+
+/* Phase 4: the clocks, aligned on the end of the first collective when
+ * the files' base times differ. Returns 0 (same clocks), 1 (aligned) or
+ * -1 (no collective to align on: no cross-rank waits). */
+static int align_clocks(rl_job *j, slot **ok, int32_t m) {
   int differ = 0;
   for (int32_t a = 1; a < m; a++) differ |= ok[a]->r.base_ns != ok[0]->r.base_ns;
   if (differ && m > 1) {
@@ -694,16 +705,12 @@ rl_status rl_job_finish(rl_job *j, rl_error *err) {
            all ? "" : "; ranks without it are not aligned");
     }
   }
-  /* collectives: matched by their order on each group */
-  double *vals = malloc(sizeof *vals * ((size_t)m + 1));
-  double *st = malloc(sizeof *st * ((size_t)m + 1));
-  size_t *pos = calloc((size_t)m + 1, sizeof *pos);
-  size_t *cnt = calloc((size_t)m + 1, sizeof *cnt);
-  if (!vals || !st || !pos || !cnt) {
-    free(vals); free(st); free(pos); free(cnt); free(ok);
-    return rli_fail(err, RL_ENOMEM, "out of memory");
-  }
-  /* the link the collectives run over: the device's interconnect, one direction */
+  return differ;
+}
+
+/* Phase 5: the link the collectives run over: the device's interconnect,
+ * one direction. */
+static double coll_link(const rl_job *j, slot *const *ok, int32_t m) {
   double link = 0;
   if (j->o.hw) link = j->o.hw->interconnect_bw / 2;
   for (int32_t a = 0; a < m && !link && !j->o.hw; a++) {
@@ -711,110 +718,118 @@ rl_status rl_job_finish(rl_job *j, rl_error *err) {
     if (ok[a]->r.has_roofline && rl_hw_find(ok[a]->r.hw_id, NULL, 0, &hw, NULL) == RL_OK)
       link = hw.interconnect_bw / 2;
   }
+  return link;
+}
+
+/* Phase 5: the collectives matched by their order on each process group
+ * (groups in name order; each slot's collectives are sorted by group):
+ * the waits, the straggler of each, one row per group and kind. */
+static rl_status match_collectives(rl_job *j, slot **ok, int32_t m, double link, rl_error *err) {
+  size_t *pos = calloc((size_t)m + 1, sizeof *pos);
+  size_t *cnt = calloc((size_t)m + 1, sizeof *cnt);
   jc_acc acc[RLI_C_OTHER + 1];
   int32_t *lastv = calloc((size_t)(RLI_C_OTHER + 1) * ((size_t)m + 1), sizeof *lastv);
-  if (!lastv) {
-    free(vals); free(st); free(pos); free(cnt); free(ok);
+  if (!pos || !cnt || !lastv) {
+    free(pos); free(cnt); free(lastv);
     return rli_fail(err, RL_ENOMEM, "out of memory");
   }
-  if (m > 1 && differ >= 0) {
-    /* groups in rank 0's order of first appearance; each slot's collectives are sorted by group */
-    for (;;) {
-      /* the next group: the smallest name not yet done on any rank */
-      const char *g = NULL;
-      for (int32_t a = 0; a < m; a++)
-        if (pos[a] < ok[a]->ncol && (!g || strcmp(ok[a]->col[pos[a]].group, g) < 0))
-          g = ok[a]->col[pos[a]].group;
-      if (!g) break;
-      char grp[64];
-      rli_strlcpy(grp, g, sizeof grp);
-      size_t mn = SIZE_MAX, mx = 0;
-      int32_t have = 0;
-      for (int32_t a = 0; a < m; a++) {
-        cnt[a] = 0;
-        while (pos[a] + cnt[a] < ok[a]->ncol && !strcmp(ok[a]->col[pos[a] + cnt[a]].group, grp)) cnt[a]++;
-        if (cnt[a]) {
-          have++;
-          if (cnt[a] < mn) mn = cnt[a];
-          if (cnt[a] > mx) mx = cnt[a];
-        }
+  /* groups in rank 0's order of first appearance; each slot's collectives are sorted by group */
+  for (;;) {
+    /* the next group: the smallest name not yet done on any rank */
+    const char *g = NULL;
+    for (int32_t a = 0; a < m; a++)
+      if (pos[a] < ok[a]->ncol && (!g || strcmp(ok[a]->col[pos[a]].group, g) < 0))
+        g = ok[a]->col[pos[a]].group;
+    if (!g) break;
+    char grp[64];
+    rli_strlcpy(grp, g, sizeof grp);
+    size_t mn = SIZE_MAX, mx = 0;
+    int32_t have = 0;
+    for (int32_t a = 0; a < m; a++) {
+      cnt[a] = 0;
+      while (pos[a] + cnt[a] < ok[a]->ncol && !strcmp(ok[a]->col[pos[a] + cnt[a]].group, grp)) cnt[a]++;
+      if (cnt[a]) {
+        have++;
+        if (cnt[a] < mn) mn = cnt[a];
+        if (cnt[a] > mx) mx = cnt[a];
       }
-      if (mn != mx)
-        note(j, "collectives on %s: the ranks ran %zu to %zu of them; the first %zu are matched", grp,
-             mn, mx, mn);
-      memset(acc, 0, sizeof acc);
-      memset(lastv, 0, sizeof *lastv * (size_t)(RLI_C_OTHER + 1) * ((size_t)m + 1));
-      for (int32_t q = 0; q <= RLI_C_OTHER; q++) acc[q].last = lastv + (size_t)q * ((size_t)m + 1);
-      if (have > 1) {
-        for (size_t k = 0; k < mn; k++) {
-          int32_t last = -1;
-          double sum = 0;
-          int32_t nr = 0;
-          for (int32_t a = 0; a < m; a++) {
-            if (!cnt[a]) continue;
-            const rli_coll *c = &ok[a]->col[pos[a] + k];
-            if (last < 0 || c->ts > ok[last]->col[pos[last] + k].ts) last = a;
-            sum += c->end - c->ts;
-            nr++;
-          }
-          const rli_coll *lc = &ok[last]->col[pos[last] + k];
-          double waited = 0;
-          for (int32_t a = 0; a < m; a++) {
-            if (!cnt[a] || a == last) continue;
-            const rli_coll *c = &ok[a]->col[pos[a] + k];
-            double w = lc->ts - c->ts, d = c->end - c->ts;
-            if (w > d) w = d;
-            if (w < 0) w = 0;
-            waited += w;
-            ok[a]->r.waited_s += w * 1e-6;
-          }
-          ok[last]->r.others_waited_s += waited * 1e-6;
-          ok[last]->r.last_in++;
-          j->tot.waited_s += waited * 1e-6;
-          j->tot.matched++;
-          double nn = lc->group_size > 0 ? lc->group_size : nr;
-          double fb = coll_factor(lc->kind, nn) * lc->bytes;
-          if (fb > 0) {
-            j->tot.coll_bytes += fb;
-            j->tot.coll_time_s += sum / nr * 1e-6;
-            j->tot.coll_time_nowait_s += (lc->end - lc->ts) * 1e-6;
-          }
-          jc_acc *q = &acc[lc->kind >= 0 && lc->kind <= RLI_C_OTHER ? lc->kind : RLI_C_OTHER];
-          q->c.count++;
-          if (nn > q->c.ranks) q->c.ranks = (int32_t)nn;
-          q->c.bytes += lc->bytes;
-          q->c.time_s += sum / nr * 1e-6;
-          q->c.time_nowait_s += (lc->end - lc->ts) * 1e-6;
-          q->c.waited_s += waited * 1e-6;
-          q->bus += fb > 0 ? fb : 0;
-          q->last[last]++;
-        }
-      }
-      /* this group's kinds, each one row */
-      for (int32_t q = 0; q <= RLI_C_OTHER; q++) {
-        jc_acc *x = &acc[q];
-        if (!x->c.count) continue;
-        if (!rli_grow((void **)&j->jc, sizeof *j->jc, (size_t)j->njc + 1, &j->capjc)) break;
-        rl_job_coll *c = &j->jc[j->njc++];
-        *c = x->c;
-        rli_strlcpy(c->group, grp, sizeof c->group);
-        c->kind = coll_kind_name(q);
-        c->link_bw = link;
-        if (x->bus > 0 && c->time_s > 0) c->busbw = x->bus / c->time_s;
-        if (x->bus > 0 && c->time_nowait_s > 0) c->busbw_nowait = x->bus / c->time_nowait_s;
-        for (int32_t a = 0; a < m; a++)
-          if (x->last[a] > c->last_count) c->last_count = x->last[a], c->last_rank = ok[a]->r.rank;
-      }
-      for (int32_t a = 0; a < m; a++) pos[a] += cnt[a];
     }
+    if (mn != mx)
+      note(j, "collectives on %s: the ranks ran %zu to %zu of them; the first %zu are matched", grp,
+           mn, mx, mn);
+    memset(acc, 0, sizeof acc);
+    memset(lastv, 0, sizeof *lastv * (size_t)(RLI_C_OTHER + 1) * ((size_t)m + 1));
+    for (int32_t q = 0; q <= RLI_C_OTHER; q++) acc[q].last = lastv + (size_t)q * ((size_t)m + 1);
+    if (have > 1) {
+      for (size_t k = 0; k < mn; k++) {
+        int32_t last = -1;
+        double sum = 0;
+        int32_t nr = 0;
+        for (int32_t a = 0; a < m; a++) {
+          if (!cnt[a]) continue;
+          const rli_coll *c = &ok[a]->col[pos[a] + k];
+          if (last < 0 || c->ts > ok[last]->col[pos[last] + k].ts) last = a;
+          sum += c->end - c->ts;
+          nr++;
+        }
+        const rli_coll *lc = &ok[last]->col[pos[last] + k];
+        double waited = 0;
+        for (int32_t a = 0; a < m; a++) {
+          if (!cnt[a] || a == last) continue;
+          const rli_coll *c = &ok[a]->col[pos[a] + k];
+          double w = lc->ts - c->ts, d = c->end - c->ts;
+          if (w > d) w = d;
+          if (w < 0) w = 0;
+          waited += w;
+          ok[a]->r.waited_s += w * 1e-6;
+        }
+        ok[last]->r.others_waited_s += waited * 1e-6;
+        ok[last]->r.last_in++;
+        j->tot.waited_s += waited * 1e-6;
+        j->tot.matched++;
+        double nn = lc->group_size > 0 ? lc->group_size : nr;
+        double fb = coll_factor(lc->kind, nn) * lc->bytes;
+        if (fb > 0) {
+          j->tot.coll_bytes += fb;
+          j->tot.coll_time_s += sum / nr * 1e-6;
+          j->tot.coll_time_nowait_s += (lc->end - lc->ts) * 1e-6;
+        }
+        jc_acc *q = &acc[lc->kind >= 0 && lc->kind <= RLI_C_OTHER ? lc->kind : RLI_C_OTHER];
+        q->c.count++;
+        if (nn > q->c.ranks) q->c.ranks = (int32_t)nn;
+        q->c.bytes += lc->bytes;
+        q->c.time_s += sum / nr * 1e-6;
+        q->c.time_nowait_s += (lc->end - lc->ts) * 1e-6;
+        q->c.waited_s += waited * 1e-6;
+        q->bus += fb > 0 ? fb : 0;
+        q->last[last]++;
+      }
+    }
+    /* this group's kinds, each one row */
+    for (int32_t q = 0; q <= RLI_C_OTHER; q++) {
+      jc_acc *x = &acc[q];
+      if (!x->c.count) continue;
+      if (!rli_grow((void **)&j->jc, sizeof *j->jc, (size_t)j->njc + 1, &j->capjc)) break;
+      rl_job_coll *c = &j->jc[j->njc++];
+      *c = x->c;
+      rli_strlcpy(c->group, grp, sizeof c->group);
+      c->kind = coll_kind_name(q);
+      c->link_bw = link;
+      if (x->bus > 0 && c->time_s > 0) c->busbw = x->bus / c->time_s;
+      if (x->bus > 0 && c->time_nowait_s > 0) c->busbw_nowait = x->bus / c->time_nowait_s;
+      for (int32_t a = 0; a < m; a++)
+        if (x->last[a] > c->last_count) c->last_count = x->last[a], c->last_rank = ok[a]->r.rank;
+    }
+    for (int32_t a = 0; a < m; a++) pos[a] += cnt[a];
   }
   free(pos);
   free(cnt);
   free(lastv);
-  if (j->njc > 1) qsort(j->jc, (size_t)j->njc, sizeof *j->jc, cmp_jc);
-  if (j->tot.coll_time_s > 0) j->tot.busbw = j->tot.coll_bytes / j->tot.coll_time_s;
-  if (j->tot.coll_time_nowait_s > 0) j->tot.busbw_nowait = j->tot.coll_bytes / j->tot.coll_time_nowait_s;
-  /* rows and totals */
+  return RL_OK;
+}
+
+/* Phase 6: the rows, by rank, and the job's totals. */
+static void totals(rl_job *j, slot *const *ok, int32_t m) {
   double span = 0, idle = 0, cp = 0, ov = 0, cm = 0;
   for (int32_t a = 0; a < m; a++) {
     const rl_job_rank *r = &ok[a]->r;
@@ -836,7 +851,10 @@ rl_status rl_job_finish(rl_job *j, rl_error *err) {
   j->tot.compute_share = span > 0 ? cp / span : (double)NAN;
   j->tot.non_compute_share = span > 0 ? j->tot.non_compute_s / span : (double)NAN;
   j->tot.overlap = cm > 0 ? ov / cm : (double)NAN;
-  /* stragglers */
+}
+
+/* Phase 7: the stragglers, the ranks the others waited for, longest first. */
+static void stragglers(rl_job *j, slot *const *ok, int32_t m) {
   j->str = calloc((size_t)m + 1, sizeof *j->str);
   if (j->str) {
     for (int32_t a = 0; a < m; a++)
@@ -844,7 +862,11 @@ rl_status rl_job_finish(rl_job *j, rl_error *err) {
         j->str[j->nstr++] = (rl_job_straggler){ok[a]->r.rank, ok[a]->r.others_waited_s, ok[a]->r.last_in};
     qsort(j->str, (size_t)j->nstr, sizeof *j->str, cmp_str);
   }
-  /* kernel duration spread: names sorted in every slot, merged */
+}
+
+/* Phase 8: the spread of each kernel's total time over the ranks (names
+ * sorted in every slot, merged), the top ones; vals: room for m values. */
+static void kernel_spread(rl_job *j, slot *const *ok, int32_t m, double *vals) {
   size_t *kp = calloc((size_t)m + 1, sizeof *kp);
   size_t cap = 0;
   if (kp && rli_grow((void **)&j->spr, sizeof *j->spr, 64, &cap)) {
@@ -880,8 +902,37 @@ rl_status rl_job_finish(rl_job *j, rl_error *err) {
     if (j->nspr > top) j->nspr = top;
   }
   free(kp);
+}
+
+rl_status rl_job_finish(rl_job *j, rl_error *err) {
+  if (!j) return rli_fail(err, RL_EINVAL, "no job");
+  clear_results(j);
+  memset(&j->tot, 0, sizeof j->tot);
+  j->tot.files = j->n;
+  int32_t n = j->n;
+  slot **ok = malloc(sizeof *ok * ((size_t)n + 1));
+  j->ranks = calloc((size_t)n + 1, sizeof *j->ranks);
+  j->fail = calloc((size_t)n + 1, sizeof *j->fail);
+  if (!ok || !j->ranks || !j->fail) { free(ok); return rli_fail(err, RL_ENOMEM, "out of memory"); }
+  int32_t nok = 0, nodist = 0;
+  int32_t m = usable_ranks(j, ok, &nok, &nodist);
+  world_size(j, ok, m, nok, nodist);
+  check_steps(j, ok, m);
+  int differ = align_clocks(j, ok, m);
+  double *vals = malloc(sizeof *vals * ((size_t)m + 1));
+  if (!vals) { free(ok); return rli_fail(err, RL_ENOMEM, "out of memory"); }
+  double link = coll_link(j, ok, m);
+  if (m > 1 && differ >= 0) {
+    rl_status st = match_collectives(j, ok, m, link, err);
+    if (st) { free(vals); free(ok); return st; }
+  }
+  if (j->njc > 1) qsort(j->jc, (size_t)j->njc, sizeof *j->jc, cmp_jc);
+  if (j->tot.coll_time_s > 0) j->tot.busbw = j->tot.coll_bytes / j->tot.coll_time_s;
+  if (j->tot.coll_time_nowait_s > 0) j->tot.busbw_nowait = j->tot.coll_bytes / j->tot.coll_time_nowait_s;
+  totals(j, ok, m);
+  stragglers(j, ok, m);
+  kernel_spread(j, ok, m, vals);
   free(vals);
-  free(st);
   free(ok);
   return RL_OK;
 }
