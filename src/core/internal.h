@@ -82,6 +82,35 @@ int rli_grow(void **p, size_t elem, size_t need, size_t *cap);
 typedef int (*rli_idx_cmp)(const void *ctx, uint32_t a, uint32_t b);
 int rli_sort_idx(uint32_t *v, size_t n, rli_idx_cmp cmp, const void *ctx);
 
+/* LEB128 varints (7 bits a byte, low first; the DWARF and protobuf
+ * encoding) and zigzag for signed differences (protobuf's sint64: 0, -1,
+ * 1, -2 ... as 0, 1, 2, 3 ...), for the compact trace records. put writes
+ * at most 10 bytes and returns the end; get reads one and returns the end.
+ * Differences are wrapped 64-bit (two's complement) ones. */
+static inline uint8_t *rli_varint_put(uint8_t *p, uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = (uint8_t)(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = (uint8_t)v;
+  return p;
+}
+static inline const uint8_t *rli_varint_get(const uint8_t *p, uint64_t *v) {
+  uint64_t x = *p++;
+  if (x & 0x80) {
+    x &= 0x7f;
+    for (unsigned sh = 7; sh < 64; sh += 7) {
+      uint8_t c = *p++;
+      x |= (uint64_t)(c & 0x7f) << sh;
+      if (!(c & 0x80)) break;
+    }
+  }
+  *v = x;
+  return p;
+}
+static inline uint64_t rli_zigzag(uint64_t d) { return d << 1 ^ ((d >> 63) ? UINT64_MAX : 0); }
+static inline uint64_t rli_unzigzag(uint64_t u) { return u >> 1 ^ (0 - (u & 1)); }
+
 /* The library's one hash of a byte string (word at a time, then a 64-bit
  * finaliser), for its hash tables. */
 uint64_t rli_hash(const void *p, size_t n);

@@ -59,15 +59,33 @@ typedef struct row_acc {
   uint32_t launch, cost; /* ncu: the launch and its cost; RLI_NONE */
 } row_acc;
 
-/* A kernel as the trace keeps it: 32 bytes (rli_kernel is 40). Its name
- * and op, and its device, stream and kind, are ids of distinct pairs
- * (kpair: few in any trace). */
+/* A kernel decoded (rli_kernel is 40 bytes): its name and op, and its
+ * device, stream and kind, are ids of distinct pairs (kpair: few in any
+ * trace). The trace keeps kernels encoded in blocks (kblock, "the kernel
+ * store" below), a few bytes each. */
 typedef struct kst {
   double start_s, dur_s;
   uint32_t no;   /* (name, op): kpair id in nop */
   uint32_t cost, inst;
   uint32_t dsk;  /* (device, stream, kind): kpair id in dsk */
 } kst;
+
+/* KB_N consecutive kernels, encoded (the kernel store below). */
+#define KB_SHIFT 8
+#define KB_N ((size_t)1 << KB_SHIFT)
+typedef struct kblock {
+  uint8_t *data;
+  uint32_t len, cap;
+  double origin; /* the time codec's origin (us) for this block; NaN none */
+} kblock;
+
+/* The encoder's state: the previous kernel of the block. */
+typedef struct kenc {
+  int64_t n, d;              /* its start and duration codes */
+  uint32_t no, dsk, cost, inst;
+  double dur;                /* encoding only: the duration d stands for */
+  int codec;                 /* and its codec; -1 none */
+} kenc;
 
 /* A set of distinct 64-bit keys, each with its id (its index). */
 typedef struct kpair {
@@ -99,8 +117,17 @@ struct rl_trace {
   /* op instances and kernels */
   inst_rec *inst;
   uint32_t ninst, capinst;
-  kst *k;
-  size_t nk, capk;
+  kblock *kb;      /* the kernels, KB_N per block */
+  size_t nk, nkb, capkb;
+  kenc kenc;       /* after the last kernel added */
+  double torigin;  /* the reader's time origin (rli_trace_time_origin); NaN */
+  kst *kc;         /* the cache: one block decoded */
+  size_t kcb;      /* its block; SIZE_MAX none */
+  int kdirty;      /* the cache was changed (rli_trace_kernel_set) */
+  int kfail;       /* out of memory while encoding a block again */
+  uint8_t *kscratch; /* one block encoded */
+  kst *kw;         /* the analysis' fallback: every kernel decoded */
+  size_t ntimed;   /* kernels with dur_s >= 0 */
   kpair nop, dsk;
   rli_ncu_launch *launch; /* ncu: one per kernel */
   size_t nlaunch, caplaunch;
@@ -136,6 +163,8 @@ rl_trace *rl_trace_new(double launch_overhead_s) {
   if (!t) return NULL;
   t->overhead_given = launch_overhead_s >= 0 && isfinite(launch_overhead_s);
   t->overhead = t->overhead_given ? launch_overhead_s : RL_DEFAULT_LAUNCH_OVERHEAD_S;
+  t->torigin = NAN;
+  t->kcb = SIZE_MAX;
   rli_strlcpy(t->format, "unknown", sizeof t->format);
   return t;
 }
@@ -168,7 +197,11 @@ void rl_trace_free(rl_trace *t) {
   free(t->cost);
   free(t->chash);
   free(t->inst);
-  free(t->k);
+  for (size_t b = 0; b < t->nkb; b++) free(t->kb[b].data);
+  free(t->kb);
+  free(t->kc);
+  free(t->kscratch);
+  free(t->kw);
   free(t->nop.key);
   free(t->nop.map);
   free(t->dsk.key);
@@ -416,9 +449,293 @@ static int kst_set(rl_trace *t, kst *o, const rli_kernel *k) {
   return o->no != RLI_NONE && o->dsk != RLI_NONE;
 }
 
+/* ---- the kernel store --------------------------------------------------------
+ * The kernels are kept in blocks of KB_N consecutive ones, each block a
+ * string of bytes: per kernel a tag byte, then only what differs from the
+ * kernel before it in the block, as LEB128 varints (zigzag for signed
+ * differences): the (name, op) and (device, stream, kind) pair ids and the
+ * cost, each when it changed, the op instance (the tag says "the same" or
+ * "one more", else the difference), then the times as integer codes N, D
+ * when the doubles are exactly what a reader computes from such integers:
+ *   codec 0 (Kineto, ts and dur in us with 3 decimals; origin the reader's,
+ *           one per block): start = (N / 1000 - origin) x 1e-6,
+ *           dur = (D / 1000) x 1e-6;
+ *   codec 1 (nsys, integer ns): start = N x 1e-9, dur = D x 1e-9;
+ * N as the difference from the kernel before, D likewise or "the same
+ * duration" in the tag. Any other time (fractional ns, out of range, NaN)
+ * is kept as its two doubles (16 bytes). Every code is decoded before it
+ * is kept and compared bit for bit with the double it stands for, so each
+ * kernel comes back exactly as it was added. On one stream the kernels of
+ * a trace come nearly in order, so N takes 2 or 3 bytes: 4 to 6 bytes a
+ * kernel where the record was 32. Kernels are read through a cache of one
+ * decoded block (kat); a block changed there (rli_trace_kernel_set, at
+ * linking) is encoded again when the cache moves on. */
+enum {
+  KT_CODEC0 = 0, KT_CODEC1 = 1, KT_WIDE = 2, KT_TMASK = 3,
+  KT_DSAME = 1 << 2, KT_NO = 1 << 3, KT_DSK = 1 << 4, KT_COST = 1 << 5,
+  KT_INST_NEXT = 1 << 6, KT_INST_DIFF = 2 << 6, KT_IMASK = 3 << 6
+};
+#define KENC_MAX 64 /* bytes of one kernel at most: 1 + 4 x 5 + 2 x 10 + 16 */
+
+static void kenc_reset(kenc *e) {
+  e->n = e->d = 0;
+  e->no = e->dsk = 0;
+  e->cost = e->inst = RLI_NONE;
+  e->dur = 0;
+  e->codec = -1;
+}
+
+static uint64_t zz32(uint32_t d) { return (uint64_t)(uint32_t)(d << 1 ^ ((d >> 31) ? UINT32_MAX : 0)); }
+static uint32_t unzz32(uint64_t u) { return (uint32_t)(u >> 1) ^ (0 - (uint32_t)(u & 1)); }
+
+static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+/* the doubles the readers compute from the codes */
+static double kt_start(int codec, int64_t n, double origin) {
+  return codec == KT_CODEC0 ? ((double)n / 1000.0 - origin) * 1e-6 : (double)n * 1e-9;
+}
+static double kt_dur(int codec, int64_t d) {
+  return codec == KT_CODEC0 ? ((double)d / 1000.0) * 1e-6 : (double)d * 1e-9;
+}
+
+/* The code of x (the start when start, else a duration) under codec, or 0
+ * when no integer gives x back exactly. */
+static int kt_code(int codec, int start, double x, double origin, int64_t *code) {
+  double g;
+  if (codec == KT_CODEC0) {
+    if (start && !isfinite(origin)) return 0;
+    g = start ? (x * 1e6 + origin) * 1000.0 : x * 1e9;
+  } else {
+    g = x * 1e9;
+  }
+  if (!(g > -9e18 && g < 9e18)) return 0;
+  int64_t c = (int64_t)(g < 0 ? g - 0.5 : g + 0.5);
+  for (int k = 0; k < 3; k++) {
+    int64_t t = k == 0 ? c : k == 1 ? c - 1 : c + 1;
+    if (same_bits(start ? kt_start(codec, t, origin) : kt_dur(codec, t), x)) {
+      *code = t;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Encode k after the state e (the kernel before it in its block) into p;
+ * returns the end. */
+static uint8_t *kenc_one(kenc *e, double origin, const kst *k, uint8_t *p) {
+  uint8_t *tag = p++;
+  unsigned t = 0;
+  int64_t n = 0, d = 0;
+  int codec = KT_WIDE;
+  for (int c = KT_CODEC0; c <= KT_CODEC1 && codec == KT_WIDE; c++) {
+    if (!kt_code(c, 1, k->start_s, origin, &n)) continue;
+    if (c == e->codec && same_bits(k->dur_s, e->dur)) d = e->d; /* most often */
+    else if (!kt_code(c, 0, k->dur_s, origin, &d)) continue;
+    codec = c;
+  }
+  t |= (unsigned)codec;
+  if (k->no != e->no) { t |= KT_NO; p = rli_varint_put(p, zz32(k->no - e->no)); }
+  if (k->dsk != e->dsk) { t |= KT_DSK; p = rli_varint_put(p, zz32(k->dsk - e->dsk)); }
+  if (k->cost != e->cost) { t |= KT_COST; p = rli_varint_put(p, zz32(k->cost - e->cost)); }
+  if (k->inst == e->inst + 1) t |= KT_INST_NEXT;
+  else if (k->inst != e->inst) { t |= KT_INST_DIFF; p = rli_varint_put(p, zz32(k->inst - e->inst)); }
+  if (codec == KT_WIDE) {
+    memcpy(p, &k->start_s, 8);
+    memcpy(p + 8, &k->dur_s, 8);
+    p += 16;
+  } else {
+    p = rli_varint_put(p, rli_zigzag((uint64_t)n - (uint64_t)e->n));
+    if (d == e->d) t |= KT_DSAME;
+    else p = rli_varint_put(p, rli_zigzag((uint64_t)d - (uint64_t)e->d));
+    e->n = n;
+    e->d = d;
+    e->dur = k->dur_s;
+    e->codec = codec;
+  }
+  e->no = k->no;
+  e->dsk = k->dsk;
+  e->cost = k->cost;
+  e->inst = k->inst;
+  *tag = (uint8_t)t;
+  return p;
+}
+
+static const uint8_t *kdec_one(kenc *e, double origin, const uint8_t *p, kst *k) {
+  unsigned t = *p++;
+  uint64_t u;
+  if (t & KT_NO) { p = rli_varint_get(p, &u); e->no += unzz32(u); }
+  if (t & KT_DSK) { p = rli_varint_get(p, &u); e->dsk += unzz32(u); }
+  if (t & KT_COST) { p = rli_varint_get(p, &u); e->cost += unzz32(u); }
+  if ((t & KT_IMASK) == KT_INST_NEXT) e->inst++;
+  else if ((t & KT_IMASK) == KT_INST_DIFF) { p = rli_varint_get(p, &u); e->inst += unzz32(u); }
+  int codec = (int)(t & KT_TMASK);
+  if (codec == KT_WIDE) {
+    memcpy(&k->start_s, p, 8);
+    memcpy(&k->dur_s, p + 8, 8);
+    p += 16;
+  } else {
+    p = rli_varint_get(p, &u);
+    e->n = (int64_t)((uint64_t)e->n + rli_unzigzag(u));
+    if (!(t & KT_DSAME)) { p = rli_varint_get(p, &u); e->d = (int64_t)((uint64_t)e->d + rli_unzigzag(u)); }
+    k->start_s = kt_start(codec, e->n, origin);
+    k->dur_s = kt_dur(codec, e->d);
+  }
+  k->no = e->no;
+  k->dsk = e->dsk;
+  k->cost = e->cost;
+  k->inst = e->inst;
+  return p;
+}
+
+static size_t kblock_n(const rl_trace *t, size_t b) {
+  size_t n = t->nk - (b << KB_SHIFT);
+  return n < KB_N ? n : KB_N;
+}
+
+static void kblock_decode(const rl_trace *t, size_t b, kst *out) {
+  kenc e;
+  kenc_reset(&e);
+  const uint8_t *p = t->kb[b].data;
+  for (size_t i = 0, n = kblock_n(t, b); i < n; i++) p = kdec_one(&e, t->kb[b].origin, p, &out[i]);
+}
+
+/* Block b encoded again from n kernels (the cache); the append state
+ * follows when it is the last block. 0: out of memory (b unchanged). */
+static int kblock_encode(rl_trace *t, size_t b, const kst *k, size_t n) {
+  kenc e;
+  kenc_reset(&e);
+  uint8_t *p = t->kscratch;
+  for (size_t i = 0; i < n; i++) p = kenc_one(&e, t->kb[b].origin, &k[i], p);
+  size_t len = (size_t)(p - t->kscratch);
+  kblock *blk = &t->kb[b];
+  if (len > blk->cap || (b + 1 < t->nkb && len < blk->cap)) {
+    /* a full block is kept at its size; the last may still grow */
+    size_t cap = b + 1 < t->nkb ? len : len + KENC_MAX * 4;
+    uint8_t *d = realloc(blk->data, cap ? cap : 1);
+    if (!d) return 0;
+    blk->data = d;
+    blk->cap = (uint32_t)cap;
+  }
+  memcpy(blk->data, t->kscratch, len);
+  blk->len = (uint32_t)len;
+  if (b + 1 == t->nkb) t->kenc = e;
+  return 1;
+}
+
+static int kflush(rl_trace *t) {
+  if (!t->kdirty) return 1;
+  t->kdirty = 0;
+  if (kblock_encode(t, t->kcb, t->kc, kblock_n(t, t->kcb))) return 1;
+  t->kfail = 1; /* the change is lost: the run ends with out of memory */
+  return 0;
+}
+
+/* Kernel i, decoded (valid until the next call for another block). */
+static kst *kat(rl_trace *t, size_t i) {
+  if (t->kw) return &t->kw[i];
+  size_t b = i >> KB_SHIFT;
+  if (b != t->kcb) {
+    kflush(t);
+    kblock_decode(t, b, t->kc);
+    t->kcb = b;
+  }
+  return &t->kc[i & (KB_N - 1)];
+}
+
+/* Append one kernel. */
+static int kappend(rl_trace *t, const kst *k) {
+  if (!t->kc) {
+    t->kc = malloc(sizeof *t->kc * KB_N);
+    t->kscratch = malloc(KENC_MAX * KB_N);
+    if (!t->kc || !t->kscratch) return 0;
+  }
+  if ((t->nk & (KB_N - 1)) == 0) {
+    if (t->nkb && t->kcb == t->nkb - 1 && !kflush(t)) return 0;
+    if (!rli_grow((void **)&t->kb, sizeof *t->kb, t->nkb + 1, &t->capkb)) return 0;
+    kblock *nb = &t->kb[t->nkb];
+    nb->data = malloc(KENC_MAX * 4);
+    if (!nb->data) return 0;
+    nb->len = 0;
+    nb->cap = KENC_MAX * 4;
+    nb->origin = t->torigin;
+    if (t->nkb) { /* the block before is full: keep it at its size */
+      kblock *pb = &t->kb[t->nkb - 1];
+      uint8_t *d = realloc(pb->data, pb->len ? pb->len : 1);
+      if (d) { pb->data = d; pb->cap = pb->len; }
+    }
+    t->nkb++;
+    kenc_reset(&t->kenc);
+  }
+  size_t b = t->nkb - 1;
+  if (t->kcb == b) { /* the cache holds the last block: it is about to change */
+    if (!kflush(t)) return 0;
+    t->kcb = SIZE_MAX;
+  }
+  kblock *blk = &t->kb[b];
+  if (blk->len + KENC_MAX > blk->cap) {
+    size_t cap = (size_t)blk->cap * 2;
+    uint8_t *d = realloc(blk->data, cap);
+    if (!d) return 0;
+    blk->data = d;
+    blk->cap = (uint32_t)cap;
+  }
+  uint8_t *e = kenc_one(&t->kenc, blk->origin, k, blk->data + blk->len);
+  blk->len = (uint32_t)(e - blk->data);
+  t->nk++;
+  if (k->dur_s >= 0) t->ntimed++;
+  return 1;
+}
+
+/* The kernel store anew from the kernels not dropped (drop[i]), block by
+ * block (each old block freed once read). */
+static int krebuild(rl_trace *t, const uint8_t *drop) {
+  kflush(t);
+  kblock *old = t->kb;
+  size_t nold = t->nkb, nk = t->nk;
+  kst *buf = malloc(sizeof *buf * KB_N);
+  if (!buf) return 0;
+  t->kb = NULL;
+  t->nkb = t->capkb = 0;
+  t->nk = 0;
+  t->ntimed = 0;
+  t->kcb = SIZE_MAX;
+  kst *w = t->kw;
+  t->kw = NULL;
+  double origin = t->torigin;
+  int ok = 1;
+  for (size_t b = 0; b < nold; b++) {
+    size_t n = nk - (b << KB_SHIFT) < KB_N ? nk - (b << KB_SHIFT) : KB_N;
+    const kst *src = w ? w + (b << KB_SHIFT) : buf;
+    if (!w) {
+      kenc e;
+      kenc_reset(&e);
+      const uint8_t *p = old[b].data;
+      for (size_t i = 0; i < n; i++) p = kdec_one(&e, old[b].origin, p, &buf[i]);
+    }
+    for (size_t i = 0; i < n && ok; i++) {
+      if (drop[(b << KB_SHIFT) + i]) continue;
+      /* a new block takes the codec's origin of its first kernel (one
+       * that came under another origin may then be kept wide) */
+      t->torigin = old[b].origin;
+      ok = kappend(t, &src[i]);
+    }
+    free(old[b].data);
+  }
+  free(old);
+  free(buf);
+  t->torigin = origin;
+  if (w) {
+    /* the fallback copy follows the store */
+    size_t j = 0;
+    for (size_t i = 0; i < nk; i++)
+      if (!drop[i]) w[j++] = w[i];
+    t->kw = w;
+  }
+  return ok;
+}
+
 /* The kernel i as readers and the analysis see it. */
-static void kget(const rl_trace *t, size_t i, rli_kernel *k) {
-  const kst *o = &t->k[i];
+static void kdec(const rl_trace *t, const kst *o, rli_kernel *k) {
   uint64_t no = t->nop.key[o->no], dsk = t->dsk.key[o->dsk];
   k->start_s = o->start_s;
   k->dur_s = o->dur_s;
@@ -431,11 +748,32 @@ static void kget(const rl_trace *t, size_t i, rli_kernel *k) {
   k->kind = (int16_t)(uint16_t)dsk;
 }
 
+static void kget(rl_trace *t, size_t i, rli_kernel *k) { kdec(t, kat(t, i), k); }
+
+/* Every kernel decoded, for the analysis' sorted-index fallbacks; 0: out
+ * of memory. */
+static int kwide(rl_trace *t) {
+  if (t->kw) return 1;
+  kflush(t);
+  kst *w = malloc(sizeof *w * (t->nk ? t->nk : 1));
+  if (!w) return 0;
+  for (size_t b = 0; b < t->nkb; b++) kblock_decode(t, b, w + (b << KB_SHIFT));
+  t->kw = w;
+  return 1;
+}
+
+static void kwide_free(rl_trace *t) {
+  free(t->kw);
+  t->kw = NULL;
+}
+
+void rli_trace_time_origin(rl_trace *t, double origin_us) { t->torigin = origin_us; }
+
 rl_status rli_trace_add(rl_trace *t, const rli_kernel *k, rl_error *err) {
-  if (!rli_grow((void **)&t->k, sizeof *t->k, t->nk + 1, &t->capk) ||
-      !kst_set(t, &t->k[t->nk], k))
+  kst o;
+  kwide_free(t);
+  if (!kst_set(t, &o, k) || !kappend(t, &o))
     return rli_fail(err, RL_ENOMEM, "out of memory after %zu kernels", t->nk);
-  t->nk++;
   return RL_OK;
 }
 
@@ -489,7 +827,7 @@ uint16_t rli_trace_stream(rl_trace *t, int64_t raw) {
 
 void rli_trace_drop_backwards(rl_trace *t) { t->backwards++; }
 
-int rli_trace_kernel_get(const rl_trace *t, size_t i, rli_kernel *k) {
+int rli_trace_kernel_get(rl_trace *t, size_t i, rli_kernel *k) {
   if (i >= t->nk) return 0;
   kget(t, i, k);
   return 1;
@@ -497,7 +835,16 @@ int rli_trace_kernel_get(const rl_trace *t, size_t i, rli_kernel *k) {
 
 rl_status rli_trace_kernel_set(rl_trace *t, size_t i, const rli_kernel *k, rl_error *err) {
   if (i >= t->nk) return rli_fail(err, RL_EINVAL, "no kernel %zu", i);
-  if (!kst_set(t, &t->k[i], k)) return rli_fail(err, RL_ENOMEM, "out of memory after %zu kernels", t->nk);
+  kst o;
+  if (t->kfail || !kst_set(t, &o, k))
+    return rli_fail(err, RL_ENOMEM, "out of memory after %zu kernels", t->nk);
+  kwide_free(t);
+  kst *p = kat(t, i);
+  if (t->kfail) return rli_fail(err, RL_ENOMEM, "out of memory after %zu kernels", t->nk);
+  if (p->dur_s >= 0) t->ntimed--;
+  if (o.dur_s >= 0) t->ntimed++;
+  *p = o;
+  t->kdirty = 1;
   return RL_OK;
 }
 size_t rli_trace_nkernels(const rl_trace *t) { return t->nk; }
@@ -563,8 +910,7 @@ rl_status rl_trace_get_info(const rl_trace *t, rl_trace_info *out) {
   out->kernels = (int64_t)t->nk;
   out->unlinked = t->unlinked;
   out->events = t->events;
-  for (size_t i = 0; i < t->nk; i++)
-    if (t->k[i].dur_s >= 0) { out->has_time = 1; break; }
+  out->has_time = t->ntimed > 0;
   return RL_OK;
 }
 
@@ -706,8 +1052,9 @@ static int cmp_rows(const void *pa, const void *pb) {
   return c ? c : strcmp(a->op, b->op);
 }
 
+/* (on the decoded kernels: kwide) */
 static int cmp_ivl_idx(const void *ctx, uint32_t a, uint32_t b) {
-  const kst *x = &((const rl_trace *)ctx)->k[a], *y = &((const rl_trace *)ctx)->k[b];
+  const kst *x = &((const rl_trace *)ctx)->kw[a], *y = &((const rl_trace *)ctx)->kw[b];
   if (x->start_s != y->start_s) return x->start_s < y->start_s ? -1 : 1;
   double xe = x->start_s + x->dur_s, ye = y->start_s + y->dur_s;
   if (xe != ye) return xe < ye ? -1 : 1;
@@ -747,7 +1094,7 @@ static int cmp_i32(const void *pa, const void *pb) {
  * overlap is counted and merged (the busy time is a union). */
 typedef struct kref {
   double s, e;
-  uint32_t name, i;
+  uint32_t name, i, inst;
   int32_t dev;
   uint16_t stream;
   int16_t kind;
@@ -777,7 +1124,7 @@ static int tidy_one(rl_trace *t, tidy_st *st, const kref *r, const kref *prev) {
   int same = prev != NULL;
   if (same && r->s == prev->s && r->e == prev->e && r->name == prev->name &&
       r->kind == prev->kind && t->nlaunch == 0) {
-    if (t->k[r->i].inst == RLI_UNLINKED && t->unlinked > 0) t->unlinked--;
+    if (r->inst == RLI_UNLINKED && t->unlinked > 0) t->unlinked--;
     t->dups++;
     t->dup_s += r->e - r->s;
     return 1;
@@ -792,22 +1139,27 @@ static int tidy_one(rl_trace *t, tidy_st *st, const kref *r, const kref *prev) {
   return 0;
 }
 
-static void kref_of(const rl_trace *t, size_t i, kref *r) {
+static void kref_from(const rl_trace *t, const kst *o, size_t i, kref *r) {
   rli_kernel k;
-  kget(t, i, &k);
+  kdec(t, o, &k);
   r->s = k.start_s;
   r->e = k.start_s + k.dur_s;
   r->name = k.name;
   r->i = (uint32_t)i;
+  r->inst = k.inst;
   r->dev = k.device;
   r->stream = k.stream;
   r->kind = k.kind;
 }
 
+static void kref_of(rl_trace *t, size_t i, kref *r) { kref_from(t, kat(t, i), i, r); }
+
+/* (on the decoded kernels: kwide) */
 static int cmp_kref_idx(const void *ctx, uint32_t a, uint32_t b) {
+  const rl_trace *t = ctx;
   kref x, y;
-  kref_of(ctx, a, &x);
-  kref_of(ctx, b, &y);
+  kref_from(t, &t->kw[a], a, &x);
+  kref_from(t, &t->kw[b], b, &y);
   return cmp_kref(&x, &y);
 }
 
@@ -816,10 +1168,10 @@ static int cmp_kref_idx(const void *ctx, uint32_t a, uint32_t b) {
  * of cmp_kref already (then that order needs no sort and no copy of the
  * timeline); 0 otherwise. */
 #define RLI_TIDY_PAIRS 16
-static size_t tidy_pairs(const rl_trace *t, kref *last) {
+static size_t tidy_pairs(rl_trace *t, kref *last) {
   size_t np = 0, cur = 0;
   for (size_t i = 0; i < t->nk; i++) {
-    if (t->k[i].dur_s < 0) continue;
+    if (kat(t, i)->dur_s < 0) continue;
     kref r;
     kref_of(t, i, &r);
     if (!np || last[cur].dev != r.dev || last[cur].stream != r.stream) {
@@ -852,7 +1204,7 @@ static rl_status tidy_timeline(rl_trace *t, int64_t *overlaps, double *overlap_s
       kref prev, r;
       int have = 0;
       for (size_t i = 0; i < t->nk; i++) {
-        if (t->k[i].dur_s < 0) continue;
+        if (kat(t, i)->dur_s < 0) continue;
         kref_of(t, i, &r);
         if (r.dev != pairs[p].dev || r.stream != pairs[p].stream) continue;
         if (tidy_one(t, &st, &r, have ? &prev : NULL)) {
@@ -865,12 +1217,12 @@ static rl_status tidy_timeline(rl_trace *t, int64_t *overlaps, double *overlap_s
       }
     }
   } else {
-    /* sorted through an index: 4 bytes a kernel, not a copy */
-    uint32_t *v = malloc(sizeof *v * t->nk);
+    /* sorted through an index, on the kernels decoded */
+    uint32_t *v = kwide(t) ? malloc(sizeof *v * t->nk) : NULL;
     if (!v) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
     size_t n = 0;
     for (size_t i = 0; i < t->nk; i++)
-      if (t->k[i].dur_s >= 0) v[n++] = (uint32_t)i;
+      if (t->kw[i].dur_s >= 0) v[n++] = (uint32_t)i;
     if (!rli_sort_idx(v, n, cmp_kref_idx, t)) {
       free(v);
       return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
@@ -891,11 +1243,9 @@ static rl_status tidy_timeline(rl_trace *t, int64_t *overlaps, double *overlap_s
     free(v);
   }
   if (drop) {
-    size_t w = 0;
-    for (size_t i = 0; i < t->nk; i++)
-      if (!drop[i]) t->k[w++] = t->k[i];
-    t->nk = w;
+    int ok = krebuild(t, drop);
     free(drop);
+    if (!ok) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
   }
   return RL_OK;
 }
@@ -1238,9 +1588,9 @@ static rl_status build_colls(rl_trace *t, const rl_hw *hw, uint32_t nolink, doub
     rli_kernel k;
     kget(t, i, &k);
     uint32_t c = kernel_rc(t, &k, nolink);
-    if (c >= t->ncost || t->cost[c].roof != RLI_ROOF_NET || t->k[i].dur_s < 0) continue;
+    if (c >= t->ncost || t->cost[c].roof != RLI_ROOF_NET || k.dur_s < 0) continue;
     if (!cnt[c]++) nc++;
-    tm[c] += t->k[i].dur_s;
+    tm[c] += k.dur_s;
   }
   t->colls = calloc(nc ? nc : 1, sizeof *t->colls);
   if (!t->colls) {
@@ -1350,9 +1700,10 @@ static int fusion_add(rl_trace *t, tmap *m, size_t *cap, const frun *r, double f
   return 1;
 }
 
+/* (on the decoded kernels: kwide) */
 static int cmp_korder_idx(const void *ctx, uint32_t a, uint32_t b) {
   const rl_trace *t = ctx;
-  const kst *x = &t->k[a], *y = &t->k[b];
+  const kst *x = &t->kw[a], *y = &t->kw[b];
   int32_t xd = (int32_t)(uint32_t)(t->dsk.key[x->dsk] >> 32), yd = (int32_t)(uint32_t)(t->dsk.key[y->dsk] >> 32);
   if (xd != yd) return xd < yd ? -1 : 1;
   if (x->start_s != y->start_s) return x->start_s < y->start_s ? -1 : 1;
@@ -1375,7 +1726,7 @@ static rl_status find_fusions(rl_trace *t, const int8_t *regime, uint32_t nregim
   int in_order = ndevs >= 1 && ndevs <= 16;
   for (size_t i = 0, d = 0; in_order && i < t->nk; i++) {
     rli_kernel kk, *k = &kk;
-    if (t->k[i].dur_s < 0) continue;
+    if (kat(t, i)->dur_s < 0) continue;
     kget(t, i, k);
     if (devs[d] != k->device)
       for (d = 0; d < ndevs && devs[d] != k->device; d++) {}
@@ -1384,11 +1735,11 @@ static rl_status find_fusions(rl_trace *t, const int8_t *regime, uint32_t nregim
     last_s[d] = k->start_s;
   }
   if (!in_order) {
-    o = malloc(sizeof *o * (t->nk ? t->nk : 1));
+    o = kwide(t) ? malloc(sizeof *o * (t->nk ? t->nk : 1)) : NULL;
     if (!o) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
     n = 0;
     for (size_t i = 0; i < t->nk; i++)
-      if (t->k[i].dur_s >= 0) o[n++] = (uint32_t)i;
+      if (t->kw[i].dur_s >= 0) o[n++] = (uint32_t)i;
     if (!rli_sort_idx(o, n, cmp_korder_idx, t)) {
       free(o);
       return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
@@ -1401,7 +1752,7 @@ static rl_status find_fusions(rl_trace *t, const int8_t *regime, uint32_t nregim
   for (size_t d = 0; d < (o ? 1 : ndevs) && ok; d++)
     for (size_t x = 0; x < (o ? n : t->nk) && ok; x++) {
       rli_kernel kk, *k = &kk;
-      if (t->k[o ? o[x] : x].dur_s < 0) continue;
+      if (kat(t, o ? o[x] : x)->dur_s < 0) continue;
       kget(t, o ? o[x] : x, k);
       if (!o && k->device != devs[d]) continue;
       int has_inst = k->inst != RLI_NONE && k->inst < t->ninst;
@@ -1446,6 +1797,7 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
                            rl_error *err) {
   if (!t || !hw || !out) return rli_fail(err, RL_EINVAL, "no trace or no device");
   if (t->nk == 0) return rli_fail(err, RL_EPARSE, "the trace holds no GPU kernels");
+  if (t->kfail) return rli_fail(err, RL_ENOMEM, "out of memory after %zu kernels", t->nk);
   free_analysis(t);
   memset(out, 0, sizeof *out);
   rl_status tst = tidy_timeline(t, &out->overlapping, &out->overlap_s, err);
@@ -1463,7 +1815,7 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
      * export (measured at the profiled clock), at most the overhead */
     double shortest = -1;
     for (size_t i = 0; i < t->nk; i++)
-      if (t->k[i].dur_s > 0 && (shortest < 0 || t->k[i].dur_s < shortest)) shortest = t->k[i].dur_s;
+      if (kat(t, i)->dur_s > 0 && (shortest < 0 || kat(t, i)->dur_s < shortest)) shortest = kat(t, i)->dur_s;
     if (shortest > 0 && shortest < out->floor_s) {
       out->floor_s = shortest;
       out->floor_source = "the shortest launch in the export (measured by Nsight Compute)";
@@ -1508,15 +1860,17 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   }
   /* a kernel with its own cost (counters, a collective's size) is its own
    * op instance */
-  for (size_t i = 0; i < t->nk; i++)
-    if (t->k[i].inst != RLI_NONE && t->k[i].inst < t->ninst && t->k[i].cost == RLI_NONE) {
-      inst_n[t->k[i].inst]++;
-      if (t->k[i].dur_s >= 0) {
-        inst_t[t->k[i].inst] += t->k[i].dur_s;
-        inst_timed[t->k[i].inst]++;
+  for (size_t i = 0; i < t->nk; i++) {
+    const kst *k = kat(t, i);
+    if (k->inst != RLI_NONE && k->inst < t->ninst && k->cost == RLI_NONE) {
+      inst_n[k->inst]++;
+      if (k->dur_s >= 0) {
+        inst_t[k->inst] += k->dur_s;
+        inst_timed[k->inst]++;
       }
-      t->inst[t->k[i].inst].op = (uint32_t)t->nop.key[t->k[i].no];
+      t->inst[k->inst].op = (uint32_t)t->nop.key[k->no];
     }
+  }
   size_t niv = 0;
   int in_order = 1; /* the timed kernels come by start */
   int many_devs = 0;
@@ -1603,7 +1957,7 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
     if (!devs) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
     ndevs = 0;
     for (size_t i = 0; i < t->nk; i++)
-      if (t->k[i].dur_s >= 0) devs[ndevs++] = (int32_t)(uint32_t)(t->dsk.key[t->k[i].dsk] >> 32);
+      if (kat(t, i)->dur_s >= 0) devs[ndevs++] = (int32_t)(uint32_t)(t->dsk.key[kat(t, i)->dsk] >> 32);
     qsort(devs, ndevs, sizeof *devs, cmp_i32);
     size_t w = 0;
     for (size_t i = 0; i < ndevs; i++)
@@ -1616,11 +1970,11 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
    * (any order of equal starts gives the same union), through an index
    * sorted by (start, end) when the kernels do not come so */
   if (!in_order) {
-    iv = malloc(sizeof *iv * niv);
+    iv = kwide(t) ? malloc(sizeof *iv * niv) : NULL;
     if (!iv) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
     size_t n = 0;
     for (size_t i = 0; i < t->nk; i++)
-      if (t->k[i].dur_s >= 0) iv[n++] = (uint32_t)i;
+      if (t->kw[i].dur_s >= 0) iv[n++] = (uint32_t)i;
     if (!rli_sort_idx(iv, niv, cmp_ivl_idx, t)) {
       st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
       goto done;
@@ -1631,7 +1985,7 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
     double cs = 0, ce = 0;
     size_t j = 0;
     for (size_t i = 0; i < (iv ? niv : t->nk); i++) {
-      const kst *k = &t->k[iv ? iv[i] : i];
+      const kst *k = kat(t, iv ? iv[i] : i);
       if (k->dur_s < 0) continue;
       double ks = k->start_s, ke = k->start_s + k->dur_s;
       if (j++ == 0) {
@@ -1669,6 +2023,8 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   if (st == RL_OK)
     st = find_fusions(t, regime, nregime, floor_s, devs, ndevs, &out->fusion_s, err);
 done:
+  kwide_free(t);
+  if (st == RL_OK && t->kfail) st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
   free(inst_n);
   free(inst_t);
   free(inst_timed);

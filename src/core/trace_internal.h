@@ -104,6 +104,11 @@ typedef struct rli_kernel {
   uint16_t stream;   /* rli_trace_stream's id of its stream; 0 unknown */
 } rli_kernel;
 
+/* The reader's time origin, for the compact kernel records: start_s
+ * values (ts - origin_us) x 1e-6 of ts = N / 1000 us (integer N: Kineto's
+ * ts with 3 decimals) are kept as N. Any other value is kept exactly too,
+ * in more bytes. */
+void rli_trace_time_origin(rl_trace *t, double origin_us);
 /* A small id (1..65535) for a stream as the file numbers it (a CUDA stream
  * id, per device), to tell kernels on one stream; 0 when raw < 0 (not
  * recorded) or past 65535 distinct streams. */
@@ -118,10 +123,11 @@ enum { RLI_K_KERNEL = 0, RLI_K_MEMCPY = 1, RLI_K_MEMSET = 2 };
 
 rl_status rli_trace_add(rl_trace *t, const rli_kernel *k, rl_error *err);
 /* Kernel i (0 past the end), and its fields set anew: the launching op
- * after the fact (Kineto links at the end). The trace keeps a kernel in 32
- * bytes: name and op, and device, stream and kind, as ids of their
- * distinct pairs. */
-int rli_trace_kernel_get(const rl_trace *t, size_t i, rli_kernel *k);
+ * after the fact (Kineto links at the end). The trace keeps kernels
+ * encoded, a few bytes each (trace.c, "the kernel store"), read and set
+ * through a cache of one block: in index order, each block is decoded
+ * and encoded once. */
+int rli_trace_kernel_get(rl_trace *t, size_t i, rli_kernel *k);
 rl_status rli_trace_kernel_set(rl_trace *t, size_t i, const rli_kernel *k, rl_error *err);
 size_t rli_trace_nkernels(const rl_trace *t);
 

@@ -21,9 +21,10 @@
  * for the fusion candidates.
  *
  * Memory: per CPU op 24 bytes (its times, its interned (name, cost) pair,
- * its parent) and per launch call 32 bytes (+ 4-8 of hash table) are kept
- * until the end (Kineto writes every CPU op before the GPU activity, so
- * linking needs them), per kernel 48 bytes; names and costs are interned.
+ * its parent) and per launch call 3 to 5 bytes packed (16 when the ids do
+ * not come in order; below) are kept until the end (Kineto writes every
+ * CPU op before the GPU activity, so linking needs them); a kernel takes a
+ * few bytes in the trace's store (trace.c); names and costs are interned.
  * Strings are read as views into the read buffer, not copied.
  *
  * CUPTI range-profiler events carry SASS counters, not kernel times; F per
@@ -506,6 +507,25 @@ typedef struct launch_view {
   uint32_t thread;
 } launch_view;
 
+/* While the ids come strictly increasing (as CUPTI numbers the calls), the
+ * launches are kept packed instead, in blocks of LZ_N: per launch a varint
+ * of (id - the id before - 1) x 8 + flags (wide, thread changed, same
+ * duration), the start in integer ns as a zigzag difference from the one
+ * before, the duration likewise unless the same, the thread when it
+ * changed: 3 to 5 bytes. A block starts with an anchor (the state before
+ * it and its first id); linking finds an id by the anchors, then decodes
+ * its block (cached: kernels come nearly in id order). A launch whose id
+ * does not come after the one before unpacks them all into the 16-byte
+ * records above, and those take every launch from then on. */
+#define LZ_N 128
+enum { LZ_WIDE = 4, LZ_THREAD = 2, LZ_DSAME = 1 };
+typedef struct lz_anchor {
+  int64_t first;       /* the block's first id */
+  int64_t corr, n, d;  /* the state before it: id, start and duration in ns */
+  uint32_t thread;
+  size_t off, wide;    /* its bytes, its first kin.lwide index */
+} lz_anchor;
+
 typedef struct dev_prop {
   int64_t id;
   char name[RL_HW_TEXT_MAX];
@@ -581,8 +601,20 @@ typedef struct kin {
   int64_t lbase;        /* ns: the first compact launch's start */
   int have_lbase;
   int64_t lastcorr;     /* the last launch's id */
-  int ln_unsorted;      /* ids not strictly increasing as they came */
+  int ln_unsorted;      /* ids not strictly increasing as they came: the
+                           launches in ln, else packed in lz */
   uint32_t *lnidx;      /* ln_unsorted: launch indices by (id, index) */
+  uint8_t *lz;          /* the packed launches: LZ_N a block */
+  size_t nlz, caplz;
+  lz_anchor *la;        /* one per block */
+  size_t nla, capla;
+  lz_anchor lzs;        /* the state after the last packed launch */
+  size_t lcb;           /* the block decoded in lc_*; SIZE_MAX none */
+  int64_t lc_corr[LZ_N];
+  launch_view lc_v[LZ_N];
+  double lc_dur[LZ_N];
+  uint8_t lc_wide[LZ_N];
+  size_t lc_n;
   size_t nkc;     /* kernels added by this file; until linking each keeps
                      its correlation id in its inst field */
   int64_t *kbig;  /* the ids >= KBIG of those kernels, in their order */
@@ -753,11 +785,8 @@ static int exact_ns(double us, int64_t *ns) {
   return 1;
 }
 
-static void launch_add(kin *k, int64_t corr, double ts, double dur, uint32_t th) {
-  if (corr < 0) return; /* no kernel looks it up */
-  if (k->nln >= RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
-  if (k->nln && corr <= k->lastcorr) k->ln_unsorted = 1;
-  k->lastcorr = corr;
+/* A launch into the 16-byte records (ids not in order). */
+static void launch_add16(kin *k, int64_t corr, double ts, double dur, uint32_t th) {
   int64_t s_ns = 0, d_ns = 0;
   int fits = corr <= (int64_t)UINT32_MAX && th < LW_WIDE && exact_ns(ts, &s_ns) &&
              exact_ns(dur, &d_ns) && d_ns >= 0 && d_ns <= (int64_t)UINT32_MAX;
@@ -783,6 +812,131 @@ static void launch_add(kin *k, int64_t corr, double ts, double dur, uint32_t th)
   l->corr = (uint32_t)corr;
   l->dur_ns = 0;
   l->at = (uint64_t)k->nlwide++ << 16 | LW_WIDE;
+}
+
+/* Decode packed block b into the cache (lc_*). */
+static void lz_decode(kin *k, size_t b) {
+  if (k->lcb == b) return;
+  lz_anchor st = k->la[b];
+  const uint8_t *p = k->lz + st.off, *end = b + 1 < k->nla ? k->lz + k->la[b + 1].off : k->lz + k->nlz;
+  size_t n = 0;
+  while (p < end) {
+    uint64_t v, u;
+    p = rli_varint_get(p, &v);
+    st.corr += (int64_t)(v >> 3) + 1;
+    k->lc_corr[n] = st.corr;
+    k->lc_wide[n] = (v & LZ_WIDE) != 0;
+    launch_view *lv = &k->lc_v[n++];
+    if (v & LZ_WIDE) {
+      const launch_wide *w = &k->lwide[st.wide++];
+      lv->s = w->s;
+      lv->e = w->e;
+      lv->thread = w->thread;
+      continue;
+    }
+    p = rli_varint_get(p, &u);
+    st.n = (int64_t)((uint64_t)st.n + rli_unzigzag(u));
+    if (!(v & LZ_DSAME)) {
+      p = rli_varint_get(p, &u);
+      st.d = (int64_t)((uint64_t)st.d + rli_unzigzag(u));
+    }
+    if (v & LZ_THREAD) {
+      p = rli_varint_get(p, &u);
+      st.thread = (uint32_t)u;
+    }
+    lv->s = (double)st.n / 1000.0;
+    k->lc_dur[n - 1] = (double)st.d / 1000.0; /* the dur read */
+    lv->e = lv->s + k->lc_dur[n - 1];
+    lv->thread = st.thread;
+  }
+  k->lc_n = n;
+  k->lcb = b;
+}
+
+/* Every packed launch into the 16-byte records: the ids stopped coming in
+ * order. */
+static void lz_unpack(kin *k) {
+  k->nln = 0;
+  for (size_t b = 0; b < k->nla; b++) {
+    size_t wide = k->la[b].wide;
+    lz_decode(k, b);
+    for (size_t i = 0; i < k->lc_n; i++) {
+      const launch_view *v = &k->lc_v[i];
+      if (k->lc_wide[i]) {
+        /* kept wide already: point there */
+        k->ln = xgrow(k, k->ln, sizeof *k->ln, k->nln + 1, &k->capln);
+        launch *l = &k->ln[k->nln++];
+        l->corr = (uint32_t)k->lc_corr[i];
+        l->dur_ns = 0;
+        l->at = (uint64_t)wide++ << 16 | LW_WIDE;
+        continue;
+      }
+      launch_add16(k, k->lc_corr[i], v->s, k->lc_dur[i], v->thread);
+    }
+  }
+  free(k->lz);
+  free(k->la);
+  k->lz = NULL;
+  k->la = NULL;
+  k->nlz = k->caplz = k->nla = k->capla = 0;
+  k->lcb = SIZE_MAX;
+}
+
+static void launch_add(kin *k, int64_t corr, double ts, double dur, uint32_t th) {
+  if (corr < 0) return; /* no kernel looks it up */
+  if (k->nln >= RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  /* out of order, or a gap too large for the packed tag */
+  if (k->nln && !k->ln_unsorted && (corr <= k->lastcorr || corr - k->lastcorr > ((int64_t)1 << 58))) {
+    lz_unpack(k);
+    k->ln_unsorted = 1;
+  }
+  k->lastcorr = corr;
+  if (k->ln_unsorted) {
+    launch_add16(k, corr, ts, dur, th);
+    return;
+  }
+  /* packed */
+  lz_anchor *st = &k->lzs;
+  if (k->nln == 0) {
+    memset(st, 0, sizeof *st);
+    st->corr = corr - 1;
+  }
+  if (k->nln % LZ_N == 0) {
+    k->la = xgrow(k, k->la, sizeof *k->la, k->nla + 1, &k->capla);
+    st->first = corr;
+    st->off = k->nlz;
+    st->wide = k->nlwide;
+    k->la[k->nla++] = *st;
+  }
+  int64_t s_ns = 0, d_ns = 0;
+  int fits = exact_ns(ts, &s_ns) && exact_ns(dur, &d_ns) && d_ns >= 0 &&
+             (double)s_ns / 1000.0 + (double)d_ns / 1000.0 == ts + dur;
+  k->lz = xgrow(k, k->lz, 1, k->nlz + 40, &k->caplz);
+  uint8_t *p = k->lz + k->nlz;
+  uint64_t v = (uint64_t)(corr - st->corr - 1) << 3;
+  st->corr = corr;
+  if (!fits) {
+    p = rli_varint_put(p, v | LZ_WIDE);
+    k->lwide = xgrow(k, k->lwide, sizeof *k->lwide, k->nlwide + 1, &k->caplwide);
+    launch_wide *w = &k->lwide[k->nlwide++];
+    w->corr = corr;
+    w->s = ts;
+    w->e = ts + dur;
+    w->thread = th;
+  } else {
+    if (d_ns == st->d) v |= LZ_DSAME;
+    if (th != st->thread) v |= LZ_THREAD;
+    p = rli_varint_put(p, v);
+    p = rli_varint_put(p, rli_zigzag((uint64_t)s_ns - (uint64_t)st->n));
+    if (!(v & LZ_DSAME)) p = rli_varint_put(p, rli_zigzag((uint64_t)d_ns - (uint64_t)st->d));
+    if (v & LZ_THREAD) p = rli_varint_put(p, th);
+    st->n = s_ns;
+    st->d = d_ns;
+    st->thread = th;
+  }
+  k->nlz = (size_t)(p - k->lz);
+  k->nln++;
+  if (k->lcb == k->nla - 1) k->lcb = SIZE_MAX; /* the cached block grew */
 }
 
 static int64_t launch_corr(const kin *k, const launch *l) {
@@ -823,7 +977,30 @@ static void launch_index(kin *k) {
   if (!rli_sort_idx(k->lnidx, k->nln, cmp_lnidx, k)) jfail(&k->p, RL_ENOMEM, 0, "");
 }
 
-static int launch_find(const kin *k, int64_t corr, launch_view *v) {
+static int launch_find(kin *k, int64_t corr, launch_view *v) {
+  if (!k->ln_unsorted) {
+    if (!k->nla || corr < k->la[0].first) return 0;
+    size_t b = k->lcb;
+    if (b == SIZE_MAX || corr < k->la[b].first || (b + 1 < k->nla && corr >= k->la[b + 1].first)) {
+      size_t lo = 0, hi = k->nla; /* the last block whose first id <= corr */
+      while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (k->la[mid].first <= corr) lo = mid;
+        else hi = mid;
+      }
+      b = lo;
+    }
+    lz_decode(k, b);
+    size_t lo = 0, hi = k->lc_n;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (k->lc_corr[mid] < corr) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo == k->lc_n || k->lc_corr[lo] != corr) return 0;
+    *v = k->lc_v[lo];
+    return 1;
+  }
   size_t lo = 0, hi = k->nln;
   while (lo < hi) { /* the first position whose id >= corr */
     size_t mid = lo + (hi - lo) / 2;
@@ -1633,7 +1810,11 @@ static void event(kin *k) {
   }
   rl_trace *t = k->t;
   if (e.cat == C_KERNEL || e.cat == C_RANGE || e.cat == C_MEMCPY || e.cat == C_MEMSET) {
-    if (!k->have_origin) { k->have_origin = 1; k->origin = e.ts; }
+    if (!k->have_origin) {
+      k->have_origin = 1;
+      k->origin = e.ts;
+      rli_trace_time_origin(t, k->origin);
+    }
     rli_kernel kr;
     kr.start_s = (e.ts - k->origin) * 1e-6;
     kr.dur_s = e.dur * 1e-6;
@@ -2025,6 +2206,7 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   if (!k) return rli_fail(err, RL_ENOMEM, "%s: out of memory", s->label);
   k->t = t;
   k->kdev = -1;
+  k->lcb = SIZE_MAX;
   k->k0 = rli_trace_nkernels(t);
   k->p.src = s;
   k->sink = s->sink;
@@ -2055,6 +2237,8 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   free(k->ln);
   free(k->lwide);
   free(k->lnidx);
+  free(k->lz);
+  free(k->la);
   free(k->kbig);
   free(k->noshape);
   free(k->kinds);

@@ -1143,7 +1143,166 @@ static void test_timeline_order(void) {
   CHECK(sa.kernels == 6 && sb.kernels == 6);
 }
 
+/* The kernel store (trace.c) against the wide record: random kernels, each
+ * time a Kineto one ((N / 1000 - origin) x 1e-6), an nsys one (N x 1e-9),
+ * near 2^63 ns, fractional ns, -0, NaN, infinities or random bits; starts
+ * that go back and jump by 2^40 ns; ids that repeat, step by one or jump;
+ * then set anew in random order (linking) and read back in reverse. Every
+ * field must come back bit for bit. */
+static uint64_t rnd_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd(void) {
+  rnd_state ^= rnd_state << 13;
+  rnd_state ^= rnd_state >> 7;
+  rnd_state ^= rnd_state << 17;
+  return rnd_state;
+}
+
+static int same_kernel(const rli_kernel *a, const rli_kernel *b) {
+  return !memcmp(&a->start_s, &b->start_s, sizeof a->start_s) &&
+         !memcmp(&a->dur_s, &b->dur_s, sizeof a->dur_s) && a->name == b->name && a->op == b->op &&
+         a->cost == b->cost && a->inst == b->inst && a->device == b->device &&
+         a->kind == b->kind && a->stream == b->stream;
+}
+
+static double rnd_time(int start, double origin, int64_t *n) {
+  uint64_t r = rnd() % 12;
+  if (r < 4) { /* nearly in order, sometimes back, sometimes a huge gap */
+    uint64_t g = rnd() % 8;
+    *n += g == 0 ? -(int64_t)(rnd() % 5000) : g == 1 ? (int64_t)1 << 40 : (int64_t)(rnd() % 4000);
+    return start ? ((double)*n / 1000.0 - origin) * 1e-6 : ((double)(*n & 0xffffff) / 1000.0) * 1e-6;
+  }
+  if (r < 6) return (double)(int64_t)(rnd() % 4000000) * 1e-9;              /* nsys */
+  if (r == 6) return (double)(INT64_MAX - (int64_t)(rnd() % 4096)) * 1e-9;    /* near 2^63 ns */
+  if (r == 7) return ((double)(rnd() % 100000000) + 0.37) * 1e-12;           /* fractional ns */
+  if (r == 8) return start ? -0.0 : -1.0;
+  if (r == 9) {
+    double v[3] = {NAN, INFINITY, -INFINITY};
+    return v[rnd() % 3];
+  }
+  uint64_t bits = rnd();
+  double d;
+  memcpy(&d, &bits, sizeof d);
+  return d;
+}
+
+static void rnd_kernel(rl_trace *t, rli_kernel *k, double origin, int64_t *n, int i) {
+  static const uint32_t special[] = {RLI_NONE, RLI_UNLINKED, 0, 1, 0x7fffffffu};
+  k->start_s = rnd_time(1, origin, n);
+  k->dur_s = rnd_time(0, origin, n);
+  char name[16];
+  snprintf(name, sizeof name, "k%d", (int)(rnd() % 5));
+  k->name = rli_trace_str(t, name, strlen(name));
+  k->op = rnd() % 3 ? RLI_NONE : rli_trace_str(t, "op", 2);
+  k->cost = rnd() % 4 ? RLI_NONE : special[rnd() % 5];
+  uint64_t r = rnd() % 4;
+  k->inst = r == 0 ? (uint32_t)i : r == 1 ? (uint32_t)i / 8 : special[rnd() % 5];
+  k->device = rnd() % 4 ? (int32_t)(rnd() % 3) : (int32_t)(uint32_t)rnd();
+  k->stream = (uint16_t)(rnd() % 3 ? 7 : rnd());
+  k->kind = (int16_t)(rnd() % 3);
+}
+
+static void test_kernel_store(void) {
+  enum { N = 3000 };
+  rli_kernel *want = malloc(sizeof *want * N);
+  rl_trace *t = rl_trace_new(-1);
+  rl_error e;
+  int64_t n = 1700000000000000ll; /* ns, as Kineto's ts */
+  double origin = 1700000000000.0;
+  rli_trace_time_origin(t, origin);
+  int ok = 1;
+  for (int i = 0; i < N; i++) {
+    if (i == N / 2) { /* a second file: another origin from the middle of a block */
+      origin = 12345.678;
+      n = 12345678;
+      rli_trace_time_origin(t, origin);
+    }
+    rnd_kernel(t, &want[i], origin, &n, i);
+    if (rli_trace_add(t, &want[i], &e) != RL_OK) ok = 0;
+  }
+  CHECK(ok && rli_trace_nkernels(t) == N);
+  int same = 0;
+  rli_kernel k;
+  for (int i = 0; i < N; i++) same += rli_trace_kernel_get(t, (size_t)i, &k) && same_kernel(&k, &want[i]);
+  CHECK(same == N);
+  /* set anew (what linking changes, and times too), in random order */
+  for (int j = 0; j < N; j++) {
+    int i = (int)(rnd() % N);
+    want[i].op = rnd() % 2 ? RLI_NONE : (uint32_t)(rnd() % 7);
+    want[i].inst = rnd() % 2 ? (uint32_t)rnd() : want[i].inst + 1;
+    want[i].cost = rnd() % 2 ? want[i].cost : RLI_NONE;
+    if (rnd() % 5 == 0) want[i].start_s = rnd_time(1, origin, &n);
+    if (rli_trace_kernel_set(t, (size_t)i, &want[i], &e) != RL_OK) ok = 0;
+  }
+  CHECK(ok);
+  same = 0;
+  for (int i = N - 1; i >= 0; i--) same += rli_trace_kernel_get(t, (size_t)i, &k) && same_kernel(&k, &want[i]);
+  CHECK(same == N);
+  CHECK(!rli_trace_kernel_get(t, N, &k));
+  /* appended after the sets: the last block was encoded again */
+  rnd_kernel(t, &want[0], origin, &n, 0);
+  CHECK(rli_trace_add(t, &want[0], &e) == RL_OK);
+  CHECK(rli_trace_kernel_get(t, N, &k) && same_kernel(&k, &want[0]));
+  rl_trace_free(t);
+  free(want);
+}
+
+/* The launch calls packed (ids increasing) and in 16-byte records (an id
+ * out of order unpacks them): the same links. Launches with fractional-ns
+ * times and ids past 32 bits are kept wide in both; two kernels of a CUDA
+ * graph share a launch. */
+static void launch_trace(int disorder, char *out, size_t cap) {
+  char *buf = malloc(200000);
+  size_t n = (size_t)snprintf(buf, 200000, "{\"deviceProperties\":[{\"id\":0,\"name\":\"NVIDIA A100-SXM4-80GB\"}],\"traceEvents\":[");
+  const char *ops[] = {"aten::mm", "aten::add", "aten::relu"};
+  for (int i = 0; i < 400; i++) {
+    double ts = 1700000000000.0 + 10.0 * i;
+    long long corr = i < 300 ? 5 + 3 * i : (1ll << 32) + i; /* past 32 bits at the end */
+    if (i % 4 == 0)
+      n += (size_t)snprintf(buf + n, 200000 - n,
+                            "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"%s\",\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":39},",
+                            ops[(i / 4) % 3], 1 + (i / 4) % 2, ts);
+    n += (size_t)snprintf(buf + n, 200000 - n,
+                          "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":%d,\"ts\":%.*f,\"dur\":%s,\"args\":{\"correlation\":%lld}},",
+                          1 + (i / 4) % 2, i % 7 == 3 ? 5 : 3, ts + 1.0001, i % 5 ? "0.500" : "1.25", corr);
+  }
+  if (disorder)
+    n += (size_t)snprintf(buf + n, 200000 - n,
+                          "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":1700000000000.5,\"dur\":1,\"args\":{\"correlation\":1}},");
+  for (int i = 0; i < 400; i++) {
+    long long corr = i < 300 ? 5 + 3 * i : (1ll << 32) + i;
+    if (i % 9 == 8) corr -= 3; /* a graph's second kernel: the launch before */
+    n += (size_t)snprintf(buf + n, 200000 - n,
+                          "%s{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k%d\",\"pid\":0,\"tid\":7,\"ts\":%.3f,\"dur\":3,\"args\":{\"device\":0,\"stream\":7,\"correlation\":%lld}}",
+                          i ? "," : "", i % 3, 1700000000000.0 + 10.0 * i + 4, corr);
+  }
+  snprintf(buf + n, 200000 - n, "]}");
+  rl_error e;
+  rl_trace *t = rl_trace_new(-1);
+  CHECK(rl_trace_read_buffer(t, buf, strlen(buf), RL_TRACE_KINETO, "launch.json", &e) == RL_OK);
+  rl_hw hw;
+  rl_hw_find("a100-80gb", NULL, 0, &hw, &e);
+  rl_trace_summary s;
+  CHECK(rl_trace_analyze(t, &hw, &s, &e) == RL_OK);
+  rl_trace_json(t, &hw, &s, 0, out, cap);
+  rl_trace_free(t);
+  free(buf);
+}
+
+static void test_launch_pack(void) {
+  size_t cap = 1 << 20;
+  char *a = malloc(cap), *b = malloc(cap);
+  launch_trace(0, a, cap);
+  launch_trace(1, b, cap);
+  CHECK(!strcmp(a, b));
+  CHECK(strstr(a, "\"unlinked\":0,") != NULL);
+  CHECK(strstr(a, "\"ops_total\":3,") != NULL);
+  free(a);
+  free(b);
+}
+
 int main(void) {
+  RUN(test_kernel_store);
+  RUN(test_launch_pack);
   RUN(test_timeline_order);
   RUN(test_aten);
   RUN(test_conv_seq);
