@@ -88,9 +88,13 @@ size_t rl_verdict(const rl_result *r, char *buf, size_t cap) {
   rl_format_quantity(r->time_s, RL_UNIT_SECONDS, t, sizeof t);
   double pct = 100 * r->roof_fraction;
   if (r->has_measured && r->roof_fraction > 1.02) {
+    /* %.0f of an absurd fraction (a time of 1e-300 s) would print hundreds
+     * of digits: past a million percent, three significant ones */
     rli_out_printf(&o,
-                   "faster than its roof (%.0f%%): the FLOP or byte count, or the peak, is "
-                   "wrong for this kernel (sparse peak? data resident in L2?)", pct);
+                   pct < 1e6 ? "faster than its roof (%.0f%%): the FLOP or byte count, or the peak, is "
+                               "wrong for this kernel (sparse peak? data resident in L2?)"
+                             : "faster than its roof (%.3g%%): the FLOP or byte count, or the peak, is "
+                               "wrong for this kernel (sparse peak? data resident in L2?)", pct);
     return rli_out_end(&o);
   }
   switch (r->bound) {

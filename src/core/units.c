@@ -145,8 +145,14 @@ rl_status rl_parse_quantity(const char *text, rl_unit unit, double *out,
     r = strtod(t, NULL);
   }
   if (!isfinite(r)) return rli_fail(err, RL_ERANGE, "'%s' is out of range", text);
-  /* a count above 2^53 - 1 would not be held (nor printed) exactly */
-  if (unit == RL_UNIT_COUNT && fabs(r) > RL_MAX_COUNT)
+  /* a count above 2^53 - 1 would not be held (nor printed) exactly; nor
+   * would bytes or FLOPs written out in full digits (9007199254740993 B
+   * would print as ...992), while 1e16 B and 10 PB say they are round */
+  int digits_only = 1;
+  for (const char *d = q; d < end; d++)
+    if (!isdigit((unsigned char)*d)) digits_only = 0;
+  if ((unit == RL_UNIT_COUNT || ((unit == RL_UNIT_BYTES || unit == RL_UNIT_FLOP) && digits_only && mul == 1)) &&
+      fabs(r) > RL_MAX_COUNT)
     return rli_fail(err, RL_ERANGE, "'%s' is too large (at most %.0f = 2^53 - 1)", text, RL_MAX_COUNT);
   *out = r;
   return RL_OK;

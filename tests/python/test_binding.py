@@ -100,6 +100,12 @@ class RooflineFunctions(unittest.TestCase):
             # one past 2^53 - 1 would be held (and printed) rounded
             (lambda: rl.op("matmul", hw="h100", m=2**53 + 1, n=4, k=4), "m is too large"),
             (lambda: rl.parse_quantity("9007199254740993", "count"), "too large"),
+            # the message gives the value as it was passed, not its rounded double
+            (lambda: rl.op("matmul", hw="h100", m=2**53 + 1, n=4, k=4), "got 9007199254740993"),
+            # bytes and FLOPs in full digits too (as an int or a string); 1e16 is a float
+            (lambda: rl.kernel(2**53 + 1, 1, hw="h100"), "too large"),
+            (lambda: rl.kernel("9007199254740993", 1, hw="h100"), "too large"),
+            (lambda: rl.parse_quantity("9007199254740993B", "B"), "too large"),
             (lambda: rl.kernel(1e9, 1e6, hw="h100", time=1e-300), "the result is not finite"),
             # the command's caps on files: /dev/zero is refused, not read for ever
             (lambda: rl.hardware("h100", hw_file="/dev/zero"), "larger than 67108864 bytes"),

@@ -63,6 +63,15 @@ static void test_units(void) {
   CHECK(qfails("8Pi", RL_UNIT_COUNT, "too large"));
   CHECK(qfails("-1e16", RL_UNIT_COUNT, "too large"));
   CHECK_NEAR(q("1e20", RL_UNIT_BYTES), 1e20, 0); /* bytes and FLOPs are not counts */
+  /* ... but written out in full digits they print as whole numbers: past
+   * 2^53 - 1 one would print rounded (9007199254740993 B as ...992) */
+  CHECK(qfails("9007199254740993", RL_UNIT_BYTES, "too large (at most 9007199254740991"));
+  CHECK(qfails("9007199254740993B", RL_UNIT_BYTES, "too large"));
+  CHECK(qfails("18446744073709551616", RL_UNIT_FLOP, "too large"));
+  CHECK_NEAR(q("9007199254740991", RL_UNIT_FLOP), 9007199254740991.0, 0);
+  CHECK_NEAR(q("10PB", RL_UNIT_BYTES), 1e16, 0);             /* round by its prefix */
+  CHECK_NEAR(q("1.5e16", RL_UNIT_FLOP), 1.5e16, 0);          /* and by its exponent */
+  CHECK_NEAR(q("9007199254740993", RL_UNIT_BYTES_S), 9007199254740992.0, 0); /* a rate */
   char b[64];
   rl_format_quantity(3.35e12, RL_UNIT_BYTES_S, b, sizeof b);
   CHECK_STR(b, "3.35 TB/s");
@@ -541,6 +550,12 @@ static void test_bound(void) {
   char v[400];
   rl_verdict(&res, v, sizeof v);
   CHECK(strstr(v, "faster than its roof") != NULL);
+  /* absurdly faster (10 FLOP in 1e-300 s): finite, flagged, and the verdict
+   * whole (three digits, not the 290 of %.0f, cut at the buffer's end) */
+  CHECK(rl_roofline(10, 60, &r, 1e-300, &res, &e) == RL_OK && rl_above_roof(&res));
+  size_t vn = rl_verdict(&res, v, sizeof v);
+  CHECK(vn < sizeof v && strstr(v, "faster than its roof (1.79e+291%)") != NULL);
+  CHECK(strstr(v, "resident in L2?)") != NULL);
   /* an overflowing result is an error naming the inputs, never inf */
   CHECK(rl_roofline(1e9, 1e6, &r, 1e-300, &res, &e) == RL_ERANGE);
   CHECK(strstr(e.msg, "not finite") && strstr(e.msg, "measured 1e-300 s"));
