@@ -149,6 +149,9 @@ static int coll_op(const char *full, const rli_aten_args *a, rli_cost *c, char *
   int i = 0;
   if (!strncmp(full, "c10d::", 6) && (kind == RLI_COLL_REDUCESCATTER || kind == RLI_COLL_ALLTOALL))
     i = 1; /* (output, input): S is the input */
+  if (i < a->n_in && a->ndim[i] == RLI_ATEN_LIST)
+    return fail(why, cap, "collective size not recorded (a tensor list: its shapes are recorded, "
+                          "its element type is not)");
   if (i >= a->n_in || a->ndim[i] < 0 || (i < a->n_types && !strcmp(a->types[i], "TensorList")))
     return fail(why, cap, "collective size not recorded (a tensor list: PyTorch records no "
                           "shapes inside it)");
@@ -622,7 +625,8 @@ static int h_rows(const aten_ctx *x, const aten_def *d) {
  * Binary and n-ary (add, where, masked_fill, comparisons, addcmul, lerp ...):
  *   F = f x output elements, Q = every tensor input at its own size and
  *   type + the output (broadcast operands read once at their size);
- *   comparisons write a bool (1 B).
+ *   comparisons and logical_and/or/xor/not write a bool (1 B);
+ *   nan_to_num 3 (its three tests, NaN, +inf and -inf, each a select).
  * Dropout (native_dropout): F = 3n (draw, compare, scale), Q = 2ns + n
  *   (the bool mask); its backward 2n, Q = 2ns + n.
  */
@@ -737,8 +741,10 @@ static int h_embedding_bwd(const aten_ctx *x, const aten_def *d) {
 /* gather(self, dim, index) reads index and the gathered values, writes
  * them; index_select(self, dim, index): out = self / size(dim) x index;
  * scatter(_add)(self, dim, index, src): reads src and index, writes (and
- * for _add reads) self at those places; index_put_(self, indices, values):
- * values and one int64 index per value. */
+ * for _add reads) self at those places; index_copy_ / index_add_(self,
+ * dim, index [k], source, ...): reads source and index, writes (and for
+ * _add reads, one add per element) self where source goes; index_put_(self,
+ * indices, values): values and one int64 index per value. */
 static int h_index(const aten_ctx *x, const aten_def *d) {
   (void)d;
   const rli_aten_args *a = x->a;
@@ -757,6 +763,12 @@ static int h_index(const aten_ctx *x, const aten_def *d) {
       return fail(x->why, x->cap, "%s: dim not recorded (Concrete Inputs)", x->full);
     double out = numel(a, 0) / a->dims[0][(int)dim] * n;
     return kernel_cost(x, 0, 2 * out * s + n * tb(x, 2), 0);
+  }
+  if (!strcmp(b, "index_copy") || !strcmp(b, "index_add")) {
+    double n = numel(a, 3), k = numel(a, 2);
+    if (!(n > 0) || !(k > 0)) return fail(x->why, x->cap, "%s: no index or source shape", x->full);
+    int add = b[6] == 'a';
+    return kernel_cost(x, add ? n : 0, n * (add ? 3 : 2) * s + k * tb(x, 2), 0);
   }
   if (!strncmp(b, "scatter", 7)) {
     double n = numel(a, 3) > 0 ? numel(a, 3) : numel(a, 2);
@@ -788,7 +800,20 @@ static int h_index(const aten_ctx *x, const aten_def *d) {
  * permute_pooled_embs(_auto_grad)(pooled_embs [B, D], offset_dim_list,
  *   permute_list, inv_offset_dim_list, inv_permute_list): reads and writes
  *   B x D, reads the four lists; its backward (the autograd node
- *   PermutePooledEmbsFunction, shape of the gradient [B, D]) moves the same. */
+ *   PermutePooledEmbsFunction, shape of the gradient [B, D]) moves the same.
+ * The quantize ops (fbgemm_gpu/src/quantize_ops/), F not counted (a few
+ * operations per element against 3 to 6 bytes: memory-bound, as the
+ * integer ops below):
+ *   FloatToFP8RowwiseQuantized(input [rows, D], forward): reads the input,
+ *     writes rows x (D rounded up to 4 + 8) bytes (the FP8 values and two
+ *     floats of row scale, quantize_fp8_rowwise.cu's output_columns);
+ *   FP8RowwiseQuantizedToFloat(input [rows, C] uint8, forward(,
+ *     output_dtype)): reads it, writes rows x (C rounded up to 4 - 8)
+ *     values, fp32 in the two-argument schema (fbgemm_gpu of 2023), else of
+ *     output_dtype (SparseType: 0 FP32, 1 FP16, 5 BF16; Concrete Inputs);
+ *   FloatToHFP8Quantized(input, ebits, bias, max_pos) and
+ *     HFP8QuantizedToFloat(input, ebits, bias): one byte per float
+ *     (quantize_hfp8.cu): reads n, writes n, 4 B on the float side. */
 static double in_bytes(const aten_ctx *x, int from, int to) {
   double q = 0;
   for (int i = from; i < x->a->n_in && i < to; i++) {
@@ -815,6 +840,23 @@ static int h_fbgemm(const aten_ctx *x, const aten_def *d) {
     if (!is_tensor(a, 1, 1) || !is_tensor(a, 2, 1))
       return fail(x->why, x->cap, "%s: expected indices and offsets", x->full);
     return kernel_cost(x, 0, in_bytes(x, 0, a->n_in), 0);
+  }
+  if (d->i0 >= 5 && d->i0 <= 8) { /* the quantize ops */
+    double n = numel(a, 0);
+    if (!is_tensor(a, 0, -1) || !(n >= 0)) return fail(x->why, x->cap, "%s: no input shape", x->full);
+    double cols = a->dims[0][a->ndim[0] - 1], rows = cols > 0 ? n / cols : 0;
+    double c4 = ceil(cols / 4) * 4, in = n * tb(x, 0);
+    if (d->i0 == 5) return kernel_cost(x, 0, in + rows * (c4 + 8), 0);
+    if (d->i0 == 7) return kernel_cost(x, 0, in + n, 0);
+    if (d->i0 == 8) return kernel_cost(x, 0, in + 4 * n, 0);
+    double ob = 4;
+    if (a->n_in >= 3) {
+      double sd = concrete_num(a, 2, 0);
+      ob = sd == 0 ? 4 : sd == 1 || sd == 5 ? 2 : 0;
+      if (!(ob > 0)) return fail(x->why, x->cap, "%s: output_dtype not recorded (Concrete Inputs)", x->full);
+    }
+    if (!(c4 > 8)) return fail(x->why, x->cap, "%s: rows of %g bytes hold no values", x->full, cols);
+    return kernel_cost(x, 0, in + rows * (c4 - 8) * ob, 0);
   }
   /* permute_pooled_embs and its backward */
   if (!is_tensor(a, 0, 2)) return fail(x->why, x->cap, "%s: expected pooled embeddings [B, D]", x->full);
@@ -1272,6 +1314,10 @@ static const aten_def table[] = {
     E("exp", h_elt, 1, 0, 1, 0),
     E("exp2", h_elt, 1, 0, 1, 0),
     E("expm1", h_elt, 1, 0, 1, 0),
+    E("fbgemm::FP8RowwiseQuantizedToFloat", h_fbgemm, 0, 6, 0, 0),
+    E("fbgemm::FloatToFP8RowwiseQuantized", h_fbgemm, 0, 5, 0, 0),
+    E("fbgemm::FloatToHFP8Quantized", h_fbgemm, 0, 7, 0, 0),
+    E("fbgemm::HFP8QuantizedToFloat", h_fbgemm, 0, 8, 0, 0),
     E("fbgemm::asynchronous_complete_cumsum", h_fbgemm, 0, 2, 0, 0),
     E("fbgemm::asynchronous_exclusive_cumsum", h_fbgemm, 0, 2, 0, 0),
     E("fbgemm::asynchronous_inclusive_cumsum", h_fbgemm, 0, 2, 0, 0),
@@ -1294,6 +1340,8 @@ static const aten_def table[] = {
     E("hardswish_backward", h_elt, 4, 0, 2, 0),
     E("hardtanh", h_elt, 2, 0, 1, 0),
     E("hardtanh_backward", h_elt, 2, 0, 2, 0),
+    E("index_add", h_index, 0, 0, 0, 0),
+    E("index_copy", h_index, 0, 0, 0, 0),
     E("index_put", h_index, 0, 0, 0, 0),
     E("index_select", h_index, 0, 0, 0, 0),
     E("layer_norm", h_rows, 0, RL_OP_LAYERNORM, 0, 0),
@@ -1308,6 +1356,10 @@ static const aten_def table[] = {
     E("log1p", h_elt, 1, 0, 1, 0),
     E("log2", h_elt, 1, 0, 1, 0),
     E("log_softmax", h_rows, 0, RL_OP_SOFTMAX, 0, 0),
+    E("logical_and", h_elt, 1, 1, 2, 0),
+    E("logical_not", h_elt, 1, 1, 1, 0),
+    E("logical_or", h_elt, 1, 1, 2, 0),
+    E("logical_xor", h_elt, 1, 1, 2, 0),
     E("logsumexp", h_reduce, 3, 0, 0, 0),
     E("lt", h_elt, 1, 1, 2, 0),
     E("masked_fill", h_elt, 1, 0, 2, 0),
@@ -1332,6 +1384,7 @@ static const aten_def table[] = {
     E("mse_loss", h_elt, 3, 0, 2, 0),
     E("mse_loss_backward", h_elt, 3, 0, 3, 0),
     E("mul", h_elt, 1, 0, 2, 0),
+    E("nan_to_num", h_elt, 3, 0, 1, 0),
     E("nansum", h_reduce, 1, 0, 0, 0),
     E("native_batch_norm", h_bn, 0, 0, 1, 5),
     E("native_batch_norm_backward", h_bn, 9, 1, 2, -1),

@@ -153,6 +153,61 @@ static void test_aten(void) {
     CHECK(rli_aten_cost("aten::mm", &a, &c, why, sizeof why) == 0);
     CHECK(strstr(why, "record_shapes") != NULL);
   }
+  /* index_add_ / index_copy_(self, dim, index [k], source), nan_to_num, logical_and on bools */
+  {
+    int nd[] = {1, 0, 1, 1};
+    double d[][4] = {{755000}, {0}, {1024}, {1024}};
+    const char *t[] = {"float", "Scalar", "long", "float"};
+    rli_aten_args a = args(4, nd, d, t);
+    CHECK(rli_aten_cost("aten::index_add_", &a, &c, why, sizeof why) == 1);
+    CHECK(c.flops == 1024 && c.bytes == 1024 * 3 * 4 + 1024 * 8);
+    CHECK(rli_aten_cost("aten::index_copy_", &a, &c, why, sizeof why) == 1);
+    CHECK(c.flops == 0 && c.bytes == 1024 * 2 * 4 + 1024 * 8);
+    a.ndim[3] = -1;
+    CHECK(rli_aten_cost("aten::index_copy_", &a, &c, why, sizeof why) == 0 && c.reason == RL_REASON_SHAPES);
+    int nd2[] = {2, 0};
+    double d2[][4] = {{2048, 96}, {0}};
+    const char *t2[] = {"float", "Scalar"};
+    a = args(2, nd2, d2, t2);
+    CHECK(rli_aten_cost("aten::nan_to_num", &a, &c, why, sizeof why) == 1);
+    CHECK(c.flops == 3 * 2048 * 96 && c.bytes == 2 * 4 * 2048 * 96);
+    int nd3[] = {1, 1, 1};
+    double d3[][4] = {{2048}, {2048}, {2048}};
+    const char *t3[] = {"bool", "bool", "bool"};
+    a = args(3, nd3, d3, t3);
+    CHECK(rli_aten_cost("aten::logical_and", &a, &c, why, sizeof why) == 1);
+    CHECK(c.flops == 0 && c.bytes == 3 * 2048 && c.roof == RLI_ROOF_HBM);
+  }
+  /* FBGEMM's quantize ops (fbgemm_gpu/src/quantize_ops/) */
+  {
+    int nd[] = {2, 0, 0};
+    double d[][4] = {{1000, 30}, {0}, {0}};
+    const char *t[] = {"float", "Scalar", "Scalar"};
+    rli_aten_args a = args(2, nd, d, t);
+    /* 1000 rows of 30 floats -> rows of 32 + 8 bytes */
+    CHECK(rli_aten_cost("fbgemm::FloatToFP8RowwiseQuantized", &a, &c, why, sizeof why) == 1);
+    CHECK(c.flops == 0 && c.bytes == 1000 * 30 * 4 + 1000 * 40);
+    CHECK(rli_aten_cost("fbgemm::FloatToHFP8Quantized", &a, &c, why, sizeof why) == 1);
+    CHECK(c.bytes == 30000 * 5);
+    /* rows of 40 bytes back to 32 fp32 values (the two-argument schema) */
+    a.dims[0][1] = 40;
+    snprintf(a.types[0], sizeof a.types[0], "unsigned char");
+    CHECK(rli_aten_cost("fbgemm::FP8RowwiseQuantizedToFloat", &a, &c, why, sizeof why) == 1);
+    CHECK(c.bytes == 40000 + 1000 * 32 * 4 && c.roof == RLI_ROOF_HBM);
+    CHECK(rli_aten_cost("fbgemm::HFP8QuantizedToFloat", &a, &c, why, sizeof why) == 1);
+    CHECK(c.bytes == 40000 * 5);
+    /* with output_dtype: 1 (FP16) from Concrete Inputs, else not recorded */
+    a.n_in = a.n_types = 3;
+    CHECK(rli_aten_cost("fbgemm::FP8RowwiseQuantizedToFloat", &a, &c, why, sizeof why) == 0);
+    CHECK(strstr(why, "output_dtype") != NULL);
+    a.n_concrete = 3;
+    snprintf(a.concrete[2], sizeof a.concrete[2], "1");
+    CHECK(rli_aten_cost("fbgemm::FP8RowwiseQuantizedToFloat", &a, &c, why, sizeof why) == 1);
+    CHECK(c.bytes == 40000 + 1000 * 32 * 2);
+    /* rows too short to hold a value */
+    a.dims[0][1] = 8;
+    CHECK(rli_aten_cost("fbgemm::FP8RowwiseQuantizedToFloat", &a, &c, why, sizeof why) == 0);
+  }
   /* tensor lists with their shapes (PyTorch 2.x): costs in elements, resolved by the kernel */
   {
     int nd[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -826,6 +881,12 @@ static void test_coll(void) {
     rli_aten_args l = args(1, nd2, d, t2);
     CHECK(rli_aten_cost("c10d::allreduce_", &l, &c, why, sizeof why) == 0);
     CHECK(c.reason == RL_REASON_COLL_NO_SIZE);
+    /* PyTorch 2.x: the list's shapes, still no element type */
+    l.ndim[0] = RLI_ATEN_LIST;
+    l.list_len[0] = 2;
+    l.list_elems[0] = 100;
+    CHECK(rli_aten_cost("c10d::allreduce_", &l, &c, why, sizeof why) == 0);
+    CHECK(c.reason == RL_REASON_COLL_NO_SIZE && strstr(why, "element type is not") != NULL);
   }
   CHECK_STR(rli_kernel_family("triton_poi_fused_add_0"), "Triton pointwise");
   CHECK_STR(rli_kernel_family("triton_red_fused_sum_1"), "Triton reduction");
