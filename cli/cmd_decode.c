@@ -194,26 +194,11 @@ static void print_csv(cli_ctx *ctx, const decode_opts *o, const decode_out *out)
   }
 }
 
-static void print_text(cli_ctx *ctx, decode_opts *dop, const rl_model *m, const rl_infer_cfg *cfgp, const rl_hw *hwp,
-                       const rl_roof *roofp, const decode_out *out) {
-  const rl_infer_cfg cfg = *cfgp;
-  const rl_hw hw = *hwp;
-  const rl_roof roof = *roofp;
+/* The table: one row per batch size. */
+static cli_table *batch_table(const decode_opts *dop, const decode_out *out) {
   const rl_decode_summary s = out->s;
-  const rl_decode_row *rows = out->rows, orow = out->orow, row1 = out->row1;
-  const rl_prefill_op *ops = out->ops;
-  const int32_t n_ops = out->n_ops;
-  const double ops_time = out->ops_time, context = dop->context;
-  const double *batches = dop->batches;
-  const int nb = dop->nb, want_ops = dop->want_ops;
-  cli_infer_flags *inf = &dop->llm.inf;
-  rl_model c;
-  rl_model_check(m, &c, NULL);
-  int32_t wd = cfg.weight_dtype >= 0 ? cfg.weight_dtype : c.dtype;
-  int32_t ad = cfg.act_dtype >= 0 ? cfg.act_dtype : c.dtype;
-  int32_t kd = cfg.kv_dtype >= 0 ? cfg.kv_dtype : ad;
-  int nofit = 0;
-  for (int i = 0; i < nb; i++) nofit += !rows[i].fits;
+  const rl_decode_row *rows = out->rows;
+  const int nb = dop->nb;
   const char *hdr[] = {"batch", "FLOPs", "bytes", "FLOP/B", "bound", "step >=", "tokens/s", "per seq",
                        "memory", "fits"};
   cli_table *t = cli_table_new(10, hdr);
@@ -233,6 +218,27 @@ static void print_text(cli_ctx *ctx, decode_opts *dop, const rl_model *m, const 
     const char *cells[10] = {cell[0], cell[1], cell[2], cell[3], cell[4], cell[5], cell[6], cell[7], cell[8], cell[9]};
     cli_table_row(t, cells);
   }
+  return t;
+}
+
+/* What is decoded on what: the fit, the model, its weights, KV cache and
+ * FLOPs per token, the roof and the inference flags' notes. */
+static void print_head(cli_ctx *ctx, decode_opts *dop, const rl_model *m, const rl_model *cp,
+                       const rl_infer_cfg *cfgp, const rl_hw *hwp, const rl_roof *roofp, const decode_out *out) {
+  const rl_infer_cfg cfg = *cfgp;
+  const rl_hw hw = *hwp;
+  const rl_roof roof = *roofp;
+  const rl_model c = *cp;
+  const rl_decode_summary s = out->s;
+  const rl_decode_row *rows = out->rows;
+  const double context = dop->context;
+  const int nb = dop->nb;
+  cli_infer_flags *inf = &dop->llm.inf;
+  int32_t wd = cfg.weight_dtype >= 0 ? cfg.weight_dtype : c.dtype;
+  int32_t ad = cfg.act_dtype >= 0 ? cfg.act_dtype : c.dtype;
+  int32_t kd = cfg.kv_dtype >= 0 ? cfg.kv_dtype : ad;
+  int nofit = 0;
+  for (int i = 0; i < nb; i++) nofit += !rows[i].fits;
   FILE *o = ctx->out;
   char pk[96];
   if (s.mem_bytes > 0 && !s.weights_fit)
@@ -278,10 +284,18 @@ static void print_text(cli_ctx *ctx, decode_opts *dop, const rl_model *m, const 
   fprintf(o, "  roof         %s, %s: ridge %s\n", cli_peak_label(&roof, pk, sizeof pk),
           CLI_Q(roof.bandwidth, RL_UNIT_BYTES_S), CLI_Q(s.ridge, RL_UNIT_FLOP_PER_BYTE));
   cli_infer_notes(ctx, inf, &s, &cfg);
-  fprintf(o, "\n");
-  cli_table_print(ctx, t);
-  cli_table_free(t);
-  fprintf(o, "\n");
+}
+
+/* What the table means: the ridge batch, the intensities as B grows, the
+ * memory, the embedding convention, the pipeline, the bounds' assumptions. */
+static void print_notes(FILE *o, const decode_opts *dop, const rl_model *cp, const rl_infer_cfg *cfgp,
+                        const rl_roof *roofp, const decode_out *out) {
+  const rl_infer_cfg cfg = *cfgp;
+  const rl_roof roof = *roofp;
+  const rl_model c = *cp;
+  const rl_decode_summary s = out->s;
+  const rl_decode_row orow = out->orow, row1 = out->row1;
+  const double context = dop->context;
   if (s.ridge_batch > 0)
     fprintf(o, "ridge batch: weights-only decode turns compute-bound at B = %.1f (intensity ~ B)\n", s.ridge_batch);
   else
@@ -330,17 +344,39 @@ static void print_text(cli_ctx *ctx, decode_opts *dop, const rl_model *m, const 
             s.pp, s.pp - 1, s.pp);
   fprintf(o, "bounds assume perfect overlap of compute and memory and leave out activations and the new\n"
              "token's KV write; a real step is slower.\n");
-  if (want_ops) {
-    fprintf(o, "\none step op by op at B = %.0f, context %.0f:\n\n", batches[0], context);
-    cli_table *ot = cli_ops_table(ops, n_ops, ops_time);
-    cli_table_print(ctx, ot);
-    cli_table_free(ot);
-    fprintf(o, "\nsum of the op bounds >= %s, against the step's %s (%+.2f%%): each op is bounded on its own\n"
-               "(no overlap between ops), and the ops add the softmax, norms, residual adds and the activations\n"
-               "each op reads and writes, which the step leaves out.\n",
-            CLI_Q(ops_time, RL_UNIT_SECONDS), CLI_Q(rows[0].step_time_s, RL_UNIT_SECONDS),
-            100 * (ops_time / rows[0].step_time_s - 1));
-  }
+}
+
+/* --ops: one step op by op at the first batch size. */
+static void print_ops(cli_ctx *ctx, const decode_opts *dop, const decode_out *out) {
+  FILE *o = ctx->out;
+  const rl_decode_row *rows = out->rows;
+  const rl_prefill_op *ops = out->ops;
+  const int32_t n_ops = out->n_ops;
+  const double ops_time = out->ops_time, context = dop->context;
+  const double *batches = dop->batches;
+  fprintf(o, "\none step op by op at B = %.0f, context %.0f:\n\n", batches[0], context);
+  cli_table *ot = cli_ops_table(ops, n_ops, ops_time);
+  cli_table_print(ctx, ot);
+  cli_table_free(ot);
+  fprintf(o, "\nsum of the op bounds >= %s, against the step's %s (%+.2f%%): each op is bounded on its own\n"
+             "(no overlap between ops), and the ops add the softmax, norms, residual adds and the activations\n"
+             "each op reads and writes, which the step leaves out.\n",
+          CLI_Q(ops_time, RL_UNIT_SECONDS), CLI_Q(rows[0].step_time_s, RL_UNIT_SECONDS),
+          100 * (ops_time / rows[0].step_time_s - 1));
+}
+
+static void print_text(cli_ctx *ctx, decode_opts *dop, const rl_model *m, const rl_infer_cfg *cfg, const rl_hw *hw,
+                       const rl_roof *roof, const decode_out *out) {
+  rl_model c;
+  rl_model_check(m, &c, NULL);
+  print_head(ctx, dop, m, &c, cfg, hw, roof, out);
+  fprintf(ctx->out, "\n");
+  cli_table *t = batch_table(dop, out);
+  cli_table_print(ctx, t);
+  cli_table_free(t);
+  fprintf(ctx->out, "\n");
+  print_notes(ctx->out, dop, &c, cfg, roof, out);
+  if (dop->want_ops) print_ops(ctx, dop, out);
 }
 
 /* parse -> resolve (model, device, roof) -> compute -> print */
