@@ -165,20 +165,9 @@ int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, cli_infer_flags *f,
   }
   if (f->compute_eff && (rc = fraction(ctx, "compute-eff", f->compute_eff, &f->compute_eff_v))) return rc;
   if (f->bw_eff && (rc = fraction(ctx, "bw-eff", f->bw_eff, &f->bw_eff_v))) return rc;
-  if (f->group_size) {
-    if (strcmp(f->group_size, "channel") == 0) cfg->group_size = RL_GROUP_CHANNEL;
-    else if (strcmp(f->group_size, "none") == 0) cfg->group_size = RL_GROUP_NONE;
-    else {
-      double g;
-      rl_error e;
-      if (rl_parse_quantity(f->group_size, RL_UNIT_COUNT, &g, &e))
-        return cli_error(ctx, "--group-size: '%s' is not a number, channel or none", f->group_size);
-      if (!(g >= 1) || g != floor(g) || g > 1e9)
-        return cli_error(ctx, "--group-size must be a whole number of weights >= 1, channel or none (got %s)",
-                         f->group_size);
-      cfg->group_size = g;
-    }
-  }
+  rl_error ge;
+  if (f->group_size && rl_group_size_parse(f->group_size, &cfg->group_size, &ge))
+    return cli_error(ctx, "--group-size%s%s", ge.msg[0] == '\'' ? ": " : " ", ge.msg);
   cfg->quantize_all = f->quantize_all;
   const char *dflt = (hwf->peak > 0 && hwf->bw > 0) ? NULL : RL_DEFAULT_HW;
   if ((rc = cli_resolve_hw(ctx, hwf, dflt, hw))) return rc;

@@ -776,6 +776,12 @@ RL_API rl_status rl_attn_impl_parse(const char *name, int32_t *impl, rl_error *e
 
 #define RL_GROUP_CHANNEL (-1.0) /* one scale per output channel */
 #define RL_GROUP_NONE (-2.0)    /* no scale bytes (the peers' convention) */
+/* A group size as --group-size spells it: a whole number of weights >= 1
+ * (at most 1e9; units as rl_parse_quantity reads a count, "4Ki"),
+ * "channel" (RL_GROUP_CHANNEL) or "none" (RL_GROUP_NONE). RL_EINVAL
+ * "'x' is not a number, channel or none" or "must be a whole number of
+ * weights >= 1, channel or none (got x)" otherwise. */
+RL_API rl_status rl_group_size_parse(const char *text, double *group, rl_error *err);
 
 /* Defaults: dtypes -1, tp 1, gathered embedding, causal, everything else
  * 0. */

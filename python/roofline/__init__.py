@@ -39,7 +39,17 @@ if _found != __version__:
     raise ImportError(f"libroofline {_found} at {library_path} does not match the Python "
                       f"package {__version__}; rebuild with `make` or reinstall")
 
-_DTYPE_BY_BYTES = {8: "fp64", 4: "fp32", 2: "bf16", 1: "fp8", 0.5: "fp4"}
+def _dtypes_by_bytes():
+    """The first format of each width, in the library's order (rl_dtype_name,
+    rl_dtype_bytes): {8: "fp64", 4: "fp32", 2: "bf16", 1: "fp8", 0.5: "fp4"}."""
+    out, i = {}, 0
+    while _lib.rl_dtype_name(i):
+        out.setdefault(_lib.rl_dtype_bytes(i), _lib.rl_dtype_name(i).decode())
+        i += 1
+    return out
+
+
+_DTYPE_BY_BYTES = _dtypes_by_bytes()
 
 
 def _check(status, err):
@@ -89,7 +99,8 @@ def format_quantity(value, unit):
 def _dtype(name):
     if isinstance(name, (int, float)) and not isinstance(name, bool):
         if name not in _DTYPE_BY_BYTES:
-            raise ValueError(f"no number format of {name} bytes per element (8, 4, 2, 1, 0.5)")
+            raise ValueError(f"no number format of {name} bytes per element "
+                             f"({', '.join(f'{b:g}' for b in _DTYPE_BY_BYTES)})")
         name = _DTYPE_BY_BYTES[name]
     out = _ct.c_int32()
     err = _native.Error()

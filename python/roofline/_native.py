@@ -375,6 +375,7 @@ def _declare(lib):
         "rl_mlp_parse": (ctypes.c_int, [C, P(I32), E]),
         "rl_norm_parse": (ctypes.c_int, [C, P(I32), E]),
         "rl_attn_impl_parse": (ctypes.c_int, [C, P(I32), E]),
+        "rl_group_size_parse": (ctypes.c_int, [C, P(D), E]),
         "rl_embed_parse": (ctypes.c_int, [C, P(I32), E]),
         "rl_attn_parse": (ctypes.c_int, [C, P(I32), E]),
         "rl_recompute_parse": (ctypes.c_int, [C, P(I32), E]),

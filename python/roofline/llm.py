@@ -274,16 +274,13 @@ def _fraction(v, what):
 
 
 def _group_size(v):
-    if v in ("channel", "none"):
-        return _native.RL_GROUP_CHANNEL if v == "channel" else _native.RL_GROUP_NONE
-    try:
-        g = _num(v, "count", "group_size")
-    except ValueError:
-        raise ValueError(f"group_size: '{v}' is not a number, channel or none") from None
-    if not 1 <= g <= 1e9 or g != _math.floor(g):
-        raise ValueError(f"group_size must be a whole number of weights >= 1, channel or none "
-                         f"(got {v})")
-    return g
+    """A group size as the command spells it, through rl_group_size_parse."""
+    g = _ct.c_double()
+    err = _err()
+    if _lib.rl_group_size_parse(str(v).encode(), _ct.byref(g), _ct.byref(err)):
+        msg = err.msg.decode("utf-8", "replace")
+        raise ValueError(f"group_size{': ' if msg.startswith(chr(39)) else ' '}{msg}")
+    return g.value
 
 
 _NCCL_RING_BASE_S = 6.6e-6   # NCCL tuning.cc, Ring LL base latency

@@ -2,11 +2,15 @@
  * enums.c -- the names of the enums the command line and the JSON records
  * spell (attention convention, recomputation, embedding convention, MLP
  * and norm kinds, attention implementation), so that each is written
- * once: rl_*_name for output, rl_*_parse for input.
+ * once: rl_*_name for output, rl_*_parse for input; and the words of a
+ * group size (rl_group_size_parse).
  * The op kinds (ops.c), formats (dtype.c), collectives (comm.c) and trace
  * formats (src/io/trace_src.c) keep their names beside their tables.
  */
 #include "core/internal.h"
+
+#include <math.h>
+#include <string.h>
 
 static const char *const attn_names[] = {"full", "causal", "none"};
 static const char *const recompute_names[] = {"none", "selective", "full"};
@@ -42,6 +46,18 @@ rl_status rl_mlp_parse(const char *name, int32_t *out, rl_error *err) {
 }
 rl_status rl_norm_parse(const char *name, int32_t *out, rl_error *err) {
   return rli_name_parse(norm_words, N(norm_words), name, out, err);
+}
+rl_status rl_group_size_parse(const char *text, double *group, rl_error *err) {
+  if (!text) return rli_fail(err, RL_EINVAL, "no group size");
+  if (strcmp(text, "channel") == 0) { *group = RL_GROUP_CHANNEL; return RL_OK; }
+  if (strcmp(text, "none") == 0) { *group = RL_GROUP_NONE; return RL_OK; }
+  double g;
+  if (rl_parse_quantity(text, RL_UNIT_COUNT, &g, NULL))
+    return rli_fail(err, RL_EINVAL, "'%s' is not a number, channel or none", text);
+  if (!(g >= 1) || g != floor(g) || g > 1e9)
+    return rli_fail(err, RL_EINVAL, "must be a whole number of weights >= 1, channel or none (got %s)", text);
+  *group = g;
+  return RL_OK;
 }
 rl_status rl_attn_impl_parse(const char *name, int32_t *out, rl_error *err) {
   return rli_name_parse(impl_names, N(impl_names), name, out, err);

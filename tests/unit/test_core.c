@@ -509,6 +509,15 @@ static void test_enum_names(void) {
   CHECK(rl_attn_impl_parse("flash", &v, &e) == RL_EINVAL);
   CHECK_STR(e.msg, "'flash' is not fused or naive");
   CHECK(rl_mlp_name(2) == NULL && rl_norm_name(-1) == NULL && rl_attn_impl_name(2) == NULL);
+  double g = 0;
+  CHECK(rl_group_size_parse("channel", &g, NULL) == RL_OK && g == RL_GROUP_CHANNEL);
+  CHECK(rl_group_size_parse("none", &g, NULL) == RL_OK && g == RL_GROUP_NONE);
+  CHECK(rl_group_size_parse("4Ki", &g, NULL) == RL_OK && g == 4096);
+  CHECK(rl_group_size_parse("x", &g, &e) == RL_EINVAL);
+  CHECK_STR(e.msg, "'x' is not a number, channel or none");
+  CHECK(rl_group_size_parse("1.5", &g, &e) == RL_EINVAL);
+  CHECK_STR(e.msg, "must be a whole number of weights >= 1, channel or none (got 1.5)");
+  CHECK(rl_group_size_parse("2e9", &g, &e) == RL_EINVAL && rl_group_size_parse(NULL, &g, &e) == RL_EINVAL);
   rl_hw h;
   CHECK(rl_hw_find(rl_default_hw(), NULL, 0, &h, NULL) == RL_OK && strcmp(h.id, RL_DEFAULT_HW) == 0);
 }
