@@ -277,56 +277,70 @@ static void mstep_json(rli_out *o, const mstep *s, const char *hw, const char *d
 
 #define WIDGET_MODEL_STEPS 2
 
-static char *build(const wcfg *c, rl_error *err) {
-  rl_plot_roof roofs[WIDGET_MAX_HW];
-  rl_hw hws[WIDGET_MAX_HW];
+/* The chart's roofs: one per device that has the format (the first must,
+ * a compared one without it is left out). Returns how many, or -1. */
+static int32_t widget_roofs(const wcfg *c, rl_plot_roof *roofs, rl_hw *hws, rl_error *err) {
   int32_t n_roofs = 0;
   for (int32_t i = 0; i < c->n_hw; i++) {
     rl_hw hw;
     rl_status st = rl_hw_find(c->hw[i], NULL, 0, &hw, err);
-    if (st) return NULL;
+    if (st) return -1;
     st = rl_plot_roof_from_hw(&hw, c->dtype, c->sparse ? RL_ROOF_SPARSE : 0u, &roofs[n_roofs], err);
-    if (st && i == 0) return NULL;
+    if (st && i == 0) return -1;
     if (st) continue; /* a compared device without this format */
     roofs[n_roofs].color = n_roofs + 1;
     hws[n_roofs++] = hw;
   }
+  return n_roofs;
+}
+
+/* The points: per device the layer's ops and the model's decode and
+ * prefill steps, then the page's own points; each with its roof and bound. */
+typedef struct wpoints {
+  char labels[WIDGET_OPS][RL_LABEL_MAX];
+  int32_t nmodel, nfile, per, np; /* per: points per device */
+  rl_plot_point *pts;
+  rl_result *res;
+  rl_roof *rr;
+  mstep *ms;
+  int32_t mdt[WIDGET_MAX_HW]; /* the model's format on each device */
+} wpoints;
+
+static void wpoints_free(wpoints *w) {
+  free(w->pts);
+  free(w->res);
+  free(w->rr);
+  free(w->ms);
+}
+
+static rl_status widget_points(const wcfg *c, const rl_hw *hws, const rl_plot_roof *roofs, int32_t n_roofs,
+                               wpoints *w, rl_error *err) {
   const rl_hw *hw0 = &hws[0];
   rl_op ops[WIDGET_OPS];
-  char labels[WIDGET_OPS][RL_LABEL_MAX];
-  layer_ops(c, ops, labels);
-  int32_t nfile = c->points ? (int32_t)(c->points->n > 200 ? 200 : c->points->n) : 0;
-  int32_t nmodel = c->model[0] ? WIDGET_MODEL_STEPS : 0;
-  int32_t per = WIDGET_OPS + nmodel; /* points per device */
-  int32_t np = per * n_roofs + nfile;
-  rl_plot_point *pts = calloc((size_t)np, sizeof *pts);
-  rl_result *res = calloc((size_t)np, sizeof *res);
-  rl_roof *rr = calloc((size_t)np, sizeof *rr);
-  mstep *ms = calloc((size_t)(nmodel * n_roofs + 1), sizeof *ms);
-  int32_t mdt[WIDGET_MAX_HW];
-  char *svg = NULL, *out = NULL;
-  if (!pts || !res || !rr || !ms) {
-    rli_fail(err, RL_ENOMEM, "out of memory");
-    goto done;
-  }
-  const char *dn = rl_dtype_name(c->dtype);
+  layer_ops(c, ops, w->labels);
+  w->nfile = c->points ? (int32_t)(c->points->n > 200 ? 200 : c->points->n) : 0;
+  w->nmodel = c->model[0] ? WIDGET_MODEL_STEPS : 0;
+  int32_t nmodel = w->nmodel, per = w->per = WIDGET_OPS + nmodel;
+  int32_t np = w->np = per * n_roofs + w->nfile;
+  rl_plot_point *pts = w->pts = calloc((size_t)np, sizeof *pts);
+  rl_result *res = w->res = calloc((size_t)np, sizeof *res);
+  rl_roof *rr = w->rr = calloc((size_t)np, sizeof *rr);
+  mstep *ms = w->ms = calloc((size_t)(nmodel * n_roofs + 1), sizeof *ms);
+  if (!pts || !res || !rr || !ms) return rli_fail(err, RL_ENOMEM, "out of memory");
   for (int32_t h = 0; h < n_roofs; h++) {
     for (int32_t k = 0; k < WIDGET_OPS; k++) {
       int32_t i = h * per + k;
       rl_cost cost;
-      rl_status st = rl_op_cost(&ops[k], &cost, err);
-      if (st) goto done;
+      TRY(rl_op_cost(&ops[k], &cost, err));
       int32_t pk = rl_hw_peak_for(&hws[h], c->dtype, cost.tensor);
       if (pk < 0) pk = rl_hw_peak_for(&hws[h], c->dtype, 1);
-      st = rl_hw_roof(&hws[h], pk, c->sparse && cost.tensor ? RL_ROOF_SPARSE : 0u, &rr[i], err);
-      if (st) goto done;
-      st = rl_roofline(cost.flops, cost.bytes, &rr[i], 0, &res[i], err);
-      if (st) goto done;
-      pts[i] = rl_plot_point_from_result(labels[k], &res[i], h);
+      TRY(rl_hw_roof(&hws[h], pk, c->sparse && cost.tensor ? RL_ROOF_SPARSE : 0u, &rr[i], err));
+      TRY(rl_roofline(cost.flops, cost.bytes, &rr[i], 0, &res[i], err));
+      pts[i] = rl_plot_point_from_result(w->labels[k], &res[i], h);
       pts[i].marker = h == 0 ? RL_MARK_CIRCLE : RL_MARK_SQUARE;
     }
     for (int32_t k = 0; k < nmodel; k += WIDGET_MODEL_STEPS) {
-      if (model_steps(c, &hws[h], &ms[h * nmodel], &mdt[h], err)) goto done;
+      TRY(model_steps(c, &hws[h], &ms[h * nmodel], &w->mdt[h], err));
       for (int32_t j = 0; j < WIDGET_MODEL_STEPS; j++) {
         const mstep *s = &ms[h * nmodel + j];
         rl_plot_point *pt = &pts[h * per + WIDGET_OPS + j];
@@ -340,43 +354,26 @@ static char *build(const wcfg *c, rl_error *err) {
   }
   /* points given with the page (`roofline widget --points FILE`): on the
    * first device's top roof, measured where they say so */
-  for (int32_t k = 0; k < nfile; k++) {
+  for (int32_t k = 0; k < w->nfile; k++) {
     int32_t i = per * n_roofs + k;
-    rl_status st = rli_plot_point_from_json(&c->points->kids[k], (size_t)k, &roofs[0], 0, &pts[i], err);
-    if (st) goto done;
+    TRY(rli_plot_point_from_json(&c->points->kids[k], (size_t)k, &roofs[0], 0, &pts[i], err));
     int32_t pk = rl_hw_peak_for(hw0, c->dtype, 1);
     rl_hw_roof(hw0, pk, c->sparse ? RL_ROOF_SPARSE : 0u, &rr[i], NULL);
     if (pts[i].flops > 0 && pts[i].bytes > 0)
       rl_roofline(pts[i].flops, pts[i].bytes, &rr[i], pts[i].measured ? pts[i].time_s : 0, &res[i], NULL);
   }
-  char title[300], sub[400];
-  if (c->title[0]) snprintf(title, sizeof title, "%s", c->title);
-  else if (n_roofs > 1) snprintf(title, sizeof title, "One Transformer layer on %.60s and %.60s, %s", hw0->name, hws[1].name, dn);
-  else snprintf(title, sizeof title, "One Transformer layer on %.80s, %s", hw0->name, dn);
-  int sl = snprintf(sub, sizeof sub,
-                    "activation T x d = %.0f x %.0f; linear on B = %.0f tokens; matmul n = %.0f; attention "
-                    "head_dim %.0f; %s peaks",
-                    c->seq, c->d, c->batch, c->n, c->head_dim, c->sparse ? "2:4 sparse" : "dense");
-  if (nmodel && sl > 0 && (size_t)sl < sizeof sub)
-    snprintf(sub + sl, sizeof sub - (size_t)sl, "; %s decode and prefill (triangles) on its %s tensor roof", c->model,
-             rl_dtype_name(mdt[0]));
-  rl_plot p = rl_plot_init();
-  p.title = title;
-  p.subtitle = sub;
-  p.roofs = roofs;
-  p.n_roofs = n_roofs;
-  p.points = pts;
-  p.n_points = np;
-  p.width = (int32_t)c->width;
-  p.height = (int32_t)fmax(360, fmin(c->width * 0.66, 900));
-  size_t svg_len = rl_plot_svg(&p, NULL, 0);
-  svg = malloc(svg_len + 1);
-  if (!svg) {
-    rli_fail(err, RL_ENOMEM, "out of memory");
-    goto done;
-  }
-  rl_plot_svg(&p, svg, svg_len + 1);
-  /* two passes: measure, then write */
+  return RL_OK;
+}
+
+/* The page's answer: the chart, then each point's record and texts, the
+ * devices and the models (two passes: measure, then write). NULL when out
+ * of memory. */
+static char *widget_answer(const char *svg, const rl_hw *hws, int32_t n_roofs, const char *dn, const wpoints *w,
+                           rl_error *err) {
+  const rl_hw *hw0 = &hws[0];
+  const int32_t per = w->per, np = w->np, nmodel = w->nmodel;
+  const mstep *ms = w->ms;
+  char *out = NULL;
   size_t cap = 0;
   for (int pass = 0; pass < 2; pass++) {
     rli_out o;
@@ -392,9 +389,9 @@ static char *build(const wcfg *c, rl_error *err) {
       if (i) rli_out_puts(&o, ",");
       int32_t h = i < per * n_roofs ? i / per : 0, k = i < per * n_roofs ? i % per : -1;
       if (k >= WIDGET_OPS)
-        mstep_json(&o, &ms[h * nmodel + (k - WIDGET_OPS)], hws[h].id, rl_dtype_name(mdt[h]));
-      else if (res[i].bytes > 0 || res[i].flops > 0)
-        record_json(&o, k >= 0 ? labels[k] : pts[i].label, hws[h].id, dn, &rr[i], &res[i]);
+        mstep_json(&o, &ms[h * nmodel + (k - WIDGET_OPS)], hws[h].id, rl_dtype_name(w->mdt[h]));
+      else if (w->res[i].bytes > 0 || w->res[i].flops > 0)
+        record_json(&o, k >= 0 ? w->labels[k] : w->pts[i].label, hws[h].id, dn, &w->rr[i], &w->res[i]);
       else
         rli_out_puts(&o, "null");
     }
@@ -410,7 +407,7 @@ static char *build(const wcfg *c, rl_error *err) {
         r.time_s = s->time_s, r.attainable = s->flops / s->time_s;
         text_json(&o, &r);
       } else {
-        text_json(&o, &res[i]);
+        text_json(&o, &w->res[i]);
       }
     }
     rli_out_puts(&o, "],\"devices\":");
@@ -424,16 +421,55 @@ static char *build(const wcfg *c, rl_error *err) {
       out = malloc(cap);
       if (!out) {
         rli_fail(err, RL_ENOMEM, "out of memory");
-        goto done;
+        return NULL;
       }
     }
   }
+  return out;
+}
+
+static char *build(const wcfg *c, rl_error *err) {
+  rl_plot_roof roofs[WIDGET_MAX_HW];
+  rl_hw hws[WIDGET_MAX_HW];
+  int32_t n_roofs = widget_roofs(c, roofs, hws, err);
+  if (n_roofs < 0) return NULL;
+  const rl_hw *hw0 = &hws[0];
+  wpoints w;
+  memset(&w, 0, sizeof w);
+  char *svg = NULL, *out = NULL;
+  if (widget_points(c, hws, roofs, n_roofs, &w, err)) goto done;
+  const char *dn = rl_dtype_name(c->dtype);
+  char title[300], sub[400];
+  if (c->title[0]) snprintf(title, sizeof title, "%s", c->title);
+  else if (n_roofs > 1) snprintf(title, sizeof title, "One Transformer layer on %.60s and %.60s, %s", hw0->name, hws[1].name, dn);
+  else snprintf(title, sizeof title, "One Transformer layer on %.80s, %s", hw0->name, dn);
+  int sl = snprintf(sub, sizeof sub,
+                    "activation T x d = %.0f x %.0f; linear on B = %.0f tokens; matmul n = %.0f; attention "
+                    "head_dim %.0f; %s peaks",
+                    c->seq, c->d, c->batch, c->n, c->head_dim, c->sparse ? "2:4 sparse" : "dense");
+  if (w.nmodel && sl > 0 && (size_t)sl < sizeof sub)
+    snprintf(sub + sl, sizeof sub - (size_t)sl, "; %s decode and prefill (triangles) on its %s tensor roof", c->model,
+             rl_dtype_name(w.mdt[0]));
+  rl_plot p = rl_plot_init();
+  p.title = title;
+  p.subtitle = sub;
+  p.roofs = roofs;
+  p.n_roofs = n_roofs;
+  p.points = w.pts;
+  p.n_points = w.np;
+  p.width = (int32_t)c->width;
+  p.height = (int32_t)fmax(360, fmin(c->width * 0.66, 900));
+  size_t svg_len = rl_plot_svg(&p, NULL, 0);
+  svg = malloc(svg_len + 1);
+  if (!svg) {
+    rli_fail(err, RL_ENOMEM, "out of memory");
+    goto done;
+  }
+  rl_plot_svg(&p, svg, svg_len + 1);
+  out = widget_answer(svg, hws, n_roofs, dn, &w, err);
 done:
   free(svg);
-  free(pts);
-  free(res);
-  free(rr);
-  free(ms);
+  wpoints_free(&w);
   return out;
 }
 
