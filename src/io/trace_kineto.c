@@ -651,6 +651,10 @@ typedef struct kin {
   size_t kindmapcap;
   op_link *lk;       /* the ops that launched kernels */
   size_t nlk, caplk;
+  double *kxfer;     /* per op kind: the bytes one copy_ call transfers (0
+                        unknown, -1 two calls of the kind disagree), for
+                        ROCm's copies, which carry no byte count */
+  size_t nkxfer, capkxfer;
   name_ent *nm;      /* names seen: raw text -> string id */
   size_t nnm, nmcap;
   char *nmtext;      /* their raw text */
@@ -1353,9 +1357,37 @@ static const char *cat_word(int cat) {
  * CUpti_ActivityMemcpy/Memset bytes). A memset writes them; a copy on the
  * device reads and writes them; a host copy moves them over the host link;
  * a peer copy over the interconnect. */
+/* A copy's cost from its bytes: memset writes them, a device-to-device
+ * copy reads and writes them (HBM), peer to peer is a send/recv, the rest
+ * crosses the host link. note: 1 + a string id, or 0. */
+static uint32_t copy_bytes_cost(kin *k, int memset_, const char *nm, double bytes, uint32_t note) {
+  rli_cost c;
+  memset(&c, 0, sizeof c);
+  c.flops = 0;
+  c.dtype = -1;
+  c.coll = -1;
+  c.why = RLI_NONE;
+  c.note = note;
+  if (memset_) {
+    c.roof = RLI_ROOF_HBM;
+    c.bytes = bytes;
+  } else if (strstr(nm, "DtoD")) {
+    c.roof = RLI_ROOF_HBM;
+    c.bytes = 2 * bytes;
+  } else if (strstr(nm, "PtoP")) {
+    c.roof = RLI_ROOF_NET;
+    c.coll = RLI_COLL_SENDRECV;
+    c.ranks = 2;
+    c.bytes = bytes;
+  } else {
+    c.roof = RLI_ROOF_HOST;
+    c.bytes = bytes;
+  }
+  return rli_trace_cost(k->t, &c);
+}
+
 static uint32_t copy_cost(kin *k, const ev *e) {
   rl_trace *t = k->t;
-  const char *nm = k->name ? k->name : "";
   char why[120];
   if (e->bytes == -2)
     return rli_trace_cost_reason(t, RL_REASON_SHAPES, "a copy without its byte count");
@@ -1364,28 +1396,45 @@ static uint32_t copy_cost(kin *k, const ev *e) {
              e->bytes < 0 ? "negative or unreadable" : "absurd");
     return rli_trace_cost_reason(t, RL_REASON_SHAPES, why);
   }
-  rli_cost c;
-  memset(&c, 0, sizeof c);
-  c.flops = 0;
-  c.dtype = -1;
-  c.coll = -1;
-  c.why = RLI_NONE;
-  if (e->cat == C_MEMSET) {
-    c.roof = RLI_ROOF_HBM;
-    c.bytes = e->bytes;
-  } else if (strstr(nm, "DtoD")) {
-    c.roof = RLI_ROOF_HBM;
-    c.bytes = 2 * e->bytes;
-  } else if (strstr(nm, "PtoP")) {
-    c.roof = RLI_ROOF_NET;
-    c.coll = RLI_COLL_SENDRECV;
-    c.ranks = 2;
-    c.bytes = e->bytes;
-  } else {
-    c.roof = RLI_ROOF_HOST;
-    c.bytes = e->bytes;
+  return copy_bytes_cost(k, e->cat == C_MEMSET, k->name ? k->name : "", e->bytes, 0);
+}
+
+/* The bytes an aten::copy_(self, src, non_blocking) call moves when self
+ * and src are of one type and size (a memcpy moves them as they are), noted
+ * per op kind; a kind whose calls disagree gets -1. */
+static void note_xfer(kin *k, const ev *e, uint32_t kind) {
+  const rli_aten_args *a = &e->a;
+  if (!e->a.has_dims || !k->name || strcmp(k->name, "aten::copy_") != 0) return;
+  double n[2] = {-1, -1};
+  for (int i = 0; i < 2 && i < a->n_in; i++)
+    if (a->ndim[i] >= 0) {
+      n[i] = 1;
+      for (int d = 0; d < a->ndim[i]; d++) n[i] *= a->dims[i][d];
+    }
+  double b = a->n_types >= 2 && !strcmp(a->types[0], a->types[1]) ? rli_torch_type_bytes(a->types[0]) : 0;
+  double x = n[0] >= 0 && n[0] == n[1] && b > 0 ? n[0] * b : -1;
+  if (kind >= k->nkxfer) {
+    size_t o = k->nkxfer;
+    k->kxfer = xgrow(k, k->kxfer, sizeof *k->kxfer, (size_t)kind + 1, &k->capkxfer);
+    for (size_t i = o; i <= kind; i++) k->kxfer[i] = 0;
+    k->nkxfer = (size_t)kind + 1;
   }
-  return rli_trace_cost(t, &c);
+  double *v = &k->kxfer[kind];
+  *v = *v == 0 ? x : *v == x ? x : -1;
+}
+
+/* A copy without its byte count (ROCm's) launched by an aten::copy_ whose
+ * shapes give them: its cost with those bytes, said so in a note; else
+ * `cost` as it was. */
+static uint32_t copy_from_op(kin *k, const rli_kernel *kr, uint32_t kind, uint32_t nobytes) {
+  if (kr->cost != nobytes || kind >= k->nkxfer || !(k->kxfer[kind] > 0)) return kr->cost;
+  static const char note[] = "bytes from its op aten::copy_'s shapes (the copy event records none)";
+  uint32_t nid = rli_trace_str(k->t, note, sizeof note - 1);
+  if (nid == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  const char *nm = rli_trace_strat(k->t, kr->name);
+  uint32_t c = copy_bytes_cost(k, kr->kind == RLI_K_MEMSET, nm ? nm : "", k->kxfer[kind], nid + 1);
+  if (c == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  return c;
 }
 
 /* Offer a CPU op (on thread ti) to the recent convolutions of its thread as
@@ -1907,14 +1956,18 @@ static void event(kin *k) {
     o->e = e.ts + e.dur;
     o->kind = kind_of(k, label, cost);
     o->parent = RLI_NONE;
+    note_xfer(k, &e, o->kind);
     if (th->n && (th->ops[th->n - 1].s > o->s ||
                   (th->ops[th->n - 1].s == o->s && th->ops[th->n - 1].e < o->e)))
       th->sorted = 0;
     th->n++;
   } else if (e.cat == C_RUNTIME) {
-    /* kernel launches only: copies are rows of their own, and keeping every
-     * cudaMemcpyAsync for their op's name would cost memory on every trace */
-    if (!e.has_corr || !k->name || !strstr(k->name, "aunch")) return;
+    /* kernel launches, and HIP's memcpy calls: ROCm's copy events carry no
+     * byte count, their op's shapes give it (copies are rows of their own,
+     * and keeping every cudaMemcpyAsync, whose copy knows its bytes, would
+     * cost memory on every CUDA trace) */
+    if (!e.has_corr || !k->name || (!strstr(k->name, "aunch") && strncmp(k->name, "hipMemcpy", 9)))
+      return;
     launch_add(k, e.corr, e.ts, e.dur, thread_of(k, mix(e.pid) ^ e.tid));
   }
 }
@@ -2127,7 +2180,9 @@ static void link_all(kin *k) {
       t, RL_REASON_PRE_WINDOW,
       "no launch call with its correlation id (launched before the profiling window?)");
   uint32_t c_noop = rli_trace_cost_reason(t, RL_REASON_NO_OP, "its launch call is inside no CPU op");
-  if (c_nolaunch == RLI_NONE || c_noop == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  uint32_t c_nobytes = rli_trace_cost_reason(t, RL_REASON_SHAPES, "a copy without its byte count");
+  if (c_nolaunch == RLI_NONE || c_noop == RLI_NONE || c_nobytes == RLI_NONE)
+    jfail(&k->p, RL_ENOMEM, 0, "");
   launch_index(k);
   int64_t unlinked = 0;
   size_t nbig = 0;
@@ -2170,6 +2225,7 @@ static void link_all(kin *k) {
       continue;
     }
     op_rec *o = &th->ops[j];
+    if (own && !(o->kind & LINKED)) kr->cost = copy_from_op(k, kr, o->kind, c_nobytes);
     if (!(o->kind & LINKED)) {
       const op_kind *ok = &k->kinds[o->kind];
       if (k->nlk >= LINKED) jfail(&k->p, RL_ENOMEM, 0, "");
@@ -2244,6 +2300,7 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   free(k->kinds);
   free(k->kindmap);
   free(k->lk);
+  free(k->kxfer);
   free(k->nm);
   free(k->nmtext);
   free(k->pend);
