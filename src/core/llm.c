@@ -190,42 +190,17 @@ static rl_status par_setup(plan *pl, const rl_infer_cfg *cfg, rl_error *err) {
   return RL_OK;
 }
 
-static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl, rl_error *err) {
-  memset(pl, 0, sizeof *pl);
-  TRY(rl_model_check(m0, &pl->m, err));
-  TRY(rl_model_params(&pl->m, &pl->p, err));
+/* make_plan, the weights: the bytes of all of them (total), of the routed
+ * experts (experts_all), the embedding table (emb_b), the scales (scale_b)
+ * and those kept in the model's format (kept), in w; the per-layer sums a
+ * pipeline stage adds up, in pl. */
+typedef struct plan_w {
+  double total, experts_all, emb_b, scale_b, kept;
+} plan_w;
+
+static void plan_weights(plan *pl, const rl_infer_cfg *cfg, plan_w *w) {
   const rl_model *m = &pl->m;
-  int32_t wd = cfg->weight_dtype < 0 ? m->dtype : cfg->weight_dtype;
-  int32_t ad = cfg->act_dtype < 0 ? m->dtype : cfg->act_dtype;
-  int32_t kd = cfg->kv_dtype < 0 ? ad : cfg->kv_dtype;
-  pl->s_w = rl_dtype_bytes(wd);
-  pl->s_a = rl_dtype_bytes(ad);
-  pl->s_kv = rl_dtype_bytes(kd);
-  if (pl->s_w <= 0) return rli_fail(err, RL_EINVAL, "unknown weight dtype %d", (int)wd);
-  if (pl->s_a <= 0) return rli_fail(err, RL_EINVAL, "unknown activation dtype %d", (int)ad);
-  if (pl->s_kv <= 0) return rli_fail(err, RL_EINVAL, "unknown KV-cache dtype %d", (int)kd);
-  if (cfg->tp < 0 || cfg->tp > 65536)
-    return rli_fail(err, RL_EINVAL, "tp must be >= 1 and <= 65536 (got %d)", (int)cfg->tp);
-  if (cfg->embedding != RL_EMBED_GATHERED && cfg->embedding != RL_EMBED_FULL)
-    return rli_fail(err, RL_EINVAL, "unknown embedding convention %d", (int)cfg->embedding);
-  if (!(cfg->mem_bytes >= 0) || !isfinite(cfg->mem_bytes))
-    return rli_fail(err, RL_EINVAL, "memory capacity must be >= 0");
-  if (!(cfg->comm_latency_s >= 0) || !isfinite(cfg->comm_latency_s))
-    return rli_fail(err, RL_EINVAL, "all-reduce latency must be >= 0");
-  TRY(quant_setup(pl, cfg, wd, m->dtype, err));
-  if (cfg->attention_impl != RL_ATTN_IMPL_FUSED && cfg->attention_impl != RL_ATTN_IMPL_NAIVE)
-    return rli_fail(err, RL_EINVAL, "unknown attention implementation %d", (int)cfg->attention_impl);
-  double n = cfg->tp > 1 ? cfg->tp : 1;
-  if (n > 1) {
-    if (!rli_positive(cfg->link_bw))
-      return rli_fail(err, RL_EINVAL, "tensor parallelism over %g devices needs the all-reduce bandwidth (link_bw > 0)", n);
-    if (fmod(m->heads, n) != 0)
-      return rli_fail(err, RL_EINVAL, "tp %g does not divide the %g attention heads", n, m->heads);
-  }
-  pl->n = n;
-  pl->n_kv = n < m->kv_heads ? n : m->kv_heads;
-  TRY(par_setup(pl, cfg, err));
-  pl->d = m->d_model;
+  double n = pl->n;
   const rl_param_count *p = &pl->p;
   int full = cfg->embedding == RL_EMBED_FULL;
   double L = m->layers, d = m->d_model, H = m->heads, Hkv = m->kv_heads, dh = m->head_dim, ff = m->d_ff;
@@ -299,6 +274,79 @@ static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl
     pl->attn_w_l = total / L / n;
     pl->lin_attn_l = 2 * p->total / L / n;
   }
+  w->total = total;
+  w->experts_all = experts_all;
+  w->emb_b = emb_b;
+  w->scale_b = scale_b;
+  w->kept = kept;
+}
+
+/* make_plan, attention and the KV cache per token. */
+static void plan_attention(plan *pl) {
+  const rl_model *m = &pl->m;
+  double n = pl->n;
+  if (m->kv_lora_rank > 0) {
+    /* latent attention, decode in the absorbed form (DeepSeek-V2 §2.1.2:
+     * W_UK folded into the query, W_UV into the output): per context token
+     * and head, scores over the latent and rope key (2 (r + r_rope)) and
+     * the latent-weighted sum (2 r); the cache holds r + r_rope per token
+     * and layer, whole on every tensor-parallel device */
+    double r = m->kv_lora_rank;
+    pl->attn_flops_t = m->layers * m->heads * (2 * (r + m->rope_dim) + 2 * r) / n;
+    pl->kv_tok_all = m->layers * (r + m->rope_dim) * pl->s_kv;
+    pl->n_kv = 1;
+  } else {
+    pl->attn_flops_t = 4 * m->layers * m->heads * m->head_dim / n;
+    pl->kv_tok_all = 2 * m->layers * m->kv_heads * m->head_dim * pl->s_kv;
+  }
+  pl->kv_tok = pl->kv_tok_all / pl->n_kv;
+  pl->win = m->window;
+  pl->win_frac = m->window > 0 ? m->window_layers / m->layers : 0;
+  pl->attn_l = pl->attn_flops_t / m->layers;
+  pl->kv_l = pl->kv_tok / m->layers;
+}
+
+static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl, rl_error *err) {
+  memset(pl, 0, sizeof *pl);
+  TRY(rl_model_check(m0, &pl->m, err));
+  TRY(rl_model_params(&pl->m, &pl->p, err));
+  const rl_model *m = &pl->m;
+  int32_t wd = cfg->weight_dtype < 0 ? m->dtype : cfg->weight_dtype;
+  int32_t ad = cfg->act_dtype < 0 ? m->dtype : cfg->act_dtype;
+  int32_t kd = cfg->kv_dtype < 0 ? ad : cfg->kv_dtype;
+  pl->s_w = rl_dtype_bytes(wd);
+  pl->s_a = rl_dtype_bytes(ad);
+  pl->s_kv = rl_dtype_bytes(kd);
+  if (pl->s_w <= 0) return rli_fail(err, RL_EINVAL, "unknown weight dtype %d", (int)wd);
+  if (pl->s_a <= 0) return rli_fail(err, RL_EINVAL, "unknown activation dtype %d", (int)ad);
+  if (pl->s_kv <= 0) return rli_fail(err, RL_EINVAL, "unknown KV-cache dtype %d", (int)kd);
+  if (cfg->tp < 0 || cfg->tp > 65536)
+    return rli_fail(err, RL_EINVAL, "tp must be >= 1 and <= 65536 (got %d)", (int)cfg->tp);
+  if (cfg->embedding != RL_EMBED_GATHERED && cfg->embedding != RL_EMBED_FULL)
+    return rli_fail(err, RL_EINVAL, "unknown embedding convention %d", (int)cfg->embedding);
+  if (!(cfg->mem_bytes >= 0) || !isfinite(cfg->mem_bytes))
+    return rli_fail(err, RL_EINVAL, "memory capacity must be >= 0");
+  if (!(cfg->comm_latency_s >= 0) || !isfinite(cfg->comm_latency_s))
+    return rli_fail(err, RL_EINVAL, "all-reduce latency must be >= 0");
+  TRY(quant_setup(pl, cfg, wd, m->dtype, err));
+  if (cfg->attention_impl != RL_ATTN_IMPL_FUSED && cfg->attention_impl != RL_ATTN_IMPL_NAIVE)
+    return rli_fail(err, RL_EINVAL, "unknown attention implementation %d", (int)cfg->attention_impl);
+  double n = cfg->tp > 1 ? cfg->tp : 1;
+  if (n > 1) {
+    if (!rli_positive(cfg->link_bw))
+      return rli_fail(err, RL_EINVAL, "tensor parallelism over %g devices needs the all-reduce bandwidth (link_bw > 0)", n);
+    if (fmod(m->heads, n) != 0)
+      return rli_fail(err, RL_EINVAL, "tp %g does not divide the %g attention heads", n, m->heads);
+  }
+  pl->n = n;
+  pl->n_kv = n < m->kv_heads ? n : m->kv_heads;
+  TRY(par_setup(pl, cfg, err));
+  pl->d = m->d_model;
+  plan_w w;
+  plan_weights(pl, cfg, &w);
+  const rl_param_count *p = &pl->p;
+  int full = cfg->embedding == RL_EMBED_FULL;
+  double total = w.total, experts_all = w.experts_all, emb_b = w.emb_b, scale_b = w.scale_b, kept = w.kept;
   pl->w_total = total;
   pl->w_resident = total / n;
   if (pl->ep > 1) {
@@ -320,25 +368,7 @@ static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl
   pl->row_bytes = (gathered ? 1.0 + m->learned_pos : pos_gathered ? 1.0 : 0.0) * row_b / n;
   pl->emb_gathered = (gathered ? emb_b : pos_gathered ? m->max_seq * row_b : 0) / n;
   pl->lin_flops = 2 * (full ? p->active : p->matmul_active) / n;
-  if (m->kv_lora_rank > 0) {
-    /* latent attention, decode in the absorbed form (DeepSeek-V2 §2.1.2:
-     * W_UK folded into the query, W_UV into the output): per context token
-     * and head, scores over the latent and rope key (2 (r + r_rope)) and
-     * the latent-weighted sum (2 r); the cache holds r + r_rope per token
-     * and layer, whole on every tensor-parallel device */
-    double r = m->kv_lora_rank;
-    pl->attn_flops_t = m->layers * m->heads * (2 * (r + m->rope_dim) + 2 * r) / n;
-    pl->kv_tok_all = m->layers * (r + m->rope_dim) * pl->s_kv;
-    pl->n_kv = 1;
-  } else {
-    pl->attn_flops_t = 4 * m->layers * m->heads * m->head_dim / n;
-    pl->kv_tok_all = 2 * m->layers * m->kv_heads * m->head_dim * pl->s_kv;
-  }
-  pl->kv_tok = pl->kv_tok_all / pl->n_kv;
-  pl->win = m->window;
-  pl->win_frac = m->window > 0 ? m->window_layers / m->layers : 0;
-  pl->attn_l = pl->attn_flops_t / m->layers;
-  pl->kv_l = pl->kv_tok / m->layers;
+  plan_attention(pl);
   return RL_OK;
 }
 
