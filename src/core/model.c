@@ -346,27 +346,12 @@ static int in_list(const char *s, const char *const *list) {
   return 0;
 }
 
-rl_status rl_model_from_hf_config(const char *text, size_t len, const char *id, rl_model *out,
-                                  rl_error *err) {
-  if (!text || !out) return rli_fail(err, RL_EINVAL, "no config.json text");
-  rli_json *root = NULL;
-  rl_error e;
-  rl_status st = rli_json_parse(text, len, &root, &e);
-  if (st != RL_OK) {
-    if (st == RL_ETRUNCATED)
-      return rli_fail(err, st, "config.json is truncated (%s)", e.msg);
-    return rli_fail(err, st, "config.json is not valid JSON: %s", e.msg);
-  }
-  rl_model m = rl_model_init();
-  const rli_json *o = root;
-  if (o->type != RLI_JSON_OBJ) {
-    rli_json_free(root);
-    return rli_fail(err, RL_EINVAL, "config.json is not a JSON object");
-  }
-  /* Multimodal wrappers keep the language model under text_config. */
-  const rli_json *tc = rli_json_get(o, "text_config");
-  if (tc && tc->type == RLI_JSON_OBJ && !rli_json_get(o, "num_hidden_layers")) o = tc;
-
+/* rl_model_from_hf_config, the sizes: layers, width, heads, MLP, vocabulary,
+ * experts, under each family's key; latent attention, shared experts and
+ * dense first layers (DeepSeek-V2/V3); the sliding window's size in *win. */
+static rl_status hf_sizes(const rli_json *o, rl_model *mp, double *win_out, rl_error *err) {
+  rl_model m = *mp;
+  rl_status st;
   static const char *const k_layers[] = {"num_hidden_layers", "n_layer", "num_layers", "n_layers", NULL};
   static const char *const k_d[] = {"hidden_size", "n_embd", "d_model", "dim", NULL};
   static const char *const k_heads[] = {"num_attention_heads", "n_head", "num_heads", "n_heads", NULL};
@@ -382,7 +367,7 @@ rl_status rl_model_from_hf_config(const char *text, size_t len, const char *id, 
                         &m.d_ff, &m.vocab, &m.max_seq, &m.experts, &m.experts_active};
   for (size_t i = 0; i < sizeof size_dst / sizeof size_dst[0]; i++) {
     st = get_size(o, size_keys[i], size_dst[i], err);
-    if (st != RL_OK) { rli_json_free(root); return st; }
+    if (st != RL_OK) return st;
   }
   /* DeepSeek-V2/V3: latent attention, shared experts, dense first layers */
   static const char *const k_qr[] = {"q_lora_rank", NULL};
@@ -400,7 +385,7 @@ rl_status rl_model_from_hf_config(const char *text, size_t len, const char *id, 
                         &m.shared_experts, &m.dense_layers, &moe_ff, &win};
   for (size_t i = 0; i < sizeof more_dst / sizeof more_dst[0]; i++) {
     st = get_size(o, more_keys[i], more_dst[i], err);
-    if (st != RL_OK) { rli_json_free(root); return st; }
+    if (st != RL_OK) return st;
   }
   if (m.kv_lora_rank > 0) {
     m.head_dim = m.nope_dim + m.rope_dim;
@@ -413,6 +398,15 @@ rl_status rl_model_from_hf_config(const char *text, size_t len, const char *id, 
     m.d_ff = moe_ff;
   }
   if (m.experts <= 1) m.shared_experts = m.dense_layers = 0;
+  *mp = m;
+  *win_out = win;
+  return RL_OK;
+}
+
+/* The architecture: sliding windows, multi-query, the MLP's kind and
+ * activation, the norm, biases, learned positions, tied embeddings. */
+static void hf_shape(const rli_json *o, const rli_json *root, double win, rl_model *mp) {
+  rl_model m = *mp;
   /* sliding windows: Mistral (every layer), Gemma 2 (every other layer);
    * Qwen2 names one but turns it off (use_sliding_window false) */
   const rli_json *usw = rli_json_get(o, "use_sliding_window");
@@ -466,6 +460,13 @@ rl_status rl_model_from_hf_config(const char *text, size_t len, const char *id, 
   const rli_json *tie = rli_json_get(o, "tie_word_embeddings");
   if (!tie) tie = rli_json_get(root, "tie_word_embeddings");
   if (tie && tie->type == RLI_JSON_BOOL) m.tied_embeddings = tie->boolean;
+  *mp = m;
+}
+
+/* The format, id, name and source. */
+static void hf_names(const rli_json *o, const rli_json *root, const char *id, rl_model *mp) {
+  rl_model m = *mp;
+  const char *type = get_str(o, "model_type");
   const char *dt = get_str(o, "torch_dtype");
   if (!dt) dt = get_str(o, "dtype");
   if (!dt) dt = get_str(root, "torch_dtype");
@@ -480,6 +481,35 @@ rl_status rl_model_from_hf_config(const char *text, size_t len, const char *id, 
   else
     rli_strlcpy(m.name, type ? type : "model from config.json", sizeof m.name);
   rli_strlcpy(m.source, "Hugging Face config.json", sizeof m.source);
+  *mp = m;
+}
+
+rl_status rl_model_from_hf_config(const char *text, size_t len, const char *id, rl_model *out,
+                                  rl_error *err) {
+  if (!text || !out) return rli_fail(err, RL_EINVAL, "no config.json text");
+  rli_json *root = NULL;
+  rl_error e;
+  rl_status st = rli_json_parse(text, len, &root, &e);
+  if (st != RL_OK) {
+    if (st == RL_ETRUNCATED)
+      return rli_fail(err, st, "config.json is truncated (%s)", e.msg);
+    return rli_fail(err, st, "config.json is not valid JSON: %s", e.msg);
+  }
+  rl_model m = rl_model_init();
+  const rli_json *o = root;
+  if (o->type != RLI_JSON_OBJ) {
+    rli_json_free(root);
+    return rli_fail(err, RL_EINVAL, "config.json is not a JSON object");
+  }
+  /* Multimodal wrappers keep the language model under text_config. */
+  const rli_json *tc = rli_json_get(o, "text_config");
+  if (tc && tc->type == RLI_JSON_OBJ && !rli_json_get(o, "num_hidden_layers")) o = tc;
+
+  double win = 0;
+  st = hf_sizes(o, &m, &win, err);
+  if (st != RL_OK) { rli_json_free(root); return st; }
+  hf_shape(o, root, win, &m);
+  hf_names(o, root, id, &m);
   rli_json_free(root);
   if (m.layers == 0) return rli_fail(err, RL_EINVAL, "config.json names no layers (num_hidden_layers or n_layer)");
   if (m.heads == 0) return rli_fail(err, RL_EINVAL, "config.json names no attention heads (num_attention_heads or n_head)");
