@@ -155,6 +155,97 @@ static int cmp_kstat_name(const void *a, const void *b) {
 static double rup(double x) { return ceil(x); }
 static double rdown(double x) { return floor(x); }
 
+/* rli_job_rank_figures, the profiler steps: how many distinct, the first
+ * and last; returns the start of the last one (HTA: rounded up). */
+static double rank_steps(const rli_rankraw *raw, int hta, rl_job_rank *r) {
+  double last_step = -INFINITY;
+  int64_t smin = INT64_MAX, smax = INT64_MIN;
+  size_t distinct = 0;
+  for (size_t i = 0; i < raw->ns; i++) {
+    const rli_step *s = &raw->s[i];
+    double ts = hta ? rup(s->ts) : s->ts;
+    if (ts > last_step) last_step = ts;
+    if (s->n < smin) smin = s->n;
+    if (s->n > smax) smax = s->n;
+    int seen = 0;
+    for (size_t k = 0; k < i && !seen; k++) seen = raw->s[k].n == s->n;
+    if (!seen) distinct++;
+  }
+  r->steps = (int32_t)distinct;
+  r->step_first = distinct ? (int32_t)smin : 0;
+  r->step_last = distinct ? (int32_t)smax : 0;
+  return last_step;
+}
+
+/* The idle time between kernels on each stream, by kind: the host late
+ * (the launch came after the previous kernel ended), a short wait (< kw),
+ * other. gs: the kernels sorted by stream and start. */
+static void rank_idle_kinds(gsort *gs, size_t ngs, int hta, double kw, rl_job_rank *r) {
+  double us = 1e-6;
+  qsort(gs, ngs, sizeof *gs, cmp_gsort);
+  double hw = 0, kwt = 0, oth = 0;
+  for (size_t i = 1; i < ngs; i++) {
+    if (gs[i].stream != gs[i - 1].stream) continue;
+    double prev_end = gs[i - 1].end;
+    double gap = gs[i].ts - prev_end;
+    if (!hta && gap < 0) gap = 0;
+    if (!isnan(gs[i].rt) && gs[i].rt > prev_end) hw += gap;
+    else if (gap < kw) kwt += gap;
+    else oth += gap;
+  }
+  r->idle_host_wait_s = hw * us;
+  r->idle_kernel_wait_s = kwt * us;
+  r->idle_other_s = oth * us;
+}
+
+/* The collectives, by group and start, and their time; NULL when out of
+ * memory. */
+static rli_coll *rank_colls(const rli_rankraw *raw, rl_job_rank *r, size_t *ncol_out) {
+  double us = 1e-6;
+  rli_coll *cols = malloc(sizeof *cols * (raw->ncol + 1));
+  if (!cols) return NULL;
+  size_t ncol = 0;
+  double ctime = 0;
+  for (size_t i = 0; i < raw->ncol; i++) cols[ncol++] = raw->col[i];
+  for (size_t i = 0; i < ncol; i++) ctime += cols[i].end - cols[i].ts;
+  qsort(cols, ncol, sizeof *cols, cmp_coll_ts);
+  r->collectives = (int32_t)ncol;
+  r->coll_time_s = ctime * us;
+  *ncol_out = ncol;
+  return cols;
+}
+
+/* The kernels' time and count per name (kept events only), sorted by
+ * name, each name its own copy; NULL when out of memory. */
+static rli_kstat *rank_kernels(const rli_rankraw *raw, const unsigned char *keep, size_t *nks_out) {
+  double us = 1e-6;
+  size_t ng = raw->ng;
+  rli_kstat *ks = calloc(raw->nnames + 1, sizeof *ks);
+  if (!ks) return NULL;
+  for (size_t i = 0; i < ng; i++) {
+    const rli_gev *g = &raw->g[i];
+    if (!keep[i] || !g->kernel || g->name >= raw->nnames) continue;
+    ks[g->name].time_s += (g->end - g->ts) * us;
+    ks[g->name].count++;
+  }
+  size_t nks = 0;
+  for (size_t i = 0; i < raw->nnames; i++) {
+    if (!ks[i].count) continue;
+    char *nm = malloc(strlen(raw->names[i]) + 1);
+    if (!nm) {
+      for (size_t k = 0; k < nks; k++) free(ks[k].name);
+      free(ks);
+      return NULL;
+    }
+    strcpy(nm, raw->names[i]);
+    ks[nks] = ks[i];
+    ks[nks++].name = nm;
+  }
+  qsort(ks, nks, sizeof *ks, cmp_kstat_name);
+  *nks_out = nks;
+  return ks;
+}
+
 rl_status rli_job_rank_figures(const rli_rankraw *raw, int hta, double kw, rl_job_rank *r,
                                rli_coll **cols_out, size_t *ncol_out, rli_kstat **ks_out,
                                size_t *nks_out, rl_error *err) {
@@ -172,23 +263,8 @@ rl_status rli_job_rank_figures(const rli_rankraw *raw, int hta, double kw, rl_jo
     free(c); free(all); free(comp); free(comm); free(gs); free(keep);
     return rli_fail(err, RL_ENOMEM, "out of memory");
   }
-  /* steps */
-  double last_step = -INFINITY;
-  int64_t smin = INT64_MAX, smax = INT64_MIN;
-  size_t distinct = 0;
-  for (size_t i = 0; i < raw->ns; i++) {
-    const rli_step *s = &raw->s[i];
-    double ts = hta ? rup(s->ts) : s->ts;
-    if (ts > last_step) last_step = ts;
-    if (s->n < smin) smin = s->n;
-    if (s->n > smax) smax = s->n;
-    int seen = 0;
-    for (size_t k = 0; k < i && !seen; k++) seen = raw->s[k].n == s->n;
-    if (!seen) distinct++;
-  }
-  r->steps = (int32_t)distinct;
-  r->step_first = distinct ? (int32_t)smin : 0;
-  r->step_last = distinct ? (int32_t)smax : 0;
+  double last_step = rank_steps(raw, hta, r);
+  size_t distinct = (size_t)r->steps;
   int filter = hta && distinct >= 2;
   /* host events: rounded, kept before the last step when filtering */
   size_t nk = 0;
@@ -237,56 +313,15 @@ rl_status rli_job_rank_figures(const rli_rankraw *raw, int hta, double kw, rl_jo
   r->non_compute_share = span > 0 ? r->non_compute_s / r->span_s : (double)NAN;
   r->comm_s = cmt * us;
   r->overlap = ncm && cmt > 0 ? intersect(comp, ncp, comm, ncm) / cmt : (double)NAN;
-  /* idle kinds, per stream */
-  qsort(gs, ngs, sizeof *gs, cmp_gsort);
-  double hw = 0, kwt = 0, oth = 0;
-  for (size_t i = 1; i < ngs; i++) {
-    if (gs[i].stream != gs[i - 1].stream) continue;
-    double prev_end = gs[i - 1].end;
-    double gap = gs[i].ts - prev_end;
-    if (!hta && gap < 0) gap = 0;
-    if (!isnan(gs[i].rt) && gs[i].rt > prev_end) hw += gap;
-    else if (gap < kw) kwt += gap;
-    else oth += gap;
-  }
-  r->idle_host_wait_s = hw * us;
-  r->idle_kernel_wait_s = kwt * us;
-  r->idle_other_s = oth * us;
+  rank_idle_kinds(gs, ngs, hta, kw, r);
   free(c); free(all); free(comp); free(comm); free(gs);
-  /* collectives (kept ones), by group and start */
-  rli_coll *cols = malloc(sizeof *cols * (raw->ncol + 1));
-  if (!cols) { free(keep); return rli_fail(err, RL_ENOMEM, "out of memory"); }
   size_t ncol = 0;
-  double ctime = 0;
-  for (size_t i = 0; i < raw->ncol; i++) cols[ncol++] = raw->col[i];
-  for (size_t i = 0; i < ncol; i++) ctime += cols[i].end - cols[i].ts;
-  qsort(cols, ncol, sizeof *cols, cmp_coll_ts);
-  r->collectives = (int32_t)ncol;
-  r->coll_time_s = ctime * us;
-  /* kernel time per name */
-  rli_kstat *ks = calloc(raw->nnames + 1, sizeof *ks);
-  if (!ks) { free(keep); free(cols); return rli_fail(err, RL_ENOMEM, "out of memory"); }
-  for (size_t i = 0; i < ng; i++) {
-    const rli_gev *g = &raw->g[i];
-    if (!keep[i] || !g->kernel || g->name >= raw->nnames) continue;
-    ks[g->name].time_s += (g->end - g->ts) * us;
-    ks[g->name].count++;
-  }
-  free(keep);
+  rli_coll *cols = rank_colls(raw, r, &ncol);
+  if (!cols) { free(keep); return rli_fail(err, RL_ENOMEM, "out of memory"); }
   size_t nks = 0;
-  for (size_t i = 0; i < raw->nnames; i++) {
-    if (!ks[i].count) continue;
-    char *nm = malloc(strlen(raw->names[i]) + 1);
-    if (!nm) {
-      for (size_t k = 0; k < nks; k++) free(ks[k].name);
-      free(ks); free(cols);
-      return rli_fail(err, RL_ENOMEM, "out of memory");
-    }
-    strcpy(nm, raw->names[i]);
-    ks[nks] = ks[i];
-    ks[nks++].name = nm;
-  }
-  qsort(ks, nks, sizeof *ks, cmp_kstat_name);
+  rli_kstat *ks = rank_kernels(raw, keep, &nks);
+  free(keep);
+  if (!ks) { free(cols); return rli_fail(err, RL_ENOMEM, "out of memory"); }
   *cols_out = cols;
   *ncol_out = ncol;
   *ks_out = ks;
