@@ -90,6 +90,24 @@
 #define LINE_GAP 2         /* between a flat line and its label */
 #define ALONG_GAP 3        /* between a slanted line and its label */
 #define RIDGE_STEP 40      /* ridge label candidates up the drop line */
+#define EDGE 4             /* what stays clear of the canvas's edge */
+#define EDGE2 8            /* ... on both sides together */
+#define SUB_MARGIN 16      /* the subtitle wraps this much inside the canvas */
+#define SUB_GAP 4          /* under the subtitle's last line */
+#define LEG_EXTRA_ROWS 12  /* legend rows besides one per roof */
+#define ABOVE_ROOF 1.005   /* a point this far above its roof is drawn as above it */
+#define TICK_GAP 8         /* between x tick labels */
+#define TICK_GAP_Y 4       /* between y tick labels */
+#define TICK_MAX_STEP 12   /* decades between ticks, at most */
+#define TITLE_SLACK 1.05   /* the title's width estimate, widened (bold) */
+#define SQ_HALF 0.89       /* a square marker of the circle's area: half side sqrt(pi)/2 r */
+#define SQ_SIDE 1.78
+#define TRI_TOP 1.15       /* a triangle marker: apex above, base below the centre, in r */
+#define TRI_BASE 0.6
+#define W_RIDGE 1.8        /* the ridge diamond's stroke */
+#define W_MARK 2           /* a bound (hollow) marker's stroke */
+#define W_MARK_MEAS 1.2    /* a measured (filled) marker's stroke */
+#define LEG_MARK_R 4.5     /* a legend's marker */
 #define RL_PI 3.14159265358979323846
 
 /* Okabe & Ito (2008): blue, vermillion, bluish green, reddish purple,
@@ -224,10 +242,10 @@ static int wrap2(const char *s, size_t cols, char out[2][400]) {
 static void frame_init(const rl_plot *p, frame *f) {
   f->W = fmax(MIN_W, fmin(p->width > 0 ? p->width : DEF_W, MAX_WH));
   f->H = fmax(MIN_H, fmin(p->height > 0 ? p->height : DEF_H, MAX_WH));
-  size_t cols = (size_t)((f->W - 16) / (FS_SUB * CHAR_W));
+  size_t cols = (size_t)((f->W - SUB_MARGIN) / (FS_SUB * CHAR_W));
   f->nsub = p->subtitle && *p->subtitle ? wrap2(p->subtitle, cols, f->sub) : 0;
   f->px1 = f->W - M_RIGHT;
-  f->py0 = M_TOP + f->nsub * SUB_STEP + (f->nsub ? 4 : 0);
+  f->py0 = M_TOP + f->nsub * SUB_STEP + (f->nsub ? SUB_GAP : 0);
   f->py1 = f->H - M_BOTTOM;
   rli_plot_axes(p, &f->ax);
   /* the left margin holds the widest y tick label */
@@ -678,7 +696,7 @@ static void place_legend(chart *c, int more_row) {
   } else {
     /* under the chart: the canvas grows; rows too long for the canvas
      * are cut (their figures are in the tooltips and the other rows) */
-    size_t cols = (size_t)fmax(8, (f->W - 8 - LEG_TEXT_DX - LEG_PAD) / (FS_LEGEND * CHAR_W));
+    size_t cols = (size_t)fmax(EDGE2, (f->W - EDGE2 - LEG_TEXT_DX - LEG_PAD) / (FS_LEGEND * CHAR_W));
     for (int i = 0; i < c->nleg; i++) {
       char *t = c->leg[i].text;
       if (rli_utf8_len(t) <= cols) continue;
@@ -691,7 +709,7 @@ static void place_legend(chart *c, int more_row) {
       if (k + 4 <= sizeof c->leg[i].text) memcpy(t + k, "\xe2\x80\xa6", 4);
     }
     lw = legend_w(c);
-    double y0 = f->H + LEG_BELOW_GAP - 4, x0 = fmax(4, fmin(f->px0, f->W - 4 - lw));
+    double y0 = f->H + LEG_BELOW_GAP - EDGE, x0 = fmax(EDGE, fmin(f->px0, f->W - EDGE - lw));
     c->legb = (box){x0, y0, x0 + lw, y0 + lh};
     f->H = c->legb.y1 + LEG_BELOW_GAP;
   }
@@ -808,14 +826,14 @@ static int chart_layout(const rl_plot *p, chart *c) {
   frame_init(p, f);
   c->l.area = (box){f->px0 + INSET, f->py0 + INSET, f->px1 - INSET, f->py1 - INSET};
   c->mr = calloc((size_t)p->n_points + 1, sizeof *c->mr);
-  c->leg = calloc((size_t)p->n_roofs + 12, sizeof *c->leg);
+  c->leg = calloc((size_t)p->n_roofs + LEG_EXTRA_ROWS, sizeof *c->leg);
   if (!c->mr || !c->leg) return -1;
   build_lines(p, f, &c->lines);
   claim_geometry(p, c);
   int any_over = 0;
   for (int32_t i = 0; i < p->n_points; i++) {
     const rl_plot_point *pt = &p->points[i];
-    if (rli_plot_point_ok(pt) && pt->measured && pt->roof_perf > 0 && pt->perf > pt->roof_perf * 1.005)
+    if (rli_plot_point_ok(pt) && pt->measured && pt->roof_perf > 0 && pt->perf > pt->roof_perf * ABOVE_ROOF)
       any_over = 1;
   }
   build_legend(p, c, any_over);
@@ -841,7 +859,7 @@ static int chart_layout(const rl_plot *p, chart *c) {
         /* no room inside: under everything, the canvas grows */
         double y = f->H;
         f->H += h + 4;
-        box b = {4, y, 4 + w, y + h};
+        box b = {EDGE, y, EDGE + w, y + h};
         lab->x = b.x0, lab->y = b.y1 - FS_NOTE * DESCENT;
         claim_box(&c->l, b, RL_BOX_NOTE, c->l.next_id++);
         c->L.n++;
@@ -861,9 +879,9 @@ static void tick_text(char *buf, size_t cap, int k, int y_axis) {
 
 /* Every how many decades the x axis is labelled (labels must not touch). */
 static int x_tick_step(const frame *f) {
-  double pxdec = (f->px1 - f->px0) / (f->ax.x1 - f->ax.x0), w = text_w("0.001 FLOP/B", FS_TICK) + 8;
+  double pxdec = (f->px1 - f->px0) / (f->ax.x1 - f->ax.x0), w = text_w("0.001 FLOP/B", FS_TICK) + TICK_GAP;
   int s = 1;
-  while (s * pxdec < w && s < 12) s++;
+  while (s * pxdec < w && s < TICK_MAX_STEP) s++;
   return s;
 }
 /* Is decade k's x label drawn (on the step, inside the canvas)? */
@@ -877,7 +895,7 @@ static int x_tick_shown(const frame *f, int k, int step) {
 static int y_tick_step(const frame *f) {
   double pxdec = (f->py1 - f->py0) / (f->ax.y1 - f->ax.y0);
   int s = 1;
-  while (s * pxdec < FS_TICK * TEXT_H + 4 && s < 12) s++;
+  while (s * pxdec < FS_TICK * TEXT_H + TICK_GAP_Y && s < TICK_MAX_STEP) s++;
   return s;
 }
 
@@ -920,7 +938,7 @@ static void text_boxes(const rl_plot *p, const chart *c, rl_plot_box *out, size_
   PUT(RL_BOX_AXIS, ((box){YTITLE_X - FS_AXIS * 0.8, yc - yw / 2, YTITLE_X + FS_AXIS * 0.4, yc + yw / 2}));
   char title[300];
   rli_plot_clean(p->title && *p->title ? p->title : "Roofline", title, sizeof title, 0);
-  double tw = fmin(text_w(title, FS_TITLE) * 1.05, f->W - 8);
+  double tw = fmin(text_w(title, FS_TITLE) * TITLE_SLACK, f->W - EDGE2);
   PUT(RL_BOX_TITLE, ((box){f->W / 2 - tw / 2, TITLE_Y - FS_TITLE, f->W / 2 + tw / 2, TITLE_Y + 4}));
   for (int i = 0; i < f->nsub; i++) {
     double sw = text_w(f->sub[i], FS_SUB), y = SUB_Y0 + i * SUB_STEP;
@@ -986,12 +1004,12 @@ static void emit_marker(rli_out *o, int32_t m, double x, double y, double r, con
                         double sw) {
   switch (m) {
   case RL_MARK_SQUARE:
-    rli_out_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"", x - r * 0.89, y - r * 0.89,
-                   r * 1.78, r * 1.78);
+    rli_out_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"", x - r * SQ_HALF, y - r * SQ_HALF,
+                   r * SQ_SIDE, r * SQ_SIDE);
     break;
   case RL_MARK_TRIANGLE:
-    rli_out_printf(o, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\"", x, y - r * 1.15, x + r, y + r * 0.6,
-                   x - r, y + r * 0.6);
+    rli_out_printf(o, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\"", x, y - r * TRI_TOP, x + r, y + r * TRI_BASE,
+                   x - r, y + r * TRI_BASE);
     break;
   case RL_MARK_DIAMOND:
     rli_out_printf(o, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f\"", x, y - r, x + r, y, x,
@@ -1113,7 +1131,7 @@ static void emit_lines(rli_out *o, const rl_plot *p, const chart *c) {
     rli_out_printf(o, "<g class=\"ridge\" data-roof=\"%d\"><title>", (int)i);
     rli_out_xml(o, r->label);
     rli_out_printf(o, ": ridge point at %s</title>", rli_plot_q(a, sizeof a, ridge, RL_UNIT_FLOP_PER_BYTE));
-    emit_marker(o, RL_MARK_DIAMOND, X(f, ridge), Y(f, r->peak), RIDGE_R, "#ffffff", color_of(p, i), 1.8);
+    emit_marker(o, RL_MARK_DIAMOND, X(f, ridge), Y(f, r->peak), RIDGE_R, "#ffffff", color_of(p, i), W_RIDGE);
     rli_out_puts(o, "</g>\n");
   }
   rli_out_puts(o, "</g>\n");
@@ -1157,7 +1175,7 @@ static void emit_points(rli_out *o, const rl_plot *p, const chart *c) {
                      x, y - r, x, yr, col, x - 5, yr, x + 5, yr, col);
     }
     emit_marker(o, pt->marker, x, y, r, pt->measured ? col : "#ffffff", pt->measured ? "#ffffff" : col,
-                pt->measured ? 1.2 : 2);
+                pt->measured ? W_MARK_MEAS : W_MARK);
     rli_out_puts(o, "</g>\n");
   }
   free(order);
@@ -1188,9 +1206,9 @@ static void emit_legend(rli_out *o, const rl_plot *p, const chart *c) {
                      x, ym, x + LEG_SWATCH, ym, lr->kind == LR_LEVEL ? W_LEVEL : W_CEIL,
                      lr->kind == LR_LEVEL ? "6 3" : "1.5 2.5");
       break;
-    case LR_RIDGE: emit_marker(o, RL_MARK_DIAMOND, x + LEG_SWATCH / 2, ym, RIDGE_R, "#ffffff", INK2, 1.8); break;
-    case LR_BOUND: emit_marker(o, RL_MARK_CIRCLE, x + LEG_SWATCH / 2, ym, 4.5, "#ffffff", INK2, 2); break;
-    case LR_MEAS: emit_marker(o, RL_MARK_CIRCLE, x + LEG_SWATCH / 2, ym, 4.5, INK2, "#ffffff", 1.2); break;
+    case LR_RIDGE: emit_marker(o, RL_MARK_DIAMOND, x + LEG_SWATCH / 2, ym, RIDGE_R, "#ffffff", INK2, W_RIDGE); break;
+    case LR_BOUND: emit_marker(o, RL_MARK_CIRCLE, x + LEG_SWATCH / 2, ym, LEG_MARK_R, "#ffffff", INK2, W_MARK); break;
+    case LR_MEAS: emit_marker(o, RL_MARK_CIRCLE, x + LEG_SWATCH / 2, ym, LEG_MARK_R, INK2, "#ffffff", W_MARK_MEAS); break;
     case LR_AREA:
       emit_marker(o, RL_MARK_CIRCLE, x + 5, ym, 2.5, INK2, "#ffffff", 1);
       emit_marker(o, RL_MARK_CIRCLE, x + 17, ym, 5.5, INK2, "#ffffff", 1);
@@ -1243,7 +1261,7 @@ size_t rl_plot_svg(const rl_plot *p, char *buf, size_t cap) {
   rli_out_printf(&o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"" INK2 "\"/>\n",
                  f->px0, f->py0, f->px1 - f->px0, f->py1 - f->py0);
   /* the title, cut to the canvas */
-  size_t cols = (size_t)((f->W - 8) / (FS_TITLE * CHAR_W * 1.05));
+  size_t cols = (size_t)((f->W - EDGE2) / (FS_TITLE * CHAR_W * TITLE_SLACK));
   if (rli_utf8_len(title) > cols) {
     size_t k = 0, ch = 0;
     while (title[k] && ch + 1 < cols) {
