@@ -110,6 +110,7 @@ class RooflineFunctions(unittest.TestCase):
             # the command's caps on files: /dev/zero is refused, not read for ever
             (lambda: rl.hardware("h100", hw_file="/dev/zero"), "larger than 67108864 bytes"),
             (lambda: rl.model("/dev/zero"), "larger than 16777216 bytes"),
+            (lambda: rl.trace("/dev/zero", hw="h100"), "a record longer than 256 MiB"),
         ]
         for fn, text in cases:
             with self.assertRaises(ValueError) as cm:

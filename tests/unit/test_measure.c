@@ -427,6 +427,49 @@ static void test_sweep_retake(void) {
   free(m);
 }
 
+/* The configuration bench/measure-vs-likwid runs: one working set (`--ws
+ * 32000B`, 2 threads: the L1 copy; `--ws 1000000000B`: the DRAM triad), so
+ * each sweep has one point. The point is still a level, and an all-thread
+ * level below the one-thread one is still retaken and, if it stays so,
+ * marked unreliable. */
+static void test_one_point_sweeps(void) {
+  rl_measurement *m = calloc(1, sizeof *m);
+  fake_measurement(m);
+  m->threads = 2;
+  m->peak_1t.flops[RL_PK_FP32_FMA] = 50e9; /* the peaks: not disturbed */
+  m->peak_1t.flops[RL_PK_FP64_FMA] = 25e9;
+  m->peak_1t.theory[RL_PK_FP32_FMA] = 56e9;
+  static const struct { int kernel; double ws, bw1, bw2; int level; } c[] = {
+      {RL_BW_COPY, 32000, 300e9, 250e9, RL_LEVEL_L1},     /* 2 threads below 1 */
+      {RL_BW_TRIAD, 1e9, 20e9, 15e9, RL_LEVEL_DRAM},
+  };
+  for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+    for (int t = 0; t < 2; t++)
+      for (int k = 0; k < 3; k++) m->sweep[t][k].kernel = -1;
+    rl_sweep *one = &m->sweep[1][c[i].kernel], *all = &m->sweep[0][c[i].kernel];
+    one->kernel = all->kernel = c[i].kernel;
+    one->threads = 1;
+    all->threads = 2;
+    rl_cache_capacity(&m->cpu, 1, one->cache);
+    rl_cache_capacity(&m->cpu, 2, all->cache);
+    one->n = all->n = 1;
+    one->p[0].ws = all->p[0].ws = c[i].ws;
+    one->p[0].bw = c[i].bw1;
+    all->p[0].bw = c[i].bw2;
+    one->p[0].t.min = all->p[0].t.min = 1e-3;
+    uint8_t again[RL_MEASURE_MAX_WS];
+    CHECK(rl_sweep_retake(all, one, 0.15, again) == 1 && again[0] == 1);
+    rl_error e;
+    CHECK(rl_measure_analyze(m, &e) == RL_OK);
+    CHECK(all->levels.found[c[i].level]);
+    CHECK(all->levels.unreliable[c[i].level] == RL_DISTURB_BELOW_1T);
+    all->p[0].bw = 2 * c[i].bw1; /* retaken: above one thread */
+    CHECK(rl_sweep_retake(all, one, 0.15, again) == 0);
+    CHECK(rl_measure_analyze(m, &e) == RL_OK && all->levels.unreliable[c[i].level] == 0);
+  }
+  free(m);
+}
+
 static void test_parts(void) {
   uint32_t p = 0;
   rl_error e;
@@ -739,6 +782,7 @@ int main(void) {
   RUN(test_saved_row_format);
   RUN(test_disturbed);
   RUN(test_sweep_retake);
+  RUN(test_one_point_sweeps);
   RUN(test_parts);
   RUN(test_cli_errors);
   RUN(test_clock);
