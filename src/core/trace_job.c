@@ -1004,72 +1004,96 @@ static void kv(rli_out *o, const char *k, double v) {
   rli_out_num(o, v);
 }
 
+/* rl_job_json: the job's totals ("hta" and the "job" object). */
+static void totals_json(rli_out *o, const rl_job *j) {
+  const rl_job_totals *t = &j->tot;
+  rli_out_printf(o, "{\"hta\":%s,\"job\":{\"files\":%d,\"ranks\":%d,\"failed\":%d,\"world_size\":%d",
+                 j->o.hta ? "true" : "false", (int)t->files, (int)t->ranks, (int)t->failed,
+                 (int)t->world_size);
+  kv(o, "gpu_time_s", t->gpu_time_s);
+  kv(o, "span_s", t->span_s);
+  kv(o, "idle_s", t->idle_s);
+  kv(o, "compute_s", t->compute_s);
+  kv(o, "non_compute_s", t->non_compute_s);
+  kv(o, "comm_s", t->comm_s);
+  kv(o, "idle_share", t->idle_share);
+  kv(o, "compute_share", t->compute_share);
+  kv(o, "non_compute_share", t->non_compute_share);
+  kv(o, "overlap", t->overlap);
+  rli_out_printf(o, ",\"collectives_matched\":%d", (int)t->matched);
+  kv(o, "waited_s", t->waited_s);
+  kv(o, "coll_bytes", t->coll_bytes);
+  kv(o, "busbw", t->busbw > 0 ? t->busbw : (double)NAN);
+  kv(o, "busbw_no_wait", t->busbw_nowait > 0 ? t->busbw_nowait : (double)NAN);
+  rli_out_printf(o, ",\"clocks_aligned\":%s}", t->aligned ? "true" : "false");
+}
+
+/* One rank's record (the roofline's figures null where it has none). */
+static void rank_json(rli_out *o, const rl_job_rank *r, int first) {
+  rli_out_printf(o, "%s{\"rank\":%d,\"file\":", first ? "" : ",", (int)r->rank);
+  rli_out_str(o, r->file);
+  rli_out_puts(o, ",\"device\":");
+  rli_out_str(o, r->device);
+  rli_out_puts(o, ",\"hw\":");
+  if (r->has_roofline) rli_out_str(o, r->hw_id);
+  else rli_out_puts(o, "null");
+  const rl_trace_summary *s = &r->roof;
+  double nan = (double)NAN;
+  int h = r->has_roofline;
+  rli_out_printf(o, ",\"kernels\":%lld", h ? (long long)s->kernels : 0LL);
+  kv(o, "gpu_time_s", h ? s->gpu_time_s : nan);
+  kv(o, "busy_s", h ? s->busy_s : nan);
+  kv(o, "busy_share", h ? s->busy_share : nan);
+  kv(o, "compute_bound_s", h ? s->compute_s : nan);
+  kv(o, "memory_bound_s", h ? s->memory_s : nan);
+  kv(o, "overhead_s", h ? s->overhead_s : nan);
+  kv(o, "unknown_s", h ? s->unknown_s : nan);
+  kv(o, "gain_s", h ? s->gain_s : nan);
+  kv(o, "covered_s", h ? s->covered_s : nan);
+  kv(o, "coverage", h ? s->coverage : nan);
+  kv(o, "span_s", r->span_s);
+  kv(o, "idle_s", r->idle_s);
+  kv(o, "compute_s", r->compute_s);
+  kv(o, "non_compute_s", r->non_compute_s);
+  kv(o, "idle_share", r->idle_share);
+  kv(o, "compute_share", r->compute_share);
+  kv(o, "non_compute_share", r->non_compute_share);
+  kv(o, "overlap", r->overlap);
+  kv(o, "idle_host_wait_s", r->idle_host_wait_s);
+  kv(o, "idle_kernel_wait_s", r->idle_kernel_wait_s);
+  kv(o, "idle_other_s", r->idle_other_s);
+  rli_out_printf(o, ",\"collectives\":%d", (int)r->collectives);
+  kv(o, "collective_time_s", r->coll_time_s);
+  kv(o, "waited_s", r->waited_s);
+  kv(o, "others_waited_s", r->others_waited_s);
+  kv(o, "clock_offset_s", r->clock_offset_s);
+  rli_out_printf(o, ",\"steps\":%d}", (int)r->steps);
+}
+
+/* One process group and kind's collectives. */
+static void coll_json(rli_out *o, const rl_job_coll *c, int first) {
+  rli_out_puts(o, first ? "{\"group\":" : ",{\"group\":");
+  rli_out_str(o, c->group);
+  rli_out_puts(o, ",\"kind\":");
+  rli_out_str(o, c->kind);
+  rli_out_printf(o, ",\"ranks\":%d,\"count\":%d", (int)c->ranks, (int)c->count);
+  kv(o, "bytes", c->bytes > 0 ? c->bytes : (double)NAN);
+  kv(o, "measured_s", c->time_s);
+  kv(o, "no_wait_s", c->time_nowait_s);
+  kv(o, "waited_s", c->waited_s);
+  kv(o, "busbw", c->busbw > 0 ? c->busbw : (double)NAN);
+  kv(o, "busbw_no_wait", c->busbw_nowait > 0 ? c->busbw_nowait : (double)NAN);
+  kv(o, "link_bw", c->link_bw > 0 ? c->link_bw : (double)NAN);
+  rli_out_printf(o, ",\"last_rank\":%d,\"last_in\":%d}", (int)c->last_rank, (int)c->last_count);
+}
+
 size_t rl_job_json(const rl_job *j, char *buf, size_t cap) {
   rli_out o;
   rli_out_init(&o, buf, cap);
   if (!j) { rli_out_puts(&o, "null"); return rli_out_end(&o); }
-  const rl_job_totals *t = &j->tot;
-  rli_out_printf(&o, "{\"hta\":%s,\"job\":{\"files\":%d,\"ranks\":%d,\"failed\":%d,\"world_size\":%d",
-                 j->o.hta ? "true" : "false", (int)t->files, (int)t->ranks, (int)t->failed,
-                 (int)t->world_size);
-  kv(&o, "gpu_time_s", t->gpu_time_s);
-  kv(&o, "span_s", t->span_s);
-  kv(&o, "idle_s", t->idle_s);
-  kv(&o, "compute_s", t->compute_s);
-  kv(&o, "non_compute_s", t->non_compute_s);
-  kv(&o, "comm_s", t->comm_s);
-  kv(&o, "idle_share", t->idle_share);
-  kv(&o, "compute_share", t->compute_share);
-  kv(&o, "non_compute_share", t->non_compute_share);
-  kv(&o, "overlap", t->overlap);
-  rli_out_printf(&o, ",\"collectives_matched\":%d", (int)t->matched);
-  kv(&o, "waited_s", t->waited_s);
-  kv(&o, "coll_bytes", t->coll_bytes);
-  kv(&o, "busbw", t->busbw > 0 ? t->busbw : (double)NAN);
-  kv(&o, "busbw_no_wait", t->busbw_nowait > 0 ? t->busbw_nowait : (double)NAN);
-  rli_out_printf(&o, ",\"clocks_aligned\":%s}", t->aligned ? "true" : "false");
+  totals_json(&o, j);
   rli_out_puts(&o, ",\"ranks\":[");
-  for (int32_t i = 0; i < j->nranks; i++) {
-    const rl_job_rank *r = &j->ranks[i];
-    rli_out_printf(&o, "%s{\"rank\":%d,\"file\":", i ? "," : "", (int)r->rank);
-    rli_out_str(&o, r->file);
-    rli_out_puts(&o, ",\"device\":");
-    rli_out_str(&o, r->device);
-    rli_out_puts(&o, ",\"hw\":");
-    if (r->has_roofline) rli_out_str(&o, r->hw_id);
-    else rli_out_puts(&o, "null");
-    const rl_trace_summary *s = &r->roof;
-    double nan = (double)NAN;
-    int h = r->has_roofline;
-    rli_out_printf(&o, ",\"kernels\":%lld", h ? (long long)s->kernels : 0LL);
-    kv(&o, "gpu_time_s", h ? s->gpu_time_s : nan);
-    kv(&o, "busy_s", h ? s->busy_s : nan);
-    kv(&o, "busy_share", h ? s->busy_share : nan);
-    kv(&o, "compute_bound_s", h ? s->compute_s : nan);
-    kv(&o, "memory_bound_s", h ? s->memory_s : nan);
-    kv(&o, "overhead_s", h ? s->overhead_s : nan);
-    kv(&o, "unknown_s", h ? s->unknown_s : nan);
-    kv(&o, "gain_s", h ? s->gain_s : nan);
-    kv(&o, "covered_s", h ? s->covered_s : nan);
-    kv(&o, "coverage", h ? s->coverage : nan);
-    kv(&o, "span_s", r->span_s);
-    kv(&o, "idle_s", r->idle_s);
-    kv(&o, "compute_s", r->compute_s);
-    kv(&o, "non_compute_s", r->non_compute_s);
-    kv(&o, "idle_share", r->idle_share);
-    kv(&o, "compute_share", r->compute_share);
-    kv(&o, "non_compute_share", r->non_compute_share);
-    kv(&o, "overlap", r->overlap);
-    kv(&o, "idle_host_wait_s", r->idle_host_wait_s);
-    kv(&o, "idle_kernel_wait_s", r->idle_kernel_wait_s);
-    kv(&o, "idle_other_s", r->idle_other_s);
-    rli_out_printf(&o, ",\"collectives\":%d", (int)r->collectives);
-    kv(&o, "collective_time_s", r->coll_time_s);
-    kv(&o, "waited_s", r->waited_s);
-    kv(&o, "others_waited_s", r->others_waited_s);
-    kv(&o, "clock_offset_s", r->clock_offset_s);
-    rli_out_printf(&o, ",\"steps\":%d}", (int)r->steps);
-  }
+  for (int32_t i = 0; i < j->nranks; i++) rank_json(&o, &j->ranks[i], i == 0);
   rli_out_puts(&o, "],\"stragglers\":[");
   for (int32_t i = 0; i < j->nstr; i++) {
     rli_out_printf(&o, "%s{\"rank\":%d", i ? "," : "", (int)j->str[i].rank);
@@ -1094,22 +1118,7 @@ size_t rl_job_json(const rl_job *j, char *buf, size_t cap) {
                    (int)p->max_rank, (int)p->ranks);
   }
   rli_out_puts(&o, "],\"collectives\":[");
-  for (int32_t i = 0; i < j->njc; i++) {
-    const rl_job_coll *c = &j->jc[i];
-    rli_out_puts(&o, i ? ",{\"group\":" : "{\"group\":");
-    rli_out_str(&o, c->group);
-    rli_out_puts(&o, ",\"kind\":");
-    rli_out_str(&o, c->kind);
-    rli_out_printf(&o, ",\"ranks\":%d,\"count\":%d", (int)c->ranks, (int)c->count);
-    kv(&o, "bytes", c->bytes > 0 ? c->bytes : (double)NAN);
-    kv(&o, "measured_s", c->time_s);
-    kv(&o, "no_wait_s", c->time_nowait_s);
-    kv(&o, "waited_s", c->waited_s);
-    kv(&o, "busbw", c->busbw > 0 ? c->busbw : (double)NAN);
-    kv(&o, "busbw_no_wait", c->busbw_nowait > 0 ? c->busbw_nowait : (double)NAN);
-    kv(&o, "link_bw", c->link_bw > 0 ? c->link_bw : (double)NAN);
-    rli_out_printf(&o, ",\"last_rank\":%d,\"last_in\":%d}", (int)c->last_rank, (int)c->last_count);
-  }
+  for (int32_t i = 0; i < j->njc; i++) coll_json(&o, &j->jc[i], i == 0);
   rli_out_puts(&o, "],\"failed\":[");
   for (int32_t i = 0; i < j->nfail; i++) {
     rli_out_puts(&o, i ? ",{\"file\":" : "{\"file\":");
