@@ -83,8 +83,8 @@ typedef struct kblock {
 typedef struct kenc {
   int64_t n, d;              /* its start and duration codes */
   uint32_t no, dsk, cost, inst;
-  double dur;                /* encoding only: the duration d stands for */
-  int codec;                 /* and its codec; -1 none */
+  double dur;                /* the duration d stands for */
+  int codec;                 /* under this codec; -1 none */
 } kenc;
 
 /* A set of distinct 64-bit keys, each with its id (its index). */
@@ -576,9 +576,17 @@ static const uint8_t *kdec_one(kenc *e, double origin, const uint8_t *p, kst *k)
   } else {
     p = rli_varint_get(p, &u);
     e->n = (int64_t)((uint64_t)e->n + rli_unzigzag(u));
-    if (!(t & KT_DSAME)) { p = rli_varint_get(p, &u); e->d = (int64_t)((uint64_t)e->d + rli_unzigzag(u)); }
+    if (!(t & KT_DSAME)) {
+      p = rli_varint_get(p, &u);
+      e->d = (int64_t)((uint64_t)e->d + rli_unzigzag(u));
+      e->codec = -1;
+    }
+    if (codec != e->codec) { /* else the same duration as the kernel before */
+      e->dur = kt_dur(codec, e->d);
+      e->codec = codec;
+    }
     k->start_s = kt_start(codec, e->n, origin);
-    k->dur_s = kt_dur(codec, e->d);
+    k->dur_s = e->dur;
   }
   k->no = e->no;
   k->dsk = e->dsk;
@@ -631,15 +639,18 @@ static int kflush(rl_trace *t) {
 }
 
 /* Kernel i, decoded (valid until the next call for another block). */
-static kst *kat(rl_trace *t, size_t i) {
+static kst *kat_load(rl_trace *t, size_t i) {
   if (t->kw) return &t->kw[i];
   size_t b = i >> KB_SHIFT;
-  if (b != t->kcb) {
-    kflush(t);
-    kblock_decode(t, b, t->kc);
-    t->kcb = b;
-  }
+  kflush(t);
+  kblock_decode(t, b, t->kc);
+  t->kcb = b;
   return &t->kc[i & (KB_N - 1)];
+}
+
+static inline kst *kat(rl_trace *t, size_t i) {
+  if (!t->kw && (i >> KB_SHIFT) == t->kcb) return &t->kc[i & (KB_N - 1)];
+  return kat_load(t, i);
 }
 
 /* Append one kernel. */

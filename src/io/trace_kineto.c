@@ -21,8 +21,8 @@
  * for the fusion candidates.
  *
  * Memory: per CPU op 24 bytes (its times, its interned (name, cost) pair,
- * its parent) and per launch call 3 to 5 bytes packed (16 when the ids do
- * not come in order; below) are kept until the end (Kineto writes every
+ * its parent) and per launch call 3 to 6 bytes packed (16 when the ids
+ * come in more than 256 increasing runs; below) are kept until the end (Kineto writes every
  * CPU op before the GPU activity, so linking needs them); a kernel takes a
  * few bytes in the trace's store (trace.c); names and costs are interned.
  * Strings are read as views into the read buffer, not copied.
@@ -507,20 +507,42 @@ typedef struct launch_view {
   uint32_t thread;
 } launch_view;
 
-/* While the ids come strictly increasing (as CUPTI numbers the calls), the
- * launches are kept packed instead, in blocks of LZ_N: per launch a varint
- * of (id - the id before - 1) x 8 + flags (wide, thread changed, same
- * duration), the start in integer ns as a zigzag difference from the one
- * before, the duration likewise unless the same, the thread when it
- * changed: 3 to 5 bytes. A block starts with an anchor (the state before
- * it and its first id); linking finds an id by the anchors, then decodes
- * its block (cached: kernels come nearly in id order). A launch whose id
- * does not come after the one before unpacks them all into the 16-byte
- * records above, and those take every launch from then on. */
+/* While the ids come in a few runs, each strictly increasing (as CUPTI
+ * numbers the calls; Kineto writes a thread's calls, or a profiling
+ * window's, one run after another), the launches are kept packed instead,
+ * in blocks of up to LZ_N: per launch a varint of (id - the id before - 1)
+ * x 8 + flags (wide, thread changed, same duration), the start in integer
+ * ns as a zigzag difference from the one before, the duration likewise
+ * unless the same, the thread when it changed: 3 to 5 bytes. A block
+ * starts with an anchor (the state before it and its first id); linking
+ * finds an id run by run, in the order they came (so that the first
+ * launch of an id wins), by the anchors, then decodes its block (cached:
+ * kernels come nearly in id order; a block's last id spares decoding it
+ * for an id past it). Past LZ_RUNS runs the packed launches
+ * are unpacked into the 16-byte records above, and those take every
+ * launch from then on. */
 #define LZ_N 128
+#define LZ_RUNS 256
+/* A packed block decoded (kin.lc: a few, least recently used replaced:
+ * an id may be looked for in two runs' blocks in turn). */
+#define LZ_CACHE 4
+typedef struct lz_cache {
+  size_t b;            /* the block; SIZE_MAX none */
+  size_t n;
+  uint64_t used;       /* when last used */
+  int64_t corr[LZ_N];
+  launch_view v[LZ_N];
+  double dur[LZ_N];    /* the dur read (v.e = v.s + dur) */
+  uint8_t wide[LZ_N];
+} lz_cache;
+
+typedef struct lz_run {
+  size_t b0;     /* its first block */
+  int64_t last;  /* its last id */
+} lz_run;
 enum { LZ_WIDE = 4, LZ_THREAD = 2, LZ_DSAME = 1 };
 typedef struct lz_anchor {
-  int64_t first;       /* the block's first id */
+  int64_t first, last; /* the block's first and last ids */
   int64_t corr, n, d;  /* the state before it: id, start and duration in ns */
   uint32_t thread;
   size_t off, wide;    /* its bytes, its first kin.lwide index */
@@ -609,12 +631,11 @@ typedef struct kin {
   lz_anchor *la;        /* one per block */
   size_t nla, capla;
   lz_anchor lzs;        /* the state after the last packed launch */
-  size_t lcb;           /* the block decoded in lc_*; SIZE_MAX none */
-  int64_t lc_corr[LZ_N];
-  launch_view lc_v[LZ_N];
-  double lc_dur[LZ_N];
-  uint8_t lc_wide[LZ_N];
-  size_t lc_n;
+  size_t lzin;          /* launches in the last block */
+  lz_run lrun[LZ_RUNS]; /* the runs of increasing ids */
+  size_t nlrun;
+  lz_cache *lc;         /* LZ_CACHE decoded blocks, at linking */
+  uint64_t lclock;
   size_t nkc;     /* kernels added by this file; until linking each keeps
                      its correlation id in its inst field */
   int64_t *kbig;  /* the ids >= KBIG of those kernels, in their order */
@@ -784,9 +805,15 @@ static int exact_ns(double us, int64_t *ns) {
   if (!(us > -9e15 && us < 9e15)) return 0;
   double x = us * 1000.0;
   int64_t n = (int64_t)(x < 0 ? x - 0.5 : x + 0.5);
-  if ((double)n / 1000.0 != us) return 0;
-  *ns = n;
-  return 1;
+  /* x is off by up to 1000 half-ulps of us: ~0.5 ns at 4e12 us */
+  for (int k = 0; k < 3; k++) {
+    int64_t c = k == 0 ? n : k == 1 ? n - 1 : n + 1;
+    if ((double)c / 1000.0 == us) {
+      *ns = c;
+      return 1;
+    }
+  }
+  return 0;
 }
 
 /* A launch into the 16-byte records (ids not in order). */
@@ -818,9 +845,22 @@ static void launch_add16(kin *k, int64_t corr, double ts, double dur, uint32_t t
   l->at = (uint64_t)k->nlwide++ << 16 | LW_WIDE;
 }
 
-/* Decode packed block b into the cache (lc_*). */
-static void lz_decode(kin *k, size_t b) {
-  if (k->lcb == b) return;
+/* Packed block b, decoded (through the cache). */
+static const lz_cache *lz_decode(kin *k, size_t b) {
+  if (!k->lc) {
+    k->lc = malloc(sizeof *k->lc * LZ_CACHE);
+    if (!k->lc) jfail(&k->p, RL_ENOMEM, 0, "");
+    for (int i = 0; i < LZ_CACHE; i++) k->lc[i].b = SIZE_MAX, k->lc[i].used = 0;
+  }
+  lz_cache *c = &k->lc[0];
+  for (int i = 0; i < LZ_CACHE; i++) {
+    if (k->lc[i].b == b) {
+      k->lc[i].used = ++k->lclock;
+      return &k->lc[i];
+    }
+    if (k->lc[i].used < c->used) c = &k->lc[i];
+  }
+  c->used = ++k->lclock;
   lz_anchor st = k->la[b];
   const uint8_t *p = k->lz + st.off, *end = b + 1 < k->nla ? k->lz + k->la[b + 1].off : k->lz + k->nlz;
   size_t n = 0;
@@ -828,9 +868,9 @@ static void lz_decode(kin *k, size_t b) {
     uint64_t v, u;
     p = rli_varint_get(p, &v);
     st.corr += (int64_t)(v >> 3) + 1;
-    k->lc_corr[n] = st.corr;
-    k->lc_wide[n] = (v & LZ_WIDE) != 0;
-    launch_view *lv = &k->lc_v[n++];
+    c->corr[n] = st.corr;
+    c->wide[n] = (v & LZ_WIDE) != 0;
+    launch_view *lv = &c->v[n++];
     if (v & LZ_WIDE) {
       const launch_wide *w = &k->lwide[st.wide++];
       lv->s = w->s;
@@ -849,12 +889,18 @@ static void lz_decode(kin *k, size_t b) {
       st.thread = (uint32_t)u;
     }
     lv->s = (double)st.n / 1000.0;
-    k->lc_dur[n - 1] = (double)st.d / 1000.0; /* the dur read */
-    lv->e = lv->s + k->lc_dur[n - 1];
+    c->dur[n - 1] = (double)st.d / 1000.0; /* the dur read */
+    lv->e = lv->s + c->dur[n - 1];
     lv->thread = st.thread;
   }
-  k->lc_n = n;
-  k->lcb = b;
+  c->n = n;
+  c->b = b;
+  return c;
+}
+
+static void lz_forget(kin *k, size_t b) {
+  for (int i = 0; k->lc && i < LZ_CACHE; i++)
+    if (k->lc[i].b == b || b == SIZE_MAX) k->lc[i].b = SIZE_MAX;
 }
 
 /* Every packed launch into the 16-byte records: the ids stopped coming in
@@ -863,34 +909,35 @@ static void lz_unpack(kin *k) {
   k->nln = 0;
   for (size_t b = 0; b < k->nla; b++) {
     size_t wide = k->la[b].wide;
-    lz_decode(k, b);
-    for (size_t i = 0; i < k->lc_n; i++) {
-      const launch_view *v = &k->lc_v[i];
-      if (k->lc_wide[i]) {
+    const lz_cache *c = lz_decode(k, b);
+    for (size_t i = 0; i < c->n; i++) {
+      const launch_view *v = &c->v[i];
+      if (c->wide[i]) {
         /* kept wide already: point there */
         k->ln = xgrow(k, k->ln, sizeof *k->ln, k->nln + 1, &k->capln);
         launch *l = &k->ln[k->nln++];
-        l->corr = (uint32_t)k->lc_corr[i];
+        l->corr = (uint32_t)c->corr[i];
         l->dur_ns = 0;
         l->at = (uint64_t)wide++ << 16 | LW_WIDE;
         continue;
       }
-      launch_add16(k, k->lc_corr[i], v->s, k->lc_dur[i], v->thread);
+      launch_add16(k, c->corr[i], v->s, c->dur[i], v->thread);
     }
   }
   free(k->lz);
   free(k->la);
   k->lz = NULL;
   k->la = NULL;
-  k->nlz = k->caplz = k->nla = k->capla = 0;
-  k->lcb = SIZE_MAX;
+  k->nlz = k->caplz = k->nla = k->capla = k->nlrun = 0;
+  lz_forget(k, SIZE_MAX);
 }
 
 static void launch_add(kin *k, int64_t corr, double ts, double dur, uint32_t th) {
   if (corr < 0) return; /* no kernel looks it up */
   if (k->nln >= RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
-  /* out of order, or a gap too large for the packed tag */
-  if (k->nln && !k->ln_unsorted && (corr <= k->lastcorr || corr - k->lastcorr > ((int64_t)1 << 58))) {
+  /* a new run: out of order, or a gap too large for the packed tag */
+  int run = !k->nln || corr <= k->lastcorr || corr - k->lastcorr > ((int64_t)1 << 58);
+  if (run && k->nln && !k->ln_unsorted && k->nlrun == LZ_RUNS) {
     lz_unpack(k);
     k->ln_unsorted = 1;
   }
@@ -901,11 +948,13 @@ static void launch_add(kin *k, int64_t corr, double ts, double dur, uint32_t th)
   }
   /* packed */
   lz_anchor *st = &k->lzs;
-  if (k->nln == 0) {
-    memset(st, 0, sizeof *st);
+  if (k->nln == 0) memset(st, 0, sizeof *st);
+  if (run) {
     st->corr = corr - 1;
+    k->lrun[k->nlrun++].b0 = k->nla;
   }
-  if (k->nln % LZ_N == 0) {
+  if (run || k->lzin == LZ_N) {
+    k->lzin = 0;
     k->la = xgrow(k, k->la, sizeof *k->la, k->nla + 1, &k->capla);
     st->first = corr;
     st->off = k->nlz;
@@ -940,7 +989,10 @@ static void launch_add(kin *k, int64_t corr, double ts, double dur, uint32_t th)
   }
   k->nlz = (size_t)(p - k->lz);
   k->nln++;
-  if (k->lcb == k->nla - 1) k->lcb = SIZE_MAX; /* the cached block grew */
+  k->lzin++;
+  k->lrun[k->nlrun - 1].last = corr;
+  k->la[k->nla - 1].last = corr;
+  lz_forget(k, k->nla - 1); /* the block grew */
 }
 
 static int64_t launch_corr(const kin *k, const launch *l) {
@@ -983,27 +1035,29 @@ static void launch_index(kin *k) {
 
 static int launch_find(kin *k, int64_t corr, launch_view *v) {
   if (!k->ln_unsorted) {
-    if (!k->nla || corr < k->la[0].first) return 0;
-    size_t b = k->lcb;
-    if (b == SIZE_MAX || corr < k->la[b].first || (b + 1 < k->nla && corr >= k->la[b + 1].first)) {
-      size_t lo = 0, hi = k->nla; /* the last block whose first id <= corr */
+    for (size_t r = 0; r < k->nlrun; r++) {
+      size_t b0 = k->lrun[r].b0, b1 = r + 1 < k->nlrun ? k->lrun[r + 1].b0 : k->nla;
+      if (corr < k->la[b0].first || corr > k->lrun[r].last) continue;
+      size_t lo = b0, hi = b1; /* the last block whose first id <= corr */
       while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
         if (k->la[mid].first <= corr) lo = mid;
         else hi = mid;
       }
-      b = lo;
+      if (corr > k->la[lo].last) continue; /* between two of its blocks */
+      const lz_cache *c = lz_decode(k, lo);
+      size_t i = 0, j = c->n;
+      while (i < j) {
+        size_t mid = i + (j - i) / 2;
+        if (c->corr[mid] < corr) i = mid + 1;
+        else j = mid;
+      }
+      if (i < c->n && c->corr[i] == corr) {
+        *v = c->v[i];
+        return 1;
+      }
     }
-    lz_decode(k, b);
-    size_t lo = 0, hi = k->lc_n;
-    while (lo < hi) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (k->lc_corr[mid] < corr) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo == k->lc_n || k->lc_corr[lo] != corr) return 0;
-    *v = k->lc_v[lo];
-    return 1;
+    return 0;
   }
   size_t lo = 0, hi = k->nln;
   while (lo < hi) { /* the first position whose id >= corr */
@@ -2262,7 +2316,6 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   if (!k) return rli_fail(err, RL_ENOMEM, "%s: out of memory", s->label);
   k->t = t;
   k->kdev = -1;
-  k->lcb = SIZE_MAX;
   k->k0 = rli_trace_nkernels(t);
   k->p.src = s;
   k->sink = s->sink;
@@ -2295,6 +2348,7 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   free(k->lnidx);
   free(k->lz);
   free(k->la);
+  free(k->lc);
   free(k->kbig);
   free(k->noshape);
   free(k->kinds);

@@ -1307,36 +1307,38 @@ static void test_kernel_store(void) {
   free(want);
 }
 
-/* The launch calls packed (ids increasing) and in 16-byte records (an id
- * out of order unpacks them): the same links. Launches with fractional-ns
- * times and ids past 32 bits are kept wide in both; two kernels of a CUDA
- * graph share a launch. */
+/* The launch calls packed (ids increasing), in two runs of increasing
+ * ids (one launch out of order), and in 16-byte records (past 256 runs
+ * they are unpacked): the same links. Launches with fractional-ns times
+ * and ids past 32 bits are kept wide in all; two kernels of a CUDA graph
+ * share a launch. */
 static void launch_trace(int disorder, char *out, size_t cap) {
-  char *buf = malloc(200000);
-  size_t n = (size_t)snprintf(buf, 200000, "{\"deviceProperties\":[{\"id\":0,\"name\":\"NVIDIA A100-SXM4-80GB\"}],\"traceEvents\":[");
+  char *buf = malloc(400000);
+  size_t n = (size_t)snprintf(buf, 400000, "{\"deviceProperties\":[{\"id\":0,\"name\":\"NVIDIA A100-SXM4-80GB\"}],\"traceEvents\":[");
   const char *ops[] = {"aten::mm", "aten::add", "aten::relu"};
   for (int i = 0; i < 400; i++) {
     double ts = 1700000000000.0 + 10.0 * i;
     long long corr = i < 300 ? 5 + 3 * i : (1ll << 32) + i; /* past 32 bits at the end */
     if (i % 4 == 0)
-      n += (size_t)snprintf(buf + n, 200000 - n,
+      n += (size_t)snprintf(buf + n, 400000 - n,
                             "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"%s\",\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":39},",
                             ops[(i / 4) % 3], 1 + (i / 4) % 2, ts);
-    n += (size_t)snprintf(buf + n, 200000 - n,
+    n += (size_t)snprintf(buf + n, 400000 - n,
                           "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":%d,\"ts\":%.*f,\"dur\":%s,\"args\":{\"correlation\":%lld}},",
                           1 + (i / 4) % 2, i % 7 == 3 ? 5 : 3, ts + 1.0001, i % 5 ? "0.500" : "1.25", corr);
   }
-  if (disorder)
-    n += (size_t)snprintf(buf + n, 200000 - n,
-                          "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":1700000000000.5,\"dur\":1,\"args\":{\"correlation\":1}},");
+  for (int j = 0; j < (disorder == 1 ? 1 : disorder == 2 ? 300 : 0); j++) /* ids no kernel has */
+    n += (size_t)snprintf(buf + n, 400000 - n,
+                          "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":1700000000000.5,\"dur\":1,\"args\":{\"correlation\":%d}},",
+                          3 * (300 - j));
   for (int i = 0; i < 400; i++) {
     long long corr = i < 300 ? 5 + 3 * i : (1ll << 32) + i;
     if (i % 9 == 8) corr -= 3; /* a graph's second kernel: the launch before */
-    n += (size_t)snprintf(buf + n, 200000 - n,
+    n += (size_t)snprintf(buf + n, 400000 - n,
                           "%s{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k%d\",\"pid\":0,\"tid\":7,\"ts\":%.3f,\"dur\":3,\"args\":{\"device\":0,\"stream\":7,\"correlation\":%lld}}",
                           i ? "," : "", i % 3, 1700000000000.0 + 10.0 * i + 4, corr);
   }
-  snprintf(buf + n, 200000 - n, "]}");
+  snprintf(buf + n, 400000 - n, "]}");
   rl_error e;
   rl_trace *t = rl_trace_new(-1);
   CHECK(rl_trace_read_buffer(t, buf, strlen(buf), RL_TRACE_KINETO, "launch.json", &e) == RL_OK);
@@ -1354,6 +1356,8 @@ static void test_launch_pack(void) {
   char *a = malloc(cap), *b = malloc(cap);
   launch_trace(0, a, cap);
   launch_trace(1, b, cap);
+  CHECK(!strcmp(a, b));
+  launch_trace(2, b, cap);
   CHECK(!strcmp(a, b));
   CHECK(strstr(a, "\"unlinked\":0,") != NULL);
   CHECK(strstr(a, "\"ops_total\":3,") != NULL);
