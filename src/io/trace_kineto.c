@@ -1229,20 +1229,32 @@ static void parse_dims(jp *p, rli_aten_args *a) {
   }
 }
 
-static void parse_strings(jp *p, char (*out)[32], size_t w, int *n, const char *what, char *base) {
-  (void)out;
+/* v into d as a C string, cut to cap - 1 bytes */
+static inline void sv_copy(char *d, size_t cap, sv v) {
+  size_t l = v.n < cap - 1 ? v.n : cap - 1;
+  memcpy(d, v.s, l);
+  d[l] = 0;
+}
+
+/* A string value into d (cut to cap - 1 bytes); anything else skipped.
+ * 1 when it was a string. */
+static int fixed_string(jp *p, char *d, size_t cap, int depth) {
+  if (ws(p) != '"') {
+    skip_value(p, depth);
+    return 0;
+  }
+  sv_copy(d, cap, string_kept(p));
+  return 1;
+}
+
+static void parse_strings(jp *p, size_t w, int *n, const char *what, char *base) {
   expect(p, '[', what);
   *n = 0;
   if (ws(p) == ']') { p->pos++; return; }
   for (;;) {
     if (ws(p) == '"') {
       sv v = string_kept(p);
-      if (*n < RLI_ATEN_MAX_IN) {
-        char *d = base + (size_t)*n * w;
-        size_t l = v.n < w - 1 ? v.n : w - 1;
-        memcpy(d, v.s, l);
-        d[l] = 0;
-      }
+      if (*n < RLI_ATEN_MAX_IN) sv_copy(base + (size_t)*n * w, w, v);
     } else {
       skip_value(p, 2);
       if (*n < RLI_ATEN_MAX_IN) base[(size_t)*n * w] = 0;
@@ -1258,134 +1270,145 @@ static void parse_strings(jp *p, char (*out)[32], size_t w, int *n, const char *
 static const char *const ctr_names[9] = {"dadd", "dmul", "dfma", "fadd", "fmul", "ffma",
                                          "hadd", "hmul", "hfma"};
 
+/* The keys of args the reader uses. A_CNUM's field: 0 In msg nelems, 1 Out
+ * msg nelems, 2 Group size, 3 Sequence number. */
+enum arg_key { A_OTHER, A_CORR, A_DEVICE, A_DIMS, A_TYPES, A_CONCRETE, A_CTR, A_CNAME, A_CDTYPE,
+               A_CNUM, A_BYTES, A_STREAM, A_TEXT };
+
+/* A SASS counter's index in ctr_names from its key (more than 40 bytes);
+ * -1 for a counter the roofline does not weigh */
+static int ctr_which(const char *ks, size_t kl) {
+  char key[64]; /* NUL-terminated: a NUL inside ends it, as strcmp would */
+  size_t cl = kl < sizeof key - 1 ? kl : sizeof key - 1;
+  memcpy(key, ks, cl);
+  key[cl] = 0;
+  const char *op = key[1] == 'm' && key[2] == 's' ? key + 35 : key + 33;
+  int which = -1;
+  for (int i = 0; i < 9; i++)
+    if (!strncmp(op, ctr_names[i], 4) && !strcmp(op + 4, "_pred_on.sum")) which = i;
+  return which;
+}
+
+/* Classify an args key (its text lives until the next read); *which is
+ * A_CNUM's field or A_CTR's counter. Process Group Name only with a sink. */
+static inline enum arg_key arg_key(const ev *e, const char *ks, size_t kl, int *which) {
+  if (kl == 11 && !memcmp(ks, "correlation", 11)) return A_CORR;
+  if (kl == 6 && !memcmp(ks, "device", 6)) return A_DEVICE;
+  if (kl == 10 && !memcmp(ks, "Input Dims", 10)) return A_DIMS;
+  if (kl == 10 && !memcmp(ks, "Input type", 10)) return A_TYPES;
+  if (kl == 15 && !memcmp(ks, "Concrete Inputs", 15)) return A_CONCRETE;
+  if (kl == 15 && !memcmp(ks, "Collective name", 15)) return A_CNAME;
+  if (kl == 5 && !memcmp(ks, "dtype", 5)) return A_CDTYPE;
+  if (kl == 5 && !memcmp(ks, "bytes", 5)) return A_BYTES;
+  if (kl == 13 && !memcmp(ks, "In msg nelems", 13)) { *which = 0; return A_CNUM; }
+  if (kl == 14 && !memcmp(ks, "Out msg nelems", 14)) { *which = 1; return A_CNUM; }
+  if (kl == 10 && !memcmp(ks, "Group size", 10)) { *which = 2; return A_CNUM; }
+  if (kl == 6 && !memcmp(ks, "stream", 6)) return A_STREAM;
+  if (e->x && kl == 18 && !memcmp(ks, "Process Group Name", 18)) return A_TEXT;
+  if (kl == 15 && !memcmp(ks, "Sequence number", 15)) { *which = 3; return A_CNUM; }
+  if (kl > 40 && (!memcmp(ks, "smsp__sass_thread_inst_executed_op_", 35) ||
+                  !memcmp(ks, "sm__sass_thread_inst_executed_op_", 33))) {
+    *which = ctr_which(ks, kl);
+    return A_CTR;
+  }
+  return A_OTHER;
+}
+
+static void arg_corr(jp *p, ev *e) {
+  double v = need_num(p, "correlation");
+  if (!(fabs(v) < 9e18)) jfail(p, RL_EPARSE, here(p), "correlation out of range");
+  e->corr = (int64_t)v;
+  e->has_corr = 1;
+}
+
+static void arg_device(jp *p, ev *e) {
+  int c = ws(p);
+  if (c == '-' || (c >= '0' && c <= '9')) {
+    double v = number(p, NULL);
+    if (v >= 0 && v < 1e6) { e->device = (int64_t)v; e->has_device = 1; }
+  } else {
+    skip_value(p, 2);
+  }
+}
+
+/* a number, or (older profilers' metadata) a number as a string; -1e300
+ * when unusable (said so by the cost) */
+static double arg_count(jp *p) {
+  double v = 0;
+  int c = ws(p), ok = 0;
+  if (c == '-' || (c >= '0' && c <= '9')) {
+    v = number(p, NULL);
+    ok = 1;
+  } else if (c == '"') {
+    char nb[40];
+    sv_copy(nb, sizeof nb, string_kept(p));
+    char *end;
+    v = strtod(nb, &end);
+    ok = end != nb && *end == 0;
+  } else {
+    skip_value(p, 2);
+  }
+  return !ok || !isfinite(v) ? -1e300 : v;
+}
+
+static void arg_cnum(ev *e, int which, double v) {
+  if (which == 3) e->seq = v >= 0 && v < 9e15 ? (int64_t)v : -1;
+  else if (which == 0) e->a.in_nelems = v;
+  else if (which == 1) e->a.out_nelems = v;
+  else e->a.group_size = v;
+}
+
+static void arg_stream(jp *p, ev *e) {
+  int c = ws(p);
+  if (c == '-' || (c >= '0' && c <= '9')) {
+    double v = number(p, NULL);
+    if (v >= 0 && v < 9e15) e->stream = (int64_t)v;
+    if (e->x) e->x->stream = e->stream;
+  } else {
+    skip_value(p, 2);
+  }
+}
+
+static void arg_counter(jp *p, ev *e, int which) {
+  double v = need_num(p, "a counter");
+  if (which >= 0) {
+    if (!(v >= 0 && v < 1e30)) jfail(p, RL_EPARSE, here(p), "counter value out of range");
+    e->ctr[which] = v;
+    e->has_ctr = 1;
+  }
+}
+
 static void parse_args(jp *p, ev *e) {
   expect(p, '{', "an object (args)");
   if (ws(p) == '}') { p->pos++; return; }
   for (;;) {
     sv kv = string_kept(p);
-    /* the key's text lives until the next read: classify it first */
-    const char *ks = kv.s;
-    size_t kl = kv.n;
-    enum { A_OTHER, A_CORR, A_DEVICE, A_DIMS, A_TYPES, A_CONCRETE, A_CTR, A_CNAME, A_CDTYPE,
-           A_CNUM, A_BYTES, A_STREAM, A_TEXT } kid = A_OTHER;
     int which = -1;
-    char *xs = NULL;
-    size_t xcap = 0;
-    if (kl == 11 && !memcmp(ks, "correlation", 11)) kid = A_CORR;
-    else if (kl == 6 && !memcmp(ks, "device", 6)) kid = A_DEVICE;
-    else if (kl == 10 && !memcmp(ks, "Input Dims", 10)) kid = A_DIMS;
-    else if (kl == 10 && !memcmp(ks, "Input type", 10)) kid = A_TYPES;
-    else if (kl == 15 && !memcmp(ks, "Concrete Inputs", 15)) kid = A_CONCRETE;
-    else if (kl == 15 && !memcmp(ks, "Collective name", 15)) kid = A_CNAME;
-    else if (kl == 5 && !memcmp(ks, "dtype", 5)) kid = A_CDTYPE;
-    else if (kl == 5 && !memcmp(ks, "bytes", 5)) kid = A_BYTES;
-    else if (kl == 13 && !memcmp(ks, "In msg nelems", 13)) { kid = A_CNUM; which = 0; }
-    else if (kl == 14 && !memcmp(ks, "Out msg nelems", 14)) { kid = A_CNUM; which = 1; }
-    else if (kl == 10 && !memcmp(ks, "Group size", 10)) { kid = A_CNUM; which = 2; }
-    else if (kl == 6 && !memcmp(ks, "stream", 6)) kid = A_STREAM;
-    else if (e->x && kl == 18 && !memcmp(ks, "Process Group Name", 18)) {
-      kid = A_TEXT;
-      xs = e->x->pg;
-      xcap = sizeof e->x->pg;
-    }
-    else if (kl == 15 && !memcmp(ks, "Sequence number", 15)) { kid = A_CNUM; which = 3; }
-    else if (kl > 40 && (!memcmp(ks, "smsp__sass_thread_inst_executed_op_", 35) ||
-                         !memcmp(ks, "sm__sass_thread_inst_executed_op_", 33))) {
-      kid = A_CTR;
-      char key[64]; /* NUL-terminated: a NUL inside ends it, as strcmp would */
-      size_t cl = kl < sizeof key - 1 ? kl : sizeof key - 1;
-      memcpy(key, ks, cl);
-      key[cl] = 0;
-      const char *op = key[1] == 'm' && key[2] == 's' ? key + 35 : key + 33;
-      for (int i = 0; i < 9; i++)
-        if (!strncmp(op, ctr_names[i], 4) && !strcmp(op + 4, "_pred_on.sum")) which = i;
-    }
+    enum arg_key kid = arg_key(e, kv.s, kv.n, &which);
     expect(p, ':', "':' after a key");
-    if (kid == A_CORR) {
-      double v = need_num(p, "correlation");
-      if (!(fabs(v) < 9e18)) jfail(p, RL_EPARSE, here(p), "correlation out of range");
-      e->corr = (int64_t)v;
-      e->has_corr = 1;
-    } else if (kid == A_DEVICE) {
-      int c = ws(p);
-      if (c == '-' || (c >= '0' && c <= '9')) {
-        double v = number(p, NULL);
-        if (v >= 0 && v < 1e6) { e->device = (int64_t)v; e->has_device = 1; }
-      } else {
-        skip_value(p, 2);
-      }
-    } else if (kid == A_DIMS) {
-      parse_dims(p, &e->a);
-    } else if (kid == A_TYPES) {
-      parse_strings(p, e->a.types, sizeof e->a.types[0], &e->a.n_types, "an array (Input type)",
+    switch (kid) {
+    case A_CORR: arg_corr(p, e); break;
+    case A_DEVICE: arg_device(p, e); break;
+    case A_DIMS: parse_dims(p, &e->a); break;
+    case A_TYPES:
+      parse_strings(p, sizeof e->a.types[0], &e->a.n_types, "an array (Input type)",
                     &e->a.types[0][0]);
       e->a.has_types = 1;
-    } else if (kid == A_CONCRETE) {
-      parse_strings(p, NULL, sizeof e->a.concrete[0], &e->a.n_concrete,
-                    "an array (Concrete Inputs)", &e->a.concrete[0][0]);
-    } else if (kid == A_CNAME || kid == A_CDTYPE) {
-      if (ws(p) == '"') {
-        sv v = string_kept(p);
-        char *d = kid == A_CNAME ? e->a.coll_name : e->a.coll_dtype;
-        size_t l = v.n < 31 ? v.n : 31;
-        memcpy(d, v.s, l);
-        d[l] = 0;
-        if (kid == A_CNAME) e->a.has_coll = 1;
-      } else {
-        skip_value(p, 2);
-      }
-    } else if (kid == A_CNUM || kid == A_BYTES) {
-      /* a number, or (older profilers' metadata) a number as a string */
-      double v = 0;
-      int c = ws(p), ok = 0;
-      if (c == '-' || (c >= '0' && c <= '9')) {
-        v = number(p, NULL);
-        ok = 1;
-      } else if (c == '"') {
-        sv t = string_kept(p);
-        char nb[40];
-        size_t l = t.n < sizeof nb - 1 ? t.n : sizeof nb - 1;
-        memcpy(nb, t.s, l);
-        nb[l] = 0;
-        char *end;
-        v = strtod(nb, &end);
-        ok = end != nb && *end == 0;
-      } else {
-        skip_value(p, 2);
-      }
-      if (!ok || !isfinite(v)) v = -1e300; /* unusable: said so by the cost */
-      if (kid == A_BYTES) e->bytes = v;
-      else if (which == 3) e->seq = v >= 0 && v < 9e15 ? (int64_t)v : -1;
-      else if (which == 0) e->a.in_nelems = v;
-      else if (which == 1) e->a.out_nelems = v;
-      else e->a.group_size = v;
-    } else if (kid == A_STREAM) {
-      int c = ws(p);
-      if (c == '-' || (c >= '0' && c <= '9')) {
-        double v = number(p, NULL);
-        if (v >= 0 && v < 9e15) e->stream = (int64_t)v;
-        if (e->x) e->x->stream = e->stream;
-      } else {
-        skip_value(p, 2);
-      }
-    } else if (kid == A_TEXT) {
-      if (ws(p) == '"') {
-        sv v = string_kept(p);
-        size_t l = v.n < xcap - 1 ? v.n : xcap - 1;
-        memcpy(xs, v.s, l);
-        xs[l] = 0;
-      } else {
-        skip_value(p, 2);
-      }
-    } else if (kid == A_CTR) {
-      double v = need_num(p, "a counter");
-      if (which >= 0) {
-        if (!(v >= 0 && v < 1e30)) jfail(p, RL_EPARSE, here(p), "counter value out of range");
-        e->ctr[which] = v;
-        e->has_ctr = 1;
-      }
-    } else {
-      skip_value(p, 2);
+      break;
+    case A_CONCRETE:
+      parse_strings(p, sizeof e->a.concrete[0], &e->a.n_concrete, "an array (Concrete Inputs)",
+                    &e->a.concrete[0][0]);
+      break;
+    case A_CNAME:
+      if (fixed_string(p, e->a.coll_name, sizeof e->a.coll_name, 2)) e->a.has_coll = 1;
+      break;
+    case A_CDTYPE: fixed_string(p, e->a.coll_dtype, sizeof e->a.coll_dtype, 2); break;
+    case A_BYTES: e->bytes = arg_count(p); break;
+    case A_CNUM: arg_cnum(e, which, arg_count(p)); break;
+    case A_STREAM: arg_stream(p, e); break;
+    case A_TEXT: fixed_string(p, e->x->pg, sizeof e->x->pg, 2); break;
+    case A_CTR: arg_counter(p, e, which); break;
+    case A_OTHER: skip_value(p, 2); break;
     }
     int c = ws(p);
     if (c == ',') { p->pos++; continue; }
@@ -1752,278 +1775,339 @@ static void infer_conv(kin *k) {
   free(a);
 }
 
+#define XCAT_CAP 32 /* the category as written, for the sink */
+
+/* An event's fields before its keys are read; with a sink, x and xcat are
+ * the sink's record of it. */
+static inline void ev_init(kin *k, ev *e, rli_kev *x, char *xcat) {
+  e->cat = C_OTHER;
+  e->ph[0] = 0;
+  e->has_ts = e->has_dur = e->has_corr = e->has_device = e->has_pid = e->has_ctr = 0;
+  e->ts = e->dur = 0;
+  memset(e->ctr, 0, sizeof e->ctr);
+  e->pid = e->tid = 0;
+  e->pid_num = 0;
+  e->corr = -1;
+  e->device = 0;
+  e->a.has_dims = e->a.has_types = 0;
+  e->a.n_in = e->a.n_types = e->a.n_concrete = 0;
+  e->a.has_coll = 0;
+  e->a.coll_name[0] = e->a.coll_dtype[0] = 0;
+  e->a.in_nelems = e->a.out_nelems = e->a.group_size = -1;
+  e->bytes = -2;
+  e->seq = -1;
+  e->stream = -1;
+  e->x = NULL;
+  if (k->sink) {
+    memset(x, 0, sizeof *x);
+    x->stream = x->corr = x->group_size = -1;
+    x->in_nelems = -1;
+    xcat[0] = 0;
+    e->x = x;
+  }
+}
+
+enum ev_key { E_OTHER, E_PH, E_CAT, E_NAME, E_TS, E_DUR, E_PID, E_TID, E_ARGS };
+
+/* an event's key (its text lives until the next read) */
+static inline enum ev_key ev_key(sv kv) {
+  const char *key = kv.s;
+  if (kv.n == 2) {
+    if (key[0] == 'p' && key[1] == 'h') return E_PH;
+    if (key[0] == 't' && key[1] == 's') return E_TS;
+  } else if (kv.n == 3) {
+    if (!memcmp(key, "cat", 3)) return E_CAT;
+    if (!memcmp(key, "dur", 3)) return E_DUR;
+    if (!memcmp(key, "pid", 3)) return E_PID;
+    if (!memcmp(key, "tid", 3)) return E_TID;
+  } else if (kv.n == 4) {
+    if (!memcmp(key, "name", 4)) return E_NAME;
+    if (!memcmp(key, "args", 4)) return E_ARGS;
+  }
+  return E_OTHER;
+}
+
+/* The keys of a non-empty event object, after its '{', to its '}'. The
+ * args of an event of a category skipped are skipped unread (a sink reads
+ * them all). */
+static inline void ev_fields(kin *k, ev *e, char *xcat) {
+  jp *p = &k->p;
+  int has_cat = 0;
+  for (;;) {
+    enum ev_key kid = ev_key(string_kept(p));
+    expect(p, ':', "':' after a key");
+    switch (kid) {
+    case E_PH: fixed_string(p, e->ph, sizeof e->ph, 1); break;
+    case E_CAT:
+      if (ws(p) == '"') {
+        sv v = string_kept(p);
+        if (e->x) sv_copy(xcat, XCAT_CAP, v);
+        e->cat = classify(v);
+        has_cat = 1;
+      } else {
+        skip_value(p, 1);
+      }
+      break;
+    case E_NAME:
+      if (ws(p) == '"') set_name(k, string_kept(p));
+      else skip_value(p, 1);
+      break;
+    case E_TS:
+      e->ts = need_num(p, "ts");
+      e->has_ts = 1;
+      break;
+    case E_DUR:
+      e->dur = need_num(p, "dur");
+      e->has_dur = 1;
+      break;
+    case E_PID: {
+      int isnum;
+      e->pid = id_value(p, &e->pid_num, &isnum);
+      e->has_pid = isnum;
+      break;
+    }
+    case E_TID: {
+      int isnum;
+      int64_t dummy;
+      e->tid = id_value(p, &dummy, &isnum);
+      break;
+    }
+    case E_ARGS:
+      if (has_cat && (e->cat == C_OTHER || e->cat == C_PYFN) && !e->x) skip_value(p, 1);
+      else if (ws(p) == '{') parse_args(p, e);
+      else skip_value(p, 1);
+      break;
+    case E_OTHER: skip_value(p, 1); break;
+    }
+    int c = ws(p);
+    if (c == ',') { p->pos++; continue; }
+    expect(p, '}', "',' or '}' in an event");
+    return;
+  }
+}
+
+/* A complete event with usable times (other than the "Trace" span) to the
+ * sink, whatever its category. */
+static void ev_to_sink(kin *k, const ev *e, const char *xcat) {
+  rli_kev *x = e->x;
+  if (!(x && !strcmp(e->ph, "X") && e->has_ts && e->has_dur && e->ts > -1e17 && e->ts < 1e17 &&
+        e->dur >= 0 && e->dur < 1e12 && strcmp(xcat, "Trace") != 0))
+    return;
+  x->cat = xcat;
+  x->name = k->name ? k->name : "";
+  x->ts = e->ts;
+  x->dur = e->dur;
+  x->corr = e->has_corr ? e->corr : -1;
+  if (e->a.has_coll) {
+    rli_strlcpy(x->coll, e->a.coll_name, sizeof x->coll);
+    rli_strlcpy(x->dtype, e->a.coll_dtype, sizeof x->dtype);
+  }
+  x->in_nelems = e->a.in_nelems >= 0 && e->a.in_nelems < 1e18 ? e->a.in_nelems : -1;
+  x->group_size = e->a.group_size >= 1 && e->a.group_size < 1e9 ? (int64_t)e->a.group_size : -1;
+  if (k->sink->event(k->sink->ctx, x)) jfail(&k->p, RL_ENOMEM, 0, "");
+}
+
+/* Append an op [e->ts, e->ts + e->dur] of (label, cost) to thread ti,
+ * noting when it breaks the thread's order; its kind. */
+static inline uint32_t push_op(kin *k, uint32_t ti, const ev *e, uint32_t label, uint32_t cost) {
+  thread *th = &k->th[ti];
+  th->ops = xgrow(k, th->ops, sizeof *th->ops, th->n + 1, &th->cap);
+  op_rec *o = &th->ops[th->n];
+  o->s = e->ts;
+  o->e = e->ts + e->dur;
+  o->kind = kind_of(k, label, cost);
+  o->parent = RLI_NONE;
+  if (th->n && (th->ops[th->n - 1].s > o->s ||
+                (th->ops[th->n - 1].s == o->s && th->ops[th->n - 1].e < o->e)))
+    th->sorted = 0;
+  th->n++;
+  return o->kind;
+}
+
+/* A python_function event: a module (with_stack=True) is kept like an op
+ * without a cost; other Python frames, and frames without usable times,
+ * are skipped. */
+static void module_event(kin *k, const ev *e) {
+  if (!k->name || strncmp(k->name, "nn.Module: ", 11) != 0 || !e->has_ts || !e->has_dur ||
+      !(e->ts > -1e17 && e->ts < 1e17) || !(e->dur >= 0 && e->dur < 1e12))
+    return;
+  uint32_t label = name_id(k);
+  if (label == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  uint32_t ti = thread_of(k, mix(e->pid) ^ e->tid); /* may move k->th */
+  push_op(k, ti, e, label, RLI_NONE);
+  k->modules++;
+}
+
+/* An event of a category read must have usable ts and dur (the error
+ * names the event's start, at). */
+static void check_times(kin *k, const ev *e, uint64_t at) {
+  jp *p = &k->p;
+  char m[160];
+  if (!e->has_ts || !e->has_dur) {
+    snprintf(m, sizeof m, "a %s event without \"%s\"", cat_word(e->cat), e->has_ts ? "dur" : "ts");
+    jfail(p, RL_EPARSE, at, m);
+  }
+  if (!(e->ts > -1e17 && e->ts < 1e17)) {
+    snprintf(m, sizeof m, "a %s event's ts (%g us) is out of range", cat_word(e->cat), e->ts);
+    jfail(p, RL_EPARSE, at, m);
+  }
+  if (!(e->dur >= 0 && e->dur < 1e12)) {
+    snprintf(m, sizeof m, "a %s event's dur (%g us) is %s", cat_word(e->cat), e->dur,
+             e->dur < 0 ? "negative" : "out of range");
+    jfail(p, RL_EPARSE, at, m);
+  }
+}
+
+/* A CUPTI range-profiler event's cost: counters, not times (weights in
+ * the file's head comment) */
+static uint32_t range_cost(kin *k, const ev *e) {
+  rl_trace *t = k->t;
+  rli_cost c;
+  memset(&c, 0, sizeof c);
+  double fd = e->ctr[0] + e->ctr[1] + 2 * e->ctr[2];
+  double ff = e->ctr[3] + e->ctr[4] + 2 * e->ctr[5];
+  double fh = 2 * e->ctr[6] + 2 * e->ctr[7] + 4 * e->ctr[8];
+  c.flops = e->has_ctr ? fd + ff + fh : -1;
+  c.bytes = -1;
+  c.dtype = fd >= ff && fd >= fh && fd > 0 ? RL_FP64 : fh > ff ? RL_FP16 : RL_FP32;
+  c.measured = 1;
+  const char *w = e->has_ctr ? "CUPTI range-profiler counters give FLOPs only: no DRAM bytes, "
+                               "and a range's duration is not the kernel's time"
+                             : "a CUPTI range-profiler event without FLOP counters";
+  c.why = rli_trace_str(t, w, strlen(w));
+  return rli_trace_cost(t, &c);
+}
+
+/* A kernel, range, memcpy or memset event: a kernel of the trace, its
+ * correlation id kept until linking. */
+static inline void gpu_event(kin *k, const ev *e) {
+  jp *p = &k->p;
+  rl_trace *t = k->t;
+  if (!k->have_origin) {
+    k->have_origin = 1;
+    k->origin = e->ts;
+    rli_trace_time_origin(t, k->origin);
+  }
+  rli_kernel kr;
+  kr.start_s = (e->ts - k->origin) * 1e-6;
+  kr.dur_s = e->dur * 1e-6;
+  kr.name = name_id(k);
+  kr.op = RLI_NONE;
+  kr.cost = RLI_NONE;
+  kr.inst = RLI_NONE;
+  kr.kind = e->cat == C_MEMCPY ? RLI_K_MEMCPY : e->cat == C_MEMSET ? RLI_K_MEMSET : RLI_K_KERNEL;
+  kr.stream = rli_trace_stream(t, e->stream);
+  kr.device = (int32_t)(e->has_device ? e->device : e->has_pid && e->pid_num >= 0 && e->pid_num < 1000000 ? e->pid_num : 0);
+  if (kr.name == RLI_NONE) jfail(p, RL_ENOMEM, 0, "");
+  if (k->nkc == 0 && k->kdev < 0) k->kdev = kr.device;
+  if (e->cat == C_RANGE) {
+    kr.dur_s = -1; /* the range's dur is not the kernel's */
+    kr.cost = range_cost(k, e);
+    k->ranges++;
+  } else if (e->cat != C_KERNEL) {
+    kr.cost = copy_cost(k, e);
+  } else {
+    k->kernels_timed++;
+    if (e->a.has_coll) {
+      /* NCCL kernels carry record_param_comms' args (PyTorch 2.1+) */
+      rli_cost c;
+      char why[160];
+      kr.cost = rli_coll_from_args(&e->a, &c, why, sizeof why) ? rli_trace_cost(t, &c)
+                                                               : rli_trace_cost_reason(t, c.reason, why);
+    }
+  }
+  if (kr.cost == RLI_NONE && e->cat != C_KERNEL) jfail(p, RL_ENOMEM, 0, "");
+  /* until linking: the correlation id in inst (RLI_NONE: none; KBIG:
+   * in kin.kbig) */
+  int64_t corr = e->cat != C_RANGE && e->has_corr && e->corr >= 0 ? e->corr : -1;
+  kr.inst = corr < 0 ? RLI_NONE : corr < KBIG ? (uint32_t)corr : KBIG;
+  if (kr.inst == KBIG) {
+    k->kbig = xgrow(k, k->kbig, sizeof *k->kbig, k->nkbig + 1, &k->capkbig);
+    k->kbig[k->nkbig++] = corr;
+  }
+  rl_error e2;
+  if (rli_trace_add(t, &kr, &e2) != RL_OK) jfail(p, RL_ENOMEM, 0, "");
+  k->nkc++;
+}
+
+/* A CPU op's cost from its name and args. Without shapes it depends on
+ * the name only: cached by label. */
+static inline uint32_t op_cost(kin *k, const ev *e, uint32_t label) {
+  rl_trace *t = k->t;
+  int by_label = !e->a.has_dims && !e->a.has_coll;
+  if (by_label && label < k->nocache && k->noshape[label] != RLI_NONE) return k->noshape[label];
+  rli_cost c;
+  char why[200];
+  uint32_t cost;
+  if (rli_aten_cost(rli_trace_strat(t, label), &e->a, &c, why, sizeof why))
+    cost = rli_trace_cost(t, &c);
+  else
+    cost = rli_trace_cost_reason(t, c.reason, why);
+  if (cost == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  if (by_label) {
+    if (label >= k->nocache) {
+      size_t oc = k->nocache;
+      k->noshape = xgrow(k, k->noshape, sizeof *k->noshape, (size_t)label + 1, &k->nocache);
+      for (size_t i = oc; i < k->nocache; i++) k->noshape[i] = RLI_NONE;
+    }
+    k->noshape[label] = cost;
+  }
+  return cost;
+}
+
+/* A cpu_op (or user annotation): an op on its thread, with what the
+ * convolution, autograd-node and copy inferences need from it. */
+static inline void op_event(kin *k, const ev *e) {
+  k->ops++;
+  uint32_t label = name_id(k);
+  if (label == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  if (e->a.has_dims) k->ops_shaped++;
+  uint32_t cost = op_cost(k, e, label);
+  uint32_t ti = thread_of(k, mix(e->pid) ^ e->tid);
+  size_t idx = k->th[ti].n;
+  conv_consumer(k, e, label, ti);
+  conv_note(k, e, label, cost, ti, idx);
+  seq_note(k, e, label, cost, ti, idx);
+  note_xfer(k, e, push_op(k, ti, e, label, cost));
+}
+
+/* A runtime call: kernel launches, and HIP's memcpy calls: ROCm's copy
+ * events carry no byte count, their op's shapes give it (copies are rows
+ * of their own, and keeping every cudaMemcpyAsync, whose copy knows its
+ * bytes, would cost memory on every CUDA trace) */
+static inline void runtime_event(kin *k, const ev *e) {
+  if (!e->has_corr || !k->name || (!strstr(k->name, "aunch") && strncmp(k->name, "hipMemcpy", 9)))
+    return;
+  launch_add(k, e->corr, e->ts, e->dur, thread_of(k, mix(e->pid) ^ e->tid));
+}
+
+/* One trace event: its fields, to the sink, then by category. */
 static void event(kin *k) {
   jp *p = &k->p;
   uint64_t at = here(p);
   ev e;
-  e.cat = C_OTHER;
-  e.ph[0] = 0;
-  e.has_ts = e.has_dur = e.has_corr = e.has_device = e.has_pid = e.has_ctr = 0;
-  e.ts = e.dur = 0;
-  memset(e.ctr, 0, sizeof e.ctr);
-  e.pid = e.tid = 0;
-  e.pid_num = 0;
-  e.corr = -1;
-  e.device = 0;
-  e.a.has_dims = e.a.has_types = 0;
-  e.a.n_in = e.a.n_types = e.a.n_concrete = 0;
-  e.a.has_coll = 0;
-  e.a.coll_name[0] = e.a.coll_dtype[0] = 0;
-  e.a.in_nelems = e.a.out_nelems = e.a.group_size = -1;
-  e.bytes = -2;
-  e.seq = -1;
-  e.stream = -1;
-  int has_cat = 0;
   rli_kev x;
-  char xcat[32];
-  e.x = NULL;
-  if (k->sink) {
-    memset(&x, 0, sizeof x);
-    x.stream = x.corr = x.group_size = -1;
-    x.in_nelems = -1;
-    xcat[0] = 0;
-    e.x = &x;
-  }
+  char xcat[XCAT_CAP];
+  ev_init(k, &e, &x, xcat);
   k->namelen = 0;
   if (k->name) k->name[0] = 0;
   expect(p, '{', "an event object");
   k->events++;
   if (ws(p) == '}') { p->pos++; return; }
-  for (;;) {
-    sv kv = string_kept(p);
-    /* the key's text lives until the next read: classify it first */
-    enum { E_OTHER, E_PH, E_CAT, E_NAME, E_TS, E_DUR, E_PID, E_TID, E_ARGS } kid = E_OTHER;
-    const char *key = kv.s;
-    if (kv.n == 2) {
-      if (key[0] == 'p' && key[1] == 'h') kid = E_PH;
-      else if (key[0] == 't' && key[1] == 's') kid = E_TS;
-    } else if (kv.n == 3) {
-      if (!memcmp(key, "cat", 3)) kid = E_CAT;
-      else if (!memcmp(key, "dur", 3)) kid = E_DUR;
-      else if (!memcmp(key, "pid", 3)) kid = E_PID;
-      else if (!memcmp(key, "tid", 3)) kid = E_TID;
-    } else if (kv.n == 4) {
-      if (!memcmp(key, "name", 4)) kid = E_NAME;
-      else if (!memcmp(key, "args", 4)) kid = E_ARGS;
-    }
-    expect(p, ':', "':' after a key");
-    if (kid == E_PH) {
-      if (ws(p) == '"') {
-        sv v = string_kept(p);
-        size_t l = v.n < 3 ? v.n : 3;
-        memcpy(e.ph, v.s, l);
-        e.ph[l] = 0;
-      } else {
-        skip_value(p, 1);
-      }
-    } else if (kid == E_CAT) {
-      if (ws(p) == '"') {
-        sv v = string_kept(p);
-        if (e.x) {
-          size_t l = v.n < sizeof xcat - 1 ? v.n : sizeof xcat - 1;
-          memcpy(xcat, v.s, l);
-          xcat[l] = 0;
-        }
-        e.cat = classify(v);
-        has_cat = 1;
-      } else {
-        skip_value(p, 1);
-      }
-    } else if (kid == E_NAME) {
-      if (ws(p) == '"') set_name(k, string_kept(p));
-      else skip_value(p, 1);
-    } else if (kid == E_TS) {
-      e.ts = need_num(p, "ts");
-      e.has_ts = 1;
-    } else if (kid == E_DUR) {
-      e.dur = need_num(p, "dur");
-      e.has_dur = 1;
-    } else if (kid == E_PID) {
-      int isnum;
-      e.pid = id_value(p, &e.pid_num, &isnum);
-      e.has_pid = isnum;
-    } else if (kid == E_TID) {
-      int isnum;
-      int64_t dummy;
-      e.tid = id_value(p, &dummy, &isnum);
-    } else if (kid == E_ARGS) {
-      if (has_cat && (e.cat == C_OTHER || e.cat == C_PYFN) && !e.x) skip_value(p, 1);
-      else if (ws(p) == '{') parse_args(p, &e);
-      else skip_value(p, 1);
-    } else {
-      skip_value(p, 1);
-    }
-    int c = ws(p);
-    if (c == ',') { p->pos++; continue; }
-    expect(p, '}', "',' or '}' in an event");
-    break;
-  }
-  if (e.x && !strcmp(e.ph, "X") && e.has_ts && e.has_dur && e.ts > -1e17 && e.ts < 1e17 &&
-      e.dur >= 0 && e.dur < 1e12 && strcmp(xcat, "Trace") != 0) {
-    x.cat = xcat;
-    x.name = k->name ? k->name : "";
-    x.ts = e.ts;
-    x.dur = e.dur;
-    x.corr = e.has_corr ? e.corr : -1;
-    if (e.a.has_coll) {
-      rli_strlcpy(x.coll, e.a.coll_name, sizeof x.coll);
-      rli_strlcpy(x.dtype, e.a.coll_dtype, sizeof x.dtype);
-    }
-    x.in_nelems = e.a.in_nelems >= 0 && e.a.in_nelems < 1e18 ? e.a.in_nelems : -1;
-    x.group_size = e.a.group_size >= 1 && e.a.group_size < 1e9 ? (int64_t)e.a.group_size : -1;
-    if (k->sink->event(k->sink->ctx, &x)) jfail(p, RL_ENOMEM, 0, "");
-  }
+  ev_fields(k, &e, xcat);
+  ev_to_sink(k, &e, xcat);
   if (e.cat == C_OTHER || strcmp(e.ph, "X") != 0) return;
   if (e.cat == C_PYFN) {
-    /* a module (with_stack=True): kept like an op without a cost; other
-     * Python frames, and frames without usable times, are skipped */
-    if (!k->name || strncmp(k->name, "nn.Module: ", 11) != 0 || !e.has_ts || !e.has_dur ||
-        !(e.ts > -1e17 && e.ts < 1e17) || !(e.dur >= 0 && e.dur < 1e12))
-      return;
-    uint32_t label = name_id(k);
-    if (label == RLI_NONE) jfail(p, RL_ENOMEM, 0, "");
-    uint32_t ti = thread_of(k, mix(e.pid) ^ e.tid); /* may move k->th */
-    thread *th = &k->th[ti];
-    th->ops = xgrow(k, th->ops, sizeof *th->ops, th->n + 1, &th->cap);
-    op_rec *o = &th->ops[th->n];
-    o->s = e.ts;
-    o->e = e.ts + e.dur;
-    o->kind = kind_of(k, label, RLI_NONE);
-    o->parent = RLI_NONE;
-    if (th->n && (th->ops[th->n - 1].s > o->s ||
-                  (th->ops[th->n - 1].s == o->s && th->ops[th->n - 1].e < o->e)))
-      th->sorted = 0;
-    th->n++;
-    k->modules++;
+    module_event(k, &e);
     return;
   }
-  char m[160];
-  if (!e.has_ts || !e.has_dur) {
-    snprintf(m, sizeof m, "a %s event without \"%s\"", cat_word(e.cat), e.has_ts ? "dur" : "ts");
-    jfail(p, RL_EPARSE, at, m);
-  }
-  if (!(e.ts > -1e17 && e.ts < 1e17)) {
-    snprintf(m, sizeof m, "a %s event's ts (%g us) is out of range", cat_word(e.cat), e.ts);
-    jfail(p, RL_EPARSE, at, m);
-  }
-  if (!(e.dur >= 0 && e.dur < 1e12)) {
-    snprintf(m, sizeof m, "a %s event's dur (%g us) is %s", cat_word(e.cat), e.dur,
-             e.dur < 0 ? "negative" : "out of range");
-    jfail(p, RL_EPARSE, at, m);
-  }
-  rl_trace *t = k->t;
-  if (e.cat == C_KERNEL || e.cat == C_RANGE || e.cat == C_MEMCPY || e.cat == C_MEMSET) {
-    if (!k->have_origin) {
-      k->have_origin = 1;
-      k->origin = e.ts;
-      rli_trace_time_origin(t, k->origin);
-    }
-    rli_kernel kr;
-    kr.start_s = (e.ts - k->origin) * 1e-6;
-    kr.dur_s = e.dur * 1e-6;
-    kr.name = name_id(k);
-    kr.op = RLI_NONE;
-    kr.cost = RLI_NONE;
-    kr.inst = RLI_NONE;
-    kr.kind = e.cat == C_MEMCPY ? RLI_K_MEMCPY : e.cat == C_MEMSET ? RLI_K_MEMSET : RLI_K_KERNEL;
-    kr.stream = rli_trace_stream(t, e.stream);
-    kr.device = (int32_t)(e.has_device ? e.device : e.has_pid && e.pid_num >= 0 && e.pid_num < 1000000 ? e.pid_num : 0);
-    if (kr.name == RLI_NONE) jfail(p, RL_ENOMEM, 0, "");
-    if (k->nkc == 0 && k->kdev < 0) k->kdev = kr.device;
-    if (e.cat == C_RANGE) {
-      /* counters, not times: the range's dur is not the kernel's */
-      kr.dur_s = -1;
-      rli_cost c;
-      memset(&c, 0, sizeof c);
-      double fd = e.ctr[0] + e.ctr[1] + 2 * e.ctr[2];
-      double ff = e.ctr[3] + e.ctr[4] + 2 * e.ctr[5];
-      double fh = 2 * e.ctr[6] + 2 * e.ctr[7] + 4 * e.ctr[8];
-      c.flops = e.has_ctr ? fd + ff + fh : -1;
-      c.bytes = -1;
-      c.dtype = fd >= ff && fd >= fh && fd > 0 ? RL_FP64 : fh > ff ? RL_FP16 : RL_FP32;
-      c.measured = 1;
-      const char *w = e.has_ctr ? "CUPTI range-profiler counters give FLOPs only: no DRAM bytes, "
-                                  "and a range's duration is not the kernel's time"
-                                : "a CUPTI range-profiler event without FLOP counters";
-      c.why = rli_trace_str(t, w, strlen(w));
-      kr.cost = rli_trace_cost(t, &c);
-      k->ranges++;
-    } else if (e.cat != C_KERNEL) {
-      kr.cost = copy_cost(k, &e);
-    } else {
-      k->kernels_timed++;
-      if (e.a.has_coll) {
-        /* NCCL kernels carry record_param_comms' args (PyTorch 2.1+) */
-        rli_cost c;
-        char why[160];
-        kr.cost = rli_coll_from_args(&e.a, &c, why, sizeof why) ? rli_trace_cost(t, &c)
-                                                                 : rli_trace_cost_reason(t, c.reason, why);
-      }
-    }
-    if (kr.cost == RLI_NONE && e.cat != C_KERNEL) jfail(p, RL_ENOMEM, 0, "");
-    /* until linking: the correlation id in inst (RLI_NONE: none; KBIG:
-     * in kin.kbig) */
-    int64_t corr = e.cat != C_RANGE && e.has_corr && e.corr >= 0 ? e.corr : -1;
-    kr.inst = corr < 0 ? RLI_NONE : corr < KBIG ? (uint32_t)corr : KBIG;
-    if (kr.inst == KBIG) {
-      k->kbig = xgrow(k, k->kbig, sizeof *k->kbig, k->nkbig + 1, &k->capkbig);
-      k->kbig[k->nkbig++] = corr;
-    }
-    rl_error e2;
-    if (rli_trace_add(t, &kr, &e2) != RL_OK) jfail(p, RL_ENOMEM, 0, "");
-    k->nkc++;
-  } else if (e.cat == C_OP) {
-    k->ops++;
-    uint32_t label = name_id(k);
-    if (label == RLI_NONE) jfail(p, RL_ENOMEM, 0, "");
-    rli_cost c;
-    char why[200];
-    uint32_t cost = RLI_NONE;
-    /* without shapes the cost depends on the name only: cache it by label */
-    if (e.a.has_dims) k->ops_shaped++;
-    int by_label = !e.a.has_dims && !e.a.has_coll;
-    if (by_label && label < k->nocache && k->noshape[label] != RLI_NONE) {
-      cost = k->noshape[label];
-    } else {
-      if (rli_aten_cost(rli_trace_strat(t, label), &e.a, &c, why, sizeof why))
-        cost = rli_trace_cost(t, &c);
-      else
-        cost = rli_trace_cost_reason(t, c.reason, why);
-      if (cost == RLI_NONE) jfail(p, RL_ENOMEM, 0, "");
-      if (by_label) {
-        if (label >= k->nocache) {
-          size_t oc = k->nocache;
-          k->noshape = xgrow(k, k->noshape, sizeof *k->noshape, (size_t)label + 1, &k->nocache);
-          for (size_t i = oc; i < k->nocache; i++) k->noshape[i] = RLI_NONE;
-        }
-        k->noshape[label] = cost;
-      }
-    }
-    uint32_t ti = thread_of(k, mix(e.pid) ^ e.tid);
-    thread *th = &k->th[ti];
-    conv_consumer(k, &e, label, ti);
-    conv_note(k, &e, label, cost, ti, th->n);
-    seq_note(k, &e, label, cost, ti, th->n);
-    th->ops = xgrow(k, th->ops, sizeof *th->ops, th->n + 1, &th->cap);
-    op_rec *o = &th->ops[th->n];
-    o->s = e.ts;
-    o->e = e.ts + e.dur;
-    o->kind = kind_of(k, label, cost);
-    o->parent = RLI_NONE;
-    note_xfer(k, &e, o->kind);
-    if (th->n && (th->ops[th->n - 1].s > o->s ||
-                  (th->ops[th->n - 1].s == o->s && th->ops[th->n - 1].e < o->e)))
-      th->sorted = 0;
-    th->n++;
-  } else if (e.cat == C_RUNTIME) {
-    /* kernel launches, and HIP's memcpy calls: ROCm's copy events carry no
-     * byte count, their op's shapes give it (copies are rows of their own,
-     * and keeping every cudaMemcpyAsync, whose copy knows its bytes, would
-     * cost memory on every CUDA trace) */
-    if (!e.has_corr || !k->name || (!strstr(k->name, "aunch") && strncmp(k->name, "hipMemcpy", 9)))
-      return;
-    launch_add(k, e.corr, e.ts, e.dur, thread_of(k, mix(e.pid) ^ e.tid));
-  }
+  check_times(k, &e, at);
+  if (e.cat == C_KERNEL || e.cat == C_RANGE || e.cat == C_MEMCPY || e.cat == C_MEMSET)
+    gpu_event(k, &e);
+  else if (e.cat == C_OP)
+    op_event(k, &e);
+  else if (e.cat == C_RUNTIME)
+    runtime_event(k, &e);
 }
 
 static void device_props(kin *k) {
