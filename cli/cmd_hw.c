@@ -140,6 +140,7 @@ static void show_text(cli_ctx *ctx, const rl_hw *hp) {
     fprintf(f, " (%s%s%s)", h.vendor, h.vendor[0] && h.form_factor[0] ? ", " : "", h.form_factor);
   fprintf(f, "\n");
   if (h.aliases[0]) fprintf(f, "aliases: %s\n", h.aliases);
+  if (h.profiler_names[0]) fprintf(f, "profiler names: %s\n", h.profiler_names);
   fputc('\n', f);
   const char *hdr[] = {"format", "dense peak", "ridge (dense)", "2:4 sparse peak"};
   cli_table *t = cli_table_new(4, hdr);

@@ -196,6 +196,8 @@ typedef struct rl_hw {
   char vendor[RL_HW_ID_MAX];
   char name[RL_HW_TEXT_MAX];
   char form_factor[RL_HW_TEXT_MAX];
+  char profiler_names[RL_HW_TEXT_MAX]; /* rules matching the device name a
+                                          trace gives: "h100 pcie; ..." */
   double peak[RL_PEAK_COUNT];      /* dense FLOP/s (int8: OP/s); 0 = none */
   int32_t sparsity;                /* 1: 2:4 sparsity doubles tensor peaks */
   int32_t sms;                     /* SMs / CUs; 0 = unknown */

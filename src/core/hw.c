@@ -253,6 +253,110 @@ static int csv_field(const char **pp, const char *end, char *buf, size_t cap,
   return more;
 }
 
+/* ---- the device a trace names -------------------------------------------
+ *
+ * A trace names its device as the driver reports it: on NVIDIA, CUDA's
+ * cudaDeviceProp.name (CUDA Runtime API, cudaGetDeviceProperties), which
+ * Kineto writes in deviceProperties[].name and nvidia-smi, Nsight Systems and
+ * Nsight Compute print ("NVIDIA A100-SXM4-80GB", "NVIDIA H100 80GB HBM3",
+ * "Tesla V100-SXM2-32GB", or a board name such as "A100-PG509-200"); on AMD,
+ * ROCm's hipDeviceProp_t.name / marketing name ("AMD Instinct MI300X").
+ * A device's profiler_names cell (data/hardware.csv) holds its match rules,
+ * separated by ';'; a rule is space-separated terms that must all hold:
+ *   word    the name contains it, case-insensitive
+ *   ^word   ... after a space ("^l4": "NVIDIA L4", not "NVIDIA RTX A4000L4")
+ *   =word   the whole name is it ("=l4": "L4")
+ *   <NGB    the trace gives the device memory and it is below N GB (decimal)
+ *   >=NGB   the trace gives the device memory and it is at least N GB
+ *   !term   the term does not hold ("a10 !a100")
+ * Of the rules that match, the one with the most terms wins, then the first
+ * in table order; none matching: no device (the caller asks for --hw). */
+
+/* Term [t, t + n) for the name: 1 holds, 0 does not, -1 malformed. */
+static int term_holds(const char *t, size_t n, const char *name, double mem) {
+  int neg = n > 0 && t[0] == '!';
+  if (neg) t++, n--;
+  if (n == 0) return -1;
+  int r = 0;
+  if (t[0] == '<' || t[0] == '>') {
+    size_t k = t[0] == '<' ? 1 : 2;
+    if (k == 2 && (n < 2 || t[1] != '=')) return -1;
+    if (n < k + 3 || rli_strncasecmp(t + n - 2, "gb", 2) != 0) return -1;
+    double gb = 0;
+    for (size_t i = k; i < n - 2; i++) {
+      if (t[i] < '0' || t[i] > '9' || gb > 1e6) return -1;
+      gb = gb * 10 + (t[i] - '0');
+    }
+    if (!(gb > 0)) return -1;
+    r = mem > 0 && (k == 1 ? mem < gb * 1e9 : mem >= gb * 1e9);
+  } else {
+    char how = t[0] == '^' || t[0] == '=' ? t[0] : 0;
+    if (how) t++, n--;
+    if (n == 0 || strchr("!^=<>", t[0])) return -1;
+    if (how == '=') r = strlen(name) == n && rli_strncasecmp(name, t, n) == 0;
+    else
+      for (const char *h = name; *h && !r; h++)
+        r = (!how || (h > name && h[-1] == ' ')) && rli_strncasecmp(h, t, n) == 0;
+  }
+  return neg ? !r : r;
+}
+
+/* Rule [r, e): its number of terms when all hold, 0 when one does not, -1
+ * when malformed. */
+static int rule_score(const char *r, const char *e, const char *name, double mem) {
+  int terms = 0, all = 1;
+  for (;;) {
+    while (r < e && *r == ' ') r++;
+    if (r == e) break;
+    const char *t = r;
+    while (r < e && *r != ' ') r++;
+    int h = term_holds(t, (size_t)(r - t), name, mem);
+    if (h < 0) return -1;
+    terms++;
+    all &= h;
+  }
+  return terms == 0 ? -1 : all ? terms : 0;
+}
+
+/* The best score of the cell's rules (0: none matches); *bad, *len: the first
+ * malformed rule, NULL when none. */
+static int rules_score(const char *rules, const char *name, double mem, const char **bad,
+                       size_t *len) {
+  int best = 0;
+  *bad = NULL;
+  if (!rules[0]) return 0;
+  for (const char *r = rules;;) {
+    const char *e = strchr(r, ';');
+    if (!e) e = r + strlen(r);
+    int s = rule_score(r, e, name, mem);
+    if (s < 0 && !*bad) *bad = r, *len = (size_t)(e - r);
+    if (s > best) best = s;
+    if (!*e) break;
+    r = e + 1;
+  }
+  return best;
+}
+
+const char *rli_device_rules_bad(const char *rules, size_t *len) {
+  const char *bad;
+  size_t n = 0;
+  rules_score(rules ? rules : "", "", 0, &bad, &n);
+  if (len) *len = n;
+  return bad;
+}
+
+const char *rli_device_hw_id(const char *name, double mem_bytes) {
+  if (!name || !*name) return NULL;
+  const char *id = NULL, *bad;
+  size_t n;
+  int best = 0;
+  for (int32_t i = 0; i < N_BUILTIN; i++) {
+    int s = rules_score(builtin[i].profiler_names, name, mem_bytes, &bad, &n);
+    if (s > best) best = s, id = builtin[i].id;
+  }
+  return id;
+}
+
 /* ---- the hardware schema ------------------------------------------------
  *
  * One row per column of data/hardware.csv: where it goes in rl_hw, its JSON
@@ -294,6 +398,8 @@ static const hw_column columns[] = {
     TEXT("vendor", vendor, "vendor"),
     TEXT("name", name, "display name"),
     TEXT("form_factor", form_factor, "form factor (SXM5, PCIe card, ...)"),
+    TEXT("profiler_names", profiler_names,
+         "rules matching the device name a trace gives (';'-separated; terms: word, ^word, =word, <NGB, >=NGB, !term)"),
     PEAK("fp64", RL_PEAK_FP64),
     PEAK("fp64_tensor", RL_PEAK_FP64_TENSOR),
     PEAK("fp32", RL_PEAK_FP32),
@@ -380,6 +486,12 @@ static rl_status set_cell(rl_hw *hw, const hw_column *c, const char *cell, int t
   if (c->type == COL_TEXT) {
     if (toolong || strlen(cell) >= c->cap)
       return rli_fail(err, RL_EPARSE, "longer than %zu bytes", c->cap - 1);
+    size_t bl = 0;
+    const char *bad = c->off == offsetof(rl_hw, profiler_names) ? rli_device_rules_bad(cell, &bl) : NULL;
+    if (bad)
+      return rli_fail(err, RL_EPARSE,
+                      "rule '%.*s' is malformed (terms: word, ^word, =word, <NGB, >=NGB, each may start with !)",
+                      (int)bl, bad);
     memcpy((char *)hw + c->off, cell, strlen(cell) + 1);
     return RL_OK;
   }

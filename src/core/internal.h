@@ -45,6 +45,13 @@ int rli_strncasecmp(const char *a, const char *b, size_t n);
 /* Does `hay` contain `needle`, ignoring ASCII case? */
 int rli_contains_ci(const char *hay, const char *needle);
 
+/* The built-in device whose profiler_names rule matches the device name a
+ * trace gives (and its memory in bytes, 0 = unknown): its id, or NULL. */
+const char *rli_device_hw_id(const char *name, double mem_bytes);
+/* A profiler_names cell: NULL when every rule is well formed, else the
+ * first malformed rule (its length in *len). */
+const char *rli_device_rules_bad(const char *rules, size_t *len);
+
 /* Levenshtein distance between two ids, ignoring ASCII case (each side
  * capped at 63 characters), for "nearest ids" suggestions. */
 int rli_edit_distance(const char *a, const char *b);

@@ -234,7 +234,4 @@ const char *rli_aten_name(size_t i);
 /* "c10::BFloat16" -> RL_BF16 ...; -1 for integer and unknown types. */
 int32_t rli_torch_dtype(const char *type);
 
-/* The database id for a device name as profilers write it; NULL. */
-const char *rli_device_hw_id(const char *name, double mem_bytes);
-
 #endif
