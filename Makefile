@@ -209,7 +209,12 @@ test-web: all
 wasm:
 	sh tools/build_wasm.sh
 
-test: test-c test-cli test-py test-web test-install
+# test-docs: every `$ roofline` and `>>>` example of README.md, docs/*.md and
+# bench/README.md run, its output compared with the text (docs/testing.md).
+test-docs: all
+	$(PYTHON) tests/docs/run_doc_examples.py --roofline $(BUILD)/roofline
+
+test: test-c test-cli test-py test-docs test-web test-install
 
 test-san:
 	$(MAKE) SAN=1 test-c test-cli
@@ -228,7 +233,7 @@ demo: setup
 clean:
 	rm -rf build
 
-.PHONY: test-web wasm
+.PHONY: test-web wasm test-docs
 .PHONY: mpi test-mpi
 .PHONY: install uninstall test-install FORCE
 FORCE:
