@@ -190,6 +190,7 @@ test-cli: all
 	$(PYTHON) tests/cli/test_outputs.py --roofline $(BUILD)/roofline
 	$(PYTHON) tests/cli/test_manners.py --roofline $(BUILD)/roofline
 	$(PYTHON) tests/cli/test_trace_job.py --roofline $(BUILD)/roofline
+	$(PYTHON) tests/cli/test_hostile.py --roofline $(BUILD)/roofline
 
 # test-mpi: the job over `mpirun -n 2` (loopback, as root where CI runs as
 # root) byte-identical to one process; errors and a dying rank end the run

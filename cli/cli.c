@@ -6,6 +6,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -165,14 +167,18 @@ int cli_main(int argc, char **argv, FILE *out, FILE *err) {
 }
 
 /* What coreutils do at exit: output that could not be written (a full
- * disk, a closed pipe: SIGPIPE is ignored by main) is an error, exit 1 and
- * one line, unless the command already failed and said why. */
+ * disk, a file size limit) is an error, exit 1 and one line, unless the
+ * command already failed and said why; a closed pipe (SIGPIPE is ignored
+ * by main) is exit 1 and no line. */
 int cli_check_output(cli_ctx *ctx, int rc) {
   errno = 0;
   int bad = fflush(ctx->out) != 0;
   int en = errno;
   bad |= ferror(ctx->out) != 0;
   if (!bad || rc != CLI_OK) return rc;
+  /* a reader that went away (`| head -1`) wanted no more: quiet, as a
+   * program that SIGPIPE ends is */
+  if (en == EPIPE) return CLI_FAIL;
   fprintf(ctx->err, "roofline%s%s: writing the output: %s\n", ctx->cmd[0] ? " " : "", ctx->cmd,
           en ? strerror(en) : "write error");
   return CLI_FAIL;
@@ -617,39 +623,68 @@ void cli_table_free(cli_table *t) {
   free(t);
 }
 
+void cli_note_input(cli_ctx *ctx, int fd, const char *path) {
+  struct stat sb;
+  if (ctx->n_in >= (int)(sizeof ctx->in_dev / sizeof ctx->in_dev[0])) return;
+  if (fd >= 0 ? fstat(fd, &sb) != 0 : stat(path, &sb) != 0) return;
+  ctx->in_dev[ctx->n_in] = (unsigned long long)sb.st_dev;
+  ctx->in_ino[ctx->n_in] = (unsigned long long)sb.st_ino;
+  ctx->n_in++;
+}
+
 int cli_read_file(cli_ctx *ctx, const char *path, size_t max, char **buf,
                   size_t *len) {
   int std_in = strcmp(path, "-") == 0;
   if (std_in && ctx->stdin_read) return cli_error(ctx, "standard input ('-') can be read only once");
-  FILE *f = std_in ? stdin : fopen(path, "rb");
-  if (!f) return cli_error(ctx, "%s: %s", path, strerror(errno));
+  /* non-blocking: a FIFO with no writer would block open(2) for ever */
+  int fd = std_in ? STDIN_FILENO : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return cli_error(ctx, "%s: %s", path, strerror(errno));
   if (std_in) {
     ctx->stdin_read = 1;
     path = "standard input";
   }
   struct stat sb;
-  if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-    if (!std_in) fclose(f);
+  memset(&sb, 0, sizeof sb);
+  if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+    if (!std_in) close(fd);
     return cli_error(ctx, "%s: is a directory", path);
   }
+  cli_note_input(ctx, fd, NULL);
   size_t cap = 1 << 16, n = 0;
   char *b = malloc(cap + 1);
-  if (!b) { if (!std_in) fclose(f); return cli_error(ctx, "%s: out of memory", path); }
+  if (!b) { if (!std_in) close(fd); return cli_error(ctx, "%s: out of memory", path); }
+  int bad = 0;
+  if (!std_in) {
+    if (S_ISFIFO(sb.st_mode)) {
+      /* a read that does not wait tells a FIFO nothing writes to (end of
+       * file at once) from one being written (a shell's <(...)) */
+      ssize_t r = read(fd, b, cap);
+      if (r == 0) {
+        free(b);
+        close(fd);
+        return cli_error(ctx, "%s: a FIFO with nothing writing to it (not read)", path);
+      }
+      if (r > 0) n = (size_t)r;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0) (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+  }
   for (;;) {
     if (n == cap) {
-      if (cap >= max) { free(b); if (!std_in) fclose(f); return cli_error(ctx, "%s: larger than %zu bytes", path, max); }
+      if (cap >= max) { free(b); if (!std_in) close(fd); return cli_error(ctx, "%s: larger than %zu bytes", path, max); }
       cap *= 2;
       char *nb = realloc(b, cap + 1);
-      if (!nb) { free(b); if (!std_in) fclose(f); return cli_error(ctx, "%s: out of memory", path); }
+      if (!nb) { free(b); if (!std_in) close(fd); return cli_error(ctx, "%s: out of memory", path); }
       b = nb;
     }
-    size_t r = fread(b + n, 1, cap - n, f);
-    n += r;
+    ssize_t r = read(fd, b + n, cap - n);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) { bad = errno; break; }
     if (r == 0) break;
+    n += (size_t)r;
   }
-  int bad = ferror(f);
-  if (!std_in) fclose(f);
-  if (bad) { free(b); return cli_error(ctx, "%s: read error", path); }
+  if (!std_in) close(fd);
+  if (bad) { free(b); return cli_error(ctx, "%s: read error: %s", path, strerror(bad)); }
   b[n] = 0;
   *buf = b;
   *len = n;

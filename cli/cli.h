@@ -32,6 +32,10 @@ typedef struct cli_ctx {
   int stdin_read;    /* a '-' argument has consumed standard input */
   rl_hw *extra;      /* devices from --hw-file (owned) */
   int32_t n_extra;
+  /* the files read (device and inode, standard input included): an output
+   * that is one of them is refused (cli/outfile.c) */
+  unsigned long long in_dev[32], in_ino[32];
+  int n_in;
 } cli_ctx;
 
 typedef struct cli_command {
@@ -177,6 +181,10 @@ void cli_row(cli_table *t, const char *key, const char *fmt, ...)
  * and its two terms, attainable, and measured/achieved when measured. */
 void cli_result_rows(cli_table *t, const rl_hw *hw, const rl_roof *roof,
                      const rl_result *r);
+
+/* Note an input file (its descriptor when open, else its path, links
+ * followed), so that no output replaces it. */
+void cli_note_input(cli_ctx *ctx, int fd, const char *path);
 
 /* Read a whole file (at most max bytes) into a malloc'd NUL-terminated
  * buffer; "-" reads standard input (once). On failure prints "roofline

@@ -565,6 +565,7 @@ static int resolve(cli_ctx *ctx, const trace_opts *o, trace_one *x) {
     st = rl_trace_read_buffer(x->t, text, len, o->fmt, x->path, &e);
     free(text);
   } else {
+    cli_note_input(ctx, -1, x->path);
     st = rl_trace_read_file(x->t, x->path, o->fmt, &e);
   }
   if (st) return cli_fail(ctx, st, &e);
@@ -684,7 +685,8 @@ static void print_text(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
 }
 
 static int print(cli_ctx *ctx, const trace_opts *o, const trace_one *x) {
-  int rc = CLI_OK;
+  int rc = o->plot ? cli_output_check(ctx, "--plot", o->plot) : CLI_OK; /* not over the trace */
+  if (rc) return rc;
   if (ctx->json) {
     json_arg a = {x->t, &x->hw, &x->s, o->top};
     rc = cli_print_json(ctx, json_fn, &a);

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const cli_job_runner *cli_job_mpi = NULL;
@@ -249,8 +250,14 @@ static int compute(cli_ctx *ctx, const cli_job_opts *jo, const job_files *f, rl_
 /* ---- print: the files passed over and failed (stderr), then the report ----- */
 static int print(cli_ctx *ctx, const cli_job_opts *jo, const job_files *f, rl_job *j) {
   int rc = CLI_OK;
-  for (int32_t i = 0; i < f->nsk; i++)
-    fprintf(ctx->err, "roofline trace: %s: skipped: not a trace (*.json, *.json.gz)\n", f->skipped[i]);
+  for (int32_t i = 0; i < f->nsk; i++) {
+    struct stat sb;
+    int known = stat(f->skipped[i], &sb) == 0;
+    fprintf(ctx->err, "roofline trace: %s: skipped: %s\n", f->skipped[i],
+            !known || S_ISREG(sb.st_mode) ? "not a trace (*.json, *.json.gz)"
+            : S_ISDIR(sb.st_mode)         ? "a folder (not searched: name it to read its traces)"
+                                          : "not a regular file (a FIFO, a device or a socket is never opened)");
+  }
   int32_t nf = 0;
   const rl_job_rank *fl = rl_job_failures(j, &nf);
   for (int32_t i = 0; i < nf; i++) fprintf(ctx->err, "roofline trace: %s\n", fl[i].error);

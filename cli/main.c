@@ -4,7 +4,10 @@
 #include <signal.h>
 
 int main(int argc, char **argv) {
-  /* a closed pipe is a write error cli_main reports (exit 1), not a signal */
+  /* a closed pipe is a write error cli_main ends on quietly (exit 1), not a signal */
   signal(SIGPIPE, SIG_IGN);
+  /* past a file size limit (ulimit -f) a write fails with EFBIG, which the
+   * command reports (exit 1) after removing its temporary file */
+  signal(SIGXFSZ, SIG_IGN);
   return cli_main(argc, argv, stdout, stderr);
 }

@@ -425,7 +425,8 @@ rl_status rl_job_find_files(const char *const *args, int32_t nargs, char ***path
       }
       rl_job_free_list(names.v, names.n);
     } else if (stat(a, &sb) == 0) {
-      if (push(&out, a, NULL)) st = rli_fail(err, RL_ENOMEM, "out of memory");
+      /* a FIFO, a device, a socket named: passed over, never opened */
+      if (push(S_ISREG(sb.st_mode) ? &out : &skip, a, NULL)) st = rli_fail(err, RL_ENOMEM, "out of memory");
     } else if (strpbrk(a, "*?[")) {
       glob_t g;
       int rc = glob(a, 0, NULL, &g);
@@ -434,8 +435,13 @@ rl_status rl_job_find_files(const char *const *args, int32_t nargs, char ***path
       } else if (rc != 0) {
         st = rli_fail(err, RL_EIO, "%s: cannot expand", a);
       } else {
-        for (size_t k = 0; k < g.gl_pathc && st == RL_OK; k++)
-          if (push(&out, g.gl_pathv[k], NULL)) st = rli_fail(err, RL_ENOMEM, "out of memory");
+        for (size_t k = 0; k < g.gl_pathc && st == RL_OK; k++) {
+          /* only regular files: a folder, a FIFO or a device matched is
+           * passed over (a FIFO opened for reading waits for a writer) */
+          struct stat gs;
+          int reg = stat(g.gl_pathv[k], &gs) == 0 && S_ISREG(gs.st_mode);
+          if (push(reg ? &out : &skip, g.gl_pathv[k], NULL)) st = rli_fail(err, RL_ENOMEM, "out of memory");
+        }
         globfree(&g);
       }
     } else {

@@ -371,6 +371,11 @@ rl_status rl_trace_read_file(rl_trace *t, const char *path, int32_t format, rl_e
   struct stat sb;
   if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
     return rli_fail(err, RL_EIO, "%s: is a directory", path);
+  /* a FIFO or a socket is never opened: the open waits for a writer for
+   * ever, and the format's sniffing would consume its first bytes */
+  if (stat(path, &sb) == 0 && (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode)))
+    return rli_fail(err, RL_EIO, "%s: a %s, not a regular file: not read (give it on standard input, '-')", path,
+                    S_ISFIFO(sb.st_mode) ? "FIFO" : "socket");
   const reader *r = reader_of(format);
   if (!r && format != RL_TRACE_AUTO)
     return rli_fail(err, RL_EINVAL, "unknown trace format %d", (int)format);
