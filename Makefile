@@ -33,9 +33,13 @@ SANFLAGS:= -fsanitize=address,undefined -fno-sanitize-recover=all
 endif
 ALLCFLAGS = $(CSTD) $(OPT) $(WARN) $(SANFLAGS) -fPIC -fvisibility=hidden \
             -Iinclude -Isrc $(CFLAGS)
-# Libraries of the I/O modules (zlib: .json.gz traces, sqlite3: Nsight
-# Systems exports, OpenBLAS: the matrix products of `roofline measure`).
-LDLIBS  += -lz -lsqlite3 -lopenblas -lpthread -lm
+# Libraries of the I/O modules (zlib: .json.gz traces). SQLite (Nsight
+# Systems exports) and OpenBLAS (the matrix products of `roofline measure`)
+# are not linked: the reader and measure load them at run time (dlopen:
+# src/io/trace_nsys.c, src/io/measure_blas.c), so a query that uses
+# neither pays nothing for them (bench/cli-latency). Building still needs
+# sqlite3.h (libsqlite3-dev).
+LDLIBS  += -lz -ldl -lpthread -lm
 
 # The shared library's version follows include/roofline.h; its SONAME
 # names the major version (libroofline.so.0).

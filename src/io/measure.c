@@ -17,9 +17,10 @@
  *      sets past the LLC, copy and triad also run with non-temporal
  *      stores and keep the faster (past the LLC, not twice it: a virtual
  *      machine may report its host's whole L3, 532 MB on one here);
- *   4. OpenBLAS sgemm/dgemm (n = 16..4096, all threads) and an FP32
- *      elementwise add of growing size, placed on the measured roofline by
- *      rl_measure_analyze.
+ *   4. OpenBLAS sgemm/dgemm (n = 16..4096, all threads; the library
+ *      loaded at run time, measure_blas.c, and checked for before anything
+ *      is timed) and an FP32 elementwise add of growing size, placed on the
+ *      measured roofline by rl_measure_analyze.
  * Every figure is the best sample (as STREAM and likwid-bench report); the
  * samples' min/median/max are kept, and their spread says how noisy the
  * machine was. A sample during which the scheduler took a measuring
@@ -58,18 +59,6 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
-
-/* CBLAS from OpenBLAS (libopenblas-dev); declared here so the build does
- * not depend on which cblas.h the alternatives system selected. */
-enum { RLI_CBLAS_ROW_MAJOR = 101, RLI_CBLAS_NO_TRANS = 111 };
-extern void cblas_sgemm(int order, int ta, int tb, int m, int n, int k,
-                        float alpha, const float *a, int lda, const float *b,
-                        int ldb, float beta, float *c, int ldc);
-extern void cblas_dgemm(int order, int ta, int tb, int m, int n, int k,
-                        double alpha, const double *a, int lda,
-                        const double *b, int ldb, double beta, double *c,
-                        int ldc);
-extern void openblas_set_num_threads(int n);
 
 #define MAX_THREADS 256
 
@@ -716,6 +705,7 @@ static int pk_job_fn(void *v, int tid, int64_t reps) {
 }
 
 typedef struct gemm_job {
+  const rli_blas *blas;
   int dp;
   int n;
   void *a, *b, *c;
@@ -727,10 +717,10 @@ static int gemm_kernel(void *v, int64_t reps) {
   size_t last = (size_t)n * (size_t)n - 1;
   for (int64_t r = 0; r < reps; r++) {
     if (g->dp)
-      cblas_dgemm(RLI_CBLAS_ROW_MAJOR, RLI_CBLAS_NO_TRANS, RLI_CBLAS_NO_TRANS, n, n, n, 1.0,
+      g->blas->dgemm(RLI_CBLAS_ROW_MAJOR, RLI_CBLAS_NO_TRANS, RLI_CBLAS_NO_TRANS, n, n, n, 1.0,
                   g->a, n, g->b, n, 0.0, g->c, n);
     else
-      cblas_sgemm(RLI_CBLAS_ROW_MAJOR, RLI_CBLAS_NO_TRANS, RLI_CBLAS_NO_TRANS, n, n, n, 1.0f,
+      g->blas->sgemm(RLI_CBLAS_ROW_MAJOR, RLI_CBLAS_NO_TRANS, RLI_CBLAS_NO_TRANS, n, n, n, 1.0f,
                   g->a, n, g->b, n, 0.0f, g->c, n);
   }
   if (g->dp) return ((double *)g->c)[0] != n || ((double *)g->c)[last] != n;
@@ -746,6 +736,7 @@ typedef struct mctx {
   int isa;
   int repeats;
   double min_time;
+  rli_blas blas; /* loaded when the gemm part is asked for */
 } mctx;
 
 static void progress(const mctx *x, const char *fmt, ...) RLI_PRINTF(2, 3);
@@ -1075,7 +1066,7 @@ static rl_status measure_gemm(const mctx *x, pool *p, int threads, rl_error *err
     st = rli_fail(err, RL_ENOMEM, "cannot allocate the matrices (3 x %d x %d doubles)", nmax, nmax);
     goto done;
   }
-  openblas_set_num_threads(threads);
+  x->blas.set_num_threads(threads);
   int32_t first = x->m->n_points;
   for (int pass = 0; pass < GEMM_PASSES && !st; pass++)
     for (int dp = 0; dp < 2 && !st; dp++) {
@@ -1093,7 +1084,7 @@ static rl_status measure_gemm(const mctx *x, pool *p, int threads, rl_error *err
           while (i < x->m->n_points && !(strcmp(x->m->points[i].op, op) == 0 && x->m->points[i].n == n)) i++;
           if (i >= x->m->n_points) continue;
         }
-        gemm_job g = {dp, n, a, b, c};
+        gemm_job g = {&x->blas, dp, n, a, b, c};
         rl_bench_result br;
         st = time_gemm(x, p, &g, &br, err);
         if (st) break;
@@ -1191,7 +1182,9 @@ rl_status rl_measure(const rl_measure_opts *o, rl_measurement *m,
   m->quick = o->quick ? 1 : 0;
   m->repeats = x.repeats;
   m->parts = parts;
-  rl_status st = rl_cpu_probe(&m->cpu, clock, o->clock_user, err);
+  rl_status st = RL_OK;
+  if ((parts & RL_MEASURE_GEMM) && (st = rli_blas_load(&x.blas, err)) != RL_OK) return st;
+  st = rl_cpu_probe(&m->cpu, clock, o->clock_user, err);
   if (st) return st;
   m->threads = o->threads ? o->threads : (ncpu < m->cpu.cpus ? ncpu : m->cpu.cpus);
   if (m->threads < 1) m->threads = 1;

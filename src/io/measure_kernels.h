@@ -7,6 +7,8 @@
 #ifndef RL_MEASURE_KERNELS_H
 #define RL_MEASURE_KERNELS_H
 
+#include "roofline.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,5 +36,25 @@ void rli_add_f32(int isa, float *c, const float *a, const float *b, size_t n);
 /* A dependent chain of 32 x iters integer adds (one cycle each): times
  * the core clock. Returns the sum so it cannot be optimized away. */
 uint64_t rli_add_chain(uint64_t iters);
+
+/* OpenBLAS's CBLAS, loaded at run time (measure_blas.c): only the gemm
+ * part of `roofline measure` uses it, so no other command pays for
+ * loading it. Row-major, no transposes (CblasRowMajor = 101,
+ * CblasNoTrans = 111). */
+enum { RLI_CBLAS_ROW_MAJOR = 101, RLI_CBLAS_NO_TRANS = 111 };
+typedef struct rli_blas {
+  void (*sgemm)(int order, int ta, int tb, int m, int n, int k, float alpha,
+                const float *a, int lda, const float *b, int ldb, float beta,
+                float *c, int ldc);
+  void (*dgemm)(int order, int ta, int tb, int m, int n, int k, double alpha,
+                const double *a, int lda, const double *b, int ldb,
+                double beta, double *c, int ldc);
+  void (*set_num_threads)(int n);
+} rli_blas;
+/* dlopen OpenBLAS (ROOFLINE_OPENBLAS, else libopenblas.so.0, else
+ * libopenblas.so) and fill b; RL_EUNSUPPORTED with a one-line message
+ * naming the library and what to do when it or a symbol is missing. The
+ * library stays loaded (its threads keep running; it is never closed). */
+rl_status rli_blas_load(rli_blas *b, rl_error *err);
 
 #endif

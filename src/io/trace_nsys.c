@@ -15,9 +15,68 @@
  */
 #include "io/trace_io.h"
 
+#include <dlfcn.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* SQLite is loaded at run time (dlopen, once per process: pthread_once),
+ * on the first Nsight Systems export read. Linked at build time, the
+ * loader's relocating of libsqlite3 cost every process about 1.05 M
+ * instructions before main, 80% of a query's whole start-up (callgrind:
+ * bench/cli-latency). The sqlite3_* calls below go through this table
+ * (the #defines), with the types of sqlite3.h's own prototypes. */
+#define RLI_SQLITE_FNS(X)                                                                      \
+  X(bind_text) X(close) X(column_double) X(column_int) X(column_int64) X(column_text)           \
+  X(column_type) X(deserialize) X(errmsg) X(finalize) X(free) X(limit) X(malloc64) X(open_v2)  \
+  X(prepare_v2) X(step)
+static struct {
+#define RLI_SQ_FIELD(f) __typeof__(sqlite3_##f) *f;
+  RLI_SQLITE_FNS(RLI_SQ_FIELD)
+#undef RLI_SQ_FIELD
+} sq;
+static char sq_why[300]; /* why SQLite could not be loaded; "" when it was */
+static pthread_once_t sq_once = PTHREAD_ONCE_INIT;
+
+static void sq_load(void) {
+  static const char *const names[] = {"libsqlite3.so.0", "libsqlite3.so"};
+  void *h = NULL;
+  for (size_t i = 0; i < sizeof names / sizeof names[0] && !h; i++) {
+    h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (!h && i == 0) {
+      const char *e = dlerror();
+      snprintf(sq_why, sizeof sq_why, "%s", e ? e : names[0]);
+    }
+  }
+  if (!h) return;
+  sq_why[0] = 0;
+#define RLI_SQ_SYM(f)                                                                  \
+  if (!sq_why[0]) {                                                                     \
+    void *p = dlsym(h, "sqlite3_" #f);                                                  \
+    if (p) memcpy(&sq.f, &p, sizeof p);                                                 \
+    else snprintf(sq_why, sizeof sq_why, "%s has no sqlite3_%s", names[0], #f);         \
+  }
+  RLI_SQLITE_FNS(RLI_SQ_SYM)
+#undef RLI_SQ_SYM
+}
+
+#define sqlite3_bind_text sq.bind_text
+#define sqlite3_close sq.close
+#define sqlite3_column_double sq.column_double
+#define sqlite3_column_int sq.column_int
+#define sqlite3_column_int64 sq.column_int64
+#define sqlite3_column_text sq.column_text
+#define sqlite3_column_type sq.column_type
+#define sqlite3_deserialize sq.deserialize
+#define sqlite3_errmsg sq.errmsg
+#define sqlite3_finalize sq.finalize
+#define sqlite3_free sq.free
+#define sqlite3_limit sq.limit
+#define sqlite3_malloc64 sq.malloc64
+#define sqlite3_open_v2 sq.open_v2
+#define sqlite3_prepare_v2 sq.prepare_v2
+#define sqlite3_step sq.step
 
 static int has_table(sqlite3 *db, const char *name) {
   sqlite3_stmt *q;
@@ -54,6 +113,10 @@ rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t l
   sqlite3_stmt *q = NULL;
   rl_status st = RL_OK;
   unsigned char *image = NULL;
+  if (pthread_once(&sq_once, sq_load) != 0 || sq_why[0] || !sq.step)
+    return rli_fail(err, RL_EUNSUPPORTED, "%s: reading an Nsight Systems export needs SQLite, which could not "
+                    "be loaded (%s): install it (Debian/Ubuntu: libsqlite3-0)", label,
+                    sq_why[0] ? sq_why : "pthread_once failed");
   if (path) {
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
       st = db_fail(err, db, label, "cannot open as SQLite");

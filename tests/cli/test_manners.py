@@ -10,6 +10,9 @@
 - an endless input (a character device made here, the same one as /dev/zero)
   or a huge file stops at the reader's cap: exit 2, one line naming the cap;
 - a measured --points point above its roof is said on the chart and stderr;
+- OpenBLAS is loaded by `measure` only and SQLite by the nsys reader only:
+  a query maps neither, and a missing OpenBLAS is one line, exit 2, before
+  anything is timed;
 - typos get a suggestion: commands, flags, op kinds, model and hardware ids;
 - `roofline version`, `-V` and `--version` print the same line;
 - `plot` without -o will not write SVG to a terminal (a pseudo-terminal);
@@ -155,6 +158,22 @@ def test_suggestions(rl):
         check(rc == 2 and not out and one_line(err) and want in err, f"{' '.join(args)}: {err!r}")
     rc, out, err = run(rl, ["zzzz"])
     check(rc == 2 and "did you mean" not in err, f"no suggestion for a word near nothing: {err!r}")
+
+
+def test_openblas(rl):
+    """Only `measure` loads OpenBLAS and only the nsys reader SQLite (dlopen): a query maps neither (glibc's LD_DEBUG=libs lists
+    every library the loader opens), and a missing one is one line naming it, exit 2, at once."""
+    rc, out, err = run(rl, ["hw", "show", "h100"], env={"LD_DEBUG": "libs"})
+    if "find library" in err:
+        check(rc == 0 and "openblas" not in err.lower() and "gfortran" not in err and "sqlite" not in err,
+              "hw show loads neither OpenBLAS, libgfortran nor SQLite")
+    else:
+        print("note  no LD_DEBUG here (not glibc): the no-OpenBLAS-at-start-up case is not run", file=sys.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        missing = os.path.join(tmp, "libopenblas.so.0")
+        rc, out, err = run(rl, ["measure", "--kernel", "gemm", "--quick"], env={"ROOFLINE_OPENBLAS": missing})
+        check(rc == 2 and not out and one_line(err) and "OpenBLAS" in err and missing in err,
+              f"measure without OpenBLAS: exit 2, one line: {rc} {err!r}")
 
 
 def test_version(rl):
@@ -347,7 +366,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--roofline", default=os.path.join(ROOT, "build", "roofline"))
     rl = os.path.abspath(ap.parse_args().roofline)
-    for t in (test_stdin, test_directories, test_write_errors, test_suggestions, test_version,
+    for t in (test_stdin, test_directories, test_write_errors, test_suggestions, test_openblas, test_version,
               test_plot_terminal, test_failed_plot, test_widths, test_endless_inputs,
               test_points_above_roof, test_csv):
         t(rl)
