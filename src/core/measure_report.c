@@ -97,20 +97,18 @@ static void levels_json(rli_out *o, const rl_levels *lv, int what) {
   rli_out_puts(o, "}");
 }
 
-size_t rl_measure_json(const rl_measurement *m, char *buf, size_t cap) {
-  rli_out o;
-  rli_out_init(&o, buf, cap);
-  const rl_cpu_info *c = &m->cpu;
-  rli_out_puts(&o, "{\"cpu\":{\"vendor\":");
-  rli_out_str(&o, c->vendor);
-  rli_out_puts(&o, ",\"model\":");
-  rli_out_str(&o, c->model);
-  rli_out_puts(&o, ",\"uarch\":");
-  rli_out_str(&o, c->uarch);
-  rli_out_printf(&o, ",\"family\":%d,\"model_id\":%d,\"cpus\":%d,\"isa\":",
+/* "cpu": the machine as probed */
+static void cpu_json(rli_out *o, const rl_cpu_info *c) {
+  rli_out_puts(o, "{\"vendor\":");
+  rli_out_str(o, c->vendor);
+  rli_out_puts(o, ",\"model\":");
+  rli_out_str(o, c->model);
+  rli_out_puts(o, ",\"uarch\":");
+  rli_out_str(o, c->uarch);
+  rli_out_printf(o, ",\"family\":%d,\"model_id\":%d,\"cpus\":%d,\"isa\":",
                  (int)c->family, (int)c->model_id, (int)c->cpus);
-  rli_out_str(&o, c->isa);
-  rli_out_puts(&o, ",\"simd\":[");
+  rli_out_str(o, c->isa);
+  rli_out_puts(o, ",\"simd\":[");
   {
     char word[32];
     const char *p = c->simd;
@@ -120,123 +118,148 @@ size_t rl_measure_json(const rl_measurement *m, char *buf, size_t cap) {
       if (n && n < sizeof word) {
         memcpy(word, p, n);
         word[n] = 0;
-        if (!first) rli_out_puts(&o, ",");
-        rli_out_str(&o, word);
+        if (!first) rli_out_puts(o, ",");
+        rli_out_str(o, word);
         first = 0;
       }
       p += n;
       while (*p == ' ') p++;
     }
   }
-  rli_out_puts(&o, "],\"cache_bytes\":{");
+  rli_out_puts(o, "],\"cache_bytes\":{");
   for (int k = 0; k < 3; k++) {
-    rli_out_printf(&o, "%s\"%s\":", k ? "," : "", rl_level_name(k));
-    num_or_null(&o, c->cache[k]);
+    rli_out_printf(o, "%s\"%s\":", k ? "," : "", rl_level_name(k));
+    num_or_null(o, c->cache[k]);
   }
-  rli_out_puts(&o, "},\"cache_shared_cpus\":{");
+  rli_out_puts(o, "},\"cache_shared_cpus\":{");
   for (int k = 0; k < 3; k++)
-    rli_out_printf(&o, "%s\"%s\":%d", k ? "," : "", rl_level_name(k),
+    rli_out_printf(o, "%s\"%s\":%d", k ? "," : "", rl_level_name(k),
                    (int)c->cache_shared[k]);
-  rli_out_puts(&o, "},\"mem_bytes\":");
-  num_or_null(&o, c->mem_bytes);
-  rli_out_puts(&o, ",\"nominal_hz\":");
-  num_or_null(&o, c->nominal_hz);
-  rli_out_puts(&o, ",\"measured_hz\":");
-  num_or_null(&o, c->measured_hz);
-  rli_out_puts(&o, ",\"flop_per_cycle\":{");
+  rli_out_puts(o, "},\"mem_bytes\":");
+  num_or_null(o, c->mem_bytes);
+  rli_out_puts(o, ",\"nominal_hz\":");
+  num_or_null(o, c->nominal_hz);
+  rli_out_puts(o, ",\"measured_hz\":");
+  num_or_null(o, c->measured_hz);
+  rli_out_puts(o, ",\"flop_per_cycle\":{");
   for (int k = 0; k < RL_PK_COUNT; k++) {
-    rli_out_printf(&o, "%s\"%s\":", k ? "," : "", rl_peak_kernel_name(k));
-    num_or_null(&o, c->flop_per_cycle[k]);
+    rli_out_printf(o, "%s\"%s\":", k ? "," : "", rl_peak_kernel_name(k));
+    num_or_null(o, c->flop_per_cycle[k]);
   }
-  rli_out_printf(&o, "}},\"threads\":%d,\"quick\":%s,\"tick_s\":", (int)m->threads,
-                 m->quick ? "true" : "false");
-  rli_out_num(&o, m->tick_s);
-  rli_out_printf(&o, ",\"repeats\":%d", (int)m->repeats);
-  rli_out_puts(&o, ",\"peak\":");
-  peaks_json(&o, &m->peak, 0);
-  rli_out_puts(&o, ",\"peak_1t\":");
-  peaks_json(&o, &m->peak_1t, 0);
-  rli_out_puts(&o, ",\"peak_theoretical\":");
-  peaks_json(&o, &m->peak, 1);
-  rli_out_puts(&o, ",\"peak_theoretical_1t\":");
-  peaks_json(&o, &m->peak_1t, 1);
-  rli_out_puts(&o, ",\"peak_measured_s_stats\":");
-  peak_stats_json(&o, &m->peak);
-  rli_out_puts(&o, ",\"peak_measured_s_stats_1t\":");
-  peak_stats_json(&o, &m->peak_1t);
-  rli_out_puts(&o, ",\"bandwidth\":");
-  levels_json(&o, &m->bandwidth, 0);
-  rli_out_puts(&o, ",\"bandwidth_1t\":");
-  levels_json(&o, &m->bandwidth_1t, 0);
-  rli_out_puts(&o, ",\"bandwidth_spread\":");
-  levels_json(&o, &m->bandwidth, 1);
-  rli_out_puts(&o, ",\"bandwidth_spread_1t\":");
-  levels_json(&o, &m->bandwidth_1t, 1);
-  rli_out_puts(&o, ",\"write_allocate_counted\":false,\"sweeps\":[");
+  rli_out_puts(o, "}}");
+}
+
+/* ",peak" .. ",bandwidth_spread_1t": the peaks and the levels */
+static void peaks_levels_json(rli_out *o, const rl_measurement *m) {
+  rli_out_puts(o, ",\"peak\":");
+  peaks_json(o, &m->peak, 0);
+  rli_out_puts(o, ",\"peak_1t\":");
+  peaks_json(o, &m->peak_1t, 0);
+  rli_out_puts(o, ",\"peak_theoretical\":");
+  peaks_json(o, &m->peak, 1);
+  rli_out_puts(o, ",\"peak_theoretical_1t\":");
+  peaks_json(o, &m->peak_1t, 1);
+  rli_out_puts(o, ",\"peak_measured_s_stats\":");
+  peak_stats_json(o, &m->peak);
+  rli_out_puts(o, ",\"peak_measured_s_stats_1t\":");
+  peak_stats_json(o, &m->peak_1t);
+  rli_out_puts(o, ",\"bandwidth\":");
+  levels_json(o, &m->bandwidth, 0);
+  rli_out_puts(o, ",\"bandwidth_1t\":");
+  levels_json(o, &m->bandwidth_1t, 0);
+  rli_out_puts(o, ",\"bandwidth_spread\":");
+  levels_json(o, &m->bandwidth, 1);
+  rli_out_puts(o, ",\"bandwidth_spread_1t\":");
+  levels_json(o, &m->bandwidth_1t, 1);
+}
+
+/* "sweeps": every bandwidth sweep with its levels and points */
+static void sweeps_json(rli_out *o, const rl_measurement *m) {
+  rli_out_puts(o, "[");
   int first = 1;
   for (int t = 0; t < 2; t++)
     for (int k = 0; k < 3; k++) {
       const rl_sweep *s = &m->sweep[t][k];
       if (s->kernel < 0 || s->n <= 0) continue;
-      rli_out_printf(&o, "%s{\"kernel\":\"%s\",\"threads\":%d,\"cache_capacity\":{",
+      rli_out_printf(o, "%s{\"kernel\":\"%s\",\"threads\":%d,\"cache_capacity\":{",
                      first ? "" : ",", rl_bw_kernel_name(s->kernel), (int)s->threads);
       first = 0;
       for (int l = 0; l < 3; l++) {
-        rli_out_printf(&o, "%s\"%s\":", l ? "," : "", rl_level_name(l));
-        num_or_null(&o, s->cache[l]);
+        rli_out_printf(o, "%s\"%s\":", l ? "," : "", rl_level_name(l));
+        num_or_null(o, s->cache[l]);
       }
-      rli_out_puts(&o, "},\"levels\":");
-      levels_json(&o, &s->levels, 0);
-      rli_out_puts(&o, ",\"points\":[");
+      rli_out_puts(o, "},\"levels\":");
+      levels_json(o, &s->levels, 0);
+      rli_out_puts(o, ",\"points\":[");
       for (int32_t i = 0; i < s->n && i < RL_MEASURE_MAX_WS; i++) {
         const rl_sweep_point *p = &s->p[i];
-        rli_out_puts(&o, i ? ",{\"ws\":" : "{\"ws\":");
-        rli_out_num(&o, p->ws);
-        rli_out_puts(&o, ",\"bytes\":");
-        rli_out_num(&o, p->bytes);
-        rli_out_puts(&o, ",\"bw\":");
-        rli_out_num(&o, p->bw);
-        rli_out_printf(&o, ",\"nt\":%s,\"measured_s_stats\":", p->nt ? "true" : "false");
-        stats_json(&o, &p->t);
-        rli_out_puts(&o, "}");
+        rli_out_puts(o, i ? ",{\"ws\":" : "{\"ws\":");
+        rli_out_num(o, p->ws);
+        rli_out_puts(o, ",\"bytes\":");
+        rli_out_num(o, p->bytes);
+        rli_out_puts(o, ",\"bw\":");
+        rli_out_num(o, p->bw);
+        rli_out_printf(o, ",\"nt\":%s,\"measured_s_stats\":", p->nt ? "true" : "false");
+        stats_json(o, &p->t);
+        rli_out_puts(o, "}");
       }
-      rli_out_puts(&o, "]}");
+      rli_out_puts(o, "]}");
     }
-  rli_out_puts(&o, "],\"points\":[");
+  rli_out_puts(o, "]");
+}
+
+/* One point (a matrix product or an add) on the measured roofline */
+static void point_json(rli_out *o, const rl_measure_point *p) {
+  rli_out_puts(o, "{\"op\":");
+  rli_out_str(o, p->op);
+  rli_out_printf(o, ",\"dtype\":\"%s\",\"threads\":%d,\"n\":",
+                 rl_dtype_name(p->dtype) ? rl_dtype_name(p->dtype) : "?",
+                 (int)p->threads);
+  rli_out_num(o, p->n);
+  rli_out_puts(o, ",\"flops\":");
+  rli_out_num(o, p->flops);
+  rli_out_puts(o, ",\"bytes\":");
+  rli_out_num(o, p->bytes);
+  rli_out_puts(o, ",\"intensity\":");
+  rli_out_num(o, p->intensity);
+  rli_out_puts(o, ",\"measured_s\":");
+  rli_out_num(o, p->t.min);
+  rli_out_puts(o, ",\"achieved\":");
+  rli_out_num(o, p->achieved);
+  rli_out_puts(o, ",\"roof\":");
+  num_or_null(o, p->roof);
+  rli_out_puts(o, ",\"roof_dram\":");
+  num_or_null(o, p->roof_dram);
+  rli_out_puts(o, ",\"roof_fraction\":");
+  if (p->roof > 0) rli_out_num(o, p->roof_fraction);
+  else rli_out_puts(o, "null");
+  rli_out_printf(o, ",\"level\":\"%s\",\"bound\":\"%s\",\"peak\":",
+                 rl_level_name(p->level) ? rl_level_name(p->level) : "?",
+                 rl_bound_name(p->bound) ? rl_bound_name(p->bound) : "?");
+  num_or_null(o, p->peak);
+  rli_out_puts(o, ",\"bandwidth\":");
+  num_or_null(o, p->bandwidth);
+  rli_out_puts(o, ",\"measured_s_stats\":");
+  stats_json(o, &p->t);
+  rli_out_puts(o, "}");
+}
+
+size_t rl_measure_json(const rl_measurement *m, char *buf, size_t cap) {
+  rli_out o;
+  rli_out_init(&o, buf, cap);
+  rli_out_puts(&o, "{\"cpu\":");
+  cpu_json(&o, &m->cpu);
+  rli_out_printf(&o, ",\"threads\":%d,\"quick\":%s,\"tick_s\":", (int)m->threads,
+                 m->quick ? "true" : "false");
+  rli_out_num(&o, m->tick_s);
+  rli_out_printf(&o, ",\"repeats\":%d", (int)m->repeats);
+  peaks_levels_json(&o, m);
+  rli_out_puts(&o, ",\"write_allocate_counted\":false,\"sweeps\":");
+  sweeps_json(&o, m);
+  rli_out_puts(&o, ",\"points\":[");
   for (int32_t i = 0; i < m->n_points && i < RL_MEASURE_MAX_POINTS; i++) {
-    const rl_measure_point *p = &m->points[i];
-    rli_out_puts(&o, i ? ",{\"op\":" : "{\"op\":");
-    rli_out_str(&o, p->op);
-    rli_out_printf(&o, ",\"dtype\":\"%s\",\"threads\":%d,\"n\":",
-                   rl_dtype_name(p->dtype) ? rl_dtype_name(p->dtype) : "?",
-                   (int)p->threads);
-    rli_out_num(&o, p->n);
-    rli_out_puts(&o, ",\"flops\":");
-    rli_out_num(&o, p->flops);
-    rli_out_puts(&o, ",\"bytes\":");
-    rli_out_num(&o, p->bytes);
-    rli_out_puts(&o, ",\"intensity\":");
-    rli_out_num(&o, p->intensity);
-    rli_out_puts(&o, ",\"measured_s\":");
-    rli_out_num(&o, p->t.min);
-    rli_out_puts(&o, ",\"achieved\":");
-    rli_out_num(&o, p->achieved);
-    rli_out_puts(&o, ",\"roof\":");
-    num_or_null(&o, p->roof);
-    rli_out_puts(&o, ",\"roof_dram\":");
-    num_or_null(&o, p->roof_dram);
-    rli_out_puts(&o, ",\"roof_fraction\":");
-    if (p->roof > 0) rli_out_num(&o, p->roof_fraction);
-    else rli_out_puts(&o, "null");
-    rli_out_printf(&o, ",\"level\":\"%s\",\"bound\":\"%s\",\"peak\":",
-                   rl_level_name(p->level) ? rl_level_name(p->level) : "?",
-                   rl_bound_name(p->bound) ? rl_bound_name(p->bound) : "?");
-    num_or_null(&o, p->peak);
-    rli_out_puts(&o, ",\"bandwidth\":");
-    num_or_null(&o, p->bandwidth);
-    rli_out_puts(&o, ",\"measured_s_stats\":");
-    stats_json(&o, &p->t);
-    rli_out_puts(&o, "}");
+    if (i) rli_out_puts(&o, ",");
+    point_json(&o, &m->points[i]);
   }
   rli_out_puts(&o, "],\"spread_median\":");
   rli_out_num(&o, m->spread_median);

@@ -1135,9 +1135,8 @@ static rl_status measure_add(const mctx *x, pool *p, tbuf *bufs, int threads,
   return RL_OK;
 }
 
-rl_status rl_measure(const rl_measure_opts *o, rl_measurement *m,
-                     rl_error *err) {
-  if (!o || !m) return rli_fail(err, RL_EINVAL, "no options or output");
+/* The options' own checks, before anything is touched. */
+static rl_status measure_opts_check(const rl_measure_opts *o, rl_error *err) {
   if (o->threads < 0) return rli_fail(err, RL_EINVAL, "threads must be >= 1 (0 = all CPUs)");
   if (o->n_ws < 0 || o->n_ws > RL_MEASURE_MAX_WS || (o->n_ws > 0 && !o->ws))
     return rli_fail(err, RL_EINVAL, "give 1..%d working sets", RL_MEASURE_MAX_WS);
@@ -1146,30 +1145,155 @@ rl_status rl_measure(const rl_measure_opts *o, rl_measurement *m,
       return rli_fail(err, RL_EINVAL, "working set %d must be > 0", (int)i + 1);
   uint32_t parts = o->parts ? o->parts : RL_MEASURE_ALL;
   if (parts & ~RL_MEASURE_ALL) return rli_fail(err, RL_EINVAL, "unknown measurement parts 0x%x", parts);
+  return RL_OK;
+}
+
+/* Cheap checks before anything slow: the CPUs this process may run on
+ * (cpus[0..*ncpu-1]) against the threads asked for, and the working sets
+ * against the machine's memory (*mem, 0 when unknown). */
+static rl_status measure_cpus_mem(const rl_measure_opts *o, int *cpus, int *ncpu, double *mem,
+                                  rl_error *err) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  int n = 0;
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    for (size_t i = 0; i < CPU_SETSIZE && n < MAX_THREADS; i++)
+      if (CPU_ISSET(i, &set)) cpus[n++] = (int)i;
+  if (n == 0) cpus[n++] = 0;
+  *ncpu = n;
+  if (o->threads > n)
+    return rli_fail(err, RL_EINVAL, "%d threads asked, but this process may run on %d CPU%s",
+                    (int)o->threads, n, n == 1 ? "" : "s");
+  long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGE_SIZE);
+  *mem = pages > 0 && psz > 0 ? (double)pages * (double)psz : 0;
+  for (int32_t i = 0; i < o->n_ws; i++)
+    if (*mem > 0 && o->ws[i] > 0.75 * *mem) {
+      char b1[48], b2[48];
+      return rli_fail(err, RL_ERANGE, "working set %s does not fit in this machine's memory (%s; at most 75%% of it)",
+                      q(b1, sizeof b1, o->ws[i], RL_UNIT_BYTES), q(b2, sizeof b2, *mem, RL_UNIT_BYTES));
+    }
+  return RL_OK;
+}
+
+/* The working sets of the sweep, ascending: the caller's, or L1/4 .. 8 x
+ * the LLC (at least 64 MiB, at most a quarter of memory) geometric.
+ * Returns how many. */
+static int measure_ws(const mctx *x, double mem, double *ws) {
+  const rl_measure_opts *o = x->o;
+  int n_ws = 0;
+  double cap_all[3];
+  rl_cache_capacity(&x->m->cpu, x->m->threads, cap_all);
+  double llc = cap_all[2] > 0 ? cap_all[2] : cap_all[1] > 0 ? cap_all[1] : 8e6;
+  if (o->n_ws > 0) {
+    for (int32_t i = 0; i < o->n_ws; i++) ws[n_ws++] = o->ws[i];
+    qsort(ws, (size_t)n_ws, sizeof ws[0], cmp_dbl);
+  } else {
+    double lo = (o->quick ? 2048.0 : 4096.0) * x->m->threads, hi = 8 * llc;
+    if (hi < (o->quick ? 32.0 : 64.0) * 1048576) hi = (o->quick ? 32.0 : 64.0) * 1048576;
+    if (mem > 0 && hi > 0.25 * mem) hi = 0.25 * mem;
+    double step = o->quick ? 2.0 : sqrt(2.0);
+    for (double w = lo; w <= hi * 1.0001 && n_ws < RL_MEASURE_MAX_WS; w *= step) ws[n_ws++] = w;
+  }
+  return n_ws;
+}
+
+/* Per-thread array capacity, doubles: the largest working set on one
+ * thread of the kernel with the fewest arrays asked for (read 1, copy 2,
+ * triad 3), and the add's floats; *max_arrays: the arrays to allocate,
+ * only those the kernels asked for use. */
+static size_t measure_array_cap(const mctx *x, const double *ws, int n_ws, int *max_arrays) {
+  uint32_t parts = x->m->parts;
+  int want_bw = (parts & (RL_MEASURE_READ | RL_MEASURE_COPY | RL_MEASURE_TRIAD)) != 0;
+  int want_add = (parts & RL_MEASURE_ADD) != 0;
+  int min_arrays = (parts & RL_MEASURE_READ) ? 1 : (parts & RL_MEASURE_COPY) ? 2 : 3;
+  *max_arrays = (parts & (RL_MEASURE_TRIAD | RL_MEASURE_ADD)) ? 3 : (parts & RL_MEASURE_COPY) ? 2 : 1;
+  double cap_d = want_bw ? ws[n_ws - 1] / ((double)sizeof(double) * min_arrays) : 0;
+  double add_max = x->o->quick ? 4194304.0 : 16777216.0;
+  if (want_add && add_max / 2 > cap_d) cap_d = add_max / 2;
+  if (cap_d < RLI_BW_UNROLL) cap_d = RLI_BW_UNROLL;
+  return ((size_t)cap_d + RLI_BW_UNROLL - 1) / RLI_BW_UNROLL * RLI_BW_UNROLL;
+}
+
+/* The peaks: 1 thread, then all; the clock once more, hot (the
+ * theoretical peaks use the fastest of three readings: a reading slowed
+ * by a neighbour would make the theory too low); then the retakes. */
+static rl_status measure_all_peaks(const mctx *x, pool *pl, rl_error *err) {
+  rl_measurement *m = x->m;
+  int T = m->threads;
+  rl_status st = measure_peaks(x, pl, 1, &m->peak_1t, err);
+  if (st) return st;
+  if (T > 1) st = measure_peaks(x, pl, T, &m->peak, err);
+  else m->peak = m->peak_1t;
+  if (st) return st;
+  rl_cpu_info again;
+  if (rl_cpu_probe(&again, x->clock, x->cu, NULL) == RL_OK && again.measured_hz > m->cpu.measured_hz) {
+    double f = again.measured_hz / m->cpu.measured_hz;
+    m->cpu.measured_hz = again.measured_hz;
+    for (int k = 0; k < RL_PK_COUNT; k++) {
+      m->peak.theory[k] *= f;
+      m->peak_1t.theory[k] *= f;
+    }
+  }
+  return retake_peaks(x, pl, T, m, err);
+}
+
+/* Bandwidth: one thread first (the whole largest working set in its
+ * arrays), then all threads (a slice each), and the add on all threads;
+ * the arrays (cap doubles per thread, max_arrays of them) allocated by
+ * their threads and freed in between. */
+static rl_status measure_bandwidth(const mctx *x, pool *pl, tbuf *bufs, const double *ws, int n_ws,
+                                   size_t cap, int max_arrays, rl_error *err) {
+  rl_measurement *m = x->m;
+  uint32_t parts = m->parts;
+  int T = m->threads;
+  int want_bw = (parts & (RL_MEASURE_READ | RL_MEASURE_COPY | RL_MEASURE_TRIAD)) != 0;
+  int want_add = (parts & RL_MEASURE_ADD) != 0;
+  rl_status st = RL_OK;
+  for (int cfg = 1; cfg >= 0; cfg--) {
+    int thr = cfg ? 1 : T;
+    if (cfg == 1 && !want_bw) continue;
+    if (cfg == 0 && T == 1 && want_bw)
+      for (int k = 0; k < 3; k++) m->sweep[0][k] = m->sweep[1][k];
+    if (cfg == 0 && !want_add && !(want_bw && T > 1)) continue;
+    size_t c2 = cfg ? cap : (cap + (size_t)T - 1) / (size_t)T;
+    c2 = (c2 + RLI_BW_UNROLL - 1) / RLI_BW_UNROLL * RLI_BW_UNROLL;
+    buf_job bj = {bufs, c2, max_arrays};
+    int bad = pool_run(pl, thr, alloc_job, &bj, 1);
+    if (bad) {
+      char b1[48];
+      pool_run(pl, thr, free_job, &bj, 1);
+      return rli_fail(err, RL_ENOMEM, "cannot allocate %s of arrays for %d thread%s",
+                      q(b1, sizeof b1, (double)max_arrays * (double)c2 * sizeof(double) * thr, RL_UNIT_BYTES), thr,
+                      thr == 1 ? "" : "s");
+    }
+    static const uint32_t bit[3] = {RL_MEASURE_READ, RL_MEASURE_COPY, RL_MEASURE_TRIAD};
+    if (want_bw && !(cfg == 0 && T == 1))
+      for (int k = 0; k < 3 && !st; k++)
+        if (parts & bit[k])
+          st = measure_sweep(x, pl, bufs, thr, k, ws, n_ws, &m->sweep[cfg][k],
+                             cfg == 0 && m->sweep[1][k].kernel >= 0 ? &m->sweep[1][k] : NULL, err);
+    if (!st && want_add && cfg == 0) st = measure_add(x, pl, bufs, T, err);
+    pool_run(pl, thr, free_job, &bj, 1);
+    if (st) return st;
+  }
+  return RL_OK;
+}
+
+rl_status rl_measure(const rl_measure_opts *o, rl_measurement *m,
+                     rl_error *err) {
+  if (!o || !m) return rli_fail(err, RL_EINVAL, "no options or output");
+  rl_status st = measure_opts_check(o, err);
+  if (st) return st;
+  uint32_t parts = o->parts ? o->parts : RL_MEASURE_ALL;
   rl_clock_fn clock = o->clock ? o->clock : rl_clock_monotonic;
   memset(m, 0, sizeof *m);
   for (int t = 0; t < 2; t++)
     for (int k = 0; k < 3; k++) m->sweep[t][k].kernel = -1;
   double t_start = clock(o->clock_user);
-  /* cheap checks before anything slow */
-  cpu_set_t set;
-  CPU_ZERO(&set);
   int cpus[MAX_THREADS], ncpu = 0;
-  if (sched_getaffinity(0, sizeof set, &set) == 0)
-    for (size_t i = 0; i < CPU_SETSIZE && ncpu < MAX_THREADS; i++)
-      if (CPU_ISSET(i, &set)) cpus[ncpu++] = (int)i;
-  if (ncpu == 0) cpus[ncpu++] = 0;
-  if (o->threads > ncpu)
-    return rli_fail(err, RL_EINVAL, "%d threads asked, but this process may run on %d CPU%s",
-                    (int)o->threads, ncpu, ncpu == 1 ? "" : "s");
-  long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGE_SIZE);
-  double mem = pages > 0 && psz > 0 ? (double)pages * (double)psz : 0;
-  for (int32_t i = 0; i < o->n_ws; i++)
-    if (mem > 0 && o->ws[i] > 0.75 * mem) {
-      char b1[48], b2[48];
-      return rli_fail(err, RL_ERANGE, "working set %s does not fit in this machine's memory (%s; at most 75%% of it)",
-                      q(b1, sizeof b1, o->ws[i], RL_UNIT_BYTES), q(b2, sizeof b2, mem, RL_UNIT_BYTES));
-    }
+  double mem = 0;
+  st = measure_cpus_mem(o, cpus, &ncpu, &mem, err);
+  if (st) return st;
   mctx x;
   memset(&x, 0, sizeof x);
   x.o = o;
@@ -1182,7 +1306,6 @@ rl_status rl_measure(const rl_measure_opts *o, rl_measurement *m,
   m->quick = o->quick ? 1 : 0;
   m->repeats = x.repeats;
   m->parts = parts;
-  rl_status st = RL_OK;
   if ((parts & RL_MEASURE_GEMM) && (st = rli_blas_load(&x.blas, err)) != RL_OK) return st;
   st = rl_cpu_probe(&m->cpu, clock, o->clock_user, err);
   if (st) return st;
@@ -1197,36 +1320,10 @@ rl_status rl_measure(const rl_measure_opts *o, rl_measurement *m,
              q(b1, sizeof b1, m->cpu.measured_hz, RL_UNIT_COUNT), q(b2, sizeof b2, m->cpu.nominal_hz, RL_UNIT_COUNT),
              q(b3, sizeof b3, m->tick_s, RL_UNIT_SECONDS));
   }
-  /* working sets */
   double ws[RL_MEASURE_MAX_WS];
-  int n_ws = 0;
-  int T = m->threads;
-  double cap_all[3];
-  rl_cache_capacity(&m->cpu, T, cap_all);
-  double llc = cap_all[2] > 0 ? cap_all[2] : cap_all[1] > 0 ? cap_all[1] : 8e6;
-  if (o->n_ws > 0) {
-    for (int32_t i = 0; i < o->n_ws; i++) ws[n_ws++] = o->ws[i];
-    qsort(ws, (size_t)n_ws, sizeof ws[0], cmp_dbl);
-  } else {
-    double lo = (o->quick ? 2048.0 : 4096.0) * T, hi = 8 * llc;
-    if (hi < (o->quick ? 32.0 : 64.0) * 1048576) hi = (o->quick ? 32.0 : 64.0) * 1048576;
-    if (mem > 0 && hi > 0.25 * mem) hi = 0.25 * mem;
-    double step = o->quick ? 2.0 : sqrt(2.0);
-    for (double w = lo; w <= hi * 1.0001 && n_ws < RL_MEASURE_MAX_WS; w *= step) ws[n_ws++] = w;
-  }
-  int want_bw = (parts & (RL_MEASURE_READ | RL_MEASURE_COPY | RL_MEASURE_TRIAD)) != 0;
-  int want_add = (parts & RL_MEASURE_ADD) != 0;
-  /* per-thread array capacity, doubles: the largest working set on one
-   * thread of the kernel with the fewest arrays asked for (read 1, copy 2,
-   * triad 3), and the add's floats */
-  int min_arrays = (parts & RL_MEASURE_READ) ? 1 : (parts & RL_MEASURE_COPY) ? 2 : 3;
-  /* the arrays to allocate: only those the kernels asked for use */
-  int max_arrays = (parts & (RL_MEASURE_TRIAD | RL_MEASURE_ADD)) ? 3 : (parts & RL_MEASURE_COPY) ? 2 : 1;
-  double cap_d = want_bw ? ws[n_ws - 1] / ((double)sizeof(double) * min_arrays) : 0;
-  double add_max = o->quick ? 4194304.0 : 16777216.0;
-  if (want_add && add_max / 2 > cap_d) cap_d = add_max / 2;
-  if (cap_d < RLI_BW_UNROLL) cap_d = RLI_BW_UNROLL;
-  size_t cap = ((size_t)cap_d + RLI_BW_UNROLL - 1) / RLI_BW_UNROLL * RLI_BW_UNROLL;
+  int n_ws = measure_ws(&x, mem, ws);
+  int T = m->threads, max_arrays = 1;
+  size_t cap = measure_array_cap(&x, ws, n_ws, &max_arrays);
 
   pool *pl = calloc(1, sizeof(pool));
   tbuf *bufs = calloc((size_t)T, sizeof(tbuf));
@@ -1252,57 +1349,9 @@ rl_status rl_measure(const rl_measure_opts *o, rl_measurement *m,
     if (rl_cpu_probe(&again, clock, o->clock_user, NULL) == RL_OK && again.measured_hz > m->cpu.measured_hz)
       m->cpu.measured_hz = again.measured_hz;
   }
-  if (parts & RL_MEASURE_PEAK) {
-    st = measure_peaks(&x, pl, 1, &m->peak_1t, err);
-    if (st) goto done;
-    if (T > 1) st = measure_peaks(&x, pl, T, &m->peak, err);
-    else m->peak = m->peak_1t;
-    if (st) goto done;
-    /* the clock once more, hot: the theoretical peaks use the fastest of
-     * three readings (a reading slowed by a neighbour would make the
-     * theory too low) */
-    rl_cpu_info again;
-    if (rl_cpu_probe(&again, clock, o->clock_user, NULL) == RL_OK && again.measured_hz > m->cpu.measured_hz) {
-      double f = again.measured_hz / m->cpu.measured_hz;
-      m->cpu.measured_hz = again.measured_hz;
-      for (int k = 0; k < RL_PK_COUNT; k++) {
-        m->peak.theory[k] *= f;
-        m->peak_1t.theory[k] *= f;
-      }
-    }
-    st = retake_peaks(&x, pl, T, m, err);
-    if (st) goto done;
-  }
-  /* bandwidth: one thread first (the whole largest working set in its
-   * arrays), then all threads (a slice each); buffers freed in between */
-  for (int cfg = 1; cfg >= 0; cfg--) {
-    int thr = cfg ? 1 : T;
-    if (cfg == 1 && !want_bw) continue;
-    if (cfg == 0 && T == 1 && want_bw)
-      for (int k = 0; k < 3; k++) m->sweep[0][k] = m->sweep[1][k];
-    if (cfg == 0 && !want_add && !(want_bw && T > 1)) continue;
-    size_t c2 = cfg ? cap : (cap + (size_t)T - 1) / (size_t)T;
-    c2 = (c2 + RLI_BW_UNROLL - 1) / RLI_BW_UNROLL * RLI_BW_UNROLL;
-    buf_job bj = {bufs, c2, max_arrays};
-    int bad = pool_run(pl, thr, alloc_job, &bj, 1);
-    if (bad) {
-      char b1[48];
-      pool_run(pl, thr, free_job, &bj, 1);
-      st = rli_fail(err, RL_ENOMEM, "cannot allocate %s of arrays for %d thread%s",
-                    q(b1, sizeof b1, (double)max_arrays * (double)c2 * sizeof(double) * thr, RL_UNIT_BYTES), thr,
-                    thr == 1 ? "" : "s");
-      goto done;
-    }
-    static const uint32_t bit[3] = {RL_MEASURE_READ, RL_MEASURE_COPY, RL_MEASURE_TRIAD};
-    if (want_bw && !(cfg == 0 && T == 1))
-      for (int k = 0; k < 3 && !st; k++)
-        if (parts & bit[k])
-          st = measure_sweep(&x, pl, bufs, thr, k, ws, n_ws, &m->sweep[cfg][k],
-                             cfg == 0 && m->sweep[1][k].kernel >= 0 ? &m->sweep[1][k] : NULL, err);
-    if (!st && want_add && cfg == 0) st = measure_add(&x, pl, bufs, T, err);
-    pool_run(pl, thr, free_job, &bj, 1);
-    if (st) goto done;
-  }
+  if ((parts & RL_MEASURE_PEAK) && (st = measure_all_peaks(&x, pl, err)) != RL_OK) goto done;
+  st = measure_bandwidth(&x, pl, bufs, ws, n_ws, cap, max_arrays, err);
+  if (st) goto done;
   if (pinned) { /* OpenBLAS places its own threads */
     pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
     pinned = 0;
