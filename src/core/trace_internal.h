@@ -124,7 +124,7 @@ enum { RLI_K_KERNEL = 0, RLI_K_MEMCPY = 1, RLI_K_MEMSET = 2 };
 rl_status rli_trace_add(rl_trace *t, const rli_kernel *k, rl_error *err);
 /* Kernel i (0 past the end), and its fields set anew: the launching op
  * after the fact (Kineto links at the end). The trace keeps kernels
- * encoded, a few bytes each (trace.c, "the kernel store"), read and set
+ * encoded, a few bytes each (trace_store.c and trace_pack.c), read and set
  * through a cache of one block: in index order, each block is decoded
  * and encoded once. */
 int rli_trace_kernel_get(rl_trace *t, size_t i, rli_kernel *k);

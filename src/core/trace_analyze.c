@@ -1,0 +1,727 @@
+/*
+ * trace_analyze.c -- the roofline analysis of a trace (rl_trace_analyze):
+ * each kernel's regime, the rows per kernel and per op, the collectives
+ * table, the totals (busy, idle, coverage); the results' accessors.
+ *
+ * Per group of kernels (same kernel name and launching op, or same op):
+ *   bound time  = sum over executions of max(F/peak, Q/bandwidth)
+ *                 (Williams, Waterman & Patterson, "Roofline", CACM 52(4),
+ *                 2009: time >= max of the compute and the memory time)
+ *   roof_fraction = bound time / measured time
+ *   gain        = measured time - bound time (what perfect execution at
+ *                 the roof would still save: Williams et al. 2009's
+ *                 gap between a point and the roof above it)
+ *   bound       = compute when sum F/peak >= sum Q/bw, else memory; and
+ *                 overhead when the bound time of one execution is below
+ *                 the launch overhead (He, "Making Deep Learning Go Brrrr
+ *                 From First Principles", 2022: the three regimes).
+ * Totals: busy = the union of kernel intervals per device; idle = span -
+ * busy (HTA's "idle time" of the GPU); the overhead regime is the time of
+ * kernels shorter than the launch overhead, of overhead-bound kernels, and
+ * the idle gaps.
+ *
+ * An op that launched several kernels keeps its F and Q on its op row; its
+ * kernels' rows say so instead of splitting them (where the FLOPs went
+ * between a GEMM and its split-K reduction is not in the trace).
+ *
+ * Tensor-pipe instruction counts (Nsight Compute, no sm__ops_path_tensor
+ * metric) become FLOPs by the FLOPs of one warp-level MMA instruction:
+ * 512 on sm_7x (HMMA.884, 2*8*8*4), 4096 on sm_8x (HMMA.16816, 2*16*8*16;
+ * checked on the ncu fixture's in-projection GEMM: 6144 instructions =
+ * 2*64*768*256 FLOPs). Unknown for other architectures.
+ */
+#include "core/trace_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct group {
+  uint32_t name, op, cost;
+  uint32_t launch;  /* ncu: the kernel's index (one row per launch); RLI_NONE */
+  int64_t count, kernels;
+  double time;      /* sum of known durations */
+  int64_t timed;    /* executions with a duration */
+} group;
+
+typedef struct row_acc {
+  rl_trace_row row;
+  double known_time, compute_t, memory_t;
+  int64_t known_count, unknown_count;
+  uint32_t why, note; /* note: 1 + string id, 0 none */
+  int32_t reason;
+  uint32_t launch, cost; /* ncu: the launch and its cost; RLI_NONE */
+} row_acc;
+
+/* FLOPs of one tensor-pipe warp instruction for the architecture. */
+static double tensor_factor(const rl_trace *t, const rl_hw *hw) {
+  int cc = t->cc_major;
+  if (cc == 0 && hw) {
+    static const struct { const char *frag; int cc; } fam[] = {
+        {"v100", 7}, {"t4", 7}, {"a100", 8}, {"a10", 8}, {"a30", 8}, {"a40", 8},
+        {"rtx-30", 8}, {"rtx-40", 8}, {"l4", 8}, {"l40", 8}};
+    for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++)
+      if (strstr(hw->id, fam[i].frag)) { cc = fam[i].cc; break; }
+  }
+  return cc == 7 ? 512 : cc == 8 ? 4096 : 0;
+}
+
+typedef struct cost_eval {
+  int known;
+  double flops, bytes, compute_t, memory_t, bound_t; /* per execution */
+  int32_t peak_kind;
+  uint32_t why;
+  int32_t reason;
+} cost_eval;
+
+static void eval_cost(rl_trace *t, const rl_hw *hw, const rli_cost *c, double factor,
+                      cost_eval *e) {
+  memset(e, 0, sizeof *e);
+  e->peak_kind = -1;
+  e->why = c->why;
+  e->reason = c->why != RLI_NONE ? c->reason : RL_REASON_OTHER;
+  if (c->roof != RLI_ROOF_CHIP) {
+    char buf[160];
+    double bw = c->roof == RLI_ROOF_NET ? hw->interconnect_bw / 2
+                : c->roof == RLI_ROOF_HBM ? hw->mem_bw : hw->host_bw;
+    if (c->bytes < 0) {
+      if (e->why == RLI_NONE) e->why = why_text(t, "bytes unknown");
+      return;
+    }
+    if (c->roof == RLI_ROOF_NET && coll_n(t, c) < 1) {
+      e->why = why_text(t, "group size not recorded (no Group size, no distributedInfo)");
+      e->reason = RL_REASON_COLL_NO_SIZE;
+      return;
+    }
+    if (!(bw > 0)) {
+      snprintf(buf, sizeof buf, "%s has no %s figure in the database", hw->id,
+               c->roof == RLI_ROOF_NET ? "interconnect" : c->roof == RLI_ROOF_HBM
+                                                              ? "memory bandwidth"
+                                                              : "host-link (PCIe) bandwidth");
+      e->why = why_text(t, buf);
+      e->reason = RL_REASON_NO_ROOF;
+      return;
+    }
+    double S = c->roof == RLI_ROOF_NET ? coll_S(t, c) : c->bytes;
+    double moved = c->roof == RLI_ROOF_NET ? S * rli_coll_factor(c->coll, coll_n(t, c)) : S;
+    e->known = 1;
+    e->flops = 0;
+    e->bytes = S;
+    e->memory_t = e->bound_t = moved / bw;
+    e->why = RLI_NONE;
+    e->reason = -1;
+    return;
+  }
+  double F = c->flops;
+  if (c->tensor_inst > 0) {
+    if (factor <= 0) {
+      e->why = why_text(t, "tensor-pipe instruction counts, but no FLOPs per instruction known "
+                           "for this architecture (ncu sm__ops_path_tensor metrics needed)");
+      e->reason = RL_REASON_NO_ROOF;
+      return;
+    }
+    F = (F > 0 ? F : 0) + c->tensor_inst * factor;
+  }
+  if (F < 0 || c->bytes < 0) {
+    if (e->why == RLI_NONE) e->why = why_text(t, "F and Q unknown");
+    return;
+  }
+  if (F == 0 && c->bytes == 0) {
+    e->why = why_text(t, "the counters show neither FLOPs nor DRAM bytes");
+    return;
+  }
+  int32_t pk = c->dtype >= 0 ? rl_hw_peak_for(hw, c->dtype, c->tensor) : -1;
+  rl_roof roof;
+  if (pk < 0 || rl_hw_roof(hw, pk, 0, &roof, NULL) != RL_OK || !(roof.peak > 0) ||
+      !(roof.bandwidth > 0)) {
+    char buf[160];
+    snprintf(buf, sizeof buf, "%s has no %s %s peak in the database", hw->id,
+             c->dtype >= 0 ? rl_dtype_name(c->dtype) : "(unknown format)",
+             c->tensor ? "tensor" : "vector");
+    e->why = why_text(t, buf);
+    e->reason = RL_REASON_NO_ROOF;
+    return;
+  }
+  e->known = 1;
+  e->flops = F;
+  e->bytes = c->bytes;
+  e->compute_t = F / roof.peak;
+  e->memory_t = c->bytes / roof.bandwidth;
+  e->bound_t = fmax(e->compute_t, e->memory_t);
+  e->peak_kind = pk;
+  e->why = RLI_NONE;
+  e->reason = -1;
+}
+
+static int cmp_rows(const void *pa, const void *pb) {
+  const rl_trace_row *a = pa, *b = pb;
+  int ga = a->has_cost && a->has_time, gb = b->has_cost && b->has_time;
+  if (ga != gb) return gb - ga;
+  if (ga && a->gain_s != b->gain_s) return a->gain_s < b->gain_s ? 1 : -1;
+  if (a->time_s != b->time_s) return a->time_s < b->time_s ? 1 : -1;
+  if (a->flops != b->flops) return a->flops < b->flops ? 1 : -1;
+  int c = strcmp(a->name, b->name);
+  return c ? c : strcmp(a->op, b->op);
+}
+
+/* (on the decoded kernels: rli_kwide) */
+static int cmp_ivl_idx(const void *ctx, uint32_t a, uint32_t b) {
+  const kst *x = &((const rl_trace *)ctx)->kw[a], *y = &((const rl_trace *)ctx)->kw[b];
+  if (x->start_s != y->start_s) return x->start_s < y->start_s ? -1 : 1;
+  double xe = x->start_s + x->dur_s, ye = y->start_s + y->dur_s;
+  if (xe != ye) return xe < ye ? -1 : 1;
+  return (a > b) - (a < b);
+}
+
+/* Add d to the sorted set of distinct devices (*v, *n): 1, or 0 when out
+ * of memory or past RLI_MAX_DEVS devices (then counted by a sort). */
+#define RLI_MAX_DEVS 256
+static int dev_add(int32_t **v, size_t *n, size_t *cap, int32_t d) {
+  if (*n && (*v)[*n - 1] == d) return 1; /* the common case: as before */
+  size_t lo = 0, hi = *n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if ((*v)[mid] < d) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < *n && (*v)[lo] == d) return 1;
+  if (*n >= RLI_MAX_DEVS || !rli_grow((void **)v, sizeof **v, *n + 1, cap)) return 0;
+  memmove(*v + lo + 1, *v + lo, (*n - lo) * sizeof **v);
+  (*v)[lo] = d;
+  (*n)++;
+  return 1;
+}
+
+static int cmp_i32(const void *pa, const void *pb) {
+  int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+  return (a > b) - (a < b);
+}
+
+/* Merge groups into rows keyed by (name, op). */
+static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, double floor_s,
+                            const group *g, size_t ng, int by_op, rl_trace_row **out,
+                            int32_t *nout, rl_error *err) {
+  row_acc *acc = calloc(ng ? ng : 1, sizeof *acc);
+  size_t mcap = 64;
+  while (mcap < ng * 2 + 2) mcap *= 2;
+  uint32_t *map = malloc(sizeof *map * mcap);
+  if (!acc || !map) {
+    free(acc);
+    free(map);
+    return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+  }
+  memset(map, 0xff, sizeof *map * mcap);
+  size_t nacc = 0;
+  for (size_t i = 0; i < ng; i++) {
+    const group *gr = &g[i];
+    /* op groups carry the op label in `name` */
+    uint32_t kn = gr->name, ko = by_op ? RLI_NONE : gr->op, kl = by_op ? RLI_NONE : gr->launch;
+    size_t h = (size_t)key3(kn, ko, kl) & (mcap - 1);
+    while (map[h] != RLI_NONE) {
+      row_acc *r = &acc[map[h]];
+      if (kn == (uint32_t)(uintptr_t)r->row.name && ko == (uint32_t)(uintptr_t)r->row.op &&
+          kl == r->launch)
+        break;
+      h = (h + 1) & (mcap - 1);
+    }
+    row_acc *r;
+    if (map[h] == RLI_NONE) {
+      map[h] = (uint32_t)nacc;
+      r = &acc[nacc++];
+      r->row.name = (const char *)(uintptr_t)kn; /* ids until the end */
+      r->row.op = (const char *)(uintptr_t)ko;
+      r->row.bound = -1;
+      r->row.peak_kind = -1;
+      r->row.dtype = -1;
+      r->row.reason = -1;
+      r->why = RLI_NONE;
+      r->reason = -1;
+      r->launch = kl;
+      r->cost = gr->cost;
+    } else {
+      r = &acc[map[h]];
+    }
+    cost_eval e;
+    eval_cost(t, hw, &t->cost[gr->cost], factor, &e);
+    r->row.count += gr->count;
+    r->row.kernels += gr->kernels;
+    r->row.time_s += gr->time;
+    if (gr->timed) r->row.has_time = 1;
+    if (e.known) {
+      double n = (double)gr->count;
+      r->row.has_cost = 1;
+      r->row.flops += n * e.flops;
+      r->row.bytes += n * e.bytes;
+      r->row.bound_time_s += n * e.bound_t;
+      r->row.at_roof_s += n * fmax(e.bound_t, floor_s);
+      r->compute_t += n * e.compute_t;
+      r->memory_t += n * e.memory_t;
+      r->known_time += gr->time;
+      r->known_count += gr->count;
+      r->row.peak_kind = e.peak_kind;
+      r->row.dtype = t->cost[gr->cost].dtype;
+      r->row.roof = t->cost[gr->cost].roof;
+      if (t->cost[gr->cost].note) r->note = t->cost[gr->cost].note;
+      if (t->cost[gr->cost].measured) r->row.measured = 1;
+    } else {
+      r->unknown_count += gr->count;
+      if (r->why == RLI_NONE) { r->why = e.why; r->reason = e.reason; }
+      /* a measured FLOP count without bytes still shows its FLOPs */
+      if (!r->row.has_cost && t->cost[gr->cost].flops > 0 && t->cost[gr->cost].bytes < 0) {
+        r->row.flops += (double)gr->count * t->cost[gr->cost].flops;
+        r->row.measured = t->cost[gr->cost].measured;
+      }
+    }
+  }
+  rl_trace_row *rows = calloc(nacc ? nacc : 1, sizeof *rows);
+  if (!rows) {
+    free(acc);
+    free(map);
+    return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+  }
+  for (size_t i = 0; i < nacc; i++) {
+    row_acc *r = &acc[i];
+    rl_trace_row *o = &rows[i];
+    *o = r->row;
+    uint32_t kn = (uint32_t)(uintptr_t)r->row.name, ko = (uint32_t)(uintptr_t)r->row.op;
+    o->name = kn == RLI_NONE ? (by_op ? "(no op)" : "") : t->str[kn];
+    o->op = ko == RLI_NONE ? "" : t->str[ko];
+    o->why = NULL;
+    o->family = by_op ? "" : rli_kernel_family(o->name);
+    if (r->unknown_count) {
+      if (!o->has_cost) {
+        o->reason = r->reason;
+        o->why = r->why != RLI_NONE ? t->str[r->why] : "F and Q unknown";
+      } else {
+        char buf[400];
+        snprintf(buf, sizeof buf, "%lld of %lld without F and Q (%s); F, Q and gain cover the rest",
+                 (long long)r->unknown_count, (long long)(r->unknown_count + r->known_count),
+                 r->why != RLI_NONE ? t->str[r->why] : "unknown");
+        uint32_t id = why_text(t, buf);
+        o->why = id == RLI_NONE ? "partly unknown" : t->str[id];
+      }
+    }
+    if (!o->has_time && !o->why) o->why = "the file gives no kernel times";
+    rli_trace_hier_row(t, hw, factor, o, r->launch < t->nlaunch ? &t->launch[r->launch] : NULL,
+             r->cost < t->ncost ? &t->cost[r->cost] : NULL);
+    if (o->has_cost) {
+      double per = o->bound_time_s / (double)r->known_count;
+      o->bound = o->roof == RL_TRACE_ROOF_NET        ? RL_BOUND_NETWORK
+                 : r->compute_t >= r->memory_t ? RL_BOUND_COMPUTE
+                                               : RL_BOUND_MEMORY;
+      if (floor_s > 0 && per < floor_s) o->bound = RL_BOUND_OVERHEAD;
+      o->intensity = o->bytes > 0 ? o->flops / o->bytes : 0;
+      if (o->has_time && r->known_time > 0) {
+        o->roof_fraction = o->bound_time_s / r->known_time;
+        /* at the roof, but never below the floor; an overhead-bound row
+         * gains only by fusion (rl_trace_fusions) */
+        o->gain_s = o->bound == RL_BOUND_OVERHEAD ? 0 : fmax(0, r->known_time - o->at_roof_s);
+      }
+    }
+  }
+  /* the why texts may have moved the string table: names were resolved
+   * after every why_text call of the loop above except the partial ones,
+   * so resolve them again */
+  for (size_t i = 0; i < nacc; i++) {
+    uint32_t kn = (uint32_t)(uintptr_t)acc[i].row.name, ko = (uint32_t)(uintptr_t)acc[i].row.op;
+    rows[i].name = kn == RLI_NONE ? (by_op ? "(no op)" : "") : t->str[kn];
+    rows[i].op = ko == RLI_NONE ? "" : t->str[ko];
+    rows[i].family = by_op ? "" : rli_kernel_family(rows[i].name);
+    if (acc[i].note) rows[i].note = t->str[acc[i].note - 1];
+  }
+  qsort(rows, nacc, sizeof *rows, cmp_rows);
+  free(acc);
+  free(map);
+  *out = rows;
+  *nout = (int32_t)nacc;
+  return RL_OK;
+}
+
+/* Find or add the group (a, b, c) in (g, ng) through the map. */
+static group *group_at(group **g, size_t *ng, size_t *capg, tmap *m, uint32_t name, uint32_t op,
+                       uint32_t cost, uint32_t launch) {
+  if ((*ng + 1) * 2 > m->cap) {
+    size_t nc = m->cap ? m->cap * 2 : 256;
+    uint32_t *s = malloc(sizeof *s * nc);
+    if (!s) return NULL;
+    memset(s, 0xff, sizeof *s * nc);
+    for (size_t i = 0; i < *ng; i++) {
+      size_t h = (size_t)(key3((*g)[i].name, (*g)[i].op, (*g)[i].cost) ^ (*g)[i].launch) & (nc - 1);
+      while (s[h] != RLI_NONE) h = (h + 1) & (nc - 1);
+      s[h] = (uint32_t)i;
+    }
+    free(m->slot);
+    m->slot = s;
+    m->cap = nc;
+  }
+  size_t h = (size_t)(key3(name, op, cost) ^ launch) & (m->cap - 1);
+  while (m->slot[h] != RLI_NONE) {
+    group *x = &(*g)[m->slot[h]];
+    if (x->name == name && x->op == op && x->cost == cost && x->launch == launch) return x;
+    h = (h + 1) & (m->cap - 1);
+  }
+  if (!rli_grow((void **)g, sizeof **g, *ng + 1, capg)) return NULL;
+  group *x = &(*g)[*ng];
+  memset(x, 0, sizeof *x);
+  x->name = name;
+  x->op = op;
+  x->cost = cost;
+  x->launch = launch;
+  m->slot[h] = (uint32_t)(*ng)++;
+  return x;
+}
+
+static int cmp_coll(const void *pa, const void *pb) {
+  const rl_trace_coll *a = pa, *b = pb;
+  if (a->time_s != b->time_s) return a->time_s < b->time_s ? 1 : -1;
+  if (a->msg_bytes != b->msg_bytes) return a->msg_bytes < b->msg_bytes ? 1 : -1;
+  return strcmp(a->name, b->name);
+}
+
+static int cmp_uncov(const void *pa, const void *pb) {
+  const rl_trace_uncovered *a = pa, *b = pb;
+  if (a->time_s != b->time_s) return a->time_s < b->time_s ? 1 : -1;
+  return a->reason - b->reason;
+}
+
+/* The cost a kernel is counted under for its regime and the collectives:
+ * its op instance's, else its own, else `nolink`'s. */
+static uint32_t kernel_rc(const rl_trace *t, const rli_kernel *k, uint32_t nolink) {
+  int has_inst = k->inst != RLI_NONE && k->inst < t->ninst && k->cost == RLI_NONE;
+  return has_inst ? t->inst[k->inst].cost : k->cost != RLI_NONE ? k->cost : nolink;
+}
+
+/* The collectives table: the kernels whose cost is a collective, grouped
+ * by that cost (kind, S, n). */
+static rl_status build_colls(rl_trace *t, const rl_hw *hw, uint32_t nolink, double floor_s,
+                              rl_error *err) {
+  int64_t *cnt = calloc(t->ncost + 1, sizeof *cnt);
+  double *tm = calloc(t->ncost + 1, sizeof *tm);
+  if (!cnt || !tm) {
+    free(cnt);
+    free(tm);
+    return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+  }
+  size_t nc = 0;
+  for (size_t i = 0; i < t->nk; i++) {
+    rli_kernel k;
+    kget(t, i, &k);
+    uint32_t c = kernel_rc(t, &k, nolink);
+    if (c >= t->ncost || t->cost[c].roof != RLI_ROOF_NET || k.dur_s < 0) continue;
+    if (!cnt[c]++) nc++;
+    tm[c] += k.dur_s;
+  }
+  t->colls = calloc(nc ? nc : 1, sizeof *t->colls);
+  if (!t->colls) {
+    free(cnt);
+    free(tm);
+    return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+  }
+  double link = hw->interconnect_bw / 2;
+  for (uint32_t c = 0; c < t->ncost; c++) {
+    if (!cnt[c]) continue;
+    const rli_cost *k = &t->cost[c];
+    rl_trace_coll *o = &t->colls[t->ncolls++];
+    o->name = rli_coll_name(k->coll);
+    o->dtype = k->dtype >= 0 ? rl_dtype_name(k->dtype) : "";
+    double n = coll_n(t, k), S = k->bytes >= 0 && n >= 1 ? coll_S(t, k) : -1;
+    if (!k->per_rank && k->bytes >= 0) S = k->bytes;
+    o->ranks = (int32_t)n;
+    o->ranks_guess = k->ranks == 0 && n >= 1;
+    o->count = cnt[c];
+    o->msg_bytes = S;
+    o->time_s = tm[c];
+    if (S >= 0 && tm[c] > 0) {
+      o->algbw = (double)cnt[c] * S / tm[c];
+      o->busbw = n >= 1 ? o->algbw * rli_coll_factor(k->coll, n) : 0;
+    }
+    o->link_bw = link > 0 ? link : 0;
+    if (link > 0 && S >= 0 && n >= 1) {
+      o->roof_fraction = o->busbw / link;
+      /* at the link's roof, but no call below the floor */
+      double per = S * rli_coll_factor(k->coll, n) / link;
+      o->gain_s = fmax(0, tm[c] - (double)cnt[c] * fmax(per, floor_s));
+    }
+  }
+  qsort(t->colls, (size_t)t->ncolls, sizeof *t->colls, cmp_coll);
+  free(cnt);
+  free(tm);
+  return RL_OK;
+}
+
+const rl_trace_coll *rl_trace_colls(const rl_trace *t, int32_t *n) {
+  if (n) *n = t ? t->ncolls : 0;
+  return t ? t->colls : NULL;
+}
+
+rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
+                           rl_error *err) {
+  if (!t || !hw || !out) return rli_fail(err, RL_EINVAL, "no trace or no device");
+  if (t->nk == 0) return rli_fail(err, RL_EPARSE, "the trace holds no GPU kernels");
+  if (t->kfail) return rli_fail(err, RL_ENOMEM, "out of memory after %zu kernels", t->nk);
+  rli_trace_free_analysis(t);
+  memset(out, 0, sizeof *out);
+  rl_status tst = rli_trace_tidy_timeline(t, &out->overlapping, &out->overlap_s, err);
+  if (tst) return tst;
+  out->duplicates = t->dups;
+  out->duplicate_s = t->dup_s;
+  out->ends_before_start = t->backwards;
+  out->launch_overhead_s = t->overhead;
+  out->no_shapes = t->no_shapes;
+  out->floor_s = t->overhead;
+  out->floor_source = t->overhead_given ? "the launch overhead given (--overhead)"
+                                        : "the default launch overhead (He 2022: a few us)";
+  if (t->no_timeline && !t->overhead_given) {
+    /* ncu times each kernel alone: its floor is the shortest launch of the
+     * export (measured at the profiled clock), at most the overhead */
+    double shortest = -1;
+    for (size_t i = 0; i < t->nk; i++)
+      if (kat(t, i)->dur_s > 0 && (shortest < 0 || kat(t, i)->dur_s < shortest)) shortest = kat(t, i)->dur_s;
+    if (shortest > 0 && shortest < out->floor_s) {
+      out->floor_s = shortest;
+      out->floor_source = "the shortest launch in the export (measured by Nsight Compute)";
+    }
+  }
+  double floor_s = out->floor_s;
+  double factor = tensor_factor(t, hw);
+  rl_status st = RL_OK;
+  uint32_t shared = rli_trace_cost_why(t, "its op launched several kernels: the op's F and Q "
+                                         "are on the op's row, not split between them");
+  uint32_t nolink = rli_trace_cost_reason(t, RL_REASON_NO_OP, "no launching op is known for it");
+  uint32_t prewin = why_text(t, "(kernels launched before the profiling window)");
+  int64_t *inst_n = calloc(t->ninst ? t->ninst : 1, sizeof *inst_n);
+  double *inst_t = calloc(t->ninst ? t->ninst : 1, sizeof *inst_t);
+  int64_t *inst_timed = calloc(t->ninst ? t->ninst : 1, sizeof *inst_timed);
+  uint32_t *iv = NULL; /* timed kernels by (start, end), when not in order */
+  int32_t *devs = NULL;
+  size_t ndevs = 0, capdevs = 0;
+  /* per cost: the regime an execution of it is in, and why it is unknown */
+  int8_t *regime = malloc(t->ncost + 2);
+  int8_t *reason = malloc(t->ncost + 2);
+  double unc[RL_REASON_COUNT] = {0};
+  group *kg = NULL, *og = NULL;
+  size_t nkg = 0, nog = 0, capk = 0, capo = 0;
+  tmap km = {NULL, 0}, om = {NULL, 0};
+  if (!inst_n || !inst_t || !inst_timed || !regime || !reason ||
+      shared == RLI_NONE || nolink == RLI_NONE || prewin == RLI_NONE) {
+    st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+    goto done;
+  }
+  uint32_t nregime = t->ncost;
+  for (uint32_t c = 0; c < nregime; c++) {
+    cost_eval e;
+    eval_cost(t, hw, &t->cost[c], factor, &e);
+    regime[c] = (int8_t)(!e.known ? -1
+                         : (floor_s > 0 && e.bound_t < floor_s) ? RL_BOUND_OVERHEAD
+                         : t->cost[c].roof == RLI_ROOF_NET ? RL_BOUND_NETWORK
+                         : e.compute_t >= e.memory_t ? RL_BOUND_COMPUTE
+                                                     : RL_BOUND_MEMORY);
+    reason[c] = (int8_t)(e.known ? -1 : e.reason >= 0 && e.reason < RL_REASON_COUNT
+                                            ? e.reason : RL_REASON_OTHER);
+  }
+  /* a kernel with its own cost (counters, a collective's size) is its own
+   * op instance */
+  for (size_t i = 0; i < t->nk; i++) {
+    const kst *k = kat(t, i);
+    if (k->inst != RLI_NONE && k->inst < t->ninst && k->cost == RLI_NONE) {
+      inst_n[k->inst]++;
+      if (k->dur_s >= 0) {
+        inst_t[k->inst] += k->dur_s;
+        inst_timed[k->inst]++;
+      }
+      t->inst[k->inst].op = (uint32_t)t->nop.key[k->no];
+    }
+  }
+  size_t niv = 0;
+  int in_order = 1; /* the timed kernels come by start */
+  int many_devs = 0;
+  double prev_s = 0;
+  /* ncu: one row per launch (each has its own counters, grid and clock) */
+  int per_launch = t->nlaunch == t->nk && t->nk < RLI_NONE;
+  for (size_t i = 0; i < t->nk; i++) {
+    rli_kernel kk, *k = &kk;
+    kget(t, i, k);
+    int has_inst = k->inst != RLI_NONE && k->inst < t->ninst && k->cost == RLI_NONE;
+    /* a kernel of a multi-kernel op: the op's F and Q stay on the op's
+     * row; an op without F and Q lends its kernels its reason */
+    uint32_t ic = has_inst ? t->inst[k->inst].cost : RLI_NONE;
+    uint32_t cost = k->cost != RLI_NONE ? k->cost
+                    : has_inst ? (inst_n[k->inst] == 1 || ic >= t->ncost || regime[ic] < 0 ? ic
+                                                                                         : shared)
+                               : nolink;
+    uint32_t rc = kernel_rc(t, k, nolink);
+    /* kernels launched before the window: one row, said as such */
+    uint32_t gname = cost < t->ncost && regime[cost] < 0 && reason[cost] == RL_REASON_PRE_WINDOW
+                         ? prewin : k->name;
+    group *x = group_at(&kg, &nkg, &capk, &km, gname, k->op, cost,
+                        per_launch ? (uint32_t)i : RLI_NONE);
+    if (!x) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
+    x->count++;
+    x->kernels++;
+    if (k->kind == RLI_K_KERNEL) out->kernels++;
+    else out->copies++;
+    int coll = rc < t->ncost && t->cost[rc].roof == RLI_ROOF_NET;
+    if (coll) out->collectives++;
+    if (k->dur_s >= 0) {
+      x->time += k->dur_s;
+      x->timed++;
+      out->gpu_time_s += k->dur_s;
+      if (k->kind != RLI_K_KERNEL) out->copy_s += k->dur_s;
+      if (coll) out->collective_s += k->dur_s;
+      out->has_time = 1;
+      if (niv && k->start_s < prev_s) in_order = 0;
+      prev_s = k->start_s;
+      niv++;
+      if (!many_devs && !dev_add(&devs, &ndevs, &capdevs, k->device)) many_devs = 1;
+      int r = rc < t->ncost ? regime[rc] : -1;
+      if (r >= 0) out->covered_s += k->dur_s;
+      else unc[rc < t->ncost ? reason[rc] : RL_REASON_OTHER] += k->dur_s;
+      if (k->dur_s < floor_s) r = -2;
+      if (r == -2) { out->short_s += k->dur_s; out->overhead_s += k->dur_s; }
+      else if (r == RL_BOUND_OVERHEAD) out->overhead_s += k->dur_s;
+      else if (r == RL_BOUND_COMPUTE) out->compute_s += k->dur_s;
+      else if (r == RL_BOUND_MEMORY) out->memory_s += k->dur_s;
+      else if (r == RL_BOUND_NETWORK) out->network_s += k->dur_s;
+      else out->unknown_s += k->dur_s;
+    }
+    if (!has_inst) {
+      /* copies are their own ops: the op that asked for one (copy_, a
+       * backward op's memset) has its own row for its kernels */
+      group *y = group_at(&og, &nog, &capo, &om, k->kind != RLI_K_KERNEL ? k->name : k->op,
+                          RLI_NONE, k->cost != RLI_NONE ? k->cost : nolink, RLI_NONE);
+      if (!y) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
+      y->count++;
+      y->kernels++;
+      if (k->dur_s >= 0) { y->time += k->dur_s; y->timed++; }
+    }
+  }
+  out->coverage = out->gpu_time_s > 0 ? out->covered_s / out->gpu_time_s : 0;
+  for (int r = 0; r < RL_REASON_COUNT; r++)
+    if (unc[r] > 0) {
+      out->uncovered[out->n_uncovered].reason = r;
+      out->uncovered[out->n_uncovered++].time_s = unc[r];
+    }
+  qsort(out->uncovered, (size_t)out->n_uncovered, sizeof out->uncovered[0], cmp_uncov);
+  for (uint32_t i = 0; i < t->ninst; i++) {
+    if (!inst_n[i]) continue;
+    group *y = group_at(&og, &nog, &capo, &om, t->inst[i].op, RLI_NONE, t->inst[i].cost, RLI_NONE);
+    if (!y) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
+    y->count++;
+    y->kernels += inst_n[i];
+    y->time += inst_t[i];
+    y->timed += inst_timed[i];
+  }
+  /* the devices: distinct ids among the timed kernels */
+  if (many_devs) {
+    free(devs);
+    devs = malloc(sizeof *devs * (niv ? niv : 1));
+    if (!devs) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
+    ndevs = 0;
+    for (size_t i = 0; i < t->nk; i++)
+      if (kat(t, i)->dur_s >= 0) devs[ndevs++] = (int32_t)(uint32_t)(t->dsk.key[kat(t, i)->dsk] >> 32);
+    qsort(devs, ndevs, sizeof *devs, cmp_i32);
+    size_t w = 0;
+    for (size_t i = 0; i < ndevs; i++)
+      if (i == 0 || devs[i] != devs[i - 1]) devs[w++] = devs[i];
+    ndevs = w;
+  }
+  out->devices = (int32_t)ndevs;
+  /* busy time: the union of the kernel intervals of all devices (the time
+   * some GPU of the trace was busy), so busy + idle = span; in start order
+   * (any order of equal starts gives the same union), through an index
+   * sorted by (start, end) when the kernels do not come so */
+  if (!in_order) {
+    iv = rli_kwide(t) ? malloc(sizeof *iv * niv) : NULL;
+    if (!iv) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
+    size_t n = 0;
+    for (size_t i = 0; i < t->nk; i++)
+      if (t->kw[i].dur_s >= 0) iv[n++] = (uint32_t)i;
+    if (!rli_sort_idx(iv, niv, cmp_ivl_idx, t)) {
+      st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+      goto done;
+    }
+  }
+  double first = 0, last = 0;
+  if (niv) {
+    double cs = 0, ce = 0;
+    size_t j = 0;
+    for (size_t i = 0; i < (iv ? niv : t->nk); i++) {
+      const kst *k = kat(t, iv ? iv[i] : i);
+      if (k->dur_s < 0) continue;
+      double ks = k->start_s, ke = k->start_s + k->dur_s;
+      if (j++ == 0) {
+        first = cs = ks;
+        ce = ke;
+      } else if (ks > ce) {
+        out->busy_s += ce - cs;
+        cs = ks;
+        ce = ke;
+      } else if (ke > ce) {
+        ce = ke;
+      }
+    }
+    out->busy_s += ce - cs;
+    last = ce;
+  }
+  out->span_s = last - first;
+  if (out->busy_s > out->span_s) out->busy_s = out->span_s; /* rounding only */
+  out->idle_s = out->span_s - out->busy_s;
+  out->busy_share = out->span_s > 0 ? out->busy_s / out->span_s : 0;
+  out->has_span = out->has_time && !t->no_timeline;
+  if (out->has_span) {
+    out->overhead_s += out->idle_s;
+  } else {
+    out->span_s = out->busy_s = out->idle_s = out->busy_share = 0;
+  }
+  /* rows */
+  st = build_rows(t, hw, factor, floor_s, kg, nkg, 0, &t->rows[0], &t->nrows[0], err);
+  if (st == RL_OK)
+    st = build_rows(t, hw, factor, floor_s, og, nog, 1, &t->rows[1], &t->nrows[1], err);
+  if (st == RL_OK) st = build_colls(t, hw, nolink, floor_s, err);
+  if (st == RL_OK)
+    for (int32_t i = 0; i < t->nrows[0]; i++)
+      if (t->rows[0][i].has_cost && t->rows[0][i].has_time) out->gain_s += t->rows[0][i].gain_s;
+  if (st == RL_OK)
+    st = rli_trace_find_fusions(t, regime, nregime, floor_s, devs, ndevs, &out->fusion_s, err);
+done:
+  kwide_free(t);
+  if (st == RL_OK && t->kfail) st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+  free(inst_n);
+  free(inst_t);
+  free(inst_timed);
+  free(iv);
+  free(devs);
+  free(regime);
+  free(reason);
+  free(kg);
+  free(og);
+  free(km.slot);
+  free(om.slot);
+  return st;
+}
+
+const rl_trace_row *rl_trace_rows(const rl_trace *t, int32_t group_by, int32_t *n) {
+  if (n) *n = 0;
+  if (!t || group_by < 0 || group_by > 1) return NULL;
+  if (n) *n = t->nrows[group_by];
+  return t->rows[group_by];
+}
+
+void rli_trace_free_analysis(rl_trace *t) {
+  for (int g = 0; g < 2; g++) {
+    free(t->rows[g]);
+    t->rows[g] = NULL;
+    t->nrows[g] = 0;
+  }
+  free(t->colls);
+  t->colls = NULL;
+  t->ncolls = 0;
+  free(t->fusion);
+  t->fusion = NULL;
+  t->nfusion = 0;
+  for (size_t i = 0; i < t->nwhy; i++) free(t->whybuf[i]);
+  free(t->whybuf);
+  t->whybuf = NULL;
+  t->nwhy = 0;
+}
