@@ -24,431 +24,19 @@
  * its parent) and per launch call 3 to 6 bytes packed (16 when the ids
  * come in more than 256 increasing runs; below) are kept until the end (Kineto writes every
  * CPU op before the GPU activity, so linking needs them); a kernel takes a
- * few bytes in the trace's store (trace.c); names and costs are interned.
+ * few bytes in the trace's store (src/core/trace_store.c); names and costs are
+ * interned. The JSON tokenizer is json_scan.c (json_scan.h).
  * Strings are read as views into the read buffer, not copied.
  *
  * CUPTI range-profiler events carry SASS counters, not kernel times; F per
  * Nsight Compute's roofline weights: dadd + dmul + 2 dfma, fadd + fmul +
  * 2 ffma, 2 hadd + 2 hmul + 4 hfma (packed half2; trace-formats.md 2.6).
  */
-#include "io/trace_io.h"
+#include "io/json_scan.h"
 
 #include <math.h>
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
-#define BUFCAP (1u << 20)
-#define MAX_DEPTH 512
-
-typedef struct jp {
-  rli_src *src;
-  rl_error *err;
-  jmp_buf jb;
-  rl_status st;
-  char *buf;
-  size_t cap, pos, len;
-  uint64_t base; /* text offset of buf[0] */
-  int eof;
-  char *sb;      /* string scratch */
-  size_t scap, slen;
-} jp;
-
-static void jfail(jp *p, rl_status st, uint64_t at, const char *what) {
-  if (st == RL_ENOMEM)
-    rli_fail(p->err, st, "%s: out of memory", p->src->label);
-  else
-    rli_fail(p->err, st, "%s: byte %llu%s: %s", p->src->label, (unsigned long long)at,
-             p->src->gz ? " of the inflated text" : "", what);
-  p->st = st;
-  longjmp(p->jb, 1);
-}
-
-static uint64_t here(const jp *p) { return p->base + p->pos; }
-
-static void refill(jp *p) {
-  if (p->eof) return;
-  if (p->pos > 0) {
-    memmove(p->buf, p->buf + p->pos, p->len - p->pos);
-    p->base += p->pos;
-    p->len -= p->pos;
-    p->pos = 0;
-  }
-  if (p->len == p->cap && !rli_grow((void **)&p->buf, 1, p->cap + 1, &p->cap))
-    jfail(p, RL_ENOMEM, here(p), "");
-  long r = rli_src_read(p->src, p->buf + p->len, p->cap - p->len, p->err);
-  if (r < 0) {
-    p->st = strstr(p->err->msg, "truncated") ? RL_ETRUNCATED : RL_EPARSE;
-    longjmp(p->jb, 1);
-  }
-  if (r == 0) p->eof = 1;
-  p->len += (size_t)r;
-}
-
-/* next non-blank byte without consuming it; -1 at the end. A run of
- * blanks is capped like a string (an inflated gzip stream of nothing but
- * spaces is cut off there, not read to its end). */
-static int ws_slow(jp *p) {
-  uint64_t start = here(p);
-  for (;;) {
-    if (here(p) - start > ((uint64_t)64 << 20))
-      jfail(p, RL_EPARSE, here(p), "more than 64 MiB of blanks between two tokens: not a profiler trace");
-    while (p->pos < p->len) {
-      unsigned char c = (unsigned char)p->buf[p->pos];
-      if (c > ' ') return c;
-      if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
-        jfail(p, RL_EPARSE, here(p), "control character outside a string");
-      p->pos++;
-    }
-    if (p->eof) return -1;
-    refill(p);
-  }
-}
-
-static inline int ws(jp *p) {
-  if (p->pos < p->len) {
-    unsigned char c = (unsigned char)p->buf[p->pos];
-    if (c > ' ') return c;
-    /* the usual ", " and ",\n": one blank, then the token */
-    if ((c == ' ' || c == '\n') && p->pos + 1 < p->len) {
-      unsigned char d = (unsigned char)p->buf[p->pos + 1];
-      if (d > ' ') { p->pos++; return d; }
-    }
-  }
-  return ws_slow(p);
-}
-
-static void expect_fail(jp *p, int c, const char *what) {
-  int g = ws(p);
-  if (g == c) return; /* not reached: the caller saw another byte */
-  char m[96];
-  if (g < 0) snprintf(m, sizeof m, "the text ends where %s was expected (truncated file?)", what);
-  else snprintf(m, sizeof m, "expected %s, found '%c'", what, g >= 32 && g < 127 ? g : '?');
-  jfail(p, g < 0 ? RL_ETRUNCATED : RL_EPARSE, here(p), m);
-}
-
-static inline void expect(jp *p, int c, const char *what) {
-  if (ws(p) != c) expect_fail(p, c, what);
-  p->pos++;
-}
-
-static void ensure(jp *p, size_t n) {
-  while (p->len - p->pos < n && !p->eof) refill(p);
-}
-
-static void sb_put(jp *p, const char *s, size_t n) {
-  if (p->slen + n + 1 > ((size_t)64 << 20)) jfail(p, RL_EPARSE, here(p), "a string longer than 64 MiB");
-  if (!rli_grow((void **)&p->sb, 1, p->slen + n + 1, &p->scap)) jfail(p, RL_ENOMEM, here(p), "");
-  memcpy(p->sb + p->slen, s, n);
-  p->slen += n;
-}
-
-static int hexv(int c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-/* the first '"', '\\' or control byte in b[i, n), or n */
-static inline size_t scan_str(const char *b, size_t i, size_t n) {
-#ifdef __SSE2__
-  const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(0x1f);
-  while (i + 16 <= n) {
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
-    __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
-                             _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v));
-    unsigned mask = (unsigned)_mm_movemask_epi8(m);
-    if (mask) return i + (size_t)__builtin_ctz(mask);
-    i += 16;
-  }
-#endif
-  while (i < n) {
-    unsigned char c = (unsigned char)b[i];
-    if (c == '"' || c == '\\' || c < 0x20) break;
-    i++;
-  }
-  return i;
-}
-
-/* A string's text: in buf (valid until the next read of the text) or in
- * sb; not NUL-terminated. */
-typedef struct sv {
-  const char *s;
-  size_t n;
-} sv;
-
-/* The general case, after the opening quote: escapes, control bytes, a
- * string across a refill. keep: unescape into p->sb (slen). start: where
- * the string began, for messages. */
-static void string_slow(jp *p, uint64_t start, int keep) {
-  if (keep) p->slen = 0;
-  for (;;) {
-    const char *b = p->buf;
-    size_t n = p->len;
-    size_t i = scan_str(b, p->pos, n);
-    if (keep && i > p->pos) sb_put(p, b + p->pos, i - p->pos);
-    p->pos = i;
-    if (i == n) {
-      if (p->eof) jfail(p, RL_ETRUNCATED, start, "a string is not closed (truncated file?)");
-      refill(p);
-      continue;
-    }
-    unsigned char c = (unsigned char)b[i];
-    if (c == '"') {
-      p->pos++;
-      break;
-    }
-    if (c < 0x20) jfail(p, RL_EPARSE, here(p), "control character inside a string");
-    ensure(p, 2);
-    if (p->len - p->pos < 2) jfail(p, RL_ETRUNCATED, start, "a string is not closed (truncated file?)");
-    char e = p->buf[p->pos + 1];
-    char out[4];
-    size_t on = 1;
-    switch (e) {
-    case '"': out[0] = '"'; break;
-    case '\\': out[0] = '\\'; break;
-    case '/': out[0] = '/'; break;
-    case 'b': out[0] = '\b'; break;
-    case 'f': out[0] = '\f'; break;
-    case 'n': out[0] = '\n'; break;
-    case 'r': out[0] = '\r'; break;
-    case 't': out[0] = '\t'; break;
-    case 'u': {
-      ensure(p, 6);
-      if (p->len - p->pos < 6) jfail(p, RL_ETRUNCATED, start, "a string is not closed");
-      unsigned v = 0;
-      for (int k = 2; k < 6; k++) {
-        int h = hexv((unsigned char)p->buf[p->pos + (size_t)k]);
-        if (h < 0) jfail(p, RL_EPARSE, here(p), "bad \\u escape");
-        v = v * 16 + (unsigned)h;
-      }
-      p->pos += 4; /* + 2 below */
-      if (v >= 0xD800 && v < 0xE000) v = '?'; /* surrogates: not paired here */
-      if (v < 0x80) { out[0] = (char)v; }
-      else if (v < 0x800) { out[0] = (char)(0xC0 | (v >> 6)); out[1] = (char)(0x80 | (v & 63)); on = 2; }
-      else { out[0] = (char)(0xE0 | (v >> 12)); out[1] = (char)(0x80 | ((v >> 6) & 63)); out[2] = (char)(0x80 | (v & 63)); on = 3; }
-      break;
-    }
-    default: jfail(p, RL_EPARSE, here(p), "bad escape in a string");
-    }
-    p->pos += 2;
-    if (keep) sb_put(p, out, on);
-  }
-  if (keep) {
-    sb_put(p, "", 1);
-    p->slen--;
-  }
-}
-
-/* A string at the cursor (after ws), its text kept: a view into the buffer
- * when it has no escape and lies in it whole (nearly always), else
- * unescaped into p->sb. */
-static inline sv string_kept(jp *p) {
-  uint64_t start = here(p);
-  expect(p, '"', "a string");
-  size_t i = scan_str(p->buf, p->pos, p->len);
-  if (i < p->len && p->buf[i] == '"') {
-    sv r = {p->buf + p->pos, i - p->pos};
-    p->pos = i + 1;
-    return r;
-  }
-  string_slow(p, start, 1);
-  sv r = {p->sb, p->slen};
-  return r;
-}
-
-/* A string at the cursor, validated and skipped. */
-static inline void string_skip(jp *p) {
-  uint64_t start = here(p);
-  expect(p, '"', "a string");
-  size_t i = scan_str(p->buf, p->pos, p->len);
-  if (i < p->len && p->buf[i] == '"') {
-    p->pos = i + 1;
-    return;
-  }
-  string_slow(p, start, 0);
-}
-
-static inline int sv_is(sv v, const char *lit, size_t n) { return v.n == n && !memcmp(v.s, lit, n); }
-
-static inline int numch(unsigned char c) {
-  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
-}
-
-/* A number at the cursor, the general case: its value; *isint when a
- * plain integer. */
-static double number_slow(jp *p, int *isint) {
-  uint64_t start = here(p);
-  char tok[72];
-  size_t n = 0;
-  for (;;) {
-    while (p->pos < p->len) {
-      char c = p->buf[p->pos];
-      if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E') {
-        if (n >= sizeof tok - 1) jfail(p, RL_EPARSE, start, "a number of more than 70 characters");
-        tok[n++] = c;
-        p->pos++;
-      } else {
-        goto done;
-      }
-    }
-    if (p->eof) break;
-    refill(p);
-  }
-done:
-  tok[n] = 0;
-  /* JSON grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
-  size_t i = 0;
-  int ok = 1, integer = 1;
-  if (tok[i] == '-') i++;
-  if (tok[i] == '0') i++;
-  else if (tok[i] >= '1' && tok[i] <= '9') while (tok[i] >= '0' && tok[i] <= '9') i++;
-  else ok = 0;
-  if (ok && tok[i] == '.') {
-    integer = 0;
-    i++;
-    if (!(tok[i] >= '0' && tok[i] <= '9')) ok = 0;
-    while (tok[i] >= '0' && tok[i] <= '9') i++;
-  }
-  if (ok && (tok[i] == 'e' || tok[i] == 'E')) {
-    integer = 0;
-    i++;
-    if (tok[i] == '+' || tok[i] == '-') i++;
-    if (!(tok[i] >= '0' && tok[i] <= '9')) ok = 0;
-    while (tok[i] >= '0' && tok[i] <= '9') i++;
-  }
-  if (!ok || i != n || n == 0) {
-    if (n == 0 && p->pos >= p->len && p->eof) jfail(p, RL_ETRUNCATED, start, "the text ends where a value was expected (truncated file?)");
-    jfail(p, RL_EPARSE, start, n ? "malformed number" : "expected a value");
-  }
-  if (isint) *isint = integer;
-  /* exact fast path: at most 15 digits and no exponent -> m / 10^f, both
-   * exact doubles, so the division is correctly rounded like strtod */
-  if (!integer && n <= 17 && !memchr(tok, 'e', n) && !memchr(tok, 'E', n)) {
-    int64_t m = 0;
-    int f = 0, digits = 0, seen_dot = 0;
-    for (size_t j = tok[0] == '-'; j < n; j++) {
-      if (tok[j] == '.') { seen_dot = 1; continue; }
-      m = m * 10 + (tok[j] - '0');
-      digits++;
-      f += seen_dot;
-    }
-    if (digits <= 15) {
-      static const double p10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-                                   1e11, 1e12, 1e13, 1e14, 1e15, 1e16};
-      double v = (double)m / p10[f];
-      return tok[0] == '-' ? -v : v;
-    }
-  }
-  if (integer && n <= 18) {
-    int64_t v = 0;
-    size_t j = tok[0] == '-';
-    for (; j < n; j++) v = v * 10 + (tok[j] - '0');
-    return tok[0] == '-' ? -(double)v : (double)v;
-  }
-  return strtod(tok, NULL); /* may be inf: callers range-check what they use */
-}
-
-/* A number at the cursor: its value; *isint when a plain integer. The
- * usual -?digits(.digits)? in the buffer is read in place: an integer of
- * at most 18 digits converts exactly; m / 10^f with m <= 2^53 and f <= 22
- * is two exact doubles divided, correctly rounded like strtod (Clinger's
- * fast path). Anything else goes the general way. */
-static double number(jp *p, int *isint) {
-  static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                               1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                               1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-  if (p->len - p->pos < 80) ensure(p, 80);
-  const unsigned char *b = (const unsigned char *)p->buf + p->pos;
-  const unsigned char *end = (const unsigned char *)p->buf + p->len;
-  const unsigned char *q = b;
-  int neg = 0;
-  if (q < end && *q == '-') { neg = 1; q++; }
-  if (q >= end || *q < '0' || *q > '9') return number_slow(p, isint);
-  uint64_t m = 0;
-  int nd = 0, f = 0;
-  if (*q == '0') {
-    q++;
-    nd = 1;
-  } else {
-    while (q < end && *q >= '0' && *q <= '9' && nd < 19) { m = m * 10 + (uint64_t)(*q++ - '0'); nd++; }
-  }
-  int integer = 1;
-  if (q < end && *q == '.') {
-    integer = 0;
-    q++;
-    const unsigned char *f0 = q;
-    while (q < end && *q >= '0' && *q <= '9' && nd < 19) { m = m * 10 + (uint64_t)(*q++ - '0'); nd++; }
-    f = (int)(q - f0);
-    if (f == 0) return number_slow(p, isint);
-  }
-  if (q < end && numch(*q)) return number_slow(p, isint); /* exponent, 20+ digits, bad */
-  double v;
-  if (integer) {
-    if (nd > 18) return number_slow(p, isint);
-    v = (double)(int64_t)m;
-  } else {
-    if (m > (1ull << 53) || f > 22) return number_slow(p, isint);
-    v = (double)m / p10[f];
-  }
-  if (isint) *isint = integer;
-  p->pos += (size_t)(q - b);
-  return neg ? -v : v;
-}
-
-static void literal(jp *p) {
-  uint64_t start = here(p);
-  ensure(p, 5);
-  const char *b = p->buf + p->pos;
-  size_t left = p->len - p->pos;
-  if (left >= 4 && (!memcmp(b, "true", 4) || !memcmp(b, "null", 4))) { p->pos += 4; return; }
-  if (left >= 5 && !memcmp(b, "false", 5)) { p->pos += 5; return; }
-  if (left < 5 && p->eof) jfail(p, RL_ETRUNCATED, start, "the text ends inside a value (truncated file?)");
-  jfail(p, RL_EPARSE, start, "expected a value (a string, number, object, array, true, false or null)");
-}
-
-static void skip_value(jp *p, int depth);
-
-static void skip_object(jp *p, int depth) {
-  expect(p, '{', "'{'");
-  if (ws(p) == '}') { p->pos++; return; }
-  for (;;) {
-    string_skip(p);
-    expect(p, ':', "':' after a key");
-    skip_value(p, depth + 1);
-    int c = ws(p);
-    if (c == ',') { p->pos++; continue; }
-    if (c == '}') { p->pos++; return; }
-    expect(p, '}', "',' or '}' in an object");
-  }
-}
-
-static void skip_array(jp *p, int depth) {
-  expect(p, '[', "'['");
-  if (ws(p) == ']') { p->pos++; return; }
-  for (;;) {
-    skip_value(p, depth + 1);
-    int c = ws(p);
-    if (c == ',') { p->pos++; continue; }
-    if (c == ']') { p->pos++; return; }
-    expect(p, ']', "',' or ']' in an array");
-  }
-}
-
-static void skip_value(jp *p, int depth) {
-  if (depth > MAX_DEPTH) jfail(p, RL_EPARSE, here(p), "nesting deeper than 512 levels");
-  int c = ws(p);
-  if (c == '"') string_skip(p);
-  else if (c == '{') skip_object(p, depth);
-  else if (c == '[') skip_array(p, depth);
-  else if (c == 't' || c == 'f' || c == 'n') literal(p);
-  else if (c < 0) jfail(p, RL_ETRUNCATED, here(p), "the text ends where a value was expected (truncated file?)");
-  else number(p, NULL);
-}
 
 /* ---- the reader's state --------------------------------------------------- */
 enum { C_OTHER, C_KERNEL, C_OP, C_RUNTIME, C_RANGE, C_MEMCPY, C_MEMSET, C_PYFN };
@@ -610,7 +198,7 @@ typedef struct seq_node {
 } seq_node;
 
 typedef struct kin {
-  jp p;
+  rli_js p;
   rl_trace *t;
   thread *th;
   size_t nth, capth;
@@ -692,7 +280,7 @@ static uint64_t mix(uint64_t x) {
 }
 
 static void *xgrow(kin *k, void *ptr, size_t elem, size_t need, size_t *cap) {
-  if (!rli_grow(&ptr, elem, need, cap)) jfail(&k->p, RL_ENOMEM, 0, "");
+  if (!rli_grow(&ptr, elem, need, cap)) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   return ptr;
 }
 
@@ -700,7 +288,7 @@ static uint32_t thread_of(kin *k, uint64_t key) {
   if ((k->nth + 1) * 2 > k->thmapcap) {
     size_t nc = k->thmapcap ? k->thmapcap * 2 : 64;
     uint32_t *m = malloc(sizeof *m * nc);
-    if (!m) jfail(&k->p, RL_ENOMEM, 0, "");
+    if (!m) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
     memset(m, 0xff, sizeof *m * nc);
     for (size_t i = 0; i < k->nth; i++) {
       size_t h = (size_t)mix(k->th[i].key) & (nc - 1);
@@ -741,11 +329,11 @@ static uint32_t name_id(kin *k) {
     }
   }
   uint32_t id = rli_trace_str(k->t, s, n);
-  if (id == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  if (id == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   if ((k->nnm + 1) * 2 > k->nmcap) {
     size_t nc = k->nmcap ? k->nmcap * 2 : 256;
     name_ent *m = malloc(sizeof *m * nc);
-    if (!m) jfail(&k->p, RL_ENOMEM, 0, "");
+    if (!m) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
     for (size_t i = 0; i < nc; i++) m[i].id = RLI_NONE;
     for (size_t j = 0; j < k->nmcap; j++) {
       if (k->nm[j].id == RLI_NONE) continue;
@@ -775,7 +363,7 @@ static uint32_t kind_of(kin *k, uint32_t label, uint32_t cost) {
   if ((k->nkinds + 1) * 2 > k->kindmapcap) {
     size_t nc = k->kindmapcap ? k->kindmapcap * 2 : 256;
     uint32_t *m = malloc(sizeof *m * nc);
-    if (!m) jfail(&k->p, RL_ENOMEM, 0, "");
+    if (!m) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
     memset(m, 0xff, sizeof *m * nc);
     for (size_t i = 0; i < k->nkinds; i++) {
       size_t h = (size_t)mix((uint64_t)k->kinds[i].label << 32 | k->kinds[i].cost) & (nc - 1);
@@ -792,7 +380,7 @@ static uint32_t kind_of(kin *k, uint32_t label, uint32_t cost) {
     if (o->label == label && o->cost == cost) return k->kindmap[h];
     h = (h + 1) & (k->kindmapcap - 1);
   }
-  if (k->nkinds >= LINKED) jfail(&k->p, RL_ENOMEM, 0, "");
+  if (k->nkinds >= LINKED) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   k->kinds = xgrow(k, k->kinds, sizeof *k->kinds, k->nkinds + 1, &k->capkinds);
   k->kinds[k->nkinds].label = label;
   k->kinds[k->nkinds].cost = cost;
@@ -849,7 +437,7 @@ static void launch_add16(kin *k, int64_t corr, double ts, double dur, uint32_t t
 static const lz_cache *lz_decode(kin *k, size_t b) {
   if (!k->lc) {
     k->lc = malloc(sizeof *k->lc * LZ_CACHE);
-    if (!k->lc) jfail(&k->p, RL_ENOMEM, 0, "");
+    if (!k->lc) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
     for (int i = 0; i < LZ_CACHE; i++) k->lc[i].b = SIZE_MAX, k->lc[i].used = 0;
   }
   lz_cache *c = &k->lc[0];
@@ -934,7 +522,7 @@ static void lz_unpack(kin *k) {
 
 static void launch_add(kin *k, int64_t corr, double ts, double dur, uint32_t th) {
   if (corr < 0) return; /* no kernel looks it up */
-  if (k->nln >= RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  if (k->nln >= RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   /* a new run: out of order, or a gap too large for the packed tag */
   int run = !k->nln || corr <= k->lastcorr || corr - k->lastcorr > ((int64_t)1 << 58);
   if (run && k->nln && !k->ln_unsorted && k->nlrun == LZ_RUNS) {
@@ -1028,9 +616,9 @@ static int cmp_lnidx(const void *ctx, uint32_t x, uint32_t y) {
 static void launch_index(kin *k) {
   if (!k->ln_unsorted || !k->nln) return;
   k->lnidx = malloc(sizeof *k->lnidx * k->nln);
-  if (!k->lnidx) jfail(&k->p, RL_ENOMEM, 0, "");
+  if (!k->lnidx) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   for (size_t i = 0; i < k->nln; i++) k->lnidx[i] = (uint32_t)i;
-  if (!rli_sort_idx(k->lnidx, k->nln, cmp_lnidx, k)) jfail(&k->p, RL_ENOMEM, 0, "");
+  if (!rli_sort_idx(k->lnidx, k->nln, cmp_lnidx, k)) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
 }
 
 static int launch_find(kin *k, int64_t corr, launch_view *v) {
@@ -1091,56 +679,56 @@ typedef struct ev {
 } ev;
 
 /* the category; a NUL inside the text ends it, as strcmp would */
-static int classify(sv v) {
+static int classify(rli_sv v) {
   const char *z = memchr(v.s, 0, v.n);
   if (z) v.n = (size_t)(z - v.s);
   if (!v.n) return C_OTHER;
   switch (v.s[0]) {
-  case 'k': return sv_is(v, "kernel", 6) ? C_KERNEL : C_OTHER;
-  case 'K': return sv_is(v, "Kernel", 6) ? C_KERNEL : C_OTHER;
+  case 'k': return rli_sv_is(v, "kernel", 6) ? C_KERNEL : C_OTHER;
+  case 'K': return rli_sv_is(v, "Kernel", 6) ? C_KERNEL : C_OTHER;
   case 'g':
-    if (sv_is(v, "gpu_memcpy", 10)) return C_MEMCPY;
-    if (sv_is(v, "gpu_memset", 10)) return C_MEMSET;
+    if (rli_sv_is(v, "gpu_memcpy", 10)) return C_MEMCPY;
+    if (rli_sv_is(v, "gpu_memset", 10)) return C_MEMSET;
     return C_OTHER;
   case 'M':
-    if (sv_is(v, "Memcpy", 6)) return C_MEMCPY;
-    if (sv_is(v, "Memset", 6)) return C_MEMSET;
+    if (rli_sv_is(v, "Memcpy", 6)) return C_MEMCPY;
+    if (rli_sv_is(v, "Memset", 6)) return C_MEMSET;
     return C_OTHER;
   case 'c':
-    if (sv_is(v, "cpu_op", 6)) return C_OP;
-    if (sv_is(v, "cuda_runtime", 12) || sv_is(v, "cuda_driver", 11)) return C_RUNTIME;
-    if (sv_is(v, "cuda_profiler_range", 19)) return C_RANGE;
+    if (rli_sv_is(v, "cpu_op", 6)) return C_OP;
+    if (rli_sv_is(v, "cuda_runtime", 12) || rli_sv_is(v, "cuda_driver", 11)) return C_RUNTIME;
+    if (rli_sv_is(v, "cuda_profiler_range", 19)) return C_RANGE;
     return C_OTHER;
-  case 'O': return sv_is(v, "Operator", 8) ? C_OP : C_OTHER;
-  case 'u': return sv_is(v, "user_annotation", 15) ? C_OP : C_OTHER;
-  case 'p': return sv_is(v, "python_function", 15) ? C_PYFN : C_OTHER;
-  case 'R': return sv_is(v, "Runtime", 7) ? C_RUNTIME : C_OTHER;
+  case 'O': return rli_sv_is(v, "Operator", 8) ? C_OP : C_OTHER;
+  case 'u': return rli_sv_is(v, "user_annotation", 15) ? C_OP : C_OTHER;
+  case 'p': return rli_sv_is(v, "python_function", 15) ? C_PYFN : C_OTHER;
+  case 'R': return rli_sv_is(v, "Runtime", 7) ? C_RUNTIME : C_OTHER;
   default: return C_OTHER;
   }
 }
 
-static double need_num(jp *p, const char *key) {
-  int c = ws(p);
-  if (c == '-' || (c >= '0' && c <= '9')) return number(p, NULL);
+static double need_num(rli_js *p, const char *key) {
+  int c = rli_js_ws(p);
+  if (c == '-' || (c >= '0' && c <= '9')) return rli_js_number(p, NULL);
   char m[96];
   snprintf(m, sizeof m, "\"%s\" must be a number", key);
-  if (c < 0) jfail(p, RL_ETRUNCATED, here(p), "the text ends inside an event (truncated file?)");
-  jfail(p, RL_EPARSE, here(p), m);
+  if (c < 0) rli_js_fail(p, RL_ETRUNCATED, rli_js_here(p), "the text ends inside an event (truncated file?)");
+  rli_js_fail(p, RL_EPARSE, rli_js_here(p), m);
   return 0;
 }
 
 /* pid / tid: a number or a string; a key either way */
-static uint64_t id_value(jp *p, int64_t *num, int *isnum) {
-  int c = ws(p);
+static uint64_t id_value(rli_js *p, int64_t *num, int *isnum) {
+  int c = rli_js_ws(p);
   if (c == '"') {
-    sv v = string_kept(p);
+    rli_sv v = rli_js_string(p);
     *isnum = 0;
     uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < v.n; i++) h = (h ^ (unsigned char)v.s[i]) * 1099511628211ull;
     return h | (1ull << 63);
   }
   double v = need_num(p, "pid/tid");
-  if (!(fabs(v) < 9e15)) jfail(p, RL_EPARSE, here(p), "pid/tid out of range");
+  if (!(fabs(v) < 9e15)) rli_js_fail(p, RL_EPARSE, rli_js_here(p), "pid/tid out of range");
   *isnum = 1;
   *num = (int64_t)v;
   return (uint64_t)(int64_t)v & ~(1ull << 63);
@@ -1149,24 +737,24 @@ static uint64_t id_value(jp *p, int64_t *num, int *isnum) {
 /* One tensor of a tensor list's shapes ([a, b, ...]): its elements, or -1
  * when a dimension is negative, absurd or not a number (the rest of it
  * skipped). */
-static double list_member(jp *p) {
-  expect(p, '[', "a shape in a tensor list (Input Dims)");
+static double list_member(rli_js *p) {
+  rli_js_expect(p, '[', "a shape in a tensor list (Input Dims)");
   double n = 1;
   int bad = 0;
-  if (ws(p) == ']') { p->pos++; return 1; }
+  if (rli_js_ws(p) == ']') { p->pos++; return 1; }
   for (;;) {
-    int d = ws(p);
+    int d = rli_js_ws(p);
     if (d == '-' || (d >= '0' && d <= '9')) {
-      double v = number(p, NULL);
+      double v = rli_js_number(p, NULL);
       if (v >= 0 && v < 1e15) n *= v;
       else bad = 1;
     } else {
-      skip_value(p, 3);
+      rli_js_skip(p, 3);
       bad = 1;
     }
-    int e = ws(p);
+    int e = rli_js_ws(p);
     if (e == ',') { p->pos++; continue; }
-    expect(p, ']', "',' or ']' in Input Dims");
+    rli_js_expect(p, ']', "',' or ']' in Input Dims");
     break;
   }
   return bad || !(n < 1e18) ? -1 : n;
@@ -1178,24 +766,24 @@ static double list_member(jp *p) {
  * shape the model cannot use (a negative dimension, numbers mixed with
  * shapes, deeper nesting) gets ndim -1: that op is uncovered, the file is
  * still read. */
-static void parse_dims(jp *p, rli_aten_args *a) {
-  expect(p, '[', "an array (Input Dims)");
+static void parse_dims(rli_js *p, rli_aten_args *a) {
+  rli_js_expect(p, '[', "an array (Input Dims)");
   a->has_dims = 1;
   a->n_in = 0;
-  if (ws(p) == ']') { p->pos++; return; }
+  if (rli_js_ws(p) == ']') { p->pos++; return; }
   for (;;) {
     int i = a->n_in;
-    int c = ws(p);
+    int c = rli_js_ws(p);
     if (c == '[' && i < RLI_ATEN_MAX_IN) {
       p->pos++;
       int nd = 0, bad = 0, nl = 0;
       double le = 0;
-      if (ws(p) == ']') p->pos++;
+      if (rli_js_ws(p) == ']') p->pos++;
       else
         for (;;) {
-          int d = ws(p);
+          int d = rli_js_ws(p);
           if (d == '-' || (d >= '0' && d <= '9')) {
-            double v = number(p, NULL);
+            double v = rli_js_number(p, NULL);
             if (nd < RLI_ATEN_MAX_DIM && v >= 0 && v < 1e15) a->dims[i][nd] = v;
             else bad = 1;
             nd++;
@@ -1205,12 +793,12 @@ static void parse_dims(jp *p, rli_aten_args *a) {
             else le += m;
             nl++;
           } else {
-            skip_value(p, 2);
+            rli_js_skip(p, 2);
             bad = 1;
           }
-          int e = ws(p);
+          int e = rli_js_ws(p);
           if (e == ',') { p->pos++; continue; }
-          expect(p, ']', "',' or ']' in Input Dims");
+          rli_js_expect(p, ']', "',' or ']' in Input Dims");
           break;
         }
       if (nd && nl) bad = 1; /* numbers and shapes in one argument */
@@ -1219,18 +807,18 @@ static void parse_dims(jp *p, rli_aten_args *a) {
       a->list_elems[i] = bad ? 0 : le;
       a->n_in++;
     } else {
-      skip_value(p, 2);
+      rli_js_skip(p, 2);
       if (i < RLI_ATEN_MAX_IN) a->ndim[a->n_in++] = -1;
     }
-    c = ws(p);
+    c = rli_js_ws(p);
     if (c == ',') { p->pos++; continue; }
-    expect(p, ']', "',' or ']' in Input Dims");
+    rli_js_expect(p, ']', "',' or ']' in Input Dims");
     return;
   }
 }
 
 /* v into d as a C string, cut to cap - 1 bytes */
-static inline void sv_copy(char *d, size_t cap, sv v) {
+static inline void sv_copy(char *d, size_t cap, rli_sv v) {
   size_t l = v.n < cap - 1 ? v.n : cap - 1;
   memcpy(d, v.s, l);
   d[l] = 0;
@@ -1238,31 +826,31 @@ static inline void sv_copy(char *d, size_t cap, sv v) {
 
 /* A string value into d (cut to cap - 1 bytes); anything else skipped.
  * 1 when it was a string. */
-static int fixed_string(jp *p, char *d, size_t cap, int depth) {
-  if (ws(p) != '"') {
-    skip_value(p, depth);
+static int fixed_string(rli_js *p, char *d, size_t cap, int depth) {
+  if (rli_js_ws(p) != '"') {
+    rli_js_skip(p, depth);
     return 0;
   }
-  sv_copy(d, cap, string_kept(p));
+  sv_copy(d, cap, rli_js_string(p));
   return 1;
 }
 
-static void parse_strings(jp *p, size_t w, int *n, const char *what, char *base) {
-  expect(p, '[', what);
+static void parse_strings(rli_js *p, size_t w, int *n, const char *what, char *base) {
+  rli_js_expect(p, '[', what);
   *n = 0;
-  if (ws(p) == ']') { p->pos++; return; }
+  if (rli_js_ws(p) == ']') { p->pos++; return; }
   for (;;) {
-    if (ws(p) == '"') {
-      sv v = string_kept(p);
+    if (rli_js_ws(p) == '"') {
+      rli_sv v = rli_js_string(p);
       if (*n < RLI_ATEN_MAX_IN) sv_copy(base + (size_t)*n * w, w, v);
     } else {
-      skip_value(p, 2);
+      rli_js_skip(p, 2);
       if (*n < RLI_ATEN_MAX_IN) base[(size_t)*n * w] = 0;
     }
     if (*n < RLI_ATEN_MAX_IN) (*n)++;
-    int c = ws(p);
+    int c = rli_js_ws(p);
     if (c == ',') { p->pos++; continue; }
-    expect(p, ']', "',' or ']'");
+    rli_js_expect(p, ']', "',' or ']'");
     return;
   }
 }
@@ -1314,39 +902,39 @@ static inline enum arg_key arg_key(const ev *e, const char *ks, size_t kl, int *
   return A_OTHER;
 }
 
-static void arg_corr(jp *p, ev *e) {
+static void arg_corr(rli_js *p, ev *e) {
   double v = need_num(p, "correlation");
-  if (!(fabs(v) < 9e18)) jfail(p, RL_EPARSE, here(p), "correlation out of range");
+  if (!(fabs(v) < 9e18)) rli_js_fail(p, RL_EPARSE, rli_js_here(p), "correlation out of range");
   e->corr = (int64_t)v;
   e->has_corr = 1;
 }
 
-static void arg_device(jp *p, ev *e) {
-  int c = ws(p);
+static void arg_device(rli_js *p, ev *e) {
+  int c = rli_js_ws(p);
   if (c == '-' || (c >= '0' && c <= '9')) {
-    double v = number(p, NULL);
+    double v = rli_js_number(p, NULL);
     if (v >= 0 && v < 1e6) { e->device = (int64_t)v; e->has_device = 1; }
   } else {
-    skip_value(p, 2);
+    rli_js_skip(p, 2);
   }
 }
 
 /* a number, or (older profilers' metadata) a number as a string; -1e300
  * when unusable (said so by the cost) */
-static double arg_count(jp *p) {
+static double arg_count(rli_js *p) {
   double v = 0;
-  int c = ws(p), ok = 0;
+  int c = rli_js_ws(p), ok = 0;
   if (c == '-' || (c >= '0' && c <= '9')) {
-    v = number(p, NULL);
+    v = rli_js_number(p, NULL);
     ok = 1;
   } else if (c == '"') {
     char nb[40];
-    sv_copy(nb, sizeof nb, string_kept(p));
+    sv_copy(nb, sizeof nb, rli_js_string(p));
     char *end;
     v = strtod(nb, &end);
     ok = end != nb && *end == 0;
   } else {
-    skip_value(p, 2);
+    rli_js_skip(p, 2);
   }
   return !ok || !isfinite(v) ? -1e300 : v;
 }
@@ -1358,34 +946,34 @@ static void arg_cnum(ev *e, int which, double v) {
   else e->a.group_size = v;
 }
 
-static void arg_stream(jp *p, ev *e) {
-  int c = ws(p);
+static void arg_stream(rli_js *p, ev *e) {
+  int c = rli_js_ws(p);
   if (c == '-' || (c >= '0' && c <= '9')) {
-    double v = number(p, NULL);
+    double v = rli_js_number(p, NULL);
     if (v >= 0 && v < 9e15) e->stream = (int64_t)v;
     if (e->x) e->x->stream = e->stream;
   } else {
-    skip_value(p, 2);
+    rli_js_skip(p, 2);
   }
 }
 
-static void arg_counter(jp *p, ev *e, int which) {
+static void arg_counter(rli_js *p, ev *e, int which) {
   double v = need_num(p, "a counter");
   if (which >= 0) {
-    if (!(v >= 0 && v < 1e30)) jfail(p, RL_EPARSE, here(p), "counter value out of range");
+    if (!(v >= 0 && v < 1e30)) rli_js_fail(p, RL_EPARSE, rli_js_here(p), "counter value out of range");
     e->ctr[which] = v;
     e->has_ctr = 1;
   }
 }
 
-static void parse_args(jp *p, ev *e) {
-  expect(p, '{', "an object (args)");
-  if (ws(p) == '}') { p->pos++; return; }
+static void parse_args(rli_js *p, ev *e) {
+  rli_js_expect(p, '{', "an object (args)");
+  if (rli_js_ws(p) == '}') { p->pos++; return; }
   for (;;) {
-    sv kv = string_kept(p);
+    rli_sv kv = rli_js_string(p);
     int which = -1;
     enum arg_key kid = arg_key(e, kv.s, kv.n, &which);
-    expect(p, ':', "':' after a key");
+    rli_js_expect(p, ':', "':' after a key");
     switch (kid) {
     case A_CORR: arg_corr(p, e); break;
     case A_DEVICE: arg_device(p, e); break;
@@ -1408,18 +996,18 @@ static void parse_args(jp *p, ev *e) {
     case A_STREAM: arg_stream(p, e); break;
     case A_TEXT: fixed_string(p, e->x->pg, sizeof e->x->pg, 2); break;
     case A_CTR: arg_counter(p, e, which); break;
-    case A_OTHER: skip_value(p, 2); break;
+    case A_OTHER: rli_js_skip(p, 2); break;
     }
-    int c = ws(p);
+    int c = rli_js_ws(p);
     if (c == ',') { p->pos++; continue; }
-    expect(p, '}', "',' or '}' in args");
+    rli_js_expect(p, '}', "',' or '}' in args");
     return;
   }
 }
 
-static void set_name(kin *k, sv v) {
-  jp *p = &k->p;
-  if (!rli_grow((void **)&k->name, 1, v.n + 1, &k->namecap)) jfail(p, RL_ENOMEM, 0, "");
+static void set_name(kin *k, rli_sv v) {
+  rli_js *p = &k->p;
+  if (!rli_grow((void **)&k->name, 1, v.n + 1, &k->namecap)) rli_js_fail(p, RL_ENOMEM, 0, "");
   memcpy(k->name, v.s, v.n);
   k->name[v.n] = 0;
   k->namelen = v.n;
@@ -1507,10 +1095,10 @@ static uint32_t copy_from_op(kin *k, const rli_kernel *kr, uint32_t kind, uint32
   if (kr->cost != nobytes || kind >= k->nkxfer || !(k->kxfer[kind] > 0)) return kr->cost;
   static const char note[] = "bytes from its op aten::copy_'s shapes (the copy event records none)";
   uint32_t nid = rli_trace_str(k->t, note, sizeof note - 1);
-  if (nid == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  if (nid == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   const char *nm = rli_trace_strat(k->t, kr->name);
   uint32_t c = copy_bytes_cost(k, kr->kind == RLI_K_MEMSET, nm ? nm : "", k->kxfer[kind], nid + 1);
-  if (c == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  if (c == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   return c;
 }
 
@@ -1612,10 +1200,10 @@ static void seq_note(kin *k, const ev *e, uint32_t label, uint32_t cost, uint32_
   char note[200];
   snprintf(note, sizeof note, "shapes from its forward op %s (same sequence number)", nm);
   uint32_t nid = rli_trace_str(k->t, note, strlen(note));
-  if (nid == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  if (nid == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   c.note = nid + 1;
   uint32_t bc = rli_trace_cost(k->t, &c);
-  if (bc == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  if (bc == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   k->sfwd = xgrow(k, k->sfwd, sizeof *k->sfwd, k->nsfwd + 1, &k->capsfwd);
   seq_fwd *f = &k->sfwd[k->nsfwd++];
   f->seq = e->seq;
@@ -1730,9 +1318,9 @@ static void infer_conv(kin *k) {
   if (k->nbwd) qsort(k->bwd, k->nbwd, sizeof *k->bwd, cmp_bwd_seq);
   const char *note = "output size inferred from the backward op's grad_output (same sequence number)";
   uint32_t nid = rli_trace_str(k->t, note, strlen(note));
-  if (nid == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  if (nid == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   rli_aten_args *a = malloc(sizeof *a);
-  if (!a) jfail(&k->p, RL_ENOMEM, 0, "");
+  if (!a) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   for (size_t i = 0; i < k->npend; i++) {
     const conv_pend *q = &k->pend[i];
     int64_t seq = q->seq >= 0 ? q->seq : seq_around(k->anchor, k->nanchor, q->th, q->s, q->e);
@@ -1765,11 +1353,11 @@ static void infer_conv(kin *k) {
       snprintf(cn, sizeof cn, "output size inferred from the first input of the op after it (%s)",
                rli_trace_strat(k->t, o->cons_label));
       uint32_t cid = rli_trace_str(k->t, cn, strlen(cn));
-      if (cid == RLI_NONE) { free(a); jfail(&k->p, RL_ENOMEM, 0, ""); }
+      if (cid == RLI_NONE) { free(a); rli_js_fail(&k->p, RL_ENOMEM, 0, ""); }
       c.note = cid + 1;
     }
     uint32_t cost = rli_trace_cost(k->t, &c);
-    if (cost == RLI_NONE) { free(a); jfail(&k->p, RL_ENOMEM, 0, ""); }
+    if (cost == RLI_NONE) { free(a); rli_js_fail(&k->p, RL_ENOMEM, 0, ""); }
     k->th[q->th].ops[q->idx].kind = kind_of(k, q->label, cost);
   }
   free(a);
@@ -1810,7 +1398,7 @@ static inline void ev_init(kin *k, ev *e, rli_kev *x, char *xcat) {
 enum ev_key { E_OTHER, E_PH, E_CAT, E_NAME, E_TS, E_DUR, E_PID, E_TID, E_ARGS };
 
 /* an event's key (its text lives until the next read) */
-static inline enum ev_key ev_key(sv kv) {
+static inline enum ev_key ev_key(rli_sv kv) {
   const char *key = kv.s;
   if (kv.n == 2) {
     if (key[0] == 'p' && key[1] == 'h') return E_PH;
@@ -1831,26 +1419,26 @@ static inline enum ev_key ev_key(sv kv) {
  * args of an event of a category skipped are skipped unread (a sink reads
  * them all). */
 static inline void ev_fields(kin *k, ev *e, char *xcat) {
-  jp *p = &k->p;
+  rli_js *p = &k->p;
   int has_cat = 0;
   for (;;) {
-    enum ev_key kid = ev_key(string_kept(p));
-    expect(p, ':', "':' after a key");
+    enum ev_key kid = ev_key(rli_js_string(p));
+    rli_js_expect(p, ':', "':' after a key");
     switch (kid) {
     case E_PH: fixed_string(p, e->ph, sizeof e->ph, 1); break;
     case E_CAT:
-      if (ws(p) == '"') {
-        sv v = string_kept(p);
+      if (rli_js_ws(p) == '"') {
+        rli_sv v = rli_js_string(p);
         if (e->x) sv_copy(xcat, XCAT_CAP, v);
         e->cat = classify(v);
         has_cat = 1;
       } else {
-        skip_value(p, 1);
+        rli_js_skip(p, 1);
       }
       break;
     case E_NAME:
-      if (ws(p) == '"') set_name(k, string_kept(p));
-      else skip_value(p, 1);
+      if (rli_js_ws(p) == '"') set_name(k, rli_js_string(p));
+      else rli_js_skip(p, 1);
       break;
     case E_TS:
       e->ts = need_num(p, "ts");
@@ -1873,15 +1461,15 @@ static inline void ev_fields(kin *k, ev *e, char *xcat) {
       break;
     }
     case E_ARGS:
-      if (has_cat && (e->cat == C_OTHER || e->cat == C_PYFN) && !e->x) skip_value(p, 1);
-      else if (ws(p) == '{') parse_args(p, e);
-      else skip_value(p, 1);
+      if (has_cat && (e->cat == C_OTHER || e->cat == C_PYFN) && !e->x) rli_js_skip(p, 1);
+      else if (rli_js_ws(p) == '{') parse_args(p, e);
+      else rli_js_skip(p, 1);
       break;
-    case E_OTHER: skip_value(p, 1); break;
+    case E_OTHER: rli_js_skip(p, 1); break;
     }
-    int c = ws(p);
+    int c = rli_js_ws(p);
     if (c == ',') { p->pos++; continue; }
-    expect(p, '}', "',' or '}' in an event");
+    rli_js_expect(p, '}', "',' or '}' in an event");
     return;
   }
 }
@@ -1904,7 +1492,7 @@ static void ev_to_sink(kin *k, const ev *e, const char *xcat) {
   }
   x->in_nelems = e->a.in_nelems >= 0 && e->a.in_nelems < 1e18 ? e->a.in_nelems : -1;
   x->group_size = e->a.group_size >= 1 && e->a.group_size < 1e9 ? (int64_t)e->a.group_size : -1;
-  if (k->sink->event(k->sink->ctx, x)) jfail(&k->p, RL_ENOMEM, 0, "");
+  if (k->sink->event(k->sink->ctx, x)) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
 }
 
 /* Append an op [e->ts, e->ts + e->dur] of (label, cost) to thread ti,
@@ -1932,7 +1520,7 @@ static void module_event(kin *k, const ev *e) {
       !(e->ts > -1e17 && e->ts < 1e17) || !(e->dur >= 0 && e->dur < 1e12))
     return;
   uint32_t label = name_id(k);
-  if (label == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  if (label == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   uint32_t ti = thread_of(k, mix(e->pid) ^ e->tid); /* may move k->th */
   push_op(k, ti, e, label, RLI_NONE);
   k->modules++;
@@ -1941,20 +1529,20 @@ static void module_event(kin *k, const ev *e) {
 /* An event of a category read must have usable ts and dur (the error
  * names the event's start, at). */
 static void check_times(kin *k, const ev *e, uint64_t at) {
-  jp *p = &k->p;
+  rli_js *p = &k->p;
   char m[160];
   if (!e->has_ts || !e->has_dur) {
     snprintf(m, sizeof m, "a %s event without \"%s\"", cat_word(e->cat), e->has_ts ? "dur" : "ts");
-    jfail(p, RL_EPARSE, at, m);
+    rli_js_fail(p, RL_EPARSE, at, m);
   }
   if (!(e->ts > -1e17 && e->ts < 1e17)) {
     snprintf(m, sizeof m, "a %s event's ts (%g us) is out of range", cat_word(e->cat), e->ts);
-    jfail(p, RL_EPARSE, at, m);
+    rli_js_fail(p, RL_EPARSE, at, m);
   }
   if (!(e->dur >= 0 && e->dur < 1e12)) {
     snprintf(m, sizeof m, "a %s event's dur (%g us) is %s", cat_word(e->cat), e->dur,
              e->dur < 0 ? "negative" : "out of range");
-    jfail(p, RL_EPARSE, at, m);
+    rli_js_fail(p, RL_EPARSE, at, m);
   }
 }
 
@@ -1981,7 +1569,7 @@ static uint32_t range_cost(kin *k, const ev *e) {
 /* A kernel, range, memcpy or memset event: a kernel of the trace, its
  * correlation id kept until linking. */
 static inline void gpu_event(kin *k, const ev *e) {
-  jp *p = &k->p;
+  rli_js *p = &k->p;
   rl_trace *t = k->t;
   if (!k->have_origin) {
     k->have_origin = 1;
@@ -1998,7 +1586,7 @@ static inline void gpu_event(kin *k, const ev *e) {
   kr.kind = e->cat == C_MEMCPY ? RLI_K_MEMCPY : e->cat == C_MEMSET ? RLI_K_MEMSET : RLI_K_KERNEL;
   kr.stream = rli_trace_stream(t, e->stream);
   kr.device = (int32_t)(e->has_device ? e->device : e->has_pid && e->pid_num >= 0 && e->pid_num < 1000000 ? e->pid_num : 0);
-  if (kr.name == RLI_NONE) jfail(p, RL_ENOMEM, 0, "");
+  if (kr.name == RLI_NONE) rli_js_fail(p, RL_ENOMEM, 0, "");
   if (k->nkc == 0 && k->kdev < 0) k->kdev = kr.device;
   if (e->cat == C_RANGE) {
     kr.dur_s = -1; /* the range's dur is not the kernel's */
@@ -2016,7 +1604,7 @@ static inline void gpu_event(kin *k, const ev *e) {
                                                                : rli_trace_cost_reason(t, c.reason, why);
     }
   }
-  if (kr.cost == RLI_NONE && e->cat != C_KERNEL) jfail(p, RL_ENOMEM, 0, "");
+  if (kr.cost == RLI_NONE && e->cat != C_KERNEL) rli_js_fail(p, RL_ENOMEM, 0, "");
   /* until linking: the correlation id in inst (RLI_NONE: none; KBIG:
    * in kin.kbig) */
   int64_t corr = e->cat != C_RANGE && e->has_corr && e->corr >= 0 ? e->corr : -1;
@@ -2026,7 +1614,7 @@ static inline void gpu_event(kin *k, const ev *e) {
     k->kbig[k->nkbig++] = corr;
   }
   rl_error e2;
-  if (rli_trace_add(t, &kr, &e2) != RL_OK) jfail(p, RL_ENOMEM, 0, "");
+  if (rli_trace_add(t, &kr, &e2) != RL_OK) rli_js_fail(p, RL_ENOMEM, 0, "");
   k->nkc++;
 }
 
@@ -2043,7 +1631,7 @@ static inline uint32_t op_cost(kin *k, const ev *e, uint32_t label) {
     cost = rli_trace_cost(t, &c);
   else
     cost = rli_trace_cost_reason(t, c.reason, why);
-  if (cost == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  if (cost == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   if (by_label) {
     if (label >= k->nocache) {
       size_t oc = k->nocache;
@@ -2060,7 +1648,7 @@ static inline uint32_t op_cost(kin *k, const ev *e, uint32_t label) {
 static inline void op_event(kin *k, const ev *e) {
   k->ops++;
   uint32_t label = name_id(k);
-  if (label == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  if (label == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   if (e->a.has_dims) k->ops_shaped++;
   uint32_t cost = op_cost(k, e, label);
   uint32_t ti = thread_of(k, mix(e->pid) ^ e->tid);
@@ -2083,17 +1671,17 @@ static inline void runtime_event(kin *k, const ev *e) {
 
 /* One trace event: its fields, to the sink, then by category. */
 static void event(kin *k) {
-  jp *p = &k->p;
-  uint64_t at = here(p);
+  rli_js *p = &k->p;
+  uint64_t at = rli_js_here(p);
   ev e;
   rli_kev x;
   char xcat[XCAT_CAP];
   ev_init(k, &e, &x, xcat);
   k->namelen = 0;
   if (k->name) k->name[0] = 0;
-  expect(p, '{', "an event object");
+  rli_js_expect(p, '{', "an event object");
   k->events++;
-  if (ws(p) == '}') { p->pos++; return; }
+  if (rli_js_ws(p) == '}') { p->pos++; return; }
   ev_fields(k, &e, xcat);
   ev_to_sink(k, &e, xcat);
   if (e.cat == C_OTHER || strcmp(e.ph, "X") != 0) return;
@@ -2111,50 +1699,50 @@ static void event(kin *k) {
 }
 
 static void device_props(kin *k) {
-  jp *p = &k->p;
-  expect(p, '[', "an array (deviceProperties)");
-  if (ws(p) == ']') { p->pos++; return; }
+  rli_js *p = &k->p;
+  rli_js_expect(p, '[', "an array (deviceProperties)");
+  if (rli_js_ws(p) == ']') { p->pos++; return; }
   for (;;) {
     dev_prop d;
     memset(&d, 0, sizeof d);
     d.id = -1;
-    expect(p, '{', "an object in deviceProperties");
-    if (ws(p) == '}') p->pos++;
+    rli_js_expect(p, '{', "an object in deviceProperties");
+    if (rli_js_ws(p) == '}') p->pos++;
     else
       for (;;) {
-        sv kv = string_kept(p);
+        rli_sv kv = rli_js_string(p);
         char key[32];
         size_t kl = kv.n < 31 ? kv.n : 31;
         memcpy(key, kv.s, kl);
         key[kl] = 0;
-        expect(p, ':', "':' after a key");
-        int c = ws(p);
+        rli_js_expect(p, ':', "':' after a key");
+        int c = rli_js_ws(p);
         if (!strcmp(key, "name") && c == '"') {
-          sv v = string_kept(p);
+          rli_sv v = rli_js_string(p);
           size_t l = v.n < sizeof d.name - 1 ? v.n : sizeof d.name - 1;
           memcpy(d.name, v.s, l);
           d.name[l] = 0;
         } else if ((!strcmp(key, "id") || !strcmp(key, "totalGlobalMem") ||
                     !strcmp(key, "computeMajor") || !strcmp(key, "computeMinor")) &&
                    (c == '-' || (c >= '0' && c <= '9'))) {
-          double v = number(p, NULL);
+          double v = rli_js_number(p, NULL);
           if (!(v >= 0 && v < 1e16)) v = 0;
           if (key[0] == 'i') d.id = (int64_t)v;
           else if (key[0] == 't') d.mem = v;
           else if (key[7] == 'M' && key[8] == 'a') d.major = (int32_t)v;
           else d.minor = (int32_t)v;
         } else {
-          skip_value(p, 3);
+          rli_js_skip(p, 3);
         }
-        c = ws(p);
+        c = rli_js_ws(p);
         if (c == ',') { p->pos++; continue; }
-        expect(p, '}', "',' or '}' in deviceProperties");
+        rli_js_expect(p, '}', "',' or '}' in deviceProperties");
         break;
       }
     if (k->ndev < 16) k->dev[k->ndev++] = d;
-    int c = ws(p);
+    int c = rli_js_ws(p);
     if (c == ',') { p->pos++; continue; }
-    expect(p, ']', "',' or ']' in deviceProperties");
+    rli_js_expect(p, ']', "',' or ']' in deviceProperties");
     return;
   }
 }
@@ -2162,87 +1750,87 @@ static void device_props(kin *k) {
 /* distributedInfo: {"backend":"nccl","rank":0,"world_size":16,...}; rank and
  * world size to the sink too */
 static void dist_info(kin *k) {
-  jp *p = &k->p;
-  expect(p, '{', "an object (distributedInfo)");
-  if (ws(p) == '}') { p->pos++; return; }
+  rli_js *p = &k->p;
+  rli_js_expect(p, '{', "an object (distributedInfo)");
+  if (rli_js_ws(p) == '}') { p->pos++; return; }
   for (;;) {
-    sv kv = string_kept(p);
-    int is_ws = sv_is(kv, "world_size", 10), is_rank = sv_is(kv, "rank", 4);
-    expect(p, ':', "':' after a key");
-    int c = ws(p);
+    rli_sv kv = rli_js_string(p);
+    int is_ws = rli_sv_is(kv, "world_size", 10), is_rank = rli_sv_is(kv, "rank", 4);
+    rli_js_expect(p, ':', "':' after a key");
+    int c = rli_js_ws(p);
     if ((is_ws || is_rank) && (c == '-' || (c >= '0' && c <= '9'))) {
-      double v = number(p, NULL);
+      double v = rli_js_number(p, NULL);
       if (is_ws) k->world = v >= 1 && v < 1e7 && v == floor(v) ? (int32_t)v : 0;
       if (k->sink && k->sink->meta) k->sink->meta(k->sink->ctx, is_ws ? "world_size" : "rank", v);
     } else {
-      skip_value(p, 2);
+      rli_js_skip(p, 2);
     }
-    c = ws(p);
+    c = rli_js_ws(p);
     if (c == ',') { p->pos++; continue; }
-    expect(p, '}', "',' or '}' in distributedInfo");
+    rli_js_expect(p, '}', "',' or '}' in distributedInfo");
     return;
   }
 }
 
 static void events_array(kin *k) {
-  jp *p = &k->p;
-  expect(p, '[', "an array (traceEvents)");
-  if (ws(p) == ']') { p->pos++; return; }
+  rli_js *p = &k->p;
+  rli_js_expect(p, '[', "an array (traceEvents)");
+  if (rli_js_ws(p) == ']') { p->pos++; return; }
   for (;;) {
     event(k);
-    int c = ws(p);
+    int c = rli_js_ws(p);
     if (c == ',') { p->pos++; continue; }
-    expect(p, ']', "',' or ']' between events");
+    rli_js_expect(p, ']', "',' or ']' between events");
     return;
   }
 }
 
 static void document(kin *k) {
-  jp *p = &k->p;
-  int c = ws(p);
+  rli_js *p = &k->p;
+  int c = rli_js_ws(p);
   if (c == 0xEF) { /* UTF-8 byte order mark */
-    ensure(p, 3);
+    rli_js_ensure(p, 3);
     if (p->len - p->pos >= 3 && (unsigned char)p->buf[p->pos + 1] == 0xBB &&
         (unsigned char)p->buf[p->pos + 2] == 0xBF)
       p->pos += 3;
-    c = ws(p);
+    c = rli_js_ws(p);
   }
-  if (c < 0) jfail(p, RL_EPARSE, here(p), "empty file: no JSON value");
+  if (c < 0) rli_js_fail(p, RL_EPARSE, rli_js_here(p), "empty file: no JSON value");
   if (c == '[') {
     events_array(k);
   } else {
     int seen = 0;
-    expect(p, '{', "a JSON object with \"traceEvents\"");
-    if (ws(p) == '}') p->pos++;
+    rli_js_expect(p, '{', "a JSON object with \"traceEvents\"");
+    if (rli_js_ws(p) == '}') p->pos++;
     else
       for (;;) {
-        sv kv = string_kept(p);
-        int is_events = sv_is(kv, "traceEvents", 11), is_props = sv_is(kv, "deviceProperties", 16);
-        int is_dist = sv_is(kv, "distributedInfo", 15);
-        expect(p, ':', "':' after a key");
+        rli_sv kv = rli_js_string(p);
+        int is_events = rli_sv_is(kv, "traceEvents", 11), is_props = rli_sv_is(kv, "deviceProperties", 16);
+        int is_dist = rli_sv_is(kv, "distributedInfo", 15);
+        rli_js_expect(p, ':', "':' after a key");
         if (is_events) {
-          if (seen) jfail(p, RL_EPARSE, here(p), "\"traceEvents\" given twice");
+          if (seen) rli_js_fail(p, RL_EPARSE, rli_js_here(p), "\"traceEvents\" given twice");
           seen = 1;
           events_array(k);
-        } else if (is_props && ws(p) == '[') {
+        } else if (is_props && rli_js_ws(p) == '[') {
           device_props(k);
-        } else if (k->sink && sv_is(kv, "baseTimeNanoseconds", 19) &&
-                   (ws(p) == '-' || (ws(p) >= '0' && ws(p) <= '9'))) {
-          double v = number(p, NULL);
+        } else if (k->sink && rli_sv_is(kv, "baseTimeNanoseconds", 19) &&
+                   (rli_js_ws(p) == '-' || (rli_js_ws(p) >= '0' && rli_js_ws(p) <= '9'))) {
+          double v = rli_js_number(p, NULL);
           if (k->sink->meta) k->sink->meta(k->sink->ctx, "baseTimeNanoseconds", v);
-        } else if (is_dist && ws(p) == '{') {
+        } else if (is_dist && rli_js_ws(p) == '{') {
           dist_info(k);
         } else {
-          skip_value(p, 1);
+          rli_js_skip(p, 1);
         }
-        c = ws(p);
+        c = rli_js_ws(p);
         if (c == ',') { p->pos++; continue; }
-        expect(p, '}', "',' or '}' at the top level");
+        rli_js_expect(p, '}', "',' or '}' at the top level");
         break;
       }
-    if (!seen) jfail(p, RL_EPARSE, here(p), "no \"traceEvents\" array: not a PyTorch/Chrome trace");
+    if (!seen) rli_js_fail(p, RL_EPARSE, rli_js_here(p), "no \"traceEvents\" array: not a PyTorch/Chrome trace");
   }
-  if (ws(p) >= 0) jfail(p, RL_EPARSE, here(p), "text after the end of the JSON document");
+  if (rli_js_ws(p) >= 0) rli_js_fail(p, RL_EPARSE, rli_js_here(p), "text after the end of the JSON document");
 }
 
 /* ---- linking ------------------------------------------------------------------ */
@@ -2283,13 +1871,13 @@ static uint32_t list_cost(kin *k, uint32_t kname, uint32_t cost) {
   uint32_t r;
   if (rli_list_cost(&in, kn ? kn : "", &out, why, sizeof why)) {
     uint32_t nid = rli_trace_str(k->t, why, strlen(why));
-    if (nid == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+    if (nid == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
     out.note = nid + 1;
     r = rli_trace_cost(k->t, &out);
   } else {
     r = rli_trace_cost_reason(k->t, RL_REASON_LISTS, why);
   }
-  if (r == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+  if (r == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   return r;
 }
 
@@ -2305,7 +1893,7 @@ static void link_all(kin *k) {
     if (!th->sorted) qsort(th->ops, th->n, sizeof *th->ops, cmp_op);
     /* parent = the nearest earlier op that contains it */
     uint32_t *stack = malloc(sizeof *stack * (th->n + 1));
-    if (!stack && th->n) jfail(&k->p, RL_ENOMEM, 0, "");
+    if (!stack && th->n) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
     size_t sp = 0;
     for (size_t j = 0; j < th->n; j++) {
       while (sp && th->ops[stack[sp - 1]].e < th->ops[j].e) sp--;
@@ -2320,7 +1908,7 @@ static void link_all(kin *k) {
   uint32_t c_noop = rli_trace_cost_reason(t, RL_REASON_NO_OP, "its launch call is inside no CPU op");
   uint32_t c_nobytes = rli_trace_cost_reason(t, RL_REASON_SHAPES, "a copy without its byte count");
   if (c_nolaunch == RLI_NONE || c_noop == RLI_NONE || c_nobytes == RLI_NONE)
-    jfail(&k->p, RL_ENOMEM, 0, "");
+    rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   launch_index(k);
   int64_t unlinked = 0;
   size_t nbig = 0;
@@ -2336,7 +1924,7 @@ static void link_all(kin *k) {
     launch_view lv, *l = corr >= 0 && launch_find(k, corr, &lv) ? &lv : NULL;
     if (!l) {
       if (!own) { kr->cost = c_nolaunch; unlinked++; kr->inst = RLI_UNLINKED; }
-      if (rli_trace_kernel_set(t, k->k0 + i, kr, &e2) != RL_OK) jfail(&k->p, RL_ENOMEM, 0, "");
+      if (rli_trace_kernel_set(t, k->k0 + i, kr, &e2) != RL_OK) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
       continue;
     }
     thread *th = &k->th[l->thread];
@@ -2359,26 +1947,26 @@ static void link_all(kin *k) {
       if (is_module(k, &th->ops[q])) mod = k->kinds[th->ops[q].kind].label;
     if (j == RLI_NONE) {
       if (!own) { kr->cost = c_noop; unlinked++; kr->inst = RLI_UNLINKED; }
-      if (rli_trace_kernel_set(t, k->k0 + i, kr, &e2) != RL_OK) jfail(&k->p, RL_ENOMEM, 0, "");
+      if (rli_trace_kernel_set(t, k->k0 + i, kr, &e2) != RL_OK) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
       continue;
     }
     op_rec *o = &th->ops[j];
     if (own && !(o->kind & LINKED)) kr->cost = copy_from_op(k, kr, o->kind, c_nobytes);
     if (!(o->kind & LINKED)) {
       const op_kind *ok = &k->kinds[o->kind];
-      if (k->nlk >= LINKED) jfail(&k->p, RL_ENOMEM, 0, "");
+      if (k->nlk >= LINKED) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
       k->lk = xgrow(k, k->lk, sizeof *k->lk, k->nlk + 1, &k->caplk);
       k->lk[k->nlk].label = ok->label;
       k->lk[k->nlk].inst =
           rli_trace_new_inst(t, list_cost(k, kr->name, group_cost(k, th, j, ok->cost)));
-      if (k->lk[k->nlk].inst == RLI_NONE) jfail(&k->p, RL_ENOMEM, 0, "");
+      if (k->lk[k->nlk].inst == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
       o->kind = LINKED | (uint32_t)k->nlk++;
     }
     const op_link *ol = &k->lk[o->kind & ~LINKED];
     kr->op = ol->label;
     kr->inst = ol->inst;
     if (mod != RLI_NONE) rli_trace_inst_module(t, ol->inst, mod);
-    if (rli_trace_kernel_set(t, k->k0 + i, kr, &e2) != RL_OK) jfail(&k->p, RL_ENOMEM, 0, "");
+    if (rli_trace_kernel_set(t, k->k0 + i, kr, &e2) != RL_OK) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   }
   rli_trace_set_unlinked(t, unlinked);
 }
@@ -2401,13 +1989,9 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   k->t = t;
   k->kdev = -1;
   k->k0 = rli_trace_nkernels(t);
-  k->p.src = s;
   k->sink = s->sink;
-  k->p.err = err;
-  k->p.cap = BUFCAP;
-  k->p.buf = malloc(BUFCAP);
   rl_status st;
-  if (!k->p.buf) st = rli_fail(err, RL_ENOMEM, "%s: out of memory", s->label);
+  if (!rli_js_open(&k->p, s, err)) st = rli_fail(err, RL_ENOMEM, "%s: out of memory", s->label);
   else st = parse_all(k);
   if (st == RL_OK) {
     rli_trace_set_format(t, "kineto");
@@ -2448,8 +2032,7 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   free(k->sfwd);
   free(k->snode);
   free(k->name);
-  free(k->p.sb);
-  free(k->p.buf);
+  rli_js_close(&k->p);
   free(k);
   return st;
 }
