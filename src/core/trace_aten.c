@@ -40,18 +40,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int32_t rli_torch_dtype(const char *t) {
-  static const struct { const char *name; int32_t dt; } map[] = {
-      {"float", RL_FP32},        {"double", RL_FP64},     {"c10::Half", RL_FP16},
-      {"c10::BFloat16", RL_BF16}, {"c10::Float8_e4m3fn", RL_FP8},
-      {"c10::Float8_e5m2", RL_FP8}, {"c10::Float8_e4m3fnuz", RL_FP8},
-      {"c10::Float8_e5m2fnuz", RL_FP8}, {"Half", RL_FP16}, {"BFloat16", RL_BF16},
-      {"Float", RL_FP32},        {"Double", RL_FP64}};
-  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-    if (strcmp(t, map[i].name) == 0) return map[i].dt;
-  return -1;
-}
-
 static double numel(const rli_aten_args *a, int i) {
   if (i >= a->n_in || a->ndim[i] < 0) return -1;
   double n = 1;
@@ -126,6 +114,32 @@ static int fail(char *why, size_t cap, const char *fmt, ...) {
   vsnprintf(why, cap, fmt, ap);
   va_end(ap);
   return 0;
+}
+
+/* S by nccl-tests' convention from record_param_comms' element counts:
+ * the all-gather's output, everything else's input (a receive: output). */
+int rli_coll_from_args(const rli_aten_args *a, rli_cost *c, char *why, size_t cap) {
+  int32_t kind = rli_coll_kind(a->coll_name);
+  if (kind < 0) {
+    memset(c, 0, sizeof *c);
+    c->reason = RL_REASON_NO_MODEL;
+    snprintf(why, cap, "collective '%s' has no bandwidth model", a->coll_name);
+    return 0;
+  }
+  double es = rli_torch_type_bytes(a->coll_dtype);
+  double ne = kind == RLI_COLL_ALLGATHER ? a->out_nelems
+              : kind == RLI_COLL_SENDRECV ? fmax(a->in_nelems, a->out_nelems)
+              : a->in_nelems != -1 ? a->in_nelems : a->out_nelems;
+  if (!(es > 0) || ne == -1) {
+    memset(c, 0, sizeof *c);
+    c->reason = RL_REASON_COLL_NO_SIZE;
+    snprintf(why, cap, "%s: message size not recorded (%s)", rli_coll_name(kind),
+             ne == -1 ? "no msg nelems" : "unknown dtype");
+    return 0;
+  }
+  int ok = rli_coll_cost(kind, ne * es, a->group_size, c, why, cap);
+  if (ok && a->coll_dtype[0]) c->dtype = rli_torch_dtype(a->coll_dtype);
+  return ok;
 }
 
 /* A collective op: nccl:* (ProcessGroupNCCL's record_function, Input Dims

@@ -101,48 +101,6 @@ int rli_coll_cost(int32_t kind, double S, double n, rli_cost *c, char *why, size
   return 1;
 }
 
-double rli_torch_type_bytes(const char *t) {
-  static const struct { const char *n; double b; } map[] = {
-      {"float", 4},          {"Float", 4},         {"double", 8},      {"Double", 8},
-      {"c10::Half", 2},      {"Half", 2},          {"c10::BFloat16", 2}, {"BFloat16", 2},
-      {"long int", 8},       {"long", 8},          {"Long", 8},        {"int", 4},
-      {"Int", 4},            {"short int", 2},     {"short", 2},       {"Short", 2},
-      {"signed char", 1},    {"Char", 1},          {"unsigned char", 1}, {"Byte", 1},
-      {"bool", 1},           {"Bool", 1},          {"c10::Float8_e4m3fn", 1},
-      {"Float8_e4m3fn", 1},  {"c10::Float8_e5m2", 1}, {"Float8_e5m2", 1},
-      {"c10::complex<float>", 8}, {"ComplexFloat", 8}, {"c10::complex<double>", 16},
-      {"ComplexDouble", 16}};
-  if (!t) return 0;
-  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-    if (!strcmp(t, map[i].n)) return map[i].b;
-  return 0;
-}
-
-/* S by nccl-tests' convention from record_param_comms' element counts:
- * the all-gather's output, everything else's input (a receive: output). */
-int rli_coll_from_args(const rli_aten_args *a, rli_cost *c, char *why, size_t cap) {
-  int32_t kind = rli_coll_kind(a->coll_name);
-  if (kind < 0) {
-    memset(c, 0, sizeof *c);
-    c->reason = RL_REASON_NO_MODEL;
-    snprintf(why, cap, "collective '%s' has no bandwidth model", a->coll_name);
-    return 0;
-  }
-  double es = rli_torch_type_bytes(a->coll_dtype);
-  double ne = kind == RLI_COLL_ALLGATHER ? a->out_nelems
-              : kind == RLI_COLL_SENDRECV ? fmax(a->in_nelems, a->out_nelems)
-              : a->in_nelems != -1 ? a->in_nelems : a->out_nelems;
-  if (!(es > 0) || ne == -1) {
-    memset(c, 0, sizeof *c);
-    c->reason = RL_REASON_COLL_NO_SIZE;
-    snprintf(why, cap, "%s: message size not recorded (%s)", coll_names[kind],
-             ne == -1 ? "no msg nelems" : "unknown dtype");
-    return 0;
-  }
-  int ok = rli_coll_cost(kind, ne * es, a->group_size, c, why, cap);
-  if (ok && a->coll_dtype[0]) c->dtype = rli_torch_dtype(a->coll_dtype);
-  return ok;
-}
 
 /* ---- kernel families ------------------------------------------------------ */
 static int has(const char *s, const char *needle) { return strstr(s, needle) != NULL; }

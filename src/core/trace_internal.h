@@ -1,6 +1,6 @@
 /*
  * trace_internal.h -- what the trace readers (src/io/trace_*.c) share with
- * the pure trace model (src/core/trace.c, trace_aten.c). Prefix rli_.
+ * the pure trace model (src/core/trace*.c). Prefix rli_.
  */
 #ifndef RL_TRACE_INTERNAL_H
 #define RL_TRACE_INTERNAL_H
@@ -61,9 +61,6 @@ double rli_coll_factor(int32_t kind, double n);
  * the world size stands in at analysis). Returns 0 with c->reason and why
  * when the figures are unusable (negative or absurd S, n = 0). */
 int rli_coll_cost(int32_t kind, double S, double n, rli_cost *c, char *why, size_t cap);
-/* Bytes of one element of a type as PyTorch names it ("float", "c10::Half",
- * "long int", record_param_comms' "Float", "BFloat16", "Long"); 0 unknown. */
-double rli_torch_type_bytes(const char *type);
 /* The job's world size (distributedInfo), for collectives whose group size
  * the profiler did not record. */
 void rli_trace_set_world(rl_trace *t, int32_t world);
@@ -185,8 +182,9 @@ typedef struct rli_aten_args {
   double in_nelems, out_nelems, group_size;       /* -1 when absent */
 } rli_aten_args;
 
-/* The collective cost of an event with record_param_comms' args. Returns
- * 1 with c filled, or 0 with why (c->reason set). */
+/* The collective cost of an event with record_param_comms' args (trace_aten.c,
+ * with the op costs: the collective models know no ATen args). Returns 1
+ * with c filled, or 0 with why (c->reason set). */
 int rli_coll_from_args(const rli_aten_args *a, rli_cost *c, char *why, size_t cap);
 
 /* F and Q of one call of an ATen op from its recorded shapes. Returns 1
@@ -231,6 +229,10 @@ int rli_list_cost(const rli_cost *in, const char *kernel, rli_cost *out, char *w
  * NULL past the end. */
 const char *rli_aten_name(size_t i);
 
+/* ---- PyTorch type names (trace_torch.c) ----------------------------- */
+/* Bytes of one element of a type as PyTorch names it ("float", "c10::Half",
+ * "long int", record_param_comms' "Float", "BFloat16", "Long"); 0 unknown. */
+double rli_torch_type_bytes(const char *type);
 /* "c10::BFloat16" -> RL_BF16 ...; -1 for integer and unknown types. */
 int32_t rli_torch_dtype(const char *type);
 
