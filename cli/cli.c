@@ -249,6 +249,12 @@ static int set_opt(cli_ctx *ctx, cli_opt *o, const char *val) {
     *(int *)o->dst = (int)v;
     return CLI_OK;
   }
+  case OPT_TOKENS:
+    st = rl_parse_tokens(val, (double *)o->dst, &e);
+    if (st) return cli_error(ctx, "--%s: %s", o->name, e.msg);
+    if ((o->kind & OPT_POSITIVE) && !(*(double *)o->dst > 0))
+      return cli_error(ctx, "--%s must be > 0 (got %s)", o->name, val);
+    return CLI_OK;
   case OPT_COUNT: u = RL_UNIT_COUNT; break;
   case OPT_BYTES: u = RL_UNIT_BYTES; break;
   case OPT_BYTES_S: u = RL_UNIT_BYTES_S; break;

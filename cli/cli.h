@@ -80,6 +80,8 @@ typedef enum cli_opt_kind {
   OPT_SECONDS,  /* double: s ("25us") */
   OPT_DTYPE,    /* int32_t: rl_dtype */
   OPT_INT,      /* int: a whole number */
+  OPT_TOKENS,   /* double: tokens (rl_parse_tokens: "4096", "4Ki"; "4k" is
+                   refused as ambiguous) */
   /* or'ed into a quantity kind: zero or less is refused ("--peak must be
    * > 0"), so that 0 given is never taken for "not given" */
   OPT_POSITIVE = 0x100,

@@ -96,7 +96,7 @@ static int parse(cli_ctx *ctx, int argc, char **argv, decode_opts *o) {
   o->context = 0;
   o->want_ops = 0;
   o->nb = 0;
-  const cli_opt own[] = {{"batch", OPT_STR, &batch_s, 0}, {"context", OPT_COUNT, &o->context, 0},
+  const cli_opt own[] = {{"batch", OPT_STR, &batch_s, 0}, {"context", OPT_TOKENS, &o->context, 0},
                          {"ops", OPT_FLAG, &o->want_ops, 0}, {NULL, 0, NULL, 0}};
   int rc = cli_llm_parse(ctx, argc, argv, &o->llm, own);
   if (rc) return rc;
@@ -221,6 +221,23 @@ static cli_table *batch_table(const decode_opts *dop, const decode_out *out) {
   return t;
 }
 
+/* What the devices the weights need come to as a degree a run can use:
+ * one dividing the heads (--tp), or the experts (--ep). */
+static void degree_hint(const rl_decode_summary *s, const rl_model *c, char *buf, size_t cap) {
+  if (s->ep > 1 && s->ep_needed > 0)
+    snprintf(buf, cap, "at least %.0f devices; --ep %.0f (a multiple of --tp %d dividing the %.0f experts)",
+             s->devices_needed, s->ep_needed, s->tp, c->experts);
+  else if (s->ep > 1)
+    snprintf(buf, cap, "at least %.0f devices; no --ep dividing the %.0f experts is enough (add --pp or --tp)",
+             s->devices_needed, c->experts);
+  else if (s->tp_needed > 0)
+    snprintf(buf, cap, "at least %.0f devices; --tp %.0f (the smallest degree dividing the %.0f heads%s)",
+             s->devices_needed, s->tp_needed, c->heads, s->pp > 1 ? " with this --pp" : "");
+  else
+    snprintf(buf, cap, "at least %.0f devices; no --tp dividing the %.0f heads is enough (add --pp)",
+             s->devices_needed, c->heads);
+}
+
 /* What is decoded on what: the fit, the model, its weights, KV cache and
  * FLOPs per token, the roof and the inference flags' notes. */
 static void print_head(cli_ctx *ctx, decode_opts *dop, const rl_model *m, const rl_model *cp,
@@ -235,16 +252,17 @@ static void print_head(cli_ctx *ctx, decode_opts *dop, const rl_model *m, const 
   const int nb = dop->nb;
   cli_infer_flags *inf = &dop->llm.inf;
   int32_t wd = cfg.weight_dtype >= 0 ? cfg.weight_dtype : c.dtype;
-  int32_t ad = cfg.act_dtype >= 0 ? cfg.act_dtype : c.dtype;
-  int32_t kd = cfg.kv_dtype >= 0 ? cfg.kv_dtype : ad;
+  int32_t kd = cfg.kv_dtype >= 0 ? cfg.kv_dtype : rl_model_kv_dtype(&c, cfg.act_dtype);
   int nofit = 0;
   for (int i = 0; i < nb; i++) nofit += !rows[i].fits;
   FILE *o = ctx->out;
   char pk[96];
+  char need[160];
+  degree_hint(&s, &c, need, sizeof need);
   if (s.mem_bytes > 0 && !s.weights_fit)
-    fprintf(o, "DOES NOT FIT: the weights alone (%s%s) exceed the %s of %s; at least %.0f devices (--tp)\n\n",
+    fprintf(o, "DOES NOT FIT: the weights alone (%s%s) exceed the %s of %s; %s\n\n",
             CLI_Q(s.weights_bytes * s.tp, RL_UNIT_BYTES), s.tp > 1 ? " in all" : "",
-            CLI_Q(s.mem_bytes, RL_UNIT_BYTES), s.tp > 1 ? "each device" : "the device", s.devices_needed);
+            CLI_Q(s.mem_bytes, RL_UNIT_BYTES), s.tp > 1 ? "each device" : "the device", need);
   else if (nofit > 0)
     fprintf(o, "DOES NOT FIT at %d of the %d batch sizes: at most %.0f sequences of %.0f tokens fit in %s\n\n",
             nofit, nb, s.max_batch, context, CLI_Q(s.mem_bytes, RL_UNIT_BYTES));
@@ -310,9 +328,10 @@ static void print_notes(FILE *o, const decode_opts *dop, const rl_model *cp, con
   }
   if (s.mem_bytes > 0) {
     if (!s.weights_fit) {
-      fprintf(o, "memory: the weights (%s) do not fit in %s: at least %.0f devices (--tp %.0f)\n",
-              CLI_Q(s.weights_bytes * s.tp, RL_UNIT_BYTES), CLI_Q(s.mem_bytes, RL_UNIT_BYTES), s.devices_needed,
-              s.devices_needed);
+      char need[160];
+      degree_hint(&s, &c, need, sizeof need);
+      fprintf(o, "memory: the weights (%s) do not fit in %s: %s\n", CLI_Q(s.weights_bytes * s.tp, RL_UNIT_BYTES),
+              CLI_Q(s.mem_bytes, RL_UNIT_BYTES), need);
     } else if (s.max_batch >= 0) {
       fprintf(o, "memory: %s - %s of weights = %s for caches: at most %.0f sequences of %.0f tokens\n",
               CLI_Q(s.mem_bytes, RL_UNIT_BYTES), CLI_Q(s.weights_bytes, RL_UNIT_BYTES),

@@ -167,11 +167,13 @@ static void show_text(cli_ctx *ctx, const rl_model *m, const rl_model *cp, const
       snprintf(f[1], 160, "L (d H d_h + 2 d H_kv d_h + H d_h d)%s",
                c.bias == RL_BIAS_QKV ? " + q/k/v biases" : c.bias ? " + biases" : "");
     const char *one = c.mlp == RL_MLP_GATED ? "3 d d_ff" : "2 d d_ff";
+    /* DeepSeek-V3's routers add a bias per expert (e_score_correction_bias) */
+    const char *router = c.router_bias ? "router (d + 1) E" : "router d E";
     if (c.experts > 0 && (c.dense_layers > 0 || c.shared_experts > 0))
-      snprintf(f[2], 160, "L_dense %s' + (L - L_dense)((E + shared) %s + router d E)", one, one);
+      snprintf(f[2], 160, "L_dense %s' + (L - L_dense)((E + shared) %s + %s)", one, one, router);
     else
-      snprintf(f[2], 160, "L x %s%s%s", c.experts > 0 ? "E x " : "", one,
-               c.experts > 0 ? " + router d E" : (c.bias == 1 ? " + biases" : ""));
+      snprintf(f[2], 160, "L x %s%s%s%s", c.experts > 0 ? "E x " : "", one, c.experts > 0 ? " + " : "",
+               c.experts > 0 ? router : (c.bias == 1 ? " + biases" : ""));
     snprintf(f[3], 160, "(%.0fL + 1) x %s", c.norms_per_layer, c.norm == RL_NORM_RMS ? "d" : "2d");
     snprintf(f[4], 160, "%s", c.tied_embeddings ? "tied: 0" : "vocab x d");
     snprintf(f[5], 160, "sum");
@@ -213,7 +215,7 @@ static int show(cli_ctx *ctx, const rl_model *m, int32_t kv_dtype) {
   rl_model c;
   rl_model_check(m, &c, NULL);
   double kv = 0;
-  int32_t kd = kv_dtype >= 0 ? kv_dtype : c.dtype;
+  int32_t kd = kv_dtype >= 0 ? kv_dtype : rl_model_kv_dtype(&c, -1);
   st = rl_model_kv_bytes_per_token(&c, kd, &kv, &e);
   if (st) return cli_fail(ctx, st, &e);
   if (ctx->json) {

@@ -178,7 +178,7 @@ static int parse(cli_ctx *ctx, int argc, char **argv, plan_opts *o) {
   o->prompt = o->gen = o->ttft = o->tpot = o->max_batch = 0;
   o->gpus = 8;
   o->tp_s = o->pp_s = o->ep_s = o->wd_s = o->kd_s = NULL;
-  const cli_opt own[] = {{"prompt", OPT_COUNT, &o->prompt, 0}, {"gen", OPT_COUNT, &o->gen, 0},
+  const cli_opt own[] = {{"prompt", OPT_TOKENS, &o->prompt, 0}, {"gen", OPT_TOKENS, &o->gen, 0},
                          {"ttft", OPT_SECONDS, &o->ttft, 0}, {"tpot", OPT_SECONDS, &o->tpot, 0},
                          {"gpus", OPT_COUNT, &o->gpus, 0}, {"max-batch", OPT_COUNT, &o->max_batch, 0},
                          {"tp", OPT_STR, &o->tp_s, 0}, {"pp", OPT_STR, &o->pp_s, 0}, {"ep", OPT_STR, &o->ep_s, 0},

@@ -63,8 +63,8 @@ static int parse(cli_ctx *ctx, int argc, char **argv, prefill_opts *o) {
   double prompt = 0, batch = 1, new_tokens = 0;
   int causal = 0, no_causal = 0;
   const char *impl = NULL;
-  const cli_opt own[] = {{"prompt", OPT_COUNT, &prompt, 0}, {"batch", OPT_COUNT, &batch, 0},
-                         {"new-tokens", OPT_COUNT, &new_tokens, 0}, {"causal", OPT_FLAG, &causal, 0},
+  const cli_opt own[] = {{"prompt", OPT_TOKENS, &prompt, 0}, {"batch", OPT_COUNT, &batch, 0},
+                         {"new-tokens", OPT_TOKENS, &new_tokens, 0}, {"causal", OPT_FLAG, &causal, 0},
                          {"no-causal", OPT_FLAG, &no_causal, 0}, {"attention-impl", OPT_STR, &impl, 0},
                          {NULL, 0, NULL, 0}};
   int rc = cli_llm_parse(ctx, argc, argv, &o->llm, own);

@@ -117,6 +117,14 @@ typedef enum rl_unit {
 RL_API rl_status rl_parse_quantity(const char *text, rl_unit unit,
                                    double *out, rl_error *err);
 
+/* A number of tokens (a context, a prompt, tokens to generate, a chunk):
+ * a count as rl_parse_quantity reads one ("4096", "4Ki", "1e6"), except
+ * that a decimal prefix is refused: "4k context" means 4096 tokens to
+ * some and 4000 to others (Llama 3's "8K" is 8192, Llama 3.1's "128K"
+ * 131072, other models' "200K" 200000), so "4k" is RL_EPARSE "'4k' is
+ * ambiguous for tokens: write 4096 (4Ki) or 4000". */
+RL_API rl_status rl_parse_tokens(const char *text, double *out, rl_error *err);
+
 /* The largest count (RL_UNIT_COUNT: sizes, batches, tokens, devices) any
  * input may give: 2^53 - 1, the last whole number after which a double
  * skips integers. A larger count is RL_ERANGE, "too large". */
@@ -623,6 +631,10 @@ typedef struct rl_model {
   double q_lora_rank, kv_lora_rank, rope_dim, nope_dim, v_head_dim;
   int32_t act;           /* rl_act_kind of the MLP (hidden_act /
                             hidden_activation in config.json) */
+  int32_t router_bias;   /* MoE: 1 when each router has a bias per expert
+                            added to its scores for the choice
+                            (DeepSeek-V3's e_score_correction_bias,
+                            topk_method noaux_tc: E parameters a layer) */
 } rl_model;
 
 /* The model's MLP activation as costed: its name ("SiLU x up", "GELU x up",
@@ -699,6 +711,15 @@ typedef struct rl_param_count {
 RL_API rl_status rl_model_params(const rl_model *m, rl_param_count *out,
                                  rl_error *err);
 
+/* The format the KV cache takes when none is given: act_dtype when it is
+ * given (>= 0: --dtype), else the model's activation format, which is its
+ * dtype, or bf16 for a checkpoint stored in fp8, int8, fp4 or int4 (a
+ * weight-only or FP8 checkpoint runs its activations in 16 bits: its
+ * config's torch_dtype, bfloat16 for DeepSeek-V3; DeepSeek's reference
+ * inference and vLLM's kv_cache_dtype "auto" cache in that format). Never
+ * a weight-quantization format by default. */
+RL_API int32_t rl_model_kv_dtype(const rl_model *m, int32_t act_dtype);
+
 /* KV cache per token of context: 2 (K and V) x layers x kv_heads x
  * head_dim x bytes of kv_dtype (Llama 3 8B, bf16: 131072 B = 128 KiB). */
 RL_API rl_status rl_model_kv_bytes_per_token(const rl_model *m,
@@ -724,7 +745,7 @@ RL_API rl_status rl_embed_parse(const char *name, int32_t *conv,
 
 typedef struct rl_infer_cfg {
   int32_t weight_dtype;   /* -1: the model's dtype */
-  int32_t kv_dtype;       /* -1: act_dtype */
+  int32_t kv_dtype;       /* -1: rl_model_kv_dtype(m, act_dtype) */
   int32_t act_dtype;      /* activations and compute; -1: the model's */
   int32_t tp;             /* tensor-parallel devices; 0 or 1: one */
   int32_t embedding;      /* rl_embed_conv */
@@ -857,6 +878,12 @@ typedef struct rl_decode_summary {
   int32_t pp, ep;            /* pipeline stages, expert-parallel devices;
                                 with pp > 1 weights_bytes, max_batch and
                                 weights_fit are the tightest stage's */
+  /* when the weights do not fit: the smallest degree at which they do,
+   * one a run can use (0 otherwise, or when none does): without ep a
+   * tensor-parallel degree that divides the heads (pp as given); with
+   * ep > 1 an expert-parallel degree, a multiple of tp dividing the
+   * experts (tp and pp as given) */
+  double tp_needed, ep_needed;
 } rl_decode_summary;
 
 /* Decode steps of `m` on `roof` at each of the n batch sizes (whole, > 0),

@@ -261,7 +261,8 @@ MODEL_INT = ["layers", "d_model", "heads", "kv_heads", "head_dim", "d_ff", "voca
 # optional whole numbers (empty = 0): sliding windows, Gemma 2's extra norms, DeepSeek's
 # shared experts, dense first layers and multi-head latent attention
 MODEL_OPT_INT = ["window", "window_layers", "norms_per_layer", "shared_experts", "dense_layers",
-                 "dense_d_ff", "q_lora_rank", "kv_lora_rank", "rope_dim", "nope_dim", "v_head_dim"]
+                 "dense_d_ff", "q_lora_rank", "kv_lora_rank", "rope_dim", "nope_dim", "v_head_dim",
+                 "router_bias"]
 MODEL_FLAGS = ["tied", "learned_pos"]
 MODEL_BIAS = {"0": "0", "1": "1", "qkv": "RL_BIAS_QKV"}
 MODEL_ENUMS = {"mlp": enum_words("mlp_names"), "norm": enum_words("norm_words")}

@@ -62,11 +62,17 @@ def _num(value, unit, what):
     """A number, or a string with units ("3.35TB/s"), as a float in base units."""
     if isinstance(value, bool):
         raise ValueError(f"{what}: {value!r} is not a number")
-    if isinstance(value, int) and unit in ("count", "B", "FLOP") and abs(value) > 2 ** 53 - 1:
+    if isinstance(value, int) and unit in ("count", "tokens", "B", "FLOP") and abs(value) > 2 ** 53 - 1:
         # a float would hold it rounded (9007199254740993 -> ...992), as the CLI refuses it
         raise ValueError(f"{what} is too large (got {value}; at most 9007199254740991 = 2^53 - 1)")
     if isinstance(value, (int, float)):
         return float(value)
+    if isinstance(value, str) and unit == "tokens":
+        # a token count: "4k" is refused as ambiguous (4096 or 4000?)
+        out, err = _ct.c_double(), _native.Error()
+        if _lib.rl_parse_tokens(value.encode(), _ct.byref(out), _ct.byref(err)):
+            raise ValueError(f"{what}: {err.msg.decode()}")
+        return out.value
     if isinstance(value, str):
         return parse_quantity(value, unit, what)
     try:                                   # numpy scalars and the like

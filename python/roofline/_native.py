@@ -132,7 +132,7 @@ class Model(ctypes.Structure):
         ("aliases", ctypes.c_char * RL_MODEL_ALIASES_MAX), ("window", D), ("window_layers", D),
         ("norms_per_layer", D), ("shared_experts", D), ("dense_layers", D), ("dense_d_ff", D),
         ("q_lora_rank", D), ("kv_lora_rank", D), ("rope_dim", D), ("nope_dim", D),
-        ("v_head_dim", D), ("act", I32),
+        ("v_head_dim", D), ("act", I32), ("router_bias", I32),
     ]
 
 
@@ -166,7 +166,8 @@ class DecodeSummary(ctypes.Structure):
                 ("ridge_batch", D), ("asymptotic_intensity", D), ("max_batch", D),
                 ("devices_needed", D), ("mem_bytes", D), ("weights_fit", I32), ("tp", I32),
                 ("activation_flops_per_token", D), ("scale_bytes", D), ("group_size", D),
-                ("kept_bytes", D), ("quantized", I32), ("kept_dtype", I32), ("pp", I32), ("ep", I32)]
+                ("kept_bytes", D), ("quantized", I32), ("kept_dtype", I32), ("pp", I32), ("ep", I32),
+                ("tp_needed", D), ("ep_needed", D)]
 
 
 class PrefillOp(ctypes.Structure):
@@ -311,6 +312,7 @@ def _declare(lib):
         "rl_version_number": (ctypes.c_int, []),
         "rl_strerror": (ctypes.c_char_p, [ctypes.c_int]),
         "rl_parse_quantity": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_int, P(D), E]),
+        "rl_parse_tokens": (ctypes.c_int, [ctypes.c_char_p, P(D), E]),
         "rl_format_quantity": (ctypes.c_size_t, [D, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]),
         "rl_dtype_bytes": (D, [I32]),
         "rl_dtype_name": (ctypes.c_char_p, [I32]),

@@ -401,7 +401,7 @@ def decode(model=None, batch=None, context=0, hw=None, weight_dtype=None, kv_dty
     `roofline decode --ops` prints it: each op bounded on its own, their sum "ops_time_s"
     >= the step's bound."""
     _unexpected("decode", set(sizes) - set(_SIZES))
-    ctx = _whole(context, "count", "context", 0, "a whole number of tokens >= 0")
+    ctx = _whole(context, "tokens", "context", 0, "a whole number of tokens >= 0")
     batches = _batches(1 if ops and batch is None else batch)
     if ops and len(batches) != 1:
         raise ValueError("ops tables one decode step: give one batch size")
@@ -445,9 +445,9 @@ def prefill(model=None, prompt=None, batch=1, new_tokens=0, causal=None, no_caus
         raise ValueError("causal and no_causal exclude each other")
     if prompt is None:
         raise ValueError("prompt is required (the prompt's tokens)")
-    p = _whole(prompt, "count", "prompt", 1, "a whole number of tokens >= 1")
+    p = _whole(prompt, "tokens", "prompt", 1, "a whole number of tokens >= 1")
     b = _whole(batch, "count", "batch", 1, "a whole number of sequences >= 1")
-    nt = _whole(new_tokens, "count", "new_tokens", 0, "a whole number >= 0")
+    nt = _whole(new_tokens, "tokens", "new_tokens", 0, "a whole number >= 0")
     m = _resolve_model(model, sizes)
     h, roof, cfg = _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype,
                                 kv_dtype, dtype, tp, embedding, link_bw, comm_latency, group_size,
@@ -473,7 +473,14 @@ def prefill(model=None, prompt=None, batch=1, new_tokens=0, causal=None, no_caus
 def _list(v, what):
     if v is None:
         return [None]
-    items = v.split(",") if isinstance(v, str) else list(v)
+    # one value (8, "fp8", a numpy scalar) or several ([1, 8], "1,8", a tuple), as the
+    # CLI's --tp 8 and --tp 1,8
+    if isinstance(v, str):
+        items = v.split(",")
+    elif isinstance(v, (list, tuple, range)) or (hasattr(v, "__iter__") and not hasattr(v, "__float__")):
+        items = list(v)
+    else:
+        items = [v]
     if not items or not all(str(x).strip() for x in items):
         raise ValueError(f"{what}: no formats" if "dtype" in what else f"{what}: no degrees")
     return items
@@ -505,8 +512,8 @@ def plan(model=None, prompt=None, gen=None, ttft=None, tpot=None, gpus=8, max_ba
     if gen is None:
         raise ValueError("gen is required (tokens generated per request)")
     pc = _native.PlanCfg()
-    pc.prompt = _whole(prompt, "count", "prompt", 1, "a whole number of tokens >= 1")
-    pc.gen = _whole(gen, "count", "gen", 1, "a whole number of tokens >= 1")
+    pc.prompt = _whole(prompt, "tokens", "prompt", 1, "a whole number of tokens >= 1")
+    pc.gen = _whole(gen, "tokens", "gen", 1, "a whole number of tokens >= 1")
     for what, v in (("ttft", ttft), ("tpot", tpot)):
         if v is not None:
             x = _num(v, "s", what)

@@ -211,7 +211,8 @@ static void plan_weights(plan *pl, const rl_infer_cfg *cfg, plan_w *w) {
     int moe = m->experts > 0;
     double E = moe ? m->experts : 0, dl = moe ? m->dense_layers : 0, ml = moe ? L - dl : 0;
     double dff = m->dense_d_ff > 0 ? m->dense_d_ff : ff;
-    double router = moe ? ml * d * E : 0;
+    double rb = moe && m->router_bias ? 1 : 0;     /* the routers' bias per expert */
+    double router = moe ? ml * (d + rb) * E : 0;
     double attn_sc;
     if (m->kv_lora_rank > 0) {
       double r = m->kv_lora_rank, rq = m->q_lora_rank, dqk = m->nope_dim + m->rope_dim;
@@ -253,7 +254,7 @@ static void plan_weights(plan *pl, const rl_infer_cfg *cfg, plan_w *w) {
     pl->attn_w_l = (p->attention * sw + attn_sc * gb) / L / n;
     pl->norm_w_1 = p->norms * s_small / (m->norms_per_layer * L + 1) / n;
     pl->dense_w_l = moe ? (dl > 0 ? (one_dff * sw + sc_dff * gb) / n : 0) : (fixed_mlp_params * sw + fixed_mlp_sc * gb) / L / n;
-    pl->moe_w_l = moe ? ((fixed_mlp_params - dl * one_dff) * sw / ml + m->shared_experts * sc_ff * gb + d * E * s_small) / n : 0;
+    pl->moe_w_l = moe ? ((fixed_mlp_params - dl * one_dff) * sw / ml + m->shared_experts * sc_ff * gb + (d + rb) * E * s_small) / n : 0;
     pl->expert_w_l = moe ? expert_b / ml / n : 0;
     pl->out_w = out_b / n;
     pl->lin_attn_l = 2 * p->attention / L / n;
@@ -313,7 +314,7 @@ static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl
   const rl_model *m = &pl->m;
   int32_t wd = cfg->weight_dtype < 0 ? m->dtype : cfg->weight_dtype;
   int32_t ad = cfg->act_dtype < 0 ? m->dtype : cfg->act_dtype;
-  int32_t kd = cfg->kv_dtype < 0 ? ad : cfg->kv_dtype;
+  int32_t kd = cfg->kv_dtype < 0 ? rl_model_kv_dtype(m, cfg->act_dtype) : cfg->kv_dtype;
   pl->s_w = rl_dtype_bytes(wd);
   pl->s_a = rl_dtype_bytes(ad);
   pl->s_kv = rl_dtype_bytes(kd);
@@ -423,14 +424,33 @@ static double ctx_eff(const plan *pl, double T) {
   return (1 - pl->win_frac) * T + pl->win_frac * pl->win;
 }
 
+/* Routed experts a device reads per MoE layer in a step of B tokens.
+ * Without expert parallelism every device holds a 1/tp slice of every
+ * expert and reads the slices of the E (1 - (1 - k/E)^B) experts the batch
+ * routes to (the expectation under uniform routing). With expert
+ * parallelism over N devices (E/N whole experts each) the step lasts as
+ * long as its busiest device: assuming balanced routing (the B k choices
+ * spread over min(E, B k) distinct experts, as the load-balancing losses
+ * and DeepSeek-V3's bias terms aim for), by pigeonhole some device holds
+ * at least ceil(min(E, B k) / N) of them and reads each whole -- Mixtral
+ * 8x7B at EP8, B = 1: one expert per layer, where the average over devices
+ * is a quarter. Any other routing puts at least as many on the busiest
+ * device or touches fewer experts in all; the balanced case is the one a
+ * serving engine aims for and the one stated. */
+static double experts_read(const plan *pl, double B) {
+  double E = pl->m.experts, k = pl->m.experts_active;
+  if (!(E > 0)) return 0;
+  if (pl->ep > 1) {
+    double distinct = B * k < E ? B * k : E, busiest = ceil(distinct / pl->ep);
+    return busiest < pl->e_local ? busiest : pl->e_local;
+  }
+  return pl->e_local * (1 - pow(1 - k / E, B));
+}
+
 /* Weight bytes read per step at batch B (per device). */
 static double weights_read(const plan *pl, double B) {
   double w = pl->w_fixed + B * pl->row_bytes;
-  if (pl->m.experts > 0) {
-    double E = pl->m.experts, k = pl->m.experts_active;
-    double touched = pl->e_local * (1 - pow(1 - k / E, B));
-    w += touched * pl->expert_bytes;
-  }
+  if (pl->m.experts > 0) w += experts_read(pl, B) * pl->expert_bytes;
   return w;
 }
 
@@ -627,6 +647,26 @@ static rl_status check_context(double T, rl_error *err) {
   return RL_OK;
 }
 
+/* The smallest degree at which the weights fit in mem on every device:
+ * with ep <= 1 a tensor-parallel degree dividing the heads (pp as given);
+ * with ep > 1 an expert-parallel degree, a multiple of tp dividing the
+ * experts (tp and pp as given). *which: 0 tp, 1 ep. 0 when none does. */
+static double degree_needed(const plan *pl, const rl_infer_cfg *cfg, double mem, int *which) {
+  rl_infer_cfg c = *cfg;
+  if (!(c.link_bw > 0)) c.link_bw = 1; /* sizes only: no time is computed */
+  int by_ep = pl->ep > 1;
+  *which = by_ep;
+  double top = by_ep ? pl->m.experts : pl->m.heads;
+  for (double n = by_ep ? pl->n : 1; n <= top && n <= 65536; n++) {
+    if (fmod(top, n) != 0 || (by_ep && fmod(n, pl->n) != 0)) continue;
+    if (by_ep) c.ep = (int32_t)n; else c.tp = (int32_t)n;
+    plan q;
+    if (make_plan(&pl->m, &c, &q, NULL) != RL_OK) continue;
+    if (fit_batch(&q, 0, mem) >= 0) return n;
+  }
+  return 0;
+}
+
 static void summarize(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *roof, double T,
                       rl_decode_summary *s) {
   memset(s, 0, sizeof *s);
@@ -691,6 +731,11 @@ static void summarize(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *ro
     s->weights_fit = 1;
     s->max_batch = -1;
     s->devices_needed = 0;
+  }
+  if (cfg->mem_bytes > 0 && !s->weights_fit) {
+    int which;
+    double n = degree_needed(pl, cfg, cfg->mem_bytes, &which);
+    if (which) s->ep_needed = n; else s->tp_needed = n;
   }
 }
 
@@ -1057,6 +1102,21 @@ rl_status rl_prefill(const rl_model *m0, const rl_infer_cfg *cfg, const rl_roof 
   if (pl.ep <= 1) out->comm_time_s = 2 * L * allreduce_time(tok * d * pl.s_a, pl.n, cfg->link_bw, cfg->comm_latency_s);
   else out->comm_time_s = layer_comm(&pl, cfg, bd * p, &out->a2a_time_s);
   out->ttft_s = a.time + out->comm_time_s;
+  if (pl.pp <= 1 && out->comm_time_s > 0) {
+    /* the all-reduces (and all-to-alls) get their row, so that the rows add
+     * up to the time to first token, as rl_decode_ops' do to a step */
+    if (ops && a.n < cap) {
+      rl_prefill_op *o = &ops[a.n];
+      memset(o, 0, sizeof *o);
+      if (pl.ep > 1) snprintf(o->name, sizeof o->name, "all-reduces, all-to-alls (tp %.0f, ep %.0f)", pl.n, pl.ep);
+      else snprintf(o->name, sizeof o->name, "all-reduce (tp %.0f)", pl.n);
+      o->count = 2 * L;
+      if (pl.ep <= 1) o->bytes = 2 * L * 2 * (pl.n - 1) / pl.n * tok * d * pl.s_a;
+      o->time_s = out->comm_time_s;
+      o->bound = RL_BOUND_NETWORK;
+    }
+    a.n++;
+  }
   out->microbatches = 1;
   out->stage_time_max_s = out->ttft_s;
   if (pl.pp > 1) TRY(prefill_pipeline(&pl, cfg, roof, b, p, out, err));
@@ -1170,12 +1230,14 @@ rl_status rl_decode_ops(const rl_model *m0, const rl_infer_cfg *cfg, const rl_ro
     }
   }
   if (pl.p.derived) {
-    /* an MoE layer runs the E (1 - (1 - k/E)^B) experts the batch routes
-     * to (uniform routing, as rl_decode reads them), each over B k / that
-     * many tokens */
+    /* an MoE layer runs the experts the batch routes to, as rl_decode
+     * reads them (experts_read): without expert parallelism the
+     * E (1 - (1 - k/E)^B) of uniform routing, each over B k / that many
+     * tokens; with it the busiest device's ceil(min(E, B k) / ep) under
+     * balanced routing, each over B k / min(E, B k) tokens */
     double E = m->experts, k = m->experts_active;
-    double touched = E > 0 ? E * (1 - pow(1 - k / E, Ball)) : 0;
-    double mine = pl.ep > 1 ? touched * pl.e_local / E : touched; /* on this device */
+    double mine = experts_read(&pl, Ball); /* on this device */
+    double touched = pl.ep > 1 ? (Ball * k < E ? Ball * k : E) : mine;
     TRY(add_after_attention(&a, &pl, B, touched > 0 ? Ball * k / touched : 0, mine, ad, wd, err));
     op = linear(B, d, m->vocab, ad, pl.keep_dtype);
     TRY(add_op(&a, "output layer (lm_head)", &op, 1,
@@ -1286,8 +1348,7 @@ rl_status rl_plan(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof *roo
   out->pp = (int32_t)pl.pp;
   out->ep = (int32_t)pl.ep;
   out->weight_dtype = cfg->weight_dtype < 0 ? pl.m.dtype : cfg->weight_dtype;
-  int32_t ad = cfg->act_dtype < 0 ? pl.m.dtype : cfg->act_dtype;
-  out->kv_dtype = cfg->kv_dtype < 0 ? ad : cfg->kv_dtype;
+  out->kv_dtype = cfg->kv_dtype < 0 ? rl_model_kv_dtype(&pl.m, cfg->act_dtype) : cfg->kv_dtype;
   out->replicas = floor(pc->gpus / dev);
   double hi = cap;
   int cap_is_memory = 0;

@@ -126,7 +126,7 @@ static void model_members(jw *j, const rl_model *m, int32_t kv_dtype, int with_k
     p.mlp_active = p.norms = p.non_embedding = p.matmul_active = nan;
     p.derived = 0;
   }
-  int32_t kd = kv_dtype >= 0 ? kv_dtype : c.dtype;
+  int32_t kd = kv_dtype >= 0 ? kv_dtype : rl_model_kv_dtype(&c, -1);
   double kv = (double)NAN;
   if (rl_model_kv_bytes_per_token(&c, kd, &kv, NULL) != RL_OK) kv = (double)NAN;
   jw_str(j, "id", m->id);
@@ -264,7 +264,7 @@ size_t rl_decode_json(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof 
   rl_model c = checked(m);
   int32_t wd = cfg->weight_dtype >= 0 ? cfg->weight_dtype : c.dtype;
   int32_t ad = cfg->act_dtype >= 0 ? cfg->act_dtype : c.dtype;
-  int32_t kd = cfg->kv_dtype >= 0 ? cfg->kv_dtype : ad;
+  int32_t kd = cfg->kv_dtype >= 0 ? cfg->kv_dtype : rl_model_kv_dtype(&c, cfg->act_dtype);
   /* the other embedding convention at B = 1, to explain the difference */
   rl_infer_cfg other = *cfg;
   other.embedding = cfg->embedding == RL_EMBED_FULL ? RL_EMBED_GATHERED : RL_EMBED_FULL;
@@ -298,6 +298,8 @@ size_t rl_decode_json(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof 
   jw_opt(&j, "mem_bytes", s->mem_bytes > 0, s->mem_bytes);
   jw_bool(&j, "weights_fit", s->weights_fit);
   jw_num(&j, "devices_needed", s->devices_needed);
+  jw_opt(&j, "tp_needed", s->tp_needed > 0, s->tp_needed);
+  jw_opt(&j, "ep_needed", s->ep_needed > 0, s->ep_needed);
   jw_num(&j, "tp", s->tp);
   jw_str(&j, "weight_dtype", rl_dtype_name(wd));
   jw_str(&j, "kv_dtype", rl_dtype_name(kd));

@@ -228,6 +228,9 @@ rl_status rl_model_check(const rl_model *m, rl_model *out, rl_error *err) {
   if (c.bias != 0 && c.bias != 1 && c.bias != RL_BIAS_QKV)
     return rli_fail(err, RL_EINVAL, "unknown bias kind %d", (int)c.bias);
   c.learned_pos = c.learned_pos != 0;
+  if (c.router_bias != 0 && c.router_bias != 1)
+    return rli_fail(err, RL_EINVAL, "router_bias must be 0 or 1 (got %d)", (int)c.router_bias);
+  if (c.experts == 0) c.router_bias = 0;
   *out = c;
   return RL_OK;
 }
@@ -265,7 +268,10 @@ rl_status rl_model_params(const rl_model *m, rl_param_count *out, rl_error *err)
   p.output = c.tied_embeddings ? 0 : out_layer;
   if (c.d_ff > 0) {
     if (c.experts > 0) {
-      double dl = c.dense_layers, ml = L - dl, one = mlp_one(&c, c.d_ff), router = d * c.experts;
+      /* the router: d x E, and with router_bias E more (DeepSeek-V3's
+       * e_score_correction_bias, added to the scores to choose experts) */
+      double dl = c.dense_layers, ml = L - dl, one = mlp_one(&c, c.d_ff),
+             router = d * c.experts + (c.router_bias ? c.experts : 0);
       double dense = dl * mlp_one(&c, c.dense_d_ff > 0 ? c.dense_d_ff : c.d_ff);
       p.mlp = dense + ml * ((c.experts + c.shared_experts) * one + router);
       p.mlp_active = dense + ml * ((c.experts_active + c.shared_experts) * one + router);
@@ -288,11 +294,18 @@ rl_status rl_model_params(const rl_model *m, rl_param_count *out, rl_error *err)
     /* what a token multiplies: attention, MLP, the output layer (the tied
      * table is multiplied there); not the gathered embedding rows nor the
      * norms' gains */
-    p.matmul_active = p.attention + p.mlp_active + out_layer;
+    p.matmul_active = p.attention + p.mlp_active + out_layer -
+                      (c.experts > 0 && c.router_bias ? (L - c.dense_layers) * c.experts : 0);
     p.derived = 1;
   }
   *out = p;
   return RL_OK;
+}
+
+int32_t rl_model_kv_dtype(const rl_model *m, int32_t act_dtype) {
+  if (act_dtype >= 0) return act_dtype;
+  if (!m) return RL_BF16;
+  return rl_dtype_bytes(m->dtype) < 2 ? RL_BF16 : m->dtype;
 }
 
 rl_status rl_model_kv_bytes_per_token(const rl_model *m, int32_t kv_dtype, double *out,
@@ -474,6 +487,18 @@ static void hf_names(const rli_json *o, const rli_json *root, const char *id, rl
     int32_t v;
     if (rl_dtype_parse(dt, &v, NULL) == RL_OK) m.dtype = v;
   }
+  /* an FP8 checkpoint (DeepSeek-V3; transformers' FineGrainedFP8Config and
+   * FbgemmFp8Config: quant_method "fp8", "fbgemm_fp8") stores its weights
+   * in fp8; torch_dtype is then the activations' format, which the KV
+   * cache defaults to (rl_model_kv_dtype: bf16 for a narrower dtype) */
+  const rli_json *qc = rli_json_get(o, "quantization_config");
+  if (!qc) qc = rli_json_get(root, "quantization_config");
+  const char *qm = qc && qc->type == RLI_JSON_OBJ ? get_str(qc, "quant_method") : NULL;
+  if (qm && (rli_strcasecmp(qm, "fp8") == 0 || rli_strcasecmp(qm, "fbgemm_fp8") == 0)) m.dtype = RL_FP8;
+  /* DeepSeek-V3's routers add e_score_correction_bias (one per expert) to
+   * the scores they choose by (topk_method noaux_tc, modeling_deepseek.py) */
+  const char *topk = get_str(o, "topk_method");
+  m.router_bias = topk && rli_strcasecmp(topk, "noaux_tc") == 0 && m.experts > 1;
   rli_strlcpy(m.id, id ? id : (type ? type : "config.json"), sizeof m.id);
   const rli_json *arch = rli_json_get(root, "architectures");
   if (arch && arch->type == RLI_JSON_ARR && arch->n > 0 && arch->kids[0].type == RLI_JSON_STR)

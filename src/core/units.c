@@ -204,3 +204,23 @@ size_t rl_format_quantity(double value, rl_unit unit, char *buf, size_t cap) {
     rli_out_printf(&o, "%s", num);
   return rli_out_end(&o);
 }
+
+rl_status rl_parse_tokens(const char *text, double *out, rl_error *err) {
+  double v;
+  TRY(rl_parse_quantity(text, RL_UNIT_COUNT, &v, err));
+  /* rl_parse_quantity took the whole text: its prefix follows the number */
+  char *end = NULL;
+  strtod(text, &end);
+  const char *p = end;
+  while (*p == ' ') p++;
+  static const char dec[] = "kKMGTPE";
+  const char *k = *p ? strchr(dec, *p) : NULL;
+  if (k && p[1] != 'i') {
+    int i = (int)(k - dec) - (k > dec); /* k and K: 10^3 */
+    double n = v / pow(1e3, i + 1), bin = n * pow(1024.0, i + 1);
+    return rli_fail(err, RL_EPARSE, "'%s' is ambiguous for tokens: write %.17g (%.15g%ci) or %.17g", text, bin, n,
+                    *p == 'k' ? 'K' : *p, v);
+  }
+  *out = v;
+  return RL_OK;
+}
