@@ -45,12 +45,12 @@ static size_t show_json(void *arg, char *buf, size_t cap) {
 }
 
 /* Built-in model i, its parameter count and KV cache per token (B, in
- * its own format). */
+ * the format the cache defaults to: rl_model_kv_dtype). */
 static double builtin(int32_t i, rl_model *m, rl_param_count *p) {
   double kv = 0;
   rl_model_get(i, m);
   rl_model_params(m, p, NULL);
-  rl_model_kv_bytes_per_token(m, m->dtype, &kv, NULL);
+  rl_model_kv_bytes_per_token(m, rl_model_kv_dtype(m, -1), &kv, NULL);
   return kv;
 }
 
@@ -93,14 +93,15 @@ static void list_text(cli_ctx *ctx) {
     if (m.experts > 0) snprintf(c[8], 64, "%.0f x%.0f", m.d_ff, m.experts);
     else snprintf(c[8], 64, "%.0f", m.d_ff);
     snprintf(c[9], 64, "%.0f", m.vocab);
-    snprintf(c[10], 64, "%s %s", CLI_Q(kv, RL_UNIT_BYTES), rl_dtype_name(m.dtype));
+    snprintf(c[10], 64, "%s %s", CLI_Q(kv, RL_UNIT_BYTES), rl_dtype_name(rl_model_kv_dtype(&m, -1)));
     const char *cells[11] = {m.id, m.name, c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10]};
     cli_table_row(t, cells);
   }
   cli_table_print(ctx, t);
   cli_table_free(t);
   fprintf(ctx->out, "\nparams: derived from each configuration (roofline model show ID for the parts);\n"
-                    "published: the source's count; KV/token in the published format.\n");
+                    "published: the source's count; KV/token in the activations' format (an fp8\n"
+                    "checkpoint's cache in bf16; --kv-dtype on `model show` for another).\n");
 }
 
 static int list(cli_ctx *ctx) {
