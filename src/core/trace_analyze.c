@@ -455,26 +455,41 @@ const rl_trace_coll *rl_trace_colls(const rl_trace *t, int32_t *n) {
   return t ? t->colls : NULL;
 }
 
-rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
-                           rl_error *err) {
-  if (!t || !hw || !out) return rli_fail(err, RL_EINVAL, "no trace or no device");
-  if (t->nk == 0) return rli_fail(err, RL_EPARSE, "the trace holds no GPU kernels");
-  if (t->kfail) return rli_fail(err, RL_ENOMEM, "out of memory after %zu kernels", t->nk);
-  rli_trace_free_analysis(t);
-  memset(out, 0, sizeof *out);
-  rl_status tst = rli_trace_tidy_timeline(t, &out->overlapping, &out->overlap_s, err);
-  if (tst) return tst;
-  out->duplicates = t->dups;
-  out->duplicate_s = t->dup_s;
-  out->ends_before_start = t->backwards;
-  out->launch_overhead_s = t->overhead;
-  out->no_shapes = t->no_shapes;
+/* The state of one analysis (rl_trace_analyze), through its steps below. */
+typedef struct an {
+  rl_trace *t;
+  const rl_hw *hw;
+  rl_trace_summary *out;
+  double floor_s, factor;
+  /* the cost of a kernel of a multi-kernel op, of a kernel without an op,
+   * and the row name of kernels launched before the profiling window */
+  uint32_t shared, nolink, prewin;
+  /* per op instance: its kernels, their time, the timed ones */
+  int64_t *inst_n, *inst_timed;
+  double *inst_t;
+  /* per cost: the regime an execution of it is in, and why it is unknown */
+  int8_t *regime, *reason;
+  uint32_t nregime;
+  double unc[RL_REASON_COUNT]; /* time not covered, by reason */
+  group *kg, *og; /* the kernel groups and the op groups */
+  size_t nkg, nog, capk, capo;
+  tmap km, om;
+  int32_t *devs;  /* the distinct devices of the timed kernels, sorted */
+  size_t ndevs, capdevs;
+  int many_devs;  /* past RLI_MAX_DEVS (or out of memory): found by a sort */
+  size_t niv;     /* timed kernels */
+  int in_order;   /* the timed kernels come by start */
+  uint32_t *iv;   /* timed kernels by (start, end), when not in order */
+} an;
+
+/* The floor: the launch overhead; ncu times each kernel alone: its floor
+ * is the shortest launch of the export (measured at the profiled clock),
+ * at most the overhead. */
+static void an_floor(rl_trace *t, rl_trace_summary *out) {
   out->floor_s = t->overhead;
   out->floor_source = t->overhead_given ? "the launch overhead given (--overhead)"
                                         : "the default launch overhead (He 2022: a few us)";
   if (t->no_timeline && !t->overhead_given) {
-    /* ncu times each kernel alone: its floor is the shortest launch of the
-     * export (measured at the profiled clock), at most the overhead */
     double shortest = -1;
     for (size_t i = 0; i < t->nk; i++)
       if (kat(t, i)->dur_s > 0 && (shortest < 0 || kat(t, i)->dur_s < shortest)) shortest = kat(t, i)->dur_s;
@@ -483,61 +498,76 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
       out->floor_source = "the shortest launch in the export (measured by Nsight Compute)";
     }
   }
-  double floor_s = out->floor_s;
-  double factor = tensor_factor(t, hw);
-  rl_status st = RL_OK;
-  uint32_t shared = rli_trace_cost_why(t, "its op launched several kernels: the op's F and Q "
-                                         "are on the op's row, not split between them");
-  uint32_t nolink = rli_trace_cost_reason(t, RL_REASON_NO_OP, "no launching op is known for it");
-  uint32_t prewin = why_text(t, "(kernels launched before the profiling window)");
-  int64_t *inst_n = calloc(t->ninst ? t->ninst : 1, sizeof *inst_n);
-  double *inst_t = calloc(t->ninst ? t->ninst : 1, sizeof *inst_t);
-  int64_t *inst_timed = calloc(t->ninst ? t->ninst : 1, sizeof *inst_timed);
-  uint32_t *iv = NULL; /* timed kernels by (start, end), when not in order */
-  int32_t *devs = NULL;
-  size_t ndevs = 0, capdevs = 0;
-  /* per cost: the regime an execution of it is in, and why it is unknown */
-  int8_t *regime = malloc(t->ncost + 2);
-  int8_t *reason = malloc(t->ncost + 2);
-  double unc[RL_REASON_COUNT] = {0};
-  group *kg = NULL, *og = NULL;
-  size_t nkg = 0, nog = 0, capk = 0, capo = 0;
-  tmap km = {NULL, 0}, om = {NULL, 0};
-  if (!inst_n || !inst_t || !inst_timed || !regime || !reason ||
-      shared == RLI_NONE || nolink == RLI_NONE || prewin == RLI_NONE) {
-    st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
-    goto done;
-  }
-  uint32_t nregime = t->ncost;
-  for (uint32_t c = 0; c < nregime; c++) {
+}
+
+/* Per cost: the regime of one execution, or why it is unknown. */
+static void an_regimes(an *a) {
+  rl_trace *t = a->t;
+  a->nregime = t->ncost;
+  for (uint32_t c = 0; c < a->nregime; c++) {
     cost_eval e;
-    eval_cost(t, hw, &t->cost[c], factor, &e);
-    regime[c] = (int8_t)(!e.known ? -1
-                         : (floor_s > 0 && e.bound_t < floor_s) ? RL_BOUND_OVERHEAD
-                         : t->cost[c].roof == RLI_ROOF_NET ? RL_BOUND_NETWORK
-                         : e.compute_t >= e.memory_t ? RL_BOUND_COMPUTE
-                                                     : RL_BOUND_MEMORY);
-    reason[c] = (int8_t)(e.known ? -1 : e.reason >= 0 && e.reason < RL_REASON_COUNT
-                                            ? e.reason : RL_REASON_OTHER);
+    eval_cost(t, a->hw, &t->cost[c], a->factor, &e);
+    a->regime[c] = (int8_t)(!e.known ? -1
+                            : (a->floor_s > 0 && e.bound_t < a->floor_s) ? RL_BOUND_OVERHEAD
+                            : t->cost[c].roof == RLI_ROOF_NET ? RL_BOUND_NETWORK
+                            : e.compute_t >= e.memory_t ? RL_BOUND_COMPUTE
+                                                        : RL_BOUND_MEMORY);
+    a->reason[c] = (int8_t)(e.known ? -1 : e.reason >= 0 && e.reason < RL_REASON_COUNT
+                                               ? e.reason : RL_REASON_OTHER);
   }
-  /* a kernel with its own cost (counters, a collective's size) is its own
-   * op instance */
+}
+
+/* Per op instance: its kernels and their time (a kernel with its own cost,
+ * counters or a collective's size, is its own op instance), and its op. */
+static void an_insts(an *a) {
+  rl_trace *t = a->t;
   for (size_t i = 0; i < t->nk; i++) {
     const kst *k = kat(t, i);
     if (k->inst != RLI_NONE && k->inst < t->ninst && k->cost == RLI_NONE) {
-      inst_n[k->inst]++;
+      a->inst_n[k->inst]++;
       if (k->dur_s >= 0) {
-        inst_t[k->inst] += k->dur_s;
-        inst_timed[k->inst]++;
+        a->inst_t[k->inst] += k->dur_s;
+        a->inst_timed[k->inst]++;
       }
       t->inst[k->inst].op = (uint32_t)t->nop.key[k->no];
     }
   }
-  size_t niv = 0;
-  int in_order = 1; /* the timed kernels come by start */
-  int many_devs = 0;
+}
+
+/* A timed kernel in the summary's times: GPU, copies, collectives, covered
+ * or not (by reason), and its regime's; the devices, and whether the timed
+ * kernels come by start. rc: the cost it counts under (kernel_rc). */
+static void an_timed(an *a, const rli_kernel *k, uint32_t rc, int coll, double *prev_s) {
+  rl_trace *t = a->t;
+  rl_trace_summary *out = a->out;
+  out->gpu_time_s += k->dur_s;
+  if (k->kind != RLI_K_KERNEL) out->copy_s += k->dur_s;
+  if (coll) out->collective_s += k->dur_s;
+  out->has_time = 1;
+  if (a->niv && k->start_s < *prev_s) a->in_order = 0;
+  *prev_s = k->start_s;
+  a->niv++;
+  if (!a->many_devs && !dev_add(&a->devs, &a->ndevs, &a->capdevs, k->device)) a->many_devs = 1;
+  int r = rc < t->ncost ? a->regime[rc] : -1;
+  if (r >= 0) out->covered_s += k->dur_s;
+  else a->unc[rc < t->ncost ? a->reason[rc] : RL_REASON_OTHER] += k->dur_s;
+  if (k->dur_s < a->floor_s) r = -2;
+  if (r == -2) { out->short_s += k->dur_s; out->overhead_s += k->dur_s; }
+  else if (r == RL_BOUND_OVERHEAD) out->overhead_s += k->dur_s;
+  else if (r == RL_BOUND_COMPUTE) out->compute_s += k->dur_s;
+  else if (r == RL_BOUND_MEMORY) out->memory_s += k->dur_s;
+  else if (r == RL_BOUND_NETWORK) out->network_s += k->dur_s;
+  else out->unknown_s += k->dur_s;
+}
+
+/* Each kernel into its group (its name and op, and cost; ncu: one row per
+ * launch, each with its own counters, grid and clock), a kernel without
+ * an op instance into its op's group too; the summary's counts. */
+static rl_status an_kernels(an *a, rl_error *err) {
+  rl_trace *t = a->t;
+  rl_trace_summary *out = a->out;
+  a->in_order = 1;
   double prev_s = 0;
-  /* ncu: one row per launch (each has its own counters, grid and clock) */
   int per_launch = t->nlaunch == t->nk && t->nk < RLI_NONE;
   for (size_t i = 0; i < t->nk; i++) {
     rli_kernel kk, *k = &kk;
@@ -547,16 +577,16 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
      * row; an op without F and Q lends its kernels its reason */
     uint32_t ic = has_inst ? t->inst[k->inst].cost : RLI_NONE;
     uint32_t cost = k->cost != RLI_NONE ? k->cost
-                    : has_inst ? (inst_n[k->inst] == 1 || ic >= t->ncost || regime[ic] < 0 ? ic
-                                                                                         : shared)
-                               : nolink;
-    uint32_t rc = kernel_rc(t, k, nolink);
+                    : has_inst ? (a->inst_n[k->inst] == 1 || ic >= t->ncost || a->regime[ic] < 0
+                                      ? ic : a->shared)
+                               : a->nolink;
+    uint32_t rc = kernel_rc(t, k, a->nolink);
     /* kernels launched before the window: one row, said as such */
-    uint32_t gname = cost < t->ncost && regime[cost] < 0 && reason[cost] == RL_REASON_PRE_WINDOW
-                         ? prewin : k->name;
-    group *x = group_at(&kg, &nkg, &capk, &km, gname, k->op, cost,
+    uint32_t gname = cost < t->ncost && a->regime[cost] < 0 && a->reason[cost] == RL_REASON_PRE_WINDOW
+                         ? a->prewin : k->name;
+    group *x = group_at(&a->kg, &a->nkg, &a->capk, &a->km, gname, k->op, cost,
                         per_launch ? (uint32_t)i : RLI_NONE);
-    if (!x) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
+    if (!x) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
     x->count++;
     x->kernels++;
     if (k->kind == RLI_K_KERNEL) out->kernels++;
@@ -566,82 +596,88 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
     if (k->dur_s >= 0) {
       x->time += k->dur_s;
       x->timed++;
-      out->gpu_time_s += k->dur_s;
-      if (k->kind != RLI_K_KERNEL) out->copy_s += k->dur_s;
-      if (coll) out->collective_s += k->dur_s;
-      out->has_time = 1;
-      if (niv && k->start_s < prev_s) in_order = 0;
-      prev_s = k->start_s;
-      niv++;
-      if (!many_devs && !dev_add(&devs, &ndevs, &capdevs, k->device)) many_devs = 1;
-      int r = rc < t->ncost ? regime[rc] : -1;
-      if (r >= 0) out->covered_s += k->dur_s;
-      else unc[rc < t->ncost ? reason[rc] : RL_REASON_OTHER] += k->dur_s;
-      if (k->dur_s < floor_s) r = -2;
-      if (r == -2) { out->short_s += k->dur_s; out->overhead_s += k->dur_s; }
-      else if (r == RL_BOUND_OVERHEAD) out->overhead_s += k->dur_s;
-      else if (r == RL_BOUND_COMPUTE) out->compute_s += k->dur_s;
-      else if (r == RL_BOUND_MEMORY) out->memory_s += k->dur_s;
-      else if (r == RL_BOUND_NETWORK) out->network_s += k->dur_s;
-      else out->unknown_s += k->dur_s;
+      an_timed(a, k, rc, coll, &prev_s);
     }
     if (!has_inst) {
       /* copies are their own ops: the op that asked for one (copy_, a
        * backward op's memset) has its own row for its kernels */
-      group *y = group_at(&og, &nog, &capo, &om, k->kind != RLI_K_KERNEL ? k->name : k->op,
-                          RLI_NONE, k->cost != RLI_NONE ? k->cost : nolink, RLI_NONE);
-      if (!y) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
+      group *y = group_at(&a->og, &a->nog, &a->capo, &a->om, k->kind != RLI_K_KERNEL ? k->name : k->op,
+                          RLI_NONE, k->cost != RLI_NONE ? k->cost : a->nolink, RLI_NONE);
+      if (!y) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
       y->count++;
       y->kernels++;
       if (k->dur_s >= 0) { y->time += k->dur_s; y->timed++; }
     }
   }
+  return RL_OK;
+}
+
+/* The coverage, and the time not covered by reason, most first. */
+static void an_uncovered(an *a) {
+  rl_trace_summary *out = a->out;
   out->coverage = out->gpu_time_s > 0 ? out->covered_s / out->gpu_time_s : 0;
   for (int r = 0; r < RL_REASON_COUNT; r++)
-    if (unc[r] > 0) {
+    if (a->unc[r] > 0) {
       out->uncovered[out->n_uncovered].reason = r;
-      out->uncovered[out->n_uncovered++].time_s = unc[r];
+      out->uncovered[out->n_uncovered++].time_s = a->unc[r];
     }
   qsort(out->uncovered, (size_t)out->n_uncovered, sizeof out->uncovered[0], cmp_uncov);
+}
+
+/* The op instances that launched kernels into their ops' groups. */
+static rl_status an_op_groups(an *a, rl_error *err) {
+  rl_trace *t = a->t;
   for (uint32_t i = 0; i < t->ninst; i++) {
-    if (!inst_n[i]) continue;
-    group *y = group_at(&og, &nog, &capo, &om, t->inst[i].op, RLI_NONE, t->inst[i].cost, RLI_NONE);
-    if (!y) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
+    if (!a->inst_n[i]) continue;
+    group *y = group_at(&a->og, &a->nog, &a->capo, &a->om, t->inst[i].op, RLI_NONE, t->inst[i].cost, RLI_NONE);
+    if (!y) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
     y->count++;
-    y->kernels += inst_n[i];
-    y->time += inst_t[i];
-    y->timed += inst_timed[i];
+    y->kernels += a->inst_n[i];
+    y->time += a->inst_t[i];
+    y->timed += a->inst_timed[i];
   }
-  /* the devices: distinct ids among the timed kernels */
-  if (many_devs) {
-    free(devs);
-    devs = malloc(sizeof *devs * (niv ? niv : 1));
-    if (!devs) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
-    ndevs = 0;
+  return RL_OK;
+}
+
+/* The devices: distinct ids among the timed kernels (by a sort when there
+ * were too many to keep as they came). */
+static rl_status an_devices(an *a, rl_error *err) {
+  rl_trace *t = a->t;
+  if (a->many_devs) {
+    free(a->devs);
+    a->devs = malloc(sizeof *a->devs * (a->niv ? a->niv : 1));
+    if (!a->devs) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+    a->ndevs = 0;
     for (size_t i = 0; i < t->nk; i++)
-      if (kat(t, i)->dur_s >= 0) devs[ndevs++] = (int32_t)(uint32_t)(t->dsk.key[kat(t, i)->dsk] >> 32);
-    qsort(devs, ndevs, sizeof *devs, cmp_i32);
+      if (kat(t, i)->dur_s >= 0) a->devs[a->ndevs++] = (int32_t)(uint32_t)(t->dsk.key[kat(t, i)->dsk] >> 32);
+    qsort(a->devs, a->ndevs, sizeof *a->devs, cmp_i32);
     size_t w = 0;
-    for (size_t i = 0; i < ndevs; i++)
-      if (i == 0 || devs[i] != devs[i - 1]) devs[w++] = devs[i];
-    ndevs = w;
+    for (size_t i = 0; i < a->ndevs; i++)
+      if (i == 0 || a->devs[i] != a->devs[i - 1]) a->devs[w++] = a->devs[i];
+    a->ndevs = w;
   }
-  out->devices = (int32_t)ndevs;
-  /* busy time: the union of the kernel intervals of all devices (the time
-   * some GPU of the trace was busy), so busy + idle = span; in start order
-   * (any order of equal starts gives the same union), through an index
-   * sorted by (start, end) when the kernels do not come so */
-  if (!in_order) {
-    iv = rli_kwide(t) ? malloc(sizeof *iv * niv) : NULL;
-    if (!iv) { st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis"); goto done; }
+  a->out->devices = (int32_t)a->ndevs;
+  return RL_OK;
+}
+
+/* busy time: the union of the kernel intervals of all devices (the time
+ * some GPU of the trace was busy), so busy + idle = span; in start order
+ * (any order of equal starts gives the same union), through an index
+ * sorted by (start, end) when the kernels do not come so */
+static rl_status an_busy(an *a, rl_error *err) {
+  rl_trace *t = a->t;
+  rl_trace_summary *out = a->out;
+  size_t niv = a->niv;
+  if (!a->in_order) {
+    a->iv = rli_kwide(t) ? malloc(sizeof *a->iv * niv) : NULL;
+    if (!a->iv) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
     size_t n = 0;
     for (size_t i = 0; i < t->nk; i++)
-      if (t->kw[i].dur_s >= 0) iv[n++] = (uint32_t)i;
-    if (!rli_sort_idx(iv, niv, cmp_ivl_idx, t)) {
-      st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
-      goto done;
-    }
+      if (t->kw[i].dur_s >= 0) a->iv[n++] = (uint32_t)i;
+    if (!rli_sort_idx(a->iv, niv, cmp_ivl_idx, t))
+      return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
   }
+  const uint32_t *iv = a->iv;
   double first = 0, last = 0;
   if (niv) {
     double cs = 0, ce = 0;
@@ -674,33 +710,87 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   } else {
     out->span_s = out->busy_s = out->idle_s = out->busy_share = 0;
   }
-  /* rows */
-  st = build_rows(t, hw, factor, floor_s, kg, nkg, 0, &t->rows[0], &t->nrows[0], err);
+  return RL_OK;
+}
+
+/* The tables: rows by kernel and by op, the collectives, the gain, the
+ * fusion candidates. */
+static rl_status an_tables(an *a, rl_error *err) {
+  rl_trace *t = a->t;
+  rl_trace_summary *out = a->out;
+  rl_status st = build_rows(t, a->hw, a->factor, a->floor_s, a->kg, a->nkg, 0, &t->rows[0], &t->nrows[0], err);
   if (st == RL_OK)
-    st = build_rows(t, hw, factor, floor_s, og, nog, 1, &t->rows[1], &t->nrows[1], err);
-  if (st == RL_OK) st = build_colls(t, hw, nolink, floor_s, err);
+    st = build_rows(t, a->hw, a->factor, a->floor_s, a->og, a->nog, 1, &t->rows[1], &t->nrows[1], err);
+  if (st == RL_OK) st = build_colls(t, a->hw, a->nolink, a->floor_s, err);
   if (st == RL_OK)
     for (int32_t i = 0; i < t->nrows[0]; i++)
       if (t->rows[0][i].has_cost && t->rows[0][i].has_time) out->gain_s += t->rows[0][i].gain_s;
   if (st == RL_OK)
-    st = rli_trace_find_fusions(t, regime, nregime, floor_s, devs, ndevs, &out->fusion_s, err);
-done:
-  kwide_free(t);
-  if (st == RL_OK && t->kfail) st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
-  free(inst_n);
-  free(inst_t);
-  free(inst_timed);
-  free(iv);
-  free(devs);
-  free(regime);
-  free(reason);
-  free(kg);
-  free(og);
-  free(km.slot);
-  free(om.slot);
+    st = rli_trace_find_fusions(t, a->regime, a->nregime, a->floor_s, a->devs, a->ndevs, &out->fusion_s, err);
   return st;
 }
 
+rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
+                           rl_error *err) {
+  if (!t || !hw || !out) return rli_fail(err, RL_EINVAL, "no trace or no device");
+  if (t->nk == 0) return rli_fail(err, RL_EPARSE, "the trace holds no GPU kernels");
+  if (t->kfail) return rli_fail(err, RL_ENOMEM, "out of memory after %zu kernels", t->nk);
+  rli_trace_free_analysis(t);
+  memset(out, 0, sizeof *out);
+  rl_status tst = rli_trace_tidy_timeline(t, &out->overlapping, &out->overlap_s, err);
+  if (tst) return tst;
+  out->duplicates = t->dups;
+  out->duplicate_s = t->dup_s;
+  out->ends_before_start = t->backwards;
+  out->launch_overhead_s = t->overhead;
+  out->no_shapes = t->no_shapes;
+  an_floor(t, out);
+  an a;
+  memset(&a, 0, sizeof a);
+  a.t = t;
+  a.hw = hw;
+  a.out = out;
+  a.floor_s = out->floor_s;
+  a.factor = tensor_factor(t, hw);
+  rl_status st = RL_OK;
+  a.shared = rli_trace_cost_why(t, "its op launched several kernels: the op's F and Q "
+                                   "are on the op's row, not split between them");
+  a.nolink = rli_trace_cost_reason(t, RL_REASON_NO_OP, "no launching op is known for it");
+  a.prewin = why_text(t, "(kernels launched before the profiling window)");
+  a.inst_n = calloc(t->ninst ? t->ninst : 1, sizeof *a.inst_n);
+  a.inst_t = calloc(t->ninst ? t->ninst : 1, sizeof *a.inst_t);
+  a.inst_timed = calloc(t->ninst ? t->ninst : 1, sizeof *a.inst_timed);
+  a.regime = malloc(t->ncost + 2);
+  a.reason = malloc(t->ncost + 2);
+  if (!a.inst_n || !a.inst_t || !a.inst_timed || !a.regime || !a.reason ||
+      a.shared == RLI_NONE || a.nolink == RLI_NONE || a.prewin == RLI_NONE) {
+    st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+    goto done;
+  }
+  an_regimes(&a);
+  an_insts(&a);
+  if ((st = an_kernels(&a, err)) != RL_OK) goto done;
+  an_uncovered(&a);
+  if ((st = an_op_groups(&a, err)) != RL_OK) goto done;
+  if ((st = an_devices(&a, err)) != RL_OK) goto done;
+  if ((st = an_busy(&a, err)) != RL_OK) goto done;
+  st = an_tables(&a, err);
+done:
+  kwide_free(t);
+  if (st == RL_OK && t->kfail) st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+  free(a.inst_n);
+  free(a.inst_t);
+  free(a.inst_timed);
+  free(a.iv);
+  free(a.devs);
+  free(a.regime);
+  free(a.reason);
+  free(a.kg);
+  free(a.og);
+  free(a.km.slot);
+  free(a.om.slot);
+  return st;
+}
 const rl_trace_row *rl_trace_rows(const rl_trace *t, int32_t group_by, int32_t *n) {
   if (n) *n = 0;
   if (!t || group_by < 0 || group_by > 1) return NULL;

@@ -520,6 +520,129 @@ static void parse_cc(ncu *n, const char *s) {
   }
 }
 
+/* The columns of the header the reader uses; -1 absent. */
+typedef struct cols {
+  int name, mname, unit, val, cc;
+  int n; /* fields in the header */
+} cols;
+
+/* 1. the header: the first record whose first field is "ID" */
+static rl_status find_header(ncu *n) {
+  rl_status st = RL_OK;
+  int64_t skipped = 0;
+  for (;;) {
+    int r = record(&n->c, &st);
+    if (r < 0) return st;
+    if (r == 0)
+      return rli_fail(n->c.err, RL_EPARSE,
+                      "%s: line %lld: no Nsight Compute header (a line starting with \"ID\") in "
+                      "%lld lines: not an ncu --csv export",
+                      n->c.src->label, (long long)n->c.line, (long long)skipped);
+    if (!strcmp(fld(&n->c, 0), "ID")) return RL_OK;
+    skipped++;
+  }
+}
+
+/* A raw page (--page raw): one row per launch and a column per metric,
+ * the column names in the header and their units in the row after it
+ * (or no units row: base units). */
+static rl_status read_raw(ncu *n, const cols *k) {
+  rl_error *err = n->c.err;
+  const char *label = n->c.src->label;
+  int ncols = k->n;
+  rl_status st = RL_OK;
+  /* keep the column names, then read the units row */
+  char **names = calloc((size_t)ncols, sizeof *names);
+  char **units = calloc((size_t)ncols, sizeof *units);
+  if (!names || !units) { free(names); free(units); return rli_fail(err, RL_ENOMEM, "out of memory"); }
+  for (int i = 0; i < ncols; i++) names[i] = strdup(fld(&n->c, i));
+  for (int i = 0; i < ncols; i++)
+    if (!names[i]) {
+      for (int j = 0; j < ncols; j++) free(names[j]);
+      free(names);
+      free(units);
+      return rli_fail(err, RL_ENOMEM, "%s: out of memory", label);
+    }
+  int r = record(&n->c, &st);
+  if (r <= 0) {
+    if (r == 0) st = rli_fail(err, RL_EPARSE, "%s: line %lld: the raw page ends after its header "
+                              "(no units row, no launches)", label, (long long)n->c.line);
+    for (int i = 0; i < ncols; i++) free(names[i]);
+    free(names);
+    free(units);
+    return st;
+  }
+  for (int i = 0; i < ncols; i++) units[i] = strdup(fld(&n->c, i));
+  for (int i = 0; i < ncols; i++)
+    if (!units[i]) units[i] = NULL; /* treated as no unit below */
+  if (fld(&n->c, 0)[0] != 0) {
+    /* no units row: this row is a launch; treat units as base */
+    for (int i = 0; i < ncols; i++) { free(units[i]); units[i] = NULL; }
+    goto raw_row;
+  }
+  for (;;) {
+    r = record(&n->c, &st);
+    if (r < 0) break;
+    if (r == 0) break;
+  raw_row:
+    if (!strncmp(fld(&n->c, 0), "==", 2) || (n->c.noff == 1 && !fld(&n->c, 0)[0])) continue;
+    n->rows++;
+    if ((int)n->c.noff < ncols) {
+      st = rli_fail(err, RL_EPARSE, "%s: line %lld: %zu fields where the header has %d",
+                    label, (long long)n->c.line, n->c.noff, ncols);
+      break;
+    }
+    if (start_launch(n, fld(&n->c, 0), fld(&n->c, k->name)) < 0) { st = RL_EPARSE; break; }
+    if (k->cc >= 0) parse_cc(n, fld(&n->c, k->cc));
+    int bad = 0;
+    for (int i = 0; i < ncols && !bad; i++)
+      if (metric(n, names[i], units[i] ? units[i] : "", fld(&n->c, i)) < 0) bad = 1;
+    if (bad) { st = RL_EPARSE; break; }
+    if ((st = emit(n)) != RL_OK) break;
+  }
+  for (int i = 0; i < ncols; i++) { free(names[i]); free(units[i]); }
+  free(names);
+  free(units);
+  return st;
+}
+
+/* A details page (the default --page details): one row per metric of a
+ * launch (ID, Kernel Name, Metric Name, Metric Unit, Metric Value), the
+ * rows of one launch together. */
+static rl_status read_details(ncu *n, const cols *k) {
+  rl_error *err = n->c.err;
+  const char *label = n->c.src->label;
+  rl_status st = RL_OK;
+  int64_t cur_id = -1;
+  for (;;) {
+    int r = record(&n->c, &st);
+    if (r < 0) return st;
+    if (r == 0) break;
+    if (!strncmp(fld(&n->c, 0), "==", 2) || (n->c.noff == 1 && !fld(&n->c, 0)[0])) continue;
+    n->rows++;
+    if ((int)n->c.noff <= k->val)
+      return rli_fail(err, RL_EPARSE, "%s: line %lld: %zu fields, too few for a metric row of "
+                      "the %d-column header", label, (long long)n->c.line, n->c.noff, k->n);
+    const char *idt = fld(&n->c, 0);
+    char *end;
+    double idv = strtod(idt, &end);
+    if (end == idt || *end)
+      return rli_fail(err, RL_EPARSE, "%s: line %lld: ID '%.30s' is not a launch number",
+                      label, (long long)n->c.line, idt);
+    if (!n->have || (int64_t)idv != cur_id) {
+      if ((st = emit(n)) != RL_OK) return st;
+      if (start_launch(n, idt, fld(&n->c, k->name)) < 0) return RL_EPARSE;
+      cur_id = (int64_t)idv;
+    }
+    if (k->cc >= 0) parse_cc(n, fld(&n->c, k->cc));
+    const char *mn = fld(&n->c, k->mname);
+    if (!*mn) continue; /* a rule row */
+    if (metric(n, mn, k->unit >= 0 ? fld(&n->c, k->unit) : "", fld(&n->c, k->val)) < 0)
+      return RL_EPARSE;
+  }
+  return emit(n);
+}
+
 rl_status rli_read_ncu(rl_trace *t, rli_src *s, rl_error *err) {
   rl_error scratch;
   if (!err) err = &scratch;
@@ -531,132 +654,23 @@ rl_status rli_read_ncu(rl_trace *t, rli_src *s, rl_error *err) {
   n->c.cap = 1u << 18;
   n->c.buf = malloc(n->c.cap);
   rl_status st = RL_OK;
-  int *cols = NULL;
   if (!n->c.buf) { st = rli_fail(err, RL_ENOMEM, "%s: out of memory", s->label); goto out; }
-  /* 1. the header: the first record whose first field is "ID" */
-  int64_t skipped = 0;
-  for (;;) {
-    int r = record(&n->c, &st);
-    if (r < 0) goto out;
-    if (r == 0) {
-      st = rli_fail(err, RL_EPARSE,
-                    "%s: line %lld: no Nsight Compute header (a line starting with \"ID\") in "
-                    "%lld lines: not an ncu --csv export",
-                    s->label, (long long)n->c.line, (long long)skipped);
-      goto out;
-    }
-    if (!strcmp(fld(&n->c, 0), "ID")) break;
-    skipped++;
-  }
+  if ((st = find_header(n)) != RL_OK) goto out;
   int64_t hline = n->c.line;
-  int c_name = col(&n->c, "Kernel Name"), c_mname = col(&n->c, "Metric Name");
-  int c_unit = col(&n->c, "Metric Unit"), c_val = col(&n->c, "Metric Value");
-  int c_cc = col(&n->c, "CC");
-  int ncols = (int)n->c.noff;
-  if (c_name < 0) {
+  cols k = {col(&n->c, "Kernel Name"), col(&n->c, "Metric Name"), col(&n->c, "Metric Unit"),
+            col(&n->c, "Metric Value"), col(&n->c, "CC"), (int)n->c.noff};
+  if (k.name < 0) {
     st = rli_fail(err, RL_EPARSE, "%s: line %lld: the header has no \"Kernel Name\" column: not "
                   "an ncu --csv export", s->label, (long long)hline);
     goto out;
   }
-  int details = c_mname >= 0 && c_val >= 0;
-  if ((c_mname >= 0) != (c_val >= 0)) {
+  if ((k.mname >= 0) != (k.val >= 0)) {
     st = rli_fail(err, RL_EPARSE, "%s: line %lld: a details-page header needs both \"Metric "
                   "Name\" and \"Metric Value\"", s->label, (long long)hline);
     goto out;
   }
-  char **names = NULL;
-  char **units = NULL;
-  if (!details) {
-    /* raw page: keep the column names, then read the units row */
-    names = calloc((size_t)ncols, sizeof *names);
-    units = calloc((size_t)ncols, sizeof *units);
-    if (!names || !units) { free(names); free(units); st = rli_fail(err, RL_ENOMEM, "out of memory"); goto out; }
-    for (int i = 0; i < ncols; i++) names[i] = strdup(fld(&n->c, i));
-    for (int i = 0; i < ncols; i++)
-      if (!names[i]) {
-        for (int j = 0; j < ncols; j++) free(names[j]);
-        free(names);
-        free(units);
-        st = rli_fail(err, RL_ENOMEM, "%s: out of memory", s->label);
-        goto out;
-      }
-    int r = record(&n->c, &st);
-    if (r <= 0) {
-      if (r == 0) st = rli_fail(err, RL_EPARSE, "%s: line %lld: the raw page ends after its header "
-                                "(no units row, no launches)", s->label, (long long)n->c.line);
-      for (int i = 0; i < ncols; i++) free(names[i]);
-      free(names);
-      free(units);
-      goto out;
-    }
-    for (int i = 0; i < ncols; i++) units[i] = strdup(fld(&n->c, i));
-    for (int i = 0; i < ncols; i++)
-      if (!units[i]) units[i] = NULL; /* treated as no unit below */
-    if (fld(&n->c, 0)[0] != 0) {
-      /* no units row: this row is a launch; treat units as base */
-      for (int i = 0; i < ncols; i++) { free(units[i]); units[i] = NULL; }
-      goto raw_row;
-    }
-    for (;;) {
-      r = record(&n->c, &st);
-      if (r < 0) break;
-      if (r == 0) break;
-    raw_row:
-      if (!strncmp(fld(&n->c, 0), "==", 2) || (n->c.noff == 1 && !fld(&n->c, 0)[0])) continue;
-      n->rows++;
-      if ((int)n->c.noff < ncols) {
-        st = rli_fail(err, RL_EPARSE, "%s: line %lld: %zu fields where the header has %d",
-                      s->label, (long long)n->c.line, n->c.noff, ncols);
-        break;
-      }
-      if (start_launch(n, fld(&n->c, 0), fld(&n->c, c_name)) < 0) { st = RL_EPARSE; break; }
-      if (c_cc >= 0) parse_cc(n, fld(&n->c, c_cc));
-      int bad = 0;
-      for (int i = 0; i < ncols && !bad; i++)
-        if (metric(n, names[i], units[i] ? units[i] : "", fld(&n->c, i)) < 0) bad = 1;
-      if (bad) { st = RL_EPARSE; break; }
-      if ((st = emit(n)) != RL_OK) break;
-    }
-    for (int i = 0; i < ncols; i++) { free(names[i]); free(units[i]); }
-    free(names);
-    free(units);
-    if (st != RL_OK) goto out;
-  } else {
-    int64_t cur_id = -1;
-    for (;;) {
-      int r = record(&n->c, &st);
-      if (r < 0) goto out;
-      if (r == 0) break;
-      if (!strncmp(fld(&n->c, 0), "==", 2) || (n->c.noff == 1 && !fld(&n->c, 0)[0])) continue;
-      n->rows++;
-      if ((int)n->c.noff <= c_val) {
-        st = rli_fail(err, RL_EPARSE, "%s: line %lld: %zu fields, too few for a metric row of "
-                      "the %d-column header", s->label, (long long)n->c.line, n->c.noff, ncols);
-        goto out;
-      }
-      const char *idt = fld(&n->c, 0);
-      char *end;
-      double idv = strtod(idt, &end);
-      if (end == idt || *end) {
-        st = rli_fail(err, RL_EPARSE, "%s: line %lld: ID '%.30s' is not a launch number",
-                      s->label, (long long)n->c.line, idt);
-        goto out;
-      }
-      if (!n->have || (int64_t)idv != cur_id) {
-        if ((st = emit(n)) != RL_OK) goto out;
-        if (start_launch(n, idt, fld(&n->c, c_name)) < 0) { st = RL_EPARSE; goto out; }
-        cur_id = (int64_t)idv;
-      }
-      if (c_cc >= 0) parse_cc(n, fld(&n->c, c_cc));
-      const char *mn = fld(&n->c, c_mname);
-      if (!*mn) continue; /* a rule row */
-      if (metric(n, mn, c_unit >= 0 ? fld(&n->c, c_unit) : "", fld(&n->c, c_val)) < 0) {
-        st = RL_EPARSE;
-        goto out;
-      }
-    }
-    if ((st = emit(n)) != RL_OK) goto out;
-  }
+  int details = k.mname >= 0 && k.val >= 0;
+  if ((st = details ? read_details(n, &k) : read_raw(n, &k)) != RL_OK) goto out;
   if (n->kernels == 0) {
     st = rli_fail(err, RL_EPARSE, "%s: line %lld: the header is followed by no kernel launches",
                   s->label, (long long)n->c.line);
@@ -667,7 +681,6 @@ rl_status rli_read_ncu(rl_trace *t, rli_src *s, rl_error *err) {
   rli_trace_count_events(t, n->rows);
   if (n->cc_major) rli_trace_set_device(t, NULL, 0, n->cc_major, n->cc_minor);
 out:
-  free(cols);
   free(n->cur.name);
   free(n->c.buf);
   free(n->c.f);
