@@ -571,21 +571,62 @@ rl_status rl_hw_set(rl_hw *hw, const char *column, const char *cell, rl_error *e
   return RL_OK;
 }
 
-/* The ids of the rows read so far, for "given twice". */
+/* The ids of the rows read so far, for "given twice": a list and an
+ * open-addressing hash of their lower-case forms (slot: index + 1, 0
+ * empty), so that a file of n rows is checked in O(n), not O(n^2). */
 typedef struct id_list {
   char (*id)[RL_HW_ID_MAX];
   int *line;
   size_t n, cap, capline;
+  uint32_t *slot;
+  size_t nslot; /* a power of two, at least twice n */
 } id_list;
+
+static uint64_t id_hash(const char *id) {
+  char low[RL_HW_ID_MAX];
+  size_t k = 0;
+  for (; id[k] && k + 1 < sizeof low; k++) low[k] = (char)tolower((unsigned char)id[k]);
+  return rli_hash(low, k);
+}
+
+/* The index of id (case-insensitive) among the rows read, or -1. */
+static long id_lookup(const id_list *ids, const char *id) {
+  if (!ids->nslot) return -1;
+  for (size_t h = (size_t)id_hash(id) & (ids->nslot - 1);; h = (h + 1) & (ids->nslot - 1)) {
+    if (!ids->slot[h]) return -1;
+    if (rli_strcasecmp(ids->id[ids->slot[h] - 1], id) == 0) return (long)ids->slot[h] - 1;
+  }
+}
+
+/* Index row i (already in ids->id). 0: out of memory. */
+static int id_index(id_list *ids, size_t i) {
+  if (2 * (i + 1) > ids->nslot) {
+    size_t ns = ids->nslot ? 2 * ids->nslot : 64;
+    uint32_t *sl = calloc(ns, sizeof *sl);
+    if (!sl) return 0;
+    free(ids->slot);
+    ids->slot = sl;
+    ids->nslot = ns;
+    for (size_t k = 0; k < i; k++) {
+      size_t h = (size_t)id_hash(ids->id[k]) & (ns - 1);
+      while (sl[h]) h = (h + 1) & (ns - 1);
+      sl[h] = (uint32_t)(k + 1);
+    }
+  }
+  size_t h = (size_t)id_hash(ids->id[i]) & (ids->nslot - 1);
+  while (ids->slot[h]) h = (h + 1) & (ids->nslot - 1);
+  ids->slot[h] = (uint32_t)(i + 1);
+  return 1;
+}
 
 /* A user's row may override a built-in device by its exact id, but not
  * take over a built-in alias, silently, by its id or its aliases; an id
  * twice in one file is an error. */
 static rl_status check_row_id(const rl_hw *hw, int line, id_list *ids, rl_error *err) {
-  for (size_t i = 0; i < ids->n; i++)
-    if (rli_strcasecmp(ids->id[i], hw->id) == 0)
-      return rli_fail(err, RL_EPARSE, "line %d: id '%s' given twice (first on line %d)", line, hw->id,
-                      ids->line[i]);
+  long prev = id_lookup(ids, hw->id);
+  if (prev >= 0)
+    return rli_fail(err, RL_EPARSE, "line %d: id '%s' given twice (first on line %d)", line, hw->id,
+                    ids->line[prev]);
   for (int32_t b = 0; b < N_BUILTIN; b++) {
     if (rli_strcasecmp(builtin[b].id, hw->id) == 0) continue; /* an override, by its id */
     if (list_has(builtin[b].aliases, hw->id))
@@ -612,20 +653,28 @@ static rl_status check_row_id(const rl_hw *hw, int line, id_list *ids, rl_error 
       !rli_grow((void **)&ids->line, sizeof *ids->line, ids->n + 1, &ids->capline))
     return rli_fail(err, RL_ENOMEM, "out of memory");
   memcpy(ids->id[ids->n], hw->id, RL_HW_ID_MAX);
-  ids->line[ids->n++] = line;
+  ids->line[ids->n] = line;
+  if (!id_index(ids, ids->n)) return rli_fail(err, RL_ENOMEM, "out of memory");
+  ids->n++;
   return RL_OK;
 }
 
 static rl_status parse_csv(const char *text, size_t len, rl_hw *out, int32_t cap, int32_t *n, id_list *ids,
                            rl_error *err);
 
+/* The most devices a hardware CSV may hold (docs/reliability.md): the
+ * reader is linear in the rows (ids checked through a hash), each row is
+ * 1.3 kB in memory and every lookup scans them. */
+#define HW_CSV_MAX_ROWS 10000
+
 rl_status rl_hw_parse_csv(const char *text, size_t len, rl_hw *out,
                           int32_t cap, int32_t *n, rl_error *err) {
   if (!text || !n) return rli_fail(err, RL_EINVAL, "no CSV text");
-  id_list ids = {NULL, NULL, 0, 0, 0};
+  id_list ids = {NULL, NULL, 0, 0, 0, NULL, 0};
   rl_status st = parse_csv(text, len, out, cap, n, &ids, err);
   free(ids.id);
   free(ids.line);
+  free(ids.slot);
   return st;
 }
 
@@ -673,6 +722,9 @@ static rl_status parse_csv(const char *text, size_t len, rl_hw *out, int32_t cap
       p = eol ? eol + 1 : end;
       continue;
     }
+    if (*n >= HW_CSV_MAX_ROWS)
+      return rli_fail(err, RL_EPARSE, "line %d: more than %d devices (the most a hardware file may hold)", line,
+                      HW_CSV_MAX_ROWS);
     rl_hw hw;
     memset(&hw, 0, sizeof hw);
     int col = 0, more = 1;

@@ -5,6 +5,7 @@
  */
 #include "core/json.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@ typedef struct parser {
   const char *s, *end, *start;
   rl_error *err;
   rl_status st;
+  size_t max_kids; /* elements of one array or object at most (0: no cap) */
 } parser;
 
 static rl_status perr(parser *p, const char *what) {
@@ -176,6 +178,11 @@ static int parse_value(parser *p, rli_json *v, int depth) {
     ws(p);
     if (p->s < p->end && *p->s == close) { p->s++; return 1; }
     for (;;) {
+      if (p->max_kids && v->n >= p->max_kids) {
+        char what[96];
+        snprintf(what, sizeof what, "more than %zu elements in one %s", p->max_kids, obj ? "object" : "array");
+        return perr(p, what), 0;
+      }
       if (!grow(p, v, &cap, &kcap, obj)) return 0;
       char *key = NULL;
       if (obj) {
@@ -226,9 +233,13 @@ void rli_json_free(rli_json *j) {
 
 rl_status rli_json_parse(const char *text, size_t len, rli_json **out,
                          rl_error *err) {
+  return rli_json_parse_capped(text, len, 0, out, err);
+}
+
+rl_status rli_json_parse_capped(const char *text, size_t len, size_t max_kids, rli_json **out, rl_error *err) {
   *out = NULL;
   if (!text) return rli_fail(err, RL_EINVAL, "no JSON text");
-  parser p = {text, text + len, text, err, RL_OK};
+  parser p = {text, text + len, text, err, RL_OK, max_kids};
   /* skip a UTF-8 byte-order mark */
   if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) p.s += 3;
   rli_json *root = calloc(1, sizeof *root);

@@ -35,6 +35,9 @@ struct rli_json {
  * rli_json_free. Nesting deeper than 512 levels is refused. */
 rl_status rli_json_parse(const char *text, size_t len, rli_json **out,
                          rl_error *err);
+/* The same, refusing an array or object of more than max_kids elements as
+ * soon as it is met (a cap on the memory a hostile file can take). */
+rl_status rli_json_parse_capped(const char *text, size_t len, size_t max_kids, rli_json **out, rl_error *err);
 void rli_json_free(rli_json *j);
 
 /* The member `key` of an object (the last one when given twice), or NULL. */

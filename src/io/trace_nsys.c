@@ -12,6 +12,13 @@
  * device from TARGET_INFO_GPU (name, totalMemory, computeMajor/Minor).
  * nsys records no FLOPs or bytes: every kernel is listed with its time and
  * says so. The file is opened read-only; nothing is written to it.
+ *
+ * Bounded work (docs/reliability.md): only tables are read (a view, which
+ * may be recursive and never end, is refused), a progress handler stops
+ * any statement past a budget of SQLite VM steps proportional to the
+ * file's size, and the launch -> NVTX range match (exports have no index
+ * on these tables; a correlated subquery was O(kernels x ranges)) is a
+ * sort and a sweep: O((K + N) log N).
  */
 #include "io/trace_io.h"
 
@@ -20,6 +27,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* SQLite is loaded at run time (dlopen, once per process: pthread_once),
  * on the first Nsight Systems export read. Linked at build time, the
@@ -30,7 +38,7 @@
 #define RLI_SQLITE_FNS(X)                                                                      \
   X(bind_text) X(close) X(column_double) X(column_int) X(column_int64) X(column_text)           \
   X(column_type) X(deserialize) X(errmsg) X(finalize) X(free) X(limit) X(malloc64) X(open_v2)  \
-  X(prepare_v2) X(step)
+  X(prepare_v2) X(progress_handler) X(reset) X(step)
 static struct {
 #define RLI_SQ_FIELD(f) __typeof__(sqlite3_##f) *f;
   RLI_SQLITE_FNS(RLI_SQ_FIELD)
@@ -76,20 +84,128 @@ static void sq_load(void) {
 #define sqlite3_malloc64 sq.malloc64
 #define sqlite3_open_v2 sq.open_v2
 #define sqlite3_prepare_v2 sq.prepare_v2
+#define sqlite3_progress_handler sq.progress_handler
+#define sqlite3_reset sq.reset
 #define sqlite3_step sq.step
 
+/* 1: a table of that name; 2: a view (never read); 0: none; -1: error. */
 static int has_table(sqlite3 *db, const char *name) {
   sqlite3_stmt *q;
   int found = 0;
-  if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?",
+  if (sqlite3_prepare_v2(db, "SELECT type FROM sqlite_master WHERE type IN ('table','view') AND name = ?",
                          -1, &q, NULL) != SQLITE_OK)
     return -1;
   sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
   int r = sqlite3_step(q);
-  if (r == SQLITE_ROW) found = 1;
-  else if (r != SQLITE_DONE) found = -1;
+  if (r == SQLITE_ROW) {
+    const unsigned char *ty = sqlite3_column_text(q, 0);
+    found = ty && strcmp((const char *)ty, "table") == 0 ? 1 : 2;
+  } else if (r != SQLITE_DONE) {
+    found = -1;
+  }
   sqlite3_finalize(q);
   return found;
+}
+
+/* SQLite's progress handler: a non-zero return interrupts the statement. */
+typedef struct budget {
+  int64_t left; /* calls left (one per PROGRESS_OPS VM steps) */
+} budget;
+#define PROGRESS_OPS 10000
+#define NSYS_STEPS_MIN 1e8
+#define NSYS_STEPS_PER_BYTE 2000.0
+static int progress(void *arg) {
+  budget *b = arg;
+  return --b->left < 0;
+}
+
+/* ---- the launch -> NVTX range match --------------------------------------
+ * The op of a kernel is the text of the range on its launching thread with
+ * n.start <= launch.start and n.end >= launch.end of the latest start (then
+ * the earliest end, then the first read): what
+ *   SELECT ... WHERE n.globalTid = r.globalTid AND n.start <= r.start AND
+ *   n.end >= r.end ORDER BY n.start DESC, n.end ASC LIMIT 1
+ * gives. Ranges come sorted by (thread, start); launches are sorted by
+ * (thread, start) and swept: a range joins when its start is reached, in
+ * a Fenwick tree over its thread's ends (reversed, so that "end >= b" is a
+ * prefix) keeping the best range of each prefix. */
+typedef struct nv_range { int64_t tid, start, end; uint32_t text, seq; } nv_range;
+typedef struct nv_query { int64_t tid, a, b; } nv_query;
+
+static int better(const nv_range *r, uint32_t x, uint32_t y) {
+  if (y == UINT32_MAX) return 1;
+  if (r[x].start != r[y].start) return r[x].start > r[y].start;
+  if (r[x].end != r[y].end) return r[x].end < r[y].end;
+  return x < y;
+}
+
+static int cmp_query(const void *ctx, uint32_t a, uint32_t b) {
+  const nv_query *q = ctx;
+  if (q[a].tid != q[b].tid) return q[a].tid < q[b].tid ? -1 : 1;
+  if (q[a].a != q[b].a) return q[a].a < q[b].a ? -1 : 1;
+  return a < b ? -1 : a > b;
+}
+
+static int cmp_range(const void *a, const void *b) {
+  const nv_range *x = a, *y = b;
+  if (x->tid != y->tid) return x->tid < y->tid ? -1 : 1;
+  if (x->start != y->start) return x->start < y->start ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* op[i] for each query (UINT32_MAX: none valid, RLI_NONE: no range). 0:
+ * out of memory. */
+static int nv_match(const nv_range *r, size_t nr, const nv_query *q, const unsigned char *valid, size_t nq,
+                    uint32_t *op) {
+  uint32_t *ord = malloc((nq ? nq : 1) * sizeof *ord);
+  int64_t *ends = malloc((nr ? nr : 1) * sizeof *ends);
+  uint32_t *fw = malloc((nr + 1) * sizeof *fw);
+  if (!ord || !ends || !fw) { free(ord); free(ends); free(fw); return 0; }
+  size_t m = 0;
+  for (size_t i = 0; i < nq; i++) {
+    op[i] = RLI_NONE;
+    if (valid[i]) ord[m++] = (uint32_t)i;
+  }
+  if (m && !rli_sort_idx(ord, m, cmp_query, q)) { free(ord); free(ends); free(fw); return 0; }
+  size_t ri = 0, qi = 0;
+  while (qi < m) {
+    int64_t tid = q[ord[qi]].tid;
+    while (ri < nr && r[ri].tid < tid) ri++;
+    size_t r0 = ri, r1 = ri;
+    while (r1 < nr && r[r1].tid == tid) r1++;
+    size_t ne = r1 - r0;
+    for (size_t k = 0; k < ne; k++) ends[k] = r[r0 + k].end;
+    qsort(ends, ne, sizeof *ends, cmp_i64);
+    for (size_t k = 0; k <= ne; k++) fw[k] = UINT32_MAX;
+    size_t next = r0;
+    for (; qi < m && q[ord[qi]].tid == tid; qi++) {
+      const nv_query *Q = &q[ord[qi]];
+      for (; next < r1 && r[next].start <= Q->a; next++) {
+        /* position of its end, reversed: the largest end is 1 */
+        size_t lo = 0, hi = ne;
+        while (lo < hi) { size_t mid = (lo + hi) / 2; if (ends[mid] < r[next].end) lo = mid + 1; else hi = mid; }
+        for (size_t p = ne - lo; p <= ne; p += p & (~p + 1))
+          if (better(r, (uint32_t)next, fw[p])) fw[p] = (uint32_t)next;
+      }
+      /* ends >= b: the first index with ends[i] >= b, reversed */
+      size_t lo = 0, hi = ne;
+      while (lo < hi) { size_t mid = (lo + hi) / 2; if (ends[mid] < Q->b) lo = mid + 1; else hi = mid; }
+      uint32_t best = UINT32_MAX;
+      for (size_t p = ne - lo; p > 0; p -= p & (~p + 1))
+        if (fw[p] != UINT32_MAX && better(r, fw[p], best)) best = fw[p];
+      if (best != UINT32_MAX) op[ord[qi]] = r[best].text;
+    }
+    ri = r1;
+  }
+  free(ord);
+  free(ends);
+  free(fw);
+  return 1;
 }
 
 static int has_column(sqlite3 *db, const char *table, const char *colname) {
@@ -107,12 +223,57 @@ static rl_status db_fail(rl_error *err, sqlite3 *db, const char *label, const ch
   return rli_fail(err, RL_EPARSE, "%s: %s: %s", label, what, db ? sqlite3_errmsg(db) : "");
 }
 
+/* The NVTX push/pop and start/end ranges with a thread, a start and an
+ * end, sorted by (thread, start). */
+static rl_status read_ranges(rl_trace *t, sqlite3 *db, const char *label, nv_range **out, size_t *nout,
+                             rl_error *err) {
+  sqlite3_stmt *q = NULL;
+  nv_range *r = NULL;
+  size_t n = 0, cap = 0;
+  *out = NULL;
+  *nout = 0;
+  if (sqlite3_prepare_v2(db, "SELECT n.globalTid, n.start, n.end, COALESCE(n.text, ns.value) FROM NVTX_EVENTS n "
+                             "LEFT JOIN StringIds ns ON ns.id = n.textId WHERE n.eventType IN (59, 60)",
+                         -1, &q, NULL) != SQLITE_OK)
+    return db_fail(err, db, label, "unexpected NVTX_EVENTS layout");
+  int rc;
+  while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+    if (sqlite3_column_type(q, 0) != SQLITE_INTEGER || sqlite3_column_type(q, 1) != SQLITE_INTEGER ||
+        sqlite3_column_type(q, 2) != SQLITE_INTEGER)
+      continue; /* no thread, start or end: contains nothing */
+    const unsigned char *txt = sqlite3_column_text(q, 3);
+    if (!rli_grow((void **)&r, sizeof *r, n + 1, &cap) || n >= UINT32_MAX - 1) {
+      free(r);
+      sqlite3_finalize(q);
+      return rli_fail(err, RL_ENOMEM, "%s: out of memory", label);
+    }
+    uint32_t id = txt ? rli_trace_str(t, (const char *)txt, strlen((const char *)txt)) : RLI_NONE;
+    r[n] = (nv_range){sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2), id,
+                      (uint32_t)n};
+    n++;
+  }
+  sqlite3_finalize(q);
+  if (rc != SQLITE_DONE) {
+    free(r);
+    return db_fail(err, db, label, "reading NVTX_EVENTS failed");
+  }
+  if (n) qsort(r, n, sizeof *r, cmp_range);
+  *out = r;
+  *nout = n;
+  return RL_OK;
+}
+
 rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t len,
                         const char *label, rl_error *err) {
   sqlite3 *db = NULL;
   sqlite3_stmt *q = NULL;
   rl_status st = RL_OK;
   unsigned char *image = NULL;
+  nv_range *ranges = NULL;
+  size_t nranges = 0;
+  nv_query *qs = NULL;
+  unsigned char *qvalid = NULL;
+  uint32_t *ops = NULL;
   if (pthread_once(&sq_once, sq_load) != 0 || sq_why[0] || !sq.step)
     return rli_fail(err, RL_EUNSUPPORTED, "%s: reading an Nsight Systems export needs SQLite, which could not "
                     "be loaded (%s): install it (Debian/Ubuntu: libsqlite3-0)", label,
@@ -138,10 +299,23 @@ rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t l
     }
     image = NULL;
   }
-  /* bound the work a corrupt or hostile file can cause */
+  /* bound the work a corrupt or hostile file can cause: the length of a
+   * value, and the VM steps of every statement (NSYS_STEPS_PER_BYTE a byte
+   * of the file, at least NSYS_STEPS_MIN: a real export takes a few
+   * hundredth of that; a recursive trigger or a cross join does not) */
   sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 1 << 24);
+  double size = (double)len;
+  struct stat sb;
+  if (path && stat(path, &sb) == 0) size = (double)sb.st_size;
+  budget bud = {(int64_t)((NSYS_STEPS_MIN + NSYS_STEPS_PER_BYTE * size) / PROGRESS_OPS)};
+  sqlite3_progress_handler(db, PROGRESS_OPS, progress, &bud);
   int hk = has_table(db, "CUPTI_ACTIVITY_KIND_KERNEL");
   if (hk < 0) { st = db_fail(err, db, label, "not a readable SQLite database"); goto out; }
+  if (hk == 2) {
+    st = rli_fail(err, RL_EPARSE, "%s: CUPTI_ACTIVITY_KIND_KERNEL is a view, not a table: not read (an "
+                  "Nsight Systems export holds tables)", label);
+    goto out;
+  }
   if (!hk) {
     st = rli_fail(err, RL_EPARSE, "%s: no CUPTI_ACTIVITY_KIND_KERNEL table: not an Nsight Systems "
                   "export, or the capture recorded no kernels (nsys profile -t cuda)", label);
@@ -171,17 +345,41 @@ rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t l
   snprintf(sql, sizeof sql,
            "SELECT k.start, k.end, k.deviceId, s.value, %s, %s, %s FROM CUPTI_ACTIVITY_KIND_KERNEL k "
            "LEFT JOIN StringIds s ON s.id = k.demangledName %s ORDER BY k.start",
-           runtime ? "r.start" : "NULL",
-           nvtx ? "(SELECT COALESCE(n.text, ns.value) FROM NVTX_EVENTS n LEFT JOIN StringIds ns "
-                  "ON ns.id = n.textId WHERE n.globalTid = r.globalTid AND n.eventType IN (59, 60) "
-                  "AND n.start <= r.start AND n.end >= r.end ORDER BY n.start DESC, n.end ASC "
-                  "LIMIT 1)"
-                : "NULL",
+           runtime ? "r.start" : "NULL", nvtx ? "r.globalTid, r.end" : "NULL, NULL",
            has_column(db, "CUPTI_ACTIVITY_KIND_KERNEL", "streamId") ? "k.streamId" : "NULL",
            runtime ? "LEFT JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId" : "");
   if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
     st = db_fail(err, db, label, "unexpected kernel table layout");
     goto out;
+  }
+  /* the ops: a first pass over the same statement (the same order) reads
+   * the launches, matched to the ranges by a sweep */
+  size_t nq = 0;
+  if (nvtx) {
+    if ((st = read_ranges(t, db, label, &ranges, &nranges, err)) != RL_OK) goto out;
+    size_t capq = 0, capv = 0;
+    int r0;
+    while ((r0 = sqlite3_step(q)) == SQLITE_ROW) {
+      if (!rli_grow((void **)&qs, sizeof *qs, nq + 1, &capq) ||
+          !rli_grow((void **)&qvalid, sizeof *qvalid, nq + 1, &capv) || nq >= UINT32_MAX - 1) {
+        st = rli_fail(err, RL_ENOMEM, "%s: out of memory", label);
+        goto out;
+      }
+      qvalid[nq] = sqlite3_column_type(q, 4) == SQLITE_INTEGER && sqlite3_column_type(q, 5) == SQLITE_INTEGER &&
+                   sqlite3_column_type(q, 6) == SQLITE_INTEGER;
+      qs[nq] = (nv_query){sqlite3_column_int64(q, 5), sqlite3_column_int64(q, 4), sqlite3_column_int64(q, 6)};
+      nq++;
+    }
+    if (r0 != SQLITE_DONE) {
+      st = db_fail(err, db, label, "reading the kernel table failed");
+      goto out;
+    }
+    ops = malloc((nq ? nq : 1) * sizeof *ops);
+    if (!ops || !nv_match(ranges, nranges, qs, qvalid, nq, ops)) {
+      st = rli_fail(err, RL_ENOMEM, "%s: out of memory", label);
+      goto out;
+    }
+    sqlite3_reset(q);
   }
   uint32_t no_cost = rli_trace_cost_why(t, "Nsight Systems records no FLOPs or bytes (profile "
                                            "the kernel with ncu, or use a PyTorch trace with shapes)");
@@ -218,19 +416,21 @@ rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t l
     k.start_s = (double)((uint64_t)s0 - (uint64_t)origin) * 1e-9;
     k.dur_s = (double)dur * 1e-9;
     k.device = sqlite3_column_int(q, 2);
-    k.stream = sqlite3_column_type(q, 6) == SQLITE_INTEGER ? rli_trace_stream(t, sqlite3_column_int64(q, 6)) : 0;
+    k.stream = sqlite3_column_type(q, 7) == SQLITE_INTEGER ? rli_trace_stream(t, sqlite3_column_int64(q, 7)) : 0;
     k.cost = no_cost;
     k.inst = RLI_NONE;
     k.op = RLI_NONE;
     if (sqlite3_column_type(q, 4) == SQLITE_NULL) { unlinked++; k.inst = RLI_UNLINKED; }
-    const unsigned char *op = sqlite3_column_text(q, 5);
-    if (op) k.op = rli_trace_str(t, (const char *)op, strlen((const char *)op));
+    /* rows are the first pass's, in its order (rowno - 1) */
+    if (ops && rowno - 1 < (int64_t)nq) k.op = ops[rowno - 1];
     if (k.name == RLI_NONE) { st = rli_fail(err, RL_ENOMEM, "%s: out of memory", label); goto out; }
     if ((st = rli_trace_add(t, &k, err)) != RL_OK) goto out;
     n++;
   }
   if (r != SQLITE_DONE) {
-    st = db_fail(err, db, label, "reading the kernel table failed");
+    st = db_fail(err, db, label, r == SQLITE_INTERRUPT ? "the queries took more steps than a file of this size "
+                                                         "can need (a hostile or corrupt export)"
+                                                       : "reading the kernel table failed");
     goto out;
   }
   if (n == 0) {
@@ -242,6 +442,10 @@ rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t l
   rli_trace_count_events(t, n);
   rli_trace_set_unlinked(t, unlinked);
 out:
+  free(ranges);
+  free(qs);
+  free(qvalid);
+  free(ops);
   if (q) sqlite3_finalize(q);
   if (image) sqlite3_free(image);
   if (db) sqlite3_close(db);

@@ -200,8 +200,13 @@ rl_status rl_plot_points_parse(const char *text, size_t len, const rl_plot_roof 
   *out = NULL;
   *n = 0;
   rli_json *root = NULL;
-  rl_status st = rli_json_parse(text, len, &root, err);
-  if (st) return st;
+  /* refused while parsing, before a tree of millions of nodes is built */
+  rl_error pe;
+  rl_status st = rli_json_parse_capped(text, len, RLI_PLOT_MAX_POINTS, &root, &pe);
+  if (st && strstr(pe.msg, "elements in one"))
+    return rli_fail(err, RL_ERANGE, "points: more than %d points (at most %d)", RLI_PLOT_MAX_POINTS,
+                    RLI_PLOT_MAX_POINTS);
+  if (st) return rli_fail(err, st, "%s", pe.msg);
   const rli_json *arr = root;
   /* accept {"points": [...]} and {"rows": [...]} wrappers too */
   if (root->type == RLI_JSON_OBJ) {
@@ -214,10 +219,10 @@ rl_status rl_plot_points_parse(const char *text, size_t len, const rl_plot_roof 
     rli_json_free(root);
     return rli_fail(err, RL_EPARSE, "points: expected a JSON array of objects");
   }
-  if (arr->n > 100000) {
+  if (arr->n > RLI_PLOT_MAX_POINTS) {
     size_t count = arr->n; /* arr lives in root */
     rli_json_free(root);
-    return rli_fail(err, RL_ERANGE, "points: %zu points is too many (at most 100000)", count);
+    return rli_fail(err, RL_ERANGE, "points: %zu points is too many (at most %d)", count, RLI_PLOT_MAX_POINTS);
   }
   rl_plot_point *pts = calloc(arr->n ? arr->n : 1, sizeof *pts);
   if (!pts) {

@@ -5,6 +5,10 @@
 #ifndef RL_PLOT_INTERNAL_H
 #define RL_PLOT_INTERNAL_H
 
+/* The most points a points file may hold (docs/reliability.md): a chart
+ * of them is laid out in O(n). */
+#define RLI_PLOT_MAX_POINTS 100000
+
 #include "core/internal.h"
 
 /* Axis ranges in log10 units: x intensity (FLOP/B), y throughput

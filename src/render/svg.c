@@ -125,6 +125,22 @@ typedef struct seg { double x0, y0, x1, y1; } seg;
 typedef struct claim { box b; int32_t kind, id; } claim;
 
 /* ---- the layout's claims -------------------------------------------- */
+/* Claims are indexed by a grid of GRID_PX cells over the canvas (a box
+ * outside it is clamped to the border cells, which keeps every overlap
+ * found), so that a label's cost looks at the claims near it, not at all
+ * of them: a chart of n points is placed in O(n), not O(n^2). A cell that
+ * holds more than CELL_MAX claims (or lines) is full, and blocks a label
+ * as a claim would: only a chart that crowded (thousands of points) is
+ * laid out otherwise than by the exact scan. */
+#define GRID_PX 32
+#define LABEL_TRY_MAX 400 /* point labels tried at most: no chart has room for more */
+#define CELL_MAX 4096
+
+typedef struct gcell {
+  int32_t *v;
+  int32_t n, cap; /* n < 0: full */
+} gcell;
+
 typedef struct layout {
   claim *c;
   size_t nc, capc;
@@ -133,16 +149,73 @@ typedef struct layout {
   box area;        /* labels stay inside */
   int32_t next_id;
   int oom;
+  int gw, gh;      /* the grid: boxes, lines; a line's stamp of the last query */
+  gcell *gb, *gs;
+  uint32_t *stamp;
+  size_t capstamp;
+  uint32_t qid;
 } layout;
+
+static void grid_init(layout *l, double w, double h) {
+  l->gw = (int)fmin(fmax(ceil(w / GRID_PX), 1), 4096);
+  l->gh = (int)fmin(fmax(ceil(h / GRID_PX), 1), 4096);
+  l->gb = calloc((size_t)l->gw * (size_t)l->gh, sizeof *l->gb);
+  l->gs = calloc((size_t)l->gw * (size_t)l->gh, sizeof *l->gs);
+  if (!l->gb || !l->gs) l->oom = 1;
+}
+
+static void grid_free(layout *l) {
+  for (int i = 0; l->gb && i < l->gw * l->gh; i++) free(l->gb[i].v);
+  for (int i = 0; l->gs && i < l->gw * l->gh; i++) free(l->gs[i].v);
+  free(l->gb);
+  free(l->gs);
+  free(l->stamp);
+}
+
+static int cell_of(double v, int n) {
+  double c = floor(v / GRID_PX);
+  return c < 0 || c != c ? 0 : c >= n ? n - 1 : (int)c;
+}
+
+/* The cells [cx0, cx1] x [cy0, cy1] a box covers. */
+static void cells(const layout *l, box b, int *cx0, int *cy0, int *cx1, int *cy1) {
+  *cx0 = cell_of(fmin(b.x0, b.x1), l->gw), *cx1 = cell_of(fmax(b.x0, b.x1), l->gw);
+  *cy0 = cell_of(fmin(b.y0, b.y1), l->gh), *cy1 = cell_of(fmax(b.y0, b.y1), l->gh);
+}
+
+static void grid_add(layout *l, gcell *g, box b, size_t idx) {
+  if (!g) return;
+  int cx0, cy0, cx1, cy1;
+  cells(l, b, &cx0, &cy0, &cx1, &cy1);
+  for (int y = cy0; y <= cy1; y++)
+    for (int x = cx0; x <= cx1; x++) {
+      gcell *c = &g[y * l->gw + x];
+      if (c->n < 0) continue;
+      if (c->n >= CELL_MAX) {
+        free(c->v);
+        c->v = NULL;
+        c->n = -1;
+        continue;
+      }
+      size_t cap = (size_t)c->cap;
+      if (!rli_grow((void **)&c->v, sizeof *c->v, (size_t)c->n + 1, &cap)) { l->oom = 1; return; }
+      c->cap = (int32_t)cap;
+      c->v[c->n++] = (int32_t)idx;
+    }
+}
 
 static void claim_box(layout *l, box b, int32_t kind, int32_t id) {
   if (!rli_grow((void **)&l->c, sizeof *l->c, l->nc + 1, &l->capc)) { l->oom = 1; return; }
   l->c[l->nc++] = (claim){b, kind, id};
+  grid_add(l, l->gb, b, l->nc - 1);
 }
 
 static void claim_seg(layout *l, double x0, double y0, double x1, double y1) {
-  if (!rli_grow((void **)&l->s, sizeof *l->s, l->ns + 1, &l->caps)) { l->oom = 1; return; }
+  if (!rli_grow((void **)&l->s, sizeof *l->s, l->ns + 1, &l->caps) ||
+      !rli_grow((void **)&l->stamp, sizeof *l->stamp, l->ns + 1, &l->capstamp)) { l->oom = 1; return; }
+  l->stamp[l->ns] = 0;
   l->s[l->ns++] = (seg){x0, y0, x1, y1};
+  grid_add(l, l->gs, (box){x0, y0, x1, y1}, l->ns - 1);
 }
 
 static int box_hit(box a, box b) { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1; }
@@ -168,16 +241,38 @@ static int seg_hit(seg s, box b) {
 
 /* The cost of boxes b[0..n) for a new label: INFINITY when one leaves the
  * area or overlaps a claimed box; else the lines it crosses. */
-static double cost(const layout *l, const box *b, int n) {
+static double cost(layout *l, const box *b, int n) {
   double c = 0;
+  int cx0, cy0, cx1, cy1;
   for (int k = 0; k < n; k++) {
     if (b[k].x0 < l->area.x0 || b[k].x1 > l->area.x1 || b[k].y0 < l->area.y0 || b[k].y1 > l->area.y1)
       return INFINITY;
     box g = grow(b[k], PAD);
-    for (size_t i = 0; i < l->nc; i++)
-      if (box_hit(g, l->c[i].b)) return INFINITY;
-    for (size_t i = 0; i < l->ns; i++)
-      if (seg_hit(l->s[i], b[k])) c += SEG_COST;
+    cells(l, g, &cx0, &cy0, &cx1, &cy1);
+    for (int y = cy0; y <= cy1; y++)
+      for (int x = cx0; x <= cx1; x++) {
+        const gcell *gc = &l->gb[y * l->gw + x];
+        if (gc->n < 0) return INFINITY;
+        for (int32_t i = 0; i < gc->n; i++)
+          if (box_hit(g, l->c[gc->v[i]].b)) return INFINITY;
+      }
+    /* each line counted once per box, though it lies in several cells */
+    if (++l->qid == 0) {
+      for (size_t i = 0; i < l->ns; i++) l->stamp[i] = 0;
+      l->qid = 1;
+    }
+    cells(l, b[k], &cx0, &cy0, &cx1, &cy1);
+    for (int y = cy0; y <= cy1; y++)
+      for (int x = cx0; x <= cx1; x++) {
+        const gcell *gc = &l->gs[y * l->gw + x];
+        if (gc->n < 0) return INFINITY;
+        for (int32_t i = 0; i < gc->n; i++) {
+          int32_t s = gc->v[i];
+          if (l->stamp[s] == l->qid) continue;
+          l->stamp[s] = l->qid;
+          if (seg_hit(l->s[s], b[k])) c += SEG_COST;
+        }
+      }
   }
   return c;
 }
@@ -562,6 +657,8 @@ typedef struct chart {
   box legb;            /* legend box */
   int dropped;         /* point labels left out */
   int dropped_lines;   /* line labels left out (their roofs are in the legend) */
+  int32_t *gnext;      /* per point: the next drawable point of its group, or -1 */
+  unsigned char *gfirst; /* per point: no earlier point has its group */
 } chart;
 
 static double legend_w(const chart *c) {
@@ -592,12 +689,47 @@ static int same_ridge(const rl_plot *p, const frame *f, int32_t i) {
 
 /* A group's line joins point i to the next drawable point of its group:
  * that point's index, or -1 (not grouped, not drawable, or the last). */
-static int32_t group_next(const rl_plot *p, int32_t i) {
-  const rl_plot_point *a = &p->points[i];
-  if (a->group <= 0 || !rli_plot_point_ok(a)) return -1;
-  for (int32_t j = i + 1; j < p->n_points; j++)
-    if (p->points[j].group == a->group && rli_plot_point_ok(&p->points[j])) return j;
-  return -1;
+static int32_t group_next(const chart *c, int32_t i) { return c->gnext[i]; }
+
+/* gnext and gfirst in one pass from the last point back, through a hash
+ * of the groups (open addressing): O(n) for n points in any groups. */
+static int group_links(const rl_plot *p, chart *c) {
+  int32_t n = p->n_points;
+  c->gnext = malloc(((size_t)n + 1) * sizeof *c->gnext);
+  c->gfirst = malloc((size_t)n + 1);
+  size_t ns = 64;
+  while (ns < 2 * (size_t)n) ns *= 2;
+  int32_t *key = malloc(ns * sizeof *key), *any = malloc(ns * sizeof *any), *ok = malloc(ns * sizeof *ok);
+  if (!c->gnext || !c->gfirst || !key || !any || !ok) {
+    free(key), free(any), free(ok);
+    return -1;
+  }
+  for (size_t k = 0; k < ns; k++) key[k] = 0, any[k] = ok[k] = -1; /* key 0: empty (groups are > 0) */
+  /* backwards: any[] the earliest point seen of the group, ok[] the
+   * earliest drawable one after i */
+  for (int32_t i = n - 1; i >= 0; i--) {
+    const rl_plot_point *a = &p->points[i];
+    c->gnext[i] = -1;
+    c->gfirst[i] = 1;
+    if (a->group <= 0) continue;
+    size_t h = (size_t)((uint32_t)a->group * 2654435761u) & (ns - 1);
+    while (key[h] && key[h] != a->group) h = (h + 1) & (ns - 1);
+    key[h] = a->group;
+    int drawable = rli_plot_point_ok(a);
+    if (drawable) c->gnext[i] = ok[h];
+    if (drawable) ok[h] = i;
+    any[h] = i;
+  }
+  /* forwards: a point is its group's first when it is the earliest seen */
+  for (int32_t i = 0; i < n; i++) {
+    const rl_plot_point *a = &p->points[i];
+    if (a->group <= 0) continue;
+    size_t h = (size_t)((uint32_t)a->group * 2654435761u) & (ns - 1);
+    while (key[h] != a->group) h = (h + 1) & (ns - 1);
+    c->gfirst[i] = any[h] == i;
+  }
+  free(key), free(any), free(ok);
+  return 0;
 }
 
 /* Phase 3: what the labels must avoid -- markers, lines. */
@@ -635,7 +767,7 @@ static void claim_geometry(const rl_plot *p, chart *c) {
   }
   /* group lines */
   for (int32_t i = 0; i < p->n_points; i++) {
-    int32_t j = group_next(p, i);
+    int32_t j = group_next(c, i);
     if (j < 0) continue;
     const rl_plot_point *a = &p->points[i], *b = &p->points[j];
     claim_seg(l, X(f, a->intensity), Y(f, a->perf), X(f, b->intensity), Y(f, b->perf));
@@ -790,16 +922,18 @@ static void place_line_labels(const rl_plot *p, chart *c, int pass) {
  * is its priority); "name (x% of roof)" when measured. */
 static void place_point_labels(const rl_plot *p, chart *c) {
   frame *f = &c->f;
+  int32_t tries = 0;
   for (int32_t i = 0; i < p->n_points; i++) {
     const rl_plot_point *pt = &p->points[i];
     if (!rli_plot_point_ok(pt)) continue;
-    int first = 1;
-    for (int32_t j = 0; j < i && pt->group > 0; j++)
-      if (p->points[j].group == pt->group) first = 0;
-    if (!first) continue;
+    if (!c->gfirst[i]) continue;
     char t[200], clean[RL_PLOT_LABEL_MAX];
     rli_plot_clean(pt->label, clean, sizeof clean, 0);
     if (!clean[0]) continue;
+    if (tries++ >= LABEL_TRY_MAX) { /* the rest are in the tooltips */
+      c->dropped++;
+      continue;
+    }
     if (pt->measured && pt->roof_perf > 0)
       snprintf(t, sizeof t, "%s (%.0f%%)", clean, 100 * pt->perf / pt->roof_perf);
     else
@@ -812,6 +946,9 @@ static void place_point_labels(const rl_plot *p, chart *c) {
 }
 
 static void chart_free(chart *c) {
+  grid_free(&c->l);
+  free(c->gnext);
+  free(c->gfirst);
   free(c->l.c);
   free(c->l.s);
   free(c->lines.v);
@@ -828,6 +965,8 @@ static int chart_layout(const rl_plot *p, chart *c) {
   c->mr = calloc((size_t)p->n_points + 1, sizeof *c->mr);
   c->leg = calloc((size_t)p->n_roofs + LEG_EXTRA_ROWS, sizeof *c->leg);
   if (!c->mr || !c->leg) return -1;
+  grid_init(&c->l, f->W, f->H);
+  if (c->l.oom || group_links(p, c)) return -1;
   build_lines(p, f, &c->lines);
   claim_geometry(p, c);
   int any_over = 0;
@@ -1137,12 +1276,28 @@ static void emit_lines(rli_out *o, const rl_plot *p, const chart *c) {
   rli_out_puts(o, "</g>\n");
 }
 
+/* Stable, by marker radius, largest first: a merge sort, O(n log n) (an
+ * insertion sort was O(n^2) on 100,000 markers of spread radii). */
+static void sort_by_radius(int32_t *v, int32_t n, const double *mr) {
+  int32_t *t = n > 1 ? malloc((size_t)n * sizeof *t) : NULL;
+  if (!t) return; /* one point, or no memory: drawn in their order */
+  for (int32_t w = 1; w < n; w *= 2)
+    for (int32_t lo = 0; lo < n - w; lo += 2 * w) {
+      int32_t mid = lo + w, hi = lo + 2 * w < n ? lo + 2 * w : n, a = lo, b = mid, k = lo;
+      while (a < mid && b < hi) t[k++] = mr[v[b]] > mr[v[a]] ? v[b++] : v[a++];
+      while (a < mid) t[k++] = v[a++];
+      while (b < hi) t[k++] = v[b++];
+      memcpy(v + lo, t + lo, (size_t)(hi - lo) * sizeof *v);
+    }
+  free(t);
+}
+
 static void emit_points(rli_out *o, const rl_plot *p, const chart *c) {
   const frame *f = &c->f;
   rli_out_puts(o, "<g class=\"points\">\n");
   /* group lines */
   for (int32_t i = 0; i < p->n_points; i++) {
-    int32_t j = group_next(p, i);
+    int32_t j = group_next(c, i);
     if (j < 0) continue;
     const rl_plot_point *a = &p->points[i], *b = &p->points[j];
     rli_out_printf(o, "<line class=\"group\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
@@ -1154,11 +1309,7 @@ static void emit_points(rli_out *o, const rl_plot *p, const chart *c) {
   int32_t n = 0;
   for (int32_t i = 0; order && i < p->n_points; i++)
     if (rli_plot_point_ok(&p->points[i])) order[n++] = i;
-  for (int32_t a = 1; a < n; a++) /* insertion sort, stable */
-    for (int32_t b = a; b > 0 && c->mr[order[b]] > c->mr[order[b - 1]]; b--) {
-      int32_t t = order[b];
-      order[b] = order[b - 1], order[b - 1] = t;
-    }
+  sort_by_radius(order, n, c->mr);
   for (int32_t k = 0; k < n; k++) {
     int32_t i = order[k];
     const rl_plot_point *pt = &p->points[i];

@@ -149,13 +149,109 @@ def test_user_files(rl):
         check(not [n for n in os.listdir(tmp) if n.endswith(".tmp")], "no temporary file left in the folder")
 
 
+def make_nsys(path, nk, nr, view=False):
+    """An Nsight Systems export's tables (shared/docs/trace-formats.md section 4),
+    nk kernels launched from 3 threads, nr NVTX ranges over them; view: the
+    kernel table a recursive view that never ends."""
+    import random
+    import sqlite3
+    rnd = random.Random(7)
+    db = sqlite3.connect(path)
+    c = db.cursor()
+    c.execute("CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT)")
+    c.executemany("INSERT INTO StringIds VALUES (?,?)", [(i + 1, f"kern_{i}") for i in range(50)])
+    cols = "start INTEGER, end INTEGER, deviceId INTEGER, correlationId INTEGER, demangledName INTEGER, streamId INTEGER"
+    if view:
+        c.execute("CREATE VIEW CUPTI_ACTIVITY_KIND_KERNEL AS WITH RECURSIVE r(start, end, deviceId, correlationId, "
+                  "demangledName, streamId) AS (SELECT 1, 2, 0, 1, 1, 7 UNION ALL SELECT start + 1, end + 1, "
+                  "deviceId, correlationId, demangledName, streamId FROM r) SELECT * FROM r")
+    else:
+        c.execute(f"CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL ({cols})")
+    c.execute("CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, correlationId INTEGER, "
+              "globalTid INTEGER)")
+    c.execute("CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, text TEXT, textId INTEGER, "
+              "globalTid INTEGER)")
+    span = max(nk, 1) * 1000
+    c.executemany("INSERT INTO NVTX_EVENTS VALUES (?,?,?,?,?,?)",
+                  [(s, s + rnd.choice([100, 10000, 1000000]), 59, f"op{i % 97}", None, rnd.choice([1, 2, 3]))
+                   for i, s in enumerate(rnd.randrange(0, span) for _ in range(nr))])
+    ks, rs = [], []
+    for i in range(nk):
+        ls = rnd.randrange(0, span)
+        ks.append((ls + 100, ls + 5000, 0, i, rnd.randrange(1, 51), 7))
+        rs.append((ls, ls + 20, i, rnd.choice([1, 2, 3])))
+    if not view:
+        c.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?,?,?,?,?,?)", ks)
+    c.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?,?,?,?)", rs)
+    db.commit()
+    db.close()
+
+
+def test_hangs(rl):
+    """Each input at ten times its documented cap (docs/reliability.md), or at a
+    size the old quadratic code took minutes on, under a time limit."""
+    with tempfile.TemporaryDirectory() as tmp:
+        # --hw-file: 10,000 devices at most; 100,000 rows refused at row 10,001
+        hdr = "id,aliases,name,bf16,fp32,mem_gb,bandwidth_tbs,source\n"
+        for n, ok in ((10000, True), (100000, False)):
+            path = os.path.join(tmp, f"hw{n}.csv")
+            with open(path, "w") as f:
+                f.write(hdr + "".join(f"gpu{i},g{i}x,Lab {i},500,50,24GiB,2TB/s,sheet\n" for i in range(n)))
+            for args in (["hw", "list", "--hw-file", path], ["op", "add", "--n", "1", "--hw", "gpu5", "--hw-file", path]):
+                rc, out, err, t = run(rl, args, timeout=30)
+                good = rc == 0 and out if ok else rc == 2 and one_line(err) and "more than 10000 devices" in err
+                check(good, f"{args[0]} --hw-file of {n} rows: {rc} in {t:.1f} s {err[:120]!r}")
+        # plot --points: 100,000 points at most (in distinct groups, identical,
+        # distinct); a million refused while parsing
+        for name, pt in (("distinct groups", lambda i: {"op": f"k{i}", "flops": 1e9 * (1 + i % 977),
+                                                          "bytes": 1e8 * (1 + i % 631), "measured_s": 1e-3,
+                                                          "group": i + 1}),
+                         ("identical", lambda i: {"op": "k", "flops": 1e9, "bytes": 1e8, "measured_s": 1e-3})):
+            path = os.path.join(tmp, "p.json")
+            with open(path, "w") as f:
+                json.dump([pt(i) for i in range(100000)], f)
+            rc, _, err, t = run(rl, ["plot", "--points", path, "--hw", "h100", "-o", os.path.join(tmp, "c.svg")],
+                                timeout=120)
+            check(rc == 0, f"plot --points: 100,000 points, {name}: {rc} in {t:.1f} s {err[:200]!r}")
+        with open(path, "w") as f:
+            f.write("[" + ",".join(['{"op":"k","flops":1e9,"bytes":1e8}'] * 1000000) + "]")
+        rc, _, err, t = run(rl, ["plot", "--points", path, "--hw", "h100", "-o", "-"], timeout=60)
+        check(rc == 2 and one_line(err) and "at most 100000" in err, f"plot --points, a million points: {rc} {err!r}")
+        # FIFOs: named, in a folder, matched by a glob: never opened for reading
+        job = os.path.join(tmp, "job")
+        os.mkdir(job)
+        fifo = os.path.join(job, "rank1.json")
+        os.mkfifo(fifo)
+        with open(KINETO, "rb") as f, open(os.path.join(job, "rank0.json.gz"), "wb") as g:
+            g.write(f.read())
+        for args, want in ((["trace", fifo], "FIFO"), (["plot", "--points", fifo, "-o", "-"], "FIFO"),
+                           (["op", "add", "--n", "1", "--hw", "x", "--hw-file", fifo], "FIFO"),
+                           (["model", "show", fifo], "FIFO")):
+            rc, out, err, t = run(rl, args, timeout=20)
+            check(rc == 2 and not out and one_line(err) and want in err, f"{args[0]} on a FIFO: {rc} {err!r}")
+        for arg in (job, os.path.join(job, "rank*")):
+            rc, out, err, t = run(rl, ["trace", arg, "--json"], timeout=60)
+            check(rc == 0 and "rank1.json: skipped: not a regular file" in err and json.loads(out)["ranks"],
+                  f"trace {'a folder' if arg == job else 'a glob'} with a FIFO in it: {rc} {err!r}")
+        # Nsight Systems: 10k kernels x 10k NVTX ranges (27 s when the match was a
+        # correlated subquery); a kernel table that is a recursive view
+        db = os.path.join(tmp, "big.sqlite")
+        make_nsys(db, 10000, 10000)
+        rc, out, err, t = run(rl, ["trace", db, "--hw", "h100", "--json"], timeout=20)
+        check(rc == 0 and json.loads(out)["kernels"], f"nsys 10k kernels x 10k ranges: {rc} in {t:.1f} s {err!r}")
+        db = os.path.join(tmp, "view.sqlite")
+        make_nsys(db, 10, 10, view=True)
+        rc, out, err, t = run(rl, ["trace", db], timeout=20)
+        check(rc == 2 and one_line(err) and "is a view, not a table" in err, f"nsys kernel view: {rc} {err!r}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--roofline", default=os.path.join(ROOT, "build", "roofline"))
     ap.add_argument("only", nargs="*", help="test names to run (default: all)")
     a = ap.parse_args()
     rl = os.path.abspath(a.roofline)
-    tests = [test_user_files]
+    tests = [test_user_files, test_hangs]
     for t in tests:
         if not a.only or t.__name__ in a.only:
             t(rl)

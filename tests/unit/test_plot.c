@@ -100,7 +100,7 @@ static void test_points(void) {
   many[k] = 0;
   pts = NULL;
   CHECK(rl_plot_points_parse(many, k, &roof, 0, &pts, &n, &e) == RL_ERANGE);
-  CHECK(pts == NULL && strstr(e.msg, "100001 points is too many") != NULL);
+  CHECK(pts == NULL && strstr(e.msg, "more than 100000 points") != NULL);
   free(many);
 }
 
