@@ -2,8 +2,12 @@
  * trace_aten.c -- F and Q of one call of a PyTorch (ATen) op from the
  * shapes the profiler recorded (`Input Dims`, `Input type`, `Concrete
  * Inputs` with record_shapes=True), through the core's op cost model
- * (src/core/ops.c states every formula and its source). And the mapping
- * from the device names profilers write to the hardware database.
+ * (src/core/ops.c states every formula and its source): a row of the table
+ * at the end that names an op kind (.op) reads the shapes into an rl_op and
+ * takes F and Q from rl_op_cost, so `roofline op KIND` and the trace's row
+ * cannot disagree; the other rows' formulas (ops the op model does not
+ * have: backward ops, norms of other kinds, pooling, ...) are stated with
+ * their handlers below.
  *
  * Argument layouts are those of ATen's native_functions.yaml:
  *   mm(self[M,K], mat2[K,N])                       matmul M,N,K
@@ -221,12 +225,45 @@ typedef struct aten_ctx {
 
 typedef struct aten_def aten_def;
 typedef int (*aten_fn)(const aten_ctx *x, const aten_def *d);
-struct aten_def {
-  const char *name; /* base name; the table is sorted by it */
-  aten_fn fn;
-  double f;         /* FLOPs per element (elementwise, reductions, norms) */
-  int i0, i1, i2;   /* argument positions, as the handler says */
+
+/* The layouts of attention's query and key (aten_def.layout). */
+enum { ATTN_BHTD, ATTN_BTHD, ATTN_BTHD_BWD, ATTN_BHTD_BWD };
+/* Which op of a family a row is (aten_def.variant). */
+enum {
+  POOL_MAX = 1, POOL_AVG = 2,                    /* h_pool, h_pool_bwd */
+  NLL_FWD = 0, NLL_BWD = 1,                      /* h_nll */
+  FB_PERMUTE = 1, FB_CUMSUM, FB_BOUNDS, FB_POOLED, FB_TO_FP8, FB_FROM_FP8, FB_TO_HFP8,
+  FB_FROM_HFP8                                   /* h_fbgemm */
 };
+#define NO_ARG (-1)
+/* An op kind as a row's `op`: 0 (a row that leaves it out) is none. */
+#define OP(kind) ((kind) + 1)
+
+/* One row of the table, in designated initializers: the name and handler,
+ * then what that handler reads (a member a row leaves out is 0). */
+struct aten_def {
+  const char *name;   /* base name; the table is sorted by it */
+  aten_fn fn;
+  int32_t op;         /* OP(RL_OP_*): the op kind whose formula (ops.c, through
+                         rl_op_cost) gives F and Q; 0: the handler's own */
+  double f;           /* FLOPs per element when no op kind gives them
+                         (elementwise, reductions, norms; 0: the handler's) */
+  int operand;        /* mm/bmm: the first matrix (addmm, baddbmm: 1);
+                         norms: the input; attention: the query */
+  int weight;         /* norms: the weight (parameters) */
+  int flag;           /* batch norm: training; attention: causal (NO_ARG:
+                         not recorded, the op says) */
+  int stride, padding, groups; /* convolution: their arguments */
+  int layout;         /* attention: ATTN_* */
+  int tensors;        /* elementwise: the leading arguments that are
+                         operands (0: all) */
+  int bool_out;       /* elementwise: the output is a bool (1 B) */
+  int mask;           /* elementwise: it also writes a bool mask (dropout) */
+  int variant;        /* pooling, losses, FBGEMM: which op (POOL_*, NLL_*, FB_*) */
+};
+
+/* the op kind of a row, -1 for none */
+static int32_t kind_of(const aten_def *d) { return d->op - 1; }
 
 /* F and Q given directly (RL_OP_KERNEL): tensor 1 puts F on the tensor peak */
 static int kernel_cost(const aten_ctx *x, double F, double Q, int tensor) {
@@ -256,7 +293,7 @@ static double cval(const rli_aten_args *a, int i, int which) {
 /* -- GEMMs ------------------------------------------------------------------ */
 static int h_mm(const aten_ctx *x, const aten_def *d) {
   const rli_aten_args *a = x->a;
-  int o = d->i0; /* addmm: (bias, mat1, mat2) */
+  int o = d->operand; /* addmm: (bias, mat1, mat2) */
   if (!is_tensor(a, o, 2) || !is_tensor(a, o + 1, 2))
     return fail(x->why, x->cap, "%s: expected two 2-D operands", x->full);
   rl_op op = rl_op_init(RL_OP_MATMUL, x->dt);
@@ -270,7 +307,7 @@ static int h_mm(const aten_ctx *x, const aten_def *d) {
 
 static int h_bmm(const aten_ctx *x, const aten_def *d) {
   const rli_aten_args *a = x->a;
-  int o = d->i0; /* baddbmm: (self, batch1, batch2) */
+  int o = d->operand; /* baddbmm: (self, batch1, batch2) */
   if (!is_tensor(a, o, 3) || !is_tensor(a, o + 1, 3))
     return fail(x->why, x->cap, "%s: expected two 3-D operands", x->full);
   rl_op op = rl_op_init(RL_OP_MATMUL, x->dt);
@@ -335,8 +372,8 @@ static int h_linear(const aten_ctx *x, const aten_def *d) {
  * weight grad reads grad_output and input, writes grad_weight; bias grad
  * reads grad_output.
  *
- * Argument positions (native_functions.yaml), in the table as i0 = stride,
- * i1 = padding, i2 = groups, and these by name:
+ * Argument positions (native_functions.yaml), in the table as .stride,
+ * .padding, .groups, and these by name:
  *   conv1d/2d/3d(input, weight, bias, stride, padding, dilation, groups)
  *   conv_transpose1d/2d/3d(input, weight, bias, stride, padding,
  *     output_padding, groups, dilation)
@@ -413,14 +450,18 @@ static int h_conv(const aten_ctx *x, const aten_def *d) {
       return fail(x->why, x->cap, "%s: transposed flag not recorded", x->full);
     transposed = t == 1;
   }
-  double g = concrete_num(a, d->i2, 0);
-  if (cval(a, d->i0, 0) <= 0 || cval(a, d->i1, 0) < 0 || g <= 0)
+  double g = concrete_num(a, d->groups, 0);
+  if (cval(a, d->stride, 0) <= 0 || cval(a, d->padding, 0) < 0 || g <= 0)
     return fail(x->why, x->cap, "%s: stride, padding or groups not recorded (Concrete Inputs)",
                 x->full);
   conv_geo q;
   if (!conv_shapes(x, 0, 1, transposed, g, &q)) return 0;
+  /* ops.c's conv2d: 2-D, one stride, one padding, no dilation, no size 0 */
+  int plain = q.r == 2 && !transposed && q.N >= 1 && q.cin >= 1 && q.cout >= 1 &&
+              q.in[0] >= 1 && q.in[1] >= 1 && q.k[0] >= 1 && q.k[1] >= 1;
+  double st0 = cval(a, d->stride, 0), pd0 = cval(a, d->padding, 0);
   for (int j = 0; j < q.r; j++) {
-    double st = cval(a, d->i0, j), pd = cval(a, d->i1, j);
+    double st = cval(a, d->stride, j), pd = cval(a, d->padding, j);
     double dl = dil_at >= 0 && cval(a, dil_at, j) > 0 ? cval(a, dil_at, j) : 1;
     double opd = op_at >= 0 && cval(a, op_at, j) > 0 ? cval(a, op_at, j) : 0;
     if (!(st > 0) || pd < 0)
@@ -429,9 +470,32 @@ static int h_conv(const aten_ctx *x, const aten_def *d) {
                           : floor((q.in[j] + 2 * pd - dl * (q.k[j] - 1) - 1) / st) + 1;
     if (!(q.out[j] >= 1))
       return fail(x->why, x->cap, "%s: the recorded sizes give no output", x->full);
+    if (dl != 1 || st != st0 || pd != pd0) plain = 0;
+  }
+  double wn = numel(a, 1), bias = bias_at >= 0 && is_tensor(a, bias_at, 1) ? q.cout : 0;
+  /* a 2-D convolution that ops.c's conv2d describes (formats included: its
+   * input and output in the op's, the weight and bias in one) is costed by
+   * that formula; the N-d one below is its generalization */
+  int32_t wt = type_at(a, 1);
+  double sw = wt >= 0 ? rl_dtype_bytes(wt) : x->s;
+  if (kind_of(d) == RL_OP_CONV2D && plain && tb(x, 0) == x->s && tb(x, 1) == sw &&
+      (bias == 0 || tb(x, bias_at) == sw)) {
+    rl_op op = rl_op_init(RL_OP_CONV2D, x->dt);
+    if (wt >= 0 && wt != x->dt) op.weight_dtype = wt;
+    op.batch = q.N;
+    op.c_in = q.cin;
+    op.c_out = q.cout;
+    op.h = q.in[0];
+    op.w = q.in[1];
+    op.kh = q.k[0];
+    op.kw = q.k[1];
+    op.stride = st0;
+    op.pad = pd0;
+    op.groups = g;
+    if (bias > 0) op.flags |= RL_OP_BIAS;
+    return from_op(&op, x->c, x->why, x->cap);
   }
   double macs = conv_macs(&q), outn = q.N * q.cout * prod3(q.out, q.r);
-  double wn = numel(a, 1), bias = bias_at >= 0 && is_tensor(a, bias_at, 1) ? q.cout : 0;
   double F = 2 * macs + (bias > 0 ? outn : 0);
   double Q = tb(x, 0) * (numel(a, 0) + outn) + tb(x, 1) * wn + (bias > 0 ? tb(x, bias_at) * bias : 0);
   return kernel_cost(x, F, Q, 1);
@@ -568,16 +632,17 @@ static int h_conv_bwd(const aten_ctx *x, const aten_def *d) {
  * element; Q = 3ns (x and dy read, dx written) + 4C (weight, saved stats
  * read; dweight, dbias written). Layer and group norm backward add the
  * dweight / dbias sums over rows: 12 per element.
- * i0 = the input, i1 = the weight, i2 = training flag (-1: the op says).
+ * .operand = the input, .weight = the weight, .flag = the training flag
+ * (NO_ARG: the op says).
  */
 static int h_bn(const aten_ctx *x, const aten_def *d) {
   const rli_aten_args *a = x->a;
-  if (!is_tensor(a, d->i0, -1) || a->ndim[d->i0] < 2)
+  if (!is_tensor(a, d->operand, -1) || a->ndim[d->operand] < 2)
     return fail(x->why, x->cap, "%s: expected an input [N, C, ...]", x->full);
-  double n = numel(a, d->i0), C = a->dims[d->i0][1];
-  int train = d->i2 >= 0 ? concrete_bool(a, d->i2) != 0 : 0;
+  double n = numel(a, d->operand), C = a->dims[d->operand][1];
+  int train = d->flag >= 0 ? concrete_bool(a, d->flag) != 0 : 0;
   double f = d->f > 0 ? d->f : train ? 8 : 4;
-  double sw = is_tensor(a, d->i1, 1) ? tb(x, d->i1) : x->s;
+  double sw = is_tensor(a, d->weight, 1) ? tb(x, d->weight) : x->s;
   double Q = x->s * n * (d->f >= 9 ? 3 : 2) + sw * C * (d->f >= 9 ? 4 : train ? 6 : 4);
   return kernel_cost(x, f * n, Q, 0);
 }
@@ -586,14 +651,14 @@ static int h_bn(const aten_ctx *x, const aten_def *d) {
  * weight, bias, output_mask); native_group_norm(input, weight, bias, N, C,
  * HxW, group, eps) and its backward(grad_out, input, mean, rstd, weight, N,
  * C, HxW, group, output_mask): per element f = d->f, Q = k ns + 3 (or 2)
- * parameters of i1's size */
+ * parameters of .weight's size */
 static int h_norm_rows(const aten_ctx *x, const aten_def *d) {
   const rli_aten_args *a = x->a;
-  if (!is_tensor(a, d->i0, -1)) return fail(x->why, x->cap, "%s: no input shape", x->full);
-  double n = numel(a, d->i0);
-  double p = is_tensor(a, d->i1, -1) ? numel(a, d->i1) : 0;
+  if (!is_tensor(a, d->operand, -1)) return fail(x->why, x->cap, "%s: no input shape", x->full);
+  double n = numel(a, d->operand);
+  double p = is_tensor(a, d->weight, -1) ? numel(a, d->weight) : 0;
   int bwd = d->f >= 9;
-  double Q = x->s * n * (bwd ? 3 : 2) + (p > 0 ? tb(x, d->i1) * p * (bwd ? 3 : 2) : 0);
+  double Q = x->s * n * (bwd ? 3 : 2) + (p > 0 ? tb(x, d->weight) * p * (bwd ? 3 : 2) : 0);
   return kernel_cost(x, d->f * n, Q, 0);
 }
 
@@ -601,7 +666,7 @@ static int h_rows(const aten_ctx *x, const aten_def *d) {
   const rli_aten_args *a = x->a;
   const char *b = x->base;
   if (!is_tensor(a, 0, -1)) return fail(x->why, x->cap, "%s: no input shape", x->full);
-  int kind = d->i0;
+  int32_t kind = kind_of(d);
   rl_op op = rl_op_init(kind, x->dt);
   double cols = a->dims[0][a->ndim[0] - 1];
   /* the weight (layer_norm: argument 2; rms_norm: argument 2) gives the
@@ -617,7 +682,8 @@ static int h_rows(const aten_ctx *x, const aten_def *d) {
 }
 
 /* -- elementwise ------------------------------------------------------------------
- * Activations through ops.c's kinds (relu, gelu, silu); the rest as F = f n,
+ * Activations (relu, gelu, silu) and add, sub (rsub), mul, div through ops.c's
+ * kinds (rl_op_cost: F = n, Q = 3ns for two full operands); the rest as F = f n,
  * Q = input bytes + output bytes (ideal traffic, ops.c), where f counts one
  * FLOP per arithmetic operation and per transcendental (exp, log, tanh, erf,
  * sqrt: one FLOP each, as ops.c):
@@ -647,7 +713,7 @@ static int h_rows(const aten_ctx *x, const aten_def *d) {
 static int h_act(const aten_ctx *x, const aten_def *d) {
   double e = ne(x, 0);
   if (!(e > 0)) return fail(x->why, x->cap, "%s: no input shape", x->full);
-  int32_t kind = d->i0;
+  int32_t kind = kind_of(d);
   /* gelu's approximate argument: "none" (erf, the default) or "tanh" */
   if (kind == RL_OP_GELU_ERF && x->a->n_concrete > 1 && strstr(x->a->concrete[1], "tanh"))
     kind = RL_OP_GELU_TANH;
@@ -656,12 +722,18 @@ static int h_act(const aten_ctx *x, const aten_def *d) {
   return from_op(&op, x->c, x->why, x->cap);
 }
 
-/* n-ary elementwise: d->f FLOPs per output element; i0: 1 when the output
- * is a bool; i1: the number of leading tensor arguments to count (0: all) */
+/* n-ary elementwise: F per output element from the row's op kind (add,
+ * sub, mul, div: ops.c's formula, through rl_op_cost) or its f; Q from the
+ * op kind's formula when its operands are two tensors of the output's size
+ * and format (Q = 3ns), else each operand at its own size and type + the
+ * output (the same ideal-traffic rule: a broadcast operand read once, a
+ * Scalar not from memory). bool_out: the output is a bool; tensors: the
+ * leading arguments that are operands (0: all); mask: it writes a bool mask
+ * too (native_dropout). */
 static int h_elt(const aten_ctx *x, const aten_def *d) {
   const rli_aten_args *a = x->a;
   double nout = 0, q = 0;
-  int tensors = 0, last = d->i1 > 0 ? d->i1 : a->n_in;
+  int tensors = 0, full = 0, last = d->tensors > 0 ? d->tensors : a->n_in;
   for (int i = 0; i < a->n_in && i < last; i++) {
     double e = numel(a, i);
     /* a Scalar; a 0-d tensor (dims [], a tensor type: a step counter) is one element */
@@ -672,9 +744,28 @@ static int h_elt(const aten_ctx *x, const aten_def *d) {
     tensors++;
   }
   if (!tensors || !(nout > 0)) return fail(x->why, x->cap, "%s: no tensor operand", x->full);
-  q += nout * (d->i0 == 1 ? 1 : x->s);
-  if (d->i2 == 1) q += nout; /* native_dropout: the mask it writes */
-  return kernel_cost(x, d->f * nout, q, 0);
+  q += nout * (d->bool_out ? 1 : x->s);
+  if (d->mask) q += nout; /* native_dropout: the mask it writes */
+  if (kind_of(d) < 0) return kernel_cost(x, d->f * nout, q, 0);
+  for (int i = 0; i < a->n_in && i < last; i++)
+    full += numel(a, i) == nout && a->ndim[i] > 0 && type_at(a, i) == x->dt;
+  rl_op op = rl_op_init(kind_of(d), x->dt);
+  op.n = nout;
+  rli_cost oc;
+  if (!from_op(&op, &oc, x->why, x->cap)) return 0;
+  return kernel_cost(x, oc.flops, tensors == 2 && full == 2 && !d->bool_out && !d->mask ? oc.bytes : q,
+                     0);
+}
+
+/* FLOPs per element of an elementwise or reduction row: its op kind's
+ * formula for one element (ops.c, through rl_op_cost), else its f */
+static double per_elem(const aten_def *d) {
+  if (kind_of(d) < 0) return d->f;
+  rl_op op = rl_op_init(kind_of(d), RL_FP32);
+  op.n = 1;
+  rl_cost rc;
+  rl_error e;
+  return rl_op_cost(&op, &rc, &e) == RL_OK ? rc.flops : (double)NAN;
 }
 
 /* writes only: fill_, zero_, the *_like factories: Q = n s, F = 0 */
@@ -839,30 +930,30 @@ static double in_bytes(const aten_ctx *x, int from, int to) {
 static int h_fbgemm(const aten_ctx *x, const aten_def *d) {
   const rli_aten_args *a = x->a;
   const char *b = x->base;
-  if (d->i0 == 1) { /* permute_{1D,2D}_sparse_data */
+  if (d->variant == FB_PERMUTE) { /* permute_{1D,2D}_sparse_data */
     if (!is_tensor(a, 0, 1) || !is_tensor(a, 1, -1) || !is_tensor(a, 2, 1))
       return fail(x->why, x->cap, "%s: expected permute, lengths and indices", x->full);
     double w = is_tensor(a, 3, 1) ? numel(a, 3) * tb(x, 3) : 0;
     return kernel_cost(x, 0, in_bytes(x, 0, 1) + 2 * (in_bytes(x, 1, 3) + w), 0);
   }
-  if (d->i0 == 2) { /* cumsum */
+  if (d->variant == FB_CUMSUM) {
     double n = numel(a, 0);
     if (!is_tensor(a, 0, 1)) return fail(x->why, x->cap, "%s: expected a 1-D tensor", x->full);
     return kernel_cost(x, 0, tb(x, 0) * (2 * n + (strstr(b, "complete") ? 1 : 0)), 0);
   }
-  if (d->i0 == 3) { /* bounds_check_indices */
+  if (d->variant == FB_BOUNDS) {
     if (!is_tensor(a, 1, 1) || !is_tensor(a, 2, 1))
       return fail(x->why, x->cap, "%s: expected indices and offsets", x->full);
     return kernel_cost(x, 0, in_bytes(x, 0, a->n_in), 0);
   }
-  if (d->i0 >= 5 && d->i0 <= 8) { /* the quantize ops */
+  if (d->variant >= FB_TO_FP8 && d->variant <= FB_FROM_HFP8) { /* the quantize ops */
     double n = numel(a, 0);
     if (!is_tensor(a, 0, -1) || !(n >= 0)) return fail(x->why, x->cap, "%s: no input shape", x->full);
     double cols = a->dims[0][a->ndim[0] - 1], rows = cols > 0 ? n / cols : 0;
     double c4 = ceil(cols / 4) * 4, in = n * tb(x, 0);
-    if (d->i0 == 5) return kernel_cost(x, 0, in + rows * (c4 + 8), 0);
-    if (d->i0 == 7) return kernel_cost(x, 0, in + n, 0);
-    if (d->i0 == 8) return kernel_cost(x, 0, in + 4 * n, 0);
+    if (d->variant == FB_TO_FP8) return kernel_cost(x, 0, in + rows * (c4 + 8), 0);
+    if (d->variant == FB_TO_HFP8) return kernel_cost(x, 0, in + n, 0);
+    if (d->variant == FB_FROM_HFP8) return kernel_cost(x, 0, in + 4 * n, 0);
     double ob = 4;
     if (a->n_in >= 3) {
       double sd = concrete_num(a, 2, 0);
@@ -891,7 +982,7 @@ static int h_fbgemm(const aten_ctx *x, const aten_def *d) {
  */
 static int h_pool(const aten_ctx *x, const aten_def *d) {
   const rli_aten_args *a = x->a;
-  int maxp = d->i0 == 1;
+  int maxp = d->variant == POOL_MAX;
   if (!is_tensor(a, 0, -1) || a->ndim[0] < 3)
     return fail(x->why, x->cap, "%s: expected an input [N, C, ...]", x->full);
   int nd = a->ndim[0];
@@ -921,8 +1012,8 @@ static int h_pool_bwd(const aten_ctx *x, const aten_def *d) {
   /* (grad_output, self, ...); max: indices last recorded tensor */
   double go = numel(a, 0), in = numel(a, 1);
   if (!(go > 0) || !(in > 0)) return fail(x->why, x->cap, "%s: no shapes", x->full);
-  double Q = x->s * (go + in) + (d->i0 == 1 ? 8 * go : 0);
-  return kernel_cost(x, d->i0 == 2 ? in : go, Q, 0);
+  double Q = x->s * (go + in) + (d->variant == POOL_MAX ? 8 * go : 0);
+  return kernel_cost(x, d->variant == POOL_AVG ? in : go, Q, 0);
 }
 
 static int h_adaptive(const aten_ctx *x, const aten_def *d) {
@@ -947,7 +1038,7 @@ static int h_adaptive(const aten_ctx *x, const aten_def *d) {
  * (self, target): F = 3n (subtract, square, sum), Q = 2ns. */
 static int h_nll(const aten_ctx *x, const aten_def *d) {
   const rli_aten_args *a = x->a;
-  int bwd = d->i0 == 1;
+  int bwd = d->variant == NLL_BWD;
   int ti = bwd ? 2 : 1, si = bwd ? 1 : 0;
   double t = numel(a, ti), sn = numel(a, si);
   if (!(t > 0) || !(sn > 0)) return fail(x->why, x->cap, "%s: no shapes", x->full);
@@ -962,22 +1053,23 @@ static int h_nll(const aten_ctx *x, const aten_def *d) {
  * Q, O, dO read, dQ written; 4 T_kv d per KV head: K, V read, dK, dV
  * written), times batch. Layouts: _scaled_dot_product_* [B, H, T, d];
  * _flash_attention_* and _efficient_attention_* [B, T, H, d] (as
- * flash-attn). i0: query's argument, i1: the causal flag's (-1: none
- * recorded), i2: 1 for [B, T, H, d], 2 for a backward in that layout, 3
- * for a backward in [B, H, T, d]. _efficient_attention's custom_mask_type
+ * flash-attn). .operand: query's argument, .flag: the causal flag's,
+ * .layout: ATTN_BHTD, ATTN_BTHD or their backward (ATTN_*_BWD).
+ * _efficient_attention's custom_mask_type
  * (0 none, 1 or 2 causal) stands for the flag.
  */
 static int h_attn(const aten_ctx *x, const aten_def *d) {
   const rli_aten_args *a = x->a;
-  int qi = d->i0, ki = qi + 1;
+  int qi = d->operand, ki = qi + 1;
   if (!is_tensor(a, qi, 4) || !is_tensor(a, ki, 4))
     return fail(x->why, x->cap, "%s: expected 4-D query and key", x->full);
-  int bthd = d->i2 == 1 || d->i2 == 2, bwd = d->i2 >= 2;
+  int bthd = d->layout == ATTN_BTHD || d->layout == ATTN_BTHD_BWD;
+  int bwd = d->layout == ATTN_BTHD_BWD || d->layout == ATTN_BHTD_BWD;
   int causal = -1;
-  if (d->i1 >= 0) {
-    causal = concrete_bool(a, d->i1);
+  if (d->flag >= 0) {
+    causal = concrete_bool(a, d->flag);
     if (causal < 0 && strstr(x->base, "efficient_attention") && !strstr(x->base, "scaled")) {
-      double m = concrete_num(a, d->i1, 0);
+      double m = concrete_num(a, d->flag, 0);
       causal = m < 0 ? -1 : m > 0;
     }
   }
@@ -1142,7 +1234,7 @@ static int h_foreach(const aten_ctx *x, const aten_def *d) {
   }
   if (e->fn == h_copy) return elem_cost(x, 0, 2 * N, RLI_ELEM_MOVE);
   double writes = e->fn == h_reduce ? a->list_len[0] : N;
-  return elem_cost(x, e->f * N, reads + writes, RLI_ELEM_FLOAT);
+  return elem_cost(x, per_elem(e) * N, reads + writes, RLI_ELEM_FLOAT);
 }
 
 /* a recorded float argument, or -1 when absent */
@@ -1245,221 +1337,297 @@ int rli_list_cost(const rli_cost *in, const char *kernel, rli_cost *out, char *w
   return 1;
 }
 
-/* Sorted by name (bsearch; test_trace checks the order). */
-#define E(n, fn, f, i0, i1, i2) {n, fn, f, i0, i1, i2}
+/* Sorted by name (bsearch; test_trace checks the order, and that every
+ * row has a handler with a formula and every name the op model knows an op
+ * kind). */
 static const aten_def table[] = {
-    E("_adaptive_avg_pool2d", h_adaptive, 0, 0, 0, 0),
-    E("_adaptive_avg_pool2d_backward", h_pool_bwd, 0, 2, 0, 0),
-    E("_adaptive_avg_pool3d", h_adaptive, 0, 0, 0, 0),
-    E("_cat", h_cat, 0, 0, 0, 0),
-    E("_convolution", h_conv, 0, 3, 4, 8),
-    E("_efficient_attention_backward", h_attn, 0, 1, 14, 2),
-    E("_efficient_attention_forward", h_attn, 0, 0, 9, 1),
-    E("_flash_attention_backward", h_attn, 0, 1, 11, 2),
-    E("_flash_attention_forward", h_attn, 0, 0, 8, 1),
-    E("_fused_adam", h_adam, 0, 0, 0, 0),
-    E("_fused_adam_", h_adam, 0, 0, 0, 0),
-    E("_fused_adamw", h_adam, 0, 0, 0, 0),
-    E("_fused_adamw_", h_adam, 0, 0, 0, 0),
-    E("_fused_sgd", h_sgd, 0, 0, 0, 0),
-    E("_fused_sgd_", h_sgd, 0, 0, 0, 0),
-    E("_log_softmax", h_rows, 0, RL_OP_SOFTMAX, 0, 0),
-    E("_log_softmax_backward_data", h_elt, 4, 0, 2, 0),
-    E("_native_batch_norm_legit", h_bn, 0, 0, 1, 5),
-    E("_native_batch_norm_legit_no_training", h_bn, 4, 0, 1, -1),
-    E("_scaled_dot_product_cudnn_attention", h_attn, 0, 0, 6, 0),
-    E("_scaled_dot_product_cudnn_attention_backward", h_attn, 0, 1, 14, 3),
-    E("_scaled_dot_product_efficient_attention", h_attn, 0, 0, 6, 0),
-    E("_scaled_dot_product_efficient_attention_backward", h_attn, 0, 1, 11, 3),
-    E("_scaled_dot_product_flash_attention", h_attn, 0, 0, 4, 0),
-    E("_scaled_dot_product_flash_attention_backward", h_attn, 0, 1, 11, 3),
-    E("_softmax", h_rows, 0, RL_OP_SOFTMAX, 0, 0),
-    E("_softmax_backward_data", h_elt, 4, 0, 2, 0),
-    E("_to_copy", h_clone, 0, 0, 0, 0),
-    E("abs", h_elt, 1, 0, 1, 0),
-    E("adaptive_avg_pool2d", h_adaptive, 0, 0, 0, 0),
-    E("add", h_elt, 1, 0, 2, 0),
-    E("addcdiv", h_elt, 3, 0, 3, 0),
-    E("addcmul", h_elt, 3, 0, 3, 0),
-    E("addmm", h_mm, 0, 1, 0, 0),
-    E("amax", h_reduce, 1, 0, 0, 0),
-    E("amin", h_reduce, 1, 0, 0, 0),
-    E("argmax", h_reduce, 1, 0, 0, 0),
-    E("argmin", h_reduce, 1, 0, 0, 0),
-    E("avg_pool1d", h_pool, 0, 0, 0, 0),
-    E("avg_pool2d", h_pool, 0, 0, 0, 0),
-    E("avg_pool2d_backward", h_pool_bwd, 0, 2, 0, 0),
-    E("avg_pool3d", h_pool, 0, 0, 0, 0),
-    E("avg_pool3d_backward", h_pool_bwd, 0, 2, 0, 0),
-    E("baddbmm", h_bmm, 0, 1, 0, 0),
-    E("batch_norm", h_bn, 0, 0, 1, 5),
-    E("bmm", h_bmm, 0, 0, 0, 0),
-    E("cat", h_cat, 0, 0, 0, 0),
-    E("ceil", h_elt, 1, 0, 1, 0),
-    E("clamp", h_elt, 2, 0, 1, 0),
-    E("clamp_max", h_elt, 1, 0, 1, 0),
-    E("clamp_min", h_elt, 1, 0, 1, 0),
-    E("clone", h_clone, 0, 0, 0, 0),
-    E("contiguous", h_clone, 0, 0, 0, 0),
-    E("conv1d", h_conv, 0, 3, 4, 6),
-    E("conv2d", h_conv, 0, 3, 4, 6),
-    E("conv3d", h_conv, 0, 3, 4, 6),
-    E("conv_transpose1d", h_conv, 0, 3, 4, 6),
-    E("conv_transpose2d", h_conv, 0, 3, 4, 6),
-    E("conv_transpose3d", h_conv, 0, 3, 4, 6),
-    E("convolution", h_conv, 0, 3, 4, 8),
-    E("convolution_backward", h_conv_bwd, 0, 0, 0, 0),
-    E("copy", h_copy, 0, 0, 0, 0),
-    E("cos", h_elt, 1, 0, 1, 0),
-    E("cudnn_batch_norm", h_bn, 0, 0, 1, 5),
-    E("cudnn_batch_norm_backward", h_bn, 9, 0, 2, -1),
-    E("cudnn_convolution", h_conv, 0, 3, 2, 5),
-    E("cudnn_convolution_backward_input", h_conv_bwd, 0, 0, 0, 0),
-    E("cudnn_convolution_backward_weight", h_conv_bwd, 0, 0, 0, 0),
-    E("cudnn_convolution_transpose", h_conv, 0, 4, 2, 6),
-    E("div", h_elt, 1, 0, 2, 0),
-    E("elu", h_elt, 4, 0, 1, 0),
-    E("elu_backward", h_elt, 4, 0, 2, 0),
-    E("embedding", h_embedding, 0, 0, 0, 0),
-    E("embedding_dense_backward", h_embedding_bwd, 0, 0, 0, 0),
-    E("empty_like", h_fill, 0, 0, 0, 0),
-    E("eq", h_elt, 1, 1, 2, 0),
-    E("erf", h_elt, 1, 0, 1, 0),
-    E("exp", h_elt, 1, 0, 1, 0),
-    E("exp2", h_elt, 1, 0, 1, 0),
-    E("expm1", h_elt, 1, 0, 1, 0),
-    E("fbgemm::FP8RowwiseQuantizedToFloat", h_fbgemm, 0, 6, 0, 0),
-    E("fbgemm::FloatToFP8RowwiseQuantized", h_fbgemm, 0, 5, 0, 0),
-    E("fbgemm::FloatToHFP8Quantized", h_fbgemm, 0, 7, 0, 0),
-    E("fbgemm::HFP8QuantizedToFloat", h_fbgemm, 0, 8, 0, 0),
-    E("fbgemm::asynchronous_complete_cumsum", h_fbgemm, 0, 2, 0, 0),
-    E("fbgemm::asynchronous_exclusive_cumsum", h_fbgemm, 0, 2, 0, 0),
-    E("fbgemm::asynchronous_inclusive_cumsum", h_fbgemm, 0, 2, 0, 0),
-    E("fbgemm::bounds_check_indices", h_fbgemm, 0, 3, 0, 0),
-    E("fbgemm::permute_1D_sparse_data", h_fbgemm, 0, 1, 0, 0),
-    E("fbgemm::permute_2D_sparse_data", h_fbgemm, 0, 1, 0, 0),
-    E("fbgemm::permute_pooled_embs", h_fbgemm, 0, 4, 0, 0),
-    E("fbgemm::permute_pooled_embs_auto_grad", h_fbgemm, 0, 4, 0, 0),
-    E("fill", h_fill, 0, 0, 0, 0),
-    E("floor", h_elt, 1, 0, 1, 0),
-    E("full_like", h_fill, 0, 0, 0, 0),
-    E("gather", h_index, 0, 0, 0, 0),
-    E("ge", h_elt, 1, 1, 2, 0),
-    E("gelu", h_act, 0, RL_OP_GELU_ERF, 0, 0),
-    E("gelu_backward", h_elt, 8, 0, 2, 0),
-    E("gt", h_elt, 1, 1, 2, 0),
-    E("hardsigmoid", h_elt, 4, 0, 1, 0),
-    E("hardsigmoid_backward", h_elt, 2, 0, 2, 0),
-    E("hardswish", h_elt, 5, 0, 1, 0),
-    E("hardswish_backward", h_elt, 4, 0, 2, 0),
-    E("hardtanh", h_elt, 2, 0, 1, 0),
-    E("hardtanh_backward", h_elt, 2, 0, 2, 0),
-    E("index_add", h_index, 0, 0, 0, 0),
-    E("index_copy", h_index, 0, 0, 0, 0),
-    E("index_put", h_index, 0, 0, 0, 0),
-    E("index_select", h_index, 0, 0, 0, 0),
-    E("layer_norm", h_rows, 0, RL_OP_LAYERNORM, 0, 0),
-    E("le", h_elt, 1, 1, 2, 0),
-    E("leaky_relu", h_elt, 2, 0, 1, 0),
-    E("leaky_relu_backward", h_elt, 2, 0, 2, 0),
-    E("lerp", h_elt, 3, 0, 3, 0),
-    E("linalg_vector_norm", h_reduce, 2, 0, 0, 0),
-    E("linear", h_linear, 0, 0, 0, 0),
-    E("log", h_elt, 1, 0, 1, 0),
-    E("log10", h_elt, 1, 0, 1, 0),
-    E("log1p", h_elt, 1, 0, 1, 0),
-    E("log2", h_elt, 1, 0, 1, 0),
-    E("log_softmax", h_rows, 0, RL_OP_SOFTMAX, 0, 0),
-    E("logical_and", h_elt, 1, 1, 2, 0),
-    E("logical_not", h_elt, 1, 1, 1, 0),
-    E("logical_or", h_elt, 1, 1, 2, 0),
-    E("logical_xor", h_elt, 1, 1, 2, 0),
-    E("logsumexp", h_reduce, 3, 0, 0, 0),
-    E("lt", h_elt, 1, 1, 2, 0),
-    E("masked_fill", h_elt, 1, 0, 2, 0),
-    E("matmul", h_matmul, 0, 0, 0, 0),
-    E("max", h_reduce, 1, 0, 0, 0),
-    E("max_pool1d_with_indices", h_pool, 0, 1, 0, 0),
-    E("max_pool2d_with_indices", h_pool, 0, 1, 0, 0),
-    E("max_pool2d_with_indices_backward", h_pool_bwd, 0, 1, 0, 0),
-    E("max_pool3d_with_indices", h_pool, 0, 1, 0, 0),
-    E("max_pool3d_with_indices_backward", h_pool_bwd, 0, 1, 0, 0),
-    E("maximum", h_elt, 1, 0, 2, 0),
-    E("mean", h_reduce, 1, 0, 0, 0),
-    E("min", h_reduce, 1, 0, 0, 0),
-    E("minimum", h_elt, 1, 0, 2, 0),
-    E("miopen_batch_norm", h_bn, 0, 0, 1, 5),
-    E("miopen_batch_norm_backward", h_bn, 9, 0, 2, -1),
-    E("miopen_convolution", h_conv, 0, 4, 3, 6),
-    E("mish", h_elt, 5, 0, 1, 0),
-    E("mish_backward", h_elt, 10, 0, 2, 0),
-    E("mkldnn_convolution", h_conv, 0, 4, 3, 6),
-    E("mm", h_mm, 0, 0, 0, 0),
-    E("mse_loss", h_elt, 3, 0, 2, 0),
-    E("mse_loss_backward", h_elt, 3, 0, 3, 0),
-    E("mul", h_elt, 1, 0, 2, 0),
-    E("nan_to_num", h_elt, 3, 0, 1, 0),
-    E("nansum", h_reduce, 1, 0, 0, 0),
-    E("native_batch_norm", h_bn, 0, 0, 1, 5),
-    E("native_batch_norm_backward", h_bn, 9, 1, 2, -1),
-    E("native_dropout", h_elt, 3, 0, 1, 1),
-    E("native_dropout_backward", h_elt, 2, 0, 2, 0),
-    E("native_group_norm", h_norm_rows, 8, 0, 1, 0),
-    E("native_group_norm_backward", h_norm_rows, 12, 1, 4, 0),
-    E("native_layer_norm", h_rows, 0, RL_OP_LAYERNORM, 0, 0),
-    E("native_layer_norm_backward", h_norm_rows, 12, 1, 5, 0),
-    E("ne", h_elt, 1, 1, 2, 0),
-    E("neg", h_elt, 1, 0, 1, 0),
-    E("nll_loss2d_backward", h_nll, 0, 1, 0, 0),
-    E("nll_loss2d_forward", h_nll, 0, 0, 0, 0),
-    E("nll_loss_backward", h_nll, 0, 1, 0, 0),
-    E("nll_loss_forward", h_nll, 0, 0, 0, 0),
-    E("norm", h_reduce, 2, 0, 0, 0),
-    E("ones_like", h_fill, 0, 0, 0, 0),
-    E("pow", h_elt, 1, 0, 2, 0),
-    E("prod", h_reduce, 1, 0, 0, 0),
-    E("reciprocal", h_elt, 1, 0, 1, 0),
-    E("relu", h_act, 0, RL_OP_RELU, 0, 0),
-    E("rms_norm", h_rows, 0, RL_OP_RMSNORM, 0, 0),
-    E("round", h_elt, 1, 0, 1, 0),
-    E("rsqrt", h_elt, 1, 0, 1, 0),
-    E("rsub", h_elt, 1, 0, 2, 0),
-    E("scaled_dot_product_attention", h_attn, 0, 0, 5, 0),
-    E("scatter", h_index, 0, 0, 0, 0),
-    E("scatter_add", h_index, 0, 0, 0, 0),
-    E("scatter_reduce", h_index, 0, 0, 0, 0),
-    E("sgn", h_elt, 1, 0, 1, 0),
-    E("sigmoid", h_elt, 4, 0, 1, 0),
-    E("sigmoid_backward", h_elt, 3, 0, 2, 0),
-    E("sign", h_elt, 1, 0, 1, 0),
-    E("silu", h_act, 0, RL_OP_SILU, 0, 0),
-    E("silu_backward", h_elt, 9, 0, 2, 0),
-    E("sin", h_elt, 1, 0, 1, 0),
-    E("softmax", h_rows, 0, RL_OP_SOFTMAX, 0, 0),
-    E("softplus", h_elt, 3, 0, 1, 0),
-    E("softplus_backward", h_elt, 4, 0, 2, 0),
-    E("sqrt", h_elt, 1, 0, 1, 0),
-    E("square", h_elt, 1, 0, 1, 0),
-    E("stack", h_cat, 0, 0, 0, 0),
-    E("std", h_reduce, 3, 0, 0, 0),
-    E("std_mean", h_reduce, 3, 0, 0, 0),
-    E("sub", h_elt, 1, 0, 2, 0),
-    E("sum", h_reduce, 1, 0, 0, 0),
-    E("tanh", h_elt, 1, 0, 1, 0),
-    E("tanh_backward", h_elt, 3, 0, 2, 0),
-    E("threshold", h_elt, 1, 0, 1, 0),
-    E("threshold_backward", h_elt, 1, 0, 2, 0),
-    E("trunc", h_elt, 1, 0, 1, 0),
-    E("var", h_reduce, 3, 0, 0, 0),
-    E("var_mean", h_reduce, 3, 0, 0, 0),
-    E("where", h_elt, 1, 0, 3, 0),
-    E("zero", h_fill, 0, 0, 0, 0),
-    E("zeros_like", h_fill, 0, 0, 0, 0),
+    {.name = "_adaptive_avg_pool2d", .fn = h_adaptive},
+    {.name = "_adaptive_avg_pool2d_backward", .fn = h_pool_bwd, .variant = POOL_AVG},
+    {.name = "_adaptive_avg_pool3d", .fn = h_adaptive},
+    {.name = "_cat", .fn = h_cat},
+    {.name = "_convolution", .fn = h_conv, .op = OP(RL_OP_CONV2D), .stride = 3, .padding = 4,
+     .groups = 8},
+    {.name = "_efficient_attention_backward", .fn = h_attn, .op = OP(RL_OP_ATTENTION), .operand = 1,
+     .flag = 14, .layout = ATTN_BTHD_BWD},
+    {.name = "_efficient_attention_forward", .fn = h_attn, .op = OP(RL_OP_ATTENTION), .flag = 9,
+     .layout = ATTN_BTHD},
+    {.name = "_flash_attention_backward", .fn = h_attn, .op = OP(RL_OP_ATTENTION), .operand = 1,
+     .flag = 11, .layout = ATTN_BTHD_BWD},
+    {.name = "_flash_attention_forward", .fn = h_attn, .op = OP(RL_OP_ATTENTION), .flag = 8,
+     .layout = ATTN_BTHD},
+    {.name = "_fused_adam", .fn = h_adam},
+    {.name = "_fused_adam_", .fn = h_adam},
+    {.name = "_fused_adamw", .fn = h_adam},
+    {.name = "_fused_adamw_", .fn = h_adam},
+    {.name = "_fused_sgd", .fn = h_sgd},
+    {.name = "_fused_sgd_", .fn = h_sgd},
+    {.name = "_log_softmax", .fn = h_rows, .op = OP(RL_OP_SOFTMAX)},
+    {.name = "_log_softmax_backward_data", .fn = h_elt, .f = 4, .tensors = 2},
+    {.name = "_native_batch_norm_legit", .fn = h_bn, .operand = 0, .weight = 1, .flag = 5},
+    {.name = "_native_batch_norm_legit_no_training", .fn = h_bn, .f = 4, .operand = 0, .weight = 1,
+     .flag = NO_ARG},
+    {.name = "_scaled_dot_product_cudnn_attention", .fn = h_attn, .op = OP(RL_OP_ATTENTION),
+     .flag = 6, .layout = ATTN_BHTD},
+    {.name = "_scaled_dot_product_cudnn_attention_backward", .fn = h_attn,
+     .op = OP(RL_OP_ATTENTION), .operand = 1, .flag = 14, .layout = ATTN_BHTD_BWD},
+    {.name = "_scaled_dot_product_efficient_attention", .fn = h_attn, .op = OP(RL_OP_ATTENTION),
+     .flag = 6, .layout = ATTN_BHTD},
+    {.name = "_scaled_dot_product_efficient_attention_backward", .fn = h_attn,
+     .op = OP(RL_OP_ATTENTION), .operand = 1, .flag = 11, .layout = ATTN_BHTD_BWD},
+    {.name = "_scaled_dot_product_flash_attention", .fn = h_attn, .op = OP(RL_OP_ATTENTION),
+     .flag = 4, .layout = ATTN_BHTD},
+    {.name = "_scaled_dot_product_flash_attention_backward", .fn = h_attn,
+     .op = OP(RL_OP_ATTENTION), .operand = 1, .flag = 11, .layout = ATTN_BHTD_BWD},
+    {.name = "_softmax", .fn = h_rows, .op = OP(RL_OP_SOFTMAX)},
+    {.name = "_softmax_backward_data", .fn = h_elt, .f = 4, .tensors = 2},
+    {.name = "_to_copy", .fn = h_clone},
+    {.name = "abs", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "adaptive_avg_pool2d", .fn = h_adaptive},
+    {.name = "add", .fn = h_elt, .op = OP(RL_OP_ADD), .tensors = 2},
+    {.name = "addcdiv", .fn = h_elt, .f = 3, .tensors = 3},
+    {.name = "addcmul", .fn = h_elt, .f = 3, .tensors = 3},
+    {.name = "addmm", .fn = h_mm, .op = OP(RL_OP_MATMUL), .operand = 1},
+    {.name = "amax", .fn = h_reduce, .f = 1},
+    {.name = "amin", .fn = h_reduce, .f = 1},
+    {.name = "argmax", .fn = h_reduce, .f = 1},
+    {.name = "argmin", .fn = h_reduce, .f = 1},
+    {.name = "avg_pool1d", .fn = h_pool, .variant = POOL_AVG},
+    {.name = "avg_pool2d", .fn = h_pool, .variant = POOL_AVG},
+    {.name = "avg_pool2d_backward", .fn = h_pool_bwd, .variant = POOL_AVG},
+    {.name = "avg_pool3d", .fn = h_pool, .variant = POOL_AVG},
+    {.name = "avg_pool3d_backward", .fn = h_pool_bwd, .variant = POOL_AVG},
+    {.name = "baddbmm", .fn = h_bmm, .op = OP(RL_OP_MATMUL), .operand = 1},
+    {.name = "batch_norm", .fn = h_bn, .operand = 0, .weight = 1, .flag = 5},
+    {.name = "bmm", .fn = h_bmm, .op = OP(RL_OP_MATMUL)},
+    {.name = "cat", .fn = h_cat},
+    {.name = "ceil", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "clamp", .fn = h_elt, .f = 2, .tensors = 1},
+    {.name = "clamp_max", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "clamp_min", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "clone", .fn = h_clone},
+    {.name = "contiguous", .fn = h_clone},
+    {.name = "conv1d", .fn = h_conv, .op = OP(RL_OP_CONV2D), .stride = 3, .padding = 4,
+     .groups = 6},
+    {.name = "conv2d", .fn = h_conv, .op = OP(RL_OP_CONV2D), .stride = 3, .padding = 4,
+     .groups = 6},
+    {.name = "conv3d", .fn = h_conv, .op = OP(RL_OP_CONV2D), .stride = 3, .padding = 4,
+     .groups = 6},
+    {.name = "conv_transpose1d", .fn = h_conv, .op = OP(RL_OP_CONV2D), .stride = 3, .padding = 4,
+     .groups = 6},
+    {.name = "conv_transpose2d", .fn = h_conv, .op = OP(RL_OP_CONV2D), .stride = 3, .padding = 4,
+     .groups = 6},
+    {.name = "conv_transpose3d", .fn = h_conv, .op = OP(RL_OP_CONV2D), .stride = 3, .padding = 4,
+     .groups = 6},
+    {.name = "convolution", .fn = h_conv, .op = OP(RL_OP_CONV2D), .stride = 3, .padding = 4,
+     .groups = 8},
+    {.name = "convolution_backward", .fn = h_conv_bwd},
+    {.name = "copy", .fn = h_copy, .op = OP(RL_OP_COPY)},
+    {.name = "cos", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "cudnn_batch_norm", .fn = h_bn, .operand = 0, .weight = 1, .flag = 5},
+    {.name = "cudnn_batch_norm_backward", .fn = h_bn, .f = 9, .operand = 0, .weight = 2,
+     .flag = NO_ARG},
+    {.name = "cudnn_convolution", .fn = h_conv, .op = OP(RL_OP_CONV2D), .stride = 3, .padding = 2,
+     .groups = 5},
+    {.name = "cudnn_convolution_backward_input", .fn = h_conv_bwd},
+    {.name = "cudnn_convolution_backward_weight", .fn = h_conv_bwd},
+    {.name = "cudnn_convolution_transpose", .fn = h_conv, .op = OP(RL_OP_CONV2D), .stride = 4,
+     .padding = 2, .groups = 6},
+    {.name = "div", .fn = h_elt, .op = OP(RL_OP_DIV), .tensors = 2},
+    {.name = "elu", .fn = h_elt, .f = 4, .tensors = 1},
+    {.name = "elu_backward", .fn = h_elt, .f = 4, .tensors = 2},
+    {.name = "embedding", .fn = h_embedding, .op = OP(RL_OP_EMBEDDING)},
+    {.name = "embedding_dense_backward", .fn = h_embedding_bwd},
+    {.name = "empty_like", .fn = h_fill},
+    {.name = "eq", .fn = h_elt, .f = 1, .bool_out = 1, .tensors = 2},
+    {.name = "erf", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "exp", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "exp2", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "expm1", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "fbgemm::FP8RowwiseQuantizedToFloat", .fn = h_fbgemm, .variant = FB_FROM_FP8},
+    {.name = "fbgemm::FloatToFP8RowwiseQuantized", .fn = h_fbgemm, .variant = FB_TO_FP8},
+    {.name = "fbgemm::FloatToHFP8Quantized", .fn = h_fbgemm, .variant = FB_TO_HFP8},
+    {.name = "fbgemm::HFP8QuantizedToFloat", .fn = h_fbgemm, .variant = FB_FROM_HFP8},
+    {.name = "fbgemm::asynchronous_complete_cumsum", .fn = h_fbgemm, .variant = FB_CUMSUM},
+    {.name = "fbgemm::asynchronous_exclusive_cumsum", .fn = h_fbgemm, .variant = FB_CUMSUM},
+    {.name = "fbgemm::asynchronous_inclusive_cumsum", .fn = h_fbgemm, .variant = FB_CUMSUM},
+    {.name = "fbgemm::bounds_check_indices", .fn = h_fbgemm, .variant = FB_BOUNDS},
+    {.name = "fbgemm::permute_1D_sparse_data", .fn = h_fbgemm, .variant = FB_PERMUTE},
+    {.name = "fbgemm::permute_2D_sparse_data", .fn = h_fbgemm, .variant = FB_PERMUTE},
+    {.name = "fbgemm::permute_pooled_embs", .fn = h_fbgemm, .variant = FB_POOLED},
+    {.name = "fbgemm::permute_pooled_embs_auto_grad", .fn = h_fbgemm, .variant = FB_POOLED},
+    {.name = "fill", .fn = h_fill},
+    {.name = "floor", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "full_like", .fn = h_fill},
+    {.name = "gather", .fn = h_index},
+    {.name = "ge", .fn = h_elt, .f = 1, .bool_out = 1, .tensors = 2},
+    {.name = "gelu", .fn = h_act, .op = OP(RL_OP_GELU_ERF)},
+    {.name = "gelu_backward", .fn = h_elt, .f = 8, .tensors = 2},
+    {.name = "gt", .fn = h_elt, .f = 1, .bool_out = 1, .tensors = 2},
+    {.name = "hardsigmoid", .fn = h_elt, .f = 4, .tensors = 1},
+    {.name = "hardsigmoid_backward", .fn = h_elt, .f = 2, .tensors = 2},
+    {.name = "hardswish", .fn = h_elt, .f = 5, .tensors = 1},
+    {.name = "hardswish_backward", .fn = h_elt, .f = 4, .tensors = 2},
+    {.name = "hardtanh", .fn = h_elt, .f = 2, .tensors = 1},
+    {.name = "hardtanh_backward", .fn = h_elt, .f = 2, .tensors = 2},
+    {.name = "index_add", .fn = h_index},
+    {.name = "index_copy", .fn = h_index},
+    {.name = "index_put", .fn = h_index},
+    {.name = "index_select", .fn = h_index},
+    {.name = "layer_norm", .fn = h_rows, .op = OP(RL_OP_LAYERNORM)},
+    {.name = "le", .fn = h_elt, .f = 1, .bool_out = 1, .tensors = 2},
+    {.name = "leaky_relu", .fn = h_elt, .f = 2, .tensors = 1},
+    {.name = "leaky_relu_backward", .fn = h_elt, .f = 2, .tensors = 2},
+    {.name = "lerp", .fn = h_elt, .f = 3, .tensors = 3},
+    {.name = "linalg_vector_norm", .fn = h_reduce, .f = 2},
+    {.name = "linear", .fn = h_linear, .op = OP(RL_OP_LINEAR)},
+    {.name = "log", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "log10", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "log1p", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "log2", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "log_softmax", .fn = h_rows, .op = OP(RL_OP_SOFTMAX)},
+    {.name = "logical_and", .fn = h_elt, .f = 1, .bool_out = 1, .tensors = 2},
+    {.name = "logical_not", .fn = h_elt, .f = 1, .bool_out = 1, .tensors = 1},
+    {.name = "logical_or", .fn = h_elt, .f = 1, .bool_out = 1, .tensors = 2},
+    {.name = "logical_xor", .fn = h_elt, .f = 1, .bool_out = 1, .tensors = 2},
+    {.name = "logsumexp", .fn = h_reduce, .f = 3},
+    {.name = "lt", .fn = h_elt, .f = 1, .bool_out = 1, .tensors = 2},
+    {.name = "masked_fill", .fn = h_elt, .f = 1, .tensors = 2},
+    {.name = "matmul", .fn = h_matmul, .op = OP(RL_OP_MATMUL)},
+    {.name = "max", .fn = h_reduce, .f = 1},
+    {.name = "max_pool1d_with_indices", .fn = h_pool, .variant = POOL_MAX},
+    {.name = "max_pool2d_with_indices", .fn = h_pool, .variant = POOL_MAX},
+    {.name = "max_pool2d_with_indices_backward", .fn = h_pool_bwd, .variant = POOL_MAX},
+    {.name = "max_pool3d_with_indices", .fn = h_pool, .variant = POOL_MAX},
+    {.name = "max_pool3d_with_indices_backward", .fn = h_pool_bwd, .variant = POOL_MAX},
+    {.name = "maximum", .fn = h_elt, .f = 1, .tensors = 2},
+    {.name = "mean", .fn = h_reduce, .f = 1},
+    {.name = "min", .fn = h_reduce, .f = 1},
+    {.name = "minimum", .fn = h_elt, .f = 1, .tensors = 2},
+    {.name = "miopen_batch_norm", .fn = h_bn, .operand = 0, .weight = 1, .flag = 5},
+    {.name = "miopen_batch_norm_backward", .fn = h_bn, .f = 9, .operand = 0, .weight = 2,
+     .flag = NO_ARG},
+    {.name = "miopen_convolution", .fn = h_conv, .op = OP(RL_OP_CONV2D), .stride = 4, .padding = 3,
+     .groups = 6},
+    {.name = "mish", .fn = h_elt, .f = 5, .tensors = 1},
+    {.name = "mish_backward", .fn = h_elt, .f = 10, .tensors = 2},
+    {.name = "mkldnn_convolution", .fn = h_conv, .op = OP(RL_OP_CONV2D), .stride = 4, .padding = 3,
+     .groups = 6},
+    {.name = "mm", .fn = h_mm, .op = OP(RL_OP_MATMUL)},
+    {.name = "mse_loss", .fn = h_elt, .f = 3, .tensors = 2},
+    {.name = "mse_loss_backward", .fn = h_elt, .f = 3, .tensors = 3},
+    {.name = "mul", .fn = h_elt, .op = OP(RL_OP_MUL), .tensors = 2},
+    {.name = "nan_to_num", .fn = h_elt, .f = 3, .tensors = 1},
+    {.name = "nansum", .fn = h_reduce, .f = 1},
+    {.name = "native_batch_norm", .fn = h_bn, .operand = 0, .weight = 1, .flag = 5},
+    {.name = "native_batch_norm_backward", .fn = h_bn, .f = 9, .operand = 1, .weight = 2,
+     .flag = NO_ARG},
+    {.name = "native_dropout", .fn = h_elt, .f = 3, .tensors = 1, .mask = 1},
+    {.name = "native_dropout_backward", .fn = h_elt, .f = 2, .tensors = 2},
+    {.name = "native_group_norm", .fn = h_norm_rows, .f = 8, .operand = 0, .weight = 1},
+    {.name = "native_group_norm_backward", .fn = h_norm_rows, .f = 12, .operand = 1, .weight = 4},
+    {.name = "native_layer_norm", .fn = h_rows, .op = OP(RL_OP_LAYERNORM)},
+    {.name = "native_layer_norm_backward", .fn = h_norm_rows, .f = 12, .operand = 1, .weight = 5},
+    {.name = "ne", .fn = h_elt, .f = 1, .bool_out = 1, .tensors = 2},
+    {.name = "neg", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "nll_loss2d_backward", .fn = h_nll, .variant = NLL_BWD},
+    {.name = "nll_loss2d_forward", .fn = h_nll, .variant = NLL_FWD},
+    {.name = "nll_loss_backward", .fn = h_nll, .variant = NLL_BWD},
+    {.name = "nll_loss_forward", .fn = h_nll, .variant = NLL_FWD},
+    {.name = "norm", .fn = h_reduce, .f = 2},
+    {.name = "ones_like", .fn = h_fill},
+    {.name = "pow", .fn = h_elt, .f = 1, .tensors = 2},
+    {.name = "prod", .fn = h_reduce, .f = 1},
+    {.name = "reciprocal", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "relu", .fn = h_act, .op = OP(RL_OP_RELU)},
+    {.name = "rms_norm", .fn = h_rows, .op = OP(RL_OP_RMSNORM)},
+    {.name = "round", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "rsqrt", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "rsub", .fn = h_elt, .op = OP(RL_OP_SUB), .tensors = 2},
+    {.name = "scaled_dot_product_attention", .fn = h_attn, .op = OP(RL_OP_ATTENTION), .flag = 5,
+     .layout = ATTN_BHTD},
+    {.name = "scatter", .fn = h_index},
+    {.name = "scatter_add", .fn = h_index},
+    {.name = "scatter_reduce", .fn = h_index},
+    {.name = "sgn", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "sigmoid", .fn = h_elt, .f = 4, .tensors = 1},
+    {.name = "sigmoid_backward", .fn = h_elt, .f = 3, .tensors = 2},
+    {.name = "sign", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "silu", .fn = h_act, .op = OP(RL_OP_SILU)},
+    {.name = "silu_backward", .fn = h_elt, .f = 9, .tensors = 2},
+    {.name = "sin", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "softmax", .fn = h_rows, .op = OP(RL_OP_SOFTMAX)},
+    {.name = "softplus", .fn = h_elt, .f = 3, .tensors = 1},
+    {.name = "softplus_backward", .fn = h_elt, .f = 4, .tensors = 2},
+    {.name = "sqrt", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "square", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "stack", .fn = h_cat},
+    {.name = "std", .fn = h_reduce, .f = 3},
+    {.name = "std_mean", .fn = h_reduce, .f = 3},
+    {.name = "sub", .fn = h_elt, .op = OP(RL_OP_SUB), .tensors = 2},
+    {.name = "sum", .fn = h_reduce, .f = 1},
+    {.name = "tanh", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "tanh_backward", .fn = h_elt, .f = 3, .tensors = 2},
+    {.name = "threshold", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "threshold_backward", .fn = h_elt, .f = 1, .tensors = 2},
+    {.name = "trunc", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "var", .fn = h_reduce, .f = 3},
+    {.name = "var_mean", .fn = h_reduce, .f = 3},
+    {.name = "where", .fn = h_elt, .f = 1, .tensors = 3},
+    {.name = "zero", .fn = h_fill},
+    {.name = "zeros_like", .fn = h_fill},
 };
-#undef E
 
 const char *rli_aten_name(size_t i) {
   return i < sizeof table / sizeof table[0] ? table[i].name : NULL;
+}
+
+/* Each handler's formula in words (the comment above it states it in full,
+ * with its source). */
+static const struct {
+  aten_fn fn;
+  const char *formula;
+} formulas[] = {
+    {h_mm, "matmul (ops.c), M, N, K from the two 2-D operands, + bias"},
+    {h_bmm, "matmul (ops.c), batched, from the two 3-D operands, + bias"},
+    {h_matmul, "matmul (ops.c), leading dims as batch"},
+    {h_linear, "linear (ops.c), tokens = prod(input dims but the last)"},
+    {h_conv, "conv2d (ops.c) when 2-D, one stride and padding, no dilation; else the N-d "
+             "convolution, 2 MACs + bias, input + weight + output bytes"},
+    {h_conv_bwd, "convolution backward: 2 MACs per gradient asked for + the bias sum"},
+    {h_bn, "batch norm: 8 (training) or 4 (inference) FLOPs per element, 9 backward"},
+    {h_norm_rows, "layer / group norm: f FLOPs per element, 2 (3 backward) passes + parameters"},
+    {h_rows, "softmax / layernorm / rmsnorm (ops.c), rows x the normalized size"},
+    {h_act, "relu / gelu / silu (ops.c), gelu's approximate argument picking the form"},
+    {h_elt, "elementwise: f (or the op kind's) FLOPs per output element, operands at their "
+            "own size + the output"},
+    {h_fill, "writes only: n elements"},
+    {h_reduce, "reduction: f FLOPs per input element, the input read once"},
+    {h_copy, "copy (ops.c): n elements read in the source's format, written in the op's"},
+    {h_clone, "copy: n elements read and written (_to_copy: in its target format)"},
+    {h_embedding, "embedding (ops.c): the rows gathered + int64 indices"},
+    {h_embedding_bwd, "embedding backward: one add per gradient element"},
+    {h_index, "gather / scatter / index_*: the values moved and their indices"},
+    {h_fbgemm, "FBGEMM: the bytes each op reads and writes by its definition"},
+    {h_pool, "pooling: output elements x window, input + output (+ int64 indices)"},
+    {h_pool_bwd, "pooling backward: the gradient routed"},
+    {h_adaptive, "adaptive average pooling: input + output elements"},
+    {h_nll, "nll loss: one gather and add per target"},
+    {h_attn, "attention (ops.c, fused); backward 2.5x the forward's FLOPs (FlashAttention-2)"},
+    {h_cat, "cat / stack on tensor lists: every element read and written"},
+    {h_adam, "fused Adam(W): 13 FLOPs per element (+ weight decay, amsgrad, maximize)"},
+    {h_sgd, "fused SGD: torch.optim.sgd's update per element"},
+};
+
+int rli_aten_row_info(size_t i, rli_aten_row *out) {
+  if (i >= sizeof table / sizeof table[0]) return 0;
+  const aten_def *d = &table[i];
+  out->name = d->name;
+  out->kind = kind_of(d);
+  out->formula = NULL;
+  for (size_t k = 0; k < sizeof formulas / sizeof formulas[0]; k++)
+    if (d->fn && formulas[k].fn == d->fn) out->formula = formulas[k].formula;
+  out->per_elem = d->fn == h_elt || d->fn == h_reduce ? per_elem(d) : 0;
+  return 1;
 }
 
 static int cmp_def(const void *k, const void *e) {
@@ -1510,7 +1678,7 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
     base[0] = 0;
   }
   const aten_def *d = aten_find(base);
-  static const aten_def foreach_def = {"_foreach_", h_foreach, 0, 0, 0, 0};
+  static const aten_def foreach_def = {.name = "_foreach_", .fn = h_foreach};
   if (!d && !strncmp(n, "_foreach_", 9)) d = &foreach_def;
   if (!d && strstr(n, "CppNode<fbgemm_gpu::PermutePooledEmbsFunction"))
     d = bsearch("fbgemm::permute_pooled_embs", table, sizeof table / sizeof table[0],
@@ -1538,7 +1706,7 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
     return d->fn(&lx, d);
   }
   int32_t dt = type_at(a, 0);
-  if (d->fn == h_mm || d->fn == h_bmm) dt = type_at(a, d->i0);
+  if (d->fn == h_mm || d->fn == h_bmm) dt = type_at(a, d->operand);
   if (d->fn == h_conv_bwd || d->fn == h_nll || d->fn == h_attn) dt = type_at(a, 1);
   if (dt < 0)
     for (int i = 0; i < a->n_types && dt < 0; i++)

@@ -229,6 +229,19 @@ int rli_list_cost(const rli_cost *in, const char *kernel, rli_cost *out, char *w
  * NULL past the end. */
 const char *rli_aten_name(size_t i);
 
+/* What the i-th row of that table costs by (for the tests that walk it):
+ * the op kind whose formula (ops.c, rl_op_cost) gives its F and Q (-1: none),
+ * its handler's formula in words (NULL: a row with no handler), and the
+ * FLOPs per element of an elementwise or reduction row (by its op kind's
+ * formula when it has one; 0 for other handlers). 0 past the end. */
+typedef struct rli_aten_row {
+  const char *name;
+  int32_t kind;
+  const char *formula;
+  double per_elem;
+} rli_aten_row;
+int rli_aten_row_info(size_t i, rli_aten_row *out);
+
 /* ---- PyTorch type names (trace_torch.c) ----------------------------- */
 /* Bytes of one element of a type as PyTorch names it ("float", "c10::Half",
  * "long int", record_param_comms' "Float", "BFloat16", "Long"); 0 unknown. */

@@ -7,7 +7,11 @@
 #include "core/json.h"
 #include "harness.h"
 
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static double q(const char *s, rl_unit u) {
   double v = -1;
@@ -384,6 +388,78 @@ static int set_fails(rl_op *op, const char *const *names, const double *v, int32
   return rl_op_set_fields(&o, names, v, n, "--", &e) != RL_OK && strstr(e.msg, want) != NULL;
 }
 
+/* Every op kind: a row in ops.c's defs[] (a name, fields, a formula that
+ * costs its required fields) and a golden case (`op NAME ...` in
+ * tests/golden/). Runs first, so that a kind left out of the table fails
+ * here with its number rather than further on. */
+static void test_op_table(void) {
+  char *gold = NULL;
+  size_t gn = 0;
+  DIR *dir = opendir("tests/golden");
+  CHECK(dir != NULL);
+  for (struct dirent *de; dir && (de = readdir(dir)) != NULL;) {
+    size_t l = strlen(de->d_name);
+    if (l < 8 || strcmp(de->d_name + l - 7, ".golden") != 0) continue;
+    char path[512], chunk[65536];
+    snprintf(path, sizeof path, "tests/golden/%s", de->d_name);
+    FILE *f = fopen(path, "rb");
+    for (size_t k; f && (k = fread(chunk, 1, sizeof chunk, f)) > 0;) {
+      char *m = realloc(gold, gn + k + 1);
+      if (!m) break;
+      gold = m;
+      memcpy(gold + gn, chunk, k);
+      gn += k;
+      gold[gn] = 0;
+    }
+    if (f) fclose(f);
+  }
+  if (dir) closedir(dir);
+  CHECK(gold != NULL);
+  for (int32_t k = 0; k < RL_OP_KIND_COUNT; k++) {
+    const char *name = rl_op_name(k);
+    if (!name) {
+      fprintf(stderr, "test_core: FAILED: op kind %d has no row in src/core/ops.c's defs[] "
+                      "(a name, fields and a formula)\n", (int)k);
+      harness_failed++;
+      continue;
+    }
+    /* the formula: the first form's required fields, each 64 */
+    char fl[256], *names[16];
+    double vals[16];
+    int32_t n = 0;
+    rl_op_fields(k, fl, sizeof fl);
+    for (char *w = strtok(fl, " "); w && n < 16; w = strtok(NULL, " ")) {
+      if (*w == '|') break;
+      if (*w == '[') continue;
+      names[n] = w;
+      vals[n++] = 64;
+    }
+    rl_op op = rl_op_init(k, RL_BF16);
+    rl_cost c;
+    rl_error e = {{0}};
+    if (rl_op_set_fields(&op, (const char *const *)names, vals, n, "--", &e) != RL_OK ||
+        rl_op_cost(&op, &c, &e) != RL_OK || !isfinite(c.flops) || !(c.bytes > 0)) {
+      fprintf(stderr, "test_core: FAILED: op kind '%s': no formula costs its fields (%s)\n", name,
+              e.msg);
+      harness_failed++;
+    } else {
+      harness_passed++;
+    }
+    /* a golden case runs it: "op NAME " after a case's name (the generic
+     * kernel is the command `roofline kernel`) */
+    char key[64];
+    snprintf(key, sizeof key, k == RL_OP_KERNEL ? " %s --" : " op %s ", name);
+    if (!gold || !strstr(gold, key)) {
+      fprintf(stderr, "test_core: FAILED: op kind '%s' has no golden case (`NAME op %s ... => "
+                      "...` in tests/golden/*.golden)\n", name, name);
+      harness_failed++;
+    } else {
+      harness_passed++;
+    }
+  }
+  free(gold);
+}
+
 static void test_op_schema(void) {
   char b[256];
   rl_op_fields(RL_OP_LINEAR, b, sizeof b);
@@ -599,6 +675,7 @@ static void test_json(void) {
 }
 
 int main(void) {
+  RUN(test_op_table);
   RUN(test_units);
   RUN(test_dtypes);
   RUN(test_hw_table_matches_data_file);

@@ -10,7 +10,9 @@
 #include "cli.h"
 #include "harness.h"
 
+#include <dirent.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -1053,6 +1055,144 @@ static void test_shapes(void) {
   for (size_t i = 1; rli_aten_name(i); i++) CHECK(strcmp(rli_aten_name(i - 1), rli_aten_name(i)) < 0);
 }
 
+/* A failed check that says what is wrong. */
+static void fail_msg(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "test_trace: FAILED: ");
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "\n");
+  va_end(ap);
+  harness_failed++;
+}
+
+/* Every golden file's text, one after another (NULL when none is read). */
+static char *golden_text(void) {
+  DIR *d = opendir("tests/golden");
+  if (!d) return NULL;
+  char *all = NULL;
+  size_t n = 0;
+  struct dirent *de;
+  while ((de = readdir(d)) != NULL) {
+    size_t l = strlen(de->d_name);
+    if (l < 8 || strcmp(de->d_name + l - 7, ".golden") != 0) continue;
+    char path[512];
+    snprintf(path, sizeof path, "tests/golden/%s", de->d_name);
+    FILE *f = fopen(path, "rb");
+    if (!f) continue;
+    char buf[65536];
+    size_t k;
+    while ((k = fread(buf, 1, sizeof buf, f)) > 0) {
+      char *m = realloc(all, n + k + 1);
+      if (!m) break;
+      all = m;
+      memcpy(all + n, buf, k);
+      n += k;
+      all[n] = 0;
+    }
+    fclose(f);
+  }
+  closedir(d);
+  return all;
+}
+
+/* Does a golden case expect an op row of this name ("name=aten::add", or
+ * its in-place form "aten::add_"), ending at a space or the line's end? */
+static int golden_names(const char *text, const char *full) {
+  char key[200];
+  snprintf(key, sizeof key, "name=%s", full);
+  size_t kl = strlen(key);
+  for (const char *p = text; (p = strstr(p, key)) != NULL; p += kl) {
+    const char *e = p + kl;
+    if (*e == '_') e++;
+    if (*e == ' ' || *e == '\n' || *e == 0) return 1;
+  }
+  return 0;
+}
+
+/* Every row of the ATen table: a name, a handler with a formula, an op
+ * kind that exists, the op model's formula for every name it knows (the
+ * trace's aten::gelu and `roofline op gelu` from one formula), finite
+ * FLOPs per element, and a golden case (tests/golden/aten.golden). */
+static void test_aten_table(void) {
+  char *gold = golden_text();
+  CHECK(gold != NULL);
+  size_t rows = 0;
+  rli_aten_row r;
+  for (size_t i = 0; rli_aten_row_info(i, &r); i++, rows++) {
+    if (!r.name || !*r.name) { fail_msg("ATen row %zu has no name", i); continue; }
+    if (!r.formula) fail_msg("ATen row '%s' has no handler with a formula (formulas[])", r.name);
+    if (r.kind >= 0 && !rl_op_name(r.kind)) fail_msg("ATen row '%s': op kind %d does not exist", r.name, (int)r.kind);
+    if (!isfinite(r.per_elem) || r.per_elem < 0)
+      fail_msg("ATen row '%s': FLOPs per element %g", r.name, r.per_elem);
+    int32_t k;
+    rl_error e;
+    if (rl_op_parse(r.name, &k, &e) == RL_OK && k != RL_OP_KERNEL) {
+      /* gelu: the erf form unless the call asks for tanh (h_act picks) */
+      int same = r.kind == k || (k == RL_OP_GELU_TANH && r.kind == RL_OP_GELU_ERF);
+      if (!same)
+        fail_msg("ATen row '%s' is the op model's '%s' but costs by %s", r.name, rl_op_name(k),
+                 r.kind >= 0 ? rl_op_name(r.kind) : "its own formula");
+    }
+    char full[160];
+    snprintf(full, sizeof full, "%s%s", strchr(r.name, ':') ? "" : "aten::", r.name);
+    if (gold && !golden_names(gold, full))
+      fail_msg("ATen row '%s' has no golden case (an ops.N.name=%s expectation in tests/golden/)",
+               r.name, full);
+  }
+  CHECK(rows > 100);
+  free(gold);
+
+  /* the op kind's formula, through rl_op_cost, gives a routed row's F and
+   * Q: the same call costed both ways */
+  char why[256];
+  rli_cost c;
+  rl_cost oc;
+  rl_error err;
+  {
+    int nd[2] = {2, 2};
+    double d[2][4] = {{64, 512}, {64, 512}};
+    const char *t[2] = {"float", "float"};
+    rli_aten_args a = args(2, nd, d, t);
+    static const struct { const char *name; int32_t kind; } bin[] = {
+        {"aten::add", RL_OP_ADD}, {"aten::sub", RL_OP_SUB}, {"aten::mul_", RL_OP_MUL},
+        {"aten::div", RL_OP_DIV}};
+    for (size_t i = 0; i < sizeof bin / sizeof bin[0]; i++) {
+      rl_op op = rl_op_init(bin[i].kind, RL_FP32);
+      op.n = 64 * 512;
+      CHECK(rl_op_cost(&op, &oc, &err) == RL_OK);
+      CHECK(rli_aten_cost(bin[i].name, &a, &c, why, sizeof why) == 1);
+      CHECK(c.flops == oc.flops && c.bytes == oc.bytes);
+    }
+    /* a broadcast operand is read once at its size: Q below 3ns */
+    a.dims[1][0] = 1;
+    CHECK(rli_aten_cost("aten::add", &a, &c, why, sizeof why) == 1);
+    CHECK(c.flops == 64 * 512 && c.bytes == 4.0 * (64 * 512 * 2 + 512));
+  }
+  {
+    /* conv2d(input [8,16,32,32], weight [32,16,3,3], bias [32], stride 2, padding 1) */
+    int nd[7] = {4, 4, 1, 0, 0, 0, 0};
+    double d[7][4] = {{8, 16, 32, 32}, {32, 16, 3, 3}, {32}};
+    const char *t[7] = {"c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "ScalarList", "ScalarList", "ScalarList", "Scalar"};
+    rli_aten_args a = args(7, nd, d, t);
+    a.n_concrete = 7;
+    snprintf(a.concrete[3], sizeof a.concrete[3], "[2, 2]");
+    snprintf(a.concrete[4], sizeof a.concrete[4], "[1, 1]");
+    snprintf(a.concrete[5], sizeof a.concrete[5], "[1, 1]");
+    snprintf(a.concrete[6], sizeof a.concrete[6], "1");
+    rl_op op = rl_op_init(RL_OP_CONV2D, RL_BF16);
+    op.batch = 8, op.c_in = 16, op.h = 32, op.w = 32, op.c_out = 32, op.kh = 3, op.kw = 3;
+    op.stride = 2, op.pad = 1, op.flags = RL_OP_BIAS;
+    CHECK(rl_op_cost(&op, &oc, &err) == RL_OK);
+    CHECK(rli_aten_cost("aten::conv2d", &a, &c, why, sizeof why) == 1);
+    CHECK(c.flops == oc.flops && c.bytes == oc.bytes && c.tensor == 1);
+    /* dilation 2: no conv2d of ops.c describes it; the N-d formula (output 15 x 15) */
+    snprintf(a.concrete[5], sizeof a.concrete[5], "[2, 2]");
+    CHECK(rli_aten_cost("aten::conv2d", &a, &c, why, sizeof why) == 1);
+    CHECK(c.flops == 2.0 * 8 * 32 * 15 * 15 * 16 * 9 + 8 * 32 * 15 * 15);
+  }
+}
+
 /* A 2023-style trace: no Concrete Inputs, so the forward convolution's
  * stride and padding are unknown; its output size comes from the backward
  * op of the same autograd node (Sequence number 7): grad_output
@@ -1472,6 +1612,7 @@ int main(void) {
   RUN(test_launch_pack);
   RUN(test_timeline_order);
   RUN(test_aten);
+  RUN(test_aten_table);
   RUN(test_device_names);
   RUN(test_conv_seq);
   RUN(test_node_seq);
