@@ -642,7 +642,7 @@ static void print_head(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
           cli_q(b3, sizeof b3, s->overhead_s, RL_UNIT_SECONDS), pct(p3, sizeof p3, s->overhead_s, whole),
           cli_q(b4, sizeof b4, s->unknown_s, RL_UNIT_SECONDS), pct(p4, sizeof p4, s->unknown_s, whole));
   fprintf(o, "overhead   kernels shorter than %s: %s; overhead-bound kernels: %s%s%s\n",
-          cli_q(b1, sizeof b1, s->floor_s, RL_UNIT_SECONDS),
+          cli_q(b1, sizeof b1, s->overhead_cut_s, RL_UNIT_SECONDS),
           cli_q(b2, sizeof b2, s->short_s, RL_UNIT_SECONDS),
           cli_q(b3, sizeof b3, s->overhead_s - s->short_s - (s->has_span ? s->idle_s : 0), RL_UNIT_SECONDS),
           s->has_span ? "; idle gaps: " : "", s->has_span ? cli_q(b4, sizeof b4, s->idle_s, RL_UNIT_SECONDS) : "");

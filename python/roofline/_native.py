@@ -251,7 +251,7 @@ class TraceSummary(ctypes.Structure):
         ("copies", ctypes.c_int64), ("copy_s", D), ("collectives", ctypes.c_int64),
         ("collective_s", D), ("network_s", D), ("devices", I32),
         ("duplicates", ctypes.c_int64), ("duplicate_s", D), ("overlapping", ctypes.c_int64),
-        ("overlap_s", D), ("ends_before_start", ctypes.c_int64),
+        ("overlap_s", D), ("ends_before_start", ctypes.c_int64), ("overhead_cut_s", D),
     ]
 
 

@@ -200,7 +200,7 @@ static int cmp_i32(const void *pa, const void *pb) {
 
 /* Merge groups into rows keyed by (name, op). */
 static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, double floor_s,
-                            const group *g, size_t ng, int by_op, rl_trace_row **out,
+                            double cut_s, const group *g, size_t ng, int by_op, rl_trace_row **out,
                             int32_t *nout, rl_error *err) {
   row_acc *acc = calloc(ng ? ng : 1, sizeof *acc);
   size_t mcap = 64;
@@ -310,7 +310,7 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, double 
       o->bound = o->roof == RL_TRACE_ROOF_NET        ? RL_BOUND_NETWORK
                  : r->compute_t >= r->memory_t ? RL_BOUND_COMPUTE
                                                : RL_BOUND_MEMORY;
-      if (floor_s > 0 && per < floor_s) o->bound = RL_BOUND_OVERHEAD;
+      if (cut_s > 0 && per < cut_s) o->bound = RL_BOUND_OVERHEAD;
       o->intensity = o->bytes > 0 ? o->flops / o->bytes : 0;
       if (o->has_time && r->known_time > 0) {
         o->roof_fraction = o->bound_time_s / r->known_time;
@@ -461,6 +461,7 @@ typedef struct an {
   const rl_hw *hw;
   rl_trace_summary *out;
   double floor_s, factor;
+  double cut_s;   /* the overhead cut (an_floor) */
   /* the cost of a kernel of a multi-kernel op, of a kernel without an op,
    * and the row name of kernels launched before the profiling window */
   uint32_t shared, nolink, prewin;
@@ -482,22 +483,35 @@ typedef struct an {
   uint32_t *iv;   /* timed kernels by (start, end), when not in order */
 } an;
 
-/* The floor: the launch overhead; ncu times each kernel alone: its floor
- * is the shortest launch of the export (measured at the profiled clock),
- * at most the overhead. */
-static void an_floor(rl_trace *t, rl_trace_summary *out) {
-  out->floor_s = t->overhead;
+/* The floor and the overhead cut. The floor is the least time a kernel can
+ * take at its roof: no kernel of the trace ran faster than it, so no row's
+ * time at its roof (count x max(bound, floor)) exceeds its measured time
+ * unless its bound does (then the row is above its roof and says so). It is
+ * the launch overhead, lowered to the shortest kernel the file times: the
+ * launch overhead is a CPU-side cost (He 2022), and GPU kernels and copies
+ * of a microsecond or two run below it. The overhead cut classifies the
+ * regimes: a kernel shorter than the launch overhead (or whose bound is) is
+ * overhead-bound. ncu times each launch alone, so there the cut is the floor. */
+static void an_floor(rl_trace *t, rl_trace_summary *out, double *cut) {
+  double shortest = -1;
+  for (size_t i = 0; i < t->nk; i++) {
+    double d = kat(t, i)->dur_s;
+    if (d > 0 && (shortest < 0 || d < shortest)) shortest = d;
+  }
+  out->floor_s = *cut = t->overhead;
   out->floor_source = t->overhead_given ? "the launch overhead given (--overhead)"
                                         : "the default launch overhead (He 2022: a few us)";
-  if (t->no_timeline && !t->overhead_given) {
-    double shortest = -1;
-    for (size_t i = 0; i < t->nk; i++)
-      if (kat(t, i)->dur_s > 0 && (shortest < 0 || kat(t, i)->dur_s < shortest)) shortest = kat(t, i)->dur_s;
-    if (shortest > 0 && shortest < out->floor_s) {
-      out->floor_s = shortest;
+  if (shortest > 0 && shortest < out->floor_s) {
+    out->floor_s = shortest;
+    if (t->no_timeline) {
       out->floor_source = "the shortest launch in the export (measured by Nsight Compute)";
+      if (!t->overhead_given) *cut = shortest;
+    } else {
+      out->floor_source = "the shortest kernel in the trace (no kernel ran faster; the launch "
+                          "overhead is a CPU-side cost)";
     }
   }
+  out->overhead_cut_s = *cut;
 }
 
 /* Per cost: the regime of one execution, or why it is unknown. */
@@ -508,7 +522,7 @@ static void an_regimes(an *a) {
     cost_eval e;
     eval_cost(t, a->hw, &t->cost[c], a->factor, &e);
     a->regime[c] = (int8_t)(!e.known ? -1
-                            : (a->floor_s > 0 && e.bound_t < a->floor_s) ? RL_BOUND_OVERHEAD
+                            : (a->cut_s > 0 && e.bound_t < a->cut_s) ? RL_BOUND_OVERHEAD
                             : t->cost[c].roof == RLI_ROOF_NET ? RL_BOUND_NETWORK
                             : e.compute_t >= e.memory_t ? RL_BOUND_COMPUTE
                                                         : RL_BOUND_MEMORY);
@@ -551,7 +565,7 @@ static void an_timed(an *a, const rli_kernel *k, uint32_t rc, int coll, double *
   int r = rc < t->ncost ? a->regime[rc] : -1;
   if (r >= 0) out->covered_s += k->dur_s;
   else a->unc[rc < t->ncost ? a->reason[rc] : RL_REASON_OTHER] += k->dur_s;
-  if (k->dur_s < a->floor_s) r = -2;
+  if (k->dur_s < a->cut_s) r = -2;
   if (r == -2) { out->short_s += k->dur_s; out->overhead_s += k->dur_s; }
   else if (r == RL_BOUND_OVERHEAD) out->overhead_s += k->dur_s;
   else if (r == RL_BOUND_COMPUTE) out->compute_s += k->dur_s;
@@ -718,15 +732,15 @@ static rl_status an_busy(an *a, rl_error *err) {
 static rl_status an_tables(an *a, rl_error *err) {
   rl_trace *t = a->t;
   rl_trace_summary *out = a->out;
-  rl_status st = build_rows(t, a->hw, a->factor, a->floor_s, a->kg, a->nkg, 0, &t->rows[0], &t->nrows[0], err);
+  rl_status st = build_rows(t, a->hw, a->factor, a->floor_s, a->cut_s, a->kg, a->nkg, 0, &t->rows[0], &t->nrows[0], err);
   if (st == RL_OK)
-    st = build_rows(t, a->hw, a->factor, a->floor_s, a->og, a->nog, 1, &t->rows[1], &t->nrows[1], err);
+    st = build_rows(t, a->hw, a->factor, a->floor_s, a->cut_s, a->og, a->nog, 1, &t->rows[1], &t->nrows[1], err);
   if (st == RL_OK) st = build_colls(t, a->hw, a->nolink, a->floor_s, err);
   if (st == RL_OK)
     for (int32_t i = 0; i < t->nrows[0]; i++)
       if (t->rows[0][i].has_cost && t->rows[0][i].has_time) out->gain_s += t->rows[0][i].gain_s;
   if (st == RL_OK)
-    st = rli_trace_find_fusions(t, a->regime, a->nregime, a->floor_s, a->devs, a->ndevs, &out->fusion_s, err);
+    st = rli_trace_find_fusions(t, a->regime, a->nregime, a->cut_s, a->floor_s, a->devs, a->ndevs, &out->fusion_s, err);
   return st;
 }
 
@@ -744,9 +758,9 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   out->ends_before_start = t->backwards;
   out->launch_overhead_s = t->overhead;
   out->no_shapes = t->no_shapes;
-  an_floor(t, out);
   an a;
   memset(&a, 0, sizeof a);
+  an_floor(t, out, &a.cut_s);
   a.t = t;
   a.hw = hw;
   a.out = out;

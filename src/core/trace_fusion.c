@@ -10,7 +10,7 @@
 
 /* ---- fusion candidates ---------------------------------------------------
  * A kernel is small when it is overhead-bound (its bound time is below the
- * floor) or shorter than the floor. Runs of two or more consecutive small
+ * overhead cut, the launch overhead) or shorter than the cut. Runs of two or more consecutive small
  * kernels of one nn.Module (the innermost around their ops, where the trace
  * records modules: with_stack=True), else of one op, else of one kernel
  * name, in start order per device
@@ -88,7 +88,8 @@ static int cmp_korder_idx(const void *ctx, uint32_t a, uint32_t b) {
  * when not counted so). Without a copy of the timeline when each device's
  * kernels come by start (one pass per device), else through an index. */
 rl_status rli_trace_find_fusions(rl_trace *t, const int8_t *regime, uint32_t nregime,
-                                 double floor_s, const int32_t *devs, size_t ndevs, double *total,
+                                 double cut_s, double floor_s, const int32_t *devs, size_t ndevs,
+                                 double *total,
                                  rl_error *err) {
   tmap m = {NULL, 0};
   size_t cap = 0;
@@ -132,7 +133,7 @@ rl_status rli_trace_find_fusions(rl_trace *t, const int8_t *regime, uint32_t nre
       uint32_t rc = has_inst ? t->inst[k->inst].cost : k->cost;
       /* kernels only: copies and collectives are not fused into kernels */
       int small = k->kind == RLI_K_KERNEL && (rc >= t->ncost || t->cost[rc].roof != RLI_ROOF_NET) &&
-                  (k->dur_s < floor_s || (rc < nregime && regime[rc] == RL_BOUND_OVERHEAD));
+                  (k->dur_s < cut_s || (rc < nregime && regime[rc] == RL_BOUND_OVERHEAD));
       uint32_t mod = has_inst ? t->inst[k->inst].module : RLI_NONE;
       uint32_t key = mod != RLI_NONE ? mod : k->op != RLI_NONE ? k->op : k->name;
       int32_t by_op = mod != RLI_NONE ? 2 : k->op != RLI_NONE;

@@ -211,9 +211,11 @@ rl_status rli_trace_tidy_timeline(rl_trace *t, int64_t *overlaps, double *overla
 /* The hierarchical-roofline fields of row o of one ncu launch (trace_hier.c). */
 void rli_trace_hier_row(rl_trace *t, const rl_hw *hw, double factor, rl_trace_row *o,
                         const rli_ncu_launch *m, const rli_cost *c);
-/* The fusion candidates, t->fusion, and their total saving (trace_fusion.c). */
+/* The fusion candidates, t->fusion, and their total saving (trace_fusion.c):
+ * runs of kernels shorter than cut_s or overhead-bound; each run leaves one
+ * floor_s. */
 rl_status rli_trace_find_fusions(rl_trace *t, const int8_t *regime, uint32_t nregime,
-                                 double floor_s, const int32_t *devs, size_t ndevs, double *total,
+                                 double cut_s, double floor_s, const int32_t *devs, size_t ndevs, double *total,
                                  rl_error *err);
 
 #endif

@@ -146,6 +146,7 @@ size_t rl_trace_json(const rl_trace *t, const rl_hw *hw, const rl_trace_summary 
   num_or_null(&o, "collective_s", ht, s->collective_s);
   num_or_null(&o, "network_s", ht, s->network_s);
   num_or_null(&o, "floor_s", 1, s->floor_s);
+  num_or_null(&o, "overhead_cut_s", 1, s->overhead_cut_s);
   rli_out_puts(&o, ",\"floor_source\":");
   rli_out_str(&o, s->floor_source ? s->floor_source : "");
   rli_out_printf(&o, ",\"unlinked\":%lld", (long long)t->unlinked);

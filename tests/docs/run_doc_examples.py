@@ -274,7 +274,9 @@ def main():
     a = ap.parse_args()
     global UPDATE
     UPDATE = a.update
-    lib = a.lib or os.path.join(os.path.dirname(os.path.abspath(a.roofline)), "libroofline.so")
+    # absolute now: the Python examples chdir while the commands run on the pool
+    a.roofline = os.path.abspath(a.roofline)
+    lib = os.path.abspath(a.lib or os.path.join(os.path.dirname(a.roofline), "libroofline.so"))
     for need in (a.roofline, lib):
         if not os.path.exists(need):
             print("run_doc_examples: %s: not built (make)" % need, file=sys.stderr)

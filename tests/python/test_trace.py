@@ -23,7 +23,10 @@ class Gains(unittest.TestCase):
                 t = rl.trace(os.path.join(D, name), hw=hw, overhead=overhead)
                 floor = t["floor_s"]
                 if overhead is not None:
-                    self.assertAlmostEqual(floor, rl.parse_quantity(str(overhead), "s"), delta=1e-15)
+                    # the overhead given, lowered to the shortest kernel timed
+                    self.assertLessEqual(floor, rl.parse_quantity(str(overhead), "s") + 1e-15)
+                    self.assertAlmostEqual(t["overhead_cut_s"], rl.parse_quantity(str(overhead), "s"),
+                                           delta=1e-15)
                 for row in t["rows"] + t["ops"]:
                     if row["gain_s"] is None:
                         continue
@@ -38,6 +41,43 @@ class Gains(unittest.TestCase):
                     self.assertLessEqual(f["saving_s"], f["measured_s"] - f["runs"] * floor + 1e-12)
                     total += f["saving_s"]
                 self.assertAlmostEqual(t["fusion_s"], total, delta=1e-9)
+
+    def test_no_time_at_roof_above_the_measurement(self):
+        """A bound is a lower bound: on every fixture, with every overhead, no
+        row's time at its roof (floor included) exceeds its measured time
+        unless the row is flagged above its roof, and the floor is no longer
+        than the shortest kernel. (Issue 24: the 4 us launch overhead used as
+        the least time of a GPU kernel put 960 device-to-device copies of
+        2.263 ms at 3.974 ms at their roof.)"""
+        files = FILES + [("pytorch_kineto_2024_a100_ddp_nccl.json.gz", None),
+                         ("pytorch_kineto_2023_ddp128_sampled_input_dims.json.gz", "a100-80gb"),
+                         ("pytorch_kineto_2024_mi250_rocm6.2_foreach_shapes.json.gz", "mi250x")]
+        checked = 0
+        for name, hw in files:
+            for overhead in (None, "1us", "10us", "1ms"):
+                t = rl.trace(os.path.join(D, name), hw=hw, overhead=overhead)
+                rows = [r for r in t["rows"] + t["ops"]
+                        if r["at_roof_s"] is not None and r["measured_s"] is not None]
+                checked += len(rows)
+                for r in rows:
+                    if not r["above_roof"]:
+                        self.assertLessEqual(r["at_roof_s"], r["measured_s"] * (1 + 1e-9) + 1e-15,
+                                             (name, overhead, r["name"]))
+                timed = [r["measured_s"] / r["kernels"] for r in t["rows"]
+                         if r["measured_s"] and r["kernels"] == 1]
+                if timed:
+                    self.assertLessEqual(t["floor_s"], min(timed) * (1 + 1e-9), name)
+                for c in t["collectives"]:
+                    if c["gain_s"] is not None:
+                        self.assertGreaterEqual(c["gain_s"], 0)
+        self.assertGreater(checked, 400)
+
+    def test_dtod_copy_roof_below_its_time(self):
+        t = rl.trace(os.path.join(D, "pytorch_kineto_2024_a100_ddp_nccl.json.gz"))
+        r = [r for r in t["rows"] if r["name"].startswith("Memcpy DtoD")][0]
+        self.assertEqual(r["count"], 960)
+        self.assertLess(r["at_roof_s"], r["measured_s"])
+        self.assertAlmostEqual(t["floor_s"], 1.024e-6, delta=1e-12)
 
     def test_ncu_hierarchical(self):
         t = rl.trace(os.path.join(D, "ncu_details_sm80_bert_flashattn.csv"), hw="a100-40gb")
