@@ -33,13 +33,16 @@ static const char help[] =
     "  - OpenBLAS sgemm and dgemm, n = 16..4096 (--quick: ..1024), and an FP32 add\n"
     "    of growing size: F, Q, intensity, achieved FLOP/s, the measured roof at\n"
     "    that intensity (level the data fits in) and the fraction reached.\n"
-    "Each figure is the best of several timed repeats after a warm-up; the\n"
-    "spread of the repeats is reported, with a warning when the machine is noisy.\n"
-    "Progress goes to stderr. About 5 s with --quick on 2 cores, under a minute\n"
-    "without.\n"
+    "Each figure is the best of several timed repeats after a warm-up, on at least\n"
+    "3 samples the scheduler left alone, each at least 100 x the timer's overhead;\n"
+    "a figure short of that, or disturbed, is taken again or marked UNRELIABLE ('!').\n"
+    "The spread of the repeats is reported, with a warning when the machine is\n"
+    "noisy. Progress goes to stderr. OpenBLAS is loaded for the gemm part only\n"
+    "(libopenblas.so.0, or the library $ROOFLINE_OPENBLAS names).\n"
     "\n"
     "flags:\n"
-    "  --quick          fewer working sets and repeats, gemm up to n = 1024\n"
+    "  --quick          fewer working sets (up to 1 GiB) and repeats, gemm up to\n"
+    "                   n = 1024; after 5 s nothing is taken again\n"
     "  --threads N      threads for the \"all\" figures (default: every CPU)\n"
     "  --kernel LIST    what to measure: peak, read, copy, triad, bandwidth (the\n"
     "                   three), gemm, add, all (default), comma-separated\n"
@@ -121,8 +124,9 @@ static void print_text(cli_ctx *ctx, const rl_measurement *m) {
     cli_table_free(t);
   }
   if (m->n_unreliable > 0)
-    fprintf(o, "  '!' UNRELIABLE: a disturbed sample (all threads below 1 thread, or a peak below half its\n"
-               "  theoretical value) after %d retake%s; not this machine's figure: measure again on a quiet machine\n",
+    fprintf(o, "  '!' UNRELIABLE: a disturbed sample (all threads below 1 thread, a peak below half its theoretical\n"
+               "  value, fewer than 3 clean samples, or the timer above 1%% of a sample) after %d retake%s; not this\n"
+               "  machine's figure: measure again on a quiet machine\n",
             (int)m->retakes, m->retakes == 1 ? "" : "s");
   int any_bw = 0;
   for (int k = 0; k < 3; k++) any_bw |= m->sweep[0][k].kernel >= 0;
@@ -166,6 +170,7 @@ static void print_text(cli_ctx *ctx, const rl_measurement *m) {
       cli_q(cc[2], 48, p->bytes, RL_UNIT_BYTES);
       cli_q(cc[3], 48, p->intensity, RL_UNIT_FLOP_PER_BYTE);
       cli_q(cc[4], 48, p->achieved, RL_UNIT_FLOP_S);
+      if (p->t.disturbed) strncat(cc[4], " !", 47 - strlen(cc[4]));
       if (p->roof > 0) {
         cli_q(cc[5], 48, p->roof, RL_UNIT_FLOP_S);
         size_t n = strlen(cc[5]);
@@ -255,7 +260,8 @@ static void print_csv(cli_ctx *ctx, const rl_measurement *m) {
     const char *row[N] = {"point", p->op, rl_level_name(p->level), NUM(3, p->threads), NUM(4, p->n),
                           NUM(5, p->flops), NUM(6, p->bytes), NUM(7, p->intensity), NUM(8, p->t.min),
                           NUM(9, p->achieved), NULL, NULL, roof ? NUM(12, p->roof) : NULL,
-                          roof ? NUM(13, p->roof_fraction) : NULL, NUM(14, p->t.spread), NULL, NULL};
+                          roof ? NUM(13, p->roof_fraction) : NULL, NUM(14, p->t.spread), NULL,
+                          p->t.disturbed ? "true" : "false"};
     cli_csv_row(ctx, row, N);
   }
 #undef NUM

@@ -1416,6 +1416,9 @@ typedef struct rl_stats {
   double min, median, max, mean; /* of the samples */
   double spread;                 /* (max - min) / min; 0 for one sample */
   int32_t n;
+  uint32_t disturbed; /* RL_DISTURB_FEW_CLEAN, RL_DISTURB_TIMER: why the
+                         samples cannot be trusted (rl_measure,
+                         rl_bench_run); 0 = they can (rl_stats_of) */
 } rl_stats;
 #define RL_STATS_MAX 4096
 /* Statistics of n (1..RL_STATS_MAX) finite, non-negative samples. */
@@ -1510,7 +1513,7 @@ typedef struct rl_bench_spec {
   void *clock_user;
   double min_time_s;  /* each timed sample lasts at least this, and at
                          least 200 ticks; 0 = 1 ms */
-  int32_t repeats;    /* timed samples; 0 = 5 */
+  int32_t repeats;    /* timed samples, 1..128; 0 = 5 */
   int32_t warmup;     /* untimed calls first, discarded; 0 = 1, <0 none */
   int64_t max_reps;   /* cap on repetitions per sample; 0 = 2^40 */
 } rl_bench_spec;
@@ -1523,7 +1526,11 @@ typedef struct rl_bench_result {
 
 /* zstd's benchfn/timefn and STREAM's discipline: check the tick, wait for
  * a fresh one, warm up, grow reps until a sample lasts min_time_s, then
- * time `repeats` samples. RL_EINVAL when the kernel's check fails. */
+ * time `repeats` samples; a sample under a quarter of min_time (the
+ * calibrating one was slowed) grows reps again, up to 3 times, and
+ * per_rep.disturbed says RL_DISTURB_TIMER when the samples stayed so
+ * short that 2 ticks are above 1% of them. RL_EINVAL when the kernel's
+ * check fails. */
 RL_API rl_status rl_bench_run(const rl_bench_spec *spec, rl_bench_result *out,
                               rl_error *err);
 
@@ -1648,6 +1655,13 @@ typedef struct rl_measurement {
  * pass 0 for a bandwidth). Pure. */
 #define RL_DISTURB_BELOW_1T 1u
 #define RL_DISTURB_BELOW_HALF 2u
+/* ... and from its samples (rl_stats.disturbed): RL_DISTURB_FEW_CLEAN:
+ * fewer than 3 samples the scheduler left alone (a thread's CPU time short
+ * of the wall time, or the threads' stamps apart); RL_DISTURB_TIMER: the
+ * samples so short that the timer's overhead (2 ticks) is above 1% of
+ * them (a repetition count calibrated on a disturbed sample). */
+#define RL_DISTURB_FEW_CLEAN 4u
+#define RL_DISTURB_TIMER 8u
 RL_API uint32_t rl_measure_disturbed(double figure, double one,
                                      int32_t threads, double theory);
 /* Which points of a bandwidth sweep to take again (pure; rl_measure
@@ -1665,7 +1679,8 @@ RL_API int32_t rl_sweep_retake(const rl_sweep *s, const rl_sweep *one,
 typedef void (*rl_progress_fn)(void *user, const char *line);
 typedef struct rl_measure_opts {
   int32_t threads;     /* 0 = every CPU the process may run on */
-  int32_t quick;       /* about 5 s on 2 cores instead of under a minute */
+  int32_t quick;       /* fewer working sets and samples; no retakes after
+                          5 s (what stays disturbed is marked) */
   uint32_t parts;      /* RL_MEASURE_* bits; 0 = all */
   const double *ws;    /* working sets for the sweep (B, total); NULL =
                           L1/4 .. 8 x LLC, geometric */

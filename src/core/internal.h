@@ -144,4 +144,44 @@ void rli_out_str(rli_out *o, const char *s);
 /* NUL-terminate and return the length needed. */
 size_t rli_out_end(rli_out *o);
 
+/* ---- the sampling discipline of `roofline measure` (measure_sample.c) ---- */
+/* Fed one sample at a time (its duration and whether the scheduler left it
+ * alone), it says how many repetitions the next sample runs and when to
+ * stop: the repetition count is calibrated on clean samples only, a
+ * sample much shorter than the calibrating one sends it back to
+ * calibrating, and the figure's statistics are over clean samples.
+ * rli_sampler_result says why they cannot be trusted (RL_DISTURB_FEW_CLEAN:
+ * fewer than RLI_MIN_CLEAN clean samples; RL_DISTURB_TIMER: the timer's
+ * overhead above 1% of the samples). Pure: no clock. */
+#define RLI_MIN_CLEAN 3
+#define RLI_SAMPLER_MAX 128
+typedef struct rli_sampler {
+  double min_time;    /* s: a calibrating sample must last this, clean */
+  double overhead;    /* s: the timer's cost per sample (resolution x 2) */
+  int32_t repeats;    /* clean samples wanted */
+  int32_t max_tries;  /* timed samples at most before giving up (past
+                         them, on until RLI_MIN_CLEAN are clean, up to
+                         hard_tries = 2 x max_tries) */
+  int32_t hard_tries;
+  int64_t max_reps;   /* repetitions at most (0: no bound); set after init */
+  int64_t reps;       /* repetitions of the next sample */
+  int32_t calibrated; /* 0 calibrating, 1 timing */
+  int32_t calib_tries, tries, recalibrations;
+  int32_t n_clean, n_all;
+  double clean[RLI_SAMPLER_MAX], all[RLI_SAMPLER_MAX]; /* s per repetition */
+  double clean_dt[RLI_SAMPLER_MAX]; /* the clean samples' durations, s */
+} rli_sampler;
+void rli_sampler_init(rli_sampler *s, double min_time, double overhead,
+                      int32_t repeats, int32_t max_tries);
+/* One sample of s->reps repetitions that lasted dt s; clean: 1 when the
+ * scheduler left its threads alone. Returns 1 while another sample is
+ * wanted (of s->reps repetitions), 0 when done. */
+int rli_sampler_add(rli_sampler *s, double dt, int clean);
+/* The statistics, per repetition, over the clean samples (over all of
+ * them when fewer than RLI_MIN_CLEAN are clean and the rest are more),
+ * and why they cannot be trusted (RL_DISTURB_FEW_CLEAN, RL_DISTURB_TIMER;
+ * 0: they can), also in out->disturbed. RL_EINVAL when no sample was
+ * timed. */
+rl_status rli_sampler_result(const rli_sampler *s, rl_stats *out, rl_error *err);
+
 #endif

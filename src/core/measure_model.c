@@ -358,6 +358,54 @@ int32_t rl_sweep_retake(const rl_sweep *s, const rl_sweep *one, double tol,
   return k;
 }
 
+/* Why the samples of a sweep's level cannot be trusted: the
+ * rl_stats.disturbed bits of the points that made it. */
+static uint32_t level_samples(const rl_sweep *s, int l) {
+  uint32_t why = 0;
+  if (!s->levels.found[l]) return 0;
+  for (int32_t i = 0; i < s->n && i < RL_MEASURE_MAX_WS; i++)
+    if (s->p[i].ws >= s->levels.ws_lo[l] && s->p[i].ws <= s->levels.ws_hi[l]) why |= s->p[i].t.disturbed;
+  return why;
+}
+
+/* The figures that cannot be the machine's: a disturbed figure
+ * (rl_measure_disturbed) or one whose samples cannot be trusted
+ * (rl_stats.disturbed: too few clean samples, the timer's overhead); the
+ * peaks, every sweep's levels and the points, counted in n_unreliable. */
+static void mark_unreliable(rl_measurement *m) {
+  m->n_unreliable = 0;
+  for (int k = 0; k < RL_PK_COUNT; k++) {
+    m->peak_unreliable_1t[k] =
+        rl_measure_disturbed(m->peak_1t.flops[k], 0, 1, m->peak_1t.theory[k]);
+    if (m->peak_1t.flops[k] > 0) m->peak_unreliable_1t[k] |= m->peak_1t.t[k].disturbed;
+    m->peak_unreliable[k] =
+        m->threads > 1 ? rl_measure_disturbed(m->peak.flops[k], m->peak_1t.flops[k],
+                                              m->threads, m->peak.theory[k])
+                       : m->peak_unreliable_1t[k];
+    if (m->threads > 1 && m->peak.flops[k] > 0) m->peak_unreliable[k] |= m->peak.t[k].disturbed;
+    m->n_unreliable += (m->peak_unreliable[k] != 0) + (m->threads > 1 && m->peak_unreliable_1t[k]);
+  }
+  for (int k = 0; k < 3; k++) {
+    rl_sweep *s = &m->sweep[0][k], *s1 = &m->sweep[1][k];
+    for (int l = 0; l < RL_LEVEL_COUNT; l++) {
+      if (s1->kernel >= 0) s1->levels.unreliable[l] = level_samples(s1, l);
+      if (s->kernel < 0) continue;
+      s->levels.unreliable[l] = level_samples(s, l);
+      if (m->threads > 1 && s1->kernel >= 0 && s->threads > 1)
+        s->levels.unreliable[l] |= rl_measure_disturbed(s->levels.bw[l], s1->levels.bw[l], s->threads, 0);
+    }
+    for (int l = 0; l < RL_LEVEL_COUNT; l++) {
+      /* one thread's sweep is also the all-thread one when threads = 1 */
+      m->n_unreliable += (s->kernel >= 0 && s->levels.unreliable[l] != 0) +
+                         (m->threads > 1 && s1->kernel >= 0 && s1->levels.unreliable[l] != 0);
+      if (k != RL_BW_READ) continue;
+      if (s->kernel >= 0) m->bandwidth.unreliable[l] = s->levels.unreliable[l];
+      if (s1->kernel >= 0) m->bandwidth_1t.unreliable[l] = s1->levels.unreliable[l];
+    }
+  }
+  for (int32_t i = 0; i < m->n_points; i++) m->n_unreliable += m->points[i].t.disturbed != 0;
+}
+
 rl_status rl_measure_analyze(rl_measurement *m, rl_error *err) {
   if (!m) return rli_fail(err, RL_EINVAL, "no measurement");
   if (m->threads < 1) return rli_fail(err, RL_EINVAL, "threads must be >= 1");
@@ -440,26 +488,6 @@ rl_status rl_measure_analyze(rl_measurement *m, rl_error *err) {
   for (int32_t i = 0; i < ns; i++)
     if (spreads[i] > m->spread_max) m->spread_max = spreads[i];
   m->noisy = m->spread_median > 0.05;
-  m->n_unreliable = 0;
-  for (int k = 0; k < RL_PK_COUNT; k++) {
-    m->peak_unreliable_1t[k] =
-        rl_measure_disturbed(m->peak_1t.flops[k], 0, 1, m->peak_1t.theory[k]);
-    m->peak_unreliable[k] =
-        m->threads > 1 ? rl_measure_disturbed(m->peak.flops[k], m->peak_1t.flops[k],
-                                              m->threads, m->peak.theory[k])
-                       : m->peak_unreliable_1t[k];
-    m->n_unreliable += (m->peak_unreliable[k] != 0) + (m->threads > 1 && m->peak_unreliable_1t[k]);
-  }
-  for (int k = 0; k < 3 && m->threads > 1; k++) {
-    rl_sweep *s = &m->sweep[0][k];
-    const rl_sweep *s1 = &m->sweep[1][k];
-    if (s->kernel < 0 || s1->kernel < 0 || s->threads <= 1) continue;
-    for (int l = 0; l < RL_LEVEL_COUNT; l++) {
-      s->levels.unreliable[l] =
-          rl_measure_disturbed(s->levels.bw[l], s1->levels.bw[l], s->threads, 0);
-      m->n_unreliable += s->levels.unreliable[l] != 0;
-      if (s->kernel == RL_BW_READ) m->bandwidth.unreliable[l] = s->levels.unreliable[l];
-    }
-  }
+  mark_unreliable(m);
   return RL_OK;
 }

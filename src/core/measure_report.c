@@ -56,12 +56,23 @@ static void peak_stats_json(rli_out *o, const rl_peak_set *p) {
 }
 
 static void reasons_json(rli_out *o, uint32_t why) {
-  rli_out_printf(o, "\"reasons\":[%s%s%s]}", why & RL_DISTURB_BELOW_1T ? "\"below_1_thread\"" : "",
-                 why == (RL_DISTURB_BELOW_1T | RL_DISTURB_BELOW_HALF) ? "," : "",
-                 why & RL_DISTURB_BELOW_HALF ? "\"below_half_theoretical\"" : "");
+  static const struct { uint32_t bit; const char *name; } reasons[] = {
+      {RL_DISTURB_BELOW_1T, "below_1_thread"},
+      {RL_DISTURB_BELOW_HALF, "below_half_theoretical"},
+      {RL_DISTURB_FEW_CLEAN, "few_clean_samples"},
+      {RL_DISTURB_TIMER, "timer_overhead"}};
+  rli_out_puts(o, "\"reasons\":[");
+  int first = 1;
+  for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
+    if (why & reasons[i].bit) {
+      rli_out_printf(o, "%s\"%s\"", first ? "" : ",", reasons[i].name);
+      first = 0;
+    }
+  rli_out_puts(o, "]}");
 }
 
-/* The figures rl_measure_analyze found disturbed (rl_measure_disturbed) */
+/* The figures rl_measure_analyze marked unreliable: peaks, bandwidth
+ * levels (all threads, then one thread), points */
 static void unreliable_json(rli_out *o, const rl_measurement *m) {
   int first = 1;
   rli_out_puts(o, "[");
@@ -74,15 +85,27 @@ static void unreliable_json(rli_out *o, const rl_measurement *m) {
       reasons_json(o, why);
       first = 0;
     }
-  for (int k = 0; k < 3; k++)
-    for (int l = 0; l < RL_LEVEL_COUNT; l++) {
-      const rl_sweep *s = &m->sweep[0][k];
-      if (s->kernel < 0 || !s->levels.unreliable[l]) continue;
-      rli_out_printf(o, "%s{\"figure\":\"bandwidth\",\"kernel\":\"%s\",\"level\":\"%s\",\"threads\":%d,",
-                     first ? "" : ",", rl_bw_kernel_name(s->kernel), rl_level_name(l), (int)s->threads);
-      reasons_json(o, s->levels.unreliable[l]);
-      first = 0;
-    }
+  for (int t = 0; t < 2; t++)
+    for (int k = 0; k < 3; k++)
+      for (int l = 0; l < RL_LEVEL_COUNT; l++) {
+        const rl_sweep *s = &m->sweep[t][k];
+        if (s->kernel < 0 || !s->levels.unreliable[l] || (t && m->threads == 1)) continue;
+        rli_out_printf(o, "%s{\"figure\":\"bandwidth\",\"kernel\":\"%s\",\"level\":\"%s\",\"threads\":%d,",
+                       first ? "" : ",", rl_bw_kernel_name(s->kernel), rl_level_name(l), (int)s->threads);
+        reasons_json(o, s->levels.unreliable[l]);
+        first = 0;
+      }
+  for (int32_t i = 0; i < m->n_points && i < RL_MEASURE_MAX_POINTS; i++) {
+    const rl_measure_point *p = &m->points[i];
+    if (!p->t.disturbed) continue;
+    rli_out_printf(o, "%s{\"figure\":\"point\",\"kernel\":", first ? "" : ",");
+    rli_out_str(o, p->op);
+    rli_out_printf(o, ",\"n\":");
+    rli_out_num(o, p->n);
+    rli_out_printf(o, ",\"threads\":%d,", (int)p->threads);
+    reasons_json(o, p->t.disturbed);
+    first = 0;
+  }
   rli_out_puts(o, "]");
 }
 

@@ -104,45 +104,36 @@ rl_status rl_bench_run(const rl_bench_spec *spec, rl_bench_result *out,
   int64_t max_reps = spec->max_reps > 0 ? spec->max_reps : (int64_t)1 << 40;
   if (!isfinite(min_time) || min_time > 1e3)
     return rli_fail(err, RL_EINVAL, "min_time_s must be in (0, 1000] s");
-  if (repeats > RL_STATS_MAX)
-    return rli_fail(err, RL_EINVAL, "repeats must be at most %d", RL_STATS_MAX);
+  if (repeats > RLI_SAMPLER_MAX)
+    return rli_fail(err, RL_EINVAL, "repeats must be at most %d", RLI_SAMPLER_MAX);
   memset(out, 0, sizeof *out);
   double tick = rl_clock_tick(clock, cu);
   if (!(tick > 0)) return rli_fail(err, RL_EINVAL, "the clock does not advance");
   out->tick_s = tick;
   if (min_time < 200 * tick) min_time = 200 * tick;
-  /* calibrate: grow reps until one sample lasts min_time */
-  int64_t reps = 1;
-  int warm_done = 0;
+  /* calibrate (grow reps until one sample lasts min_time; that sample is
+   * the first warm-up), warm up, time `repeats` samples: the sampler's
+   * rules (measure_sample.c), every sample clean (no threads to watch) */
+  rli_sampler sm;
+  rli_sampler_init(&sm, min_time, 2 * tick, repeats, repeats);
+  sm.max_reps = max_reps;
+  int warmed = 0;
   for (;;) {
-    double t0 = fresh_tick(clock, cu);
-    if (spec->kernel(spec->arg, reps))
-      return rli_fail(err, RL_EINVAL, "the kernel's result check failed");
-    double dt = clock(cu) - t0;
-    if (dt >= min_time || reps >= max_reps) {
-      warm_done = 1;
-      break;
+    if (sm.calibrated && !warmed) {
+      for (int32_t w = 1; w < warmup; w++)
+        if (spec->kernel(spec->arg, sm.reps))
+          return rli_fail(err, RL_EINVAL, "the kernel's result check failed");
+      warmed = 1;
     }
-    double grow = dt > 0 ? 1.2 * min_time / dt : 100;
-    if (grow < 2) grow = 2;
-    if (grow > 100) grow = 100;
-    double next = (double)reps * grow;
-    reps = next > (double)max_reps ? max_reps : (int64_t)next;
-  }
-  for (int32_t w = warm_done; w < warmup; w++)
-    if (spec->kernel(spec->arg, reps))
-      return rli_fail(err, RL_EINVAL, "the kernel's result check failed");
-  double samples[RL_STATS_MAX];
-  for (int32_t r = 0; r < repeats; r++) {
     double t0 = fresh_tick(clock, cu);
-    if (spec->kernel(spec->arg, reps))
+    if (spec->kernel(spec->arg, sm.reps))
       return rli_fail(err, RL_EINVAL, "the kernel's result check failed");
     double dt = clock(cu) - t0;
     if (dt < 0) dt = 0;
-    samples[r] = dt / (double)reps;
+    if (!rli_sampler_add(&sm, dt, 1)) break;
   }
-  out->reps = reps;
-  return rl_stats_of(samples, repeats, &out->per_rep, err);
+  out->reps = sm.reps;
+  return rli_sampler_result(&sm, &out->per_rep, err);
 }
 
 /* ---- CPU probe -------------------------------------------------------------- */
@@ -175,6 +166,47 @@ static int read_small(const char *path, char *buf, size_t cap) {
   return n > 0;
 }
 
+/* Caches from CPUID's deterministic cache parameters, where sysfs has none
+ * (a guest without /sys/devices/system/cpu/cpu0/cache): Intel's leaf 4
+ * (Intel 64 and IA-32 Architectures Software Developer's Manual, vol. 2A,
+ * CPUID, "Deterministic Cache Parameters Leaf") and AMD's leaf 0x8000001D
+ * (AMD64 Architecture Programmer's Manual, vol. 3, appendix E.4.15; present
+ * when CPUID 0x80000001 ECX bit 22, TopologyExtensions, is set), the same
+ * layout: EAX[4:0] type (1 data, 3 unified), EAX[7:5] level, EAX[25:14]
+ * the logical processors sharing it minus 1; size = (EBX[31:22] + 1) ways
+ * x (EBX[21:12] + 1) partitions x (EBX[11:0] + 1) line bytes x (ECX + 1)
+ * sets. The legacy leaf 0x80000006 (what glibc's sysconf falls back to on
+ * AMD) has no sharing field, and a hypervisor may pass the host's whole L3
+ * through it (508 MiB seen in a 2-vCPU guest), so it comes last. Returns
+ * the levels found. */
+static int cpuid_caches(rl_cpu_info *c) {
+  int found = 0;
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned a, b, cc, d, leaf = 0;
+  if (strcmp(c->vendor, "GenuineIntel") == 0) {
+    if (__get_cpuid(0, &a, &b, &cc, &d) && a >= 4) leaf = 4;
+  } else if (strcmp(c->vendor, "AuthenticAMD") == 0 || strcmp(c->vendor, "HygonGenuine") == 0) {
+    if (__get_cpuid(0x80000000, &a, &b, &cc, &d) && a >= 0x8000001D &&
+        __get_cpuid(0x80000001, &a, &b, &cc, &d) && (cc >> 22 & 1))
+      leaf = 0x8000001D;
+  }
+  for (unsigned i = 0; leaf && i < 16; i++) {
+    __cpuid_count(leaf, i, a, b, cc, d);
+    unsigned type = a & 31, level = a >> 5 & 7;
+    if (type == 0) break;
+    if ((type != 1 && type != 3) || level < 1 || level > 3) continue;
+    double size = (double)((b >> 22) + 1) * (double)((b >> 12 & 0x3ff) + 1) * (double)((b & 0xfff) + 1) *
+                  ((double)cc + 1);
+    c->cache[level - 1] = size;
+    c->cache_shared[level - 1] = (int32_t)((a >> 14 & 0xfff) + 1);
+    found++;
+  }
+#else
+  (void)c;
+#endif
+  return found;
+}
+
 static void probe_caches(rl_cpu_info *c, int cpu0) {
   for (int i = 0; i < 8; i++) {
     char path[128], v[256];
@@ -195,6 +227,7 @@ static void probe_caches(rl_cpu_info *c, int cpu0) {
     snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list", cpu0, i);
     c->cache_shared[level - 1] = read_small(path, v, sizeof v) ? count_cpu_list(v) : 1;
   }
+  if (c->cache[0] <= 0 && c->cache[1] <= 0 && c->cache[2] <= 0) cpuid_caches(c);
 #ifdef _SC_LEVEL1_DCACHE_SIZE
   if (c->cache[0] <= 0) { long s = sysconf(_SC_LEVEL1_DCACHE_SIZE); if (s > 0) { c->cache[0] = (double)s; c->cache_shared[0] = 1; } }
   if (c->cache[1] <= 0) { long s = sysconf(_SC_LEVEL2_CACHE_SIZE); if (s > 0) { c->cache[1] = (double)s; c->cache_shared[1] = 1; } }
@@ -737,7 +770,15 @@ typedef struct mctx {
   int repeats;
   double min_time;
   rli_blas blas; /* loaded when the gemm part is asked for */
+  double deadline; /* clock time past which --quick retakes nothing; 0: none */
+  int *budget_said; /* the progress said the budget is spent */
 } mctx;
+
+/* --quick: after this many seconds nothing is taken again (peaks, sweep
+ * points, figures on too few clean samples, the gemm passes after the
+ * first); each figure still gets its `repeats` samples, and what stays
+ * disturbed is marked. */
+#define RL_QUICK_BUDGET_S 5.0
 
 static void progress(const mctx *x, const char *fmt, ...) RLI_PRINTF(2, 3);
 static void progress(const mctx *x, const char *fmt, ...) {
@@ -789,48 +830,70 @@ static int pool_sample(const mctx *x, pool *p, int nthreads, job_fn job, void *a
   return f;
 }
 
-/* rl_bench_run's discipline (tick, grow reps until a sample lasts
- * min_time, the calibrating run as warm-up, `repeats` samples) on the pool,
- * timed by pool_sample. A disturbed sample is taken again: up to 3 x
- * repeats tries, and past them on until 3 are clean or 0.5 s went by; the
- * statistics are over the clean samples (over the first `repeats` when
- * none was clean). */
+/* Past the budget (--quick): no more retakes or extra samples; said once
+ * in the progress. */
+static int budget_spent(const mctx *x) {
+  if (!(x->deadline > 0) || x->clock(x->cu) <= x->deadline) return 0;
+  if (!*x->budget_said) {
+    *x->budget_said = 1;
+    progress(x, "--quick: the %.0f s budget for retakes is spent: no more retakes; what stays disturbed "
+                "is marked unreliable ('!')", RL_QUICK_BUDGET_S);
+  }
+  return 1;
+}
+
+/* The better of two timings of one figure: one that can be trusted over
+ * one that cannot, then the one on more clean samples, then the faster. */
+static int better_timing(const rl_stats *a, const rl_stats *b) {
+  if ((a->disturbed == 0) != (b->disturbed == 0)) return a->disturbed == 0;
+  if (a->n != b->n) return a->n > b->n;
+  return a->min < b->min;
+}
+
+/* rl_bench_run's discipline on the pool, timed by pool_sample, under the
+ * sampler's rules (src/core/measure_sample.c): the repetitions calibrated
+ * on clean samples only, a sample much shorter than its calibrating one
+ * sending it back to calibrating, `repeats` clean samples wanted in 3 x
+ * repeats tries (past them on until 3 are clean, up to 6 x repeats or
+ * 0.5 s). A figure on fewer than 3 clean samples, or on samples whose
+ * timer overhead is above 1%, is taken again from the calibration, up to
+ * SAMPLE_RETAKES times (none past the --quick budget: then `repeats`
+ * tries); what stays so is kept with its reason in per_rep.disturbed,
+ * which rl_measure_analyze marks unreliable. */
+#define SAMPLE_RETAKES 2
 static rl_status time_on_pool(const mctx *x, pool *p, int nthreads, job_fn job,
                               void *arg, double min_time, int repeats,
                               rl_bench_result *br, rl_error *err) {
   memset(br, 0, sizeof *br);
-  if (repeats > RL_STATS_MAX) repeats = RL_STATS_MAX;
+  if (repeats > RLI_SAMPLER_MAX / 3) repeats = RLI_SAMPLER_MAX / 3;
   double tick = rl_clock_tick(x->clock, x->cu);
   if (!(tick > 0)) return rli_fail(err, RL_EINVAL, "the clock does not advance");
   br->tick_s = tick;
   if (min_time < 200 * tick) min_time = 200 * tick;
-  int64_t reps = 1;
-  int clean;
-  double dt;
-  for (;;) {
-    if (pool_sample(x, p, nthreads, job, arg, reps, &dt, &clean))
-      return rli_fail(err, RL_EINVAL, "the kernel's result check failed");
-    if (dt >= min_time) break;
-    double grow = dt > 0 ? 1.2 * min_time / dt : 100;
-    if (grow < 2) grow = 2;
-    if (grow > 100) grow = 100;
-    reps = (int64_t)((double)reps * grow);
+  int spent = budget_spent(x);
+  for (int attempt = 0; attempt <= (spent ? 0 : SAMPLE_RETAKES); attempt++) {
+    if (attempt) x->m->retakes++;
+    rli_sampler sm;
+    rli_sampler_init(&sm, min_time, 2 * tick, repeats, spent ? repeats : 3 * repeats);
+    double t_first = x->clock(x->cu);
+    for (;;) {
+      int clean;
+      double dt;
+      if (pool_sample(x, p, nthreads, job, arg, sm.reps, &dt, &clean))
+        return rli_fail(err, RL_EINVAL, "the kernel's result check failed");
+      if (!rli_sampler_add(&sm, dt, clean)) break;
+      if (sm.calibrated && sm.tries >= sm.max_tries && x->clock(x->cu) - t_first > 0.5) break;
+    }
+    rl_stats t;
+    rl_status st = rli_sampler_result(&sm, &t, err);
+    if (st) return st;
+    if (attempt == 0 || better_timing(&t, &br->per_rep)) {
+      br->per_rep = t;
+      br->reps = sm.reps;
+    }
+    if (!t.disturbed || budget_spent(x)) break;
   }
-  double good[RL_STATS_MAX], all[RL_STATS_MAX];
-  int n_good = 0, n_all = 0;
-  double t_first = x->clock(x->cu);
-  int tries = 0;
-  for (; n_good < repeats; tries++) {
-    /* 3 x repeats tries; past them, on until 3 clean samples or 0.5 s */
-    if (tries >= 3 * repeats && (n_good >= 3 || x->clock(x->cu) - t_first > 0.5)) break;
-    if (pool_sample(x, p, nthreads, job, arg, reps, &dt, &clean))
-      return rli_fail(err, RL_EINVAL, "the kernel's result check failed");
-    if (n_all < repeats) all[n_all++] = dt / (double)reps;
-    if (clean) good[n_good++] = dt / (double)reps;
-  }
-  br->reps = reps;
-  return n_good ? rl_stats_of(good, n_good, &br->per_rep, err)
-                : rl_stats_of(all, n_all, &br->per_rep, err);
+  return RL_OK;
 }
 
 /* One peak kernel k on `threads` threads; a better figure than the one in
@@ -873,7 +936,7 @@ static rl_status measure_peaks(const mctx *x, pool *p, int threads,
 static rl_status retake_peaks(const mctx *x, pool *p, int T, rl_measurement *m, rl_error *err) {
   rl_status st = RL_OK;
   for (int k = 0; k < RL_PK_COUNT && !st; k++)
-    for (int r = 0; r < RL_PEAK_RETAKES && !st; r++) {
+    for (int r = 0; r < RL_PEAK_RETAKES && !st && !budget_spent(x); r++) {
       int bad1 = rl_measure_disturbed(m->peak_1t.flops[k], 0, 1, m->peak_1t.theory[k]) != 0;
       int badT = T > 1 && rl_measure_disturbed(m->peak.flops[k], m->peak_1t.flops[k], T,
                                                m->peak.theory[k]) != 0;
@@ -935,10 +998,10 @@ static double sweep_llc(const rl_sweep *s) {
 static rl_status retake_sweep(const mctx *x, pool *p, tbuf *bufs, rl_sweep *s,
                               const rl_sweep *one, rl_error *err) {
   int arrays = rl_bw_kernel_arrays(s->kernel);
-  for (int r = 0; r < RL_BW_RETAKES; r++) {
+  for (int r = 0; r < RL_BW_RETAKES && !budget_spent(x); r++) {
     uint8_t again[RL_MEASURE_MAX_WS];
     if (rl_sweep_retake(s, one, RL_DIP_TOL, again) == 0) break;
-    for (int32_t i = 0; i < s->n; i++) {
+    for (int32_t i = 0; i < s->n && !budget_spent(x); i++) {
       if (!again[i]) continue;
       rl_sweep_point *pt = &s->p[i], nw = *pt;
       size_t elems = (size_t)llround(pt->ws / ((double)s->threads * arrays * (double)sizeof(double)));
@@ -1068,7 +1131,7 @@ static rl_status measure_gemm(const mctx *x, pool *p, int threads, rl_error *err
   }
   x->blas.set_num_threads(threads);
   int32_t first = x->m->n_points;
-  for (int pass = 0; pass < GEMM_PASSES && !st; pass++)
+  for (int pass = 0; pass < GEMM_PASSES && !st && !(pass && budget_spent(x)); pass++)
     for (int dp = 0; dp < 2 && !st; dp++) {
       int top = pass ? (nmax < GEMM_AGAIN_MAX_N ? nmax : GEMM_AGAIN_MAX_N) : nmax;
       size_t used = (size_t)top * (size_t)top;
@@ -1175,9 +1238,29 @@ static rl_status measure_cpus_mem(const rl_measure_opts *o, int *cpus, int *ncpu
   return RL_OK;
 }
 
+/* Memory the kernel says could be allocated without swapping
+ * (/proc/meminfo MemAvailable), B; 0 when unknown. */
+static double mem_available(void) {
+  FILE *f = fopen("/proc/meminfo", "r");
+  double kb = 0;
+  if (!f) return 0;
+  char line[256];
+  while (fgets(line, sizeof line, f))
+    if (strncmp(line, "MemAvailable:", 13) == 0) {
+      kb = strtod(line + 13, NULL);
+      break;
+    }
+  fclose(f);
+  return kb > 0 ? kb * 1024 : 0;
+}
+
 /* The working sets of the sweep, ascending: the caller's, or L1/4 .. 8 x
- * the LLC (at least 64 MiB, at most a quarter of memory) geometric.
- * Returns how many. */
+ * the LLC geometric, at least 64 MiB (--quick 32), at most a quarter of
+ * the memory and half of what is available (a misreported LLC, such as a
+ * host's whole L3 seen from a guest, must not push the sweep into swap),
+ * and with --quick at most 1 GiB (past any LLC but a few servers', and
+ * the largest sample stays a fraction of a second). Returns how many. */
+#define QUICK_WS_MAX 1073741824.0
 static int measure_ws(const mctx *x, double mem, double *ws) {
   const rl_measure_opts *o = x->o;
   int n_ws = 0;
@@ -1191,6 +1274,9 @@ static int measure_ws(const mctx *x, double mem, double *ws) {
     double lo = (o->quick ? 2048.0 : 4096.0) * x->m->threads, hi = 8 * llc;
     if (hi < (o->quick ? 32.0 : 64.0) * 1048576) hi = (o->quick ? 32.0 : 64.0) * 1048576;
     if (mem > 0 && hi > 0.25 * mem) hi = 0.25 * mem;
+    double avail = mem_available();
+    if (avail > 0 && hi > 0.5 * avail) hi = 0.5 * avail;
+    if (o->quick && hi > QUICK_WS_MAX) hi = QUICK_WS_MAX;
     double step = o->quick ? 2.0 : sqrt(2.0);
     for (double w = lo; w <= hi * 1.0001 && n_ws < RL_MEASURE_MAX_WS; w *= step) ws[n_ws++] = w;
   }
@@ -1303,6 +1389,9 @@ rl_status rl_measure(const rl_measure_opts *o, rl_measurement *m,
   x.isa = rli_isa();
   x.repeats = o->quick ? 5 : 7;
   x.min_time = o->quick ? 1e-3 : 2e-3;
+  int budget_said = 0;
+  x.budget_said = &budget_said;
+  if (o->quick) x.deadline = t_start + RL_QUICK_BUDGET_S;
   m->quick = o->quick ? 1 : 0;
   m->repeats = x.repeats;
   m->parts = parts;

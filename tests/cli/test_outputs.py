@@ -77,6 +77,13 @@ def main():
         if have_dev:
             for name, cmd in writers:
                 rc, out, err = run(binary, args_for(cmd, dev))
+                for _ in range(2):  # a machine too busy for 3 clean samples: no row to write (exit 2)
+                    if name == "measure" and rc == 2 and "stayed disturbed" in err:
+                        rc, out, err = run(binary, args_for(cmd, dev))
+                if name == "measure" and rc == 2 and "stayed disturbed" in err:
+                    print("outputs: note: measure -> device not checked: the machine stayed too busy "
+                          "for a row to be written", file=sys.stderr)
+                    continue
                 check(rc == 1, f"{name} -> device: exit {rc}, want 1 ({err.strip()!r})")
                 check("No space left" in err and dev in err, f"{name} -> device: message {err!r}")
                 st = os.lstat(dev) if os.path.lexists(dev) else None

@@ -1,14 +1,16 @@
 /*
  * test_measure.c -- `roofline measure` without depending on the machine's
  * speed: statistics, STREAM byte counts, plateau detection and levels on
- * made-up sweeps, the benchmark runner with an injected clock and injected
- * kernel timings, the analysis (roofs, fractions), JSON, the hardware row
+ * made-up sweeps, the sampling discipline on made-up sample series (a
+ * preempted first sample, too few clean samples, the timer's overhead),
+ * the benchmark runner with an injected clock and injected kernel timings, the analysis (roofs, fractions), JSON, the hardware row
  * round trip, bad input through the CLI; and, on the real machine, only
  * checks that cannot flake (positive and finite, L1 >= L2 >= L3 >= DRAM
  * within the measured spread, no peak above 1.1 x the theoretical peak).
  */
 #include "harness.h"
 #include "cli.h"
+#include "core/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -176,6 +178,135 @@ static void test_bench(void) {
   /* the real clock */
   double tick = rl_clock_tick(NULL, NULL);
   CHECK(tick > 0 && tick < 1e-3);
+}
+
+/* ---- the sampling discipline on made-up series (measure_sample.c) ------ */
+/* Feeds the sampler a machine whose kernel costs `per` s a repetition;
+ * the samples listed in `bad` (by index, calibration included) are
+ * preempted: they last `extra` s longer and are marked clean or not as
+ * `seen` says. Returns the samples taken. */
+static int feed(rli_sampler *s, double per, const int *bad, int nbad, double extra, int seen, int clean_after) {
+  int i = 0;
+  for (; i < 1000; i++) {
+    double dt = per * (double)s->reps;
+    int clean = 1, b = 0;
+    for (int j = 0; j < nbad; j++) b |= bad[j] == i;
+    if (b) {
+      dt += extra;
+      clean = !seen;
+    }
+    if (clean_after >= 0 && i >= clean_after) clean = 0; /* a busy machine from then on */
+    if (!rli_sampler_add(s, dt, clean)) return i + 1;
+  }
+  return i;
+}
+
+static void test_sampler(void) {
+  rl_stats t;
+  rl_error e;
+  rli_sampler s;
+  const double per = 34e-9, min_time = 1e-3, ovh = 2 * 29e-9;
+  /* a quiet machine: calibrated to >= 1 ms, 5 clean samples, trusted */
+  rli_sampler_init(&s, min_time, ovh, 5, 15);
+  int n = feed(&s, per, NULL, 0, 0, 0, -1);
+  CHECK(rli_sampler_result(&s, &t, &e) == RL_OK);
+  CHECK(t.disturbed == 0 && t.n == 5);
+  CHECK_NEAR(t.min, per, 1e-9);
+  CHECK((double)s.reps * per >= min_time);
+  CHECK(n > 5 && n < 15);
+  /* the first sample (1 repetition) preempted for 2.5 ms, and seen: it
+   * does not end the calibration */
+  int first[] = {0};
+  rli_sampler_init(&s, min_time, ovh, 5, 15);
+  feed(&s, per, first, 1, 2.5e-3, 1, -1);
+  CHECK(rli_sampler_result(&s, &t, &e) == RL_OK);
+  CHECK(t.disturbed == 0 && (double)s.reps * per >= min_time);
+  CHECK_NEAR(t.min, per, 1e-9);
+  CHECK(s.recalibrations == 0);
+  /* ... and not seen (a vCPU held by the hypervisor looks clean): the
+   * samples after it, 34 ns against a 1 ms calibration, send the sampler
+   * back to calibrating */
+  rli_sampler_init(&s, min_time, ovh, 5, 15);
+  feed(&s, per, first, 1, 2.5e-3, 0, -1);
+  CHECK(rli_sampler_result(&s, &t, &e) == RL_OK);
+  CHECK(s.recalibrations == 1);
+  CHECK(t.disturbed == 0 && (double)s.reps * per >= min_time && t.n == 5);
+  CHECK_NEAR(t.min, per, 1e-9);
+  /* the same with the calibration fooled four times over: after the
+   * third recalibration the short samples are timed, and marked: the
+   * timer is above 1% of them */
+  rli_sampler_init(&s, min_time, ovh, 5, 15);
+  rli_sampler_add(&s, 2.5e-3, 1); /* fooled at reps = 1 */
+  CHECK(s.calibrated && s.reps == 1);
+  for (int r = 0; r < 3; r++) {
+    rli_sampler_add(&s, 1e-6, 1); /* too short: back to calibrating, reps x 100 */
+    CHECK(!s.calibrated);
+    rli_sampler_add(&s, 2.5e-3, 1); /* fooled again */
+    CHECK(s.calibrated);
+  }
+  CHECK(s.recalibrations == 3 && s.reps == 1000000);
+  while (rli_sampler_add(&s, 1e-6, 1)) {}
+  CHECK(s.reps == 1000000 && s.n_clean == 5);
+  CHECK(rli_sampler_result(&s, &t, &e) == RL_OK);
+  CHECK(t.disturbed == RL_DISTURB_TIMER);
+  /* too few clean samples: a machine busy from the first timed sample on
+   * but one (calibrated at the 4th sample: 1, 100, 10^4, 35294 reps) */
+  rli_sampler_init(&s, min_time, ovh, 5, 15);
+  n = feed(&s, per, NULL, 0, 0, 0, 5);
+  CHECK(rli_sampler_result(&s, &t, &e) == RL_OK);
+  CHECK(t.disturbed == RL_DISTURB_FEW_CLEAN && t.n == 1);
+  CHECK(s.tries == 30 && n == 4 + 30); /* bounded: 3 x repeats, then on to 6 x for 3 clean */
+  CHECK_NEAR(t.min, per, 1e-9);
+  /* two clean samples among preempted ones (seen): still too few; the
+   * figure is over those two */
+  int bad[64], nb = 0;
+  for (int i = 5; i < 64; i++)
+    if (i != 7) bad[nb++] = i;
+  rli_sampler_init(&s, min_time, ovh, 5, 15);
+  feed(&s, per, bad, nb, 5e-4, 1, -1);
+  CHECK(rli_sampler_result(&s, &t, &e) == RL_OK);
+  CHECK(t.disturbed == RL_DISTURB_FEW_CLEAN && t.n == 2 && s.n_clean == 2);
+  CHECK_NEAR(t.min, per, 1e-9);
+  /* three clean: enough, found past the 15 tries */
+  nb = 0;
+  for (int i = 5; i < 64; i++)
+    if (i != 7 && i != 20) bad[nb++] = i;
+  rli_sampler_init(&s, min_time, ovh, 5, 15);
+  feed(&s, per, bad, nb, 5e-4, 1, -1);
+  CHECK(rli_sampler_result(&s, &t, &e) == RL_OK);
+  CHECK(t.disturbed == 0 && s.n_clean == 3 && s.tries == 17);
+  /* the timer: a tick of 10 us against 1 ms samples is 2% of them */
+  rli_sampler_init(&s, min_time, 2e-5, 5, 15);
+  feed(&s, per, NULL, 0, 0, 0, -1);
+  CHECK(rli_sampler_result(&s, &t, &e) == RL_OK);
+  CHECK(t.disturbed == RL_DISTURB_TIMER);
+  /* nothing timed: an error, never a figure */
+  rli_sampler_init(&s, min_time, ovh, 5, 15);
+  CHECK(rli_sampler_result(&s, &t, &e) == RL_EINVAL);
+}
+
+/* The runner (rl_bench_run) on a clock that costs 30 ns a reading and a
+ * kernel of 34 ns whose first call is preempted for 3 ms: without the
+ * sampler's rules it would time 1-repetition samples, each 64 ns (the
+ * clock's cost counted twice as much as the work). */
+static void test_bench_preempted(void) {
+  double cost[64];
+  cost[0] = 3e-3;
+  for (int i = 1; i < 64; i++) cost[i] = 34e-9;
+  fake f = {0, 30e-9, cost, 64, 0, -1};
+  rl_bench_spec bs;
+  memset(&bs, 0, sizeof bs);
+  bs.kernel = fake_kernel;
+  bs.arg = &f;
+  bs.clock = fake_clock;
+  bs.clock_user = &f;
+  bs.min_time_s = 1e-3;
+  bs.repeats = 5;
+  rl_bench_result r;
+  rl_error e;
+  CHECK(rl_bench_run(&bs, &r, &e) == RL_OK);
+  CHECK(r.reps >= 1000 && r.per_rep.disturbed == 0);
+  CHECK_NEAR(r.per_rep.min, 34e-9, 0.01);
 }
 
 /* ---- the analysis on an injected measurement --------------------------- */
@@ -778,6 +909,8 @@ int main(void) {
   RUN(test_traffic);
   RUN(test_plateaus);
   RUN(test_bench);
+  RUN(test_sampler);
+  RUN(test_bench_preempted);
   RUN(test_analyze);
   RUN(test_saved_row_format);
   RUN(test_disturbed);
