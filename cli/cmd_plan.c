@@ -14,24 +14,37 @@
 
 static const char help[] =
     "usage: roofline plan --model ID|PATH --prompt P --gen G [--ttft T] [--tpot T]\n"
-    "                     [--gpus N] [--hw ID]\n"
+    "                     [--gpus N] [--hw ID] [--batching continuous|static]\n"
     "\n"
     "For each way to run the model on N devices -- tensor-parallel degree (--tp),\n"
     "pipeline stages (--pp), expert parallelism (--ep), weight format and KV-cache\n"
-    "format -- the largest batch B of requests, each a\n"
-    "prompt of P tokens and G generated tokens, such that\n"
-    "  - the prefill of the B prompts together finishes within --ttft,\n"
-    "  - the slowest decode step, the last one (context P + G), within --tpot,\n"
-    "  - the weights and B caches of P + G tokens fit in each device's memory.\n"
-    "Every figure is the roofline bound `roofline prefill --batch B --prompt P\n"
-    "--new-tokens G` and `roofline decode --batch B --context P+G` print for that\n"
-    "configuration. Replicas = N / (pp x max(tp, ep)) serve independent batches; tokens/s is\n"
-    "generated tokens of all replicas, B x G / (prefill + G - 1 decode steps)\n"
-    "each. Rows are sorted by tokens/s in all, best first; `stops` says which wall\n"
-    "a batch of B + 1 hits: capacity (memory), the TTFT or TPOT target (with the\n"
-    "decode step's bound: compute or bandwidth), or weights (they alone do not\n"
-    "fit: no batch). With --pp the batch runs in min(pp, B) micro-batches, as\n"
-    "`decode` and `prefill` run it.\n"
+    "format -- the largest batch B of requests, each a prompt of P tokens and G\n"
+    "generated tokens, that meets the targets and fits. Replicas = N / (pp x\n"
+    "max(tp, ep)) serve independent requests. Rows are sorted by tokens/s in all,\n"
+    "best first; `stops` says which wall a batch of B + 1 hits: capacity (memory),\n"
+    "the TTFT or TPOT target (with the step's bound: compute or bandwidth), prefill\n"
+    "(continuous: the chunk cannot keep B + 1 running), or weights (they alone do\n"
+    "not fit: no batch).\n"
+    "\n"
+    "--batching continuous (the default; vLLM, SGLang, TensorRT-LLM): a steady state\n"
+    "of B sequences decoding; each step (one forward pass: the weights read once for\n"
+    "all its tokens) decodes the B and prefills the next prompts in chunks of at most\n"
+    "--chunk tokens. Requests finish at B / (G - 1) a step, so a step prefills\n"
+    "B P / (G - 1) tokens on average, at most the chunk. TPOT: the mean step (B\n"
+    "decodes at the mean context P + G/2, the mean prefill); TTFT: the ceil(P/chunk)\n"
+    "steps that prefill one prompt beside the B decodes (no queueing); tokens/s:\n"
+    "B G / (G - 1) per step; memory: --mem-fraction of each device >= weights + the\n"
+    "step's largest activation + --reserve + the KV cache in blocks of --block-size\n"
+    "(B sequences at contexts P+1 .. P+G-1 spread evenly, and the prompt being\n"
+    "prefilled). With --pp, min(pp, B) micro-batches.\n"
+    "\n"
+    "--batching static: B requests at a time, their prompts prefilled together\n"
+    "within --ttft, the slowest decode step (the last, context P + G) within --tpot,\n"
+    "the weights and B caches of P + G tokens within each device's memory; every\n"
+    "figure is what `roofline prefill --batch B --prompt P --new-tokens G` and\n"
+    "`roofline decode --batch B --context P+G` print; tokens/s is B x G / (prefill +\n"
+    "G - 1 decode steps) per replica. With --pp the batch runs in min(pp, B)\n"
+    "micro-batches, as `decode` and `prefill` run it.\n"
     "\n"
     CLI_MODEL_HELP
     "workload and targets:\n"
@@ -40,7 +53,16 @@ static const char help[] =
     "  --ttft T         time-to-first-token target (e.g. 500ms; default none)\n"
     "  --tpot T         time-per-output-token target (e.g. 50ms; default none)\n"
     "  --gpus N         devices available (default 8)\n"
-    "  --max-batch B    the search's limit when capacity is not checked (65536)\n"
+    "  --max-batch B    the search's limit when capacity is not checked (65536)\n"    "serving (continuous batching):\n"
+    "  --batching K     continuous (default) or static\n"
+    "  --chunk N        prefill tokens per step at most (default 512: vLLM's\n"
+    "                   max_num_batched_tokens with chunked prefill)\n"
+    "  --mem-fraction F share of each device's memory the engine takes (default\n"
+    "                   0.90: vLLM's gpu_memory_utilization)\n"
+    "  --block-size N   tokens per KV-cache block (default 16: vLLM's)\n"
+    "  --reserve B      memory per device kept for CUDA graphs and workspaces\n"
+    "                   (default 0.21 GiB: the smallest CUDA-graph footprint vLLM\n"
+    "                   logs, Llama 3.2 1B, vllm-project/vllm pull request 11349)\n"
     "configurations (each a comma-separated list of what you allow):\n"
     "  --tp LIST        tensor-parallel degrees (default 1,2,4,... up to --gpus,\n"
     "                   those that divide the heads)\n"
@@ -132,6 +154,7 @@ static const char *stops(const rl_plan_row *r, char *buf, size_t cap) {
   case RL_LIMIT_TTFT: snprintf(buf, cap, "TTFT target"); break;
   case RL_LIMIT_TPOT: snprintf(buf, cap, "TPOT target (%s)", wall); break;
   case RL_LIMIT_WEIGHTS: snprintf(buf, cap, "weights do not fit"); break;
+  case RL_LIMIT_PREFILL: snprintf(buf, cap, "prefill chunk"); break;
   default: snprintf(buf, cap, "search limit"); break;
   }
   return buf;
@@ -169,6 +192,9 @@ static void print_csv(cli_ctx *ctx, const rl_plan_row *rows, int n) {
 typedef struct plan_opts {
   cli_llm_opts llm;  /* model, inference and device flags */
   double prompt, gen, ttft, tpot, gpus, max_batch;
+  const char *batching_s, *mem_fraction_s;
+  int32_t batching;
+  double chunk, block_size, reserve, mem_fraction;
   /* the lists of what to try, for --tp, --pp, --ep, --weight-dtype and
    * --kv-dtype (decode's and prefill's take one value) */
   const char *tp_s, *pp_s, *ep_s, *wd_s, *kd_s;
@@ -178,11 +204,21 @@ static int parse(cli_ctx *ctx, int argc, char **argv, plan_opts *o) {
   o->prompt = o->gen = o->ttft = o->tpot = o->max_batch = 0;
   o->gpus = 8;
   o->tp_s = o->pp_s = o->ep_s = o->wd_s = o->kd_s = NULL;
+  o->batching_s = o->mem_fraction_s = NULL;
+  const rl_plan_cfg d = rl_plan_cfg_init(); /* continuous batching's defaults */
+  o->batching = d.batching;
+  o->chunk = d.chunk;
+  o->block_size = d.block_size;
+  o->reserve = d.reserve_bytes;
+  o->mem_fraction = d.mem_fraction;
   const cli_opt own[] = {{"prompt", OPT_TOKENS, &o->prompt, 0}, {"gen", OPT_TOKENS, &o->gen, 0},
                          {"ttft", OPT_SECONDS, &o->ttft, 0}, {"tpot", OPT_SECONDS, &o->tpot, 0},
                          {"gpus", OPT_COUNT, &o->gpus, 0}, {"max-batch", OPT_COUNT, &o->max_batch, 0},
                          {"tp", OPT_STR, &o->tp_s, 0}, {"pp", OPT_STR, &o->pp_s, 0}, {"ep", OPT_STR, &o->ep_s, 0},
                          {"weight-dtype", OPT_STR, &o->wd_s, 0}, {"kv-dtype", OPT_STR, &o->kd_s, 0},
+                         {"batching", OPT_STR, &o->batching_s, 0}, {"chunk", OPT_TOKENS, &o->chunk, 0},
+                         {"mem-fraction", OPT_STR, &o->mem_fraction_s, 0},
+                         {"block-size", OPT_TOKENS, &o->block_size, 0}, {"reserve", OPT_BYTES, &o->reserve, 0},
                          /* not taken: every row has its own batch, micro-batches and fit */
                          {"microbatches", OPT_COUNT, NULL, 0}, {"require-fit", OPT_FLAG, NULL, 0},
                          {NULL, 0, NULL, 0}};
@@ -202,6 +238,31 @@ static int parse(cli_ctx *ctx, int argc, char **argv, plan_opts *o) {
     return cli_error(ctx, "--gpus must be a whole number >= 1 (got %g)", gpus);
   if (cli_seen(opts, "max-batch") && (!(max_batch >= 1) || max_batch != floor(max_batch) || max_batch > 1e9))
     return cli_error(ctx, "--max-batch must be a whole number >= 1 (got %g)", max_batch);
+  rl_error e;
+  if (o->batching_s && rl_batching_parse(o->batching_s, &o->batching, &e))
+    return cli_error(ctx, "--batching: %s", e.msg);
+  static const char *const cb_flags[] = {"chunk", "mem-fraction", "block-size", "reserve"};
+  for (size_t i = 0; i < sizeof cb_flags / sizeof cb_flags[0]; i++)
+    if (o->batching == RL_BATCHING_STATIC && cli_seen(opts, cb_flags[i]))
+      return cli_error(ctx, "--%s applies with --batching continuous", cb_flags[i]);
+  if (o->batching == RL_BATCHING_CONTINUOUS && gen < 2)
+    return cli_error(ctx, "--gen 1 has no decode phase to batch continuously: give --batching static");
+  if (!(o->chunk >= 1) || o->chunk != floor(o->chunk) || o->chunk > 1e9)
+    return cli_error(ctx, "--chunk must be a whole number of tokens >= 1 (got %g)", o->chunk);
+  if (!(o->block_size >= 1) || o->block_size != floor(o->block_size) || o->block_size > 1e6)
+    return cli_error(ctx, "--block-size must be a whole number of tokens >= 1 (got %g)", o->block_size);
+  if (!(o->reserve >= 0) || o->reserve > 1e18) return cli_error(ctx, "--reserve must be >= 0 bytes (got %g)", o->reserve);
+  if (o->mem_fraction_s) {
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, "%s", o->mem_fraction_s);
+    size_t n = strlen(tmp);
+    double scale = 1;
+    if (n > 0 && tmp[n - 1] == '%') { tmp[n - 1] = 0; scale = 100; }
+    if (rl_parse_quantity(tmp, RL_UNIT_COUNT, &o->mem_fraction, &e)) return cli_error(ctx, "--mem-fraction: %s", e.msg);
+    o->mem_fraction /= scale;
+    if (!(o->mem_fraction > 0 && o->mem_fraction <= 1))
+      return cli_error(ctx, "--mem-fraction must be a fraction in (0, 1] (got %s)", o->mem_fraction_s);
+  }
   return CLI_OK;
 }
 
@@ -353,18 +414,22 @@ static int compute(cli_ctx *ctx, const plan_space *sp, const rl_plan_cfg *pc, rl
 }
 
 /* ---- print ------------------------------------------------------------------ */
+static void print_best_cb(cli_ctx *ctx, const plan_opts *po, const rl_plan_row *b);
 static void print_text(cli_ctx *ctx, const plan_space *sp, const rl_plan_row *rows, int nrows) {
   const plan_opts *po = sp->o;
   const double prompt = po->prompt, gen = po->gen, ttft = po->ttft, tpot = po->tpot, gpus = po->gpus;
   const rl_hw *hw = &sp->hw;
   rl_model c;
   rl_model_check(&sp->m, &c, NULL);
+  const int cb = po->batching == RL_BATCHING_CONTINUOUS;
   const char *hdr[] = {"tp", "pp", "ep", "weights", "KV", "batch", "TTFT", "TPOT", "tokens/s all", "per device",
                        "memory/device", "stops at B+1"};
-  cli_table *t = cli_table_new(12, hdr);
+  const char *hdr_cb[] = {"tp", "pp", "ep", "weights", "KV", "running", "TTFT", "TPOT", "tokens/s all", "per device",
+                          "memory/device", "stops at B+1", "requests/s"};
+  cli_table *t = cb ? cli_table_new(13, hdr_cb) : cli_table_new(12, hdr);
   for (int i = 0; i < nrows; i++) {
     const rl_plan_row *r = &rows[i];
-    char cell[12][64];
+    char cell[13][64];
     snprintf(cell[0], 64, "%d", r->tp);
     snprintf(cell[1], 64, "%d", r->pp);
     snprintf(cell[2], 64, "%d", r->ep);
@@ -377,21 +442,33 @@ static void print_text(cli_ctx *ctx, const plan_space *sp, const rl_plan_row *ro
     snprintf(cell[9], 64, r->tokens_per_s_per_device >= 1e4 ? "%.0f" : "%.4g", r->tokens_per_s_per_device);
     cli_q(cell[10], 64, r->memory_bytes, RL_UNIT_BYTES);
     stops(r, cell[11], 64);
-    const char *cells[12];
-    for (int j = 0; j < 12; j++) cells[j] = cell[j];
+    snprintf(cell[12], 64, r->requests_per_s >= 1e4 ? "%.0f" : "%.4g", r->requests_per_s);
+    const char *cells[13];
+    for (int j = 0; j < 13; j++) cells[j] = cell[j];
     cli_table_row(t, cells);
   }
 
   FILE *o = ctx->out;
   fprintf(o, "Plan for %s (%s) on %.0f x %s%s%s%s: prompts of %.0f tokens, %.0f generated\n", c.id, c.name, gpus,
           hw->id, hw->name[0] ? " (" : "", hw->name, hw->name[0] ? ")" : "", prompt, gen);
-  fprintf(o, "  targets      TTFT %s, TPOT %s (the last decode step, at context %.0f)\n",
-          ttft > 0 ? CLI_Q(ttft, RL_UNIT_SECONDS) : "none", tpot > 0 ? CLI_Q(tpot, RL_UNIT_SECONDS) : "none",
-          prompt + gen);
+  if (cb)
+    fprintf(o, "  targets      TTFT %s, TPOT %s (the mean step: B decodes at context %.0f and the mean prefill)\n",
+            ttft > 0 ? CLI_Q(ttft, RL_UNIT_SECONDS) : "none", tpot > 0 ? CLI_Q(tpot, RL_UNIT_SECONDS) : "none",
+            prompt + gen / 2);
+  else
+    fprintf(o, "  targets      TTFT %s, TPOT %s (the last decode step, at context %.0f)\n",
+            ttft > 0 ? CLI_Q(ttft, RL_UNIT_SECONDS) : "none", tpot > 0 ? CLI_Q(tpot, RL_UNIT_SECONDS) : "none",
+            prompt + gen);
   char pk[96];
   fprintf(o, "  roof         %s, %s per device; %s\n", cli_peak_label(&sp->roof, pk, sizeof pk),
           CLI_Q(sp->roof.bandwidth, RL_UNIT_BYTES_S),
           hw->mem_bytes > 0 ? CLI_Q(hw->mem_bytes, RL_UNIT_BYTES) : "capacity not checked");
+  if (cb)
+    fprintf(o, "  serving      continuous batching: B sequences decoding, each step also prefilling\n"
+               "               up to %.0f prompt tokens (--chunk); the KV cache gets %s of each device's\n"
+               "               memory less the weights, the step's largest activation and a %s reserve\n"
+               "               (CUDA graphs, workspaces), in blocks of %.0f tokens\n",
+            po->chunk, CLI_PCT(po->mem_fraction), CLI_Q(po->reserve, RL_UNIT_BYTES), po->block_size);
   cli_infer_notes(ctx, &po->llm.inf, NULL, &sp->base);
   if (sp->no_link)
     fprintf(o, "  tp           1 only: %s has no interconnect figure (give --link-bw to try --tp N)\n", hw->id);
@@ -400,6 +477,10 @@ static void print_text(cli_ctx *ctx, const plan_space *sp, const rl_plan_row *ro
   cli_table_free(t);
   const rl_plan_row *b = &rows[0];
   fprintf(o, "\n");
+  if (cb) {
+    print_best_cb(ctx, po, b);
+    return;
+  }
   if (b->batch > 0) {
     char st[64];
     fprintf(o, "best: tp %d, pp %d, ep %d, %s weights, %s cache, batch %.0f per replica x %.0f replica%s:\n"
@@ -419,6 +500,29 @@ static void print_text(cli_ctx *ctx, const plan_space *sp, const rl_plan_row *ro
              "continuous batching); real serving reaches less.\n");
 }
 
+/* The last lines with continuous batching: the best row in words. */
+static void print_best_cb(cli_ctx *ctx, const plan_opts *po, const rl_plan_row *b) {
+  FILE *o = ctx->out;
+  if (b->batch > 0) {
+    char st[64];
+    fprintf(o, "best: tp %d, pp %d, ep %d, %s weights, %s cache, %.0f sequences running per replica x %.0f\n"
+               "  replica%s: %.0f tokens/s and %.4g requests/s in all (%.0f tokens/s per device); TTFT %s, TPOT %s;\n"
+               "  a larger batch hits the %s.\n",
+            b->tp, b->pp, b->ep, rl_dtype_name(b->weight_dtype), rl_dtype_name(b->kv_dtype), b->batch, b->replicas,
+            b->replicas == 1 ? "" : "s", b->tokens_per_s, b->requests_per_s, b->tokens_per_s_per_device,
+            CLI_Q(b->ttft_s, RL_UNIT_SECONDS), CLI_Q(b->tpot_s, RL_UNIT_SECONDS), stops(b, st, sizeof st));
+    fprintf(o, "  Each step prefills %.4g prompt tokens on average (B x %.0f / %.0f) beside the %.0f decodes; per\n"
+               "  device %s of KV cache, %s of activations.\n",
+            b->prefill_tokens_per_step, po->prompt, po->gen - 1, b->batch, CLI_Q(b->kv_bytes, RL_UNIT_BYTES),
+            CLI_Q(b->activation_bytes, RL_UNIT_BYTES));
+  } else {
+    fprintf(o, "no configuration meets the targets with one sequence running: relax --ttft/--tpot,\n"
+               "allow narrower formats (--weight-dtype, --kv-dtype), a larger --chunk or more devices.\n");
+  }
+  fprintf(o, "bounds assume perfect overlap of compute and memory within a step and a steady state\n"
+             "(no queueing, no preemption, the mean prefill in every step); real serving reaches less.\n");
+}
+
 /* parse -> resolve (model, degrees, device, roof) -> compute (rl_plan per
  * configuration) -> print */
 static int run(cli_ctx *ctx, int argc, char **argv) {
@@ -430,7 +534,8 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   int nrows = 0;
   rl_plan_cfg pc;
   if (!rc) {
-    pc = (rl_plan_cfg){o->prompt, o->gen, o->ttft, o->tpot, o->gpus, o->max_batch};
+    pc = (rl_plan_cfg){o->prompt, o->gen, o->ttft, o->tpot, o->gpus, o->max_batch, o->batching,
+                       o->chunk, o->mem_fraction, o->block_size, o->reserve};
     rc = compute(ctx, sp, &pc, &rows, &nrows);
   }
   if (!rc) {

@@ -993,17 +993,58 @@ typedef struct rl_plan_cfg {
   double gpus;         /* devices available (>= pp x max(tp, ep));
                           replicas = gpus / (pp x max(tp, ep)) */
   double max_batch;    /* search limit; 0 = 65536 */
+  /* How requests are batched. RL_BATCHING_STATIC (0): B requests
+   * together, their prompts prefilled at once, then their decode steps.
+   * RL_BATCHING_CONTINUOUS: a steady state of B sequences decoding, each
+   * step also prefilling up to `chunk` tokens of the next requests
+   * (chunked prefill; vLLM, SGLang, TensorRT-LLM's in-flight batching). */
+  int32_t batching;
+  double chunk;        /* continuous: prefill tokens per step at most;
+                          0 = RL_PLAN_CHUNK */
+  double mem_fraction; /* continuous: share of each device's memory the
+                          engine takes (vLLM gpu_memory_utilization);
+                          0 = RL_PLAN_MEM_FRACTION */
+  double block_size;   /* continuous: tokens per KV-cache block (a
+                          sequence holds whole blocks); 0 = RL_PLAN_BLOCK */
+  double reserve_bytes;/* continuous: memory per device kept from the KV
+                          cache besides the weights and activations (CUDA
+                          graphs, workspaces), B; 0 = none (the CLI and
+                          Python default to RL_PLAN_RESERVE_BYTES) */
 } rl_plan_cfg;
+
+#define RL_BATCHING_STATIC 0
+#define RL_BATCHING_CONTINUOUS 1
+/* "static", "continuous"; NULL if unknown. rl_batching_parse accepts those
+ * names (ASCII case ignored); RL_EINVAL "'x' is not static or continuous"
+ * otherwise. */
+RL_API const char *rl_batching_name(int32_t batching);
+RL_API rl_status rl_batching_parse(const char *name, int32_t *batching, rl_error *err);
+/* Continuous batching's defaults: vLLM's max_num_batched_tokens with
+ * chunked prefill (512, vllm/config.py SchedulerConfig before v1), its
+ * gpu_memory_utilization (0.90) and block_size (16). The reserve: the
+ * smallest CUDA-graph footprint vLLM reports, Llama 3.2 1B's "Graph
+ * capturing finished in 14 secs, took 0.21 GiB" (vllm-project/vllm pull
+ * request 11349's log): larger models and more captured sizes take more,
+ * so this keeps the KV cache's room an upper bound. */
+#define RL_PLAN_CHUNK 512.0
+#define RL_PLAN_MEM_FRACTION 0.90
+#define RL_PLAN_BLOCK 16.0
+#define RL_PLAN_RESERVE_BYTES (0.21 * 1073741824.0)
+/* An rl_plan_cfg for continuous batching with those defaults (prompt, gen,
+ * targets and gpus 0: fill them in). A zeroed one plans static batches. */
+RL_API rl_plan_cfg rl_plan_cfg_init(void);
 
 typedef enum rl_plan_limit {
   RL_LIMIT_CAPACITY = 0, /* one more sequence's KV cache does not fit */
   RL_LIMIT_TTFT = 1,     /* one more prompt misses the TTFT target */
   RL_LIMIT_TPOT = 2,     /* one more sequence misses the TPOT target */
   RL_LIMIT_SEARCH = 3,   /* reached max_batch (capacity not checked) */
-  RL_LIMIT_WEIGHTS = 4   /* the weights alone do not fit: no batch */
+  RL_LIMIT_WEIGHTS = 4,  /* the weights alone do not fit: no batch */
+  RL_LIMIT_PREFILL = 5   /* continuous: one more sequence needs more
+                            prefill tokens per step than the chunk */
 } rl_plan_limit;
 
-/* "capacity", "ttft", "tpot", "search limit", "weights". */
+/* "capacity", "ttft", "tpot", "search limit", "weights", "prefill". */
 RL_API const char *rl_plan_limit_name(int32_t limit);
 
 typedef struct rl_plan_row {
@@ -1024,13 +1065,39 @@ typedef struct rl_plan_row {
   int32_t bound;         /* the decode step's bound at batch */
   int32_t ep;            /* expert-parallel devices (1: none) */
   double microbatches;   /* the decode step's micro-batches at batch */
+  /* continuous batching (0 with static batches): */
+  double requests_per_s; /* requests finished per second, all replicas */
+  double prefill_tokens_per_step; /* B P / (G - 1): the prompt tokens a
+                            step must prefill to keep B sequences running */
+  double kv_bytes;       /* the KV cache at batch, per device (blocks) */
+  double activation_bytes; /* the step's largest activation, per device */
+  double reserve_bytes;  /* kept for CUDA graphs and workspaces */
 } rl_plan_row;
 
 /* One way to run `m` (cfg's tp, pp, ep, weight and KV formats, link):
- * the largest batch B whose prefill (B prompts of P tokens) meets the TTFT
- * target, whose last decode step (context P + G) meets the TPOT target,
- * and whose weights and B caches of P + G tokens fit in cfg->mem_bytes.
- * Each figure is the one rl_prefill / rl_decode give at that batch. */
+ * static batches: the largest batch B whose prefill (B prompts of P
+ * tokens) meets the TTFT target, whose last decode step (context P + G)
+ * meets the TPOT target, and whose weights and B caches of P + G tokens
+ * fit in cfg->mem_bytes. Each figure is the one rl_prefill / rl_decode
+ * give at that batch.
+ * Continuous batching: the largest B sequences decoding in a steady state
+ * in which each step (one forward pass, bounded as one roofline: the
+ * weights read once for all its tokens) decodes the B sequences and
+ * prefills the next requests' prompts in chunks of at most `chunk`
+ * tokens. Requests finish at B / (G - 1) a step, so a step prefills
+ * B P / (G - 1) tokens on average, which must not exceed the chunk.
+ *   TPOT: the mean step, B decodes at the mean context P + G/2 and the
+ *     mean prefill B P / (G - 1) at the mean offset (a lower bound of the
+ *     mean over steps: the step bound is convex in the prefill tokens);
+ *   TTFT: the ceil(P / chunk) steps that prefill one prompt, each beside
+ *     the B decodes (queueing left out);
+ *   tokens/s: B G / (G - 1) tokens a step (B decodes and the first tokens
+ *     of the requests prefilled), requests/s B / (G - 1) a step;
+ *   memory: mem_fraction x capacity >= weights + the step's largest
+ *     activation (the MLP's gate and up outputs of its B + chunk tokens)
+ *   + the reserve + the KV cache in blocks: B sequences at the contexts
+ *     P+1 .. P+G-1 spread evenly, and the prompt being prefilled.
+ * Needs G >= 2 (a decode phase). */
 RL_API rl_status rl_plan(const rl_model *m, const rl_infer_cfg *cfg,
                          const rl_roof *roof, const rl_plan_cfg *plan,
                          rl_plan_row *out, rl_error *err);

@@ -187,14 +187,17 @@ class PrefillResult(ctypes.Structure):
 
 class PlanCfg(ctypes.Structure):
     _fields_ = [("prompt", D), ("gen", D), ("ttft_s", D), ("tpot_s", D), ("gpus", D),
-                ("max_batch", D)]
+                ("max_batch", D), ("batching", I32), ("chunk", D), ("mem_fraction", D),
+                ("block_size", D), ("reserve_bytes", D)]
 
 
 class PlanRow(ctypes.Structure):
     _fields_ = [("batch", D), ("ttft_s", D), ("tpot_s", D), ("e2e_s", D), ("replicas", D),
                 ("tokens_per_s", D), ("tokens_per_s_per_device", D), ("memory_bytes", D),
                 ("tp", I32), ("pp", I32), ("weight_dtype", I32), ("kv_dtype", I32),
-                ("limit", I32), ("bound", I32), ("ep", I32), ("microbatches", D)]
+                ("limit", I32), ("bound", I32), ("ep", I32), ("microbatches", D),
+                ("requests_per_s", D), ("prefill_tokens_per_step", D), ("kv_bytes", D),
+                ("activation_bytes", D), ("reserve_bytes", D)]
 
 
 class MfuCfg(ctypes.Structure):
@@ -367,6 +370,8 @@ def _declare(lib):
         "rl_prefill": (ctypes.c_int, [P(Model), P(InferCfg), P(Roof), P(PrefillOp), I32,
                                       P(PrefillResult), E]),
         "rl_plan": (ctypes.c_int, [P(Model), P(InferCfg), P(Roof), P(PlanCfg), P(PlanRow), E]),
+        "rl_plan_cfg_init": (PlanCfg, []),
+        "rl_batching_parse": (ctypes.c_int, [C, P(I32), E]),
         "rl_plan_json": (Z, [P(Model), P(PlanCfg), C, P(Roof), P(PlanRow), I32, C, Z]),
         "rl_hw_measured": (ctypes.c_int, [P(Hw)]),
         "rl_mfu_cfg_init": (MfuCfg, []),

@@ -500,18 +500,25 @@ def plan(model=None, prompt=None, gen=None, ttft=None, tpot=None, gpus=8, max_ba
          weight_dtype=None, kv_dtype=None, hw=None, dtype=None, embedding=None, link_bw=None,
          comm_latency=None, peak=None, bw=None, mem=None, sparse=False, overhead=None,
          hw_file=None, group_size=None, quantize_all=False, compute_eff=None, bw_eff=None,
-         pp=None, ep=None, **sizes):
+         pp=None, ep=None, batching="continuous", chunk=None, mem_fraction=None, block_size=None,
+         reserve=None, **sizes):
     """For each way to run the model on gpus devices (tp degrees, pipeline stages
-    pp and expert-parallel degrees ep, default 1; weight and KV formats: lists or
-    "a,b"), the largest batch whose prefill meets ttft, whose
-    last decode step (context prompt + gen) meets tpot and which fits: the
-    record `roofline plan --json` prints, rows sorted best first."""
+    pp and expert-parallel degrees ep, default 1; weight and KV formats: each one
+    value or a list, or "a,b"), the largest batch that meets ttft and tpot and fits:
+    the record `roofline plan --json` prints, rows sorted best first.
+    batching="continuous" (the default): B sequences decoding in a steady state,
+    each step also prefilling up to chunk prompt tokens (default 512), the KV cache
+    in mem_fraction (0.90) of each device less the weights, the step's largest
+    activation and reserve (bytes, default 0.21 GiB), in blocks of block_size (16)
+    tokens. batching="static": B prompts prefilled together within ttft, the last
+    decode step within tpot (as `roofline plan --batching static`)."""
     _unexpected("plan", set(sizes) - set(_SIZES))
     if prompt is None:
         raise ValueError("prompt is required (the prompt's tokens)")
     if gen is None:
         raise ValueError("gen is required (tokens generated per request)")
-    pc = _native.PlanCfg()
+    pc = _lib.rl_plan_cfg_init()      # continuous batching's defaults, from the library
+    dflt = _native.PlanCfg.from_buffer_copy(pc)
     pc.prompt = _whole(prompt, "tokens", "prompt", 1, "a whole number of tokens >= 1")
     pc.gen = _whole(gen, "tokens", "gen", 1, "a whole number of tokens >= 1")
     for what, v in (("ttft", ttft), ("tpot", tpot)):
@@ -523,6 +530,28 @@ def plan(model=None, prompt=None, gen=None, ttft=None, tpot=None, gpus=8, max_ba
     pc.gpus = _whole(gpus, "count", "gpus", 1, "a whole number >= 1")
     if max_batch is not None:
         pc.max_batch = _whole(max_batch, "count", "max_batch", 1, "a whole number >= 1")
+    b, err = _ct.c_int32(), _err()
+    _check(_lib.rl_batching_parse(str(batching).encode(), _ct.byref(b), _ct.byref(err)), err)
+    pc.batching = b.value
+    if pc.batching != dflt.batching:    # static
+        for what, v in (("chunk", chunk), ("mem_fraction", mem_fraction), ("block_size", block_size),
+                        ("reserve", reserve)):
+            if v is not None:
+                raise ValueError(f"{what} applies with batching='continuous'")
+        pc.chunk = pc.mem_fraction = pc.block_size = pc.reserve_bytes = 0
+    else:
+        if pc.gen < 2:
+            raise ValueError("gen 1 has no decode phase to batch continuously: give batching='static'")
+        if chunk is not None:
+            pc.chunk = _whole(chunk, "tokens", "chunk", 1, "a whole number of tokens >= 1")
+        if block_size is not None:
+            pc.block_size = _whole(block_size, "tokens", "block_size", 1, "a whole number of tokens >= 1")
+        if mem_fraction is not None:
+            pc.mem_fraction = _fraction(mem_fraction, "mem_fraction")
+        if reserve is not None:
+            pc.reserve_bytes = _num(reserve, "B", "reserve")
+        if not pc.reserve_bytes >= 0:
+            raise ValueError(f"reserve must be >= 0 bytes (got {pc.reserve_bytes:g})")
     m = _resolve_model(model, sizes)
     c = _native.Model()
     err = _err()

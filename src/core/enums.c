@@ -1,7 +1,8 @@
 /*
  * enums.c -- the names of the enums the command line and the JSON records
  * spell (attention convention, recomputation, embedding convention, MLP
- * and norm kinds, attention implementation), so that each is written
+ * and norm kinds, attention implementation, the planner's batching), so
+ * that each is written
  * once: rl_*_name for output, rl_*_parse for input; and the words of a
  * group size (rl_group_size_parse).
  * The op kinds (ops.c), formats (dtype.c), collectives (comm.c) and trace
@@ -20,6 +21,7 @@ static const char *const mlp_names[] = {[RL_MLP_GATED] = "gated", [RL_MLP_PLAIN]
 static const char *const norm_names[] = {[RL_NORM_RMS] = "rmsnorm", [RL_NORM_LAYER] = "layernorm"};
 static const char *const norm_words[] = {[RL_NORM_RMS] = "rms", [RL_NORM_LAYER] = "layer"};
 static const char *const impl_names[] = {[RL_ATTN_IMPL_FUSED] = "fused", [RL_ATTN_IMPL_NAIVE] = "naive"};
+static const char *const batching_names[] = {[RL_BATCHING_STATIC] = "static", [RL_BATCHING_CONTINUOUS] = "continuous"};
 
 #define N(a) ((int32_t)(sizeof a / sizeof a[0]))
 
@@ -31,6 +33,7 @@ const char *rl_embed_name(int32_t e) { return e >= 0 && e < N(embed_names) ? emb
 const char *rl_mlp_name(int32_t k) { return k >= 0 && k < N(mlp_names) ? mlp_names[k] : NULL; }
 const char *rl_norm_name(int32_t k) { return k >= 0 && k < N(norm_names) ? norm_names[k] : NULL; }
 const char *rl_attn_impl_name(int32_t i) { return i >= 0 && i < N(impl_names) ? impl_names[i] : NULL; }
+const char *rl_batching_name(int32_t b) { return b >= 0 && b < N(batching_names) ? batching_names[b] : NULL; }
 
 rl_status rl_attn_parse(const char *name, int32_t *out, rl_error *err) {
   return rli_name_parse(attn_names, N(attn_names), name, out, err);
@@ -61,4 +64,7 @@ rl_status rl_group_size_parse(const char *text, double *group, rl_error *err) {
 }
 rl_status rl_attn_impl_parse(const char *name, int32_t *out, rl_error *err) {
   return rli_name_parse(impl_names, N(impl_names), name, out, err);
+}
+rl_status rl_batching_parse(const char *name, int32_t *out, rl_error *err) {
+  return rli_name_parse(batching_names, N(batching_names), name, out, err);
 }

@@ -2,7 +2,8 @@
  * llm.c -- the roofline of LLM inference: one decode step at a batch of B
  * sequences with a KV cache of T tokens each, and the prefill of a prompt.
  *
- * Exports rl_infer_cfg_init, rl_decode, rl_decode_ops, rl_prefill and rl_plan.
+ * Exports rl_infer_cfg_init, rl_decode, rl_decode_ops, rl_prefill, rl_plan and
+ * rl_plan_cfg_init.
  *
  * Sources: Pope et al. 2022, "Efficiently Scaling Transformer Inference"
  * (prefill vs decode, the memory-bound regime); Meta's Llama 3 model card
@@ -1285,8 +1286,8 @@ rl_status rl_decode_ops(const rl_model *m0, const rl_infer_cfg *cfg, const rl_ro
 /* ---- the planner ----------------------------------------------------------- */
 
 const char *rl_plan_limit_name(int32_t limit) {
-  static const char *const names[] = {"capacity", "ttft", "tpot", "search limit", "weights"};
-  return limit >= 0 && limit <= RL_LIMIT_WEIGHTS ? names[limit] : NULL;
+  static const char *const names[] = {"capacity", "ttft", "tpot", "search limit", "weights", "prefill"};
+  return limit >= 0 && limit <= RL_LIMIT_PREFILL ? names[limit] : NULL;
 }
 
 typedef struct plan_eval {
@@ -1325,6 +1326,316 @@ static int32_t plan_why(const plan_eval *e) {
   return !e->fits ? RL_LIMIT_CAPACITY : !e->ttft_ok ? RL_LIMIT_TTFT : RL_LIMIT_TPOT;
 }
 
+/* ---- continuous batching ------------------------------------------------- */
+
+/* Query-key pairs of a prefill chunk of c tokens after `off` cached ones,
+ * causal, in the c^2/2 convention of the prefill (rl_prefill: p^2/2 for a
+ * whole prompt); W > 0: a windowed layer, each query sees at most W keys
+ * (the chunks of one prompt add up to the prefill's pairs). */
+static double chunk_pairs(double c, double off, double W) {
+  if (W <= 0 || off + c <= W) return c * off + c * c / 2;
+  if (off >= W) return c * W;
+  double k = W - off; /* the queries still below the window */
+  return k * off + k * k / 2 + (c - k) * W;
+}
+
+typedef struct mixed {
+  double t, flops, bytes, comm;
+  int32_t bound;
+} mixed;
+
+/* A step's prefill: c tokens (at most the chunk C), their query-key pairs
+ * in the full and in the windowed layers, and the cached prefix their
+ * attention reads (in tokens). For one chunk of a prompt these are its
+ * own; for the mean step of the steady state, c_avg / P of a prompt's sums
+ * over its chunks of C (the fewest prefix reads: larger chunks are not
+ * allowed, smaller ones read the prefix more often). */
+typedef struct chunkwork {
+  double c, C, pairs_full, pairs_win, prefix;
+} chunkwork;
+
+/* One forward pass of pl's layers (the model, or a stage) over B decode
+ * tokens (per-replica shares, at the mean context T) and the prefill w:
+ * one roofline, the weights read once for all B + c tokens (the reason
+ * chunked prefill rides along with decode: Agrawal et al. 2024,
+ * Sarathi-Serve), plus the communication of B + c tokens.
+ *   F = (B + c)(linear + activation) - c x the output layer (only a
+ *       prompt's last token needs it; left out, a bound) + B attention
+ *       over T + the chunk's pairs (latent attention: the cheaper of the
+ *       absorbed and the expanded form)
+ *   Q = weights read for B + c tokens + B caches of T + the prefix once
+ *       (the new K and V written: left out, as in decode). A mixture of
+ *       experts' routed experts for c < C: the chord between B and B + C
+ *       tokens (the count is concave in the tokens, so the mean of steps
+ *       with 0..C prefill tokens is at least the chord at their mean) */
+static void mixed_row(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *roof, double B, double T,
+                      const chunkwork *w, mixed *r) {
+  const rl_model *m = &pl->m;
+  double Bd = per_replica(pl, B), L = m->layers, c = w->c, tok = Bd + c;
+  double lw = pl->win_frac * L, lf = L - lw;
+  double pf_l = pl->attn_l;
+  if (m->kv_lora_rank > 0) {
+    double ex = m->heads * (2 * (m->nope_dim + m->rope_dim) + 2 * m->v_head_dim) / pl->n;
+    if (ex < pf_l) pf_l = ex;
+  }
+  double out_tok = pl->p.derived && pl->last ? 2 * m->vocab * m->d_model / pl->n : 0;
+  r->flops = tok * (pl->lin_flops + pl->act_flops) - c * out_tok + Bd * pl->attn_flops_t * ctx_eff(pl, T) +
+             pf_l * (lf * w->pairs_full + lw * w->pairs_win);
+  double wr = weights_read(pl, B) + c * pl->row_bytes;
+  if (m->experts > 0 && c > 0 && w->C > 0)
+    wr += (experts_read(pl, B + w->C) - experts_read(pl, B)) * (c < w->C ? c / w->C : 1) * pl->expert_bytes;
+  r->bytes = wr + (Bd * ctx_eff(pl, T) + w->prefix) * pl->kv_tok;
+  double a2a;
+  r->comm = layer_comm(pl, cfg, tok, &a2a);
+  double tc = r->flops / roof->peak, tm = r->bytes / roof->bandwidth;
+  r->bound = tc > tm ? RL_BOUND_COMPUTE : RL_BOUND_MEMORY;
+  r->t = (tc > tm ? tc : tm) + r->comm;
+}
+
+/* Micro-batches of a continuous step over a pipeline: cfg's, or one per
+ * stage (vLLM's virtual engines), at most B. */
+static double cb_microbatches(const plan *pl, const rl_infer_cfg *cfg, double B) {
+  if (pl->pp <= 1) return 1;
+  double m = cfg->microbatches > 0 ? cfg->microbatches : pl->pp;
+  if (m > B) m = B;
+  return m < 1 ? 1 : m;
+}
+
+/* The step over the pipeline: m micro-batches of B/m decodes and c/m
+ * prefill tokens; a token waits for its micro-batch to cross every stage
+ * and every stage serves all m, so the step is >= the larger of one
+ * micro-batch's path and the busiest stage's round (as decode_step). */
+static void mixed_step(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *roof, double B, double T,
+                       const chunkwork *w, mixed *r) {
+  if (pl->pp <= 1) {
+    mixed_row(pl, cfg, roof, B, T, w, r);
+    return;
+  }
+  double m = cb_microbatches(pl, cfg, B), path = 0, round = 0;
+  chunkwork wm = {w->c / m, w->C / m, w->pairs_full / m, w->pairs_win / m, w->prefix / m};
+  memset(r, 0, sizeof *r);
+  double tc = 0, tm = 0;
+  for (double s = 0; s < pl->pp; s++) {
+    plan st;
+    stage_plan(pl, s, &st);
+    mixed x;
+    mixed_row(&st, cfg, roof, B / m, T, &wm, &x);
+    double send = s < pl->pp - 1 ? p2p_time(pl, cfg, per_replica(pl, B / m) + wm.c) : 0;
+    path += x.t + send;
+    if (m * (x.t + send) > round) round = m * (x.t + send);
+    r->flops += m * x.flops;
+    r->bytes += m * x.bytes;
+    r->comm += x.comm + send;
+    tc += m * x.flops / roof->peak;
+    tm += m * x.bytes / roof->bandwidth;
+  }
+  r->bound = tc > tm ? RL_BOUND_COMPUTE : RL_BOUND_MEMORY;
+  r->t = path > round ? path : round;
+}
+
+/* KV tokens a sequence of context x holds in blocks of bs (its windowed
+ * layers at most the window's), in full-attention tokens. */
+static double kv_blocks(const plan *pl, double x, double bs) {
+  double full = ceil(x / bs) * bs;
+  if (pl->win_frac == 0) return full;
+  double w = ceil((x < pl->win ? x : pl->win) / bs) * bs;
+  return (1 - pl->win_frac) * full + pl->win_frac * w;
+}
+
+/* The mean over the contexts P+1 .. P+G-1 of kv_blocks: the B decoding
+ * sequences of the steady state, their ages spread evenly. */
+static double kv_blocks_mean(const plan *pl, double P, double G, double bs) {
+  double n = G - 1, sum = 0;
+  if (n <= 0) return 0;
+  if (n > 1e6) { /* long generations: the mean's bound from the ends */
+    return (kv_blocks(pl, P + 1, bs) + kv_blocks(pl, P + n, bs)) / 2;
+  }
+  for (double x = P + 1; x <= P + n; x++) sum += kv_blocks(pl, x, bs);
+  return sum / n;
+}
+
+typedef struct cb_eval {
+  int fits, ttft_ok, tpot_ok, prefill_ok;
+  double ttft, tpot, memory, kv, act, cavg, microbatches;
+  int32_t bound;
+} cb_eval;
+
+typedef struct cb_cfg {
+  double P, G, C, frac, bs, reserve, kv_mean;
+  double pairs_full, pairs_win, prefix; /* one prompt's, over its chunks of C */
+} cb_cfg;
+
+/* The largest activation of a step, per device: the MLP's gate and up
+ * outputs (one of them for a plain MLP) of its tokens, in the activation
+ * format, split over tp (the routed experts' over the devices that hold
+ * them). A lower bound of what engines profile (vLLM measures its peak by
+ * running a step of max_num_batched_tokens). */
+static double act_bytes(const plan *pl, double tokens) {
+  const rl_model *m = &pl->m;
+  double g = m->mlp == RL_MLP_GATED ? 2 : 1, ff = m->d_ff;
+  if (m->experts > 0) {
+    double dense = m->dense_layers > 0 ? (m->dense_d_ff > 0 ? m->dense_d_ff : m->d_ff) : 0;
+    double moe = (m->experts_active + m->shared_experts) * m->d_ff;
+    ff = dense > moe ? dense : moe;
+  }
+  return tokens * g * ff / pl->n * pl->s_a;
+}
+
+/* Continuous batching at B decoding sequences (rl_plan's comment). */
+static void cb_at(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *roof, const rl_plan_cfg *pc,
+                  const cb_cfg *k, double B, cb_eval *e) {
+  memset(e, 0, sizeof *e);
+  double D = k->G - 1, C = k->C;
+  e->cavg = B * k->P / D;
+  e->prefill_ok = e->cavg <= C * (1 + 1e-12);
+  double c = e->cavg < C ? e->cavg : C, T = k->P + k->G / 2, share = c / k->P;
+  chunkwork mean = {c, C, share * k->pairs_full, share * k->pairs_win, share * k->prefix};
+  mixed st;
+  mixed_step(pl, cfg, roof, B, T, &mean, &st);
+  e->tpot = st.t;
+  e->bound = st.bound;
+  e->microbatches = cb_microbatches(pl, cfg, B);
+  /* TTFT: the prompt's chunks, each in a step beside the B decodes, these
+   * at context P + 1 at least (their mean, P + G/2, is not a bound: the
+   * steps that start prompts follow the ones that end sequences) */
+  double ttft = 0;
+  for (double off = 0; off < k->P; off += C) {
+    double cj = k->P - off < C ? k->P - off : C;
+    chunkwork one = {cj, C, chunk_pairs(cj, off, 0), chunk_pairs(cj, off, pl->win), ctx_eff(pl, off)};
+    mixed x;
+    mixed_step(pl, cfg, roof, B, k->P + 1, &one, &x);
+    ttft += x.t;
+  }
+  e->ttft = ttft;
+  /* memory: the tightest stage's device */
+  double m = e->microbatches, worst = -HUGE_VAL;
+  e->fits = 1;
+  for (double s = 0; s < pl->pp; s++) {
+    plan sp;
+    stage_plan(pl, s, &sp);
+    double kv = (per_replica(pl, B) * k->kv_mean + kv_blocks(pl, k->P, k->bs)) * sp.kv_tok;
+    double act = act_bytes(&sp, (per_replica(pl, B) + C) / m);
+    double used = sp.w_resident + kv + act + k->reserve;
+    if (used - cfg->mem_bytes * k->frac > worst) {
+      worst = used - cfg->mem_bytes * k->frac;
+      e->memory = used;
+      e->kv = kv;
+      e->act = act;
+    }
+    if (cfg->mem_bytes > 0 && used > cfg->mem_bytes * k->frac) e->fits = 0;
+  }
+  e->ttft_ok = pc->ttft_s <= 0 || e->ttft <= pc->ttft_s;
+  e->tpot_ok = pc->tpot_s <= 0 || e->tpot <= pc->tpot_s;
+}
+
+static int cb_ok(const cb_eval *e) { return e->fits && e->ttft_ok && e->tpot_ok && e->prefill_ok; }
+
+static int32_t cb_why(const cb_eval *e) {
+  return !e->fits ? RL_LIMIT_CAPACITY : !e->prefill_ok ? RL_LIMIT_PREFILL : !e->ttft_ok ? RL_LIMIT_TTFT : RL_LIMIT_TPOT;
+}
+
+static void cb_row(const cb_eval *e, const cb_cfg *k, double B, double dev, rl_plan_row *out) {
+  double D = k->G - 1;
+  out->batch = B;
+  out->ttft_s = e->ttft;
+  out->tpot_s = e->tpot;
+  out->e2e_s = e->ttft + D * e->tpot;
+  out->memory_bytes = e->memory;
+  out->kv_bytes = e->kv;
+  out->activation_bytes = e->act;
+  out->reserve_bytes = k->reserve;
+  out->bound = e->bound;
+  out->microbatches = e->microbatches;
+  out->prefill_tokens_per_step = e->cavg;
+  if (B > 0) {
+    out->requests_per_s = out->replicas * B / D / e->tpot;
+    out->tokens_per_s = out->requests_per_s * k->G;
+    out->tokens_per_s_per_device = out->tokens_per_s / (out->replicas * dev);
+  }
+}
+
+static rl_status plan_continuous(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *roof, const rl_plan_cfg *pc,
+                                 double dev, rl_plan_row *out, rl_error *err) {
+  cb_cfg k;
+  k.P = pc->prompt;
+  k.G = pc->gen;
+  k.C = pc->chunk == 0 ? RL_PLAN_CHUNK : pc->chunk;
+  k.frac = pc->mem_fraction == 0 ? RL_PLAN_MEM_FRACTION : pc->mem_fraction;
+  k.bs = pc->block_size == 0 ? RL_PLAN_BLOCK : pc->block_size;
+  k.reserve = pc->reserve_bytes;
+  if (k.G < 2)
+    return rli_fail(err, RL_EINVAL, "continuous batching needs gen >= 2 (a decode phase; got %g): use static batches", k.G);
+  if (!isfinite(k.C) || k.C < 1 || k.C != floor(k.C) || k.C > 1e9)
+    return rli_fail(err, RL_EINVAL, "chunk must be a whole number of tokens >= 1 (got %g)", k.C);
+  if (ceil(k.P / k.C) > 65536)
+    return rli_fail(err, RL_EINVAL, "a prompt of %g tokens in chunks of %g takes %g steps; at most 65536 (a larger chunk)",
+                    k.P, k.C, ceil(k.P / k.C));
+  if (!(k.frac > 0 && k.frac <= 1)) return rli_fail(err, RL_EINVAL, "mem_fraction must be in (0, 1] (got %g)", k.frac);
+  if (!isfinite(k.bs) || k.bs < 1 || k.bs != floor(k.bs) || k.bs > 1e6)
+    return rli_fail(err, RL_EINVAL, "block size must be a whole number of tokens >= 1 (got %g)", k.bs);
+  if (!isfinite(k.reserve) || k.reserve < 0 || k.reserve > 1e18)
+    return rli_fail(err, RL_EINVAL, "reserve must be >= 0 bytes (got %g)", k.reserve);
+  k.kv_mean = kv_blocks_mean(pl, k.P, k.G, k.bs);
+  k.pairs_full = k.pairs_win = k.prefix = 0;
+  for (double off = 0; off < k.P; off += k.C) {
+    double cj = k.P - off < k.C ? k.P - off : k.C;
+    k.pairs_full += chunk_pairs(cj, off, 0);
+    k.pairs_win += chunk_pairs(cj, off, pl->win);
+    k.prefix += ctx_eff(pl, off);
+  }
+  double cap = pc->max_batch == 0 ? 65536 : pc->max_batch;
+  cb_eval ev;
+  cb_at(pl, cfg, roof, pc, &k, 1, &ev);
+  if (!cb_ok(&ev)) {
+    out->limit = cb_why(&ev);
+    if (out->limit == RL_LIMIT_CAPACITY && cfg->mem_bytes > 0) {
+      /* the weights alone? */
+      cb_eval none;
+      cb_at(pl, cfg, roof, pc, &k, 0, &none);
+      if (!none.fits) out->limit = RL_LIMIT_WEIGHTS;
+    }
+    cb_row(&ev, &k, 0, dev, out);
+    out->ttft_s = out->limit == RL_LIMIT_WEIGHTS ? 0 : ev.ttft;
+    out->tpot_s = out->limit == RL_LIMIT_WEIGHTS ? 0 : ev.tpot;
+    return RL_OK;
+  }
+  /* every constraint only gets harder as B grows: bisect on [1, cap] */
+  double lo = 1, hi = cap;
+  cb_at(pl, cfg, roof, pc, &k, hi, &ev);
+  if (cb_ok(&ev)) {
+    lo = hi;
+  } else {
+    while (hi - lo > 1) {
+      double mid = floor((lo + hi) / 2);
+      cb_at(pl, cfg, roof, pc, &k, mid, &ev);
+      if (cb_ok(&ev)) lo = mid; else hi = mid;
+    }
+  }
+  double B = lo;
+  if (B >= cap) {
+    out->limit = RL_LIMIT_SEARCH;
+  } else {
+    cb_at(pl, cfg, roof, pc, &k, B + 1, &ev);
+    out->limit = cb_ok(&ev) ? RL_LIMIT_SEARCH : cb_why(&ev);
+  }
+  cb_at(pl, cfg, roof, pc, &k, B, &ev);
+  cb_row(&ev, &k, B, dev, out);
+  const double v[] = {out->ttft_s, out->tpot_s, out->e2e_s, out->tokens_per_s, out->requests_per_s,
+                      out->memory_bytes};
+  return rli_check_finite(v, sizeof v / sizeof v[0], err, "continuous batching at %g sequences", B);
+}
+
+rl_plan_cfg rl_plan_cfg_init(void) {
+  rl_plan_cfg c;
+  memset(&c, 0, sizeof c);
+  c.batching = RL_BATCHING_CONTINUOUS;
+  c.chunk = RL_PLAN_CHUNK;
+  c.mem_fraction = RL_PLAN_MEM_FRACTION;
+  c.block_size = RL_PLAN_BLOCK;
+  c.reserve_bytes = RL_PLAN_RESERVE_BYTES;
+  return c;
+}
+
 rl_status rl_plan(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof *roof,
                   const rl_plan_cfg *pc, rl_plan_row *out, rl_error *err) {
   if (!m || !cfg || !pc || !out) return rli_fail(err, RL_EINVAL, "no model, configuration or result");
@@ -1335,6 +1646,8 @@ rl_status rl_plan(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof *roo
     return rli_fail(err, RL_EINVAL, "gen must be a whole number of tokens >= 1 and <= 1e6 (got %g)", pc->gen);
   if (!isfinite(pc->ttft_s) || pc->ttft_s < 0) return rli_fail(err, RL_EINVAL, "the TTFT target must be >= 0");
   if (!isfinite(pc->tpot_s) || pc->tpot_s < 0) return rli_fail(err, RL_EINVAL, "the TPOT target must be >= 0");
+  if (pc->batching != RL_BATCHING_STATIC && pc->batching != RL_BATCHING_CONTINUOUS)
+    return rli_fail(err, RL_EINVAL, "unknown batching %d", (int)pc->batching);
   double cap = pc->max_batch == 0 ? 65536 : pc->max_batch;
   if (!isfinite(cap) || cap < 1 || cap != floor(cap) || cap > 1e9)
     return rli_fail(err, RL_EINVAL, "max_batch must be a whole number >= 1 (got %g)", pc->max_batch);
@@ -1350,6 +1663,7 @@ rl_status rl_plan(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof *roo
   out->weight_dtype = cfg->weight_dtype < 0 ? pl.m.dtype : cfg->weight_dtype;
   out->kv_dtype = cfg->kv_dtype < 0 ? rl_model_kv_dtype(&pl.m, cfg->act_dtype) : cfg->kv_dtype;
   out->replicas = floor(pc->gpus / dev);
+  if (pc->batching == RL_BATCHING_CONTINUOUS) return plan_continuous(&pl, cfg, roof, pc, dev, out, err);
   double hi = cap;
   int cap_is_memory = 0;
   if (cfg->mem_bytes > 0) {

@@ -516,6 +516,16 @@ size_t rl_plan_json(const rl_model *m, const rl_plan_cfg *plan, const char *hw_i
   jw_opt(&j, "ttft_target_s", plan->ttft_s > 0, plan->ttft_s);
   jw_opt(&j, "tpot_target_s", plan->tpot_s > 0, plan->tpot_s);
   jw_num(&j, "gpus", plan->gpus);
+  int cb = plan->batching == RL_BATCHING_CONTINUOUS;
+  if (cb) {
+    /* continuous batching's terms (static batches print none: the record
+     * stays as it was) */
+    jw_str(&j, "batching", rl_batching_name(plan->batching));
+    jw_num(&j, "chunk", plan->chunk > 0 ? plan->chunk : RL_PLAN_CHUNK);
+    jw_num(&j, "mem_fraction", plan->mem_fraction > 0 ? plan->mem_fraction : RL_PLAN_MEM_FRACTION);
+    jw_num(&j, "block_size", plan->block_size > 0 ? plan->block_size : RL_PLAN_BLOCK);
+    jw_num(&j, "reserve_bytes", plan->reserve_bytes);
+  }
   jw_num(&j, "peak", roof->peak);
   jw_num(&j, "bandwidth", roof->bandwidth);
   roof_assumptions(&j, roof);
@@ -539,6 +549,12 @@ size_t rl_plan_json(const rl_model *m, const rl_plan_cfg *plan, const char *hw_i
     jw_num(&j, "memory_bytes", r->memory_bytes);
     jw_str(&j, "limit", rl_plan_limit_name(r->limit));
     jw_str(&j, "bound", r->batch > 0 || r->tpot_s > 0 ? rl_bound_name(r->bound) : NULL);
+    if (cb) {
+      jw_num(&j, "requests_per_s", r->requests_per_s);
+      jw_opt(&j, "prefill_tokens_per_step", r->batch > 0, r->prefill_tokens_per_step);
+      jw_num(&j, "kv_bytes", r->kv_bytes);
+      jw_num(&j, "activation_bytes", r->activation_bytes);
+    }
     jw_close(&j, '}');
   }
   jw_close(&j, ']');
