@@ -162,13 +162,15 @@ static const char *stops(const rl_plan_row *r, char *buf, size_t cap) {
 
 /* --csv: the rows the JSON prints, a configuration each, in its keys and
  * base units; a figure the JSON gives as null an empty cell */
-static void print_csv(cli_ctx *ctx, const rl_plan_row *rows, int n) {
+static void print_csv(cli_ctx *ctx, const rl_plan_row *rows, int n, int cb) {
   static const char *const hdr[] = {"batch",        "tp",       "pp",       "ep",     "microbatches",
                                     "weight_dtype", "kv_dtype", "ttft_s",   "tpot_s", "e2e_s",
                                     "replicas",     "tokens_per_s", "tokens_per_s_per_device", "memory_bytes",
-                                    "limit",        "bound"};
-  enum { N = sizeof hdr / sizeof hdr[0] };
-  cli_csv_row(ctx, hdr, N);
+                                    "limit",        "bound",
+                                    /* continuous batching's */
+                                    "requests_per_s", "prefill_tokens_per_step", "kv_bytes", "activation_bytes"};
+  enum { N = sizeof hdr / sizeof hdr[0], NS = N - 4 };
+  cli_csv_row(ctx, hdr, cb ? N : NS);
   for (int i = 0; i < n; i++) {
     const rl_plan_row *r = &rows[i];
     const double none = NAN;
@@ -184,7 +186,11 @@ static void print_csv(cli_ctx *ctx, const rl_plan_row *rows, int n) {
     for (int k = 0; k < 7; k++) row[7 + k] = cli_csv_num(c[7 + k], sizeof c[7 + k], w[k]);
     row[14] = rl_plan_limit_name(r->limit);
     row[15] = r->batch > 0 || r->tpot_s > 0 ? rl_bound_name(r->bound) : "";
-    cli_csv_row(ctx, row, N);
+    const double x[] = {r->requests_per_s, r->batch > 0 ? r->prefill_tokens_per_step : none, r->kv_bytes,
+                        r->activation_bytes};
+    char cx[4][40];
+    for (int k = 0; k < 4; k++) row[NS + k] = cli_csv_num(cx[k], sizeof cx[k], x[k]);
+    cli_csv_row(ctx, row, cb ? N : NS);
   }
 }
 
@@ -543,7 +549,7 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
       plan_args a = {&sp->m, &pc, sp->hw.id, &sp->roof, rows, nrows};
       rc = cli_print_json(ctx, plan_json, &a);
     } else if (ctx->csv) {
-      print_csv(ctx, rows, nrows);
+      print_csv(ctx, rows, nrows, o->batching == RL_BATCHING_CONTINUOUS);
     } else {
       print_text(ctx, sp, rows, nrows);
     }

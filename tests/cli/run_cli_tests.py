@@ -228,7 +228,9 @@ def main():
         bad("text", "one query head per K/V head", "plural")
     else:
         passed += 1
-    # plan: every row agrees with `decode` and `prefill` run at its batch and formats
+    # plan --batching static: every row agrees with `decode` and `prefill` run at its batch
+    # and formats (continuous batching's rows are checked against a simulation:
+    # tests/python/test_plan_continuous.py)
     for plan in (["--model", "llama3-70b", "--prompt", "2048", "--gen", "64", "--ttft", "1s",
                   "--tpot", "30ms", "--weight-dtype", "bf16,int4", "--kv-dtype", "bf16,fp8"],
                  ["--model", "mixtral-8x7b", "--prompt", "512", "--gen", "32", "--tpot", "40ms",
@@ -238,7 +240,7 @@ def main():
                   "--tpot", "60ms", "--gpus", "8", "--pp", "1,2,3", "--tp", "1,2"],
                  ["--model", "mixtral-8x7b", "--prompt", "512", "--gen", "32", "--tpot", "40ms",
                   "--gpus", "8", "--ep", "1,2,4", "--pp", "1,2", "--tp", "1,2", "--hw", "h200"]):
-        rc, out, err = run(binary, ["plan"] + plan + ["--json"])
+        rc, out, err = run(binary, ["plan", "--batching", "static"] + plan + ["--json"])
         doc = json.loads(out) if rc == 0 else {"rows": []}
         if rc != 0 or not any(r["batch"] > 0 for r in doc["rows"]):
             bad("plan", " ".join(plan), f"exit {rc}, {err!r}")

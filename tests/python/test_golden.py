@@ -173,6 +173,8 @@ BINDING_SAYS = {
     "err.decode.epdense": "ep applies to a mixture of experts; llama3-8b has no experts",
     "err.plan.epdense": "ep applies to a mixture of experts; llama3-8b has no experts",
     "err.prefill.mbnopp": "microbatches applies with pp > 1 only",
+    "err.plan.cb.static": "chunk applies with batching='continuous'",
+    "err.plan.cb.gen1": "gen 1 has no decode phase to batch continuously: give batching='static'",
 }
 # flags that only the command line has: a case using them has no binding counterpart
 CLI_FLAGS = ("--json", "--csv")
