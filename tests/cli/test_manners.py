@@ -292,7 +292,8 @@ CSV_PLAIN = {"op", "hw", "dtype", "bound", "id", "name", "part", "params", "publ
              "layers", "d_model", "heads", "kv_heads", "head_dim", "d_ff", "experts", "experts_active", "vocab",
              "collective", "ranks", "factor", "convention", "metric", "attention", "recompute", "sparse", "padded",
              "figure", "kernel", "level", "threads", "n", "plateau", "unreliable", "batch", "count", "fits", "tp",
-             "pp", "ep", "microbatches", "weight_dtype", "kv_dtype", "replicas", "limit", "stops", "gpus"}
+             "pp", "ep", "microbatches", "weight_dtype", "kv_dtype", "replicas", "limit", "stops", "gpus",
+             "prefill_tokens_per_step"}
 CSV_UNITS = {"s", "bytes", "flops", "flop", "fraction", "hz", "w"}
 HUMAN = re.compile(r"^[-+]?[0-9][0-9.]*(e[-+]?[0-9]+)?\s?(%|[kMGTP]?(B|FLOP|Hz|W)\b|[munp]?s\b|x\b|/)")
 
