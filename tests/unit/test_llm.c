@@ -511,7 +511,7 @@ static void test_plan(void) {
   rl_roof r = h100(0);
   rl_infer_cfg c = rl_infer_cfg_init();
   c.mem_bytes = 80e9;
-  rl_plan_cfg pc = {1024, 256, 2.0, 0.02, 1, 0};
+  rl_plan_cfg pc = {.prompt = 1024, .gen = 256, .ttft_s = 2.0, .tpot_s = 0.02, .gpus = 1}; /* static */
   rl_plan_row row;
   rl_error e;
   CHECK(rl_plan(&m, &c, &r, &pc, &row, &e) == RL_OK);
@@ -538,7 +538,7 @@ static void test_plan(void) {
   else if (row.limit == RL_LIMIT_TPOT) CHECK(dr[1].step_time_s > 0.02);
   else CHECK(row.limit == RL_LIMIT_CAPACITY && !dr[1].fits);
   /* capacity: the worked example's 119 sequences of 4096 tokens */
-  rl_plan_cfg cap = {4095, 1, 0, 0, 1, 0};
+  rl_plan_cfg cap = {.prompt = 4095, .gen = 1, .gpus = 1};
   CHECK(rl_plan(&m, &c, &r, &cap, &row, &e) == RL_OK);
   CHECK(row.batch == 119 && row.limit == RL_LIMIT_CAPACITY);
   /* weights that do not fit: no batch */
@@ -553,6 +553,30 @@ static void test_plan(void) {
   bad.tpot_s = NAN;
   CHECK(rl_plan(&m, &c, &r, &bad, &row, &e) == RL_EINVAL);
   CHECK(strcmp(rl_plan_limit_name(RL_LIMIT_TPOT), "tpot") == 0 && rl_plan_limit_name(9) == NULL);
+  CHECK(strcmp(rl_plan_limit_name(RL_LIMIT_PREFILL), "prefill") == 0);
+  /* continuous batching (issue 25): the defaults, the prefill limit
+   * floor(C (G - 1) / P), and a step that prefills a chunk costs more than
+   * one that does not (TTFT: 4 steps of a whole chunk) */
+  rl_plan_cfg cb = rl_plan_cfg_init();
+  CHECK(cb.batching == RL_BATCHING_CONTINUOUS && cb.chunk == 512 && cb.mem_fraction == 0.9 && cb.block_size == 16);
+  CHECK(fabs(cb.reserve_bytes - 0.21 * 1073741824.0) < 1);
+  cb.prompt = 2048;
+  cb.gen = 256;
+  cb.gpus = 1;
+  CHECK(rl_plan(&m, &c, &r, &cb, &row, &e) == RL_OK);
+  CHECK(row.batch == floor(512.0 * 255 / 2048) && row.limit == RL_LIMIT_PREFILL);
+  CHECK(fabs(row.prefill_tokens_per_step - row.batch * 2048 / 255) < 1e-9 * 2048);
+  CHECK(fabs(row.tokens_per_s - row.batch * 256 / 255 / row.tpot_s) < 1e-9 * row.tokens_per_s);
+  CHECK(fabs(row.requests_per_s * 256 - row.tokens_per_s) < 1e-9 * row.tokens_per_s);
+  CHECK(row.ttft_s > 3 * row.tpot_s && row.memory_bytes <= 0.9 * 80e9); /* 4 chunk steps */
+  cb.gen = 1;
+  CHECK(rl_plan(&m, &c, &r, &cb, &row, &e) == RL_EINVAL && strstr(e.msg, "gen >= 2") != NULL);
+  cb.gen = 256;
+  cb.batching = 7;
+  CHECK(rl_plan(&m, &c, &r, &cb, &row, &e) == RL_EINVAL);
+  int32_t k;
+  CHECK(rl_batching_parse("Static", &k, &e) == RL_OK && k == RL_BATCHING_STATIC);
+  CHECK(rl_batching_parse("dynamic", &k, &e) == RL_EINVAL && strcmp(rl_batching_name(1), "continuous") == 0);
 }
 
 static void test_mfu(void) {
