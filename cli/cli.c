@@ -199,9 +199,15 @@ int cli_error(cli_ctx *ctx, const char *fmt, ...) {
 }
 
 int cli_fail(cli_ctx *ctx, rl_status st, const rl_error *e) {
-  fprintf(ctx->err, "roofline %s: %s\n", ctx->cmd,
-          e && e->msg[0] ? e->msg : rl_strerror(st));
+  char msg[2 * RL_ERROR_MSG_MAX];
+  cli_spell(e && e->msg[0] ? e->msg : rl_strerror(st), msg, sizeof msg);
+  fprintf(ctx->err, "roofline %s: %s\n", ctx->cmd, msg);
   return st == RL_ENOMEM ? CLI_FAIL : CLI_USAGE;
+}
+
+const char *cli_spell(const char *msg, char *buf, size_t cap) {
+  rl_msg_spell(msg, "--", '-', buf, cap);
+  return buf;
 }
 
 /* ---- flags ------------------------------------------------------------- */
@@ -349,57 +355,38 @@ void cli_hw_flags_init(cli_hw_flags *f) {
   f->overhead = -1;
 }
 
-int cli_resolve_hw(cli_ctx *ctx, const cli_hw_flags *f, const char *dflt,
-                   rl_hw *out) {
+int cli_resolve_hw(cli_ctx *ctx, const cli_hw_flags *f, int use_default, rl_hw *out) {
+  rl_hw_req req = {f->hw, f->peak, f->bw, f->mem, use_default};
   rl_error e;
-  const char *id = f->hw ? f->hw : dflt;
-  if (f->peak < 0 || f->bw < 0 || f->mem < 0 || isnan(f->peak) || isnan(f->bw))
-    return cli_error(ctx, "--peak, --bw and --mem must be > 0");
-  if (!id) {
-    if (f->peak > 0 && f->bw > 0) {
-      memset(out, 0, sizeof *out);
-      snprintf(out->id, sizeof out->id, "custom");
-      snprintf(out->name, sizeof out->name, "device described by --peak and --bw");
-      snprintf(out->source, sizeof out->source, "command line");
-      for (int k = 0; k < RL_PEAK_COUNT; k++) out->peak[k] = f->peak;
-      out->mem_bw = f->bw;
-      out->mem_bytes = f->mem;
-      return CLI_OK;
-    }
-    return cli_error(ctx, "--hw ID is required (or describe a device with --peak and --bw)");
+  rl_status st = rl_hw_resolve(&req, ctx->extra, ctx->n_extra, out, &e);
+  if (st) return cli_fail(ctx, st, &e);
+  if (strcmp(out->id, "custom") == 0 && !req.hw) { /* the library's words, spelled as flags */
+    char name[sizeof out->name];
+    cli_spell(out->name, name, sizeof name);
+    snprintf(out->name, sizeof out->name, "%s", name);
+    snprintf(out->source, sizeof out->source, "command line");
   }
-  rl_status st = rl_hw_find(id, ctx->extra, ctx->n_extra, out, &e);
-  if (st) return cli_error(ctx, "--hw: %s", e.msg);
-  if (f->bw > 0) out->mem_bw = f->bw;
-  if (f->mem > 0) out->mem_bytes = f->mem;
   return CLI_OK;
+}
+
+rl_roof_req cli_roof_req(const cli_hw_flags *f, int32_t dtype, int tensor) {
+  rl_roof_req r = rl_roof_req_init();
+  r.dtype = dtype;
+  r.tensor = tensor;
+  r.peak = f->peak > 0 ? f->peak : 0;
+  r.sparse = f->sparse;
+  r.overhead_given = f->overhead != -1;
+  r.overhead_s = f->overhead;
+  r.bw_given = f->bw > 0;
+  return r;
 }
 
 int cli_roof(cli_ctx *ctx, const cli_hw_flags *f, const rl_hw *hw,
              int32_t dtype, int tensor, rl_roof *out) {
+  rl_roof_req req = cli_roof_req(f, dtype, tensor);
   rl_error e;
-  if (f->overhead != -1 && (f->overhead < 0 || isnan(f->overhead)))
-    return cli_error(ctx, "--overhead must be >= 0");
-  if (f->peak > 0) {
-    out->peak = f->peak;
-    out->bandwidth = hw->mem_bw;
-    out->launch_overhead_s = RL_DEFAULT_LAUNCH_OVERHEAD_S;
-    out->peak_kind = -1;
-    out->sparse = 0;
-    out->compute_eff = out->bw_eff = 1;
-    out->measured = rl_hw_measured(hw) ? RL_ROOF_MEASURED_BW : 0;
-    if (f->sparse) return cli_error(ctx, "--sparse and --peak exclude each other (give the sparse figure as --peak)");
-  } else {
-    int32_t pk = rl_hw_peak_for(hw, dtype, tensor);
-    if (pk < 0)
-      return cli_error(ctx, "%s has no %s %s peak in the database (give --peak)", hw->id,
-                       rl_dtype_name(dtype), tensor ? "tensor" : "vector");
-    rl_status st = rl_hw_roof(hw, pk, f->sparse ? RL_ROOF_SPARSE : 0, out, &e);
-    if (st) return cli_fail(ctx, st, &e);
-  }
-  if (f->overhead >= 0) out->launch_overhead_s = f->overhead;
-  if (f->bw > 0) out->measured &= ~RL_ROOF_MEASURED_BW; /* --bw replaced it */
-  return CLI_OK;
+  rl_status st = rl_roof_resolve(hw, &req, out, NULL, &e);
+  return st ? cli_fail(ctx, st, &e) : CLI_OK;
 }
 
 /* ---- output ---------------------------------------------------------------- */

@@ -64,9 +64,14 @@ int cli_error(cli_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* Report a library failure: the rl_error message. Returns CLI_USAGE for
- * bad input, CLI_FAIL for RL_ENOMEM. */
+/* Report a library failure: the rl_error message, the parameters it
+ * names spelled as flags (cli_spell). Returns CLI_USAGE for bad input,
+ * CLI_FAIL for RL_ENOMEM. */
 int cli_fail(cli_ctx *ctx, rl_status st, const rl_error *e);
+/* A library message with the parameters it names (`link_bw`) spelled as
+ * the flags (--link-bw): rl_msg_spell. Returns buf. */
+const char *cli_spell(const char *msg, char *buf, size_t cap);
+#define CLI_SPELL(msg) cli_spell((msg), (char[2 * RL_ERROR_MSG_MAX]){0}, 2 * RL_ERROR_MSG_MAX)
 
 /* ---- flags ----------------------------------------------------------- */
 typedef enum cli_opt_kind {
@@ -131,15 +136,16 @@ typedef struct cli_hw_flags {
 
 void cli_hw_flags_init(cli_hw_flags *f);
 
-/* Resolve the device: --hw looked up (user's --hw-file first), with
- * --bw/--mem overriding its figures; or, without --hw, an inline device
- * from --peak and --bw. `dflt` is the id used when neither is given (NULL:
- * then --hw is required). */
-int cli_resolve_hw(cli_ctx *ctx, const cli_hw_flags *f, const char *dflt,
-                   rl_hw *out);
+/* Resolve the device (rl_hw_resolve): --hw looked up (user's --hw-file
+ * first), with --bw/--mem overriding its figures; or, without --hw, an
+ * inline device from --peak and --bw; use_default: a command with a
+ * default device (RL_DEFAULT_HW unless --peak and --bw describe one). */
+int cli_resolve_hw(cli_ctx *ctx, const cli_hw_flags *f, int use_default, rl_hw *out);
 
 /* The roof for an op of `dtype` (tensor or vector) on the resolved device,
- * honouring --peak, --sparse and --overhead. */
+ * honouring --peak, --sparse, --overhead and --bw (rl_roof_resolve, with
+ * the request cli_roof_req makes of the flags). */
+rl_roof_req cli_roof_req(const cli_hw_flags *f, int32_t dtype, int tensor);
 int cli_roof(cli_ctx *ctx, const cli_hw_flags *f, const rl_hw *hw,
              int32_t dtype, int tensor, rl_roof *out);
 

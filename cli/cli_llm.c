@@ -62,7 +62,7 @@ int cli_resolve_model(cli_ctx *ctx, const cli_opt *opts, const cli_model_flags *
       return load_config(ctx, f->model, out);
     rl_error e;
     rl_status st = rl_model_find(f->model, out, &e);
-    if (st) return cli_error(ctx, "--model: %s", e.msg);
+    if (st) return cli_error(ctx, "--model: %s", CLI_SPELL(e.msg));
     return CLI_OK;
   }
   int any = 0;
@@ -111,7 +111,7 @@ int cli_resolve_model(cli_ctx *ctx, const cli_opt *opts, const cli_model_flags *
   rl_model c;
   rl_error e;
   rl_status st = rl_model_check(&m, &c, &e);
-  if (st) return cli_error(ctx, "%s", e.msg);
+  if (st) return cli_error(ctx, "%s", CLI_SPELL(e.msg));
   *out = m;
   return CLI_OK;
 }
@@ -124,19 +124,11 @@ void cli_infer_flags_init(cli_infer_flags *f) {
   f->compute_eff_v = f->bw_eff_v = 1;
 }
 
-/* A fraction in (0, 1]: "0.7" or "70%". */
+/* A fraction in (0, 1]: "0.7" or "70%" (rl_fraction_parse). */
 static int fraction(cli_ctx *ctx, const char *flag, const char *text, double *out) {
-  char tmp[64];
-  snprintf(tmp, sizeof tmp, "%s", text);
-  size_t n = strlen(tmp);
-  double scale = 1;
-  if (n > 0 && tmp[n - 1] == '%') { tmp[n - 1] = 0; scale = 100; }
-  double v;
   rl_error e;
-  if (rl_parse_quantity(tmp, RL_UNIT_COUNT, &v, &e)) return cli_error(ctx, "--%s: %s", flag, e.msg);
-  v /= scale; /* 70% -> 0.7 exactly */
-  if (!(v > 0 && v <= 1)) return cli_error(ctx, "--%s must be a fraction in (0, 1] (got %s)", flag, text);
-  *out = v;
+  rl_status st = rl_fraction_parse(text, out, &e);
+  if (st) return cli_error(ctx, "--%s%s%s", flag, st == RL_EINVAL ? " " : ": ", e.msg);
   return CLI_OK;
 }
 
@@ -144,134 +136,82 @@ int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, cli_infer_flags *f,
                     const cli_hw_flags *hwf, const rl_model *m, rl_infer_cfg *cfg, rl_hw *hw,
                     rl_roof *roof) {
   int rc;
-  *cfg = rl_infer_cfg_init();
-  f->peak_note[0] = 0;
-  if (f->tp < 1) return cli_error(ctx, "--tp must be >= 1 (got %d)", f->tp);
-  if (cli_seen(opts, "link-bw") && !(f->link_bw > 0)) return cli_error(ctx, "--link-bw must be > 0");
-  if (f->comm_latency < 0) return cli_error(ctx, "--comm-latency must be >= 0");
-  if (f->pp < 1) return cli_error(ctx, "--pp must be >= 1 (got %d)", f->pp);
-  if (f->ep < 1) return cli_error(ctx, "--ep must be >= 1 (got %d)", f->ep);
-  if (cli_seen(opts, "microbatches")) {
-    if (!(f->microbatches >= 1) || f->microbatches != floor(f->microbatches) || f->microbatches > RL_MAX_MICROBATCHES)
-      return cli_error(ctx, "--microbatches must be a whole number >= 1 and <= %d (got %g)", RL_MAX_MICROBATCHES,
-                       f->microbatches);
-    if (f->pp == 1) return cli_error(ctx, "--microbatches applies with --pp N > 1 only");
-  }
-  int par = f->tp > 1 || f->pp > 1 || f->ep > 1;
-  if ((rc = cli_link_flags(ctx, opts, f->tp, f->pp, f->ep))) return rc;
-  if (f->embedding) {
-    rl_error ee;
-    if (rl_embed_parse(f->embedding, &cfg->embedding, &ee)) return cli_error(ctx, "--embedding: %s", ee.msg);
-  }
+  rl_error e;
+  f->peak_note[0] = f->latency_note[0] = f->par_note[0] = f->measured_note[0] = 0;
+  /* the flags' words as the library's values (it checks them and decides) */
+  rl_infer_req *req = &f->req;
+  *req = rl_infer_req_init();
+  if (f->embedding && rl_embed_parse(f->embedding, &req->embedding, &e))
+    return cli_error(ctx, "--embedding: %s", e.msg);
   if (f->compute_eff && (rc = fraction(ctx, "compute-eff", f->compute_eff, &f->compute_eff_v))) return rc;
   if (f->bw_eff && (rc = fraction(ctx, "bw-eff", f->bw_eff, &f->bw_eff_v))) return rc;
-  rl_error ge;
-  if (f->group_size && rl_group_size_parse(f->group_size, &cfg->group_size, &ge))
-    return cli_error(ctx, "--group-size%s%s", ge.msg[0] == '\'' ? ": " : " ", ge.msg);
-  cfg->quantize_all = f->quantize_all;
-  const char *dflt = (hwf->peak > 0 && hwf->bw > 0) ? NULL : RL_DEFAULT_HW;
-  if ((rc = cli_resolve_hw(ctx, hwf, dflt, hw))) return rc;
-  int32_t act = f->dtype >= 0 ? f->dtype : m->dtype;
-  /* fp16 and bf16 run at the same tensor rate on every device that has
-   * both (NVIDIA, AMD datasheets): a row with only one stands in for the
-   * other, and the output says so */
-  if (hwf->peak <= 0 && rl_hw_peak_for(hw, act, 1) < 0 && (act == RL_FP16 || act == RL_BF16)) {
-    int32_t other = act == RL_FP16 ? RL_BF16 : RL_FP16;
-    if (rl_hw_peak_for(hw, other, 1) >= 0) {
-      snprintf(f->peak_note, sizeof f->peak_note,
-               "%s has no %s tensor peak; its %s peak stands in (the same rate wherever both are given)",
-               hw->id, rl_dtype_name(act), rl_dtype_name(other));
-      act = other;
-    }
-  }
-  if ((rc = cli_roof(ctx, hwf, hw, act, 1, roof))) return rc;
+  if (f->group_size && rl_group_size_parse(f->group_size, &req->group_size, &e))
+    return cli_error(ctx, "--group-size%s%s", e.msg[0] == '\'' ? ": " : " ", e.msg);
+  req->weight_dtype = f->weight_dtype;
+  req->kv_dtype = f->kv_dtype;
+  req->dtype = f->dtype;
+  req->tp = f->tp;
+  req->pp = f->pp;
+  req->ep = f->ep;
+  req->microbatches_given = cli_seen(opts, "microbatches");
+  req->microbatches = f->microbatches;
+  req->quantize_all = f->quantize_all;
+  req->link_bw_given = cli_seen(opts, "link-bw");
+  req->link_bw = f->link_bw;
+  req->comm_latency_given = cli_seen(opts, "comm-latency");
+  req->comm_latency = f->comm_latency;
+  req->compute_eff = f->compute_eff ? f->compute_eff_v : 0;
+  req->bw_eff = f->bw_eff ? f->bw_eff_v : 0;
+  req->roof = cli_roof_req(hwf, RL_BF16, 1);
+  if ((rc = cli_resolve_hw(ctx, hwf, 1, hw))) return rc;
+  rl_infer_info info;
+  rl_status st = rl_infer_setup(m, hw, req, cfg, roof, &info, &e);
+  if (st) return cli_fail(ctx, st, &e);
+
+  /* what was assumed, in words */
+  const int32_t act = info.peak_dtype;
+  if (act != info.dtype)
+    snprintf(f->peak_note, sizeof f->peak_note,
+             "%s has no %s tensor peak; its %s peak stands in (the same rate wherever both are given)",
+             hw->id, rl_dtype_name(info.dtype), rl_dtype_name(act));
   if (hwf->peak <= 0 && roof->peak_kind == RL_PEAK_FP32 && (act == RL_FP16 || act == RL_BF16))
     snprintf(f->peak_note, sizeof f->peak_note,
              "%s (a CPU) has no %s peak; its fp32 peak stands in (fp16/bf16 operands converted to fp32)", hw->id,
              rl_dtype_name(act));
-  roof->peak *= f->compute_eff_v;
-  roof->bandwidth *= f->bw_eff_v;
-  roof->compute_eff = f->compute_eff_v;
-  roof->bw_eff = f->bw_eff_v;
-  f->measured_note[0] = 0;
   if (roof->measured)
     snprintf(f->measured_note, sizeof f->measured_note, "%s of %s measured on this machine (%.160s)",
              roof->measured == (RL_ROOF_MEASURED_PEAK | RL_ROOF_MEASURED_BW)
                  ? "peak and bandwidth"
                  : (roof->measured & RL_ROOF_MEASURED_PEAK) ? "the peak" : "the bandwidth",
              hw->id, hw->source);
-  cfg->weight_dtype = f->weight_dtype;
-  cfg->kv_dtype = f->kv_dtype;
-  cfg->act_dtype = f->dtype;
-  cfg->tp = f->tp;
-  cfg->pp = f->pp;
-  cfg->ep = f->ep;
-  cfg->microbatches = f->microbatches;
-  cfg->mem_bytes = hw->mem_bytes;
-  cfg->comm_latency_s = f->comm_latency;
-  f->latency_note[0] = 0;
-  f->par_note[0] = 0;
-  if (par) {
-    cfg->link_bw = f->link_bw > 0 ? f->link_bw : hw->interconnect_bw / 2;
-    if (!(cfg->link_bw > 0))
-      return cli_error(ctx, "--%s %d: %s has no interconnect figure; give --link-bw", f->tp > 1 ? "tp" : f->pp > 1 ? "pp" : "ep",
-                       f->tp > 1 ? f->tp : f->pp > 1 ? f->pp : f->ep, hw->id);
-    cfg->p2p_latency_s = f->pp > 1 ? cli_p2p_latency(hw) : 0;
-    cfg->a2a_latency_s = f->ep > 1 ? cli_alltoall_latency(hw, f->ep) : 0;
-    if (f->pp > 1 || f->ep > 1) {
-      char a[48] = "", b[64] = "";
-      if (f->pp > 1) snprintf(a, sizeof a, "%s per stage send", CLI_Q(cfg->p2p_latency_s, RL_UNIT_SECONDS));
-      if (f->ep > 1) snprintf(b, sizeof b, "%s per all-to-all", CLI_Q(cfg->a2a_latency_s, RL_UNIT_SECONDS));
-      if (hw->link_latency_s > 0)
-        snprintf(f->par_note, sizeof f->par_note, "%s%s%s: NCCL's %s base + %s%s%s x %s (%s); links at %s", a,
-                 a[0] && b[0] ? ", " : "", b, CLI_Q(CLI_NCCL_RING_BASE_S, RL_UNIT_SECONDS),
-                 f->pp > 1 ? "1 hop (send)" : "", a[0] && b[0] ? " or " : "", f->ep > 1 ? "ep-1 hops (all-to-all)" : "",
-                 CLI_Q(hw->link_latency_s, RL_UNIT_SECONDS), hw->id, CLI_Q(cfg->link_bw, RL_UNIT_BYTES_S));
-      else
-        snprintf(f->par_note, sizeof f->par_note, "no link latency for %s: sends and all-to-alls cost bandwidth only (%s)",
-                 hw->id, CLI_Q(cfg->link_bw, RL_UNIT_BYTES_S));
-    }
+  if (f->pp > 1 || f->ep > 1) {
+    char a[48] = "", b[64] = "";
+    if (f->pp > 1) snprintf(a, sizeof a, "%s per stage send", CLI_Q(cfg->p2p_latency_s, RL_UNIT_SECONDS));
+    if (f->ep > 1) snprintf(b, sizeof b, "%s per all-to-all", CLI_Q(cfg->a2a_latency_s, RL_UNIT_SECONDS));
+    if (hw->link_latency_s > 0)
+      snprintf(f->par_note, sizeof f->par_note, "%s%s%s: NCCL's %s base + %s%s%s x %s (%s); links at %s", a,
+               a[0] && b[0] ? ", " : "", b, CLI_Q(RL_NCCL_BASE_LATENCY_S, RL_UNIT_SECONDS),
+               f->pp > 1 ? "1 hop (send)" : "", a[0] && b[0] ? " or " : "", f->ep > 1 ? "ep-1 hops (all-to-all)" : "",
+               CLI_Q(hw->link_latency_s, RL_UNIT_SECONDS), hw->id, CLI_Q(cfg->link_bw, RL_UNIT_BYTES_S));
+    else
+      snprintf(f->par_note, sizeof f->par_note, "no link latency for %s: sends and all-to-alls cost bandwidth only (%s)",
+               hw->id, CLI_Q(cfg->link_bw, RL_UNIT_BYTES_S));
   }
   if (f->tp > 1) {
-    if (cli_seen(opts, "comm-latency")) {
+    if (req->comm_latency_given)
       snprintf(f->latency_note, sizeof f->latency_note, "%s per all-reduce (--comm-latency)",
                CLI_Q(cfg->comm_latency_s, RL_UNIT_SECONDS));
-    } else if (hw->link_latency_s > 0) {
-      cfg->comm_latency_s = cli_allreduce_latency(hw, f->tp);
+    else if (info.comm_latency_default)
       snprintf(f->latency_note, sizeof f->latency_note,
                "%s per all-reduce: NCCL's ring model, %s base + 2(n-1) x %s per link hop (%s)",
-               CLI_Q(cfg->comm_latency_s, RL_UNIT_SECONDS), CLI_Q(CLI_NCCL_RING_BASE_S, RL_UNIT_SECONDS),
+               CLI_Q(cfg->comm_latency_s, RL_UNIT_SECONDS), CLI_Q(RL_NCCL_BASE_LATENCY_S, RL_UNIT_SECONDS),
                CLI_Q(hw->link_latency_s, RL_UNIT_SECONDS), hw->id);
-    } else {
+    else
       snprintf(f->latency_note, sizeof f->latency_note,
                "none: %s has no link latency in the database, so all-reduces cost bandwidth only "
                "(give --comm-latency)", hw->id);
-    }
   }
   return CLI_OK;
-}
-
-int cli_link_flags(cli_ctx *ctx, const cli_opt *opts, int tp, int pp, int ep) {
-  if (tp <= 1 && pp <= 1 && ep <= 1 && cli_seen(opts, "link-bw"))
-    return cli_error(ctx, "--link-bw applies with --tp, --pp or --ep N > 1 only");
-  if (tp == 1 && cli_seen(opts, "comm-latency"))
-    return cli_error(ctx, "--comm-latency applies with --tp N > 1 only");
-  return CLI_OK;
-}
-
-double cli_allreduce_latency(const rl_hw *hw, int tp) {
-  if (tp <= 1 || !(hw->link_latency_s > 0)) return 0;
-  return CLI_NCCL_RING_BASE_S + 2.0 * (tp - 1) * hw->link_latency_s;
-}
-
-double cli_p2p_latency(const rl_hw *hw) {
-  if (!(hw->link_latency_s > 0)) return 0;
-  return CLI_NCCL_RING_BASE_S + hw->link_latency_s;
-}
-
-double cli_alltoall_latency(const rl_hw *hw, int ep) {
-  if (ep <= 1 || !(hw->link_latency_s > 0)) return 0;
-  return CLI_NCCL_RING_BASE_S + (ep - 1.0) * hw->link_latency_s;
 }
 
 void cli_infer_notes(cli_ctx *ctx, const cli_infer_flags *f, const rl_decode_summary *s,

@@ -69,6 +69,7 @@ typedef struct cli_infer_flags {
   char latency_note[200];                /* where the all-reduce latency comes from */
   char par_note[240];                    /* the stage sends' and all-to-alls' latencies */
   char measured_note[320];               /* the roofs of a `roofline measure` row, or "" */
+  rl_infer_req req;                      /* what the flags asked rl_infer_setup */
 } cli_infer_flags;
 
 void cli_infer_flags_init(cli_infer_flags *f);
@@ -135,26 +136,13 @@ void cli_infer_flags_init(cli_infer_flags *f);
   "                   or the whole table with 2 FLOPs per parameter (hand calculations)\n"       \
   "  --require-fit    exit 1 when the model does not fit in the devices' memory\n"
 
-/* Resolve the device, its roof (tensor peak of the compute format, scaled
- * by --compute-eff/--bw-eff) and the inference configuration from the
- * flags; notes what it assumed in f. */
+/* Resolve the device (cli_resolve_hw), its roof and the inference
+ * configuration (rl_infer_setup: the tensor peak of the compute format,
+ * scaled by --compute-eff/--bw-eff; the links and latencies) from the
+ * flags; notes what it assumed in f, and the request in f->req. */
 int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, cli_infer_flags *f,
                     const cli_hw_flags *hwf, const rl_model *m, rl_infer_cfg *cfg,
                     rl_hw *hw, rl_roof *roof);
-
-/* --link-bw needs parallelism (tp, pp or ep > 1), --comm-latency tensor
- * parallelism: the error for either given without it, else CLI_OK. */
-int cli_link_flags(cli_ctx *ctx, const cli_opt *opts, int tp, int pp, int ep);
-
-/* NCCL's ring all-reduce latency over tp devices of hw: the Ring LL base
- * latency (6.6 us) + 2 (tp - 1) hops of hw->link_latency_s (NVIDIA/nccl
- * src/graph/tuning.cc); 0 when the device has no link latency. */
-#define CLI_NCCL_RING_BASE_S 6.6e-6
-double cli_allreduce_latency(const rl_hw *hw, int tp);
-/* A stage-to-stage send: the base + one hop; an all-to-all over ep: the
- * base + (ep - 1) hops (an all-gather's steps). 0 without a link latency. */
-double cli_p2p_latency(const rl_hw *hw);
-double cli_alltoall_latency(const rl_hw *hw, int ep);
 
 /* The text lines every inference command prints about its assumptions
  * (quantization, efficiencies, peak fallback). */

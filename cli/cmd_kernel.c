@@ -66,7 +66,7 @@ static int compute(cli_ctx *ctx, const kernel_opts *o, rl_hw *hw, rl_roof *roof,
   rl_error e;
   rl_status st = rl_op_cost(&o->op, &cost, &e);
   if (st) return cli_fail(ctx, st, &e);
-  int rc = cli_resolve_hw(ctx, &o->hwf, NULL, hw);
+  int rc = cli_resolve_hw(ctx, &o->hwf, 0, hw);
   if (rc) return rc;
   if ((rc = cli_roof(ctx, &o->hwf, hw, o->op.dtype, !o->vector, roof))) return rc;
   st = rl_roofline(cost.flops, cost.bytes, roof, o->time, r, &e);

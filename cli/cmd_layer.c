@@ -88,8 +88,7 @@ static int compute(cli_ctx *ctx, const layer_opts *o, layer_out *out) {
   rl_error e;
   rl_status st = rl_layer_ops(&o->sh, ops, out->labels, RL_LAYER_OPS, &out->n, &e);
   if (st) return cli_fail(ctx, st, &e);
-  const char *dflt = (o->hwf.peak > 0 && o->hwf.bw > 0) ? NULL : RL_DEFAULT_HW;
-  int rc = cli_resolve_hw(ctx, &o->hwf, dflt, &out->hw);
+  int rc = cli_resolve_hw(ctx, &o->hwf, 1, &out->hw);
   if (rc) return rc;
   for (int32_t i = 0; i < out->n; i++) {
     rl_cost c;

@@ -108,7 +108,7 @@ static int compute(cli_ctx *ctx, const op_opts *o, op_out *out) {
   rl_error e;
   rl_status st = rl_op_cost(op, &cost, &e);
   if (st) return cli_fail(ctx, st, &e);
-  int rc = cli_resolve_hw(ctx, &o->hwf, NULL, &out->hw);
+  int rc = cli_resolve_hw(ctx, &o->hwf, 0, &out->hw);
   if (rc) return rc;
   if ((rc = cli_roof(ctx, &o->hwf, &out->hw, op->dtype, cost.tensor, &out->roof))) return rc;
   st = rl_roofline(cost.flops, cost.bytes, &out->roof, o->time, &out->r, &e);

@@ -337,13 +337,12 @@ static int degrees(cli_ctx *ctx, cli_llm_opts *llm, const rl_model *m, void *arg
   for (int i = 0; i < sp->ntp; i++) if (sp->tps[i] > inf->tp) inf->tp = sp->tps[i];
   for (int i = 0; i < sp->npp; i++) if (sp->pps[i] > inf->pp) inf->pp = sp->pps[i];
   for (int i = 0; i < sp->nep; i++) if (sp->eps[i] > inf->ep) inf->ep = sp->eps[i];
-  if ((rc = cli_link_flags(ctx, llm->opts, inf->tp, inf->pp, inf->ep))) return rc;
   sp->no_link = 0;
   if ((inf->tp > 1 || inf->pp > 1 || inf->ep > 1) && !cli_seen(llm->opts, "link-bw")) {
     /* no interconnect figure: plan on one device per replica */
     const cli_hw_flags *hwf = &llm->hwf;
     rl_hw probe;
-    if ((rc = cli_resolve_hw(ctx, hwf, (hwf->peak > 0 && hwf->bw > 0) ? NULL : RL_DEFAULT_HW, &probe))) return rc;
+    if ((rc = cli_resolve_hw(ctx, hwf, 1, &probe))) return rc;
     if (!(probe.interconnect_bw > 0)) {
       if (o->tp_s || o->pp_s || o->ep_s)
         return cli_error(ctx, "--%s: %s has no interconnect figure; give --link-bw",
@@ -364,7 +363,7 @@ static int resolve(cli_ctx *ctx, plan_opts *o, plan_space *sp) {
   if (inf->tp > 1 && !cli_seen(o->llm.opts, "comm-latency") && sp->hw.link_latency_s > 0)
     snprintf(inf->latency_note, sizeof inf->latency_note,
              "per all-reduce, NCCL's ring model: %s base + 2(tp-1) x %s per link hop (%s)",
-             CLI_Q(CLI_NCCL_RING_BASE_S, RL_UNIT_SECONDS), CLI_Q(sp->hw.link_latency_s, RL_UNIT_SECONDS), sp->hw.id);
+             CLI_Q(RL_NCCL_BASE_LATENCY_S, RL_UNIT_SECONDS), CLI_Q(sp->hw.link_latency_s, RL_UNIT_SECONDS), sp->hw.id);
   return CLI_OK;
 }
 
@@ -372,7 +371,6 @@ static int resolve(cli_ctx *ctx, plan_opts *o, plan_space *sp) {
 static int compute(cli_ctx *ctx, const plan_space *sp, const rl_plan_cfg *pc, rl_plan_row **rows_out, int *n_out) {
   const plan_opts *o = sp->o;
   const double gpus = o->gpus;
-  const int seen_latency = cli_seen(o->llm.opts, "comm-latency");
   /* every (tp, pp, ep) that fits in --gpus, ep a multiple of tp (the
    * experts spread over the tp x dp devices of a stage) */
   int combos[MAX_CHOICES * MAX_CHOICES * MAX_CHOICES][3], ncombo = 0;
@@ -397,15 +395,7 @@ static int compute(cli_ctx *ctx, const plan_space *sp, const rl_plan_cfg *pc, rl
     for (int w = 0; w < sp->nwd; w++)
       for (int v = 0; v < sp->nkd; v++) {
         rl_infer_cfg cfg = sp->base;
-        int tp = combos[i][0], pp = combos[i][1], ep = combos[i][2];
-        cfg.tp = tp;
-        cfg.pp = pp;
-        cfg.ep = ep;
-        if (tp == 1 && pp == 1 && ep == 1) cfg.link_bw = 0;
-        if (tp == 1) cfg.comm_latency_s = 0;
-        else if (!seen_latency) cfg.comm_latency_s = cli_allreduce_latency(&sp->hw, tp);
-        cfg.p2p_latency_s = pp > 1 ? cli_p2p_latency(&sp->hw) : 0;
-        cfg.a2a_latency_s = cli_alltoall_latency(&sp->hw, ep);
+        rl_infer_degrees(&cfg, &sp->hw, &o->llm.inf.req, combos[i][0], combos[i][1], combos[i][2]);
         cfg.weight_dtype = sp->wds[w];
         cfg.kv_dtype = sp->kds[v];
         rl_error e;

@@ -524,7 +524,7 @@ static int flag_hw(cli_ctx *ctx, const trace_opts *o, rl_hw *hw) {
   cli_hw_flags_init(&hf);
   hf.hw = o->hw_id;
   hf.bw = o->bw;
-  return cli_resolve_hw(ctx, &hf, NULL, hw);
+  return cli_resolve_hw(ctx, &hf, 0, hw);
 }
 
 /* ---- a job: the device, then the job analysis (cmd_trace_job.c) ------------- */
@@ -570,14 +570,14 @@ static int resolve(cli_ctx *ctx, const trace_opts *o, trace_one *x) {
   }
   if (st) return cli_fail(ctx, st, &e);
   if (o->hw_id) return flag_hw(ctx, o, &x->hw);
-  if (rl_trace_hw(x->t, &x->hw, &e)) return cli_error(ctx, "%s: %s", x->path, e.msg);
+  if (rl_trace_hw(x->t, &x->hw, &e)) return cli_error(ctx, "%s: %s", x->path, CLI_SPELL(e.msg));
   if (o->bw > 0) x->hw.mem_bw = o->bw;
   return CLI_OK;
 }
 
 static int compute(cli_ctx *ctx, trace_one *x) {
   rl_error e;
-  if (rl_trace_analyze(x->t, &x->hw, &x->s, &e)) return cli_error(ctx, "%s: %s", x->path, e.msg);
+  if (rl_trace_analyze(x->t, &x->hw, &x->s, &e)) return cli_error(ctx, "%s: %s", x->path, CLI_SPELL(e.msg));
   rl_trace_get_info(x->t, &x->info); /* after the analysis, which drops duplicate events */
   x->rk = rl_trace_rows(x->t, RL_TRACE_BY_KERNEL, &x->nk);
   x->ro = rl_trace_rows(x->t, RL_TRACE_BY_OP, &x->no);
@@ -647,7 +647,7 @@ static void print_head(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
           cli_q(b3, sizeof b3, s->overhead_s - s->short_s - (s->has_span ? s->idle_s : 0), RL_UNIT_SECONDS),
           s->has_span ? "; idle gaps: " : "", s->has_span ? cli_q(b4, sizeof b4, s->idle_s, RL_UNIT_SECONDS) : "");
   fprintf(o, "floor      %s per kernel: %s\n", cli_q(b1, sizeof b1, s->floor_s, RL_UNIT_SECONDS),
-          s->floor_source);
+          CLI_SPELL(s->floor_source));
   fprintf(o, "gain       %s if every kernel with F and Q ran at its roof (never below the floor;\n"
              "           overhead-bound kernels gain only by fusion)\n",
           cli_q(b1, sizeof b1, s->gain_s, RL_UNIT_SECONDS));

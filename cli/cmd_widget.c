@@ -133,7 +133,7 @@ static int resolve(cli_ctx *ctx, const widget_opts *o, char **cfg_out) {
 static int compute(cli_ctx *ctx, const char *cfg, char **page, size_t *len) {
   rl_error e;
   char *model = rl_widget_model(cfg, strlen(cfg), &e);
-  if (!model) return cli_error(ctx, "%s", e.msg);
+  if (!model) return cli_error(ctx, "%s", CLI_SPELL(e.msg));
   rl_free(model);
   size_t need = rl_widget_page(cfg, NULL, 0);
   *page = malloc(need + 1);

@@ -58,7 +58,6 @@ int plot_roofs(cli_ctx *ctx, plot_args *a, plot_data *d) {
   char hwlist[1024], dtlist[256];
   char *hws[16], *dts[8];
   int nh = 0, nd = 0;
-  const char *dflt = (a->hwf.peak > 0 && a->hwf.bw > 0) ? NULL : RL_DEFAULT_HW;
   if (a->hwf.hw && (nh = cli_split_list(ctx, "--hw", a->hwf.hw, hwlist, sizeof hwlist, hws, 16)) < 0)
     return CLI_USAGE;
   if ((nd = cli_split_list(ctx, "--dtype", a->dtypes ? a->dtypes : "bf16", dtlist, sizeof dtlist, dts, 8)) < 0)
@@ -76,7 +75,7 @@ int plot_roofs(cli_ctx *ctx, plot_args *a, plot_data *d) {
     cli_hw_flags f = a->hwf;
     f.hw = nh ? hws[i] : NULL;
     rl_hw hw;
-    int rc = cli_resolve_hw(ctx, &f, dflt, &hw);
+    int rc = cli_resolve_hw(ctx, &f, 1, &hw);
     if (rc) { plot_data_free(d); return rc; }
     if (i == 0) d->hw0 = hw;
     snprintf(d->hw_ids[i], sizeof d->hw_ids[i], "%s", hw.id);
@@ -116,7 +115,7 @@ static int add_op_point(cli_ctx *ctx, plot_args *a, plot_data *d, const rl_op *o
   rl_cost c;
   rl_error e;
   rl_status st = rl_op_cost(op, &c, &e);
-  if (st) return cli_error(ctx, "%s: %s", label, e.msg);
+  if (st) return cli_error(ctx, "%s: %s", label, CLI_SPELL(e.msg));
   rl_roof roof;
   /* a generic kernel (flops and bytes given) sits under the chart's top roof */
   int tensor = op->kind == RL_OP_KERNEL ? 1 : c.tensor;
@@ -126,7 +125,7 @@ static int add_op_point(cli_ctx *ctx, plot_args *a, plot_data *d, const rl_op *o
   if (rc) return rc;
   rl_result r;
   st = rl_roofline(c.flops, c.bytes, &roof, time_s, &r, &e);
-  if (st) return cli_error(ctx, "%s: %s", label, e.msg);
+  if (st) return cli_error(ctx, "%s: %s", label, CLI_SPELL(e.msg));
   int32_t ri = 0;
   for (int32_t j = d->n_roofs - 1; j >= 0; j--)
     if (d->roof_hw[j] == 0 && d->roof_dtype[j] == op->dtype) ri = j;
@@ -204,7 +203,7 @@ static int parse_op_spec(cli_ctx *ctx, const char *spec, int32_t dtype, rl_op *o
       values[n++] = v;
     }
   }
-  if (rl_op_set_fields(op, names, values, n, "", &e)) return cli_error(ctx, "op '%s': %s", spec, e.msg);
+  if (rl_op_set_fields(op, names, values, n, "", &e)) return cli_error(ctx, "op '%s': %s", spec, CLI_SPELL(e.msg));
   return CLI_OK;
 }
 

@@ -810,6 +810,177 @@ RL_API rl_status rl_group_size_parse(const char *text, double *group, rl_error *
  * 0. */
 RL_API rl_infer_cfg rl_infer_cfg_init(void);
 
+/* ---- Resolving what a caller gave: device, roof, inference setup --------
+ *
+ * How a device, its roof and an inference configuration are chosen from
+ * what a user gave (an id or figures, overrides, a format, degrees of
+ * parallelism) is decided here, once, for the CLI, the Python binding and
+ * the page: they convert their input (flags, keywords) into these request
+ * structs and call these functions.
+ *
+ * Parameters in messages: these functions' messages name each parameter
+ * in backquotes by its request field's name, which is also the Python
+ * keyword ("`comm_latency` must be >= 0"). A client writes the names in
+ * its own spelling with rl_msg_spell: the CLI as its flags
+ * ("--comm-latency must be >= 0"), Python as its keywords. */
+
+/* Copy msg into buf, writing each `name` it holds (a backquoted word of
+ * lower-case letters, digits and '_', at most 40 characters) as prefix +
+ * name with '_' replaced by sep: ("`link_bw` ...", "--", '-') -> "--link-bw
+ * ...", ("", '_') -> "link_bw ...". Other text, other backquotes included,
+ * is copied as it is. Returns the length needed (as snprintf). */
+RL_API size_t rl_msg_spell(const char *msg, const char *prefix, char sep,
+                           char *buf, size_t cap);
+
+/* A device from an id or from figures. */
+typedef struct rl_hw_req {
+  const char *hw;      /* `hw`: id, alias or unique fragment (rl_hw_find);
+                          NULL: not given */
+  double peak;         /* `peak` FLOP/s: with bw and no hw, the device of
+                          these figures; 0: not given */
+  double bw;           /* `bw` B/s: replaces the device's bandwidth; 0: not
+                          given */
+  double mem;          /* `mem` B: replaces its capacity; 0: not given */
+  int32_t use_default; /* 1: no hw and not both peak and bw gives
+                          RL_DEFAULT_HW (the commands that have a default
+                          device); 0: hw or peak and bw are required */
+} rl_hw_req;
+
+/* The device: hw looked up (the `extra` devices first, as rl_hw_find), with
+ * bw and mem replacing its figures; without hw, RL_DEFAULT_HW when
+ * use_default and not both peak and bw are given, else, with peak and bw,
+ * the device "custom" with every peak `peak`, bandwidth bw and capacity
+ * mem (0: unknown), named "device described by `peak` and `bw`" (spell it
+ * as messages) and no source. RL_EINVAL when peak, bw or mem is negative
+ * or NaN, or when neither hw nor peak and bw are given (without
+ * use_default); rl_hw_find's error after "`hw`: " for an unknown id. */
+RL_API rl_status rl_hw_resolve(const rl_hw_req *req, const rl_hw *extra,
+                               int32_t n_extra, rl_hw *out, rl_error *err);
+
+/* A roof for one kind of work on a resolved device. */
+typedef struct rl_roof_req {
+  int32_t dtype;          /* the work's format (rl_dtype) */
+  int32_t tensor;         /* 1: matmul-like (tensor peak), 0: vector */
+  double peak;            /* `peak` FLOP/s > 0: replaces the device's peak
+                             (peak_kind -1); 0: the device's */
+  int32_t sparse;         /* `sparse` 1: the 2:4 sparse peak (not with
+                             peak) */
+  int32_t overhead_given; /* 1: overhead_s is the launch overhead
+                             (`overhead`, >= 0); 0: the default,
+                             RL_DEFAULT_LAUNCH_OVERHEAD_S */
+  double overhead_s;
+  int32_t bw_given;       /* 1: the device's bandwidth was given (`bw`):
+                             the roof is no longer a measured one */
+  int32_t stand_in;       /* 1 (inference): an fp16 or bf16 tensor peak
+                             the device lacks is the other's (the same
+                             rate wherever both are given: NVIDIA, AMD
+                             datasheets) */
+} rl_roof_req;
+
+/* dtype bf16, tensor, everything else 0. */
+RL_API rl_roof_req rl_roof_req_init(void);
+
+/* The roof: the device's peak for the format (rl_hw_peak_for; with
+ * stand_in, fp16 <-> bf16 as said above) and its bandwidth (rl_hw_roof),
+ * or the given peak with the device's bandwidth and the default launch
+ * overhead; then the given overhead, and bw_given clearing
+ * RL_ROOF_MEASURED_BW. *dtype_used (may be NULL): the format whose peak
+ * it is (req->dtype unless another stood in). RL_EINVAL for an overhead
+ * < 0 or NaN, sparse with peak; RL_EUNSUPPORTED "<id> has no <dtype>
+ * tensor|vector peak in the database (give `peak`)" or rl_hw_roof's error
+ * (no sparsity, no bandwidth). */
+RL_API rl_status rl_roof_resolve(const rl_hw *hw, const rl_roof_req *req,
+                                 rl_roof *out, int32_t *dtype_used,
+                                 rl_error *err);
+
+/* Latency of one collective among n devices linked as hw is, from NCCL's
+ * tuning model (NVIDIA/nccl src/graph/tuning.cc): its Ring LL base latency
+ * RL_NCCL_BASE_LATENCY_S plus hw->link_latency_s per hop: an all-reduce
+ * 2 (n - 1) hops (ring reduce-scatter + all-gather), a pipeline stage's
+ * send 1 hop, an all-to-all n - 1 hops (an all-gather's steps). 0 when hw
+ * has no link latency, or for n <= 1 (a send: any n). */
+#define RL_NCCL_BASE_LATENCY_S 6.6e-6
+typedef enum rl_comm_op {
+  RL_COMM_ALLREDUCE = 0,
+  RL_COMM_SEND = 1,
+  RL_COMM_ALLTOALL = 2
+} rl_comm_op;
+RL_API double rl_comm_latency(const rl_hw *hw, int32_t op, int32_t n);
+
+/* An inference setup as given (decode, prefill, plan; the page's model). */
+typedef struct rl_infer_req {
+  int32_t weight_dtype;   /* `weight_dtype`: -1 the model's */
+  int32_t kv_dtype;       /* `kv_dtype`: -1 dtype's */
+  int32_t dtype;          /* `dtype`: activations, compute and the tensor
+                             peak; -1 the model's */
+  int32_t tp, pp, ep;     /* `tp`, `pp`, `ep`: >= 1 (1: none) */
+  int32_t microbatches_given; /* 1: microbatches is the micro-batches
+                             (`microbatches`, with pp > 1); 0: min(pp, B) */
+  double microbatches;
+  int32_t embedding;      /* rl_embed_conv (`embedding`) */
+  int32_t quantize_all;   /* `quantize_all` */
+  double group_size;      /* `group_size`: as rl_infer_cfg's */
+  int32_t link_bw_given;  /* 1: link_bw is the link bandwidth (`link_bw`,
+                             B/s > 0, with tp, pp or ep > 1); 0: half the
+                             device's interconnect figure */
+  double link_bw;
+  int32_t comm_latency_given; /* 1: comm_latency is the all-reduce
+                             latency (`comm_latency`, >= 0, with tp > 1);
+                             0: rl_comm_latency's */
+  double comm_latency;
+  double compute_eff;     /* `compute_eff`, `bw_eff`: the fractions of the */
+  double bw_eff;          /* peak and bandwidth assumed reached, in (0, 1]
+                             (rl_fraction_parse); 0: 1, the pure bound */
+  rl_roof_req roof;       /* peak, sparse, overhead, bw_given (dtype,
+                             tensor and stand_in are set from the above) */
+} rl_infer_req;
+
+/* A fraction in (0, 1] as a user writes it: "0.7" or "70%" (a count as
+ * rl_parse_quantity reads it, or a percentage). RL_EINVAL "must be a
+ * fraction in (0, 1] (got TEXT)", or rl_parse_quantity's error (RL_EPARSE,
+ * RL_ERANGE: "'most' is not a number"); a client puts the parameter's name
+ * before either ("--bw-eff must be ...", "--bw-eff: 'most' is ..."). */
+RL_API rl_status rl_fraction_parse(const char *text, double *out, rl_error *err);
+
+/* Everything not given: dtypes -1, degrees 1, gathered embedding, 0. */
+RL_API rl_infer_req rl_infer_req_init(void);
+
+/* What rl_infer_setup chose, for a client to say so. */
+typedef struct rl_infer_info {
+  int32_t dtype;          /* the compute format (req dtype, or the model's) */
+  int32_t peak_dtype;     /* the format whose tensor peak the roof is:
+                             dtype, or fp16/bf16 standing in */
+  int32_t comm_latency_default; /* 1: the all-reduce latency is
+                             rl_comm_latency's (tp > 1, not given) */
+} rl_infer_info;
+
+/* The roof and the configuration of model m on the resolved device hw:
+ * the tensor peak of the compute format (fp16 and bf16 standing in for
+ * each other), scaled by compute_eff and bw_eff (recorded in the roof);
+ * the configuration with the degrees, the device's capacity, the link
+ * bandwidth (link_bw, else half of hw->interconnect_bw) when any degree
+ * is > 1, and the latencies: per all-reduce comm_latency or
+ * rl_comm_latency(RL_COMM_ALLREDUCE, tp), per stage send (pp > 1) and per
+ * all-to-all (ep > 1) rl_comm_latency's. The batch, context and prefill
+ * fields are left at rl_infer_cfg_init's for the caller. RL_EINVAL naming
+ * the parameter: a degree < 1 (`microbatches` a whole number in 1 ..
+ * RL_MAX_MICROBATCHES, with pp > 1), link_bw < 0, comm_latency < 0,
+ * `link_bw` without a degree > 1, `comm_latency` without tp > 1, an
+ * efficiency outside (0, 1], "`tp` N: <id> has no interconnect figure;
+ * give `link_bw`"; rl_roof_resolve's errors. info may be NULL. */
+RL_API rl_status rl_infer_setup(const rl_model *m, const rl_hw *hw,
+                                const rl_infer_req *req, rl_infer_cfg *cfg,
+                                rl_roof *roof, rl_infer_info *info,
+                                rl_error *err);
+
+/* Set cfg's degrees to tp, pp and ep and the link and latencies they need
+ * by rl_infer_setup's rules (the link bandwidth kept, or 0 when all are 1;
+ * the all-reduce latency req's when given): for a configuration set up at
+ * the largest degrees, tried at smaller ones (plan). */
+RL_API void rl_infer_degrees(rl_infer_cfg *cfg, const rl_hw *hw,
+                             const rl_infer_req *req, int32_t tp,
+                             int32_t pp, int32_t ep);
+
 /* One decode step at one batch size. */
 typedef struct rl_decode_row {
   double batch;          /* B sequences, one new token each */

@@ -20,11 +20,14 @@ EMSCRIPTEN_KEEPALIVE const char *rlw_model(const char *config) {
   e.msg[0] = 0;
   last = rl_widget_model(config, config ? strlen(config) : 0, &e);
   if (!last) {
-    size_t n = rl_json_string(e.msg, NULL, 0);
+    /* the parameters a message names, as the page's settings are named */
+    char msg[2 * RL_ERROR_MSG_MAX];
+    rl_msg_spell(e.msg, "", '_', msg, sizeof msg);
+    size_t n = rl_json_string(msg, NULL, 0);
     last = malloc(n + 16);
     if (!last) return "{\"error\":\"out of memory\"}";
     memcpy(last, "{\"error\":", 9);
-    rl_json_string(e.msg, last + 9, n + 1);
+    rl_json_string(msg, last + 9, n + 1);
     strcpy(last + 9 + n, "}");
   }
   return last;

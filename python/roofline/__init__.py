@@ -52,10 +52,19 @@ def _dtypes_by_bytes():
 _DTYPE_BY_BYTES = _dtypes_by_bytes()
 
 
+def _msg(err, status=_native.RL_EINVAL):
+    """The library's message, the parameters it names (`comm_latency`) spelled as
+    this binding's keywords (rl_msg_spell)."""
+    if not err.msg:
+        return _lib.rl_strerror(status).decode()
+    buf = _ct.create_string_buffer(2 * _native.RL_ERROR_MSG_MAX)
+    _lib.rl_msg_spell(err.msg, b"", b"_", buf, len(buf))
+    return buf.value.decode("utf-8", "replace")
+
+
 def _check(status, err):
     if status != _native.RL_OK:
-        msg = err.msg.decode("utf-8", "replace") or _lib.rl_strerror(status).decode()
-        raise ValueError(msg)
+        raise ValueError(_msg(err, status))
 
 
 def _num(value, unit, what):
@@ -296,48 +305,49 @@ def min_batch(d, peak, bw, s=2):
     return int(out.value) if out.value > 0 else None
 
 
-def _roof_for(h, dtype, tensor, peak=None, sparse=False, overhead=None, bw=None):
-    """The roof as the command's cli_roof makes it; measured says which roof a
-    `roofline measure` row gave (not one that peak= or bw= replaced)."""
-    err = _native.Error()
+def _roof_req(dtype, tensor, peak=None, sparse=False, overhead=None, bw=None):
+    """The rl_roof_req of these keywords (the library resolves it)."""
+    r = _lib.rl_roof_req_init()
+    r.dtype, r.tensor, r.sparse = dtype, int(bool(tensor)), int(bool(sparse))
     if peak is not None:
-        if sparse:
-            raise ValueError("sparse and peak exclude each other (give the sparse figure as peak)")
-        roof = _native.Roof(_num(peak, "FLOP/s", "peak"), h.mem_bw, 4e-6, -1, 0, 1.0, 1.0,
-                            _native.RL_ROOF_MEASURED_BW if _lib.rl_hw_measured(_ct.byref(h)) else 0)
-    else:
-        pk = _lib.rl_hw_peak_for(_ct.byref(h), dtype, int(tensor))
-        if pk < 0:
-            raise ValueError(f"{h.id.decode()} has no {_lib.rl_dtype_name(dtype).decode()} "
-                             f"{'tensor' if tensor else 'vector'} peak in the database (give peak)")
-        roof = _native.Roof()
-        _check(_lib.rl_hw_roof(_ct.byref(h), pk, _native.RL_ROOF_SPARSE if sparse else 0,
-                               _ct.byref(roof), _ct.byref(err)), err)
+        r.peak = _given_positive(peak, "FLOP/s", "peak")
     if overhead is not None:
-        roof.launch_overhead_s = _num(overhead, "s", "overhead")
-    if bw is not None:
-        roof.measured &= ~_native.RL_ROOF_MEASURED_BW
+        r.overhead_given, r.overhead_s = 1, _num(overhead, "s", "overhead")
+    r.bw_given = int(bw is not None)
+    return r
+
+
+def _roof_for(h, dtype, tensor, peak=None, sparse=False, overhead=None, bw=None):
+    """The roof of these keywords on device h (rl_roof_resolve, as the command's)."""
+    req = _roof_req(dtype, tensor, peak, sparse, overhead, bw)
+    roof = _native.Roof()
+    err = _native.Error()
+    _check(_lib.rl_roof_resolve(_ct.byref(h), _ct.byref(req), _ct.byref(roof), None,
+                                _ct.byref(err)), err)
     return roof
 
 
-def _device(hw, peak, bw, mem, hw_file):
-    if hw is None:
-        if peak is None or bw is None:
-            raise ValueError("hw is required (or describe a device with peak and bw)")
-        h = _native.Hw()
-        h.id = b"custom"
-        h.name = b"device described by peak and bw"
-        for name in _PEAKS:
-            setattr(h, name, _num(peak, "FLOP/s", "peak"))
-        h.mem_bw = _num(bw, "B/s", "bw")
-        if mem is not None:
-            h.mem_bytes = _num(mem, "B", "mem")
-        return h
-    h = _find_hw(hw, hw_file)
-    if bw is not None:
-        h.mem_bw = _num(bw, "B/s", "bw")
-    if mem is not None:
-        h.mem_bytes = _num(mem, "B", "mem")
+def _given_positive(value, unit, what):
+    """A figure given by keyword: > 0 (0 would read as "not given" in a request)."""
+    v = _num(value, unit, what)
+    if not v > 0:
+        raise ValueError(f"{what} must be > 0 (got {v:g})")
+    return v
+
+
+def _device(hw, peak, bw, mem, hw_file, use_default=False):
+    """The device of these keywords (rl_hw_resolve): hw looked up (hw_file's
+    devices first) with bw and mem replacing its figures, or the device that
+    peak and bw describe; use_default: RL_DEFAULT_HW unless peak and bw are given."""
+    extra, n = _load_hw_file(hw_file)
+    req = _native.HwReq(None if hw is None else str(hw).encode(),
+                        0.0 if peak is None else _given_positive(peak, "FLOP/s", "peak"),
+                        0.0 if bw is None else _given_positive(bw, "B/s", "bw"),
+                        0.0 if mem is None else _given_positive(mem, "B", "mem"),
+                        int(bool(use_default)))
+    h = _native.Hw()
+    err = _native.Error()
+    _check(_lib.rl_hw_resolve(_ct.byref(req), extra, n, _ct.byref(h), _ct.byref(err)), err)
     return h
 
 
@@ -430,9 +440,7 @@ def layer(hw=None, dtype="bf16", rows=4096, d=4096, batches=(1, 128, 512), seq=4
     err = _native.Error()
     _check(_lib.rl_layer_ops(_ct.byref(sh), ops, labels, _native.RL_LAYER_OPS, _ct.byref(n),
                              _ct.byref(err)), err)
-    if hw is None and (peak is None or bw is None):
-        hw = _lib.rl_default_hw().decode()
-    h = _device(hw, peak, bw, mem, hw_file)
+    h = _device(hw, peak, bw, mem, hw_file, use_default=True)
     out = []
     for i in range(n.value):
         c = _cost(ops[i])

@@ -150,6 +150,27 @@ class InferCfg(ctypes.Structure):
                 ("ep", I32), ("microbatches", D), ("p2p_latency_s", D), ("a2a_latency_s", D)]
 
 
+class HwReq(ctypes.Structure):
+    _fields_ = [("hw", ctypes.c_char_p), ("peak", D), ("bw", D), ("mem", D), ("use_default", I32)]
+
+
+class RoofReq(ctypes.Structure):
+    _fields_ = [("dtype", I32), ("tensor", I32), ("peak", D), ("sparse", I32),
+                ("overhead_given", I32), ("overhead_s", D), ("bw_given", I32), ("stand_in", I32)]
+
+
+class InferReq(ctypes.Structure):
+    _fields_ = [("weight_dtype", I32), ("kv_dtype", I32), ("dtype", I32), ("tp", I32), ("pp", I32),
+                ("ep", I32), ("microbatches_given", I32), ("microbatches", D), ("embedding", I32),
+                ("quantize_all", I32), ("group_size", D), ("link_bw_given", I32), ("link_bw", D),
+                ("comm_latency_given", I32), ("comm_latency", D), ("compute_eff", D),
+                ("bw_eff", D), ("roof", RoofReq)]
+
+
+class InferInfo(ctypes.Structure):
+    _fields_ = [("dtype", I32), ("peak_dtype", I32), ("comm_latency_default", I32)]
+
+
 class DecodeRow(ctypes.Structure):
     _fields_ = [("batch", D), ("flops", D), ("bytes", D), ("weight_bytes", D), ("kv_bytes", D),
                 ("intensity", D), ("compute_time_s", D), ("memory_time_s", D),
@@ -278,7 +299,8 @@ C_NAMES = {
     "MfuCfg": "rl_mfu_cfg", "MfuResult": "rl_mfu_result",
     "MfuConvention": "rl_mfu_convention", "CollCfg": "rl_coll_cfg", "CollResult": "rl_coll_result",
     "TraceSummary": "rl_trace_summary", "TraceUncovered": "rl_trace_uncovered",
-    "MeasureOpts": "rl_measure_opts",
+    "MeasureOpts": "rl_measure_opts", "HwReq": "rl_hw_req", "RoofReq": "rl_roof_req",
+    "InferReq": "rl_infer_req", "InferInfo": "rl_infer_info",
 }
 
 
@@ -329,6 +351,14 @@ def _declare(lib):
         "rl_hw_ridge": (D, [P(Hw), I32]),
         "rl_hw_roof": (ctypes.c_int, [P(Hw), I32, ctypes.c_uint32, P(Roof), E]),
         "rl_hw_peak_for": (I32, [P(Hw), I32, ctypes.c_int]),
+        "rl_msg_spell": (ctypes.c_size_t, [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char,
+                                           ctypes.c_char_p, ctypes.c_size_t]),
+        "rl_hw_resolve": (ctypes.c_int, [P(HwReq), P(Hw), I32, P(Hw), E]),
+        "rl_roof_req_init": (RoofReq, []),
+        "rl_roof_resolve": (ctypes.c_int, [P(Hw), P(RoofReq), P(Roof), P(I32), E]),
+        "rl_comm_latency": (D, [P(Hw), I32, I32]),
+        "rl_fraction_parse": (ctypes.c_int, [ctypes.c_char_p, P(D), E]),
+        "rl_infer_req_init": (InferReq, []),
         "rl_hw_json": (ctypes.c_size_t, [P(Hw), ctypes.c_char_p, ctypes.c_size_t]),
         "rl_hw_value": (D, [P(Hw), ctypes.c_char_p]),
         "rl_hw_json_key": (ctypes.c_char_p, [ctypes.c_char_p]),
@@ -365,6 +395,9 @@ def _declare(lib):
         "rl_model_params": (ctypes.c_int, [P(Model), P(ParamCount), E]),
         "rl_model_kv_bytes_per_token": (ctypes.c_int, [P(Model), I32, P(D), E]),
         "rl_infer_cfg_init": (InferCfg, []),
+        "rl_infer_setup": (ctypes.c_int, [P(Model), P(Hw), P(InferReq), P(InferCfg), P(Roof),
+                                          P(InferInfo), E]),
+        "rl_infer_degrees": (None, [P(InferCfg), P(Hw), P(InferReq), I32, I32, I32]),
         "rl_decode": (ctypes.c_int, [P(Model), P(InferCfg), P(Roof), P(D), I32, P(DecodeRow),
                                      P(DecodeSummary), E]),
         "rl_prefill": (ctypes.c_int, [P(Model), P(InferCfg), P(Roof), P(PrefillOp), I32,

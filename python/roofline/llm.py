@@ -27,8 +27,8 @@ import math as _math
 import os as _os
 
 from . import _native
-from . import (CONFIG_MAX, _check, _device, _dtype, _find_hw, _lib, _num, _read_capped, _roof_for,
-               parse_quantity)
+from . import (CONFIG_MAX, _check, _device, _dtype, _find_hw, _lib, _msg, _num, _read_capped,
+               _roof_req, parse_quantity)
 
 _SIZES = ("params", "layers", "d_model", "heads", "kv_heads", "head_dim", "d_ff", "vocab",
           "experts", "experts_active", "mlp", "norm", "tied", "bias", "learned_pos")
@@ -136,7 +136,7 @@ def _resolve_model(model, sizes, heads_optional=False):
         err = _err()
         st = _lib.rl_model_find(text.encode(), _ct.byref(m), _ct.byref(err))
         if st:
-            raise ValueError(f"model: {err.msg.decode()}")
+            raise ValueError(f"model: {_msg(err)}")
         return m
     if not given:
         raise ValueError("which model? give model=ID|config.json (model_list()) or layers, heads "
@@ -264,13 +264,15 @@ def _batches(batch):
 
 
 def _fraction(v, what):
-    if isinstance(v, str) and v.endswith("%"):
-        x = parse_quantity(v[:-1], "count", what) / 100
-    else:
-        x = _num(v, "count", what)
-    if not 0 < x <= 1:
-        raise ValueError(f"{what} must be a fraction in (0, 1] (got {v})")
-    return x
+    """A fraction in (0, 1]: 0.7, "0.7" or "70%" (rl_fraction_parse)."""
+    text = v if isinstance(v, str) else repr(_num(v, "count", what))
+    x = _ct.c_double()
+    err = _err()
+    st = _lib.rl_fraction_parse(text.encode(), _ct.byref(x), _ct.byref(err))
+    if st:
+        sep = " " if st == _native.RL_EINVAL else ": "
+        raise ValueError(f"{what}{sep}{_msg(err, st)}")
+    return x.value
 
 
 def _group_size(v):
@@ -283,27 +285,6 @@ def _group_size(v):
     return g.value
 
 
-_NCCL_RING_BASE_S = 6.6e-6   # NCCL tuning.cc, Ring LL base latency
-
-
-def _allreduce_latency(h, tp):
-    """NCCL's ring all-reduce latency over tp devices: base + 2(tp-1) link hops."""
-    hop = h.link_latency_s
-    return _NCCL_RING_BASE_S + 2 * (tp - 1) * hop if tp > 1 and hop > 0 else 0.0
-
-
-def _p2p_latency(h):
-    """A pipeline stage's send: NCCL's base + one link hop."""
-    hop = h.link_latency_s
-    return _NCCL_RING_BASE_S + hop if hop > 0 else 0.0
-
-
-def _a2a_latency(h, ep):
-    """An all-to-all over ep devices: NCCL's base + (ep-1) link hops."""
-    hop = h.link_latency_s
-    return _NCCL_RING_BASE_S + (ep - 1) * hop if ep > 1 and hop > 0 else 0.0
-
-
 def _degree(v, what):
     v = _num(v, "count", what)
     if not v >= 1 or v != _math.floor(v):
@@ -313,72 +294,54 @@ def _degree(v, what):
     return int(v)
 
 
+def _infer_req(weight_dtype, kv_dtype, dtype, tp, embedding, link_bw, comm_latency,
+               group_size=None, quantize_all=False, compute_eff=None, bw_eff=None, pp=1, ep=1,
+               microbatches=None, peak=None, sparse=False, overhead=None, bw=None):
+    """The rl_infer_req of these keywords: their values converted, as the command
+    converts its flags; the library checks them and decides (rl_infer_setup)."""
+    req = _lib.rl_infer_req_init()
+    if compute_eff is not None:
+        req.compute_eff = _fraction(compute_eff, "compute_eff")
+    if bw_eff is not None:
+        req.bw_eff = _fraction(bw_eff, "bw_eff")
+    if group_size is not None:
+        req.group_size = _group_size(group_size)
+    req.quantize_all = int(bool(quantize_all))
+    req.tp, req.pp, req.ep = _degree(tp, "tp"), _degree(pp, "pp"), _degree(ep, "ep")
+    if microbatches is not None:
+        req.microbatches_given, req.microbatches = 1, _num(microbatches, "count", "microbatches")
+    if link_bw is not None:
+        req.link_bw_given, req.link_bw = 1, _num(link_bw, "B/s", "link_bw")
+    if comm_latency is not None:
+        req.comm_latency_given, req.comm_latency = 1, _num(comm_latency, "s", "comm_latency")
+    if embedding is not None:
+        req.embedding = _choice(_lib.rl_embed_parse, embedding, "embedding")
+    req.weight_dtype = _dtype(weight_dtype) if weight_dtype is not None else -1
+    req.kv_dtype = _dtype(kv_dtype) if kv_dtype is not None else -1
+    req.dtype = _dtype(dtype) if dtype is not None else -1
+    req.roof = _roof_req(-1, True, peak, sparse, overhead, bw)
+    return req
+
+
+def _setup(m, h, req):
+    """The roof and the rl_infer_cfg of model m on device h (rl_infer_setup)."""
+    cfg = _native.InferCfg()
+    roof = _native.Roof()
+    err = _err()
+    _check(_lib.rl_infer_setup(_ct.byref(m), _ct.byref(h), _ct.byref(req), _ct.byref(cfg),
+                               _ct.byref(roof), None, _ct.byref(err)), err)
+    return roof, cfg
+
+
 def _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, weight_dtype, kv_dtype, dtype,
                  tp, embedding, link_bw, comm_latency, group_size=None, quantize_all=False,
                  compute_eff=None, bw_eff=None, pp=1, ep=1, microbatches=None):
     """The device, its roof and the rl_infer_cfg, as the command resolves them."""
-    cfg = _lib.rl_infer_cfg_init()
-    ce = _fraction(compute_eff, "compute_eff") if compute_eff is not None else 1.0
-    be = _fraction(bw_eff, "bw_eff") if bw_eff is not None else 1.0
-    if group_size is not None:
-        cfg.group_size = _group_size(group_size)
-    cfg.quantize_all = int(bool(quantize_all))
-    tp = _num(tp, "count", "tp")
-    if not tp >= 1 or tp != _math.floor(tp) or tp > 65536:
-        raise ValueError(f"tp must be a whole number >= 1 (got {tp:g})")
-    link = _positive(link_bw, "B/s", "link_bw") if link_bw is not None else 0.0
-    alpha = _num(comm_latency, "s", "comm_latency") if comm_latency is not None else 0.0
-    if not alpha >= 0:
-        raise ValueError("comm_latency must be >= 0")
-    pp, ep = _degree(pp, "pp"), _degree(ep, "ep")
-    if microbatches is not None:
-        mb = _whole(microbatches, "count", "microbatches", 1, "a whole number >= 1 and <= 4096")
-        if mb > 4096:
-            raise ValueError(f"microbatches must be a whole number >= 1 and <= 4096 (got {mb:g})")
-        if pp == 1:
-            raise ValueError("microbatches applies with pp > 1 only")
-        cfg.microbatches = mb
-    par = tp > 1 or pp > 1 or ep > 1
-    if not par and link_bw is not None:
-        raise ValueError("link_bw applies with tp, pp or ep > 1 only")
-    if tp == 1 and comm_latency is not None:
-        raise ValueError("comm_latency applies with tp > 1 only")
-    if embedding is not None:
-        cfg.embedding = _choice(_lib.rl_embed_parse, embedding, "embedding")
-    for what, v in (("peak", peak), ("bw", bw), ("mem", mem)):
-        if v is not None and not _num(v, {"peak": "FLOP/s", "bw": "B/s", "mem": "B"}[what], what) > 0:
-            raise ValueError(f"{what} must be > 0")
-    if hw is None and not (peak is not None and bw is not None):
-        hw = _DEFAULT_HW
-    h = _device(hw, peak, bw, mem, hw_file)
-    act = _dtype(dtype) if dtype is not None else m.dtype
-    # fp16 and bf16 stand in for each other when the device gives only one
-    fp16, bf16 = _dtype("fp16"), _dtype("bf16")
-    if peak is None and act in (fp16, bf16) and _lib.rl_hw_peak_for(_ct.byref(h), act, 1) < 0:
-        other = bf16 if act == fp16 else fp16
-        if _lib.rl_hw_peak_for(_ct.byref(h), other, 1) >= 0:
-            act = other
-    roof = _roof_for(h, act, True, peak, sparse, overhead, bw)
-    roof.peak *= ce
-    roof.bandwidth *= be
-    roof.compute_eff, roof.bw_eff = ce, be
-    cfg.weight_dtype = _dtype(weight_dtype) if weight_dtype is not None else -1
-    cfg.kv_dtype = _dtype(kv_dtype) if kv_dtype is not None else -1
-    cfg.act_dtype = _dtype(dtype) if dtype is not None else -1
-    cfg.tp = int(tp)
-    cfg.pp, cfg.ep = pp, ep
-    cfg.mem_bytes = h.mem_bytes
-    cfg.comm_latency_s = alpha
-    if par:
-        cfg.link_bw = link if link > 0 else h.interconnect_bw / 2
-        if not cfg.link_bw > 0:
-            what, n = ("tp", tp) if tp > 1 else ("pp", pp) if pp > 1 else ("ep", ep)
-            raise ValueError(f"{what} {int(n)}: {h.id.decode()} has no interconnect figure; give link_bw")
-        cfg.p2p_latency_s = _p2p_latency(h) if pp > 1 else 0.0
-        cfg.a2a_latency_s = _a2a_latency(h, ep)
-    if tp > 1:
-        if comm_latency is None:
-            cfg.comm_latency_s = _allreduce_latency(h, tp)
+    req = _infer_req(weight_dtype, kv_dtype, dtype, tp, embedding, link_bw, comm_latency,
+                     group_size, quantize_all, compute_eff, bw_eff, pp, ep, microbatches, peak,
+                     sparse, overhead, bw)
+    h = _device(hw, peak, bw, mem, hw_file, use_default=True)
+    roof, cfg = _setup(m, h, req)
     return h, roof, cfg
 
 
@@ -589,23 +552,19 @@ def plan(model=None, prompt=None, gen=None, ttft=None, tpot=None, gpus=8, max_ba
             raise ValueError(f"ep {v} does not divide the {c.experts:g} experts")
     wds = [None if w is None else _dtype(str(w)) for w in _list(weight_dtype, "weight_dtype")]
     kds = [None if k is None else _dtype(str(k)) for k in _list(kv_dtype, "kv_dtype")]
-    h, roof, base = _infer_setup(m, hw, peak, bw, mem, sparse, overhead, hw_file, None, None, dtype,
-                                 1, embedding, None, None, group_size, quantize_all, compute_eff,
-                                 bw_eff)
-    par = max(tps) > 1 or max(pps) > 1 or max(eps) > 1
-    if not par and link_bw is not None:
-        raise ValueError("link_bw applies with tp, pp or ep > 1 only")
-    if max(tps) == 1 and comm_latency is not None:
-        raise ValueError("comm_latency applies with tp > 1 only")
-    link = _positive(link_bw, "B/s", "link_bw") if link_bw is not None else h.interconnect_bw / 2
-    alpha = _num(comm_latency, "s", "comm_latency") if comm_latency is not None else 0.0
-    if not alpha >= 0:
-        raise ValueError("comm_latency must be >= 0")
-    if par and not link > 0:
+    h = _device(hw, peak, bw, mem, hw_file, use_default=True)
+    # set up at the largest degrees (the library checks the link flags against
+    # them), tried at each combination (rl_infer_degrees), as the command does
+    if ((max(tps) > 1 or max(pps) > 1 or max(eps) > 1) and link_bw is None
+            and not h.interconnect_bw > 0):
         if tp is not None or pp is not None or ep is not None:
             what = "tp" if tp is not None else "pp" if pp is not None else "ep"
             raise ValueError(f"{what}: {h.id.decode()} has no interconnect figure; give link_bw")
-        tps = [1]
+        tps = [1]                           # no interconnect: one device per replica
+    req = _infer_req(None, None, dtype, max(tps), embedding, link_bw, comm_latency, group_size,
+                     quantize_all, compute_eff, bw_eff, max(pps), max(eps), None, peak, sparse,
+                     overhead, bw)
+    roof, base = _setup(m, h, req)
     combos = [(t, p, e) for t in tps for p in pps for e in eps
               if not (e > 1 and e % t) and p * (e if e > 1 else t) <= pc.gpus]
     if not combos:
@@ -616,13 +575,7 @@ def plan(model=None, prompt=None, gen=None, ttft=None, tpot=None, gpus=8, max_ba
         for w in wds:
             for k in kds:
                 cfg = _native.InferCfg.from_buffer_copy(base)
-                cfg.tp, cfg.pp, cfg.ep = t, p, e
-                if t > 1 or p > 1 or e > 1:
-                    cfg.link_bw = link
-                    cfg.p2p_latency_s = _p2p_latency(h) if p > 1 else 0.0
-                    cfg.a2a_latency_s = _a2a_latency(h, e)
-                if t > 1:
-                    cfg.comm_latency_s = alpha if comm_latency is not None else _allreduce_latency(h, t)
+                _lib.rl_infer_degrees(_ct.byref(cfg), _ct.byref(h), _ct.byref(req), t, p, e)
                 cfg.weight_dtype = -1 if w is None else w
                 cfg.kv_dtype = -1 if k is None else k
                 r = _native.PlanRow()

@@ -19,7 +19,7 @@ import ctypes as _ct
 import json as _json
 
 from . import _native
-from . import _check, _find_hw, _lib, _num
+from . import _check, _find_hw, _lib, _msg, _num
 
 def trace(path, hw=None, bw=None, overhead=None, top=None, format=None, hw_file=None):
     """Every kernel of a PyTorch (Kineto), Nsight Compute or Nsight Systems file
@@ -58,13 +58,13 @@ def trace(path, hw=None, bw=None, overhead=None, top=None, format=None, hw_file=
             h = _native.Hw()
             st = _lib.rl_trace_hw(t, _ct.byref(h), _ct.byref(err))
             if st:
-                raise ValueError(f"{path}: {err.msg.decode('utf-8', 'replace')}")
+                raise ValueError(f"{path}: {_msg(err)}")
         if bw is not None:
             h.mem_bw = bw
         s = _native.TraceSummary()
         st = _lib.rl_trace_analyze(t, _ct.byref(h), _ct.byref(s), _ct.byref(err))
         if st:
-            raise ValueError(f"{path}: {err.msg.decode('utf-8', 'replace')}")
+            raise ValueError(f"{path}: {_msg(err)}")
         need = _lib.rl_trace_json(t, _ct.byref(h), _ct.byref(s), top, None, 0)
         buf = _ct.create_string_buffer(need + 1)
         _lib.rl_trace_json(t, _ct.byref(h), _ct.byref(s), top, buf, need + 1)

@@ -104,7 +104,7 @@ rl_status rl_model_find(const char *id, rl_model *out, rl_error *err) {
     return rli_fail(err, RL_ENOTFOUND,
                     "'%s' looks like a Hugging Face id; it is not built in (roofline model list) and not a "
                     "local path: download its config.json (https://huggingface.co/%s/blob/main/config.json) "
-                    "and give --model FILE or the folder that holds it", id, id);
+                    "and give `model` FILE or the folder that holds it", id, id);
   int32_t found = -1, nfound = 0;
   char names[200];
   names[0] = 0;

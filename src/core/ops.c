@@ -700,7 +700,7 @@ static rl_status f_attention(const op_def *d, const rl_op *op, double s, double 
     *Q = b * s * (2 * h * T * dk + 2 * hkv * tkv * dk * r);
   } else {
     if (op->tile != 0)
-      return rli_fail(err, RL_EINVAL, "a tile size applies to fused attention only (add --fused)");
+      return rli_fail(err, RL_EINVAL, "a tile size applies to fused attention only (add `fused`)");
     *Q = b * s * (h * (2 * T * dk + 4 * T * tkv) + 2 * hkv * tkv * dk);
   }
   return RL_OK;

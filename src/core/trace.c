@@ -103,10 +103,10 @@ rl_status rl_trace_get_info(const rl_trace *t, rl_trace_info *out) {
 rl_status rl_trace_hw(const rl_trace *t, rl_hw *out, rl_error *err) {
   if (!t || !out) return rli_fail(err, RL_EINVAL, "no trace");
   if (!t->device[0])
-    return rli_fail(err, RL_ENOTFOUND, "the %s file names no device: give --hw ID", t->format);
+    return rli_fail(err, RL_ENOTFOUND, "the %s file names no device: give `hw` ID", t->format);
   const char *id = rli_device_hw_id(t->device, t->mem_bytes);
   if (!id)
     return rli_fail(err, RL_ENOTFOUND,
-                    "device '%s' is not in the hardware database: give --hw ID", t->device);
+                    "device '%s' is not in the hardware database: give `hw` ID", t->device);
   return rl_hw_find(id, NULL, 0, out, err);
 }

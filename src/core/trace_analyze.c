@@ -499,7 +499,7 @@ static void an_floor(rl_trace *t, rl_trace_summary *out, double *cut) {
     if (d > 0 && (shortest < 0 || d < shortest)) shortest = d;
   }
   out->floor_s = *cut = t->overhead;
-  out->floor_source = t->overhead_given ? "the launch overhead given (--overhead)"
+  out->floor_source = t->overhead_given ? "the launch overhead given (`overhead`)"
                                         : "the default launch overhead (He 2022: a few us)";
   if (shortest > 0 && shortest < out->floor_s) {
     out->floor_s = shortest;

@@ -148,7 +148,12 @@ size_t rl_trace_json(const rl_trace *t, const rl_hw *hw, const rl_trace_summary 
   num_or_null(&o, "floor_s", 1, s->floor_s);
   num_or_null(&o, "overhead_cut_s", 1, s->overhead_cut_s);
   rli_out_puts(&o, ",\"floor_source\":");
-  rli_out_str(&o, s->floor_source ? s->floor_source : "");
+  {
+    /* the parameter it may name (`overhead`), as a record names it */
+    char fs[256];
+    rl_msg_spell(s->floor_source ? s->floor_source : "", "", '_', fs, sizeof fs);
+    rli_out_str(&o, fs);
+  }
   rli_out_printf(&o, ",\"unlinked\":%lld", (long long)t->unlinked);
   rli_out_printf(&o, ",\"rows_total\":%d,\"rows\":[", (int)t->nrows[0]);
   rows_json(&o, t->rows[0], t->nrows[0], top);

@@ -205,19 +205,6 @@ static void models_json(rli_out *o) {
   rli_out_puts(o, "]");
 }
 
-/* The model's roof on hw: the tensor peak of its format (fp16 and bf16
- * standing in for each other, as `roofline decode` does). */
-static rl_status model_roof(const rl_hw *hw, int32_t dt, rl_roof *roof, int32_t *used, rl_error *err) {
-  if (rl_hw_peak_for(hw, dt, 1) < 0 && (dt == RL_FP16 || dt == RL_BF16)) {
-    int32_t other = dt == RL_FP16 ? RL_BF16 : RL_FP16;
-    if (rl_hw_peak_for(hw, other, 1) >= 0) dt = other;
-  }
-  int32_t pk = rl_hw_peak_for(hw, dt, 1);
-  if (pk < 0) return rli_fail(err, RL_EUNSUPPORTED, "%s has no %s tensor peak", hw->id, rl_dtype_name(dt));
-  *used = dt;
-  return rl_hw_roof(hw, pk, 0, roof, err);
-}
-
 /* A model's decode step or prefill as a point and a record on hw. */
 typedef struct mstep {
   char label[RL_PLOT_LABEL_MAX];
@@ -229,12 +216,16 @@ static rl_status model_steps(const wcfg *c, const rl_hw *hw, mstep out[2], int32
   rl_model m;
   rl_status st = rl_model_find(c->model, &m, err);
   if (st) return st;
-  rl_infer_cfg cfg = rl_infer_cfg_init();
-  int32_t dt = c->mdtype >= 0 ? c->mdtype : m.dtype;
-  cfg.act_dtype = c->mdtype;
-  cfg.mem_bytes = hw->mem_bytes;
+  /* the model's roof and configuration as `roofline decode` resolves
+   * them: the tensor peak of its format (fp16 and bf16 standing in for
+   * each other), one device */
+  rl_infer_req req = rl_infer_req_init();
+  req.dtype = c->mdtype;
+  rl_infer_cfg cfg;
   rl_roof roof;
-  if ((st = model_roof(hw, dt, &roof, dt_used, err))) return st;
+  rl_infer_info info;
+  if ((st = rl_infer_setup(&m, hw, &req, &cfg, &roof, &info, err))) return st;
+  *dt_used = info.peak_dtype;
   cfg.context = c->context;
   rl_decode_row row;
   double b = c->mbatch;

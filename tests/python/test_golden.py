@@ -159,20 +159,14 @@ def to_call(args):
 # The binding's own wording where it differs from the command's for the same error
 # (the keyword, not the flag, is named): its ValueError must contain this text.
 BINDING_SAYS = {
-    "err.hw.missing": "hw is required",
     "err.hw.empty": "empty hardware id",
-    "err.zero.peak": "peak FLOP/s must be > 0 (got 0)",
-    "err.zero.mem": "mem must be > 0",
-    "err.zero.bw": "has no memory bandwidth",
     "err.flag.unknown": "unknown shape keyword 'frobnicate'",
-    "err.decode.tp0": "tp must be a whole number >= 1 (got 0)",
     "err.prefill.noprompt": "prompt is required",
     "err.plan.noprompt": "prompt is required",
     "err.plan.nogen": "gen is required",
     "err.plan.dtype": "unknown dtype 'int3'",
     "err.decode.epdense": "ep applies to a mixture of experts; llama3-8b has no experts",
     "err.plan.epdense": "ep applies to a mixture of experts; llama3-8b has no experts",
-    "err.prefill.mbnopp": "microbatches applies with pp > 1 only",
     "err.plan.cb.static": "chunk applies with batching='continuous'",
     "err.plan.cb.gen1": "gen 1 has no decode phase to batch continuously: give batching='static'",
 }

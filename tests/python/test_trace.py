@@ -92,7 +92,7 @@ class Gains(unittest.TestCase):
         self.assertIn("SASS FP counters", r["flops_source"])
 
     def test_errors(self):
-        with self.assertRaisesRegex(ValueError, "names no device: give --hw ID"):
+        with self.assertRaisesRegex(ValueError, "names no device: give hw ID"):
             rl.trace(os.path.join(D, "ncu_details_sm80_bert_flashattn.csv"))
         with self.assertRaisesRegex(ValueError, "--overhead must be >= 0"):
             rl.trace(os.path.join(D, "ncu_details_sm80_bert_flashattn.csv"), overhead=-1)

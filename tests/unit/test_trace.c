@@ -543,7 +543,7 @@ static void test_legacy(void) {
   rl_trace *t = rl_trace_new(-1);
   CHECK(rl_trace_read_buffer(t, legacy, strlen(legacy), RL_TRACE_AUTO, "legacy.json", &e) == RL_OK);
   rl_hw hw;
-  CHECK(rl_trace_hw(t, &hw, &e) == RL_ENOTFOUND && strstr(e.msg, "give --hw"));
+  CHECK(rl_trace_hw(t, &hw, &e) == RL_ENOTFOUND && strstr(e.msg, "give `hw` ID"));
   CHECK(rl_hw_find("v100", NULL, 0, &hw, &e) == RL_OK);
   rl_trace_summary s;
   CHECK(rl_trace_analyze(t, &hw, &s, &e) == RL_OK);
