@@ -93,7 +93,7 @@ class RooflineFunctions(unittest.TestCase):
             (lambda: rl.hardware("a100"), "ambiguous"),
             (lambda: rl.op("add", hw="h100", n=10, k=5), "k does not apply to add"),
             (lambda: rl.op("add", hw="h100", n=10, bogus=1), "unknown shape keyword"),
-            (lambda: rl.op("add", n=10), "hw is required"),
+            (lambda: rl.op("add", n=10), "hw ID is required"),
             (lambda: rl.kernel(1, 1, hw="h100", time=0), "time must be > 0"),
             (lambda: rl.parse_quantity("12XB", "B"), "unknown unit"),
             (lambda: rl.hardware("x", hw_file="/nonexistent.csv"), "No such file"),
