@@ -9,11 +9,31 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #if defined(__GNUC__)
 #define RLI_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define RLI_PRINTF(a, b)
+#endif
+
+/* Numbers are printed and read with the C locale's rules whatever the
+ * process's LC_NUMERIC (a Python notebook may set de_DE, whose decimal
+ * comma would make "1,5" of 1.5 and break every JSON document): these run
+ * the C library's function under the C locale for the calling thread
+ * (uselocale, POSIX.1-2008), and every module of the library calls them
+ * through the names below (util.c, which defines them, calls the real
+ * ones). */
+int rli_snprintf(char *buf, size_t cap, const char *fmt, ...) RLI_PRINTF(3, 4);
+int rli_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap) RLI_PRINTF(3, 0);
+int rli_fprintf(FILE *f, const char *fmt, ...) RLI_PRINTF(2, 3);
+double rli_strtod(const char *s, char **end);
+#ifndef RLI_UTIL_C
+#define snprintf rli_snprintf
+#define vsnprintf rli_vsnprintf
+#define fprintf rli_fprintf
+#define strtod rli_strtod
 #endif
 
 /* Set err->msg (when err is not NULL) and return status. */

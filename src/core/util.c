@@ -2,7 +2,10 @@
  * util.c -- status texts, error messages, small string helpers and the
  * snprintf-style output buffer used by every text writer of the library.
  */
+#define RLI_UTIL_C /* the real snprintf, vsnprintf, fprintf, strtod here */
 #include "core/internal.h"
+
+#include <locale.h>
 
 #include <ctype.h>
 #include <math.h>
@@ -31,11 +34,59 @@ const char *rl_strerror(rl_status status) {
 
 void rl_free(void *p) { free(p); }
 
+/* The C locale for the calling thread until c_end: newlocale of "C" is a
+ * static object in glibc and musl (no allocation), freelocale of it a
+ * no-op; uselocale changes only this thread's locale. */
+typedef struct c_scope { locale_t c, old; } c_scope;
+static c_scope c_begin(void) {
+  c_scope s;
+  s.c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+  s.old = s.c ? uselocale(s.c) : (locale_t)0;
+  return s;
+}
+static void c_end(c_scope s) {
+  if (!s.c) return;
+  uselocale(s.old);
+  freelocale(s.c);
+}
+
+int rli_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap) {
+  c_scope s = c_begin();
+  int r = vsnprintf(buf, cap, fmt, ap);
+  c_end(s);
+  return r;
+}
+
+int rli_snprintf(char *buf, size_t cap, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int r = rli_vsnprintf(buf, cap, fmt, ap);
+  va_end(ap);
+  return r;
+}
+
+int rli_fprintf(FILE *f, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  c_scope s = c_begin();
+  int r = vfprintf(f, fmt, ap);
+  c_end(s);
+  va_end(ap);
+  return r;
+}
+
+double rli_strtod(const char *str, char **end) {
+  c_scope s = c_begin();
+  double v = strtod(str, end);
+  c_end(s);
+  return v;
+}
+
 rl_status rli_fail(rl_error *err, rl_status status, const char *fmt, ...) {
   if (err) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    rli_vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
     /* one line: fold any newline the arguments carried */
     for (char *p = err->msg; *p; p++)
@@ -59,8 +110,8 @@ rl_status rli_check_size(double x, const char *what, rl_error *err) {
  * 9007199254740993 in full) */
 static void shortest_g(char *b, size_t cap, double x) {
   for (int p = 15; p <= 17; p++) {
-    snprintf(b, cap, "%.*g", p, x);
-    if (strtod(b, NULL) == x) return;
+    rli_snprintf(b, cap, "%.*g", p, x);
+    if (rli_strtod(b, NULL) == x) return;
   }
 }
 
@@ -81,7 +132,7 @@ rl_status rli_check_finite(const double *v, size_t n, rl_error *err, const char 
         char inputs[sizeof err->msg];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(inputs, sizeof inputs, fmt, ap);
+        rli_vsnprintf(inputs, sizeof inputs, fmt, ap);
         va_end(ap);
         rli_fail(err, RL_ERANGE, "the result is not finite (%s): an input is out of any physical range",
                  inputs);
@@ -181,7 +232,7 @@ void rli_out_printf(rli_out *o, const char *fmt, ...) {
   char small[512];
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(small, sizeof small, fmt, ap);
+  int n = rli_vsnprintf(small, sizeof small, fmt, ap);
   va_end(ap);
   if (n < 0) return;
   if ((size_t)n < sizeof small) {
@@ -191,7 +242,7 @@ void rli_out_printf(rli_out *o, const char *fmt, ...) {
   char *big = malloc((size_t)n + 1);
   if (!big) return;
   va_start(ap, fmt);
-  vsnprintf(big, (size_t)n + 1, fmt, ap);
+  rli_vsnprintf(big, (size_t)n + 1, fmt, ap);
   va_end(ap);
   out_write(o, big, (size_t)n);
   free(big);
@@ -213,8 +264,8 @@ void rli_out_num(rli_out *o, double v) {
   }
   char b[40];
   for (int prec = 15; prec <= 17; prec++) {
-    snprintf(b, sizeof b, "%.*g", prec, v);
-    if (prec == 17 || strtod(b, NULL) == v) break;
+    rli_snprintf(b, sizeof b, "%.*g", prec, v);
+    if (prec == 17 || rli_strtod(b, NULL) == v) break;
   }
   rli_out_puts(o, b);
 }
@@ -230,12 +281,12 @@ void rli_out_str(rli_out *o, const char *s) {
     case '\t': rli_out_puts(o, "\\t"); break;
     case '\r': rli_out_puts(o, "\\r"); break;
     case '<': case '>': case '&': case '\'':
-      snprintf(esc, sizeof esc, "\\u%04x", *p);
+      rli_snprintf(esc, sizeof esc, "\\u%04x", *p);
       rli_out_puts(o, esc);
       break;
     default:
       if (*p < 0x20) {
-        snprintf(esc, sizeof esc, "\\u%04x", *p);
+        rli_snprintf(esc, sizeof esc, "\\u%04x", *p);
         rli_out_puts(o, esc);
       } else {
         out_write(o, (const char *)p, 1);
