@@ -2093,6 +2093,11 @@ typedef struct rl_trace_row {
                                how F and Q were found when not plainly (an
                                output size inferred from the backward op);
                                NULL */
+  int32_t peak_from_kernel; /* 1: peak_kind is the format the kernel's name
+                               says its tensor cores ran (TF32 for an fp32
+                               op's cuBLAS/cuDNN TF32 kernel, fp8, int8,
+                               fp4), not the op's dtype */
+  int32_t pad2_;
 } rl_trace_row;
 
 /* The roof a row is measured against. */

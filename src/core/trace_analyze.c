@@ -40,6 +40,8 @@
 typedef struct group {
   uint32_t name, op, cost;
   uint32_t launch;  /* ncu: the kernel's index (one row per launch); RLI_NONE */
+  int32_t prec;     /* the format its kernels' names say they ran, -1
+                       (rli_kernel_precision) */
   int64_t count, kernels;
   double time;      /* sum of known durations */
   int64_t timed;    /* executions with a duration */
@@ -69,14 +71,18 @@ static double tensor_factor(const rl_trace *t, const rl_hw *hw) {
 
 typedef struct cost_eval {
   int known;
+  int from_kernel; /* the roof is the kernel name's format, not the op's */
   double flops, bytes, compute_t, memory_t, bound_t; /* per execution */
   int32_t peak_kind;
   uint32_t why;
   int32_t reason;
 } cost_eval;
 
+/* prec >= 0: the format the kernel's name says its tensor cores ran
+ * (rli_kernel_precision), whose roof replaces the op dtype's where the
+ * device has that peak */
 static void eval_cost(rl_trace *t, const rl_hw *hw, const rli_cost *c, double factor,
-                      cost_eval *e) {
+                      int32_t prec, cost_eval *e) {
   memset(e, 0, sizeof *e);
   e->peak_kind = -1;
   e->why = c->why;
@@ -133,6 +139,14 @@ static void eval_cost(rl_trace *t, const rl_hw *hw, const rli_cost *c, double fa
   }
   int32_t pk = c->dtype >= 0 ? rl_hw_peak_for(hw, c->dtype, c->tensor) : -1;
   rl_roof roof;
+  if (prec >= 0 && F > 0) {
+    int32_t kp = rl_hw_peak_for(hw, prec, 1);
+    if (kp >= 0 && rl_hw_roof(hw, kp, 0, &roof, NULL) == RL_OK && roof.peak > 0 &&
+        roof.bandwidth > 0) {
+      pk = kp;
+      e->from_kernel = 1;
+    }
+  }
   if (pk < 0 || rl_hw_roof(hw, pk, 0, &roof, NULL) != RL_OK || !(roof.peak > 0) ||
       !(roof.bandwidth > 0)) {
     char buf[160];
@@ -243,7 +257,7 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, double 
       r = &acc[map[h]];
     }
     cost_eval e;
-    eval_cost(t, hw, &t->cost[gr->cost], factor, &e);
+    eval_cost(t, hw, &t->cost[gr->cost], factor, gr->prec, &e);
     r->row.count += gr->count;
     r->row.kernels += gr->kernels;
     r->row.time_s += gr->time;
@@ -260,6 +274,7 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, double 
       r->known_time += gr->time;
       r->known_count += gr->count;
       r->row.peak_kind = e.peak_kind;
+      r->row.peak_from_kernel = e.from_kernel;
       r->row.dtype = t->cost[gr->cost].dtype;
       r->row.roof = t->cost[gr->cost].roof;
       if (t->cost[gr->cost].note) r->note = t->cost[gr->cost].note;
@@ -340,14 +355,15 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, double 
 
 /* Find or add the group (a, b, c) in (g, ng) through the map. */
 static group *group_at(group **g, size_t *ng, size_t *capg, tmap *m, uint32_t name, uint32_t op,
-                       uint32_t cost, uint32_t launch) {
+                       uint32_t cost, uint32_t launch, int32_t prec) {
   if ((*ng + 1) * 2 > m->cap) {
     size_t nc = m->cap ? m->cap * 2 : 256;
     uint32_t *s = malloc(sizeof *s * nc);
     if (!s) return NULL;
     memset(s, 0xff, sizeof *s * nc);
     for (size_t i = 0; i < *ng; i++) {
-      size_t h = (size_t)(key3((*g)[i].name, (*g)[i].op, (*g)[i].cost) ^ (*g)[i].launch) & (nc - 1);
+      size_t h = (size_t)(key3((*g)[i].name, (*g)[i].op, (*g)[i].cost) ^ (*g)[i].launch ^
+                          (uint32_t)((*g)[i].prec + 1)) & (nc - 1);
       while (s[h] != RLI_NONE) h = (h + 1) & (nc - 1);
       s[h] = (uint32_t)i;
     }
@@ -355,10 +371,11 @@ static group *group_at(group **g, size_t *ng, size_t *capg, tmap *m, uint32_t na
     m->slot = s;
     m->cap = nc;
   }
-  size_t h = (size_t)(key3(name, op, cost) ^ launch) & (m->cap - 1);
+  size_t h = (size_t)(key3(name, op, cost) ^ launch ^ (uint32_t)(prec + 1)) & (m->cap - 1);
   while (m->slot[h] != RLI_NONE) {
     group *x = &(*g)[m->slot[h]];
-    if (x->name == name && x->op == op && x->cost == cost && x->launch == launch) return x;
+    if (x->name == name && x->op == op && x->cost == cost && x->launch == launch && x->prec == prec)
+      return x;
     h = (h + 1) & (m->cap - 1);
   }
   if (!rli_grow((void **)g, sizeof **g, *ng + 1, capg)) return NULL;
@@ -368,6 +385,7 @@ static group *group_at(group **g, size_t *ng, size_t *capg, tmap *m, uint32_t na
   x->op = op;
   x->cost = cost;
   x->launch = launch;
+  x->prec = prec;
   m->slot[h] = (uint32_t)(*ng)++;
   return x;
 }
@@ -467,6 +485,10 @@ typedef struct an {
   uint32_t shared, nolink, prewin;
   /* per op instance: its kernels, their time, the timed ones */
   int64_t *inst_n, *inst_timed;
+  int8_t *inst_prec;  /* per op instance: its kernels' format, -1 */
+  int8_t *name_prec;  /* per string id (kernel names): rli_kernel_precision
+                         + 2, 0 not yet known */
+  uint32_t nname_prec;
   double *inst_t;
   /* per cost: the regime an execution of it is in, and why it is unknown */
   int8_t *regime, *reason;
@@ -520,7 +542,7 @@ static void an_regimes(an *a) {
   a->nregime = t->ncost;
   for (uint32_t c = 0; c < a->nregime; c++) {
     cost_eval e;
-    eval_cost(t, a->hw, &t->cost[c], a->factor, &e);
+    eval_cost(t, a->hw, &t->cost[c], a->factor, -1, &e);
     a->regime[c] = (int8_t)(!e.known ? -1
                             : (a->cut_s > 0 && e.bound_t < a->cut_s) ? RL_BOUND_OVERHEAD
                             : t->cost[c].roof == RLI_ROOF_NET ? RL_BOUND_NETWORK
@@ -533,11 +555,20 @@ static void an_regimes(an *a) {
 
 /* Per op instance: its kernels and their time (a kernel with its own cost,
  * counters or a collective's size, is its own op instance), and its op. */
+/* The format a kernel name says its tensor cores ran, once per name. */
+static int32_t name_prec(an *a, uint32_t name) {
+  if (name >= a->nname_prec) return -1;
+  if (!a->name_prec[name]) a->name_prec[name] = (int8_t)(rli_kernel_precision(a->t->str[name]) + 2);
+  return a->name_prec[name] - 2;
+}
+
 static void an_insts(an *a) {
   rl_trace *t = a->t;
   for (size_t i = 0; i < t->nk; i++) {
     const kst *k = kat(t, i);
     if (k->inst != RLI_NONE && k->inst < t->ninst && k->cost == RLI_NONE) {
+      int32_t p = name_prec(a, (uint32_t)(t->nop.key[k->no] >> 32));
+      if (p >= 0 && a->inst_prec[k->inst] < 0) a->inst_prec[k->inst] = (int8_t)p;
       a->inst_n[k->inst]++;
       if (k->dur_s >= 0) {
         a->inst_t[k->inst] += k->dur_s;
@@ -598,8 +629,9 @@ static rl_status an_kernels(an *a, rl_error *err) {
     /* kernels launched before the window: one row, said as such */
     uint32_t gname = cost < t->ncost && a->regime[cost] < 0 && a->reason[cost] == RL_REASON_PRE_WINDOW
                          ? a->prewin : k->name;
+    int32_t prec = gname == k->name ? name_prec(a, k->name) : -1;
     group *x = group_at(&a->kg, &a->nkg, &a->capk, &a->km, gname, k->op, cost,
-                        per_launch ? (uint32_t)i : RLI_NONE);
+                        per_launch ? (uint32_t)i : RLI_NONE, prec);
     if (!x) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
     x->count++;
     x->kernels++;
@@ -616,7 +648,7 @@ static rl_status an_kernels(an *a, rl_error *err) {
       /* copies are their own ops: the op that asked for one (copy_, a
        * backward op's memset) has its own row for its kernels */
       group *y = group_at(&a->og, &a->nog, &a->capo, &a->om, k->kind != RLI_K_KERNEL ? k->name : k->op,
-                          RLI_NONE, k->cost != RLI_NONE ? k->cost : a->nolink, RLI_NONE);
+                          RLI_NONE, k->cost != RLI_NONE ? k->cost : a->nolink, RLI_NONE, prec);
       if (!y) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
       y->count++;
       y->kernels++;
@@ -643,7 +675,8 @@ static rl_status an_op_groups(an *a, rl_error *err) {
   rl_trace *t = a->t;
   for (uint32_t i = 0; i < t->ninst; i++) {
     if (!a->inst_n[i]) continue;
-    group *y = group_at(&a->og, &a->nog, &a->capo, &a->om, t->inst[i].op, RLI_NONE, t->inst[i].cost, RLI_NONE);
+    group *y = group_at(&a->og, &a->nog, &a->capo, &a->om, t->inst[i].op, RLI_NONE, t->inst[i].cost,
+                        RLI_NONE, a->inst_prec[i]);
     if (!y) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
     y->count++;
     y->kernels += a->inst_n[i];
@@ -774,9 +807,13 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   a.inst_n = calloc(t->ninst ? t->ninst : 1, sizeof *a.inst_n);
   a.inst_t = calloc(t->ninst ? t->ninst : 1, sizeof *a.inst_t);
   a.inst_timed = calloc(t->ninst ? t->ninst : 1, sizeof *a.inst_timed);
+  a.inst_prec = malloc(t->ninst ? t->ninst : 1);
+  if (a.inst_prec) memset(a.inst_prec, 0xff, t->ninst ? t->ninst : 1);
+  a.nname_prec = t->nstr;
+  a.name_prec = calloc(t->nstr ? t->nstr : 1, 1);
   a.regime = malloc(t->ncost + 2);
   a.reason = malloc(t->ncost + 2);
-  if (!a.inst_n || !a.inst_t || !a.inst_timed || !a.regime || !a.reason ||
+  if (!a.inst_n || !a.inst_t || !a.inst_timed || !a.inst_prec || !a.name_prec || !a.regime || !a.reason ||
       a.shared == RLI_NONE || a.nolink == RLI_NONE || a.prewin == RLI_NONE) {
     st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
     goto done;
@@ -795,6 +832,8 @@ done:
   free(a.inst_n);
   free(a.inst_t);
   free(a.inst_timed);
+  free(a.inst_prec);
+  free(a.name_prec);
   free(a.iv);
   free(a.devs);
   free(a.regime);

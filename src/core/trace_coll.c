@@ -134,7 +134,8 @@ const char *rli_kernel_family(const char *name) {
     return "cuDNN / convolution";
   if (has_gemm(s) || has(s, "cutlass") || has(s, "xmma") || has(s, "nvjet") ||
       has(s, "gemv") || has(s, "cublas") || !strncmp(s, "ampere_", 7) ||
-      !strncmp(s, "sm80_", 5) || !strncmp(s, "sm90_", 5) || !strncmp(s, "volta_", 6))
+      !strncmp(s, "sm80_", 5) || !strncmp(s, "sm90_", 5) || !strncmp(s, "volta_", 6) ||
+      !strncmp(s, "bmm_", 4)) /* TensorRT-LLM's batched GEMMs */
     return "GEMM library (cuBLAS/CUTLASS)";
   if (has(s, "multi_tensor_apply") || has(s, "fused_adam") || has(s, "FusedAdam"))
     return "multi-tensor (optimizer, _foreach_)";
@@ -148,4 +149,51 @@ const char *rli_kernel_family(const char *name) {
     return "indexing / embedding";
   if (has(s, "Copy") || has(s, "copy") || has(s, "cat")) return "copy / cat";
   return "other";
+}
+
+/* ---- the precision a kernel ran at ------------------------------------------
+ * GEMM, convolution and attention kernels name the format their tensor
+ * cores ran, whatever the op's nominal dtype: an fp32 matmul or convolution
+ * with TF32 enabled (PyTorch's default for cuDNN convolutions; matmuls with
+ * allow_tf32) runs cuBLAS/CUTLASS/cuDNN TF32 kernels, and quantized GEMMs
+ * run fp8, int8 or fp4 kernels. The table below is the one place for these
+ * names (first match wins, on the lower-cased name); each pattern is how the
+ * library spells the format: CUTLASS's generated names ("tensorop_s1688gemm":
+ * fp32 operands on the m16n8k8 TF32 MMA; "tensorop_i16832gemm": the
+ * m16n8k32 int8 MMA; "tfloat32_t", "float_e4m3_t",
+ * "float_e2m1_t" element types; CUTLASS docs, media/docs/functionality.md),
+ * cuBLAS/cuDNN's ("ampere_..._tf32_...", "sm80_xmma_..._tf32f32_...",
+ * "..._e4m3..."), FBGEMM's ("f8f8bf16_rowwise"), TensorRT-LLM's and FlashInfer's ("nvfp4", "mxfp4",
+ * "bmm_MxE4m3_MxE2m1": an fp8 x fp4 MMA, which Blackwell runs at its fp8
+ * rate, NVIDIA Blackwell architecture technical brief, kind::f8f6f4). Only
+ * kernels of the tensor-core families are read: "hfp8" in an elementwise
+ * conversion kernel's name says nothing about a roof. */
+/* needle (lower case) in s, ignoring the case of s */
+static int has_nocase(const char *s, const char *needle) {
+  for (; *s; s++) {
+    size_t i = 0;
+    while (needle[i] && (s[i] >= 'A' && s[i] <= 'Z' ? s[i] - 'A' + 'a' : s[i]) == needle[i]) i++;
+    if (!needle[i]) return 1;
+  }
+  return 0;
+}
+
+static const struct {
+  const char *pattern;
+  int32_t dtype;
+} precisions[] = {
+    {"nvfp4", RL_FP4},       {"mxfp4", RL_FP4},   {"e4m3", RL_FP8},      {"e5m2", RL_FP8},
+    {"fp8", RL_FP8},         {"f8f8", RL_FP8},    {"e2m1", RL_FP4},    {"fp4", RL_FP4},       {"tensorop_i8", RL_INT8}, {"tensorop_i16832", RL_INT8},
+    {"imma", RL_INT8},       {"int8", RL_INT8},   {"_i8i8", RL_INT8},    {"tf32", RL_TF32},
+    {"tfloat32", RL_TF32},   {"tensorop_s1688", RL_TF32},
+};
+
+int32_t rli_kernel_precision(const char *name) {
+  const char *fam = rli_kernel_family(name);
+  if (strcmp(fam, "GEMM library (cuBLAS/CUTLASS)") && strcmp(fam, "cuDNN / convolution") &&
+      strcmp(fam, "attention") && strcmp(fam, "Triton template (GEMM)"))
+    return -1;
+  for (size_t i = 0; i < sizeof precisions / sizeof precisions[0]; i++)
+    if (has_nocase(name, precisions[i].pattern)) return precisions[i].dtype;
+  return -1;
 }

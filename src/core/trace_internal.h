@@ -72,6 +72,9 @@ void rli_trace_set_no_shapes(rl_trace *t, int32_t no_shapes);
 /* The family of a kernel from its name ("GEMM library", "cuDNN", "Triton
  * pointwise", ...), for kernels without F and Q; never NULL. */
 const char *rli_kernel_family(const char *name);
+/* The format a GEMM, convolution or attention kernel's name says its tensor
+ * cores ran (RL_TF32, RL_FP8, RL_INT8, RL_FP4), or -1 (trace_coll.c). */
+int32_t rli_kernel_precision(const char *name);
 
 /* Intern a string (len bytes, need not be NUL-terminated); returns its id
  * or RLI_NONE when out of memory. */

@@ -32,6 +32,10 @@ static void rows_json(rli_out *o, const rl_trace_row *rows, int32_t n, int32_t t
     rli_out_puts(o, ",\"peak_kind\":");
     if (r->peak_kind >= 0) rli_out_str(o, rl_peak_name(r->peak_kind));
     else rli_out_puts(o, "null");
+    /* which rule chose the roof: the kernel's name or the op's dtype */
+    rli_out_puts(o, ",\"roof_source\":");
+    if (r->peak_kind >= 0) rli_out_str(o, r->peak_from_kernel ? "kernel_name" : "op_dtype");
+    else rli_out_puts(o, "null");
     num_or_null(o, "time_s", r->has_cost, r->bound_time_s);
     num_or_null(o, "roof_fraction", r->has_cost && r->has_time, r->roof_fraction);
     num_or_null(o, "at_roof_s", r->has_cost, r->at_roof_s);

@@ -79,6 +79,22 @@ class Gains(unittest.TestCase):
         self.assertLess(r["at_roof_s"], r["measured_s"])
         self.assertAlmostEqual(t["floor_s"], 1.024e-6, delta=1e-12)
 
+    def test_tf32_gemms_on_the_tf32_roof(self):
+        """Issue 24: fp32 matmuls that ran CUTLASS's TF32 kernels
+        (tensorop_s1688gemm) are graded against the A100's 156 TFLOP/s TF32
+        roof, not its 19.5 TFLOP/s fp32 vector one; the fp32 SIMT GEMM
+        (ampere_sgemm) stays on fp32."""
+        t = rl.trace(os.path.join(D, "pytorch_kineto_2023_a100_ddp_input_dims.json.gz"))
+        tf32 = [r for r in t["rows"] if "tensorop_s1688gemm" in r["name"] and r["peak_kind"]]
+        self.assertTrue(tf32)
+        for r in tf32:
+            self.assertEqual((r["peak_kind"], r["roof_source"]), ("tf32", "kernel_name"), r["name"])
+            self.assertLess(r["roof_fraction"], 0.5, r["name"])
+        simt = [r for r in t["rows"] if r["name"].startswith("ampere_sgemm") and r["peak_kind"]]
+        self.assertTrue(simt)
+        for r in simt:
+            self.assertEqual((r["peak_kind"], r["roof_source"]), ("fp32", "op_dtype"))
+
     def test_ncu_hierarchical(self):
         t = rl.trace(os.path.join(D, "ncu_details_sm80_bert_flashattn.csv"), hw="a100-40gb")
         self.assertEqual(len(t["rows"]), 10)  # one row per launch

@@ -1007,6 +1007,22 @@ static void test_coll(void) {
   CHECK_STR(rli_kernel_family("void split_embedding_codegen_forward_unweighted_kernel<float, float, float, false, long, 1ul, 16ul>(fbgemm_gpu::FixedDivisor, long)"), "FBGEMM");
   CHECK_STR(rli_kernel_family("void fbgemm_gpu::f8f8bf16_rowwise_gemm_kernel<128>()"), "GEMM library (cuBLAS/CUTLASS)");
   CHECK_STR(rli_kernel_family("void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>()"), "ATen elementwise");
+  /* the format a kernel's tensor cores ran, from its name (issue 24): the
+   * fixtures' TF32 GEMMs and convolutions, fp32 SIMT GEMMs, quantized GEMMs;
+   * an elementwise conversion kernel says nothing */
+  CHECK(rli_kernel_precision("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x128_32x3_nn_align1>(cutlass_80_tensorop_s1688gemm_256x128_32x3_nn_align1::Params)") == RL_TF32);
+  CHECK(rli_kernel_precision("sm80_xmma_dgrad_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_execute_kernel_cudnn_infer") == RL_TF32);
+  CHECK(rli_kernel_precision("ampere_tf32_s1688gemm_tf32_128x128_32x3_nn") == RL_TF32);
+  CHECK(rli_kernel_precision("_ZN19cutlass_cudnn_train6KernelINS_4conv6kernel23ImplicitGemmConvolutionINS_10tfloat32_tEEE") == RL_TF32);
+  CHECK(rli_kernel_precision("ampere_sgemm_128x64_nn") == -1);
+  CHECK(rli_kernel_precision("sm90_xmma_gemm_e4m3e4m3_e4m3f32_f32_tn_n_tilesize128x128x64") == RL_FP8);
+  CHECK(rli_kernel_precision("void fbgemm_gpu::f8f8bf16_rowwise_gemm_kernel<128>()") == RL_FP8);
+  CHECK(rli_kernel_precision("bmm_MxE4m3_MxE2m1E4m3_Fp32_t128x8x256u2_s6_et64x8_m64x8x32_cga1x1x1_16dp256b_rM_TN_transOut_schedS_batchN_sm100f") == RL_FP8);
+  CHECK(rli_kernel_precision("void cutlass::device_kernel<nvfp4_gemm_sm100>()") == RL_FP4);
+  CHECK(rli_kernel_precision("void cutlass::Kernel<cutlass_80_tensorop_i16832gemm_s8_256x128_64x3_tn_align16>()") == RL_INT8);
+  CHECK(rli_kernel_precision("sm80_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize128x128x32") == -1);
+  CHECK(rli_kernel_precision("void at::native::vectorized_elementwise_kernel<4, fbgemm_gpu::_float_to_hfp8_gpu(at::Tensor const&, long, long, double)::{lambda(float)#1}>()") == -1);
+  CHECK(rli_kernel_precision("") == -1);
 }
 
 /* The ATen models on the hand-made training step (make_shapes.py): every
