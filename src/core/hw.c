@@ -263,7 +263,9 @@ static int csv_field(const char **pp, const char *end, char *buf, size_t cap,
  * ROCm's hipDeviceProp_t.name / marketing name ("AMD Instinct MI300X").
  * A device's profiler_names cell (data/hardware.csv) holds its match rules,
  * separated by ';'; a rule is space-separated terms that must all hold:
- *   word    the name contains it, case-insensitive
+ *   word    the name contains it at the start of a token (not after a letter
+ *           or digit: "h200" is in "NVIDIA H200" and "H200-NVL", not in
+ *           "NVIDIA GH200 480GB"), case-insensitive
  *   ^word   ... after a space ("^l4": "NVIDIA L4", not "NVIDIA RTX A4000L4")
  *   =word   the whole name is it ("=l4": "L4")
  *   <NGB    the trace gives the device memory and it is below N GB (decimal)
@@ -271,6 +273,10 @@ static int csv_field(const char **pp, const char *end, char *buf, size_t cap,
  *   !term   the term does not hold ("a10 !a100")
  * Of the rules that match, the one with the most terms wins, then the first
  * in table order; none matching: no device (the caller asks for --hw). */
+
+static int ascii_alnum(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
 
 /* Term [t, t + n) for the name: 1 holds, 0 does not, -1 malformed. */
 static int term_holds(const char *t, size_t n, const char *name, double mem) {
@@ -296,7 +302,8 @@ static int term_holds(const char *t, size_t n, const char *name, double mem) {
     if (how == '=') r = strlen(name) == n && rli_strncasecmp(name, t, n) == 0;
     else
       for (const char *h = name; *h && !r; h++)
-        r = (!how || (h > name && h[-1] == ' ')) && rli_strncasecmp(h, t, n) == 0;
+        r = (how ? h > name && h[-1] == ' ' : h == name || !ascii_alnum(h[-1])) &&
+            rli_strncasecmp(h, t, n) == 0;
   }
   return neg ? !r : r;
 }
