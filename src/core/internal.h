@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #if defined(__GNUC__)
 #define RLI_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -35,6 +36,18 @@ double rli_strtod(const char *s, char **end);
 #define fprintf rli_fprintf
 #define strtod rli_strtod
 #endif
+
+/* String literals measured by the compiler, not by hand (a non-literal
+ * argument does not compile): RLI_LEN("abc") is 3; RLI_EQ(s, n, "abc"): the
+ * n bytes at s are "abc"; RLI_PREFIX(s, n, "abc"): the n bytes at s begin
+ * with it; RLI_ENDS(s, n, "abc"): they end with it; RLI_STARTS(s, "abc"):
+ * the NUL-terminated s begins with it. */
+#define RLI_LEN(lit) (sizeof("" lit "") - 1)
+#define RLI_EQ(s, n, lit) ((n) == RLI_LEN(lit) && memcmp((s), "" lit "", RLI_LEN(lit)) == 0)
+#define RLI_PREFIX(s, n, lit) ((n) >= RLI_LEN(lit) && memcmp((s), "" lit "", RLI_LEN(lit)) == 0)
+#define RLI_ENDS(s, n, lit) \
+  ((n) >= RLI_LEN(lit) && memcmp((s) + (n) - RLI_LEN(lit), "" lit "", RLI_LEN(lit)) == 0)
+#define RLI_STARTS(s, lit) (strncmp((s), "" lit "", RLI_LEN(lit)) == 0)
 
 /* Set err->msg (when err is not NULL) and return status. */
 rl_status rli_fail(rl_error *err, rl_status status, const char *fmt, ...)

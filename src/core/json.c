@@ -241,7 +241,7 @@ rl_status rli_json_parse_capped(const char *text, size_t len, size_t max_kids, r
   if (!text) return rli_fail(err, RL_EINVAL, "no JSON text");
   parser p = {text, text + len, text, err, RL_OK, max_kids};
   /* skip a UTF-8 byte-order mark */
-  if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) p.s += 3;
+  if (RLI_PREFIX(text, len, "\xEF\xBB\xBF")) p.s += RLI_LEN("\xEF\xBB\xBF");
   rli_json *root = calloc(1, sizeof *root);
   if (!root) return rli_fail(err, RL_ENOMEM, "out of memory");
   if (!parse_value(&p, root, 0)) {

@@ -91,7 +91,7 @@ static int concrete_bool(const rli_aten_args *a, int i) {
 }
 
 static const char *strip_ns(const char *name) {
-  if (strncmp(name, "aten::", 6) == 0) return name + 6;
+  if (RLI_STARTS(name, "aten::")) return name + RLI_LEN("aten::");
   return name;
 }
 
@@ -165,7 +165,7 @@ static int coll_op(const char *full, const rli_aten_args *a, rli_cost *c, char *
   }
   if (!a->has_dims) return fail(why, cap, "collective size not recorded (no shapes)");
   int i = 0;
-  if (!strncmp(full, "c10d::", 6) && (kind == RLI_COLL_REDUCESCATTER || kind == RLI_COLL_ALLTOALL))
+  if (RLI_STARTS(full, "c10d::") && (kind == RLI_COLL_REDUCESCATTER || kind == RLI_COLL_ALLTOALL))
     i = 1; /* (output, input): S is the input */
   if (i < a->n_in && a->ndim[i] == RLI_ATEN_LIST)
     return fail(why, cap, "collective size not recorded (a tensor list: its shapes are recorded, "
@@ -181,7 +181,7 @@ static int coll_op(const char *full, const rli_aten_args *a, rli_cost *c, char *
    * input) record both tensors: the group size is the ratio of their sizes
    * (the gathered output is n inputs; the scattered input n outputs) */
   double n = -1;
-  if (!strncmp(full, "c10d::", 6) && (kind == RLI_COLL_ALLGATHER || kind == RLI_COLL_REDUCESCATTER) &&
+  if (RLI_STARTS(full, "c10d::") && (kind == RLI_COLL_ALLGATHER || kind == RLI_COLL_REDUCESCATTER) &&
       a->n_in >= 2 && a->ndim[0] >= 1 && a->ndim[1] >= 1 &&
       !(a->n_types >= 2 && (!strcmp(a->types[0], "TensorList") || !strcmp(a->types[1], "TensorList")))) {
     double big = numel(a, kind == RLI_COLL_ALLGATHER ? 0 : 1);
@@ -195,7 +195,7 @@ static int coll_op(const char *full, const rli_aten_args *a, rli_cost *c, char *
   }
   int ok = rli_coll_cost(kind, numel(a, i) * es, n, c, why, cap);
   /* nccl:_all_gather_base / nccl:all_gather record the input: S = n x it */
-  if (ok && kind == RLI_COLL_ALLGATHER && !strncmp(full, "nccl:", 5)) c->per_rank = 1;
+  if (ok && kind == RLI_COLL_ALLGATHER && RLI_STARTS(full, "nccl:")) c->per_rank = 1;
   if (ok && i < a->n_types) c->dtype = rli_torch_dtype(a->types[i]);
   return ok;
 }
@@ -204,7 +204,7 @@ static int coll_op(const char *full, const rli_aten_args *a, rli_cost *c, char *
  * graph calls; their kernels are Triton's or fused, no shapes apply. */
 static int compiled(const char *n) {
   return strstr(n, "CompiledFunction") || strstr(n, "CompiledFxGraph") ||
-         strstr(n, "torch-compiled") || strstr(n, "Torch-Compiled") || !strncmp(n, "triton_", 7);
+         strstr(n, "torch-compiled") || strstr(n, "Torch-Compiled") || RLI_STARTS(n, "triton_");
 }
 
 /* ---- the handlers ---------------------------------------------------------- */
@@ -439,10 +439,10 @@ static int h_conv(const aten_ctx *x, const aten_def *d) {
   const char *b = x->base;
   int tr_at = -1, op_at = -1, dil_at = -1, transposed = 0, bias_at = 2;
   if (!strcmp(b, "convolution") || !strcmp(b, "_convolution")) { dil_at = 5; tr_at = 6; op_at = 7; }
-  else if (!strncmp(b, "conv_transpose", 14)) { transposed = 1; op_at = 5; dil_at = 7; }
+  else if (RLI_STARTS(b, "conv_transpose")) { transposed = 1; op_at = 5; dil_at = 7; }
   else if (!strcmp(b, "cudnn_convolution_transpose")) { transposed = 1; op_at = 3; dil_at = 5; bias_at = -1; }
   else if (!strcmp(b, "cudnn_convolution")) { dil_at = 4; bias_at = -1; }
-  else if (!strncmp(b, "conv", 4)) dil_at = 5;
+  else if (RLI_STARTS(b, "conv")) dil_at = 5;
   else dil_at = 5; /* mkldnn / miopen: (self, weight, bias, padding, stride, dilation, groups) */
   if (tr_at >= 0) {
     int t = concrete_bool(a, tr_at);
@@ -508,8 +508,8 @@ static int h_conv(const aten_ctx *x, const aten_def *d) {
  * groups follow from the shapes: weight[1] = C_in / g. */
 static int conv_fwd_layout(const char *full, int *tr) {
   const char *b = strip_ns(full);
-  *tr = !strncmp(b, "conv_transpose", 14) || !strcmp(b, "cudnn_convolution_transpose");
-  return !strncmp(b, "conv1d", 6) || !strncmp(b, "conv2d", 6) || !strncmp(b, "conv3d", 6) ||
+  *tr = RLI_STARTS(b, "conv_transpose") || !strcmp(b, "cudnn_convolution_transpose");
+  return RLI_STARTS(b, "conv1d") || RLI_STARTS(b, "conv2d") || RLI_STARTS(b, "conv3d") ||
          *tr || !strcmp(b, "convolution") || !strcmp(b, "_convolution") ||
          !strcmp(b, "cudnn_convolution") || !strcmp(b, "mkldnn_convolution") ||
          !strcmp(b, "miopen_convolution");
@@ -875,7 +875,7 @@ static int h_index(const aten_ctx *x, const aten_def *d) {
     int add = b[6] == 'a';
     return kernel_cost(x, add ? n : 0, n * (add ? 3 : 2) * s + k * tb(x, 2), 0);
   }
-  if (!strncmp(b, "scatter", 7)) {
+  if (RLI_STARTS(b, "scatter")) {
     double n = numel(a, 3) > 0 ? numel(a, 3) : numel(a, 2);
     if (!(n > 0)) return fail(x->why, x->cap, "%s: no index shape", x->full);
     int add = strstr(b, "add") != NULL || strstr(b, "reduce") != NULL;
@@ -986,7 +986,7 @@ static int h_pool(const aten_ctx *x, const aten_def *d) {
   if (!is_tensor(a, 0, -1) || a->ndim[0] < 3)
     return fail(x->why, x->cap, "%s: expected an input [N, C, ...]", x->full);
   int nd = a->ndim[0];
-  int r = !strncmp(x->base + (maxp ? 8 : 8), "1d", 2) ? 1 : strstr(x->base, "3d") ? 3 : 2;
+  int r = RLI_STARTS(x->base + (maxp ? RLI_LEN("max_pool") : RLI_LEN("avg_pool")), "1d") ? 1 : strstr(x->base, "3d") ? 3 : 2;
   if (r > nd - 1) return fail(x->why, x->cap, "%s: input of too small a rank", x->full);
   double out = numel(a, 0), win = 1;
   int ceil_at = maxp ? 5 : 4;
@@ -1311,10 +1311,11 @@ int rli_list_cost(const rli_cost *in, const char *kernel, rli_cost *out, char *w
   double es = 0;
   for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
     if (!strcmp(w, types[i].name)) { dt = types[i].dt; es = types[i].bytes; }
-  if (!strncmp(w, "OpaqueType<", 11)) {
+  if (RLI_STARTS(w, "OpaqueType<")) {
     char *end;
-    double v = strtod(w + 11, &end);
-    if (end != w + 11 && v >= 1 && v <= 16) es = v;
+    const char *n = w + RLI_LEN("OpaqueType<");
+    double v = strtod(n, &end);
+    if (end != n && v >= 1 && v <= 16) es = v;
   }
   if (!(es > 0))
     return fail(why, cap, "tensor lists: shapes recorded, but no element type (none in the "
@@ -1659,7 +1660,7 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
   c->dtype = -1;
   c->coll = -1;
   c->why = RLI_NONE;
-  if (!strncmp(full, "nccl:", 5) || !strncmp(full, "c10d::", 6) ||
+  if (RLI_STARTS(full, "nccl:") || RLI_STARTS(full, "c10d::") ||
       !strcmp(full, "record_param_comms"))
     return coll_op(full, a, c, why, cap);
   if (compiled(full)) {
@@ -1679,13 +1680,13 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
   }
   const aten_def *d = aten_find(base);
   static const aten_def foreach_def = {.name = "_foreach_", .fn = h_foreach};
-  if (!d && !strncmp(n, "_foreach_", 9)) d = &foreach_def;
+  if (!d && RLI_STARTS(n, "_foreach_")) d = &foreach_def;
   if (!d && strstr(n, "CppNode<fbgemm_gpu::PermutePooledEmbsFunction"))
     d = bsearch("fbgemm::permute_pooled_embs", table, sizeof table / sizeof table[0],
                 sizeof table[0], cmp_def);
   if (!d && strstr(n, "flash_attn")) d = bsearch("_flash_attention_forward", table,
                                                  sizeof table / sizeof table[0], sizeof table[0], cmp_def);
-  if (!d && !strncmp(full, "Optimizer.step#", 15)) {
+  if (!d && RLI_STARTS(full, "Optimizer.step#")) {
     /* torch.optim's step annotation: kernels right under it were launched
      * by no ATen op (apex's fused optimizers, a C++ extension) on the
      * parameter lists, whose sizes the profiler does not record */
@@ -1799,8 +1800,8 @@ int rli_aten_has_bwd(const char *fwd) { return bwd_find(fwd) >= 0; }
 int rli_aten_is_node(const char *name) {
   size_t n = strlen(name), d = n;
   while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9') d--;
-  return d < n && d > 8 && !memcmp(name + d - 8, "Backward", 8) &&
-         strncmp(name, "autograd::", 10) != 0;
+  return d < n && d > RLI_LEN("Backward") && RLI_ENDS(name, d, "Backward") &&
+         !RLI_STARTS(name, "autograd::");
 }
 
 int rli_aten_node_of(const char *node, const char *fwd) {

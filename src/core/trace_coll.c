@@ -40,9 +40,9 @@ int32_t rli_coll_kind(const char *name) {
   /* lower case, without ':' '_' '-' and the namespaces */
   char b[64];
   size_t n = 0;
-  if (!strncmp(name, "nccl:", 5)) name += 5;
-  else if (!strncmp(name, "c10d::", 6)) name += 6;
-  else if (!strncmp(name, "gloo:", 5)) return -1; /* not NCCL kernels */
+  if (RLI_STARTS(name, "nccl:")) name += RLI_LEN("nccl:");
+  else if (RLI_STARTS(name, "c10d::")) name += RLI_LEN("c10d::");
+  else if (RLI_STARTS(name, "gloo:")) return -1; /* not NCCL kernels */
   for (const char *p = name; *p && n + 1 < sizeof b; p++) {
     char c = *p;
     if (c == '_' || c == '-' || c == ':' || c == ' ') continue;
@@ -116,15 +116,16 @@ static int has_gemm(const char *s) {
 const char *rli_kernel_family(const char *name) {
   if (!name || !*name) return "other";
   const char *s = name;
-  if (!strncmp(s, "void ", 5)) s += 5;
-  if (!strncmp(s, "Memcpy", 6)) return "memcpy";
-  if (!strncmp(s, "Memset", 6)) return "memset";
+  if (RLI_STARTS(s, "void ")) s += RLI_LEN("void ");
+  if (RLI_STARTS(s, "Memcpy")) return "memcpy";
+  if (RLI_STARTS(s, "Memset")) return "memset";
   if (has(s, "nccl")) return "NCCL";
-  if (!strncmp(s, "triton_", 7)) {
-    if (!strncmp(s + 7, "poi", 3)) return "Triton pointwise";
-    if (!strncmp(s + 7, "red", 3)) return "Triton reduction";
-    if (!strncmp(s + 7, "per", 3)) return "Triton persistent reduction";
-    if (!strncmp(s + 7, "tem", 3) || !strncmp(s + 7, "mm", 2)) return "Triton template (GEMM)";
+  if (RLI_STARTS(s, "triton_")) {
+    const char *k = s + RLI_LEN("triton_");
+    if (RLI_STARTS(k, "poi")) return "Triton pointwise";
+    if (RLI_STARTS(k, "red")) return "Triton reduction";
+    if (RLI_STARTS(k, "per")) return "Triton persistent reduction";
+    if (RLI_STARTS(k, "tem") || RLI_STARTS(k, "mm")) return "Triton template (GEMM)";
     return "Triton";
   }
   if (has(s, "flash") || has(s, "fmha") || has(s, "attention") || has(s, "Attention"))
@@ -133,9 +134,9 @@ const char *rli_kernel_family(const char *name) {
       has(s, "winograd") || has(s, "fft2d") || has(s, "bn_fw") || has(s, "bn_bw"))
     return "cuDNN / convolution";
   if (has_gemm(s) || has(s, "cutlass") || has(s, "xmma") || has(s, "nvjet") ||
-      has(s, "gemv") || has(s, "cublas") || !strncmp(s, "ampere_", 7) ||
-      !strncmp(s, "sm80_", 5) || !strncmp(s, "sm90_", 5) || !strncmp(s, "volta_", 6) ||
-      !strncmp(s, "bmm_", 4)) /* TensorRT-LLM's batched GEMMs */
+      has(s, "gemv") || has(s, "cublas") || RLI_STARTS(s, "ampere_") ||
+      RLI_STARTS(s, "sm80_") || RLI_STARTS(s, "sm90_") || RLI_STARTS(s, "volta_") ||
+      RLI_STARTS(s, "bmm_")) /* TensorRT-LLM's batched GEMMs */
     return "GEMM library (cuBLAS/CUTLASS)";
   if (has(s, "multi_tensor_apply") || has(s, "fused_adam") || has(s, "FusedAdam"))
     return "multi-tensor (optimizer, _foreach_)";

@@ -282,8 +282,8 @@ static void literal(rli_js *p) {
   rli_js_ensure(p, 5);
   const char *b = p->buf + p->pos;
   size_t left = p->len - p->pos;
-  if (left >= 4 && (!memcmp(b, "true", 4) || !memcmp(b, "null", 4))) { p->pos += 4; return; }
-  if (left >= 5 && !memcmp(b, "false", 5)) { p->pos += 5; return; }
+  if (RLI_PREFIX(b, left, "true") || RLI_PREFIX(b, left, "null")) { p->pos += RLI_LEN("true"); return; }
+  if (RLI_PREFIX(b, left, "false")) { p->pos += RLI_LEN("false"); return; }
   if (left < 5 && p->eof) rli_js_fail(p, RL_ETRUNCATED, start, "the text ends inside a value (truncated file?)");
   rli_js_fail(p, RL_EPARSE, start, "expected a value (a string, number, object, array, true, false or null)");
 }

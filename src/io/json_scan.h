@@ -138,7 +138,8 @@ static inline void rli_js_string_skip(rli_js *p) {
   rli_js_string_slow(p, start, 0);
 }
 
-static inline int rli_sv_is(rli_sv v, const char *lit, size_t n) { return v.n == n && !memcmp(v.s, lit, n); }
+/* The string v is the literal lit (its length counted by the compiler). */
+#define RLI_SV_IS(v, lit) RLI_EQ((v).s, (v).n, lit)
 
 /* A number at the cursor: its value; *isint (may be NULL) when a plain
  * integer. Validated against the JSON grammar; may be inf (callers

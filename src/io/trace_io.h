@@ -51,6 +51,11 @@ typedef struct rli_src {
   const rli_ksink *sink;     /* Kineto: every event to it too; NULL none */
 } rli_src;
 
+/* The prefixes of the SASS thread-instruction counters (ncu metric names;
+ * the CUPTI range profiler's args in Kineto): PREFIX + "fadd_pred_on.sum". */
+#define RLI_SASS_SMSP "smsp__sass_thread_inst_executed_op_"
+#define RLI_SASS_SM "sm__sass_thread_inst_executed_op_"
+
 rl_status rli_src_open_file(rli_src *s, const char *path, rl_error *err);
 void rli_src_open_mem(rli_src *s, const void *data, size_t len, const char *label);
 /* Read up to n bytes of the (inflated) text. Returns the count, 0 at the

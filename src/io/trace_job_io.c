@@ -93,7 +93,7 @@ static double dtype_size(const char *d) {
   if (!strcmp(b, "half") || !strcmp(b, "bfloat16") || !strcmp(b, "short") || !strcmp(b, "int16"))
     return 2;
   if (!strcmp(b, "byte") || !strcmp(b, "char") || !strcmp(b, "bool") || !strcmp(b, "int8") ||
-      !strcmp(b, "uint8") || !strncmp(b, "float8", 6))
+      !strcmp(b, "uint8") || RLI_STARTS(b, "float8"))
     return 1;
   return 0;
 }
@@ -103,7 +103,7 @@ static int on_event(void *ctx, const rli_kev *e) {
   rli_rankraw *r = c->raw;
   int gpu = e->stream >= 0;
   int sync = !strcmp(e->name, "Event Sync") || !strcmp(e->name, "Context Sync");
-  if (!strncmp(e->name, "ProfilerStep#", 13) && !(gpu && e->corr >= 0)) {
+  if (RLI_STARTS(e->name, "ProfilerStep#") && !(gpu && e->corr >= 0)) {
     char *end;
     long long n = strtoll(e->name + 13, &end, 10);
     if (end != e->name + 13) {

@@ -684,25 +684,25 @@ static int classify(rli_sv v) {
   if (z) v.n = (size_t)(z - v.s);
   if (!v.n) return C_OTHER;
   switch (v.s[0]) {
-  case 'k': return rli_sv_is(v, "kernel", 6) ? C_KERNEL : C_OTHER;
-  case 'K': return rli_sv_is(v, "Kernel", 6) ? C_KERNEL : C_OTHER;
+  case 'k': return RLI_SV_IS(v, "kernel") ? C_KERNEL : C_OTHER;
+  case 'K': return RLI_SV_IS(v, "Kernel") ? C_KERNEL : C_OTHER;
   case 'g':
-    if (rli_sv_is(v, "gpu_memcpy", 10)) return C_MEMCPY;
-    if (rli_sv_is(v, "gpu_memset", 10)) return C_MEMSET;
+    if (RLI_SV_IS(v, "gpu_memcpy")) return C_MEMCPY;
+    if (RLI_SV_IS(v, "gpu_memset")) return C_MEMSET;
     return C_OTHER;
   case 'M':
-    if (rli_sv_is(v, "Memcpy", 6)) return C_MEMCPY;
-    if (rli_sv_is(v, "Memset", 6)) return C_MEMSET;
+    if (RLI_SV_IS(v, "Memcpy")) return C_MEMCPY;
+    if (RLI_SV_IS(v, "Memset")) return C_MEMSET;
     return C_OTHER;
   case 'c':
-    if (rli_sv_is(v, "cpu_op", 6)) return C_OP;
-    if (rli_sv_is(v, "cuda_runtime", 12) || rli_sv_is(v, "cuda_driver", 11)) return C_RUNTIME;
-    if (rli_sv_is(v, "cuda_profiler_range", 19)) return C_RANGE;
+    if (RLI_SV_IS(v, "cpu_op")) return C_OP;
+    if (RLI_SV_IS(v, "cuda_runtime") || RLI_SV_IS(v, "cuda_driver")) return C_RUNTIME;
+    if (RLI_SV_IS(v, "cuda_profiler_range")) return C_RANGE;
     return C_OTHER;
-  case 'O': return rli_sv_is(v, "Operator", 8) ? C_OP : C_OTHER;
-  case 'u': return rli_sv_is(v, "user_annotation", 15) ? C_OP : C_OTHER;
-  case 'p': return rli_sv_is(v, "python_function", 15) ? C_PYFN : C_OTHER;
-  case 'R': return rli_sv_is(v, "Runtime", 7) ? C_RUNTIME : C_OTHER;
+  case 'O': return RLI_SV_IS(v, "Operator") ? C_OP : C_OTHER;
+  case 'u': return RLI_SV_IS(v, "user_annotation") ? C_OP : C_OTHER;
+  case 'p': return RLI_SV_IS(v, "python_function") ? C_PYFN : C_OTHER;
+  case 'R': return RLI_SV_IS(v, "Runtime") ? C_RUNTIME : C_OTHER;
   default: return C_OTHER;
   }
 }
@@ -870,7 +870,7 @@ static int ctr_which(const char *ks, size_t kl) {
   size_t cl = kl < sizeof key - 1 ? kl : sizeof key - 1;
   memcpy(key, ks, cl);
   key[cl] = 0;
-  const char *op = key[1] == 'm' && key[2] == 's' ? key + 35 : key + 33;
+  const char *op = key[1] == 'm' && key[2] == 's' ? key + RLI_LEN(RLI_SASS_SMSP) : key + RLI_LEN(RLI_SASS_SM);
   int which = -1;
   for (int i = 0; i < 9; i++)
     if (!strncmp(op, ctr_names[i], 4) && !strcmp(op + 4, "_pred_on.sum")) which = i;
@@ -880,22 +880,21 @@ static int ctr_which(const char *ks, size_t kl) {
 /* Classify an args key (its text lives until the next read); *which is
  * A_CNUM's field or A_CTR's counter. Process Group Name only with a sink. */
 static inline enum arg_key arg_key(const ev *e, const char *ks, size_t kl, int *which) {
-  if (kl == 11 && !memcmp(ks, "correlation", 11)) return A_CORR;
-  if (kl == 6 && !memcmp(ks, "device", 6)) return A_DEVICE;
-  if (kl == 10 && !memcmp(ks, "Input Dims", 10)) return A_DIMS;
-  if (kl == 10 && !memcmp(ks, "Input type", 10)) return A_TYPES;
-  if (kl == 15 && !memcmp(ks, "Concrete Inputs", 15)) return A_CONCRETE;
-  if (kl == 15 && !memcmp(ks, "Collective name", 15)) return A_CNAME;
-  if (kl == 5 && !memcmp(ks, "dtype", 5)) return A_CDTYPE;
-  if (kl == 5 && !memcmp(ks, "bytes", 5)) return A_BYTES;
-  if (kl == 13 && !memcmp(ks, "In msg nelems", 13)) { *which = 0; return A_CNUM; }
-  if (kl == 14 && !memcmp(ks, "Out msg nelems", 14)) { *which = 1; return A_CNUM; }
-  if (kl == 10 && !memcmp(ks, "Group size", 10)) { *which = 2; return A_CNUM; }
-  if (kl == 6 && !memcmp(ks, "stream", 6)) return A_STREAM;
-  if (e->x && kl == 18 && !memcmp(ks, "Process Group Name", 18)) return A_TEXT;
-  if (kl == 15 && !memcmp(ks, "Sequence number", 15)) { *which = 3; return A_CNUM; }
-  if (kl > 40 && (!memcmp(ks, "smsp__sass_thread_inst_executed_op_", 35) ||
-                  !memcmp(ks, "sm__sass_thread_inst_executed_op_", 33))) {
+  if (RLI_EQ(ks, kl, "correlation")) return A_CORR;
+  if (RLI_EQ(ks, kl, "device")) return A_DEVICE;
+  if (RLI_EQ(ks, kl, "Input Dims")) return A_DIMS;
+  if (RLI_EQ(ks, kl, "Input type")) return A_TYPES;
+  if (RLI_EQ(ks, kl, "Concrete Inputs")) return A_CONCRETE;
+  if (RLI_EQ(ks, kl, "Collective name")) return A_CNAME;
+  if (RLI_EQ(ks, kl, "dtype")) return A_CDTYPE;
+  if (RLI_EQ(ks, kl, "bytes")) return A_BYTES;
+  if (RLI_EQ(ks, kl, "In msg nelems")) { *which = 0; return A_CNUM; }
+  if (RLI_EQ(ks, kl, "Out msg nelems")) { *which = 1; return A_CNUM; }
+  if (RLI_EQ(ks, kl, "Group size")) { *which = 2; return A_CNUM; }
+  if (RLI_EQ(ks, kl, "stream")) return A_STREAM;
+  if (e->x && RLI_EQ(ks, kl, "Process Group Name")) return A_TEXT;
+  if (RLI_EQ(ks, kl, "Sequence number")) { *which = 3; return A_CNUM; }
+  if (kl > 40 && (RLI_PREFIX(ks, kl, RLI_SASS_SMSP) || RLI_PREFIX(ks, kl, RLI_SASS_SM))) {
     *which = ctr_which(ks, kl);
     return A_CTR;
   }
@@ -1142,8 +1141,8 @@ static void conv_note(kin *k, const ev *e, uint32_t label, uint32_t cost, uint32
       if (i < e->a.n_types) memcpy(q->types[i], e->a.types[i], sizeof q->types[i]);
     }
   }
-  if (e->seq >= 0 && (r > 0 || (nl >= 19 && !memcmp(nm + nl - 19, "ConvolutionBackward", 19)) ||
-                      (nl >= 20 && !memcmp(nm + nl - 20, "ConvolutionBackward0", 20)))) {
+  if (e->seq >= 0 && (r > 0 || (RLI_ENDS(nm, nl, "ConvolutionBackward")) ||
+                      (RLI_ENDS(nm, nl, "ConvolutionBackward0")))) {
     int fwd = r > 0;
     seq_span **arr = fwd ? &k->anchor : &k->node;
     size_t *n = fwd ? &k->nanchor : &k->nnode, *cap = fwd ? &k->capanchor : &k->capnode;
@@ -1157,9 +1156,10 @@ static void conv_note(kin *k, const ev *e, uint32_t label, uint32_t cost, uint32
   /* convolution_backward(grad_output, ...); the 2021 cudnn forms:
    * (input or size, grad_output, ...) */
   int gi = -1;
-  if (nl > 6 && !memcmp(nm, "aten::", 6)) {
-    if (!strcmp(nm + 6, "convolution_backward")) gi = 0;
-    else if (!strncmp(nm + 6, "cudnn_convolution_backward", 26)) gi = 1;
+  if (nl > RLI_LEN("aten::") && RLI_PREFIX(nm, nl, "aten::")) {
+    const char *b = nm + RLI_LEN("aten::");
+    if (!strcmp(b, "convolution_backward")) gi = 0;
+    else if (RLI_STARTS(b, "cudnn_convolution_backward")) gi = 1;
   }
   if (gi >= 0 && e->a.has_dims && gi < e->a.n_in && e->a.ndim[gi] >= 3 && e->a.ndim[gi] <= 5) {
     k->bwd = xgrow(k, k->bwd, sizeof *k->bwd, k->nbwd + 1, &k->capbwd);
@@ -1404,13 +1404,13 @@ static inline enum ev_key ev_key(rli_sv kv) {
     if (key[0] == 'p' && key[1] == 'h') return E_PH;
     if (key[0] == 't' && key[1] == 's') return E_TS;
   } else if (kv.n == 3) {
-    if (!memcmp(key, "cat", 3)) return E_CAT;
-    if (!memcmp(key, "dur", 3)) return E_DUR;
-    if (!memcmp(key, "pid", 3)) return E_PID;
-    if (!memcmp(key, "tid", 3)) return E_TID;
+    if (RLI_SV_IS(kv, "cat")) return E_CAT;
+    if (RLI_SV_IS(kv, "dur")) return E_DUR;
+    if (RLI_SV_IS(kv, "pid")) return E_PID;
+    if (RLI_SV_IS(kv, "tid")) return E_TID;
   } else if (kv.n == 4) {
-    if (!memcmp(key, "name", 4)) return E_NAME;
-    if (!memcmp(key, "args", 4)) return E_ARGS;
+    if (RLI_SV_IS(kv, "name")) return E_NAME;
+    if (RLI_SV_IS(kv, "args")) return E_ARGS;
   }
   return E_OTHER;
 }
@@ -1516,7 +1516,7 @@ static inline uint32_t push_op(kin *k, uint32_t ti, const ev *e, uint32_t label,
  * without a cost; other Python frames, and frames without usable times,
  * are skipped. */
 static void module_event(kin *k, const ev *e) {
-  if (!k->name || strncmp(k->name, "nn.Module: ", 11) != 0 || !e->has_ts || !e->has_dur ||
+  if (!k->name || !RLI_STARTS(k->name, "nn.Module: ") || !e->has_ts || !e->has_dur ||
       !(e->ts > -1e17 && e->ts < 1e17) || !(e->dur >= 0 && e->dur < 1e12))
     return;
   uint32_t label = name_id(k);
@@ -1664,7 +1664,7 @@ static inline void op_event(kin *k, const ev *e) {
  * of their own, and keeping every cudaMemcpyAsync, whose copy knows its
  * bytes, would cost memory on every CUDA trace) */
 static inline void runtime_event(kin *k, const ev *e) {
-  if (!e->has_corr || !k->name || (!strstr(k->name, "aunch") && strncmp(k->name, "hipMemcpy", 9)))
+  if (!e->has_corr || !k->name || (!strstr(k->name, "aunch") && !RLI_STARTS(k->name, "hipMemcpy")))
     return;
   launch_add(k, e->corr, e->ts, e->dur, thread_of(k, mix(e->pid) ^ e->tid));
 }
@@ -1755,7 +1755,7 @@ static void dist_info(kin *k) {
   if (rli_js_ws(p) == '}') { p->pos++; return; }
   for (;;) {
     rli_sv kv = rli_js_string(p);
-    int is_ws = rli_sv_is(kv, "world_size", 10), is_rank = rli_sv_is(kv, "rank", 4);
+    int is_ws = RLI_SV_IS(kv, "world_size"), is_rank = RLI_SV_IS(kv, "rank");
     rli_js_expect(p, ':', "':' after a key");
     int c = rli_js_ws(p);
     if ((is_ws || is_rank) && (c == '-' || (c >= '0' && c <= '9'))) {
@@ -1805,8 +1805,8 @@ static void document(kin *k) {
     else
       for (;;) {
         rli_sv kv = rli_js_string(p);
-        int is_events = rli_sv_is(kv, "traceEvents", 11), is_props = rli_sv_is(kv, "deviceProperties", 16);
-        int is_dist = rli_sv_is(kv, "distributedInfo", 15);
+        int is_events = RLI_SV_IS(kv, "traceEvents"), is_props = RLI_SV_IS(kv, "deviceProperties");
+        int is_dist = RLI_SV_IS(kv, "distributedInfo");
         rli_js_expect(p, ':', "':' after a key");
         if (is_events) {
           if (seen) rli_js_fail(p, RL_EPARSE, rli_js_here(p), "\"traceEvents\" given twice");
@@ -1814,7 +1814,7 @@ static void document(kin *k) {
           events_array(k);
         } else if (is_props && rli_js_ws(p) == '[') {
           device_props(k);
-        } else if (k->sink && rli_sv_is(kv, "baseTimeNanoseconds", 19) &&
+        } else if (k->sink && RLI_SV_IS(kv, "baseTimeNanoseconds") &&
                    (rli_js_ws(p) == '-' || (rli_js_ws(p) >= '0' && rli_js_ws(p) <= '9'))) {
           double v = rli_js_number(p, NULL);
           if (k->sink->meta) k->sink->meta(k->sink->ctx, "baseTimeNanoseconds", v);

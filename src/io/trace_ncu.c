@@ -344,7 +344,7 @@ static int metric(ncu *n, const char *name, const char *unit, const char *val) {
     l->x[xmetrics[i].x] = k == 'p' || k == 'P' ? v * m / 100 : v * m;
     return 0;
   }
-  if (!strncmp(name, "sm__ops_path_tensor_", 20) && strstr(name, ".sum.peak_sustained") &&
+  if (RLI_STARTS(name, "sm__ops_path_tensor_") && strstr(name, ".sum.peak_sustained") &&
       !strcmp(strstr(name, ".sum.peak_sustained"), ".sum.peak_sustained")) {
     double v;
     int r = value(n, name, val, &v);
@@ -365,15 +365,15 @@ static int metric(ncu *n, const char *name, const char *unit, const char *val) {
   else if (!strcmp(name, "sm__cycles_elapsed.avg")) { kind = 'n'; dst = &l->cycles; flag = &l->has_cycles; }
   else if (!strcmp(name, "sm__cycles_elapsed.avg.per_second")) { kind = 'h'; dst = &l->rate; flag = &l->has_rate; }
   else if (!strcmp(name, "sm__inst_executed_pipe_tensor.sum")) { kind = 'n'; dst = &l->tensor_inst; flag = &l->has_ti; }
-  else if (!strncmp(name, "sm__ops_path_tensor_", 20)) {
+  else if (RLI_STARTS(name, "sm__ops_path_tensor_")) {
     size_t ln = strlen(name);
     if (ln < 4 || strcmp(name + ln - 4, ".sum") != 0) return 0;
     kind = 'n';
     flag = &l->has_to;
   } else {
     const char *op = NULL;
-    if (!strncmp(name, "smsp__sass_thread_inst_executed_op_", 35)) op = name + 35;
-    else if (!strncmp(name, "sm__sass_thread_inst_executed_op_", 33)) op = name + 33;
+    if (RLI_STARTS(name, RLI_SASS_SMSP)) op = name + RLI_LEN(RLI_SASS_SMSP);
+    else if (RLI_STARTS(name, RLI_SASS_SM)) op = name + RLI_LEN(RLI_SASS_SM);
     if (!op) return 0;
     for (int i = 0; i < 9; i++)
       if (!strncmp(op, ctr_names[i], 4) && !strcmp(op + 4, "_pred_on.sum")) ci = i;
@@ -585,7 +585,7 @@ static rl_status read_raw(ncu *n, const cols *k) {
     if (r < 0) break;
     if (r == 0) break;
   raw_row:
-    if (!strncmp(fld(&n->c, 0), "==", 2) || (n->c.noff == 1 && !fld(&n->c, 0)[0])) continue;
+    if (RLI_STARTS(fld(&n->c, 0), "==") || (n->c.noff == 1 && !fld(&n->c, 0)[0])) continue;
     n->rows++;
     if ((int)n->c.noff < ncols) {
       st = rli_fail(err, RL_EPARSE, "%s: line %lld: %zu fields where the header has %d",
@@ -618,7 +618,7 @@ static rl_status read_details(ncu *n, const cols *k) {
     int r = record(&n->c, &st);
     if (r < 0) return st;
     if (r == 0) break;
-    if (!strncmp(fld(&n->c, 0), "==", 2) || (n->c.noff == 1 && !fld(&n->c, 0)[0])) continue;
+    if (RLI_STARTS(fld(&n->c, 0), "==") || (n->c.noff == 1 && !fld(&n->c, 0)[0])) continue;
     n->rows++;
     if ((int)n->c.noff <= k->val)
       return rli_fail(err, RL_EPARSE, "%s: line %lld: %zu fields, too few for a metric row of "

@@ -297,7 +297,7 @@ typedef struct reader {
 } reader;
 
 static int sniff_sqlite(const unsigned char *p, size_t n, int gz) {
-  return !gz && n >= 16 && memcmp(p, "SQLite format 3", 16) == 0;
+  return !gz && RLI_PREFIX(p, n, "SQLite format 3\0"); /* with its NUL */
 }
 
 /* '{' or '[' after an optional UTF-8 BOM and blanks; gzip is Kineto's */
