@@ -108,7 +108,50 @@ const char *cli_suggest(const char *word, const char *const *cands, int n) {
   return best && bd <= limit ? best : NULL;
 }
 
+/* Length of the valid UTF-8 sequence at p (2-4 bytes), or 0. */
+static size_t utf8_ok(const unsigned char *p) {
+  size_t n = (p[0] & 0xE0) == 0xC0 ? 2 : (p[0] & 0xF0) == 0xE0 ? 3 : (p[0] & 0xF8) == 0xF0 ? 4 : 0;
+  if (!n) return 0;
+  unsigned cp = p[0] & (n == 2 ? 0x1Fu : n == 3 ? 0x0Fu : 0x07u);
+  for (size_t i = 1; i < n; i++) {
+    if ((p[i] & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (p[i] & 0x3Fu);
+  }
+  unsigned min = n == 2 ? 0x80 : n == 3 ? 0x800 : 0x10000;
+  return cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0 : n;
+}
+
+size_t cli_clean(const char *s, char *out, size_t cap, int escape) {
+  size_t o = 0;
+  const unsigned char *p = (const unsigned char *)(s ? s : "");
+  if (!cap) return 0;
+  while (*p && o + 5 < cap) {
+    size_t n = *p < 0x80 ? 1 : utf8_ok(p);
+    if (*p == '\n' || *p == '\r' || *p == '\t') {
+      out[o++] = ' ';
+      p++;
+    } else if (n && *p >= 0x20 && *p != 0x7f) {
+      if (o + n + 1 > cap) break;
+      memcpy(out + o, p, n);
+      o += n;
+      p += n;
+    } else if (escape) { /* a control character or a byte that is no UTF-8 */
+      o += (size_t)snprintf(out + o, cap - o, "\\x%02x", *p);
+      p++;
+    } else {
+      memcpy(out + o, "\xEF\xBF\xBD", 3); /* U+FFFD */
+      o += 3;
+      p++;
+    }
+  }
+  out[o] = 0;
+  return o;
+}
+
 static int unknown_command(FILE *err, const char *name) {
+  char clean[512];
+  cli_clean(name, clean, sizeof clean, 1);
+  name = clean;
   const char *names[64];
   int n = 0;
   for (int i = 0; cli_commands[i] && n < 62; i++) names[n++] = cli_commands[i]->name;
@@ -125,7 +168,8 @@ static int unknown_command(FILE *err, const char *name) {
 static int dispatch(cli_ctx *ctx, int argc, char **argv) {
   FILE *out = ctx->out;
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-    print_overview(out);
+    /* no command at all: the usage is an error's text, on stderr */
+    print_overview(argc < 2 ? ctx->err : out);
     return argc < 2 ? CLI_USAGE : CLI_OK;
   }
   if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0 ||
@@ -191,17 +235,21 @@ int cli_error(cli_ctx *ctx, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  /* one line, whatever the arguments it echoes carry */
-  for (char *p = msg; *p; p++)
-    if (*p == '\n' || *p == '\r') *p = ' ';
-  fprintf(ctx->err, "roofline %s: %s\n", ctx->cmd, msg);
+  /* one line, whatever the arguments it echoes carry: line breaks as
+   * spaces, other control characters (ESC...) and bytes that are no UTF-8
+   * as \xNN, never raw to the terminal */
+  char clean[4 * sizeof msg + 8];
+  cli_clean(msg, clean, sizeof clean, 1);
+  fprintf(ctx->err, "roofline %s: %s\n", ctx->cmd, clean);
   return CLI_USAGE;
 }
 
 int cli_fail(cli_ctx *ctx, rl_status st, const rl_error *e) {
   char msg[2 * RL_ERROR_MSG_MAX];
   cli_spell(e && e->msg[0] ? e->msg : rl_strerror(st), msg, sizeof msg);
-  fprintf(ctx->err, "roofline %s: %s\n", ctx->cmd, msg);
+  char clean[4 * sizeof msg + 8];
+  cli_clean(msg, clean, sizeof clean, 1);
+  fprintf(ctx->err, "roofline %s: %s\n", ctx->cmd, clean);
   return st == RL_ENOMEM ? CLI_FAIL : CLI_USAGE;
 }
 
@@ -352,7 +400,7 @@ int cli_seen(const cli_opt *opts, const char *name) {
 /* ---- hardware ------------------------------------------------------------ */
 void cli_hw_flags_init(cli_hw_flags *f) {
   memset(f, 0, sizeof *f);
-  f->overhead = -1;
+  f->overhead = NAN; /* not given: no value a user can type means that */
 }
 
 int cli_resolve_hw(cli_ctx *ctx, const cli_hw_flags *f, int use_default, rl_hw *out) {
@@ -375,7 +423,7 @@ rl_roof_req cli_roof_req(const cli_hw_flags *f, int32_t dtype, int tensor) {
   r.tensor = tensor;
   r.peak = f->peak > 0 ? f->peak : 0;
   r.sparse = f->sparse;
-  r.overhead_given = f->overhead != -1;
+  r.overhead_given = !isnan(f->overhead);
   r.overhead_s = f->overhead;
   r.bw_given = f->bw > 0;
   return r;
@@ -433,10 +481,12 @@ void cli_table_row(cli_table *t, const char *const *cells) {
     t->caprows = nc;
   }
   for (int c = 0; c < t->ncols; c++) {
+    /* a name from a trace may carry ESC sequences or bytes that are no
+     * UTF-8: replaced (U+FFFD), never written raw to the terminal */
     const char *s = cells[c] ? cells[c] : "";
     size_t n = strlen(s);
-    char *d = malloc(n + 1);
-    if (d) memcpy(d, s, n + 1);
+    char *d = malloc(3 * n + 6);
+    if (d) cli_clean(s, d, 3 * n + 6, 0);
     t->cells[t->nrows * t->ncols + c] = d;
   }
   t->nrows++;

@@ -58,6 +58,11 @@ int cli_check_output(cli_ctx *ctx, int rc);
  * mean" in messages. */
 const char *cli_suggest(const char *word, const char *const *cands, int n);
 
+/* Copy s into out (cap bytes) fit for a terminal: line breaks and tabs as
+ * spaces; other control characters and bytes that are no UTF-8 escaped as
+ * \xNN (escape) or replaced by U+FFFD. Returns the length written. */
+size_t cli_clean(const char *s, char *out, size_t cap, int escape);
+
 /* Print "roofline CMD: message" on ctx->err and return CLI_USAGE. */
 int cli_error(cli_ctx *ctx, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -123,7 +128,7 @@ typedef struct cli_hw_flags {
   double bw;            /* --bw 2TB/s */
   double mem;           /* --mem 80GB */
   int sparse;           /* --sparse */
-  double overhead;      /* --overhead 4us; <0 = default */
+  double overhead;      /* --overhead 4us; NaN = not given (the default) */
 } cli_hw_flags;
 
 /* Entries for cli_hw_flags, to splice into an options table:

@@ -270,6 +270,20 @@ void rli_out_num(rli_out *o, double v) {
   rli_out_puts(o, b);
 }
 
+/* Length of the valid UTF-8 sequence (2-4 bytes) at p, or 0 (RFC 3629:
+ * no overlong forms, no surrogates, nothing past U+10FFFF). */
+static size_t utf8_seq(const unsigned char *p) {
+  size_t n = (p[0] & 0xE0) == 0xC0 ? 2 : (p[0] & 0xF0) == 0xE0 ? 3 : (p[0] & 0xF8) == 0xF0 ? 4 : 0;
+  if (!n) return 0;
+  unsigned cp = p[0] & (n == 2 ? 0x1Fu : n == 3 ? 0x0Fu : 0x07u);
+  for (size_t i = 1; i < n; i++) {
+    if ((p[i] & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (p[i] & 0x3Fu);
+  }
+  unsigned min = n == 2 ? 0x80 : n == 3 ? 0x800 : 0x10000;
+  return cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0 : n;
+}
+
 void rli_out_str(rli_out *o, const char *s) {
   rli_out_puts(o, "\"");
   for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -285,11 +299,22 @@ void rli_out_str(rli_out *o, const char *s) {
       rli_out_puts(o, esc);
       break;
     default:
-      if (*p < 0x20) {
+      if (*p < 0x20 || *p == 0x7f) {
         rli_snprintf(esc, sizeof esc, "\\u%04x", *p);
         rli_out_puts(o, esc);
-      } else {
+      } else if (*p < 0x80) {
         out_write(o, (const char *)p, 1);
+      } else {
+        /* JSON is UTF-8 (RFC 8259 section 8.1): a byte that starts no
+         * valid sequence (a name from a trace or the command line) is
+         * U+FFFD, the replacement character */
+        size_t n = utf8_seq(p);
+        if (n) {
+          out_write(o, (const char *)p, n);
+          p += n - 1;
+        } else {
+          rli_out_puts(o, "\\ufffd");
+        }
       }
     }
   }

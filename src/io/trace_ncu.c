@@ -108,6 +108,20 @@ static int record(csv *c, rl_status *st) {
   int64_t start = c->line;
   int fr = 0; /* fput's or fnew's failure */
   if ((fr = fnew(c))) goto nomem;
+  if (start == 1 && ch == 0xEF) {
+    /* a UTF-8 byte-order mark (a Windows export's first bytes) is no text */
+    int b1 = getc_(c), b2 = b1 == 0xBB ? getc_(c) : -3;
+    if (b1 == 0xBB && b2 == 0xBF) {
+      ch = getc_(c);
+      if (ch == -2) { *st = RL_EPARSE; return -1; }
+      if (ch == -1) return 0;
+    } else {
+      if ((fr = fput(c, (char)0xEF))) goto nomem;
+      if (b1 >= 0 && b2 != -3 && (fr = fput(c, (char)b1))) goto nomem;
+      ch = b2 == -3 ? b1 : b2;
+      if (ch == -2) { *st = RL_EPARSE; return -1; }
+    }
+  }
   int quoted = 0, inq = 0;
   for (;; ch = getc_(c)) {
     if (ch == -2) { *st = RL_EPARSE; return -1; }

@@ -245,13 +245,65 @@ def test_hangs(rl):
         check(rc == 2 and one_line(err) and "is a view, not a table" in err, f"nsys kernel view: {rc} {err!r}")
 
 
+def test_lies(rl):
+    """Output that lies or breaks its readers: names with control characters and
+    bytes that are no UTF-8 (escaped in JSON, replaced in tables, \\xNN in
+    messages); a value given is never "not given"; absurd points refused."""
+    name = b"k\xffx\x1b[2Jy\xc3\xa9".decode("utf-8", "surrogateescape")
+    p = subprocess.run([rl, "kernel", "--name", name.encode("utf-8", "surrogateescape"), "--flops", "1G",
+                        "--bytes", "1G", "--hw", "h100", "--json"], capture_output=True, cwd=ROOT)
+    try:
+        op = json.loads(p.stdout.decode("utf-8"))["op"]
+    except (ValueError, KeyError) as e:
+        op = repr(e)
+    check(p.returncode == 0 and op == "k\ufffdx\x1b[2Jy\u00e9", f"kernel --name with ESC and \\xff: valid JSON: {op!r}")
+    p = subprocess.run([rl, "kernel", "--name", name.encode("utf-8", "surrogateescape"), "--flops", "1G",
+                        "--bytes", "1G", "--hw", "h100"], capture_output=True, cwd=ROOT)
+    check(p.returncode == 0 and b"\x1b" not in p.stdout and b"\xff" not in p.stdout and
+          "k\ufffdx\ufffd[2Jy\u00e9" in p.stdout.decode("utf-8"), "kernel --name in a table: replaced (U+FFFD)")
+    p = subprocess.run([rl, "op", "add", "--n", b"1\x1b[2J", "--hw", "h100"], capture_output=True, cwd=ROOT)
+    check(p.returncode == 2 and b"\x1b" not in p.stderr and b"\\x1b[2J" in p.stderr and p.stderr.count(b"\n") == 1,
+          f"a message echoing ESC: escaped: {p.stderr!r}")
+    # --overhead -1 is a value (refused), not "not given"
+    for v in ("-1", "-2"):
+        rc, out, err, _ = run(rl, ["op", "add", "--n", "1M", "--hw", "h100", "--overhead", v])
+        check(rc == 2 and not out and one_line(err) and "--overhead" in err, f"--overhead {v}: refused: {rc} {err!r}")
+    # points: measured_s -1 or 0, and a point no chart can place, refused
+    for pt, want in (({"op": "a", "flops": 1e9, "bytes": 1e8, "measured_s": -1}, "measured_s"),
+                     ({"op": "a", "flops": 1e9, "bytes": 1e8, "measured_s": 0}, "measured_s"),
+                     ({"op": "a", "flops": 1e300, "bytes": 1e-300}, "at most"),
+                     ({"op": "a", "flops": 1e20, "bytes": 1e-5}, "intensity"),
+                     ({"op": "a", "flops": 1e9, "bytes": 1e8, "achieved": -5}, "achieved")):
+        rc, out, err, _ = run(rl, ["plot", "--points", "-", "--hw", "h100", "-o", "-"], stdin=json.dumps([pt]).encode())
+        check(rc == 2 and not out and one_line(err) and want in err, f"points {pt}: refused: {rc} {err!r}")
+
+
+def test_conventions(rl):
+    """Round trips and conventions: usage with no arguments is an error (stderr,
+    exit 2); a command name with a line break is one line; an ncu CSV with a
+    UTF-8 byte-order mark reads as without it."""
+    rc, out, err, _ = run(rl, [])
+    check(rc == 2 and not out and "usage:" in err, f"no arguments: usage on stderr, exit 2: {rc} {out[:40]!r}")
+    rc, out, err, _ = run(rl, ["tr\nace"])
+    check(rc == 2 and not out and err.count("\n") == 1, f"a command name with a line break: one line: {err!r}")
+    ncu = os.path.join(ROOT, "tests/fixtures/traces/ncu_details_sm80_bert_flashattn.csv")
+    with tempfile.TemporaryDirectory() as tmp:
+        bom = os.path.join(tmp, "bom.csv")
+        with open(ncu, "rb") as f, open(bom, "wb") as g:
+            g.write(b"\xef\xbb\xbf" + f.read())
+        a = run(rl, ["trace", ncu, "--hw", "nvidia-a100-sxm4-80gb", "--json"])
+        b = run(rl, ["trace", bom, "--hw", "nvidia-a100-sxm4-80gb", "--json"])
+        ok = a[0] == 0 and b[0] == 0 and json.loads(a[1])["kernels"] == json.loads(b[1])["kernels"]
+        check(ok, f"ncu CSV with a byte-order mark: the same kernels: {b[0]} {b[2]!r}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--roofline", default=os.path.join(ROOT, "build", "roofline"))
     ap.add_argument("only", nargs="*", help="test names to run (default: all)")
     a = ap.parse_args()
     rl = os.path.abspath(a.roofline)
-    tests = [test_user_files, test_hangs]
+    tests = [test_user_files, test_hangs, test_lies, test_conventions]
     for t in tests:
         if not a.only or t.__name__ in a.only:
             t(rl)
