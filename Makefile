@@ -106,11 +106,11 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(BUILD)/libroofline-cli.a
 tests-bin: $(TEST_BIN)
 
 # build/roofline-mpi: the command with `roofline trace DIR` spread over MPI
-# processes (src/mpi/roofline_mpi.c, Open MPI's mpicc). Not part of `all`:
+# processes (cli/mpi/roofline_mpi.c, Open MPI's mpicc). Not part of `all`:
 # the plain build needs no MPI.
 MPICC ?= mpicc
 mpi: $(BUILD)/roofline-mpi
-$(BUILD)/roofline-mpi: src/mpi/roofline_mpi.c $(BUILD)/libroofline-cli.a $(BUILD)/libroofline.a
+$(BUILD)/roofline-mpi: cli/mpi/roofline_mpi.c $(BUILD)/libroofline-cli.a $(BUILD)/libroofline.a
 	@echo "  MPICC   $@"
 	@OMPI_CC=$(CC) $(MPICC) $(ALLCFLAGS) -Icli -o $@ $< $(BUILD)/libroofline-cli.a $(BUILD)/libroofline.a $(LDFLAGS) $(LDLIBS)
 

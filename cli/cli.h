@@ -256,7 +256,7 @@ typedef struct cli_job_opts {
 } cli_job_opts;
 
 /* How the files are read: NULL (worker threads), or set by the MPI
- * driver (src/mpi/roofline_mpi.c) before cli_main: read fills every slot
+ * driver (cli/mpi/roofline_mpi.c) before cli_main: read fills every slot
  * on the process that prints and returns 1 there, 0 on the others. */
 typedef struct cli_job_runner {
   /* rl_job_find_files on the process that prints, its answer on all */

@@ -17,7 +17,9 @@
  * A file a process cannot read travels as its error and is reported by
  * rank 0. A process that dies ends the run: mpirun aborts the job
  * (Open MPI's default errors-are-fatal handler), it does not hang.
- * Not compiled by the plain build (src/mpi is not one of its folders).
+ * A program beside the command (cli/main.c), linked with the same CLI
+ * objects; not compiled by the plain build (the Makefile takes the .c
+ * files of cli/ itself, not of cli/mpi/).
  */
 #include "cli.h"
 

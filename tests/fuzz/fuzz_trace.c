@@ -1,6 +1,6 @@
 /*
  * fuzz_trace.c -- libFuzzer harness for the trace readers. Built three
- * times by bench/fuzz, with FUZZ_FORMAT = RL_TRACE_KINETO, RL_TRACE_NCU or
+ * times by bench/fuzz (its runner), with FUZZ_FORMAT = RL_TRACE_KINETO, RL_TRACE_NCU or
  * RL_TRACE_NSYS. Every input must end in RL_OK or an error whose one-line
  * message names the input; an accepted trace is analysed and printed as
  * JSON, which must hold no NaN or infinity. ASan and UBSan do the rest.
