@@ -130,6 +130,14 @@ rl_status rli_trace_add(rl_trace *t, const rli_kernel *k, rl_error *err);
 int rli_trace_kernel_get(rl_trace *t, size_t i, rli_kernel *k);
 rl_status rli_trace_kernel_set(rl_trace *t, size_t i, const rli_kernel *k, rl_error *err);
 size_t rli_trace_nkernels(const rl_trace *t);
+/* Kernels k0 .. k0 + n - 1 launched before the profiling window (linked
+ * as such: inst RLI_UNLINKED, reason RL_REASON_PRE_WINDOW) take the F and Q
+ * of the in-window kernels of their signature (sig[i]: an id below nsig,
+ * or RLI_NONE; trace_sig.c says when a signature lends nothing). Returns
+ * how many were costed so (the reader's unlinked count drops by as many);
+ * *oom set when memory ran out (the kernels not reached stay as they were). */
+int64_t rli_trace_infer_signature(rl_trace *t, size_t k0, size_t n, const uint32_t *sig,
+                                  uint32_t nsig, int *oom);
 
 void rli_trace_set_format(rl_trace *t, const char *format);
 void rli_trace_set_device(rl_trace *t, const char *name, double mem_bytes,

@@ -269,6 +269,13 @@ typedef struct kin {
   char *nmtext;      /* their raw text */
   size_t nmlen, nmtextcap;
   const rli_ksink *sink; /* the cross-rank analysis' observer, or NULL */
+  uint32_t *ksig;    /* per kernel of this file: its signature's id (name,
+                        grid and block; trace_sig.c), RLI_NONE none */
+  size_t capksig;
+  uint64_t *sigkey;  /* the distinct signatures */
+  size_t nsig, capsig;
+  uint32_t *sigmap;
+  size_t sigmapcap;
 } kin;
 
 static uint64_t mix(uint64_t x) {
@@ -674,6 +681,7 @@ typedef struct ev {
   double bytes;  /* gpu_memcpy / gpu_memset: args.bytes; -2 absent */
   int64_t seq;   /* cpu_op "Sequence number"; -1 absent */
   int64_t stream; /* args "stream"; -1 absent */
+  uint64_t geo;   /* kernels: a hash of args grid and block; 0 absent */
   rli_aten_args a;
   rli_kev *x;    /* with a sink: the fields only it needs, else NULL */
 } ev;
@@ -861,7 +869,7 @@ static const char *const ctr_names[9] = {"dadd", "dmul", "dfma", "fadd", "fmul",
 /* The keys of args the reader uses. A_CNUM's field: 0 In msg nelems, 1 Out
  * msg nelems, 2 Group size, 3 Sequence number. */
 enum arg_key { A_OTHER, A_CORR, A_DEVICE, A_DIMS, A_TYPES, A_CONCRETE, A_CTR, A_CNAME, A_CDTYPE,
-               A_CNUM, A_BYTES, A_STREAM, A_TEXT };
+               A_CNUM, A_BYTES, A_STREAM, A_TEXT, A_GEO };
 
 /* A SASS counter's index in ctr_names from its key (more than 40 bytes);
  * -1 for a counter the roofline does not weigh */
@@ -892,6 +900,8 @@ static inline enum arg_key arg_key(const ev *e, const char *ks, size_t kl, int *
   if (RLI_EQ(ks, kl, "Out msg nelems")) { *which = 1; return A_CNUM; }
   if (RLI_EQ(ks, kl, "Group size")) { *which = 2; return A_CNUM; }
   if (RLI_EQ(ks, kl, "stream")) return A_STREAM;
+  if (RLI_EQ(ks, kl, "grid")) { *which = 0; return A_GEO; }
+  if (RLI_EQ(ks, kl, "block")) { *which = 1; return A_GEO; }
   if (e->x && RLI_EQ(ks, kl, "Process Group Name")) return A_TEXT;
   if (RLI_EQ(ks, kl, "Sequence number")) { *which = 3; return A_CNUM; }
   if (kl > 40 && (RLI_PREFIX(ks, kl, RLI_SASS_SMSP) || RLI_PREFIX(ks, kl, RLI_SASS_SM))) {
@@ -965,6 +975,28 @@ static void arg_counter(rli_js *p, ev *e, int which) {
   }
 }
 
+/* A kernel's grid or block ([x, y, z]) into e->geo (the signature of a
+ * kernel launched before the window: trace_sig.c); anything else (a
+ * Triton launch op's "grid(100,)") is skipped. */
+static void arg_geo(rli_js *p, ev *e, int which) {
+  if (rli_js_ws(p) != '[') { rli_js_skip(p, 2); return; }
+  p->pos++;
+  uint64_t h = which ? 0x6a09e667f3bcc909ull : 0x9e3779b97f4a7c15ull;
+  int bad = 0;
+  for (int i = 0; rli_js_ws(p) != ']'; i++) {
+    if (i) rli_js_expect(p, ',', "',' or ']' in a grid or block");
+    int c = rli_js_ws(p);
+    double v = -1;
+    if (c == '-' || (c >= '0' && c <= '9')) v = rli_js_number(p, NULL);
+    else rli_js_skip(p, 2);
+    if (!(v >= 0 && v < 9e15)) bad = 1;
+    else h = mix(h ^ (uint64_t)v ^ ((uint64_t)i << 56));
+  }
+  p->pos++;
+  /* ~0: no usable signature (a size not a number) */
+  e->geo = bad || e->geo == ~0ull ? ~0ull : mix(e->geo ^ h) | 1;
+}
+
 static void parse_args(rli_js *p, ev *e) {
   rli_js_expect(p, '{', "an object (args)");
   if (rli_js_ws(p) == '}') { p->pos++; return; }
@@ -995,6 +1027,7 @@ static void parse_args(rli_js *p, ev *e) {
     case A_STREAM: arg_stream(p, e); break;
     case A_TEXT: fixed_string(p, e->x->pg, sizeof e->x->pg, 2); break;
     case A_CTR: arg_counter(p, e, which); break;
+    case A_GEO: arg_geo(p, e, which); break;
     case A_OTHER: rli_js_skip(p, 2); break;
     }
     int c = rli_js_ws(p);
@@ -1385,6 +1418,7 @@ static inline void ev_init(kin *k, ev *e, rli_kev *x, char *xcat) {
   e->bytes = -2;
   e->seq = -1;
   e->stream = -1;
+  e->geo = 0;
   e->x = NULL;
   if (k->sink) {
     memset(x, 0, sizeof *x);
@@ -1568,6 +1602,36 @@ static uint32_t range_cost(kin *k, const ev *e) {
 
 /* A kernel, range, memcpy or memset event: a kernel of the trace, its
  * correlation id kept until linking. */
+/* The id of a kernel's signature: its name id with its grid and block
+ * (their hash, 0 when not recorded: the name alone). */
+static uint32_t sig_id(kin *k, uint32_t name, uint64_t geo) {
+  uint64_t key = mix(((uint64_t)name << 32 | 0x5157u) ^ geo);
+  if ((k->nsig + 1) * 2 > k->sigmapcap) {
+    size_t nc = k->sigmapcap ? k->sigmapcap * 2 : 256;
+    uint32_t *m = malloc(sizeof *m * nc);
+    if (!m) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+    memset(m, 0xff, sizeof *m * nc);
+    for (size_t i = 0; i < k->nsig; i++) {
+      size_t h = (size_t)k->sigkey[i] & (nc - 1);
+      while (m[h] != RLI_NONE) h = (h + 1) & (nc - 1);
+      m[h] = (uint32_t)i;
+    }
+    free(k->sigmap);
+    k->sigmap = m;
+    k->sigmapcap = nc;
+  }
+  size_t h = (size_t)key & (k->sigmapcap - 1);
+  while (k->sigmap[h] != RLI_NONE) {
+    if (k->sigkey[k->sigmap[h]] == key) return k->sigmap[h];
+    h = (h + 1) & (k->sigmapcap - 1);
+  }
+  if (k->nsig >= RLI_NONE - 1) return RLI_NONE;
+  k->sigkey = xgrow(k, k->sigkey, sizeof *k->sigkey, k->nsig + 1, &k->capsig);
+  k->sigkey[k->nsig] = key;
+  k->sigmap[h] = (uint32_t)k->nsig;
+  return (uint32_t)k->nsig++;
+}
+
 static inline void gpu_event(kin *k, const ev *e) {
   rli_js *p = &k->p;
   rl_trace *t = k->t;
@@ -1613,6 +1677,8 @@ static inline void gpu_event(kin *k, const ev *e) {
     k->kbig = xgrow(k, k->kbig, sizeof *k->kbig, k->nkbig + 1, &k->capkbig);
     k->kbig[k->nkbig++] = corr;
   }
+  k->ksig = xgrow(k, k->ksig, sizeof *k->ksig, k->nkc + 1, &k->capksig);
+  k->ksig[k->nkc] = e->cat == C_KERNEL && e->geo != ~0ull ? sig_id(k, kr.name, e->geo) : RLI_NONE;
   rl_error e2;
   if (rli_trace_add(t, &kr, &e2) != RL_OK) rli_js_fail(p, RL_ENOMEM, 0, "");
   k->nkc++;
@@ -1968,6 +2034,10 @@ static void link_all(kin *k) {
     if (mod != RLI_NONE) rli_trace_inst_module(t, ol->inst, mod);
     if (rli_trace_kernel_set(t, k->k0 + i, kr, &e2) != RL_OK) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   }
+  /* kernels launched before the window, by their signature */
+  int oom = 0;
+  unlinked -= rli_trace_infer_signature(t, k->k0, k->nkc, k->ksig, (uint32_t)k->nsig, &oom);
+  if (oom) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   rli_trace_set_unlinked(t, unlinked);
 }
 
@@ -2018,6 +2088,9 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   free(k->la);
   free(k->lc);
   free(k->kbig);
+  free(k->ksig);
+  free(k->sigkey);
+  free(k->sigmap);
   free(k->noshape);
   free(k->kinds);
   free(k->kindmap);

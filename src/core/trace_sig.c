@@ -1,0 +1,141 @@
+/*
+ * trace_sig.c -- kernels launched before the profiling window, costed by
+ * their signature. A kernel whose launch call fell before the window (the
+ * profiler saw the kernel run, not the call) has no op; the same kernel
+ * launched inside the window, with the same launch geometry, does. A
+ * kernel's signature is its name with its grid and block (the name alone
+ * where the trace gives no geometry, as ROCm's); this file gives a
+ * pre-window kernel the F and Q of the in-window kernels of its signature:
+ * one op shape behind it, that shape's; several (GEMMs of different K can
+ * share a grid), the smallest F and the smallest Q among them, so the
+ * figure stays a lower bound for any of them.
+ *
+ * A signature lends nothing (its pre-window kernels stay uncovered) when
+ * any in-window kernel of it could bound less: one whose op has no F or Q
+ * (or counters, collectives, elements of unknown type), one inside no op,
+ * one of an op that launched several kernels (the op's F and Q belong to
+ * all of them together, not to one), or shapes of different formats.
+ */
+#include "core/trace_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct sig_acc {
+  double flops, bytes;    /* the smallest seen */
+  uint32_t cost;          /* the first cost; RLI_NONE none yet */
+  uint32_t op;            /* the op label when one; RLI_NONE */
+  int32_t dtype, tensor;
+  int64_t n;              /* in-window kernels */
+  uint8_t bad, several, ops; /* ops: 1 one label, 2 several */
+} sig_acc;
+
+static int usable(const rli_cost *c) {
+  return c->why == RLI_NONE && c->flops >= 0 && c->bytes >= 0 && c->roof == RLI_ROOF_CHIP &&
+         !c->measured && c->per_elem == RLI_ELEM_NONE && c->tensor_inst == 0;
+}
+
+int64_t rli_trace_infer_signature(rl_trace *t, size_t k0, size_t n, const uint32_t *sig,
+                                  uint32_t nsig, int *oom) {
+  *oom = 0;
+  if (!nsig || !n) return 0;
+  uint32_t i0 = RLI_NONE, i1 = 0; /* the op instances of these kernels */
+  int64_t pre = 0;
+  rli_kernel k;
+  for (size_t i = 0; i < n; i++) {
+    if (!rli_trace_kernel_get(t, k0 + i, &k)) continue;
+    if (k.inst == RLI_UNLINKED && sig[i] != RLI_NONE && k.cost != RLI_NONE &&
+        t->cost[k.cost].reason == RL_REASON_PRE_WINDOW)
+      pre++;
+    if (k.inst < t->ninst && k.cost == RLI_NONE) {
+      if (k.inst < i0) i0 = k.inst;
+      if (k.inst + 1 > i1) i1 = k.inst + 1;
+    }
+  }
+  if (!pre) return 0;
+  sig_acc *acc = calloc(nsig, sizeof *acc);
+  uint32_t *per = i0 < i1 ? calloc(i1 - i0, sizeof *per) : NULL;
+  if (!acc || (i0 < i1 && !per)) {
+    free(acc);
+    free(per);
+    *oom = 1;
+    return 0;
+  }
+  for (uint32_t s = 0; s < nsig; s++) acc[s].cost = acc[s].op = RLI_NONE;
+  /* kernels per op instance */
+  for (size_t i = 0; i < n; i++)
+    if (rli_trace_kernel_get(t, k0 + i, &k) && k.inst < t->ninst && k.cost == RLI_NONE)
+      per[k.inst - i0]++;
+  /* what each signature's in-window kernels say */
+  for (size_t i = 0; i < n; i++) {
+    if (sig[i] == RLI_NONE || sig[i] >= nsig || !rli_trace_kernel_get(t, k0 + i, &k)) continue;
+    if (k.inst == RLI_UNLINKED && k.cost != RLI_NONE &&
+        t->cost[k.cost].reason == RL_REASON_PRE_WINDOW)
+      continue;
+    sig_acc *a = &acc[sig[i]];
+    a->n++;
+    if (a->bad) continue;
+    int one = k.inst < t->ninst && k.cost == RLI_NONE && per[k.inst - i0] == 1;
+    const rli_cost *c = one && t->inst[k.inst].cost < t->ncost ? &t->cost[t->inst[k.inst].cost] : NULL;
+    if (!c || !usable(c)) { a->bad = 1; continue; }
+    if (a->cost == RLI_NONE) {
+      a->cost = t->inst[k.inst].cost;
+      a->flops = c->flops;
+      a->bytes = c->bytes;
+      a->dtype = c->dtype;
+      a->tensor = c->tensor;
+      a->op = k.op;
+      a->ops = 1;
+      continue;
+    }
+    if (c->dtype != a->dtype || c->tensor != a->tensor) { a->bad = 1; continue; }
+    if (t->inst[k.inst].cost != a->cost) a->several = 1;
+    if (c->flops < a->flops) a->flops = c->flops;
+    if (c->bytes < a->bytes) a->bytes = c->bytes;
+    if (k.op != a->op) a->ops = 2;
+  }
+  free(per);
+  /* the pre-window kernels take their signature's cost */
+  uint32_t *lent = malloc(sizeof *lent * nsig);
+  if (!lent) { free(acc); *oom = 1; return 0; }
+  memset(lent, 0xff, sizeof *lent * nsig);
+  int64_t done = 0;
+  rl_error e2;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t s = sig[i];
+    if (s == RLI_NONE || s >= nsig || acc[s].bad || acc[s].cost == RLI_NONE) continue;
+    if (!rli_trace_kernel_get(t, k0 + i, &k) || k.inst != RLI_UNLINKED || k.cost == RLI_NONE ||
+        t->cost[k.cost].reason != RL_REASON_PRE_WINDOW)
+      continue;
+    if (lent[s] == RLI_NONE) {
+      sig_acc *a = &acc[s];
+      const char *why = a->several ? "inferred: signature (its kernel name, grid and block ran "
+                                     "in the window under several op shapes: the smallest F "
+                                     "and the smallest Q of them)"
+                                   : "inferred: signature (its kernel name, grid and block ran "
+                                     "in the window under one op shape: its F and Q)";
+      uint32_t nid = why_text(t, why);
+      if (nid == RLI_NONE) { *oom = 1; break; }
+      rli_cost c;
+      memset(&c, 0, sizeof c);
+      c.flops = a->flops;
+      c.bytes = a->bytes;
+      c.dtype = a->dtype;
+      c.tensor = a->tensor;
+      c.why = RLI_NONE;
+      c.note = nid + 1;
+      c.coll = -1;
+      c.roof = RLI_ROOF_CHIP;
+      lent[s] = rli_trace_cost(t, &c);
+      if (lent[s] == RLI_NONE) { *oom = 1; break; }
+    }
+    k.cost = lent[s];
+    k.inst = RLI_NONE;
+    k.op = acc[s].ops == 1 ? acc[s].op : RLI_NONE;
+    if (rli_trace_kernel_set(t, k0 + i, &k, &e2) != RL_OK) { *oom = 1; break; }
+    done++;
+  }
+  free(lent);
+  free(acc);
+  return done;
+}
