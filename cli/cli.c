@@ -56,19 +56,136 @@ static const cli_command *find_command(const char *name) {
   return NULL;
 }
 
-/* A command's help; a line "@ops" stands for the op schema's kinds and
- * their shape flags (rl_op_help), so that the help cannot drift from it. */
-static void put_help(FILE *out, const char *help) {
-  const char *at = strstr(help, "@ops\n");
-  if (!at) { fputs(help, out); return; }
-  fwrite(help, 1, (size_t)(at - help), out);
-  char buf[4096];
-  size_t need = rl_op_help(buf, sizeof buf);
-  char *big = need < sizeof buf ? NULL : malloc(need + 1);
-  if (big) rl_op_help(big, need + 1);
-  fputs(big ? big : buf, out);
-  free(big);
-  fputs(at + 5, out);
+/* A growing text (help rendering). */
+typedef struct hbuf {
+  char *p;
+  size_t n, cap;
+  int oom;
+} hbuf;
+
+static void hb_put(hbuf *b, const char *s, size_t n) {
+  if (b->oom) return;
+  if (b->n + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap * 2 : 4096;
+    while (cap < b->n + n + 1) cap *= 2;
+    char *q = realloc(b->p, cap);
+    if (!q) { b->oom = 1; return; }
+    b->p = q;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->n, s, n);
+  b->n += n;
+  b->p[b->n] = 0;
+}
+static void hb_str(hbuf *b, const char *s) { hb_put(b, s, strlen(s)); }
+
+/* "--name ARG" (with the short form, "-j, --jobs N", for an entry) */
+static void opt_head(hbuf *b, const cli_optdef *d, int entry) {
+  if (entry && d->letter) {
+    const char s[] = {'-', d->letter, ',', ' ', 0};
+    hb_str(b, s);
+  }
+  hb_str(b, "--");
+  hb_str(b, d->name);
+  if (d->arg) {
+    hb_str(b, " ");
+    hb_str(b, d->arg);
+  }
+}
+
+static void mark(const cli_optdef *d, unsigned char *used) {
+  if (used && d) used[d - cli_optdefs] = 1;
+}
+
+/* NAME's entry: "  --NAME ARG", to the column (two spaces when past it),
+ * its help, each further line of it at the column. */
+static void opt_entry(hbuf *b, const cli_optdef *d, int col) {
+  size_t start = b->n;
+  hb_str(b, "  ");
+  opt_head(b, d, 1);
+  int w = (int)(b->n - start);
+  for (int i = w; i < (w < col ? col : w + 2); i++) hb_put(b, " ", 1);
+  for (const char *h = d->help;;) {
+    const char *nl = strchr(h, '\n');
+    hb_put(b, h, nl ? (size_t)(nl - h) : strlen(h));
+    hb_put(b, "\n", 1);
+    if (!nl) break;
+    h = nl + 1;
+    for (int i = 0; i < col; i++) hb_put(b, " ", 1);
+  }
+}
+
+/* text with each "{--NAME}" as "--NAME ARG" ("{--NAME!}": "--NAME"), as
+ * declared for command cmd; returns the references without a declaration */
+static int put_refs(hbuf *r, const char *text, const char *cmd, unsigned char *used) {
+  int missing = 0;
+  for (const char *p = text;;) {
+    const char *o = strstr(p, "{--");
+    const char *e = o ? strchr(o, '}') : NULL;
+    if (!o || !e) { hb_str(r, p); break; }
+    hb_put(r, p, (size_t)(o - p));
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(e - o - 3), o + 3);
+    size_t nl = strlen(name);
+    int bare = nl > 0 && name[nl - 1] == '!';
+    if (bare) name[nl - 1] = 0;
+    const cli_optdef *d = e - o - 3 < 60 ? cli_optdef_find(cmd, name) : NULL;
+    if (d && bare) hb_str(r, "--"), hb_str(r, d->name), mark(d, used);
+    else if (d) opt_head(r, d, 0), mark(d, used);
+    else missing++, hb_put(r, o, (size_t)(e - o + 1));
+    p = e + 1;
+  }
+  return missing;
+}
+
+int cli_put_help(FILE *out, const cli_command *c, unsigned char *used) {
+  const int col = c->help_col > 0 ? c->help_col : 19;
+  int missing = 0;
+  hbuf b = {0}, r = {0};
+  /* the lines: "@--NAME" entries and "@ops" */
+  for (const char *line = c->help; *line;) {
+    const char *nl = strchr(line, '\n');
+    size_t len = nl ? (size_t)(nl - line + 1) : strlen(line);
+    if (len > 3 && strncmp(line, "@--", 3) == 0) {
+      char name[64];
+      snprintf(name, sizeof name, "%.*s", (int)(len - 3 - (nl != NULL)), line + 3);
+      const cli_optdef *d = cli_optdef_find(c->name, name);
+      if (d) opt_entry(&b, d, col), mark(d, used);
+      else missing++, hb_put(&b, line, len);
+    } else if (strncmp(line, "@ops\n", 5) == 0) {
+      /* the op schema's kinds and their shape flags (rl_op_help) */
+      size_t need = rl_op_help(NULL, 0);
+      char *t = malloc(need + 1);
+      if (t) rl_op_help(t, need + 1), hb_str(&b, t);
+      free(t);
+    } else {
+      hb_put(&b, line, len);
+    }
+    line += len;
+  }
+  /* "{--NAME}" in the text and in the entries' help */
+  missing += put_refs(&r, b.p ? b.p : "", c->name, used);
+  if (b.oom || r.oom) fputs(c->help, out);
+  else fputs(r.p ? r.p : "", out);
+  free(b.p);
+  free(r.p);
+  return missing;
+}
+
+void cli_print_options(FILE *out) {
+  for (int i = 0; cli_commands[i]; i++)
+    for (const cli_optdef *d = cli_optdefs; d->name; d++) {
+      const char *cmd = cli_commands[i]->name;
+      if (cli_optdef_find(cmd, d->name) != d) continue; /* not its, or another of the name first */
+      hbuf h = {0};
+      put_refs(&h, d->help, cmd, NULL);
+      fprintf(out, "%s\t%s\t", cmd, d->name);
+      if (d->letter) fprintf(out, "-%c\t", d->letter); else fputs("-\t", out);
+      fprintf(out, "%s\t", d->arg ? d->arg : "-");
+      for (const char *t = h.p ? h.p : ""; *t; t++) fputc(*t == '\n' ? ' ' : *t, out);
+      fputc('\n', out);
+      free(h.p);
+    }
 }
 
 /* Optimal-string-alignment distance (a swap of two neighbours counts one),
@@ -183,16 +300,17 @@ static int dispatch(cli_ctx *ctx, int argc, char **argv) {
   }
   if (strcmp(argv[1], "help") == 0) {
     if (argc < 3) { print_overview(out); return CLI_OK; }
+    if (strcmp(argv[2], "--options") == 0 && argc == 3) { cli_print_options(out); return CLI_OK; }
     const cli_command *c = find_command(argv[2]);
     if (!c) return unknown_command(ctx->err, argv[2]);
-    put_help(out, c->help);
+    cli_put_help(out, c, NULL);
     return CLI_OK;
   }
   const cli_command *c = find_command(argv[1]);
   if (!c) return unknown_command(ctx->err, argv[1]);
   for (int i = 2; i < argc; i++)
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      put_help(out, c->help);
+      cli_put_help(out, c, NULL);
       return CLI_OK;
     }
   ctx->cmd = c->name;
@@ -325,6 +443,10 @@ static int set_opt(cli_ctx *ctx, cli_opt *o, const char *val) {
 
 int cli_parse(cli_ctx *ctx, int argc, char **argv, cli_opt *opts,
               const char **pos, int max_pos, int *npos) {
+  if (ctx->probe) { /* tests: which options does this command take? */
+    for (cli_opt *p = opts; p && p->name; p++) fprintf(ctx->probe, "%s\n", p->name);
+    return CLI_PROBE;
+  }
   int np = 0;
   const char *hw_file = NULL;
   for (int i = 1; i < argc; i++) {

@@ -18,7 +18,7 @@
 
 #include <stdio.h>
 
-enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_PROBE = 3 };
 
 /* The version of the --json contract (docs/schema/, README "Scripting"):
  * raised when a key is renamed or removed or changes meaning. */
@@ -26,6 +26,8 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
 typedef struct cli_ctx {
   FILE *out;         /* stdout (or a memory stream in tests) */
+  FILE *probe;       /* tests: cli_parse lists the options it takes here,
+                        one name a line, and returns CLI_PROBE */
   FILE *err;         /* stderr */
   const char *cmd;   /* "op", "hw list", ... for messages */
   int json, csv;     /* output format flags */
@@ -42,8 +44,37 @@ typedef struct cli_command {
   const char *name;
   int (*run)(cli_ctx *ctx, int argc, char **argv); /* argv[0] = name */
   const char *summary; /* one line for `roofline --help` */
-  const char *help;    /* the full text for `roofline help NAME` and --help */
+  const char *help;    /* the full text for `roofline help NAME` and --help:
+                          "@--NAME" lines and "{--NAME}" from the option
+                          declarations (cli_put_help), "@ops" the op kinds */
+  int help_col;        /* the column of its options' help (0: 19) */
 } cli_command;
+
+/* ---- the options' declarations (options.c) ------------------------------ */
+typedef struct cli_optdef {
+  const char *name;   /* without the leading "--" */
+  char letter;        /* its short form (-j), or 0 */
+  const char *arg;    /* its argument's placeholder ("ID"), NULL for a flag */
+  const char *cmds;   /* the commands that take it, space-separated; "*": all */
+  const char *help;   /* its help: one entry, its lines joined by '\n' */
+} cli_optdef;
+/* Every option, ending with {NULL}. */
+extern const cli_optdef cli_optdefs[];
+/* Does the declaration apply to command cmd? */
+int cli_optdef_takes(const cli_optdef *d, const char *cmd);
+/* The declaration of --name for command cmd, or NULL. */
+const cli_optdef *cli_optdef_find(const char *cmd, const char *name);
+/* Write a command's help: its text with "@--NAME" lines as NAME's entry,
+ * "{--NAME}" as "--NAME ARG" ("{--NAME!}": "--NAME") and "@ops" as the op
+ * kinds. used (may be
+ * NULL): set to 1 at the index of each declaration the text names.
+ * Returns the number of references with no declaration for the command
+ * (0 in a correct build). */
+int cli_put_help(FILE *out, const cli_command *c, unsigned char *used);
+/* `roofline help --options`: every (command, option) as a tab-separated
+ * line: command, name, letter ("-" none), placeholder ("-" none), help
+ * (its lines joined by a space). For tools/gen_docs.py. */
+void cli_print_options(FILE *out);
 
 /* Run the tool: what main() does, with the streams given. */
 int cli_main(int argc, char **argv, FILE *out, FILE *err);

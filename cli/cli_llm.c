@@ -334,9 +334,10 @@ int cli_llm_parse(cli_ctx *ctx, int argc, char **argv, cli_llm_opts *o, const cl
   const cli_opt shared[] = {CLI_MODEL_OPTS(o->mf), CLI_INFER_OPTS(o->inf), CLI_HW_OPTS(o->hwf)};
   const size_t cap = sizeof o->opts / sizeof o->opts[0];
   size_t n = 0;
-  /* the shared flags the command does not replace or leave out, then its own */
+  /* the shared flags the command does not replace or leave out, then its
+   * own; no --overhead: an inference step's bound has no launch overhead */
   for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++)
-    if (!own_entry(own, shared[i].name)) o->opts[n++] = shared[i];
+    if (!own_entry(own, shared[i].name) && strcmp(shared[i].name, "overhead") != 0) o->opts[n++] = shared[i];
   for (; own->name; own++) {
     if (!own->dst) continue;
     if (n + 1 >= cap) return cli_error(ctx, "too many flags");

@@ -36,15 +36,13 @@ typedef struct cli_model_flags {
 /* The help lines for those flags. */
 #define CLI_MODEL_HELP                                                                   \
   "model (one of):\n"                                                                    \
-  "  --model ID|PATH  a built-in model (roofline model list) or one of its Hugging\n"     \
-  "                   Face ids (meta-llama/Llama-3.1-8B), a config.json, or a folder\n"  \
-  "                   that holds one\n"                                                    \
-  "  --layers L --heads H [--kv-heads K] [--head-dim D] [--d-model D]\n"                  \
-  "    and --params N (the count as given, e.g. 7e9), or --d-ff F --vocab V to\n"          \
-  "    derive it; [--experts E --experts-active K]; --mlp gated|plain (default\n"           \
-  "    gated: 3 d d_ff; plain: 2 d d_ff), --norm rms|layer, --tied (the output\n"           \
-  "    layer reuses the embedding), --bias (linear layers have biases),\n"                 \
-  "    --learned-pos N (N learned position embeddings). GPT-2 small:\n"                    \
+  "@--model\n"                                                    \
+  "  {--layers} {--heads} [{--kv-heads}] [{--head-dim}] [{--d-model}]\n"                  \
+  "    and {--params} (the count as given, e.g. 7e9), or {--d-ff} {--vocab} to\n"          \
+  "    derive it; [{--experts} {--experts-active}]; {--mlp} (default\n"                    \
+  "    gated: 3 d d_ff; plain: 2 d d_ff), {--norm}, {--tied} (the output\n"                \
+  "    layer reuses the embedding), {--bias} (linear layers have biases),\n"               \
+  "    {--learned-pos} (N learned position embeddings). GPT-2 small:\n"                    \
   "    --layers 12 --heads 12 --d-model 768 --d-ff 3072 --vocab 50257 --mlp plain\n"       \
   "    --norm layer --tied --bias --learned-pos 1024  (124,439,808 parameters)\n"
 
@@ -90,51 +88,29 @@ void cli_infer_flags_init(cli_infer_flags *f);
       {"bw-eff", OPT_STR, &(f).bw_eff, 0}
 
 /* The --hw line every inference command's help gives (decode, prefill, plan). */
-#define CLI_LLM_HW_HELP "  --hw ID          default nvidia-h100-sxm5; or --peak P --bw B [--mem M]\n"
+#define CLI_LLM_HW_HELP "@--hw\n"
 
 #define CLI_INFER_HELP                                                                   \
   "device:\n"                                                                            \
   CLI_LLM_HW_HELP                                                                        \
-  "  --mem M          capacity per device (default: the database's; 80GiB ...)\n"         \
-  "  --sparse         divide by the 2:4 sparse peak (labelled)\n"                         \
-  "  --compute-eff F  assume this fraction of the peak is reached (0.7 or 70%;\n"         \
-  "                   default 1: the pure bound); --bw-eff F the same for bandwidth\n"    \
+  "@--mem\n"         \
+  "@--sparse\n"                         \
+  "@--compute-eff\n"    \
   "formats:\n"                                                                           \
-  "  --weight-dtype DT  weights (e.g. fp8, int8, int4; default: the model's format).\n"   \
-  "                   Narrower than the model's: weight-only quantization, with the\n"    \
-  "                   embedding, output layer, norms and routers kept in the model's\n"   \
-  "                   format, as AWQ, GPTQ, bitsandbytes and FP8 checkpoints do\n"        \
-  "  --group-size G   weights per scale: N, channel or none (default 128 for\n"           \
-  "                   int4/fp4: a 16-bit scale + 4-bit zero point per group; per\n"      \
-  "                   output channel for int8/fp8: a 16-bit scale)\n"                     \
-  "  --quantize-all   quantize the embedding and output layer too (with\n"               \
-  "                   --group-size none: the peers' all-weights convention)\n"           \
-  "  --kv-dtype DT    KV cache (e.g. fp8; default: --dtype)\n"                            \
-  "  --dtype DT       activations and compute; picks the tensor peak (default:\n"         \
-  "                   the model's format; fp16 and bf16 stand in for each other\n"       \
-  "                   when the device gives only one, and the output says so)\n"         \
+  "@--weight-dtype\n"        \
+  "@--group-size\n"                     \
+  "@--quantize-all\n"           \
+  "@--kv-dtype\n"                            \
+  "@--dtype\n"         \
   "parallelism:\n"                                                                       \
-  "  --tp N           split weights and KV heads over N devices, 2 all-reduces a\n"       \
-  "                   layer (ring, 2(n-1)/n of B d activations each)\n"                   \
-  "  --pp N           pipeline: the layers split over N stages (L/N each, the\n"          \
-  "                   remainder one more each on the stages before the last, as\n"       \
-  "                   vLLM splits them; embedding on the first, output layer on the\n"    \
-  "                   last); B x d activations sent between stages. Per device: the\n"   \
-  "                   largest stage's weights + its layers' KV caches\n"                   \
-  "  --microbatches M with --pp: the batch in M micro-batches (default min(N, B), one\n"   \
-  "                   per stage as vLLM keeps in flight; at most B). Prefill: GPipe's\n"  \
-  "                   schedule, bubble (N-1)/(M+N-1); decode: a token's time is the\n"    \
-  "                   larger of one micro-batch's path and the busiest stage's round\n"   \
-  "  --ep N           mixture of experts: the experts over N devices (a multiple of\n"    \
-  "                   --tp, dividing the experts): attention tp-way in N/tp replicas,\n"  \
-  "                   an all-to-all of the routed tokens to the experts and back per\n"  \
-  "                   MoE layer (DeepSpeed-MoE, vLLM's expert parallelism)\n"            \
-  "  --link-bw B      their bus bandwidth (default: half the device's NVLink\n"           \
-  "                   figure, one direction); --comm-latency T per all-reduce\n"          \
+  "@--tp\n"                   \
+  "@--pp\n"                   \
+  "@--microbatches\n"   \
+  "@--ep\n"            \
+  "@--link-bw\n"          \
   "convention:\n"                                                                        \
-  "  --embedding gathered|full  read only the B embedding rows looked up (default)\n"     \
-  "                   or the whole table with 2 FLOPs per parameter (hand calculations)\n"       \
-  "  --require-fit    exit 1 when the model does not fit in the devices' memory\n"
+  "@--embedding\n"       \
+  "@--require-fit\n"
 
 /* Resolve the device (cli_resolve_hw), its roof and the inference
  * configuration (rl_infer_setup: the tensor peak of the compute format,

@@ -21,21 +21,16 @@ static const char help[] =
     "on your machines; a datasheet's link figure is only a ceiling.\n"
     "\n"
     "flags:\n"
-    "  --bytes S        the buffer (all-reduce), the gathered output (all-gather) or\n"
-    "                   the input (reduce-scatter); or --params N [--dtype DT] for a\n"
-    "                   model's gradients (default bf16)\n"
-    "  --ranks N        ranks, >= 2\n"
-    "  --busbw B        bus bandwidth as nccl-tests reports it (e.g. 360GB/s)\n"
-    "  --link-bw B      the slowest link's one-way bandwidth (a ring's busbw ceiling)\n"
-    "  --hw ID          take half the device's NVLink figure (one direction) as busbw\n"
-    "  --latency T      alpha per ring step (2(n-1) steps for an all-reduce)\n"
-    "  --ranks-per-node G --inter-busbw B   two-level all-reduce: reduce-scatter in\n"
+    "@--bytes\n"
+    "@--ranks\n"
+    "@--busbw\n"
+    "@--link-bw\n"
+    "@--hw\n"
+    "@--latency\n"
+    "  {--ranks-per-node} {--inter-busbw}   two-level all-reduce: reduce-scatter in\n"
     "                   the node (busbw), all-reduce of S/G across nodes per rank\n"
     "                   (inter-busbw), all-gather in the node\n"
-    "  --step-time T    a training step: the share the collective takes with no\n"
-    "                   overlap; DDP's bucketed overlap with the backward pass\n"
-    "                   (--backward-time, default 2/3 of the step; --bucket, default\n"
-    "                   25MiB); FSDP / ZeRO-3 at 1.5 x DDP's traffic\n"
+    "@--step-time\n"
     "  --json, --csv    machine-readable output (CSV: one row, base units)\n"
     "\n"
     "examples:\n"
@@ -221,4 +216,4 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   return CLI_OK;
 }
 
-const cli_command cmd_comm = {"comm", run, "time of an all-reduce / all-gather / reduce-scatter; share of a step", help};
+const cli_command cmd_comm = {"comm", run, "time of an all-reduce / all-gather / reduce-scatter; share of a step", help, 0};

@@ -27,14 +27,9 @@ static const char help[] =
     "\n"
     CLI_MODEL_HELP
     "workload:\n"
-    "  --batch LIST     batch sizes: 1,8,64,256 or a doubling range 1..1024\n"
-    "                   (default 1..1024)\n"
-    "  --context T      tokens in each sequence's KV cache (default 0: weights only)\n"
-    "  --ops            also table one step op by op (one batch size, default 1):\n"
-    "                   embedding, projections, attention over the KV cache, MLP and\n"
-    "                   its activation, norms, adds, output layer, all-reduces (--tp),\n"
-    "                   each bounded on its own as `roofline prefill` tables a prompt;\n"
-    "                   their sum is >= the step's bound, which overlaps them all\n"
+    "@--batch\n"
+    "@--context\n"
+    "@--ops\n"
     CLI_INFER_HELP
     "  --json, --csv    machine-readable output\n"
     "\n"
@@ -438,4 +433,4 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   return rc;
 }
 
-const cli_command cmd_decode = {"decode", run, "LLM decode: step time, tokens/s, KV cache and memory vs batch", help};
+const cli_command cmd_decode = {"decode", run, "LLM decode: step time, tokens/s, KV cache and memory vs batch", help, 0};

@@ -223,4 +223,4 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   return cli_error(ctx, "unknown hw action '%s' (list, show)", pos[0]);
 }
 
-const cli_command cmd_hw = {"hw", run, "the hardware database: list, show ID", help};
+const cli_command cmd_hw = {"hw", run, "the hardware database: list, show ID", help, 0};

@@ -14,16 +14,14 @@ static const char help[] =
     "achieved FLOP/s and the fraction of its roof.\n"
     "\n"
     "flags:\n"
-    "  --flops F        FLOPs (1e9, 17.2GFLOP, 0 for a pure copy)\n"
-    "  --bytes Q        bytes read plus written (100MB, 64KiB)\n"
-    "  --hw ID          device; or --peak P --bw B for your own\n"
-    "  --dtype DT       format of the arithmetic (default bf16)\n"
-    "  --vector         use the vector (non-tensor) peak instead of the tensor one\n"
-    "  --time T         measured time (22us); a time below the roof's bound is\n"
-    "                   flagged above roof (JSON above_roof), which the model\n"
-    "                   rules out\n"
-    "  --name NAME      label for the output\n"
-    "  --peak P, --bw B, --mem M, --sparse, --overhead T, --hw-file PATH,\n"
+    "@--flops\n"
+    "@--bytes\n"
+    "@--hw\n"
+    "@--dtype\n"
+    "@--vector\n"
+    "@--time\n"
+    "@--name\n"
+    "  {--peak}, {--bw}, {--mem}, {--sparse}, {--overhead}, {--hw-file},\n"
     "  --json, --csv    as for `roofline op`\n"
     "\n"
     "example:\n"
@@ -112,4 +110,4 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   return CLI_OK;
 }
 
-const cli_command cmd_kernel = {"kernel", run, "roofline of any kernel from its FLOPs and bytes", help};
+const cli_command cmd_kernel = {"kernel", run, "roofline of any kernel from its FLOPs and bytes", help, 0};

@@ -18,14 +18,15 @@ static const char help[] =
     "(scores written to memory) and fused (FlashAttention-style).\n"
     "\n"
     "flags:\n"
-    "  --hw ID          device (default nvidia-h100-sxm5); or --peak P --bw B\n"
-    "  --dtype DT       default bf16\n"
-    "  --rows R         activation rows (default 4096)\n"
-    "  --d D            model width (default 4096)\n"
-    "  --batches A,B,C  linear-layer token batches (default 1,128,512)\n"
-    "  --seq T          attention sequence length (default 4096)\n"
-    "  --head-dim D     attention head width (default 128)\n"
-    "  --sparse, --overhead T, --hw-file PATH, --json, --csv  as for `roofline op`\n";
+    "@--hw\n"
+    "@--dtype\n"
+    "@--rows\n"
+    "@--d\n"
+    "@--batches\n"
+    "@--seq\n"
+    "@--head-dim\n"
+    "  {--sparse}, {--overhead}, {--mem}, {--hw-file}, --json, --csv  as for\n"
+    "                   `roofline op`\n";
 
 typedef struct layer_json {
   int32_t n;
@@ -160,4 +161,4 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   return rc;
 }
 
-const cli_command cmd_layer = {"layer", run, "the roofline view of one Transformer layer (add, softmax, LayerNorm, linear, attention)", help};
+const cli_command cmd_layer = {"layer", run, "the roofline view of one Transformer layer (add, softmax, LayerNorm, linear, attention)", help, 0};

@@ -25,19 +25,20 @@ static const char help[] =
     "\n"
     CLI_MODEL_HELP
     "run:\n"
-    "  --seq T          tokens per sequence (context length)\n"
-    "  --tokens-per-s R measured over whole steps, whole run; or\n"
-    "  --tokens-per-step K --step-time S  (e.g. 262144 tokens in 3.64s)\n"
-    "  --gpus N         devices\n"
-    "  --padding F      fraction of the tokens that is padding (0.05 or 5%)\n"
+    "@--seq\n"
+    "@--tokens-per-s\n"
+    "  {--tokens-per-step} {--step-time}  (e.g. 262144 tokens in 3.64s)\n"
+    "@--gpus\n"
+    "@--padding\n"
     "conventions:\n"
-    "  --attention full|causal|none   default full (PaLM, Chowdhery et al. 2022)\n"
-    "  --recompute none|selective|full   for the HFU (default none)\n"
-    "  --sparse-peak    divide by the 2:4 sparse peak (labelled; halves MFU)\n"
-    "  --exclude-embedding   N without the embedding table (nanoGPT-style)\n"
+    "  {--attention}   default full (PaLM, Chowdhery et al. 2022)\n"
+    "  {--recompute}   for the HFU (default none)\n"
+    "@--sparse-peak\n"
+    "@--sparse\n"
+    "  {--exclude-embedding}   N without the embedding table (nanoGPT-style)\n"
     "peak:\n"
-    "  --hw ID --dtype DT   the dense tensor peak of DT (default h100, bf16)\n"
-    "  --peak P         your own figure per device (dense)\n"
+    "  {--hw} {--dtype}   the dense tensor peak of DT (default h100, bf16)\n"
+    "@--peak\n"
     "  --json, --csv    machine-readable output (CSV: the conventions table)\n"
     "\n"
     "examples:\n"
@@ -82,8 +83,11 @@ static int parse(cli_ctx *ctx, int argc, char **argv, mfu_opts *o) {
   *cfg = rl_mfu_cfg_init();
   double seq = 0, tps = 0, tpstep = 0, step = 0, gpus = 0;
   const char *attention = NULL, *recompute = NULL, *padding = NULL;
+  /* the device flags that apply: --hw, --peak and --sparse (= --sparse-peak) */
   const cli_opt table[] = {CLI_MODEL_OPTS(o->mf),
-                           CLI_HW_OPTS(o->hwf),
+                           {"hw", OPT_STR, &o->hwf.hw, 0},
+                           {"peak", OPT_FLOP_S_POS, &o->hwf.peak, 0},
+                           {"sparse", OPT_FLAG, &o->hwf.sparse, 0},
                            {"seq", OPT_COUNT, &seq, 0},
                            {"tokens-per-s", OPT_COUNT, &tps, 0},
                            {"tokens-per-step", OPT_COUNT, &tpstep, 0},
@@ -124,8 +128,6 @@ static int parse(cli_ctx *ctx, int argc, char **argv, mfu_opts *o) {
   if (recompute && rl_recompute_parse(recompute, &cfg->recompute, &e))
     return cli_error(ctx, "--recompute: %s", e.msg);
   if (padding && (rc = parse_padding(ctx, padding, &cfg->padding))) return rc;
-  if (o->hwf.bw > 0 || o->hwf.mem > 0 || cli_seen(opts, "overhead"))
-    return cli_error(ctx, "--bw, --mem and --overhead do not apply to mfu");
   if (o->hwf.sparse) o->sparse_peak = 1;
   cfg->seq = seq;
   cfg->tokens_per_s = tps;
@@ -291,4 +293,4 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   return CLI_OK;
 }
 
-const cli_command cmd_mfu = {"mfu", run, "MFU and HFU of a training run, under every convention", help};
+const cli_command cmd_mfu = {"mfu", run, "MFU and HFU of a training run, under every convention", help, 0};

@@ -20,7 +20,7 @@ static const char help[] =
     "\n"
     CLI_MODEL_HELP
     "\n"
-    "flags: --kv-dtype DT (default: the model's format) for the KV cache per token,\n"
+    "flags: {--kv-dtype} (default: the model's format) for the KV cache per token,\n"
     "       --json, --csv\n"
     "\n"
     "examples:\n"
@@ -258,4 +258,4 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   return show(ctx, &m, kv_dtype);
 }
 
-const cli_command cmd_model = {"model", run, "built-in Transformer configurations and their parameter counts", help};
+const cli_command cmd_model = {"model", run, "built-in Transformer configurations and their parameter counts", help, 0};

@@ -20,16 +20,15 @@ static const char help[] =
     "@ops\n"
     "\n"
     "flags:\n"
-    "  --hw ID          device (roofline hw list); or --peak and --bw for your own\n"
-    "  --dtype DT       fp64 fp32 tf32 bf16 fp16 fp8 int8 fp4 (default bf16)\n"
-    "  --weight-dtype DT  matmul B / linear and conv weights, e.g. int4 or fp8\n"
-    "                   weights with bf16 activations (copy: the source format)\n"
-    "  --time T         measured time (25us): achieved FLOP/s, fraction of roof\n"
-    "  --peak P         override the peak (989.4T); --bw B the bandwidth (3.35TB/s)\n"
-    "  --mem M          override the capacity\n"
-    "  --sparse         use the 2:4 sparse tensor peak (labelled as such)\n"
-    "  --overhead T     launch overhead below which an op is overhead-bound (4us)\n"
-    "  --hw-file PATH   add devices from a CSV in data/hardware.csv's format\n"
+    "@--hw\n"
+    "@--dtype\n"
+    "@--weight-dtype\n"
+    "@--time\n"
+    "@--peak\n"
+    "@--mem\n"
+    "@--sparse\n"
+    "@--overhead\n"
+    "@--hw-file\n"
     "  --json, --csv    machine-readable output\n"
     "\n"
     "examples:\n"
@@ -183,4 +182,4 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   return CLI_OK;
 }
 
-const cli_command cmd_op = {"op", run, "FLOPs, bytes and roofline bound of one operation", help};
+const cli_command cmd_op = {"op", run, "FLOPs, bytes and roofline bound of one operation", help, 0};

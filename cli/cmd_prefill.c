@@ -22,14 +22,12 @@ static const char help[] =
     "\n"
     CLI_MODEL_HELP
     "workload:\n"
-    "  --prompt P       prompt tokens (required)\n"
-    "  --batch B        prompts processed together (default 1)\n"
-    "  --new-tokens N   tokens generated after the prompt (default 0)\n"
-    "  --causal         causal attention: half the score FLOPs (the default)\n"
-    "  --no-causal      count the full score matrix\n"
-    "  --attention-impl fused|naive  fused (FlashAttention: scores stay on chip; the\n"
-    "                   default) or naive (scores and probabilities written to and\n"
-    "                   read from memory, as unfused peers count them)\n"
+    "@--prompt\n"
+    "@--batch\n"
+    "@--new-tokens\n"
+    "@--causal\n"
+    "@--no-causal\n"
+    "@--attention-impl\n"
     CLI_INFER_HELP
     "  --json, --csv    machine-readable output\n"
     "\n"
@@ -197,4 +195,4 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
   return rc;
 }
 
-const cli_command cmd_prefill = {"prefill", run, "LLM prefill: time to first token, op by op; end-to-end bound", help};
+const cli_command cmd_prefill = {"prefill", run, "LLM prefill: time to first token, op by op; end-to-end bound", help, 0};

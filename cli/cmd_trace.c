@@ -61,19 +61,12 @@ static const char help[] =
     "kernel ending before it starts is dropped.\n"
     "\n"
     "flags:\n"
-    "  --hw ID        device (default: the one the trace names, from the database)\n"
-    "  --bw B         override the device's memory bandwidth (e.g. 4.8TB/s)\n"
-    "  --top N        rows shown per table (default 10; JSON: all rows unless given)\n"
-    "  --overhead T   launch overhead and floor (default 4us; ncu: the shortest\n"
-    "                 launch in the export, at most 4us)\n"
-    "  --format F     kineto, ncu or nsys (default: detected from the content)\n"
-    "  --plot PATH    also write the top kernels (--top, default 10) as SVG: at their\n"
-    "                 achieved FLOP/s under the roofs of the formats they use (tensor\n"
-    "                 peak, vector peaks as ceilings), marker area by time; ncu: the\n"
-    "                 hierarchical chart, each launch at its L1, L2 and HBM\n"
-    "                 intensities (joined) under one roof per level; the four longest\n"
-    "                 reducing collectives (all-reduce, reduce-scatter) as diamonds on\n"
-    "                 the link's roof: their adds over nccl-tests' bus bytes\n"
+    "@--hw\n"
+    "@--bw\n"
+    "@--top\n"
+    "@--overhead\n"
+    "@--format\n"
+    "@--plot\n"
     "  --json, --csv  machine-readable output (CSV: the kernel rows; of a job: a row per rank)\n"
     "\n"
     "A distributed job (a folder, several files or a glob of Kineto traces, one\n"
@@ -89,9 +82,8 @@ static const char help[] =
     "kernels' time across ranks. Wrong world sizes, duplicate or missing\n"
     "ranks, different steps and clock offsets (aligned on the first\n"
     "collective) are named.\n"
-    "  -j N           worker threads (default: every CPU)\n"
-    "  --hta          HTA's own figures: drop the last ProfilerStep and round\n"
-    "                 fractional microseconds inward, as HTA does\n"
+    "@--jobs\n"
+    "@--hta\n"
     "  build/roofline-mpi (make mpi): mpirun -n P build/roofline-mpi trace DIR\n"
     "                 spreads the files over P processes, same output\n"
     "\n"
@@ -723,4 +715,4 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
 
 const cli_command cmd_trace = {"trace", run,
                                "kernels of a PyTorch, ncu or nsys profile under their roofs, by gain",
-                               help};
+                               help, 17};

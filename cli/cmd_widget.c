@@ -24,14 +24,14 @@ static const char help[] =
     "`roofline op --json` prints for the same case.\n"
     "\n"
     "flags (the page's initial state; powers of two on the sliders):\n"
-    "  -o, --output FILE  write the page to FILE (default: stdout)\n"
-    "  --hw ID[,ID]     device, and a second one to compare (default nvidia-h100-sxm5)\n"
-    "  --dtype DT       number format (default bf16)\n"
-    "  --n N            matmul size (4096); --batch B linear tokens (512)\n"
-    "  --seq T          sequence length (4096); --d D model width (4096)\n"
-    "  --sparse         2:4 sparse tensor peaks (labelled); dense otherwise\n"
-    "  --points FILE    also show these points (as `roofline plot --points`)\n"
-    "  --title TEXT     the page's title\n"
+    "@--output\n"
+    "@--hw\n"
+    "@--dtype\n"
+    "@--n\n"
+    "@--seq\n"
+    "@--sparse\n"
+    "@--points\n"
+    "@--title\n"
     "\n"
     "example:\n"
     "  roofline widget -o roofline.html --hw h100,a100-sxm4-80gb\n";
@@ -159,4 +159,4 @@ static int run(cli_ctx *ctx, int argc, char **argv) {
 }
 
 const cli_command cmd_widget = {"widget", run,
-                                "the interactive roofline page (HTML + WebAssembly): -o roofline.html", help};
+                                "the interactive roofline page (HTML + WebAssembly): -o roofline.html", help, 0};

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """The manual page roofline(1) and the bash and zsh completions, generated
-from the command's own help text, so that they cannot drift from it.
+from the command's own help text and its options' declarations, so that
+they cannot drift from them.
 
     gen_docs.py --roofline build/roofline --man OUT.1 --bash OUT --zsh OUT
 
 The command list is the "commands:" block of `roofline --help` (printed
 from the CLI's command table); each command's page is `roofline CMD --help`
-verbatim. The completions offer the commands, then the long flags that
-command's help names, then file names; and where a command's usage lines
+verbatim, then its options as declared (cli/options.c, printed by `roofline
+help --options`: name, short letter, placeholder, help). The completions
+offer the commands, then the flags declared for that command (long and
+short), then file names; and where a command's usage lines
 name a word or a placeholder, its values: subcommands (`hw list|show`,
 `comm allreduce|...`), the op kinds of `roofline op --help` (printed from
 the op schema) for KIND, the hardware and model ids of `roofline hw list
@@ -47,13 +50,26 @@ def parse_commands(overview):
     return cmds
 
 
-def flags_of(text):
-    """Long flags named in a help text, in order of first mention."""
-    seen = []
-    for f in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", text):
-        if f not in seen:
-            seen.append(f)
-    return seen
+def run_options(roofline):
+    """{command: [(name, letter or None, placeholder or None, help)]}, in the
+    declarations' order, from `roofline help --options`."""
+    p = subprocess.run([roofline, "help", "--options"], capture_output=True,
+                       text=True, check=False)
+    if p.returncode != 0 or not p.stdout.strip():
+        sys.exit("gen_docs: `%s help --options` failed (exit %d): %s" % (
+            roofline, p.returncode, p.stderr.strip()))
+    out = {}
+    for line in p.stdout.splitlines():
+        cmd, name, letter, arg, help_ = line.split("\t", 4)
+        out.setdefault(cmd, []).append((name, None if letter == "-" else letter,
+                                        None if arg == "-" else arg, help_))
+    return out
+
+
+def option_flags(opts):
+    """The flags of one command's declarations: --long, then -x short forms."""
+    flags = ["--" + name for name, _, _, _ in opts]
+    return flags + [letter for _, letter, _, _ in opts if letter]
 
 
 def run_json(roofline, *args):
@@ -157,13 +173,13 @@ def positionals(cmds, helps, lists, kinds):
     return table
 
 
-def flag_values(helps, lists):
-    """{flag: (words, files)} for flags whose usage takes an id of a list:
+def flag_values(options, lists):
+    """{flag: (words, files)} for flags declared to take an id of a list:
     `--hw ID`, `--model ID|PATH`."""
     out = {}
-    for text in helps.values():
-        for flag, ph in re.findall(r"(?<![\w-])--([a-z][a-z0-9-]*) (ID[A-Z|,.\[\]]*)", text):
-            if flag in lists and flag not in out:
+    for opts in options.values():
+        for flag, _, ph, _ in opts:
+            if ph and ph.startswith("ID") and flag in lists and flag not in out:
                 out[flag] = (lists[flag], "PATH" in ph)
     return out
 
@@ -178,7 +194,22 @@ def troff(text):
     return "\n".join(out)
 
 
-def man_page(overview, cmds, helps, version):
+def man_options(cmds, options):
+    """OPTIONS: each command's declared options, as man(7) tagged paragraphs."""
+    parts = [".SH OPTIONS",
+             "Each command's options as declared once in the command's source "
+             "(cli/options.c), from which its \\fB\\-\\-help\\fR lists them."]
+    for name, _ in cmds:
+        parts.append(".SS %s" % name)
+        for flag, letter, arg, help_ in options.get(name, []):
+            head = ("\\fB\\-%s\\fR, " % letter[1:] if letter else "") + "\\fB%s\\fR" % troff("--" + flag)
+            if arg:
+                head += " \\fI%s\\fR" % troff(arg)
+            parts += [".TP", head, troff(help_)]
+    return parts
+
+
+def man_page(overview, cmds, helps, version, options):
     title = overview.splitlines()[0]
     name_line = title.split(" -- ", 1)[1] if " -- " in title else title
     name_line = name_line.rstrip(",")
@@ -206,6 +237,7 @@ def man_page(overview, cmds, helps, version):
     for name, summary in cmds:
         parts += [".SS %s" % name, troff(summary), ".PP", ".nf",
                   troff(helps[name]), ".fi"]
+    parts += man_options(cmds, options)
     parts += [
         ".SH EXIT STATUS",
         "0 on success; 2 for bad input (unknown hardware, malformed units or "
@@ -357,18 +389,19 @@ def main():
     overview = run_help(a.roofline)
     cmds = parse_commands(overview)
     helps = {c: run_help(a.roofline, c) for c, _ in cmds}
-    common = flags_of(overview)
-    flags = {c: flags_of(helps[c]) + [f for f in common
-                                      if f not in flags_of(helps[c])]
-             for c, _ in cmds}
+    options = run_options(a.roofline)
+    missing = [c for c, _ in cmds if c not in options]
+    if missing:
+        sys.exit("gen_docs: no options declared for %s" % ", ".join(missing))
+    flags = {c: option_flags(options[c]) for c, _ in cmds}
     m = re.search(r"Version (\d+\.\d+\.\d+)", overview)
     version = m.group(1) if m else "unknown"
     if a.man:
-        write(a.man, man_page(overview, cmds, helps, version))
+        write(a.man, man_page(overview, cmds, helps, version, options))
     if a.bash or a.zsh:
         lists = id_lists(a.roofline)
         pos = positionals(cmds, helps, lists, op_kinds(helps["op"]))
-        fvals = flag_values(helps, lists)
+        fvals = flag_values(options, lists)
     if a.bash:
         write(a.bash, bash_completion(cmds, flags, pos, fvals, lists))
     if a.zsh:
