@@ -1,8 +1,9 @@
 # roofline -- build, test and demo.
 #
 #   make            build/roofline, build/libroofline.so, build/libroofline.a
-#   make check      install what is missing, build, run every test (also
-#                   under AddressSanitizer + UndefinedBehaviorSanitizer)
+#   make check      install what is missing, build, run the tests a developer
+#                   runs every few minutes, in parallel (docs/testing.md)
+#   make check-all  make check, then sanitizers, Chromium, MPI, install (CI)
 #   make demo       install what is missing, build, run the headline analysis
 #   make WERROR=1   warnings are errors (CI)
 #   make SAN=1      sanitizer build in build/san
@@ -183,18 +184,67 @@ check-gen:
 	$(PYTHON) tools/gen_tables.py --check
 
 # --- tests ----------------------------------------------------------------
+# Two tiers (docs/testing.md), as zstd's TESTING.md has them:
+#   make check      the tests a developer runs every few minutes, in parallel
+#                   (-j, one job per CPU): the C unit tests, the golden cases
+#                   through the library, the command and the Python binding,
+#                   the command's manners and outputs, the job analysis, the
+#                   examples of README.md and docs/*.md
+#   make check-all  make check, then the rest: the C and CLI tests under
+#                   AddressSanitizer + UndefinedBehaviorSanitizer, the charts
+#                   and the page in headless Chromium with the WebAssembly
+#                   check, MPI, `make install` and `pip install`. CI runs it.
+# Benchmarks of the host are not tests: bench/ (make bench-measure-host).
+NPROC   ?= $(shell nproc 2>/dev/null || echo 2)
+PY_TESTS    := $(sort $(wildcard tests/python/test_*.py))
+# the offline pip install is an install test: check-all only
+PY_CHECK    := $(filter-out tests/python/test_install.py,$(PY_TESTS))
+PYENV        = PYTHONPATH=python ROOFLINE_LIB=$(BUILD)/libroofline.so
+CLI_TESTS   := $(sort $(wildcard tests/cli/test_*.py))
+# the longest first, so that the parallel jobs end together
+CHECK_LONG  := run-cli-golden run-cli-test_trace_job run-cli-test_manners run-py-test_binding \
+               run-docs run-unit-test_trace run-unit-test_golden run-cli-test_outputs
+CHECK_RUNS  := $(CHECK_LONG) $(filter-out $(CHECK_LONG), \
+               $(CLI_TESTS:tests/cli/%.py=run-cli-%) \
+               $(TEST_BIN:$(BUILD)/tests/%=run-unit-%) $(PY_CHECK:tests/python/%.py=run-py-%))
+
+check: setup
+	@$(MAKE) --no-print-directory check-gen
+	@$(MAKE) --no-print-directory -j$(NPROC) all tests-bin
+	@$(MAKE) --no-print-directory -j$(NPROC) --output-sync=target check-run
+	@echo "make check: all tests passed"
+
+check-run: $(CHECK_RUNS)
+
+run-unit-%: $(BUILD)/tests/%
+	@echo "== $<"; $<
+
+run-cli-golden: all
+	$(PYTHON) tests/cli/run_cli_tests.py --roofline $(BUILD)/roofline
+run-cli-%: all
+	$(PYTHON) tests/cli/$*.py --roofline $(BUILD)/roofline
+run-py-%: all
+	$(PYENV) $(PYTHON) tests/python/$*.py
+run-docs: all
+	$(PYTHON) tests/docs/run_doc_examples.py --roofline $(BUILD)/roofline -j 1
+
+check-all: check
+	@$(MAKE) --no-print-directory -j$(NPROC) --output-sync=target check-all-run
+	@echo "make check-all: all tests passed"
+
+check-all-run: test-san test-web test-mpi test-install run-py-test_install
+
+# The same tests one group at a time (serially), as before the tiers:
 # test-c: C unit and golden tests; test-cli: the command as a subprocess
-# (and the files it writes, in a temporary folder);
-# test-py: the Python binding (unittest).
+# (and the files it writes, in a temporary folder); test-py: the Python
+# binding (unittest); test-docs: the documentation's examples.
 test-c: all $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t; done
 
 test-cli: all
 	$(PYTHON) tests/cli/run_cli_tests.py --roofline $(BUILD)/roofline
-	$(PYTHON) tests/cli/test_outputs.py --roofline $(BUILD)/roofline
-	$(PYTHON) tests/cli/test_manners.py --roofline $(BUILD)/roofline
-	$(PYTHON) tests/cli/test_trace_job.py --roofline $(BUILD)/roofline
-	$(PYTHON) tests/cli/test_hostile.py --roofline $(BUILD)/roofline
+	@set -e; for t in $(CLI_TESTS); do echo "$(PYTHON) $$t --roofline $(BUILD)/roofline"; \
+	  $(PYTHON) $$t --roofline $(BUILD)/roofline; done
 
 # test-mpi: the job over `mpirun -n 2` (loopback, as root where CI runs as
 # root) byte-identical to one process; errors and a dying rank end the run
@@ -202,7 +252,7 @@ test-mpi: all mpi
 	$(PYTHON) tests/cli/test_trace_job.py --roofline $(BUILD)/roofline --mpi $(BUILD)/roofline-mpi
 
 test-py: all
-	@if [ -d tests/python ]; then PYTHONPATH=python ROOFLINE_LIB=$(BUILD)/libroofline.so \
+	@if [ -d tests/python ]; then $(PYENV) \
 	  $(PYTHON) -m unittest discover -s tests/python -p "test_*.py" -v; fi
 
 # test-web: SVG well-formedness (xmllint), the page in headless Chromium,
@@ -214,7 +264,7 @@ test-web: all
 wasm:
 	sh tools/build_wasm.sh
 
-# test-docs: every `$ roofline` and `>>>` example of README.md, docs/*.md and
+# test-docs: every `$$ roofline` and `>>>` example of README.md, docs/*.md and
 # bench/README.md run, its output compared with the text (docs/testing.md).
 test-docs: all
 	$(PYTHON) tests/docs/run_doc_examples.py --roofline $(BUILD)/roofline
@@ -224,15 +274,18 @@ test: test-c test-cli test-py test-docs test-web test-install
 test-san:
 	$(MAKE) SAN=1 test-c test-cli
 
-check: setup
-	$(MAKE) check-gen
-	$(MAKE) test
-	$(MAKE) test-mpi
-	$(MAKE) test-san
-	@echo "make check: all tests passed"
+# --- benchmarks of the host (not tests: their figures are the machine's) ----
+# bench-measure-host: `roofline measure` of every level and peak of this
+# machine, checked (levels in order, peaks under their theoretical values).
+bench-measure-host: $(BUILD)/bench/measure_host
+	$(BUILD)/bench/measure_host
+$(BUILD)/bench/measure_host: bench/measure_host.c tests/unit/harness.h $(BUILD)/libroofline.a
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	@$(CC) $(ALLCFLAGS) -Itests/unit -o $@ $< $(BUILD)/libroofline.a $(LDFLAGS) $(LDLIBS)
 
 demo: setup
-	$(MAKE) all
+	@$(MAKE) --no-print-directory -j$(NPROC) all
 	@sh scripts/demo.sh $(BUILD)/roofline
 
 clean:
@@ -243,4 +296,5 @@ clean:
 .PHONY: install uninstall test-install FORCE
 FORCE:
 .PHONY: all setup gen check-gen test-c test-cli test-py test test-san check demo clean tests-bin
+.PHONY: check-run check-all check-all-run run-cli-golden run-docs bench-measure-host
 .SECONDARY:

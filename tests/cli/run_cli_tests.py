@@ -117,6 +117,15 @@ class Schemas:
                          f"{e.message[:160]}" for e in errs) or None
 
 
+def golden_sources():
+    """The name prefixes of tests/golden/README.md's table of sources."""
+    with open(os.path.join(ROOT, "tests", "golden", "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    table = text[text.index("## Sources"):]
+    return {p for row in re.findall(r"^\| (`[^|]*)\|", table, re.M)
+            for p in re.findall(r"`([\w.-]+)`", row)}
+
+
 BAD_NUMBER = re.compile(r"(?<![\w-])-?(nan|inf)(?![\w-])")
 
 
@@ -135,8 +144,15 @@ def main():
         failed += 1
         print(f"FAIL {where} {name}: {msg}", file=sys.stderr)
 
+    sources, seen = golden_sources(), {}
     for path in files:
         for name, args, expects, where in parse_cases(path):
+            # a case's name says where its figures come from (tests/golden/README.md)
+            if name.split(".")[0] not in sources:
+                bad(where, name, "the name's first part names no source of tests/golden/README.md")
+            if name in seen:
+                bad(where, name, f"the name is used twice (also {seen[name]})")
+            seen[name] = where
             want_exit = next((int(e[5:]) for e in expects if e.startswith("exit=")), 0)
             if want_exit:
                 rc, out, err = run(binary, args)

@@ -852,11 +852,14 @@ static void test_fusion_modules(void) {
 }
 
 /* Random byte mutations of valid inputs: each read ends in RL_OK or an
- * error whose message names the input (ASan/UBSan watch the rest). */
+ * error whose message names the input (ASan/UBSan watch the rest). The
+ * mutations (a fixed seed) must reach both ends: some inputs refused, and
+ * some still read, analysed and written as JSON without a nan or inf; a
+ * reader that took everything, or refused everything, fails here. */
 static void test_mutations(void) {
   static const char *const inputs[] = {modern, NULL};
   unsigned seed = 12345;
-  int bad = 0, runs = 0;
+  int bad = 0, refused = 0, analysed = 0;
   for (int k = 0; inputs[k]; k++) {
     size_t n = strlen(inputs[k]);
     char *buf = malloc(n);
@@ -875,6 +878,7 @@ static void test_mutations(void) {
       e.msg[0] = 0;
       rl_status st = rl_trace_read_buffer(t, buf, n, RL_TRACE_AUTO, "mut", &e);
       if (st != RL_OK && !strstr(e.msg, "mut")) bad++;
+      if (st != RL_OK) refused++;
       if (st == RL_OK) {
         rl_hw hw;
         rl_hw_find("h100", NULL, 0, &hw, &e);
@@ -883,15 +887,17 @@ static void test_mutations(void) {
           char out[16384];
           rl_trace_json(t, &hw, &s, 0, out, sizeof out);
           if (strstr(out, "nan") || strstr(out, ":inf")) bad++;
+          analysed++;
         }
       }
       rl_trace_free(t);
-      runs++;
     }
     free(buf);
   }
   CHECK(bad == 0);
-  CHECK(runs == 1500);
+  CHECK(refused > 0 && analysed > 0);
+  if (!(refused > 0 && analysed > 0))
+    fprintf(stderr, "  mutations: %d refused, %d analysed of 1500\n", refused, analysed);
 }
 
 /* The CLI: exactly one line on stderr, nothing on stdout, exit 2 */
