@@ -106,7 +106,8 @@ static int parse(cli_ctx *ctx, int argc, char **argv, mfu_opts *o) {
   int rc = cli_parse(ctx, argc, argv, opts, NULL, 0, NULL);
   if (rc) return rc;
   if (!cli_seen(opts, "seq")) return cli_error(ctx, "--seq T is required (tokens per sequence)");
-  if (!(seq >= 0)) return cli_error(ctx, "--seq must be >= 0 (got %g)", seq);
+  if (!(seq >= 0) || seq != floor(seq) || seq > 1e9)
+    return cli_error(ctx, "--seq must be a whole number of tokens from 0 to 1e9 (got %g)", seq);
   int by_step = cli_seen(opts, "tokens-per-step") || cli_seen(opts, "step-time");
   if (cli_seen(opts, "tokens-per-s") && by_step)
     return cli_error(ctx, "--tokens-per-s and --tokens-per-step/--step-time exclude each other");

@@ -268,6 +268,8 @@ def test_lies(rl):
     for v in ("-1", "-2"):
         rc, out, err, _ = run(rl, ["op", "add", "--n", "1M", "--hw", "h100", "--overhead", v])
         check(rc == 2 and not out and one_line(err) and "--overhead" in err, f"--overhead {v}: refused: {rc} {err!r}")
+    rc, out, err, _ = run(rl, ["mfu", "--seq", "2.5", "--tokens-per-s", "1000", "--gpus", "8", "--model", "llama3-8b"])
+    check(rc == 2 and not out and one_line(err) and "whole number" in err, f"mfu --seq 2.5: refused: {rc} {err!r}")
     # points: measured_s -1 or 0, and a point no chart can place, refused
     for pt, want in (({"op": "a", "flops": 1e9, "bytes": 1e8, "measured_s": -1}, "measured_s"),
                      ({"op": "a", "flops": 1e9, "bytes": 1e8, "measured_s": 0}, "measured_s"),
