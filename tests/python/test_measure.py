@@ -63,6 +63,8 @@ class MeasureRecord(unittest.TestCase):
                 self.compare(a[k], b[k], f"{path}.{k}", measured or k in MEASURED)
         elif isinstance(a, list):
             self.assertIsInstance(b, list, path)
+            if path.endswith(".unreliable"):  # which figures a busy machine disturbed: its own per run
+                return
             if not measured:  # a measured list (unreliable figures) may differ in length
                 self.assertEqual(len(a), len(b), path)
             for i, (x, y) in enumerate(zip(a, b)):
