@@ -186,6 +186,7 @@ static int chart_hier(const rl_hw *hw, const rl_trace_row *rows, int32_t n, int3
     for (int o = 0; o < 3; o++) {
       int k = order[o];
       if (!(by[k] > 0) || !(rb[k] > 0) || ri[k] < 0) continue;
+      c->from[c->n_points] = (int32_t)(pick[i] - rows);
       rl_plot_point *p = &c->points[c->n_points++];
       memset(p, 0, sizeof *p);
       snprintf(p->label, sizeof p->label, "#%lld %s, %s", (long long)r->launch_id, nm, lv[k].name);
@@ -246,6 +247,7 @@ int chart_trace(const rl_hw *hw, const rl_trace_row *rows, int32_t n, int32_t to
         ri = c->n_roofs++;
       }
     }
+    c->from[c->n_points] = i;
     rl_plot_point *p = &c->points[c->n_points++];
     memset(p, 0, sizeof *p);
     char nm[44], op[44];
@@ -279,6 +281,16 @@ int chart_trace(const rl_hw *hw, const rl_trace_row *rows, int32_t n, int32_t to
            base);
   c->flags = RL_PLOT_AREA_TIME;
   return 0;
+}
+
+int chart_trace_all(const rl_hw *hw, const rl_trace *t, const rl_trace_row *rows, int32_t n, int32_t top,
+                    const char *source, chart_data *c) {
+  int none = chart_trace(hw, rows, n, top, source, c) != 0;
+  if (none) memset(c, 0, sizeof *c);
+  int32_t nco = 0, skipped = 0;
+  const rl_trace_coll *co = t ? rl_trace_colls(t, &nco) : NULL;
+  if (co && chart_trace_colls(hw, co, nco, top < 4 ? top : 4, source, c, &skipped) == 0) none = 0;
+  return none ? -1 : 0;
 }
 
 /* Reductions of a collective on one rank per byte on the link (see
@@ -320,6 +332,7 @@ int chart_trace_colls(const rl_hw *hw, const rl_trace_coll *co, int32_t n, int32
       rf->color = 2;
       ri = c->n_roofs++;
     }
+    c->from[c->n_points] = -1 - i;
     rl_plot_point *p = &c->points[c->n_points++];
     memset(p, 0, sizeof *p);
     double calls = (double)x->count, F = calls * fr * x->msg_bytes / es, Q = calls * bus * x->msg_bytes;

@@ -18,6 +18,9 @@ typedef struct chart_data {
   int32_t n_roofs;
   rl_plot_point points[CHART_POINTS];
   int32_t n_points;
+  /* chart_trace, chart_trace_colls: the row (index into rows) or, as
+   * -1 - i, the collective (index into co) each point was made from */
+  int32_t from[CHART_POINTS];
   char title[200];
   char subtitle[400];
   uint32_t flags;
@@ -47,6 +50,13 @@ int chart_trace(const rl_hw *hw, const rl_trace_row *rows, int32_t n, int32_t to
  * fraction of that roof is busbw / link. All-gathers, all-to-alls,
  * broadcasts and send/recv do no arithmetic: left out, and counted in
  * *skipped. 0 when a collective was placed, else -1. */
+/* `roofline trace --plot`'s chart, also the page's (web/wasm_entry.c): the
+ * top kernels (chart_trace) and up to 4 reducing collectives
+ * (chart_trace_colls) of an analysed trace. 0, or -1 when nothing can be
+ * placed. */
+int chart_trace_all(const rl_hw *hw, const rl_trace *t, const rl_trace_row *rows, int32_t n, int32_t top,
+                    const char *source, chart_data *c);
+
 int chart_trace_colls(const rl_hw *hw, const rl_trace_coll *co, int32_t n, int32_t top,
                       const char *source, chart_data *c, int32_t *skipped);
 

@@ -416,12 +416,7 @@ static int write_plot(cli_ctx *ctx, const char *path, const char *trace, const r
                       const rl_trace *t, const rl_trace_row *rows, int32_t n, int32_t top) {
   chart_data *c = malloc(sizeof *c);
   if (!c) return cli_error(ctx, "out of memory");
-  int none = chart_trace(hw, rows, n, top, trace, c) != 0;
-  if (none) memset(c, 0, sizeof *c);
-  int32_t nco = 0, skipped = 0;
-  const rl_trace_coll *co = t ? rl_trace_colls(t, &nco) : NULL;
-  if (co && chart_trace_colls(hw, co, nco, top < 4 ? top : 4, trace, c, &skipped) == 0) none = 0;
-  if (none) {
+  if (chart_trace_all(hw, t, rows, n, top, trace, c)) {
     free(c);
     return cli_error(ctx, "--plot: no kernel of %s has F, Q and a time to place", trace);
   }

@@ -2326,6 +2326,12 @@ RL_API void rl_job_free(rl_job *j);
 RL_API rl_status rl_job_read(rl_job *j, int32_t i, const char *path,
                              rl_error *err);
 
+/* The same for a file's bytes in memory (plain JSON: inflate gzip first),
+ * named `name` in the ranks' records and messages. Pure: no I/O. */
+RL_API rl_status rl_job_read_buffer(rl_job *j, int32_t i, const char *name,
+                                    const void *data, size_t len,
+                                    rl_error *err);
+
 /* Read every file on `threads` worker threads (this thread is one of
  * them), the largest files first; returns the number that failed. */
 RL_API int32_t rl_job_read_all(rl_job *j, const char *const *paths,

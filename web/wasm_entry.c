@@ -1,36 +1,273 @@
 /*
  * wasm_entry.c -- the WebAssembly face of libroofline for the interactive
- * page (web/roofline.html): one exported function that takes the page's
- * state as JSON and returns rl_widget_model's JSON (or {"error": "..."}).
- * Built by `make wasm` (emcc) into web/roofline-core.js; not part of the
- * native library.
+ * page (web/roofline.html). Built by `make wasm` (emcc) into
+ * web/roofline-core.js; not part of the native library. Every answer is a
+ * JSON text (or {"error": "..."}) valid until the next call of the same
+ * function.
+ *
+ *   rlw_model(config)         rl_widget_model: the one-layer chart's state
+ *   rlw_trace(data, len, name, hw)
+ *                             a profile read from memory by the core's own
+ *                             readers (src/io/trace_src.c, built without
+ *                             zlib: the page inflates .gz with the
+ *                             browser's DecompressionStream), analysed, and
+ *                             written by rl_trace_json -- the very object
+ *                             `roofline trace FILE --json` prints; hw ""
+ *                             takes the file's device, as without --hw
+ *   rlw_trace_chart(top)      the last trace's chart, built as `roofline
+ *                             trace --plot` builds it (cli/charts.c:
+ *                             chart_trace_all): {"svg", "points": [{"row"
+ *                             (index in "rows") or "coll" (in
+ *                             "collectives"), "label"}], "hw": the device's
+ *                             rl_hw_json record}
+ *   rlw_job_start(n) / rlw_job_add(i, data, len, name) / rlw_job_finish()
+ *                             several ranks' files: rl_job_read_buffer per
+ *                             file, then rl_job_json -- `roofline trace
+ *                             FILE... --json`
+ *   rlw_quantity(v, unit)     rl_format_quantity, as the CLI prints figures
+ *   rlw_version()
+ *
+ * Nsight Systems exports are SQLite databases; SQLite is not compiled into
+ * the page (Debian ships no SQLite source to build for WebAssembly, and
+ * nothing may download at build time), so rli_read_nsys here names the
+ * command to run instead.
  */
 #include "roofline.h"
+#include "io/trace_io.h"
+#include "../cli/charts.h"
+#include "../cli/cli.h" /* CLI_SCHEMA_VERSION */
 
 #include <emscripten.h>
 #include <stdlib.h>
 #include <string.h>
 
-static char *last;
+static char *take(char **slot, char *s) {
+  free(*slot);
+  *slot = s;
+  return s;
+}
+
+static char *error_json(const char *msg) {
+  size_t n = rl_json_string(msg, NULL, 0);
+  char *s = malloc(n + 16);
+  if (!s) return NULL;
+  memcpy(s, "{\"error\":", 9);
+  rl_json_string(msg, s + 9, n + 1);
+  strcpy(s + 9 + n, "}");
+  return s;
+}
+
+static const char *answer(char **slot, char *s) {
+  take(slot, s);
+  return s ? s : "{\"error\":\"out of memory\"}";
+}
+
+static char *fail(const rl_error *e) { return error_json(e->msg); }
+
+/* The document the CLI prints for a record (cli.c, print_json_doc): the
+ * schema version and the command before the record's keys. Frees text. */
+static char *document(const char *cmd, char *text) {
+  if (!text) return NULL;
+  size_t n = strlen(text);
+  char *s = malloc(n + strlen(cmd) + 64);
+  if (s) {
+    const char *rest = text[0] == '{' ? text + 1 : text;
+    while (*rest == ' ') rest++;
+    snprintf(s, n + strlen(cmd) + 64, "{\"schema_version\":%d,\"command\":\"%s\"%s%s", CLI_SCHEMA_VERSION, cmd,
+             *rest != '}' ? "," : "", rest);
+  }
+  free(text);
+  return s;
+}
+
+/* ---- the one-layer chart ----------------------------------------------------- */
+static char *last_model;
 
 EMSCRIPTEN_KEEPALIVE const char *rlw_model(const char *config) {
-  rl_free(last);
-  last = NULL;
   rl_error e;
   e.msg[0] = 0;
-  last = rl_widget_model(config, config ? strlen(config) : 0, &e);
-  if (!last) {
-    /* the parameters a message names, as the page's settings are named */
-    char msg[2 * RL_ERROR_MSG_MAX];
-    rl_msg_spell(e.msg, "", '_', msg, sizeof msg);
-    size_t n = rl_json_string(msg, NULL, 0);
-    last = malloc(n + 16);
-    if (!last) return "{\"error\":\"out of memory\"}";
-    memcpy(last, "{\"error\":", 9);
-    rl_json_string(msg, last + 9, n + 1);
-    strcpy(last + 9 + n, "}");
+  char *s = rl_widget_model(config, config ? strlen(config) : 0, &e);
+  if (s) return answer(&last_model, s);
+  /* the parameters a message names, as the page's settings are named */
+  char msg[2 * RL_ERROR_MSG_MAX];
+  rl_msg_spell(e.msg, "", '_', msg, sizeof msg);
+  return answer(&last_model, error_json(msg));
+}
+
+/* ---- one trace ---------------------------------------------------------------- */
+static struct {
+  rl_trace *t;
+  rl_hw hw;
+  rl_trace_summary s;
+  char name[512];
+} tr;
+static char *last_trace, *last_chart;
+
+rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t len, const char *label,
+                        rl_error *err) {
+  (void)t, (void)mem, (void)len;
+  return rli_fail(err, RL_EPARSE,
+                  "%s: an Nsight Systems SQLite export, which this page cannot read (SQLite is not compiled "
+                  "into it): run `roofline trace %s`",
+                  label ? label : path, label ? label : path);
+}
+
+EMSCRIPTEN_KEEPALIVE const char *rlw_trace(const void *data, size_t len, const char *name, const char *hw_id) {
+  rl_trace_free(tr.t);
+  memset(&tr, 0, sizeof tr);
+  rl_error e;
+  e.msg[0] = 0;
+  snprintf(tr.name, sizeof tr.name, "%s", name && *name ? name : "(dropped file)");
+  tr.t = rl_trace_new(-1);
+  if (!tr.t) return answer(&last_trace, error_json("out of memory"));
+  rl_status st = rl_trace_read_buffer(tr.t, data, len, RL_TRACE_AUTO, tr.name, &e);
+  if (st == RL_OK) {
+    if (hw_id && *hw_id) {
+      st = rl_hw_find(hw_id, NULL, 0, &tr.hw, &e);
+    } else if ((st = rl_trace_hw(tr.t, &tr.hw, &e)) != RL_OK) {
+      char m[sizeof e.msg];
+      snprintf(m, sizeof m, "%s: %s", tr.name, e.msg);
+      snprintf(e.msg, sizeof e.msg, "%s", m);
+    }
   }
-  return last;
+  if (st == RL_OK && (st = rl_trace_analyze(tr.t, &tr.hw, &tr.s, &e)) != RL_OK) {
+    char m[sizeof e.msg];
+    snprintf(m, sizeof m, "%s: %s", tr.name, e.msg);
+    snprintf(e.msg, sizeof e.msg, "%s", m);
+  }
+  if (st != RL_OK) {
+    rl_trace_free(tr.t);
+    tr.t = NULL;
+    return answer(&last_trace, fail(&e));
+  }
+  size_t n = rl_trace_json(tr.t, &tr.hw, &tr.s, 0, NULL, 0);
+  char *s = malloc(n + 1);
+  if (s) rl_trace_json(tr.t, &tr.hw, &tr.s, 0, s, n + 1);
+  return answer(&last_trace, document("trace", s));
+}
+
+/* grows a text; *ok = 0 once out of memory */
+typedef struct sbuf {
+  char *p;
+  size_t n, cap;
+  int ok;
+} sbuf;
+
+static void put(sbuf *b, const char *s, size_t n) {
+  if (!b->ok) return;
+  if (b->n + n + 1 > b->cap) {
+    size_t c = b->cap ? b->cap : 4096;
+    while (c < b->n + n + 1) c *= 2;
+    char *q = realloc(b->p, c);
+    if (!q) { b->ok = 0; return; }
+    b->p = q, b->cap = c;
+  }
+  memcpy(b->p + b->n, s, n);
+  b->n += n;
+  b->p[b->n] = 0;
+}
+
+static void puts_(sbuf *b, const char *s) { put(b, s, strlen(s)); }
+
+static void put_json_string(sbuf *b, const char *s) {
+  size_t n = rl_json_string(s, NULL, 0);
+  char *q = malloc(n + 1);
+  if (!q) { b->ok = 0; return; }
+  rl_json_string(s, q, n + 1);
+  put(b, q, n);
+  free(q);
+}
+
+EMSCRIPTEN_KEEPALIVE const char *rlw_trace_chart(int top) {
+  if (!tr.t) return answer(&last_chart, error_json("no trace read"));
+  if (top < 1) top = 10;
+  int32_t nk = 0;
+  const rl_trace_row *rk = rl_trace_rows(tr.t, RL_TRACE_BY_KERNEL, &nk);
+  chart_data *c = malloc(sizeof *c);
+  if (!c) return answer(&last_chart, NULL);
+  sbuf b = {NULL, 0, 0, 1};
+  puts_(&b, "{\"svg\":");
+  if (chart_trace_all(&tr.hw, tr.t, rk, nk, top, tr.name, c) == 0) {
+    rl_plot pl = chart_plot(c);
+    size_t len = rl_plot_svg(&pl, NULL, 0);
+    char *svg = malloc(len + 1);
+    if (svg) {
+      rl_plot_svg(&pl, svg, len + 1);
+      put_json_string(&b, svg);
+      free(svg);
+    } else {
+      b.ok = 0;
+    }
+    puts_(&b, ",\"points\":[");
+    for (int32_t i = 0; i < c->n_points; i++) {
+      char h[48];
+      snprintf(h, sizeof h, "%s{\"%s\":%d,\"label\":", i ? "," : "", c->from[i] >= 0 ? "row" : "coll",
+               (int)(c->from[i] >= 0 ? c->from[i] : -1 - c->from[i]));
+      puts_(&b, h);
+      put_json_string(&b, c->points[i].label);
+      puts_(&b, "}");
+    }
+    puts_(&b, "]");
+  } else {
+    puts_(&b, "null,\"points\":[],\"why\":");
+    char m[600];
+    snprintf(m, sizeof m, "no kernel of %s has F, Q and a time to place", tr.name);
+    put_json_string(&b, m);
+  }
+  free(c);
+  size_t hn = rl_hw_json(&tr.hw, NULL, 0);
+  char *hj = malloc(hn + 1);
+  if (hj) {
+    rl_hw_json(&tr.hw, hj, hn + 1);
+    puts_(&b, ",\"hw\":");
+    put(&b, hj, hn);
+    free(hj);
+  } else {
+    b.ok = 0;
+  }
+  puts_(&b, "}");
+  if (!b.ok) {
+    free(b.p);
+    return answer(&last_chart, NULL);
+  }
+  return answer(&last_chart, b.p);
+}
+
+/* ---- several ranks' traces: a job ---------------------------------------------- */
+static rl_job *job;
+static char *last_job;
+
+EMSCRIPTEN_KEEPALIVE int rlw_job_start(int n) {
+  rl_job_free(job);
+  rl_job_opts o = rl_job_opts_init();
+  job = n > 0 ? rl_job_new(&o, n) : NULL;
+  return job ? 0 : -1;
+}
+
+/* file i's bytes: 0, or the rl_status of its read (the job goes on) */
+EMSCRIPTEN_KEEPALIVE int rlw_job_add(int i, const void *data, size_t len, const char *name) {
+  if (!job) return RL_EINVAL;
+  rl_error e;
+  return (int)rl_job_read_buffer(job, i, name && *name ? name : "(dropped file)", data, len, &e);
+}
+
+/* `roofline trace FILE... --json`'s document, or {"error"} */
+EMSCRIPTEN_KEEPALIVE const char *rlw_job_finish(void) {
+  if (!job) return answer(&last_job, error_json("no job started"));
+  rl_error e;
+  e.msg[0] = 0;
+  if (rl_job_finish(job, &e) != RL_OK) return answer(&last_job, fail(&e));
+  size_t n = rl_job_json(job, NULL, 0);
+  char *s = malloc(n + 1);
+  if (s) rl_job_json(job, s, n + 1);
+  return answer(&last_job, document("trace job", s));
+}
+
+/* a quantity as the CLI prints it (rl_format_quantity); unit: rl_unit */
+EMSCRIPTEN_KEEPALIVE const char *rlw_quantity(double v, int unit) {
+  static char b[64];
+  rl_format_quantity(v, (rl_unit)unit, b, sizeof b);
+  return b;
 }
 
 EMSCRIPTEN_KEEPALIVE const char *rlw_version(void) { return rl_version(); }

@@ -10,7 +10,9 @@
 #include "core/trace_internal.h"
 
 #include <stdio.h>
+#ifndef RL_NO_ZLIB
 #include <zlib.h>
+#endif
 
 /* One complete ("X") event of a Kineto file as the cross-rank analysis
  * (trace_job_io.c) sees it: every category, not only the ones the roofline
@@ -41,7 +43,9 @@ typedef struct rli_src {
   size_t memlen, mempos;
   int gz;                    /* 1: gzip, inflating */
   int zinit, zdone;
+#ifndef RL_NO_ZLIB
   z_stream z;
+#endif
   unsigned char *in;         /* compressed input buffer */
   size_t incap;
   unsigned char peek[4];     /* first bytes, read to detect the format */

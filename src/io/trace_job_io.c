@@ -175,48 +175,42 @@ static rl_status failed(rl_job *j, int32_t i, const char *path, rl_status st, co
   return st;
 }
 
-rl_status rl_job_read(rl_job *j, int32_t i, const char *path, rl_error *err) {
-  rl_error scratch;
-  if (!err) err = &scratch;
-  if (!j || !path || i < 0 || i >= rli_job_size(j))
-    return rli_fail(err, RL_EINVAL, "rl_job_read: no job, slot or path");
+/* A file whose first bytes are no JSON (nor gzip) is skipped, not failed:
+ * 1 then, with its slot set */
+static int not_trace(rl_job *j, int32_t i, const char *path, const unsigned char *head, size_t n,
+                     rl_error *err) {
+  size_t k = 0;
+  if (n >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF) k = 3;
+  while (k < n && (head[k] == ' ' || head[k] == '\n' || head[k] == '\r' || head[k] == '\t')) k++;
+  int gz = n >= 2 && head[0] == 0x1f && head[1] == 0x8b;
+  if (!(n > 0 && !gz && (k >= n || (head[k] != '{' && head[k] != '[')))) return 0;
+  rli_fail(err, RL_EPARSE, "%s: not a Kineto trace (no JSON text, no gzip)", path);
+  rl_job_rank r;
+  memset(&r, 0, sizeof r);
+  rli_strlcpy(r.file, path, sizeof r.file);
+  r.status = RL_EPARSE;
+  r.not_trace = 1;
+  rli_strlcpy(r.error, err->msg, sizeof r.error);
+  rl_error e2;
+  rli_job_set(j, i, &r, NULL, 0, NULL, 0, &e2);
+  return 1;
+}
+
+/* Slot i from the source s (a file or memory), named path */
+static rl_status read_src(rl_job *j, int32_t i, const char *path, rli_src *s, rl_error *err) {
   const rl_job_opts *o = rli_job_opts(j);
-  /* a file given by name that is no JSON (nor gzip) is skipped, not failed */
-  FILE *pf = fopen(path, "rb");
-  if (pf) {
-    unsigned char head[256];
-    size_t n = fread(head, 1, sizeof head, pf);
-    fclose(pf);
-    size_t k = 0;
-    if (n >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF) k = 3;
-    while (k < n && (head[k] == ' ' || head[k] == '\n' || head[k] == '\r' || head[k] == '\t')) k++;
-    int gz = n >= 2 && head[0] == 0x1f && head[1] == 0x8b;
-    if (n > 0 && !gz && (k >= n || (head[k] != '{' && head[k] != '['))) {
-      rli_fail(err, RL_EPARSE, "%s: not a Kineto trace (no JSON text, no gzip)", path);
-      rl_job_rank r;
-      memset(&r, 0, sizeof r);
-      rli_strlcpy(r.file, path, sizeof r.file);
-      r.status = RL_EPARSE;
-      r.not_trace = 1;
-      rli_strlcpy(r.error, err->msg, sizeof r.error);
-      rl_error e2;
-      rli_job_set(j, i, &r, NULL, 0, NULL, 0, &e2);
-      return RL_EPARSE;
-    }
-  }
   rl_trace *t = rl_trace_new(o->launch_overhead_s);
-  if (!t) return failed(j, i, path, rli_fail(err, RL_ENOMEM, "%s: out of memory", path), err);
+  if (!t) {
+    rli_src_close(s);
+    return failed(j, i, path, rli_fail(err, RL_ENOMEM, "%s: out of memory", path), err);
+  }
   rli_rankraw raw;
   memset(&raw, 0, sizeof raw);
   coll_ctx cc = {&raw, NULL, 0};
   rli_ksink sink = {&cc, on_event, on_meta};
-  rli_src s;
-  rl_status st = rli_src_open_file(&s, path, err);
-  if (st == RL_OK) {
-    s.sink = &sink;
-    st = rli_read_kineto(t, &s, err);
-    rli_src_close(&s);
-  }
+  s->sink = &sink;
+  rl_status st = rli_read_kineto(t, s, err);
+  rli_src_close(s);
   free(cc.map);
   if (st) {
     rl_trace_free(t);
@@ -250,6 +244,36 @@ rl_status rl_job_read(rl_job *j, int32_t i, const char *path, rl_error *err) {
   raw_free(&raw);
   if (st) return failed(j, i, path, st, err);
   return rli_job_set(j, i, &r, cols, ncol, ks, nks, err);
+}
+
+rl_status rl_job_read(rl_job *j, int32_t i, const char *path, rl_error *err) {
+  rl_error scratch;
+  if (!err) err = &scratch;
+  if (!j || !path || i < 0 || i >= rli_job_size(j))
+    return rli_fail(err, RL_EINVAL, "rl_job_read: no job, slot or path");
+  FILE *pf = fopen(path, "rb");
+  if (pf) {
+    unsigned char head[256];
+    size_t n = fread(head, 1, sizeof head, pf);
+    fclose(pf);
+    if (not_trace(j, i, path, head, n, err)) return RL_EPARSE;
+  }
+  rli_src s;
+  rl_status st = rli_src_open_file(&s, path, err);
+  if (st) return failed(j, i, path, st, err);
+  return read_src(j, i, path, &s, err);
+}
+
+rl_status rl_job_read_buffer(rl_job *j, int32_t i, const char *name, const void *data, size_t len,
+                             rl_error *err) {
+  rl_error scratch;
+  if (!err) err = &scratch;
+  if (!j || !name || (!data && len) || i < 0 || i >= rli_job_size(j))
+    return rli_fail(err, RL_EINVAL, "rl_job_read_buffer: no job, slot, name or data");
+  if (not_trace(j, i, name, data, len < 256 ? len : 256, err)) return RL_EPARSE;
+  rli_src s;
+  rli_src_open_mem(&s, data, len, name);
+  return read_src(j, i, name, &s, err);
 }
 
 /* ---- many files on worker threads -------------------------------------------- */

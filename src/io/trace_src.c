@@ -82,6 +82,10 @@ static int start(rli_src *s, rl_error *err) {
   s->gz = s->npeek == 2 && s->peek[0] == 0x1f && s->peek[1] == 0x8b;
   s->zinit = 1;
   if (s->gz) {
+#ifdef RL_NO_ZLIB
+    rli_fail(err, RL_EPARSE, "%s: gzip data, and this build has no zlib: inflate it first", s->label);
+    return -1;
+#else
     s->in = malloc(INCAP);
     if (!s->in) { rli_fail(err, RL_ENOMEM, "%s: out of memory", s->label); return -1; }
     memcpy(s->in, s->peek, 2);
@@ -92,6 +96,7 @@ static int start(rli_src *s, rl_error *err) {
       return -1;
     }
     s->incap = INCAP;
+#endif
   }
   return 0;
 }
@@ -106,6 +111,10 @@ static long direct_read(rli_src *s, char *dst, size_t n, rl_error *err) {
     if (ioerr) { rli_fail(err, RL_EIO, "%s: read error", s->label); return -1; }
     return (long)got;
   }
+#ifdef RL_NO_ZLIB
+  (void)err;
+  return 0; /* not reached: start() refused gzip */
+#else
   if (s->zdone) return 0;
   s->z.next_out = (unsigned char *)dst;
   s->z.avail_out = (uInt)(n > (1u << 30) ? (1u << 30) : n);
@@ -149,6 +158,7 @@ static long direct_read(rli_src *s, char *dst, size_t n, rl_error *err) {
     }
   }
   return (long)(want - s->z.avail_out);
+#endif
 }
 
 /* ---- the reading thread ------------------------------------------------------ */
@@ -273,7 +283,9 @@ long rli_src_read(rli_src *s, char *dst, size_t n, rl_error *err) {
 void rli_src_close(rli_src *s) {
   if (s->pipe) pipe_stop(s);
   if (s->f) fclose(s->f);
+#ifndef RL_NO_ZLIB
   if (s->gz && s->zinit) inflateEnd(&s->z);
+#endif
   free(s->in);
   memset(s, 0, sizeof *s);
 }

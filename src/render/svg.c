@@ -46,6 +46,7 @@
 #define TITLE_Y 24         /* baselines */
 #define SUB_Y0 42
 #define SUB_STEP 15
+#define TITLE_STEP 19      /* a title too long for the canvas wraps: its second line */
 #define XTICK_DY 19        /* x tick label baseline below the plot */
 #define YTICK_DX 9         /* y tick label end left of the plot */
 #define XTITLE_DY 14       /* x axis title baseline above the bottom edge */
@@ -287,6 +288,9 @@ typedef struct frame {
   rli_axes ax;
   char sub[2][400];        /* the subtitle in at most two lines */
   int nsub;
+  char title[2][400];      /* the title in at most two lines */
+  int ntitle;
+  double tdy;              /* what the title's second line moves down */
 } frame;
 
 static double X(const frame *f, double v) {
@@ -339,8 +343,11 @@ static void frame_init(const rl_plot *p, frame *f) {
   f->H = fmax(MIN_H, fmin(p->height > 0 ? p->height : DEF_H, MAX_WH));
   size_t cols = (size_t)((f->W - SUB_MARGIN) / (FS_SUB * CHAR_W));
   f->nsub = p->subtitle && *p->subtitle ? wrap2(p->subtitle, cols, f->sub) : 0;
+  size_t tcols = (size_t)((f->W - EDGE2) / (FS_TITLE * CHAR_W * TITLE_SLACK));
+  f->ntitle = wrap2(p->title && *p->title ? p->title : "Roofline", tcols, f->title);
+  f->tdy = f->ntitle > 1 ? TITLE_STEP : 0;
   f->px1 = f->W - M_RIGHT;
-  f->py0 = M_TOP + f->nsub * SUB_STEP + (f->nsub ? SUB_GAP : 0);
+  f->py0 = M_TOP + f->tdy + f->nsub * SUB_STEP + (f->nsub ? SUB_GAP : 0);
   f->py1 = f->H - M_BOTTOM;
   rli_plot_axes(p, &f->ax);
   /* the left margin holds the widest y tick label */
@@ -1049,7 +1056,7 @@ static const char *y_title(const frame *f) {
 }
 
 /* The axes' texts as boxes (for rl_plot_boxes), and the titles. */
-static void text_boxes(const rl_plot *p, const chart *c, rl_plot_box *out, size_t cap, size_t *n) {
+static void text_boxes(const chart *c, rl_plot_box *out, size_t cap, size_t *n) {
   const frame *f = &c->f;
   char t[64];
 #define PUT(k, bx)                                                        \
@@ -1075,12 +1082,12 @@ static void text_boxes(const rl_plot *p, const chart *c, rl_plot_box *out, size_
   double ybase = f->py1 + M_BOTTOM - XTITLE_DY, yc = (f->py0 + f->py1) / 2;
   PUT(RL_BOX_AXIS, ((box){xc - xw / 2, ybase - FS_AXIS, xc + xw / 2, ybase + 3}));
   PUT(RL_BOX_AXIS, ((box){YTITLE_X - FS_AXIS * 0.8, yc - yw / 2, YTITLE_X + FS_AXIS * 0.4, yc + yw / 2}));
-  char title[300];
-  rli_plot_clean(p->title && *p->title ? p->title : "Roofline", title, sizeof title, 0);
-  double tw = fmin(text_w(title, FS_TITLE) * TITLE_SLACK, f->W - EDGE2);
-  PUT(RL_BOX_TITLE, ((box){f->W / 2 - tw / 2, TITLE_Y - FS_TITLE, f->W / 2 + tw / 2, TITLE_Y + 4}));
+  for (int i = 0; i < f->ntitle; i++) {
+    double tw = fmin(text_w(f->title[i], FS_TITLE) * TITLE_SLACK, f->W - EDGE2), y = TITLE_Y + i * TITLE_STEP;
+    PUT(RL_BOX_TITLE, ((box){f->W / 2 - tw / 2, y - FS_TITLE, f->W / 2 + tw / 2, y + 4}));
+  }
   for (int i = 0; i < f->nsub; i++) {
-    double sw = text_w(f->sub[i], FS_SUB), y = SUB_Y0 + i * SUB_STEP;
+    double sw = text_w(f->sub[i], FS_SUB), y = SUB_Y0 + f->tdy + i * SUB_STEP;
     PUT(RL_BOX_TITLE, ((box){f->W / 2 - sw / 2, y - FS_SUB, f->W / 2 + sw / 2, y + 3}));
   }
 #undef PUT
@@ -1096,7 +1103,7 @@ size_t rl_plot_boxes(const rl_plot *p, rl_plot_box *out, size_t cap) {
   for (size_t i = 0; i < c.l.nc; i++, n++)
     if (n < cap) out[n] = (rl_plot_box){c.l.c[i].kind, c.l.c[i].id, c.l.c[i].b.x0, c.l.c[i].b.y0,
                                         c.l.c[i].b.x1, c.l.c[i].b.y1};
-  text_boxes(p, &c, out, cap, &n);
+  text_boxes(&c, out, cap, &n);
   chart_free(&c);
   return n;
 }
@@ -1411,26 +1418,18 @@ size_t rl_plot_svg(const rl_plot *p, char *buf, size_t cap) {
   if (c.nleg) emit_legend(&o, p, &c);
   rli_out_printf(&o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"" INK2 "\"/>\n",
                  f->px0, f->py0, f->px1 - f->px0, f->py1 - f->py0);
-  /* the title, cut to the canvas */
-  size_t cols = (size_t)((f->W - EDGE2) / (FS_TITLE * CHAR_W * TITLE_SLACK));
-  if (rli_utf8_len(title) > cols) {
-    size_t k = 0, ch = 0;
-    while (title[k] && ch + 1 < cols) {
-      if (((unsigned char)title[k] & 0xC0) != 0x80) ch++;
-      k++;
-    }
-    while (k && ((unsigned char)title[k] & 0xC0) == 0x80) k--;
-    if (k + 4 < sizeof title) memcpy(title + k, "\xe2\x80\xa6", 4);
+  /* the title, wrapped to the canvas (two lines at most) */
+  for (int i = 0; i < f->ntitle; i++) {
+    rli_out_printf(&o, "<text class=\"title\" x=\"%.1f\" y=\"%d\" font-size=\"%d\" font-weight=\"bold\" "
+                       "text-anchor=\"middle\" fill=\"" INK "\">",
+                   f->W / 2, TITLE_Y + i * TITLE_STEP, FS_TITLE);
+    rli_out_xml(&o, f->title[i]);
+    rli_out_puts(&o, "</text>\n");
   }
-  rli_out_printf(&o, "<text class=\"title\" x=\"%.1f\" y=\"%d\" font-size=\"%d\" font-weight=\"bold\" "
-                     "text-anchor=\"middle\" fill=\"" INK "\">",
-                 f->W / 2, TITLE_Y, FS_TITLE);
-  rli_out_xml(&o, title);
-  rli_out_puts(&o, "</text>\n");
   for (int i = 0; i < f->nsub; i++) {
     rli_out_printf(&o, "<text class=\"subtitle\" x=\"%.1f\" y=\"%d\" font-size=\"%g\" text-anchor=\"middle\" fill=\"" INK2
                        "\">",
-                   f->W / 2, SUB_Y0 + i * SUB_STEP, FS_SUB);
+                   f->W / 2, SUB_Y0 + (int)f->tdy + i * SUB_STEP, FS_SUB);
     rli_out_xml(&o, f->sub[i]);
     rli_out_puts(&o, "</text>\n");
   }

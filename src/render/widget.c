@@ -304,6 +304,13 @@ static void wpoints_free(wpoints *w) {
   free(w->ms);
 }
 
+/* A compared device's point says which device it is on: no two points of
+ * the chart share a label. */
+static void on_device(rl_plot_point *pt, const rl_hw *hw) {
+  size_t l = strlen(pt->label);
+  if (l + 1 < sizeof pt->label) snprintf(pt->label + l, sizeof pt->label - l, " on %.60s", hw->name[0] ? hw->name : hw->id);
+}
+
 static rl_status widget_points(const wcfg *c, const rl_hw *hws, const rl_plot_roof *roofs, int32_t n_roofs,
                                wpoints *w, rl_error *err) {
   const rl_hw *hw0 = &hws[0];
@@ -329,6 +336,7 @@ static rl_status widget_points(const wcfg *c, const rl_hw *hws, const rl_plot_ro
       TRY(rl_roofline(cost.flops, cost.bytes, &rr[i], 0, &res[i], err));
       pts[i] = rl_plot_point_from_result(w->labels[k], &res[i], h);
       pts[i].marker = h == 0 ? RL_MARK_CIRCLE : RL_MARK_SQUARE;
+      if (h > 0) on_device(&pts[i], &hws[h]);
     }
     for (int32_t k = 0; k < nmodel; k += WIDGET_MODEL_STEPS) {
       TRY(model_steps(c, &hws[h], &ms[h * nmodel], &w->mdt[h], err));
@@ -340,6 +348,7 @@ static rl_status widget_points(const wcfg *c, const rl_hw *hws, const rl_plot_ro
         pt->time_s = s->time_s, pt->perf = s->flops / s->time_s, pt->bound = s->bound;
         pt->roof = h;
         pt->marker = RL_MARK_TRIANGLE;
+        if (h > 0) on_device(pt, &hws[h]);
       }
     }
   }

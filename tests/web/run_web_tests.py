@@ -18,6 +18,7 @@ Without chromium or xmllint the parts that need them are skipped with a
 note (`make check` installs both through scripts/setup.sh).
 """
 import argparse
+import gzip
 import json
 import os
 import shutil
@@ -249,15 +250,199 @@ def page_result(chrome, url, width, js_marker="test-result"):
     return {}
 
 
+# ---- 3. the page as a tool: profiles, the model panel, layout ---------------
+XHR_JS = """new Promise(function (res, rej) { var x = new XMLHttpRequest(); x.open("GET", %s);
+  x.responseType = "arraybuffer"; x.onload = function () { res(x.response); };
+  x.onerror = function () { rej(new Error("xhr failed")); }; x.send(); })"""
+
+# The page's own boxes, as Chromium lays them out: nothing wider than the
+# window, no block over its neighbour in a grid, no select or heading whose
+# text is cut, and the chart's title not shortened.
+BOXES_JS = r"""(function () {
+  var W = window.innerWidth, out = {problems: [], checked: 0};
+  function vis(e) { var r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && !e.closest("[hidden]"); }
+  if (document.documentElement.scrollWidth > W) out.problems.push("horizontal scroll: " + document.documentElement.scrollWidth + " > " + W);
+  document.querySelectorAll("body *").forEach(function (e) {
+    if (!vis(e) || e.closest("svg") || e.closest(".tablewrap") || e.id === "file-input") return;
+    var r = e.getBoundingClientRect();
+    out.checked++;
+    if (r.right > W + 0.5 || r.left < -0.5) out.problems.push("outside the window: " + e.tagName + "#" + e.id + "." + e.className + " " + Math.round(r.left) + ".." + Math.round(r.right));
+  });
+  document.querySelectorAll(".tablewrap").forEach(function (t) {
+    var r = t.getBoundingClientRect(), p = t.parentElement.getBoundingClientRect();
+    if (vis(t) && r.right > p.right + 0.5) out.problems.push("table wider than its section: " + t.parentElement.id);
+  });
+  /* siblings in the page's grids must not overlap */
+  document.querySelectorAll("main, .trace-grid, #trace-tables, #job-out, #llm-form, #llm-out, dl.facts").forEach(function (g) {
+    var kids = Array.prototype.filter.call(g.children, vis);
+    for (var i = 0; i < kids.length; i++) for (var j = i + 1; j < kids.length; j++) {
+      var a = kids[i].getBoundingClientRect(), b = kids[j].getBoundingClientRect();
+      if (a.left + 0.5 < b.right && b.left + 0.5 < a.right && a.top + 0.5 < b.bottom && b.top + 0.5 < a.bottom)
+        out.problems.push("overlap in " + (g.id || g.tagName) + ": " + (kids[i].id || kids[i].tagName) + " and " + (kids[j].id || kids[j].tagName));
+    }
+  });
+  /* a select shows its whole choice; headings wrap instead of being cut */
+  var cv = document.createElement("canvas").getContext("2d");
+  document.querySelectorAll("select").forEach(function (s) {
+    if (!vis(s) || s.selectedIndex < 0) return;
+    var cs = getComputedStyle(s);
+    cv.font = cs.fontSize + " " + cs.fontFamily;
+    var need = cv.measureText(s.options[s.selectedIndex].text).width + 28;
+    if (need > s.getBoundingClientRect().width + 0.5) out.problems.push("select #" + s.id + " cuts '" + s.options[s.selectedIndex].text + "'");
+  });
+  document.querySelectorAll("h1, h2, h3, #readout td, #readout th, dl.facts dd").forEach(function (h) {
+    if (vis(h) && h.scrollWidth > h.clientWidth + 1) out.problems.push("cut: " + h.tagName + " " + h.textContent.slice(0, 40));
+  });
+  document.querySelectorAll("svg text.title").forEach(function (t) {
+    if (/\u2026|\.\.\.$/.test(t.textContent)) out.problems.push("chart title shortened: " + t.textContent);
+  });
+  return out;
+})()"""
+
+
+def profile_tests(chrome, rl, out_dir, tmp):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from cdp import Browser
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    fx = os.path.join(root, "tests", "fixtures", "traces")
+    page = os.path.join(out_dir, "tool.html")
+    r = run([rl, "widget", "-o", page])
+    check(r.returncode == 0, "widget -o (the tool page)")
+    url = "file://" + os.path.abspath(page)
+    files = sorted(os.path.join(fx, f) for f in os.listdir(fx) if f.endswith((".json", ".gz", ".csv", ".sqlite")))
+    bad = os.path.join(fx, "bad")
+    files += sorted(os.path.join(bad, f) for f in os.listdir(bad) if f.endswith((".json", ".gz", ".csv", ".sqlite")))
+    with Browser(chrome, ["--allow-file-access-from-files"]) as b:
+        b.open(url, 1280)
+        b.eval("CORE.then(function () { return 1; })")
+        # every fixture, good and bad, through window.roofline.loadTrace
+        # against the CLI's --json (or its one-line error)
+        for p in files:
+            cli = run([rl, "trace", p, "--json"])
+            hw = ""
+            if cli.returncode != 0 and ("give --hw" in cli.stderr):
+                hw = "a100-sxm4-80gb" if "ncu" in p or "a100" in p or "ddp128" in p else "mi250x"
+                cli = run([rl, "trace", p, "--json", "--hw", hw])
+            got = b.eval((XHR_JS % json.dumps("file://" + os.path.abspath(p))) +
+                         ".then(function (buf) { return roofline.loadTrace(%s, buf, {hw: %s}); })"
+                         ".then(function (d) { return {doc: d}; }, function (e) { return {error: e.message}; })"
+                         % (json.dumps(p), json.dumps(hw)))
+            name = os.path.relpath(p, fx) + (" --hw " + hw if hw else "")
+            if p.endswith(".sqlite"):
+                check("error" in got and "SQLite" in got["error"] and "roofline trace " + p in got["error"],
+                      "loadTrace %s: refused, naming the command (%s)" % (name, got.get("error")))
+                continue
+            if cli.returncode == 0:
+                want = json.loads(cli.stdout)
+                doc = got.get("doc")
+                diff = [k for k in set(want) | set(doc or {}) if (doc or {}).get(k) != want.get(k)]
+                check(doc is not None and not diff, "loadTrace %s equals trace --json key by key (%d keys%s)" % (
+                    name, len(want), "; differ: " + ", ".join(sorted(diff)[:6]) if diff else ""))
+            else:
+                msg = cli.stderr.strip().replace("roofline trace: ", "", 1)
+                g = got.get("error", "")
+                same = g == msg or (p.endswith(".gz") and "gzip" in msg and "gzip" in g)
+                check(same, "loadTrace %s: the CLI's message (%s | CLI: %s)" % (name, g, msg))
+        # several ranks: the job against `roofline trace FILE... --json`
+        jd = os.path.join(tmp, "job")
+        subprocess.run([sys.executable, os.path.join(root, "tests", "make_job.py"),
+                        os.path.join(fx, "pytorch_kineto_2024_a100_ddp_nccl.json.gz"), jd, "--ranks", "4",
+                        "--straggler", "2", "--delay", "300"], check=True, capture_output=True)
+        ranks = sorted(os.path.join(jd, f) for f in os.listdir(jd))
+        cli = run([rl, "trace"] + ranks + ["--json"])
+        got = b.eval("Promise.all(%s.map(function (p) { return %s.then(function (b) { return {name: p, bytes: b}; }); }))"
+                     ".then(function (fs) { return roofline.loadJob(fs); })"
+                     % (json.dumps(ranks), XHR_JS.replace("%s", "'file://' + p")))
+        want = json.loads(cli.stdout) if cli.returncode == 0 else {}
+        diff = [k for k in set(want) | set(got or {}) if (got or {}).get(k) != want.get(k)]
+        check(bool(want) and not diff, "loadJob of 4 ranks equals trace FILE... --json (%s)" % (", ".join(diff) or "ok"))
+        check(bool(got.get("stragglers")) and got["stragglers"][0]["rank"] == 2, "loadJob: rank 2 is the straggler")
+        # the size limit: a file over it is refused, naming the command
+        over = b.eval("roofline.loadTrace('big.json', new Uint8Array(roofline.limit + 1)).then(function () { return ''; },"
+                      " function (e) { return e.message; })")
+        check("limit of 1 GB" in over and "roofline trace big.json" in over, "a file over the limit: %s" % over)
+    # the page's own file picker, in real time: a 15 MB trace, then several
+    # ranks; screenshots at three widths with the browser's boxes checked
+    big = os.path.join(tmp, "trace-15MB.json")
+    with gzip.open(os.path.join(fx, "pytorch_kineto_2023_a100_ddp_input_dims.json.gz"), "rt") as f:
+        d = json.load(f)
+    ev = d["traceEvents"]
+    d["traceEvents"] = ev[:int(len(ev) * 15e6 / len(json.dumps(d)))]
+    with open(big, "w") as f:
+        json.dump(d, f)
+    size = os.path.getsize(big)
+    WAIT = ("new Promise(function (r) { document.addEventListener('roofline-trace-shown', function () {"
+            " r({status: document.getElementById('trace-status').textContent,"
+            " error: document.getElementById('trace-error').textContent}); }, {once: true}); })")
+    for width in (390, 1280, 1920):
+        with Browser(chrome) as b:
+            b.open(url, width, touch=width < 500)
+            # as a user takes a moment to pick a file: the page's warm-up
+            # read (a small made-up trace at start) has compiled the reader
+            b.eval("roofline.warm")
+            b.eval("window.__t = null; document.getElementById('file-input').addEventListener('change',"
+                   " function () { window.__t = performance.now(); }); 1")
+            b.set_files("#file-input", [big])
+            res = b.eval(WAIT)
+            secs = b.eval("(performance.now() - window.__t) / 1000")
+            check(not res["error"] and "nothing uploaded" in res["status"],
+                  "page at %d px: the file picker read a %.1f MB trace (%s)" % (width, size / 1e6, res["status"] or res["error"]))
+            if width == 1280:
+                check(secs < 3.0, "a %.1f MB trace loads and shows in %.2f s (< 3 s)" % (size / 1e6, secs))
+                pts = b.eval("document.querySelectorAll('#trace-chart g.pt').length")
+                hl = b.eval("(function () { var g = document.querySelector('#trace-chart g.pt');"
+                            " g.dispatchEvent(new MouseEvent('mouseenter'));"
+                            " var tr = document.querySelector('#trace-tables tr.hl'); if (!tr) return null;"
+                            " var back = tr.getAttribute('data-row'); tr.dispatchEvent(new MouseEvent('mouseenter'));"
+                            " return {row: back, active: document.querySelectorAll('#trace-chart g.pt.active').length}; })()")
+                check(pts > 0 and hl is not None and hl["active"] == 1,
+                      "hovering a point highlights its row, and the row its point (%s points, %s)" % (pts, hl))
+                sorted_ok = b.eval("(function () { var th = document.querySelectorAll('#t-kernels th')[4]; th.click();"
+                                   " var v = Array.prototype.map.call(document.querySelectorAll('#t-kernels tbody tr'),"
+                                   " function (tr) { return tr.getAttribute('data-row'); });"
+                                   " return v.length > 1; })()")
+                check(sorted_ok, "a table sorts by a clicked column")
+            word = b.eval("document.querySelector('#trace-chart p.note').textContent")
+            check(word.startswith("Tap" if width < 500 else "Hover"), "page at %d px: says '%s'" % (width, word.split()[0]))
+            shot = os.path.join(out_dir, "tool-trace-%d.png" % width)
+            b.screenshot(shot)
+            boxes = b.eval(BOXES_JS)
+            check(not boxes["problems"], "page at %d px with a trace: %d boxes, none overflows or overlaps (%s)" % (
+                width, boxes["checked"], "; ".join(boxes["problems"][:4])))
+            if width == 1280:
+                b.set_files("#file-input", ranks)
+                res = b.eval(WAIT)
+                n = b.eval("document.querySelectorAll('#t-ranks tbody tr').length")
+                s = b.eval("document.querySelector('#t-stragglers tbody td') &&"
+                           " document.querySelector('#t-stragglers tbody td').textContent")
+                check(not res["error"] and n == 4 and s == "2", "several files dropped: the per-rank table (%s rows) "
+                      "and the straggler (rank %s)" % (n, s))
+                b.screenshot(os.path.join(out_dir, "tool-job-%d.png" % width))
+                boxes = b.eval(BOXES_JS)
+                check(not boxes["problems"], "page at 1280 px with a job: none overflows or overlaps (%s)" %
+                      "; ".join(boxes["problems"][:4]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--roofline", default="build/roofline")
     ap.add_argument("--out", default="build/web")
+    ap.add_argument("--part", choices=("all", "tool"), default="all",
+                    help="tool: only part 3 (the page as a tool)")
     a = ap.parse_args()
     rl = os.path.abspath(a.roofline)
     os.makedirs(a.out, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix="rl-web-")
     xmllint = shutil.which("xmllint")
+    if a.part == "tool":
+        chrome = chromium()
+        if chrome:
+            profile_tests(chrome, rl, a.out, tmp)
+        else:
+            print("skip  chromium not installed")
+        shutil.rmtree(tmp, ignore_errors=True)
+        print("web: %d failed" % len(FAILED))
+        return 1 if FAILED else 0
 
     # ---- 1. SVG ----------------------------------------------------------
     layer = run([rl, "layer", "--json"])
@@ -472,6 +657,7 @@ def main():
                   "chart %s in Chromium: %s labels, %s markers, no overlap (%s)" % (
                       os.path.basename(name), res and res["labels"], res and res["markers"],
                       "; ".join(res["problems"][:4]) if res else "no result"))
+        profile_tests(chrome, rl, a.out, tmp)
     shutil.rmtree(tmp, ignore_errors=True)
     print("web: %d failed" % len(FAILED))
     return 1 if FAILED else 0
