@@ -25,6 +25,18 @@
  *                             file, then rl_job_json -- `roofline trace
  *                             FILE... --json`
  *   rlw_quantity(v, unit)     rl_format_quantity, as the CLI prints figures
+ *   rlw_put_file(path, data, len)
+ *                             a file in the page's memory file system (a
+ *                             config.json dropped or pasted), for rlw_cli
+ *   rlw_cli(args)             the command itself, cli_main (cli/cli.c), on a
+ *                             JSON array of its arguments: {"status", "out",
+ *                             "err"} -- `decode --model FILE --json` in the
+ *                             page prints what it prints in a terminal.
+ *                             `measure` times the machine it runs on and
+ *                             `widget` writes this page (which holds this
+ *                             core): both are refused here (cmd_measure,
+ *                             cmd_widget below), naming the command to run
+ *                             in a terminal instead.
  *   rlw_version()
  *
  * Nsight Systems exports are SQLite databases; SQLite is not compiled into
@@ -35,11 +47,14 @@
 #include "roofline.h"
 #include "io/trace_io.h"
 #include "../cli/charts.h"
-#include "../cli/cli.h" /* CLI_SCHEMA_VERSION */
+#include "../cli/cli.h"
+#include "core/json.h"
 
 #include <emscripten.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static char *take(char **slot, char *s) {
   free(*slot);
@@ -261,6 +276,88 @@ EMSCRIPTEN_KEEPALIVE const char *rlw_job_finish(void) {
   char *s = malloc(n + 1);
   if (s) rl_job_json(job, s, n + 1);
   return answer(&last_job, document("trace job", s));
+}
+
+/* ---- the command ---------------------------------------------------------------- */
+static int measure_refused(cli_ctx *ctx, int argc, char **argv) {
+  (void)argc, (void)argv;
+  return cli_error(ctx, "measure times the hardware it runs on, which a web page cannot do: run `roofline measure` "
+                        "in a terminal");
+}
+
+const cli_command cmd_measure = {"measure", measure_refused,
+                                 "(not in the page: run `roofline measure` in a terminal)",
+                                 "usage: roofline measure ...\n  Not in the page: it times the machine it runs on; "
+                                 "run it in a terminal.\n"};
+
+static int widget_refused(cli_ctx *ctx, int argc, char **argv) {
+  (void)argc, (void)argv;
+  return cli_error(ctx, "widget writes this page: run `roofline widget -o FILE.html` in a terminal");
+}
+
+const cli_command cmd_widget = {"widget", widget_refused, "(not in the page: it writes this page)",
+                                "usage: roofline widget ...\n  Not in the page: it writes this page; run it in "
+                                "a terminal.\n"};
+
+static char *last_cli;
+
+EMSCRIPTEN_KEEPALIVE int rlw_put_file(const char *path, const void *data, size_t len) {
+  /* its folders first (the page's own file system: /models/NAME) */
+  char dir[512];
+  snprintf(dir, sizeof dir, "%s", path);
+  for (char *p = dir + 1; *p; p++)
+    if (*p == '/') {
+      *p = 0;
+      mkdir(dir, 0777);
+      *p = '/';
+    }
+  FILE *f = fopen(path, "wb");
+  if (!f) return -1;
+  int ok = fwrite(data, 1, len, f) == len;
+  return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* args: a JSON array of strings, without the program's name */
+EMSCRIPTEN_KEEPALIVE const char *rlw_cli(const char *args) {
+  rli_json *j = NULL;
+  rl_error e;
+  if (!args || rli_json_parse(args, strlen(args), &j, &e) != RL_OK || j->type != RLI_JSON_ARR) {
+    rli_json_free(j);
+    return answer(&last_cli, error_json("rlw_cli: the arguments must be a JSON array of strings"));
+  }
+  size_t n = j->n;
+  char **argv = calloc(n + 2, sizeof *argv);
+  if (!argv) { rli_json_free(j); return answer(&last_cli, NULL); }
+  argv[0] = "roofline";
+  for (size_t i = 0; i < n; i++) {
+    if (j->kids[i].type != RLI_JSON_STR) {
+      free(argv);
+      rli_json_free(j);
+      return answer(&last_cli, error_json("rlw_cli: the arguments must be a JSON array of strings"));
+    }
+    argv[i + 1] = j->kids[i].str;
+  }
+  char *ob = NULL, *eb = NULL;
+  size_t on = 0, en = 0;
+  FILE *out = open_memstream(&ob, &on), *err = open_memstream(&eb, &en);
+  int rc = -1;
+  if (out && err) rc = cli_main((int)n + 1, argv, out, err);
+  if (out) fclose(out);
+  if (err) fclose(err);
+  free(argv);
+  rli_json_free(j);
+  sbuf b = {NULL, 0, 0, 1};
+  char h[48];
+  snprintf(h, sizeof h, "{\"status\":%d,\"out\":", rc);
+  puts_(&b, h);
+  put_json_string(&b, ob ? ob : "");
+  puts_(&b, ",\"err\":");
+  put_json_string(&b, eb ? eb : "");
+  puts_(&b, "}");
+  free(ob);
+  free(eb);
+  if (!b.ok) { free(b.p); return answer(&last_cli, NULL); }
+  return answer(&last_cli, b.p);
 }
 
 /* a quantity as the CLI prints it (rl_format_quantity); unit: rl_unit */

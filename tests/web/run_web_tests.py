@@ -421,6 +421,71 @@ def profile_tests(chrome, rl, out_dir, tmp):
                 boxes = b.eval(BOXES_JS)
                 check(not boxes["problems"], "page at 1280 px with a job: none overflows or overlaps (%s)" %
                       "; ".join(boxes["problems"][:4]))
+    # the model panel: config.json through loadConfig against `model show
+    # FILE --json`, and dropped in the panel against decode/prefill --json
+    mdir = os.path.join(root, "tests", "fixtures", "models")
+    configs = sorted(os.path.join(mdir, d, "config.json") for d in os.listdir(mdir)
+                     if os.path.isfile(os.path.join(mdir, d, "config.json")))
+    configs += sorted(os.path.join(mdir, f) for f in os.listdir(mdir) if f.endswith(".json"))
+    with Browser(chrome) as b:
+        b.open(url, 1280)
+        b.eval("CORE.then(function () { return 1; })")
+        for p in configs:
+            text = open(p, encoding="utf-8", errors="replace").read()
+            name = os.path.basename(p)
+            tmpc = os.path.join(tmp, "cfg", name)
+            os.makedirs(os.path.dirname(tmpc), exist_ok=True)
+            shutil.copy(p, tmpc)
+            cli = run([rl, "model", "show", tmpc, "--json"])
+            got = b.eval("roofline.loadConfig(%s, %s).then(function (d) { return {doc: d}; },"
+                         " function (e) { return {error: e.message}; })" % (json.dumps(text), json.dumps(name)))
+            what = os.path.relpath(p, mdir)
+            if cli.returncode == 0:
+                want = json.loads(cli.stdout)
+                diff = [k for k in set(want) | set(got.get("doc") or {}) if (got.get("doc") or {}).get(k) != want.get(k)]
+                check("doc" in got and not diff, "loadConfig %s equals model show FILE --json key by key (%d keys%s)" % (
+                    what, len(want), "; differ: " + ", ".join(diff[:5]) if diff else ""))
+            else:
+                msg = cli.stderr.strip().replace("roofline model: ", "", 1).replace(tmpc, "/models/" + name)
+                check(got.get("error") == msg, "loadConfig %s: the CLI's message (%s | CLI: %s)" % (what, got.get("error"), msg))
+        # a config.json dropped on the panel (tp 2, batch 16, context 4096)
+        cfg = os.path.join(mdir, "llama3-8b", "config.json")
+        b.eval("(function () { var $ = function (i) { return document.getElementById(i); };"
+               " $('llm-tp').value = '2'; $('llm-batch').value = '16'; $('llm-context').value = '4096';"
+               " $('llm-hw').value = 'nvidia-h100-sxm5'; return 1; })()")
+        b.eval("window.__llm = new Promise(function (r) { document.addEventListener('roofline-llm-updated', r, {once: true}); }); 1")
+        b.set_files("#llm-file", [cfg])
+        b.eval("window.__llm.then(function () { return 1; })")
+        vals = b.eval("(function () { var o = {}; document.querySelectorAll('#llm-out dd[id]').forEach(function (d) {"
+                      " o[d.id] = d.getAttribute('data-value'); }); o.per_seq = document.getElementById('llm-tokens_per_s')"
+                      ".getAttribute('data-per-seq'); o.error = document.getElementById('llm-error').textContent; return o; })()")
+        flags = ["--model", cfg, "--hw", "nvidia-h100-sxm5", "--tp", "2", "--batch", "16"]
+        dec = json.loads(run([rl, "decode"] + flags + ["--context", "4096", "--json"]).stdout)["rows"][0]
+        pre = json.loads(run([rl, "prefill"] + flags + ["--prompt", "4096", "--json"]).stdout)
+        for key, want in (("llm-tpot", dec["step_time_s"]), ("llm-tokens_per_s", dec["tokens_per_s"]),
+                          ("per_seq", dec["tokens_per_s_per_seq"]), ("llm-memory", dec["memory_bytes"]),
+                          ("llm-ttft", pre["ttft_s"])):
+            got = vals.get(key)
+            check(got is not None and float(got) == float(want),
+                  "config.json dropped on the panel: %s = %s equals decode/prefill --model FILE --json %s" % (key, got, want))
+        check(vals.get("llm-fits") == "true" and not vals.get("error"), "panel: fits (%s)" % vals.get("error"))
+        # the trial's case: Llama 3.1 70B, batch 32 on one H100 does not fit
+        b.eval("(function () { var $ = function (i) { return document.getElementById(i); };"
+               " $('llm-model').value = 'llama3.1-70b'; $('llm-tp').value = '1'; $('llm-batch').value = '32';"
+               " roofline.updateModel(); return 1; })()")
+        nf = b.eval("(function () { var f = document.getElementById('llm-fits'), s = document.getElementById('llm-tp_fit');"
+                    " return {fit: f.textContent, cls: f.className, tp: s && s.getAttribute('data-value'),"
+                    " visible: f.getBoundingClientRect().height > 0}; })()")
+        want_tp = None
+        for t in (2, 4, 8):
+            r = run([rl, "decode", "--model", "llama3.1-70b", "--hw", "nvidia-h100-sxm5", "--tp", str(t),
+                     "--batch", "32", "--context", "4096", "--json"])
+            if json.loads(r.stdout)["rows"][0]["fits"]:
+                want_tp = t
+                break
+        check(nf["fit"] == "DOES NOT FIT" and nf["cls"] == "fit-no" and nf["visible"] and nf["tp"] == str(want_tp),
+              "panel: Llama 3.1 70B B=32 on one H100 shows DOES NOT FIT and the smallest --tp that fits (%s, CLI: %s)" % (nf, want_tp))
+        b.screenshot(os.path.join(out_dir, "tool-model-1280.png"))
 
 
 def main():
