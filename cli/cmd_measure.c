@@ -285,6 +285,7 @@ static int parse(cli_ctx *ctx, int argc, char **argv, measure_opts *o) {
   if (cli_seen(opts, "threads") && threads < 1)
     return cli_error(ctx, "--threads must be >= 1 (default: every CPU)");
   if (o->id && !o->save_hw) return cli_error(ctx, "--id goes with --save-hw");
+  if ((rc = plot_svg_path(ctx, "--plot", o->plot))) return rc;
   if (o->term && (ctx->json || ctx->csv)) return cli_error(ctx, "--term and --%s exclude each other", ctx->json ? "json" : "csv");
   rl_error e;
   o->mo.threads = threads;

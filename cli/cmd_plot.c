@@ -93,6 +93,7 @@ static int parse(cli_ctx *ctx, int argc, char **argv, plot_opts *o) {
     return cli_error(ctx, "plot draws a chart; for figures use `roofline layer --json` or `roofline op --json`");
   if ((o->ascii || o->color) && !o->term) return cli_error(ctx, "--ascii and --color go with --term");
   if (o->term && o->out_path) return cli_error(ctx, "give -o FILE (SVG) or --term, not both");
+  if ((rc = plot_svg_path(ctx, "-o", o->out_path))) return rc;
   if (!o->term && !o->out_path && isatty(fileno(ctx->out)))
     return cli_error(ctx, "not writing SVG to a terminal: give -o chart.svg (-o - for standard output) or --term");
   /* the sizes the renderers draw (rl_plot_term, rl_plot_svg clamp to

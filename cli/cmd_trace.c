@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "charts.h"
 #include "outfile.h"
+#include "plot_common.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -464,6 +465,7 @@ static int parse_flags(cli_ctx *ctx, int argc, char **argv, trace_opts *o) {
   if (top_seen && o->top < 1) return cli_error(ctx, "--top must be >= 1");
   if (overhead_seen && !(o->overhead >= 0)) return cli_error(ctx, "--overhead must be >= 0");
   if (bw_seen && !(o->bw > 0)) return cli_error(ctx, "--bw must be > 0");
+  if ((rc = plot_svg_path(ctx, "--plot", o->plot))) return rc;
   if (o->job) {
     if (o->plot) return cli_error(ctx, "--plot takes one trace, not a job of several");
     int32_t jf = RL_TRACE_AUTO;
@@ -547,7 +549,7 @@ static int resolve(cli_ctx *ctx, const trace_opts *o, trace_one *x) {
   if (strcmp(x->path, "-") == 0) { /* standard input: read whole, then parsed from memory */
     char *text = NULL;
     size_t len = 0;
-    if ((rc = cli_read_file(ctx, x->path, (size_t)1 << 36, &text, &len))) return rc;
+    if ((rc = cli_read_file(ctx, x->path, (size_t)((uint64_t)1 << 36 < SIZE_MAX ? (uint64_t)1 << 36 : SIZE_MAX), &text, &len))) return rc;
     x->path = "standard input";
     st = rl_trace_read_buffer(x->t, text, len, o->fmt, x->path, &e);
     free(text);

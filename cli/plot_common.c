@@ -5,6 +5,7 @@
 #include "plot_common.h"
 #include "outfile.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,24 @@ char **plot_short_output(int argc, char **argv) {
     if (i > 0 && strcmp(argv[i], "-o") == 0) v[i] = (char *)(uintptr_t) "--output";
   }
   return v;
+}
+
+static int same_ci(const char *a, const char *b) {
+  for (; *a && *b; a++, b++)
+    if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return 0;
+  return *a == *b;
+}
+
+int plot_svg_path(cli_ctx *ctx, const char *flag, const char *path) {
+  static const char *const raster[] = {"png", "jpg", "jpeg", "gif", "webp", "bmp", "tif", "tiff", "pdf"};
+  const char *dot = path ? strrchr(path, '.') : NULL;
+  if (!dot || strchr(dot, '/')) return CLI_OK;
+  for (size_t i = 0; i < sizeof raster / sizeof raster[0]; i++)
+    if (same_ci(dot + 1, raster[i]))
+      return cli_error(ctx, "%s %s: the chart is SVG, not %s: name it .svg (%.*s.svg) and convert it if you "
+                            "need %s (rsvg-convert, a browser)",
+                       flag, path, raster[i], (int)(dot - path), path, raster[i]);
+  return CLI_OK;
 }
 
 int plot_write(cli_ctx *ctx, const char *flag, const char *path, const char *text, size_t len) {

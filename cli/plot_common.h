@@ -65,4 +65,9 @@ char **plot_short_output(int argc, char **argv);
  * ever removed. */
 int plot_write(cli_ctx *ctx, const char *flag, const char *path, const char *text, size_t len);
 
+/* The charts are SVG: a path named as a raster or print image (.png, .jpg,
+ * .jpeg, .gif, .webp, .bmp, .tif, .tiff, .pdf; any case) is refused before
+ * anything is computed, naming .svg. CLI_OK otherwise (NULL and "-" too). */
+int plot_svg_path(cli_ctx *ctx, const char *flag, const char *path);
+
 #endif

@@ -566,10 +566,13 @@ def main():
                        (["plot", "--points", os.path.join(tmp, "nope.json")], "missing points file"),
                        (["plot", "--hw", "no-such-gpu"], "unknown hardware"),
                        (["widget", "-o", "/nonexistent-dir/w.html"], "widget: unwritable output"),
-                       (["widget", "--dtype", "fp9"], "widget: unknown dtype")):
+                       (["widget", "--dtype", "fp9"], "widget: unknown dtype"),
+                       (["plot", "-o", os.path.join(tmp, "chart.png")], "plot -o .png (the chart is SVG)")):
         r = run([rl] + args)
         check(r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1,
               "error %s: exit 2, one line (%s)" % (what, r.stderr.strip()))
+        if args[-1].endswith(".png"):
+            check(".svg" in r.stderr and not os.path.exists(args[-1]), "plot -o .png names .svg and writes nothing")
     term = run([rl, "plot", "--term"])
     lines = term.stdout.splitlines()
     check(term.returncode == 0 and len(lines) <= 30 and max(len(l) for l in lines) <= 100,
