@@ -46,7 +46,7 @@
 #define TITLE_Y 24         /* baselines */
 #define SUB_Y0 42
 #define SUB_STEP 15
-#define TITLE_STEP 19      /* a title too long for the canvas wraps: its second line */
+#define TITLE_STEP 20      /* a title too long for the canvas wraps: its second line */
 #define XTICK_DY 19        /* x tick label baseline below the plot */
 #define YTICK_DX 9         /* y tick label end left of the plot */
 #define XTITLE_DY 14       /* x axis title baseline above the bottom edge */

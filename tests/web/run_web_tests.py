@@ -259,7 +259,9 @@ XHR_JS = """new Promise(function (res, rej) { var x = new XMLHttpRequest(); x.op
 # window, no block over its neighbour in a grid, no select or heading whose
 # text is cut, and the chart's title not shortened.
 BOXES_JS = r"""(function () {
-  var W = window.innerWidth, out = {problems: [], checked: 0};
+  /* the layout viewport: on a phone the visual one zooms out to what overflows */
+  var W = document.documentElement.clientWidth, out = {problems: [], checked: 0};
+  if (window.innerWidth > W) out.problems.push("the page is wider than the screen: " + window.innerWidth + " > " + W);
   function vis(e) { var r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && !e.closest("[hidden]"); }
   if (document.documentElement.scrollWidth > W) out.problems.push("horizontal scroll: " + document.documentElement.scrollWidth + " > " + W);
   document.querySelectorAll("body *").forEach(function (e) {
