@@ -77,7 +77,12 @@ static const char *answer(char **slot, char *s) {
   return s ? s : "{\"error\":\"out of memory\"}";
 }
 
-static char *fail(const rl_error *e) { return error_json(e->msg); }
+/* a message as the CLI prints it: the parameters it names as flags (`hw` -> --hw) */
+static char *fail(const rl_error *e) {
+  char msg[2 * RL_ERROR_MSG_MAX];
+  rl_msg_spell(e->msg, "--", '-', msg, sizeof msg);
+  return error_json(msg);
+}
 
 /* The document the CLI prints for a record (cli.c, print_json_doc): the
  * schema version and the command before the record's keys. Frees text. */
