@@ -158,8 +158,14 @@ int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, cli_infer_flags *f,
   req->quantize_all = f->quantize_all;
   req->link_bw_given = cli_seen(opts, "link-bw");
   req->link_bw = f->link_bw;
-  req->comm_latency_given = cli_seen(opts, "comm-latency");
-  req->comm_latency = f->comm_latency;
+  req->comm_latency_given = 0;
+  if (f->comm_latency_s && strcmp(f->comm_latency_s, "nccl") == 0) {
+    req->comm_latency_given = 2; /* NCCL's ring estimate */
+  } else if (f->comm_latency_s) {
+    if (rl_parse_quantity(f->comm_latency_s, RL_UNIT_SECONDS, &req->comm_latency, &e))
+      return cli_error(ctx, "--comm-latency: %s (or nccl)", e.msg);
+    req->comm_latency_given = 1;
+  }
   req->compute_eff = f->compute_eff ? f->compute_eff_v : 0;
   req->bw_eff = f->bw_eff ? f->bw_eff_v : 0;
   req->roof = cli_roof_req(hwf, RL_BF16, 1);
@@ -198,20 +204,33 @@ int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, cli_infer_flags *f,
                hw->id, CLI_Q(cfg->link_bw, RL_UNIT_BYTES_S));
   }
   if (f->tp > 1) {
-    if (req->comm_latency_given)
+    if (req->comm_latency_given == 1)
       snprintf(f->latency_note, sizeof f->latency_note, "%s per all-reduce (--comm-latency)",
                CLI_Q(cfg->comm_latency_s, RL_UNIT_SECONDS));
-    else if (info.comm_latency_default)
+    else if (req->comm_latency_given == 2 && hw->link_latency_s > 0)
+      /* the line as it was when NCCL's model was the default */
       snprintf(f->latency_note, sizeof f->latency_note,
                "%s per all-reduce: NCCL's ring model, %s base + 2(n-1) x %s per link hop (%s)",
                CLI_Q(cfg->comm_latency_s, RL_UNIT_SECONDS), CLI_Q(RL_NCCL_BASE_LATENCY_S, RL_UNIT_SECONDS),
                CLI_Q(hw->link_latency_s, RL_UNIT_SECONDS), hw->id);
+    else if (info.comm_latency_default)
+      snprintf(f->latency_note, sizeof f->latency_note,
+               "%s per all-reduce: the floor no published measurement beats (NVLink: a 1 KiB all-reduce\n"
+               "               on 4 H800, NVIDIA/nccl issue 1984); NCCL's ring model gives %s (--comm-latency nccl)",
+               CLI_Q(cfg->comm_latency_s, RL_UNIT_SECONDS),
+               CLI_Q(rl_comm_latency(hw, RL_COMM_ALLREDUCE_NCCL, f->tp), RL_UNIT_SECONDS));
     else
       snprintf(f->latency_note, sizeof f->latency_note,
                "none: %s has no link latency in the database, so all-reduces cost bandwidth only "
                "(give --comm-latency)", hw->id);
   }
   return CLI_OK;
+}
+
+int cli_nccl_alternative(const cli_infer_flags *f, const rl_hw *hw, const rl_infer_cfg *cfg, double *nccl) {
+  if (cfg->tp <= 1 || f->req.comm_latency_given || !(hw->link_latency_s > 0)) return 0;
+  *nccl = rl_comm_latency(hw, RL_COMM_ALLREDUCE_NCCL, cfg->tp);
+  return *nccl != cfg->comm_latency_s;
 }
 
 void cli_infer_notes(cli_ctx *ctx, const cli_infer_flags *f, const rl_decode_summary *s,

@@ -58,13 +58,14 @@ typedef struct cli_infer_flags {
   double microbatches;                   /* 0: min(pp, batch) */
   const char *embedding;                 /* gathered | full */
   double link_bw, comm_latency;
+  const char *comm_latency_s;            /* --comm-latency: T, or nccl */
   const char *group_size;                /* N | channel | none */
   int quantize_all, require_fit;
   const char *compute_eff, *bw_eff;      /* fractions of the roofs */
   /* filled in by cli_infer_setup for the text output */
   double compute_eff_v, bw_eff_v;        /* 1 when not given */
   char peak_note[160];                   /* fp16 <-> bf16 fallback, or "" */
-  char latency_note[200];                /* where the all-reduce latency comes from */
+  char latency_note[320];                /* where the all-reduce latency comes from */
   char par_note[240];                    /* the stage sends' and all-to-alls' latencies */
   char measured_note[320];               /* the roofs of a `roofline measure` row, or "" */
   rl_infer_req req;                      /* what the flags asked rl_infer_setup */
@@ -80,7 +81,7 @@ void cli_infer_flags_init(cli_infer_flags *f);
       {"microbatches", OPT_COUNT, &(f).microbatches, 0},                     \
       {"embedding", OPT_STR, &(f).embedding, 0},                             \
       {"link-bw", OPT_BYTES_S, &(f).link_bw, 0},                             \
-      {"comm-latency", OPT_SECONDS, &(f).comm_latency, 0},                   \
+      {"comm-latency", OPT_STR, &(f).comm_latency_s, 0},                     \
       {"group-size", OPT_STR, &(f).group_size, 0},                           \
       {"quantize-all", OPT_FLAG, &(f).quantize_all, 0},                      \
       {"require-fit", OPT_FLAG, &(f).require_fit, 0},                        \
@@ -122,6 +123,12 @@ int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, cli_infer_flags *f,
 
 /* The text lines every inference command prints about its assumptions
  * (quantization, efficiencies, peak fallback). */
+/* When the bound took the all-reduce floor (tp > 1, no --comm-latency) and
+ * NCCL's ring estimate differs: that estimate in *nccl, 1; else 0. decode
+ * and prefill print their figure at it beside the bound where the two
+ * differ by more than 1%. */
+int cli_nccl_alternative(const cli_infer_flags *f, const rl_hw *hw, const rl_infer_cfg *cfg, double *nccl);
+
 void cli_infer_notes(cli_ctx *ctx, const cli_infer_flags *f, const rl_decode_summary *s,
                      const rl_infer_cfg *cfg);
 

@@ -390,6 +390,19 @@ static void print_text(cli_ctx *ctx, decode_opts *dop, const rl_model *m, const 
   cli_table_free(t);
   fprintf(ctx->out, "\n");
   print_notes(ctx->out, dop, &c, cfg, roof, out);
+  /* the bound took the all-reduce floor: NCCL's ring estimate beside it */
+  double nccl;
+  rl_infer_cfg alt = *cfg;
+  rl_decode_row ar;
+  if (dop->nb > 0 && cli_nccl_alternative(&dop->llm.inf, hw, cfg, &nccl)) {
+    alt.comm_latency_s = nccl;
+    if (rl_decode(m, &alt, roof, dop->batches, 1, &ar, NULL, NULL) == RL_OK &&
+        fabs(ar.step_time_s - out->rows[0].step_time_s) > 0.01 * out->rows[0].step_time_s)
+      fprintf(ctx->out, "with NCCL's ring latency instead of the floor (--comm-latency nccl, %s per all-reduce; an\n"
+                        "  estimate, not a bound): %s a step at B = %.0f, %s more\n",
+              CLI_Q(nccl, RL_UNIT_SECONDS), CLI_Q(ar.step_time_s, RL_UNIT_SECONDS), dop->batches[0],
+              CLI_PCT(ar.step_time_s / out->rows[0].step_time_s - 1));
+  }
   if (dop->want_ops) print_ops(ctx, dop, out);
 }
 

@@ -356,10 +356,16 @@ static int resolve(cli_ctx *ctx, plan_opts *o, plan_space *sp) {
   int rc = cli_llm_resolve(ctx, &o->llm, degrees, sp, &sp->m, &sp->base, &sp->hw, &sp->roof);
   if (rc) return rc;
   cli_infer_flags *inf = &o->llm.inf;
-  if (inf->tp > 1 && !cli_seen(o->llm.opts, "comm-latency") && sp->hw.link_latency_s > 0)
+  if (inf->tp > 1 && inf->req.comm_latency_given == 2 && sp->hw.link_latency_s > 0)
     snprintf(inf->latency_note, sizeof inf->latency_note,
              "per all-reduce, NCCL's ring model: %s base + 2(tp-1) x %s per link hop (%s)",
              CLI_Q(RL_NCCL_BASE_LATENCY_S, RL_UNIT_SECONDS), CLI_Q(sp->hw.link_latency_s, RL_UNIT_SECONDS), sp->hw.id);
+  else if (inf->tp > 1 && !inf->req.comm_latency_given && sp->hw.link_latency_s > 0)
+    snprintf(inf->latency_note, sizeof inf->latency_note,
+             "%s per all-reduce: the floor no published measurement beats (NVLink: NVIDIA/nccl issue\n"
+             "               1984); NCCL's ring model, 6.6 us + 2(tp-1) x %s, is --comm-latency nccl",
+             CLI_Q(rl_comm_latency(&sp->hw, RL_COMM_ALLREDUCE, 2), RL_UNIT_SECONDS),
+             CLI_Q(sp->hw.link_latency_s, RL_UNIT_SECONDS));
   return CLI_OK;
 }
 

@@ -148,6 +148,16 @@ static void print_text(cli_ctx *ctx, prefill_opts *po, const rl_model *m, const 
   fprintf(o, "memory: %s for weights and KV cache at %.0f tokens%s\n", CLI_Q(r.memory_bytes, RL_UNIT_BYTES),
           prompt + new_tokens,
           hw.mem_bytes <= 0 ? "" : (r.fits ? " (fits)" : " (does NOT fit on the device)"));
+  double nccl;
+  rl_infer_cfg alt = cfg;
+  rl_prefill_result ar;
+  if (cli_nccl_alternative(inf, &hw, &cfg, &nccl)) {
+    alt.comm_latency_s = nccl;
+    if (rl_prefill(m, &alt, &roof, NULL, 0, &ar, NULL) == RL_OK && fabs(ar.ttft_s - r.ttft_s) > 0.01 * r.ttft_s)
+      fprintf(o, "with NCCL's ring latency instead of the floor (--comm-latency nccl, %s per all-reduce; an\n"
+                 "  estimate, not a bound): time to first token %s, %s more\n",
+              CLI_Q(nccl, RL_UNIT_SECONDS), CLI_Q(ar.ttft_s, RL_UNIT_SECONDS), CLI_PCT(ar.ttft_s / r.ttft_s - 1));
+  }
   fprintf(o, "each op is bounded separately (no overlap between ops); norms and adds use the same peak\n"
              "(they are memory-bound, so it does not matter).\n");
 }

@@ -63,13 +63,14 @@ const cli_optdef cli_optdefs[] = {
     {"tied", 0, NULL, "model decode prefill plan mfu", "the output layer reuses the embedding"},
     {"bias", 0, NULL, "model decode prefill plan mfu", "linear layers have biases"},
     {"learned-pos", 0, "N", "model decode prefill plan mfu", "N learned position embeddings"},
-    {"kv-dtype", 0, "DT", "model", "format of the KV cache per token (default: the model's format)"},
+    {"kv-dtype", 0, "DT", "model", "format of the KV cache per token (default: the activations' format)"},
     /* devices described by their figures, inference */
     {"peak", 0, "P", "decode prefill plan", "your own device's peak, with --bw (or the named device's peak replaced)"},
     {"bw", 0, "B", "op kernel layer plot decode prefill plan", "override the bandwidth (or, with --peak and no --hw, your own device's)"},
     {"bw-eff", 0, "F", "decode prefill plan", "the fraction of the bandwidth assumed reached (as --compute-eff)"},
-    {"comm-latency", 0, "T", "decode prefill plan",
-     "latency per all-reduce (default: NCCL's ring model over the device's link latency)"},
+    {"comm-latency", 0, "T|nccl", "decode prefill plan",
+     "latency per all-reduce (default: the floor no published all-reduce beats, 0.5 us\n"
+            "over NVLink; nccl: NCCL's ring model, 6.6 us + 2(n-1) x the link's hop)"},
     /* layer shapes in plot (as `roofline layer`) */
     {"rows", 0, "R", "plot", "the layer's activation rows (as `roofline layer`)"},
     {"d", 0, "D", "plot", "the layer's model width (as `roofline layer`)"},
@@ -196,9 +197,10 @@ const cli_optdef cli_optdefs[] = {
      "what to measure: peak, read, copy, triad, bandwidth (the\n"
             "three), gemm, add, all (default), comma-separated"},
     {"kv-dtype", 0, "DT", "decode prefill",
-     "KV cache (e.g. fp8; default: --dtype)"},
+     "KV cache (e.g. fp8; default: --dtype, else the activations' format: bf16\n"
+            "for an fp8 checkpoint)"},
     {"kv-dtype", 0, "LIST", "plan",
-     "KV-cache formats (default: --dtype), e.g. bf16,fp8"},
+     "KV-cache formats (default: --dtype, else the activations' format), e.g. bf16,fp8"},
     {"latency", 0, "T", "comm",
      "alpha per ring step (2(n-1) steps for an all-reduce)"},
     {"link-bw", 0, "B", "decode prefill plan",

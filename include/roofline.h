@@ -806,6 +806,19 @@ RL_API rl_status rl_attn_impl_parse(const char *name, int32_t *impl, rl_error *e
  * weights >= 1, channel or none (got x)" otherwise. */
 RL_API rl_status rl_group_size_parse(const char *text, double *group, rl_error *err);
 
+/* The latency floor of one all-reduce among devices linked as hw is: the
+ * lowest time a published measurement gives for a small all-reduce over
+ * that interconnect, so that no real run beats a bound that adds it. NVLink
+ * (the devices the database gives a link latency): 0.5 us, a 1 KiB
+ * all-reduce on 4 H800 over NVLink (nccl-tests with CUDA graphs; NVIDIA/nccl
+ * issue 1984), below one-shot custom all-reduces (vLLM: 7 us at 16 KiB,
+ * vllm-project/vllm pull request 37756) and NCCL's own ring model (6.6 us +
+ * 2(n-1) x 0.6 us: 15 us at 8). 0 for any other link (no published figure
+ * to stand on: bandwidth only). The default latency of decode, prefill and
+ * plan; NCCL's ring estimate is what `--comm-latency nccl` gives. */
+#define RL_ALLREDUCE_FLOOR_NVLINK_S 0.5e-6
+RL_API double rl_allreduce_floor(const rl_hw *hw);
+
 /* Defaults: dtypes -1, tp 1, gathered embedding, causal, everything else
  * 0. */
 RL_API rl_infer_cfg rl_infer_cfg_init(void);
@@ -893,17 +906,21 @@ RL_API rl_status rl_roof_resolve(const rl_hw *hw, const rl_roof_req *req,
                                  rl_roof *out, int32_t *dtype_used,
                                  rl_error *err);
 
-/* Latency of one collective among n devices linked as hw is, from NCCL's
- * tuning model (NVIDIA/nccl src/graph/tuning.cc): its Ring LL base latency
- * RL_NCCL_BASE_LATENCY_S plus hw->link_latency_s per hop: an all-reduce
- * 2 (n - 1) hops (ring reduce-scatter + all-gather), a pipeline stage's
- * send 1 hop, an all-to-all n - 1 hops (an all-gather's steps). 0 when hw
- * has no link latency, or for n <= 1 (a send: any n). */
+/* Latency of one collective among n devices linked as hw is. An
+ * all-reduce (RL_COMM_ALLREDUCE, what a bound adds): the floor no
+ * published measurement beats, rl_allreduce_floor(hw). The others from
+ * NCCL's tuning model (NVIDIA/nccl src/graph/tuning.cc), its Ring LL base
+ * latency RL_NCCL_BASE_LATENCY_S plus hw->link_latency_s per hop: NCCL's
+ * ring all-reduce (RL_COMM_ALLREDUCE_NCCL: an estimate, `comm_latency`
+ * "nccl") 2 (n - 1) hops (ring reduce-scatter + all-gather), a pipeline
+ * stage's send 1 hop, an all-to-all n - 1 hops (an all-gather's steps).
+ * 0 when hw has no link latency, or for n <= 1 (a send: any n). */
 #define RL_NCCL_BASE_LATENCY_S 6.6e-6
 typedef enum rl_comm_op {
   RL_COMM_ALLREDUCE = 0,
   RL_COMM_SEND = 1,
-  RL_COMM_ALLTOALL = 2
+  RL_COMM_ALLTOALL = 2,
+  RL_COMM_ALLREDUCE_NCCL = 3
 } rl_comm_op;
 RL_API double rl_comm_latency(const rl_hw *hw, int32_t op, int32_t n);
 
@@ -926,7 +943,9 @@ typedef struct rl_infer_req {
   double link_bw;
   int32_t comm_latency_given; /* 1: comm_latency is the all-reduce
                              latency (`comm_latency`, >= 0, with tp > 1);
-                             0: rl_comm_latency's */
+                             2: NCCL's ring estimate (`comm_latency`
+                             "nccl", with tp > 1; RL_COMM_ALLREDUCE_NCCL);
+                             0: rl_comm_latency's floor */
   double comm_latency;
   double compute_eff;     /* `compute_eff`, `bw_eff`: the fractions of the */
   double bw_eff;          /* peak and bandwidth assumed reached, in (0, 1]

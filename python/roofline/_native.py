@@ -404,6 +404,7 @@ def _declare(lib):
                                       P(PrefillResult), E]),
         "rl_plan": (ctypes.c_int, [P(Model), P(InferCfg), P(Roof), P(PlanCfg), P(PlanRow), E]),
         "rl_plan_cfg_init": (PlanCfg, []),
+        "rl_allreduce_floor": (D, [P(Hw)]),
         "rl_batching_parse": (ctypes.c_int, [C, P(I32), E]),
         "rl_plan_json": (Z, [P(Model), P(PlanCfg), C, P(Roof), P(PlanRow), I32, C, Z]),
         "rl_hw_measured": (ctypes.c_int, [P(Hw)]),

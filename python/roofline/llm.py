@@ -312,7 +312,9 @@ def _infer_req(weight_dtype, kv_dtype, dtype, tp, embedding, link_bw, comm_laten
         req.microbatches_given, req.microbatches = 1, _num(microbatches, "count", "microbatches")
     if link_bw is not None:
         req.link_bw_given, req.link_bw = 1, _num(link_bw, "B/s", "link_bw")
-    if comm_latency is not None:
+    if comm_latency == "nccl":   # NCCL's ring estimate instead of the all-reduce floor
+        req.comm_latency_given = 2
+    elif comm_latency is not None:
         req.comm_latency_given, req.comm_latency = 1, _num(comm_latency, "s", "comm_latency")
     if embedding is not None:
         req.embedding = _choice(_lib.rl_embed_parse, embedding, "embedding")

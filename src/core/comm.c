@@ -2,7 +2,8 @@
  * comm.c -- the time of a collective (all-reduce, all-gather,
  * reduce-scatter) over n ranks, and its share of a training step.
  *
- * Exports rl_coll_name, rl_coll_parse, rl_coll_cfg_init, rl_collective.
+ * Exports rl_coll_name, rl_coll_parse, rl_coll_cfg_init, rl_collective and
+ * rl_allreduce_floor (the header says where its figure comes from).
  *
  * Traffic per rank for S bytes (Patarasuk & Yuan 2009, "Bandwidth optimal
  * all-reduce algorithms for clusters of workstations", JPDC 69(2): the
@@ -160,4 +161,8 @@ rl_status rl_collective(const rl_coll_cfg *c, rl_coll_result *out, rl_error *err
                             out->time_s, step, c->backward_time_s);
   }
   return RL_OK;
+}
+
+double rl_allreduce_floor(const rl_hw *hw) {
+  return hw && hw->link_latency_s > 0 ? RL_ALLREDUCE_FLOOR_NVLINK_S : 0;
 }

@@ -122,7 +122,8 @@ rl_status rl_roof_resolve(const rl_hw *hw, const rl_roof_req *req, rl_roof *out,
 double rl_comm_latency(const rl_hw *hw, int32_t op, int32_t n) {
   if (!hw || !(hw->link_latency_s > 0)) return 0;
   switch (op) {
-  case RL_COMM_ALLREDUCE: return n > 1 ? RL_NCCL_BASE_LATENCY_S + 2.0 * (n - 1) * hw->link_latency_s : 0;
+  case RL_COMM_ALLREDUCE: return n > 1 ? rl_allreduce_floor(hw) : 0;
+  case RL_COMM_ALLREDUCE_NCCL: return n > 1 ? RL_NCCL_BASE_LATENCY_S + 2.0 * (n - 1) * hw->link_latency_s : 0;
   case RL_COMM_SEND: return RL_NCCL_BASE_LATENCY_S + hw->link_latency_s;
   case RL_COMM_ALLTOALL: return n > 1 ? RL_NCCL_BASE_LATENCY_S + (n - 1.0) * hw->link_latency_s : 0;
   default: return 0;
@@ -147,6 +148,7 @@ void rl_infer_degrees(rl_infer_cfg *cfg, const rl_hw *hw, const rl_infer_req *re
   cfg->ep = ep;
   if (tp <= 1 && pp <= 1 && ep <= 1) cfg->link_bw = 0;
   if (tp <= 1) cfg->comm_latency_s = 0;
+  else if (req->comm_latency_given == 2) cfg->comm_latency_s = rl_comm_latency(hw, RL_COMM_ALLREDUCE_NCCL, tp);
   else cfg->comm_latency_s = req->comm_latency_given ? req->comm_latency : rl_comm_latency(hw, RL_COMM_ALLREDUCE, tp);
   cfg->p2p_latency_s = pp > 1 ? rl_comm_latency(hw, RL_COMM_SEND, pp) : 0;
   cfg->a2a_latency_s = rl_comm_latency(hw, RL_COMM_ALLTOALL, ep);
@@ -177,7 +179,9 @@ rl_status rl_infer_setup(const rl_model *m, const rl_hw *hw, const rl_infer_req 
   if (!m || !hw || !req || !cfg || !roof) return rli_fail(err, RL_EINVAL, "no model, device or request");
   if (req->tp < 1) return rli_fail(err, RL_EINVAL, "`tp` must be >= 1 (got %d)", (int)req->tp);
   if (req->link_bw_given && !(req->link_bw > 0)) return rli_fail(err, RL_EINVAL, "`link_bw` must be > 0");
-  if (req->comm_latency_given && !(req->comm_latency >= 0))
+  if (req->comm_latency_given < 0 || req->comm_latency_given > 2)
+    return rli_fail(err, RL_EINVAL, "unknown comm_latency_given %d", (int)req->comm_latency_given);
+  if (req->comm_latency_given == 1 && !(req->comm_latency >= 0))
     return rli_fail(err, RL_EINVAL, "`comm_latency` must be >= 0");
   if (req->pp < 1) return rli_fail(err, RL_EINVAL, "`pp` must be >= 1 (got %d)", (int)req->pp);
   if (req->ep < 1) return rli_fail(err, RL_EINVAL, "`ep` must be >= 1 (got %d)", (int)req->ep);

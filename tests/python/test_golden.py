@@ -169,6 +169,7 @@ BINDING_SAYS = {
     "err.plan.epdense": "ep applies to a mixture of experts; llama3-8b has no experts",
     "err.plan.cb.static": "chunk applies with batching='continuous'",
     "err.plan.cb.gen1": "gen 1 has no decode phase to batch continuously: give batching='static'",
+    "err.decode.comm-latency.word": "'ring' is not a number",
 }
 # flags that only the command line has: a case using them has no binding counterpart
 CLI_FLAGS = ("--json", "--csv")

@@ -45,15 +45,21 @@ static void test_spell(void) {
 
 static void test_comm_latency(void) {
   rl_hw hw = toy();
-  /* 6.6 us + 2 (8 - 1) x 1 us; a send 6.6 + 1; an all-to-all over 4: 6.6 + 3 */
-  CHECK_NEAR(rl_comm_latency(&hw, RL_COMM_ALLREDUCE, 8), 20.6e-6, 1e-12);
+  /* an all-reduce: the floor (issue 25), 0.5 us over a link with a latency;
+   * NCCL's ring: 6.6 us + 2 (8 - 1) x 1 us; a send 6.6 + 1; an all-to-all
+   * over 4: 6.6 + 3 */
+  CHECK_NEAR(rl_comm_latency(&hw, RL_COMM_ALLREDUCE, 8), 0.5e-6, 1e-15);
+  CHECK(rl_comm_latency(&hw, RL_COMM_ALLREDUCE, 8) == rl_allreduce_floor(&hw));
+  CHECK_NEAR(rl_comm_latency(&hw, RL_COMM_ALLREDUCE_NCCL, 8), 20.6e-6, 1e-12);
+  CHECK(rl_comm_latency(&hw, RL_COMM_ALLREDUCE_NCCL, 1) == 0);
   CHECK_NEAR(rl_comm_latency(&hw, RL_COMM_SEND, 2), 7.6e-6, 1e-12);
   CHECK_NEAR(rl_comm_latency(&hw, RL_COMM_ALLTOALL, 4), 9.6e-6, 1e-12);
   CHECK(rl_comm_latency(&hw, RL_COMM_ALLREDUCE, 1) == 0);
   CHECK(rl_comm_latency(&hw, RL_COMM_ALLTOALL, 1) == 0);
   CHECK(rl_comm_latency(&hw, 99, 8) == 0);
   hw.link_latency_s = 0;
-  CHECK(rl_comm_latency(&hw, RL_COMM_ALLREDUCE, 8) == 0);
+  CHECK(rl_comm_latency(&hw, RL_COMM_ALLREDUCE, 8) == 0 && rl_allreduce_floor(&hw) == 0);
+  CHECK(rl_comm_latency(&hw, RL_COMM_ALLREDUCE_NCCL, 8) == 0);
   CHECK(rl_comm_latency(&hw, RL_COMM_SEND, 2) == 0);
 }
 
