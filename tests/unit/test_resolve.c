@@ -147,13 +147,21 @@ static void test_infer(void) {
   q.dtype = RL_FP16;
   CHECK(rl_infer_setup(&m, &hw, &q, &cfg, &roof, &info, &e) == RL_OK);
   CHECK(info.dtype == RL_FP16 && info.peak_dtype == RL_BF16 && cfg.act_dtype == RL_FP16);
-  /* tp 4: half the 400 GB/s, NCCL's ring latency 6.6 + 2 x 3 x 1 us */
+  /* tp 4: half the 400 GB/s, the all-reduce floor 0.5 us (issue 25);
+   * "nccl": NCCL's ring latency 6.6 + 2 x 3 x 1 us */
   q = rl_infer_req_init();
   q.tp = 4;
   q.compute_eff = 0.5;
   CHECK(rl_infer_setup(&m, &hw, &q, &cfg, &roof, &info, &e) == RL_OK);
   CHECK(cfg.link_bw == 200e9 && info.comm_latency_default == 1);
+  CHECK_NEAR(cfg.comm_latency_s, 0.5e-6, 1e-12);
+  q.comm_latency_given = 2;
+  CHECK(rl_infer_setup(&m, &hw, &q, &cfg, &roof, &info, &e) == RL_OK);
   CHECK_NEAR(cfg.comm_latency_s, 12.6e-6, 1e-12);
+  CHECK(info.comm_latency_default == 0);
+  q.comm_latency_given = 3;
+  CHECK(rl_infer_setup(&m, &hw, &q, &cfg, &roof, &info, &e) == RL_EINVAL);
+  q.comm_latency_given = 0;
   CHECK(roof.peak == 200e12 && roof.compute_eff == 0.5 && roof.bw_eff == 1);
   q.comm_latency_given = 1;
   q.comm_latency = 2e-6;
