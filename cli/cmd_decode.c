@@ -258,9 +258,21 @@ static void print_head(cli_ctx *ctx, decode_opts *dop, const rl_model *m, const 
     fprintf(o, "DOES NOT FIT: the weights alone (%s%s) exceed the %s of %s; %s\n\n",
             CLI_Q(s.weights_bytes * s.tp, RL_UNIT_BYTES), s.tp > 1 ? " in all" : "",
             CLI_Q(s.mem_bytes, RL_UNIT_BYTES), s.tp > 1 ? "each device" : "the device", need);
-  else if (nofit > 0)
-    fprintf(o, "DOES NOT FIT at %d of the %d batch sizes: at most %.0f sequences of %.0f tokens fit in %s\n\n",
-            nofit, nb, s.max_batch, context, CLI_Q(s.mem_bytes, RL_UNIT_BYTES));
+  else if (nofit > 0) {
+    /* the largest batch that does not fit, and the degree that fits it */
+    const rl_decode_row *big = NULL;
+    for (int i = 0; i < nb; i++)
+      if (!rows[i].fits && (!big || rows[i].batch > big->batch)) big = &rows[i];
+    char deg[128];
+    if (big->tp_fit > 0 || big->ep_fit > 0)
+      snprintf(deg, sizeof deg, "; batch %.0f fits with --%s %.0f", big->batch, big->ep_fit > 0 ? "ep" : "tp",
+               big->ep_fit > 0 ? big->ep_fit : big->tp_fit);
+    else
+      snprintf(deg, sizeof deg, "; no --%s dividing the %s fits batch %.0f (add --pp%s)", s.ep > 1 ? "ep" : "tp",
+               s.ep > 1 ? "experts" : "heads", big->batch, s.ep > 1 ? " or --tp" : "");
+    fprintf(o, "DOES NOT FIT at %d of the %d batch sizes: at most %.0f sequences of %.0f tokens fit in %s%s\n\n",
+            nofit, nb, s.max_batch, context, CLI_Q(s.mem_bytes, RL_UNIT_BYTES), deg);
+  }
   fprintf(o, "Decode of %s (%s) on %s%s%s%s\n", c.id, c.name, hw.id, hw.name[0] ? " (" : "", hw.name,
           hw.name[0] ? ")" : "");
   if (s.tp > 1) fprintf(o, "  tensor parallel over %d devices: weights, KV heads and FLOPs split, figures per device\n", s.tp);

@@ -1028,6 +1028,12 @@ typedef struct rl_decode_row {
   double p2p_time_s;     /* stage-to-stage sends on a micro-batch's path
                             (in comm_time_s) */
   double a2a_time_s;     /* expert-parallel all-to-alls (in comm_time_s) */
+  /* when this batch does not fit (capacity given): the smallest degree at
+   * which it does at this context, by the rule of the summary's tp_needed /
+   * ep_needed (tp dividing the heads; with ep > 1 an ep dividing the
+   * experts); 0 when it fits, or when no degree up to the heads/experts
+   * does */
+  double tp_fit, ep_fit;
 } rl_decode_row;
 
 /* What does not depend on the batch. Per device when tp > 1. */

@@ -176,7 +176,8 @@ class DecodeRow(ctypes.Structure):
                 ("intensity", D), ("compute_time_s", D), ("memory_time_s", D),
                 ("comm_time_s", D), ("step_time_s", D), ("tokens_per_s", D),
                 ("tokens_per_s_per_seq", D), ("memory_bytes", D), ("bound", I32), ("fits", I32),
-                ("microbatches", D), ("stage_time_max_s", D), ("p2p_time_s", D), ("a2a_time_s", D)]
+                ("microbatches", D), ("stage_time_max_s", D), ("p2p_time_s", D), ("a2a_time_s", D),
+                ("tp_fit", D), ("ep_fit", D)]
 
 
 class DecodeSummary(ctypes.Structure):

@@ -652,7 +652,15 @@ static rl_status check_context(double T, rl_error *err) {
  * with ep <= 1 a tensor-parallel degree dividing the heads (pp as given);
  * with ep > 1 an expert-parallel degree, a multiple of tp dividing the
  * experts (tp and pp as given). *which: 0 tp, 1 ep. 0 when none does. */
-static double degree_needed(const plan *pl, const rl_infer_cfg *cfg, double mem, int *which) {
+static void decode_step(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *roof, double B, double T,
+                        rl_decode_row *r);
+
+/* The smallest degree at which the weights (B == 0), or B sequences of
+ * context T and the weights (B > 0, on roof), fit in mem: tensor-parallel
+ * dividing the heads, or with ep > 1 expert-parallel dividing the experts
+ * (*which = 1); 0 when none does. */
+static double degree_needed(const plan *pl, const rl_infer_cfg *cfg, double mem, const rl_roof *roof, double B,
+                            double T, int *which) {
   rl_infer_cfg c = *cfg;
   if (!(c.link_bw > 0)) c.link_bw = 1; /* sizes only: no time is computed */
   int by_ep = pl->ep > 1;
@@ -662,8 +670,9 @@ static double degree_needed(const plan *pl, const rl_infer_cfg *cfg, double mem,
     if (fmod(top, n) != 0 || (by_ep && fmod(n, pl->n) != 0)) continue;
     if (by_ep) c.ep = (int32_t)n; else c.tp = (int32_t)n;
     plan q;
+    rl_decode_row row;
     if (make_plan(&pl->m, &c, &q, NULL) != RL_OK) continue;
-    if (fit_batch(&q, 0, mem) >= 0) return n;
+    if (B <= 0 ? fit_batch(&q, 0, mem) >= 0 : (decode_step(&q, &c, roof, B, T, &row), row.fits)) return n;
   }
   return 0;
 }
@@ -735,7 +744,7 @@ static void summarize(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *ro
   }
   if (cfg->mem_bytes > 0 && !s->weights_fit) {
     int which;
-    double n = degree_needed(pl, cfg, cfg->mem_bytes, &which);
+    double n = degree_needed(pl, cfg, cfg->mem_bytes, roof, 0, 0, &which);
     if (which) s->ep_needed = n; else s->tp_needed = n;
   }
 }
@@ -757,6 +766,12 @@ rl_status rl_decode(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof *r
   for (int32_t i = 0; i < n; i++) {
     rl_decode_row *r = &rows[i];
     decode_step(&pl, cfg, roof, batches[i], cfg->context, r);
+    r->tp_fit = r->ep_fit = 0;
+    if (!r->fits) {
+      int which;
+      double d = degree_needed(&pl, cfg, cfg->mem_bytes, roof, batches[i], cfg->context, &which);
+      if (which) r->ep_fit = d; else r->tp_fit = d;
+    }
     const double v[] = {r->flops, r->bytes, r->intensity, r->compute_time_s, r->memory_time_s, r->comm_time_s,
                         r->step_time_s, r->tokens_per_s, r->tokens_per_s_per_seq, r->memory_bytes,
                         r->p2p_time_s, r->a2a_time_s, r->stage_time_max_s};

@@ -326,6 +326,8 @@ size_t rl_decode_json(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof 
     jw_str(&j, "bound", rl_bound_name(r->bound));
     jw_num(&j, "memory_bytes", r->memory_bytes);
     jw_bool_opt(&j, "fits", s->mem_bytes > 0, r->fits);
+    jw_opt(&j, "tp_fit", r->tp_fit > 0, r->tp_fit);
+    jw_opt(&j, "ep_fit", r->ep_fit > 0, r->ep_fit);
     jw_num(&j, "flops", r->flops);
     jw_num(&j, "bytes", r->bytes);
     jw_num(&j, "weight_bytes", r->weight_bytes);

@@ -183,6 +183,45 @@ static void test_decode_tp_and_errors(void) {
   CHECK(strstr(e.msg, "layers") != NULL);
 }
 
+/* A batch that does not fit names the smallest degree at which it does:
+ * that degree fits, every valid smaller one does not, and a row that
+ * fits names none. */
+static void test_decode_fit_degree(void) {
+  rl_model m = find("llama3.1-70b");
+  rl_roof r = h100(0);
+  rl_infer_cfg c = rl_infer_cfg_init();
+  c.mem_bytes = 80e9;
+  c.context = 4096;
+  c.link_bw = 450e9;
+  double b[2] = {1, 32};
+  rl_decode_row rows[2];
+  rl_decode_summary s;
+  rl_error e;
+  CHECK(rl_decode(&m, &c, &r, b, 2, rows, &s, &e) == RL_OK);
+  CHECK(rows[1].fits == 0 && rows[1].ep_fit == 0);
+  double d = rows[1].tp_fit;
+  CHECK(d > 1 && fmod(m.heads, d) == 0);
+  CHECK(d >= s.tp_needed); /* the batch needs at least what the weights do */
+  for (int32_t t = 1; t <= (int32_t)d; t++) {
+    if (fmod(m.heads, t) != 0) continue;
+    c.tp = t;
+    rl_decode_row row;
+    CHECK(rl_decode(&m, &c, &r, b + 1, 1, &row, NULL, &e) == RL_OK);
+    CHECK(row.fits == (t == (int32_t)d));
+    CHECK(row.tp_fit == (row.fits ? 0 : d));
+  }
+  /* nothing fits a batch whose caches alone exceed every degree's memory */
+  c.tp = 1;
+  double huge[1] = {1e7};
+  rl_decode_row row;
+  CHECK(rl_decode(&m, &c, &r, huge, 1, &row, NULL, &e) == RL_OK);
+  CHECK(row.fits == 0 && row.tp_fit == 0 && row.ep_fit == 0);
+  /* without a capacity there is nothing to fit */
+  c.mem_bytes = 0;
+  CHECK(rl_decode(&m, &c, &r, b + 1, 1, &row, NULL, &e) == RL_OK);
+  CHECK(row.fits == 1 && row.tp_fit == 0);
+}
+
 /* Pipeline and expert parallelism: the identities a hand check gives. */
 static void test_pipeline(void) {
   const char *ids[] = {"llama3-70b", "deepseek-v3", "gemma2-27b", "mixtral-8x7b", "gpt2"};
@@ -722,6 +761,7 @@ int main(void) {
   RUN(test_decode_llama3_8b);
   RUN(test_decode_teaching_7b);
   RUN(test_decode_tp_and_errors);
+  RUN(test_decode_fit_degree);
   RUN(test_prefill);
   RUN(test_decode_ops);
   RUN(test_pipeline);

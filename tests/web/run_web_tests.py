@@ -478,14 +478,17 @@ def profile_tests(chrome, rl, out_dir, tmp):
         nf = b.eval("(function () { var f = document.getElementById('llm-fits'), s = document.getElementById('llm-tp_fit');"
                     " return {fit: f.textContent, cls: f.className, tp: s && s.getAttribute('data-value'),"
                     " visible: f.getBoundingClientRect().height > 0}; })()")
-        want_tp = None
-        for t in (2, 4, 8):
+        r = run([rl, "decode", "--model", "llama3.1-70b", "--hw", "nvidia-h100-sxm5",
+                 "--batch", "32", "--context", "4096", "--json"])
+        want_tp = json.loads(r.stdout)["rows"][0].get("tp_fit")
+        want_tp = None if want_tp is None else "%g" % want_tp
+        # the CLI's degree is one the run accepts and fits at, the one below it does not fit
+        for t, fit in ((int(want_tp or 0), True), (int(want_tp or 0) // 2, False)):
             r = run([rl, "decode", "--model", "llama3.1-70b", "--hw", "nvidia-h100-sxm5", "--tp", str(t),
                      "--batch", "32", "--context", "4096", "--json"])
-            if json.loads(r.stdout)["rows"][0]["fits"]:
-                want_tp = t
-                break
-        check(nf["fit"] == "DOES NOT FIT" and nf["cls"] == "fit-no" and nf["visible"] and nf["tp"] == str(want_tp),
+            check(r.returncode == 0 and json.loads(r.stdout)["rows"][0]["fits"] is fit,
+                  "decode --tp %d at batch 32: fits is %s (tp_fit %s)" % (t, fit, want_tp))
+        check(nf["fit"] == "DOES NOT FIT" and nf["cls"] == "fit-no" and nf["visible"] and nf["tp"] == want_tp,
               "panel: Llama 3.1 70B B=32 on one H100 shows DOES NOT FIT and the smallest --tp that fits (%s, CLI: %s)" % (nf, want_tp))
         b.screenshot(os.path.join(out_dir, "tool-model-1280.png"))
 
