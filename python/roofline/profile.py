@@ -9,8 +9,10 @@ torch.cuda.is_available()), writes the trace (-o TRACE; default SCRIPT's path wi
 ".trace.json" appended: train.py -> train.py.trace.json; a name ending in .gz is
 gzip-compressed) and prints the analysis of the C library this package loads
 (roofline.trace(), the analysis of `roofline trace TRACE`): with --json exactly the
-object `roofline trace TRACE --json` prints; without it a summary and the ops by gain.
---hw ID|FILE|measured and --top N are passed to the analysis as the command's flags.
+object `roofline trace TRACE --json` prints, alone on standard output (the script's
+own output goes to standard error); without it a summary and the ops by gain.
+Before SCRIPT, the flags of `roofline trace` that roofline.trace() takes as keywords
+(--hw ID, --top N, --bw, --overhead, --hw-file, ...) go to the analysis.
 
 Exit status: 0 when the script ran and the trace was analysed; 1 when the script
 raised (its traceback is printed, the trace of what ran is still written, nothing
@@ -47,7 +49,8 @@ import runpy
 import sys
 import traceback
 
-USAGE = "usage: python3 -m roofline.profile [--json] [-o TRACE] [--hw ID|FILE|measured] [--top N] SCRIPT [ARGS...]"
+USAGE = ("usage: python3 -m roofline.profile [--json] [-o TRACE] [--hw ID] [--top N] [trace's flags]\n"
+         "                                      SCRIPT [ARGS...]")
 PROG = "roofline.profile"
 NO_TORCH = f"{PROG}: needs PyTorch (pip install torch, or Debian's python3-torch)"
 
@@ -241,17 +244,25 @@ def _events_from_function_events(prof, result):
     return out
 
 
-def trace_document(prof, torch=None, window=None):
+def trace_document(prof, torch=None, window=None, source="auto"):
     """The finished profiler's CPU ops as a Kineto trace document (a dict): what
     write_trace() writes where the build has no Kineto. window=(t0_ns, t1_ns) keeps
-    only the ops that start in [t0, t1) of the profiler's clock."""
+    only the ops that start in [t0, t1) of the profiler's clock. source: "tree" (the
+    profiler's event tree), "events" (prof.events()) or "auto" (the tree where this
+    PyTorch has it)."""
     torch = torch or _torch()
+    if source not in ("auto", "tree", "events"):
+        raise ValueError(f"source: '{source}' is not auto, tree or events")
     result = _result(prof)
-    events = _events_from_tree(result) if result is not None else None
-    source = "the profiler's event tree (torch._C._autograd._ProfilerResult)"
+    events = None
+    if source != "events":
+        events = _events_from_tree(result) if result is not None else None
+        if events is None and source == "tree":
+            raise ValueError("this PyTorch's profiler has no event tree with shapes")
+    what = "the profiler's event tree (torch._C._autograd._ProfilerResult)"
     if events is None:
         events = _events_from_function_events(prof, result)
-        source = "prof.events()"
+        what = "prof.events()"
     if window is not None:
         events = [e for e in events if window[0] <= e["start_ns"] < window[1]]
     events.sort(key=lambda e: (e["tid"], e["start_ns"], -e["dur_ns"]))
@@ -271,7 +282,7 @@ def trace_document(prof, torch=None, window=None):
                              "dur": round(e["dur_ns"] / 1000, 3), "args": e["args"]})
     doc = {"schemaVersion": 1, "deviceProperties": [], "record_shapes": 1}
     doc.update(machine_metadata(torch))
-    doc["trace_writer"] = f"roofline.profile from {source} (this PyTorch build has no Kineto)"
+    doc["trace_writer"] = f"roofline.profile from {what}"
     doc["displayTimeUnit"] = "ms"
     doc["baseTimeNanoseconds"] = base
     doc["traceEvents"] = trace_events
@@ -336,10 +347,13 @@ class ScriptFailed(Exception):
         self.status = status
 
 
-def run_script(script, args, trace_path, torch=None):
+def run_script(script, args, trace_path, torch=None, stdout_to_stderr=False):
     """Run script with args under profiler() as `python3 script args` would, write
     the trace to trace_path and return it. Raises ScriptFailed (after writing the
-    trace) when the script raises or exits with a non-zero status."""
+    trace) when the script raises or exits with a non-zero status. With
+    stdout_to_stderr, what the script writes to standard output (Python's and file
+    descriptor 1's) goes to standard error, so that standard output holds only the
+    analysis (--json)."""
     torch = torch or _torch()
     if not os.path.isfile(script):
         raise UsageError(f"{PROG}: {script}: no such file")
@@ -348,6 +362,11 @@ def run_script(script, args, trace_path, torch=None):
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
     status = 0
     prof = profiler(torch)
+    saved_fd = None
+    if stdout_to_stderr:
+        sys.stdout.flush()
+        saved_fd = os.dup(1)
+        os.dup2(2, 1)
     try:
         with prof:
             try:
@@ -360,12 +379,19 @@ def run_script(script, args, trace_path, torch=None):
                 else:
                     print(e.code, file=sys.stderr)
                     status = 1
-            except BaseException:  # the script's own error: its traceback, as python3 prints it
-                tb = sys.exc_info()[2].tb_next  # from the script's frames on
-                traceback.print_exception(sys.exc_info()[0], sys.exc_info()[1], tb)
-                status = 1
+            except BaseException as e:  # the script's own error: its traceback, as python3 prints it
+                tb = e.__traceback__
+                while tb is not None and (tb.tb_frame.f_code.co_filename == __file__
+                                          or tb.tb_frame.f_globals.get("__name__") == "runpy"):
+                    tb = tb.tb_next  # from the script's first frame on
+                traceback.print_exception(type(e), e, tb)
+                status = 130 if isinstance(e, KeyboardInterrupt) else 1
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
+        if saved_fd is not None:
+            sys.stdout.flush()
+            os.dup2(saved_fd, 1)
+            os.close(saved_fd)
     write_trace(prof, trace_path, torch)
     if status:
         raise ScriptFailed(status)
@@ -407,67 +433,97 @@ def summary(doc, path):
     return "\n".join(lines)
 
 
+def _trace_flags():
+    """The flags of `roofline trace` that roofline.trace() takes as keywords
+    (--hw ID -> hw="ID"), by name: True for a switch (a keyword whose default is
+    False), False for one that takes a value."""
+    import inspect
+    from . import trace as analyse
+    out = {}
+    for name, p in inspect.signature(analyse).parameters.items():
+        if p.kind == p.KEYWORD_ONLY or (p.kind == p.POSITIONAL_OR_KEYWORD and name != "path"):
+            out["--" + name.replace("_", "-")] = (name, p.default is False)
+    return out
+
+
 def _parse(argv):
-    opts = {"json": False, "out": None, "hw": None, "top": None}
+    """(json, out, the analysis' keywords, script, its args) from the command line."""
+    flags = _trace_flags()
+    as_json, out, kw = False, None, {}
     i = 0
     while i < len(argv):
         a = argv[i]
+        name, eq, val = a.partition("=") if a.startswith("--") else (a, "", "")
         if a in ("-h", "--help"):
             print(USAGE)
             print(__doc__.split("\n\n", 2)[2].split("\n\nThe trace is")[0])
             raise SystemExit(0)
         if a == "--json":
-            opts["json"] = True
-        elif a in ("-o", "--output", "--hw", "--top"):
-            if i + 1 >= len(argv):
-                raise UsageError(f"{PROG}: {a} needs a value\n{USAGE}")
-            key = {"-o": "out", "--output": "out"}.get(a, a[2:])
-            opts[key] = argv[i + 1]
-            i += 1
-        elif a.startswith("--") and "=" in a and a.split("=", 1)[0] in ("--output", "--hw", "--top"):
-            k, v = a[2:].split("=", 1)
-            opts["out" if k == "output" else k] = v
+            as_json = True
+        elif name in ("-o", "--output") or name in flags:
+            switch = name in flags and flags[name][1]
+            if switch:
+                if eq:
+                    raise UsageError(f"{PROG}: {name} takes no value\n{USAGE}")
+                kw[flags[name][0]] = True
+            else:
+                if not eq:
+                    if i + 1 >= len(argv):
+                        raise UsageError(f"{PROG}: {name} needs a value\n{USAGE}")
+                    val = argv[i + 1]
+                    i += 1
+                if name in ("-o", "--output"):
+                    out = val
+                else:
+                    kw[flags[name][0]] = val
         elif a == "--":
             i += 1
             break
         elif a.startswith("-") and a != "-":
-            raise UsageError(f"{PROG}: unknown option '{a}'\n{USAGE}")
+            known = ", ".join(["--json", "-o"] + sorted(flags))
+            raise UsageError(f"{PROG}: unknown option '{a}' before the script (known: {known})\n{USAGE}")
         else:
             break
         i += 1
     if i >= len(argv):
         raise UsageError(f"{PROG}: which script? e.g. python3 -m roofline.profile train.py\n{USAGE}")
-    return opts, argv[i], argv[i + 1:]
+    return as_json, out, kw, argv[i], argv[i + 1:]
+
+
+def analysis_json(trace_path, **flags):
+    """The object `roofline trace TRACE --json` prints (with the flags given as
+    roofline.trace()'s keywords), as a dict: the library's record in the command's
+    envelope (cli/cli.h: CLI_SCHEMA_VERSION, print_json_doc)."""
+    from . import trace as analyse
+    doc = {"schema_version": 1, "command": "trace"}
+    doc.update(analyse(trace_path, **flags))
+    return doc
 
 
 def main(argv=None):
     """The command line; returns the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        opts, script, args = _parse(argv)
+        as_json, out, kw, script, args = _parse(argv)
         if not os.path.isfile(script):
             raise UsageError(f"{PROG}: {script}: no such file")
         torch = _torch()
         if torch is None:
             raise UsageError(NO_TORCH)
-        out = opts["out"] or script + ".trace.json"
+        out = out or script + ".trace.json"
         try:
-            run_script(script, args, out, torch)
+            run_script(script, args, out, torch, stdout_to_stderr=as_json)
         except ScriptFailed as e:
-            print(f"{PROG}: {script} failed (exit status {e.status}); its trace so far: {out}",
+            print(f"{PROG}: {script} failed (exit status {e.status}); the trace of what ran: {out}",
                   file=sys.stderr)
             return e.status
-        from . import trace as analyse
+        sys.stdout.flush()
         try:
-            doc = analyse(out, hw=opts["hw"], top=opts["top"])
+            doc = analysis_json(out, **kw)
         except ValueError as e:
             raise UsageError(f"{PROG}: {e}") from None
-        sys.stdout.flush()
-        if opts["json"]:
-            # the CLI's envelope (cli/cli.h: CLI_SCHEMA_VERSION, print_json_doc)
-            head = {"schema_version": 1, "command": "trace"}
-            head.update(doc)
-            print(json.dumps(head, separators=(",", ":")))
+        if as_json:
+            print(json.dumps(doc, separators=(",", ":")))
         else:
             print(f"{PROG}: trace written to {out}", file=sys.stderr)
             print(summary(doc, out))
