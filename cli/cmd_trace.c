@@ -583,8 +583,12 @@ static void print_head(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
   print_coverage(ctx, s);
   if (info->device[0])
     fprintf(o, "device     %s -> %s%s\n", info->device, x->hw.id, to->hw_id ? " (--hw)" : "");
-  else
+  else if (to->hw_id)
     fprintf(o, "device     %s (--hw; the file names no device)\n", x->hw.id);
+  else
+    fprintf(o, "device     %s (the file names none: its properties, compute capability %d.%d and "
+               "%s, fit this row's profiler rule)\n", x->hw.id, (int)info->cc_major, (int)info->cc_minor,
+            cli_q(b1, sizeof b1, info->device_mem_bytes, RL_UNIT_BYTES));
   fprintf(o, "kernels    %lld", (long long)s->kernels);
   if (info->unlinked) fprintf(o, " (%lld without a launching op)", (long long)info->unlinked);
   if (s->copies) fprintf(o, "; %lld memcpy/memset (%s)", (long long)s->copies, cli_q(b1, sizeof b1, s->copy_s, RL_UNIT_SECONDS));

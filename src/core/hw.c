@@ -271,6 +271,16 @@ static int csv_field(const char **pp, const char *end, char *buf, size_t cap,
  *   <NGB    the trace gives the device memory and it is below N GB (decimal)
  *   >=NGB   the trace gives the device memory and it is at least N GB
  *   !term   the term does not hold ("a10 !a100")
+ * and, for a trace whose name says nothing (ROCm writes "" or "AMD Radeon
+ * Graphics" where no marketing name is known), terms on the properties the
+ * trace records beside it (Kineto's deviceProperties: computeMajor,
+ * computeMinor, numSms, warpSize, from hipDeviceProp_t / cudaDeviceProp):
+ *   cc=M.m  the compute capability is M.m (HIP: the gfx arch, gfx942 = 9.4,
+ *           gfx90a = 9.0; HIP Programming Guide, hipDeviceProp_t major/minor)
+ *   sms=N   N SMs (AMD: compute units, multiProcessorCount)
+ *   warp=N  the warp (wavefront) is N threads: 64 on AMD's CDNA, 32 on NVIDIA
+ * so the table of which properties make which device is data: a row's
+ * profiler_names ("mi300x; cc=9.4 sms=304 warp=64 >=150GB <230GB").
  * Of the rules that match, the one with the most terms wins, then the first
  * in table order; none matching: no device (the caller asks for --hw). */
 
@@ -278,13 +288,44 @@ static int ascii_alnum(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-/* Term [t, t + n) for the name: 1 holds, 0 does not, -1 malformed. */
-static int term_holds(const char *t, size_t n, const char *name, double mem) {
+/* A number of up to 6 digits at [t, t + n): its value, -1 if not one. */
+static int32_t small_uint(const char *t, size_t n) {
+  if (n == 0 || n > 6) return -1;
+  int32_t v = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (t[i] < '0' || t[i] > '9') return -1;
+    v = v * 10 + (t[i] - '0');
+  }
+  return v;
+}
+
+/* Term [t, t + n) for the device: 1 holds, 0 does not, -1 malformed. */
+static int term_holds(const char *t, size_t n, const rli_devdesc *d) {
   int neg = n > 0 && t[0] == '!';
   if (neg) t++, n--;
   if (n == 0) return -1;
   int r = 0;
-  if (t[0] == '<' || t[0] == '>') {
+  const char *name = d->name ? d->name : "";
+  const char *eq = memchr(t, '=', n);
+  if (eq && eq > t && ((t[0] >= 'a' && t[0] <= 'z') || (t[0] >= 'A' && t[0] <= 'Z'))) {
+    /* cc=M.m, sms=N, warp=N */
+    size_t kl = (size_t)(eq - t), vl = n - kl - 1;
+    const char *v = eq + 1;
+    if (kl == 2 && rli_strncasecmp(t, "cc", 2) == 0) {
+      const char *dot = memchr(v, '.', vl);
+      if (!dot) return -1;
+      int32_t ma = small_uint(v, (size_t)(dot - v)), mi = small_uint(dot + 1, vl - (size_t)(dot - v) - 1);
+      if (ma < 1 || mi < 0) return -1;
+      r = d->cc_major == ma && d->cc_minor == mi;
+    } else if ((kl == 3 && rli_strncasecmp(t, "sms", 3) == 0) ||
+               (kl == 4 && rli_strncasecmp(t, "warp", 4) == 0)) {
+      int32_t want = small_uint(v, vl);
+      if (want < 1) return -1;
+      r = (kl == 3 ? d->sms : d->warp) == want;
+    } else {
+      return -1;
+    }
+  } else if (t[0] == '<' || t[0] == '>') {
     size_t k = t[0] == '<' ? 1 : 2;
     if (k == 2 && (n < 2 || t[1] != '=')) return -1;
     if (n < k + 3 || rli_strncasecmp(t + n - 2, "gb", 2) != 0) return -1;
@@ -294,11 +335,11 @@ static int term_holds(const char *t, size_t n, const char *name, double mem) {
       gb = gb * 10 + (t[i] - '0');
     }
     if (!(gb > 0)) return -1;
-    r = mem > 0 && (k == 1 ? mem < gb * 1e9 : mem >= gb * 1e9);
+    r = d->mem > 0 && (k == 1 ? d->mem < gb * 1e9 : d->mem >= gb * 1e9);
   } else {
     char how = t[0] == '^' || t[0] == '=' ? t[0] : 0;
     if (how) t++, n--;
-    if (n == 0 || strchr("!^=<>", t[0])) return -1;
+    if (n == 0 || strchr("!^=<>", t[0]) || memchr(t, '=', n)) return -1;
     if (how == '=') r = strlen(name) == n && rli_strncasecmp(name, t, n) == 0;
     else
       for (const char *h = name; *h && !r; h++)
@@ -310,14 +351,14 @@ static int term_holds(const char *t, size_t n, const char *name, double mem) {
 
 /* Rule [r, e): its number of terms when all hold, 0 when one does not, -1
  * when malformed. */
-static int rule_score(const char *r, const char *e, const char *name, double mem) {
+static int rule_score(const char *r, const char *e, const rli_devdesc *d) {
   int terms = 0, all = 1;
   for (;;) {
     while (r < e && *r == ' ') r++;
     if (r == e) break;
     const char *t = r;
     while (r < e && *r != ' ') r++;
-    int h = term_holds(t, (size_t)(r - t), name, mem);
+    int h = term_holds(t, (size_t)(r - t), d);
     if (h < 0) return -1;
     terms++;
     all &= h;
@@ -327,15 +368,14 @@ static int rule_score(const char *r, const char *e, const char *name, double mem
 
 /* The best score of the cell's rules (0: none matches); *bad, *len: the first
  * malformed rule, NULL when none. */
-static int rules_score(const char *rules, const char *name, double mem, const char **bad,
-                       size_t *len) {
+static int rules_score(const char *rules, const rli_devdesc *d, const char **bad, size_t *len) {
   int best = 0;
   *bad = NULL;
   if (!rules[0]) return 0;
   for (const char *r = rules;;) {
     const char *e = strchr(r, ';');
     if (!e) e = r + strlen(r);
-    int s = rule_score(r, e, name, mem);
+    int s = rule_score(r, e, d);
     if (s < 0 && !*bad) *bad = r, *len = (size_t)(e - r);
     if (s > best) best = s;
     if (!*e) break;
@@ -347,21 +387,27 @@ static int rules_score(const char *rules, const char *name, double mem, const ch
 const char *rli_device_rules_bad(const char *rules, size_t *len) {
   const char *bad;
   size_t n = 0;
-  rules_score(rules ? rules : "", "", 0, &bad, &n);
+  rli_devdesc none = {"", 0, 0, 0, 0, 0};
+  rules_score(rules ? rules : "", &none, &bad, &n);
   if (len) *len = n;
   return bad;
 }
 
-const char *rli_device_hw_id(const char *name, double mem_bytes) {
-  if (!name || !*name) return NULL;
+const char *rli_device_hw_id(const rli_devdesc *d) {
+  if (!d || ((!d->name || !*d->name) && !(d->cc_major > 0 && d->sms > 0))) return NULL;
   const char *id = NULL, *bad;
   size_t n;
   int best = 0;
   for (int32_t i = 0; i < N_BUILTIN; i++) {
-    int s = rules_score(builtin[i].profiler_names, name, mem_bytes, &bad, &n);
+    int s = rules_score(builtin[i].profiler_names, d, &bad, &n);
     if (s > best) best = s, id = builtin[i].id;
   }
   return id;
+}
+
+const char *rli_device_hw_id_name(const char *name, double mem_bytes) {
+  rli_devdesc d = {name, mem_bytes, 0, 0, 0, 0};
+  return rli_device_hw_id(&d);
 }
 
 /* ---- the hardware schema ------------------------------------------------
@@ -406,7 +452,7 @@ static const hw_column columns[] = {
     TEXT("name", name, "display name"),
     TEXT("form_factor", form_factor, "form factor (SXM5, PCIe card, ...)"),
     TEXT("profiler_names", profiler_names,
-         "rules matching the device name a trace gives (';'-separated; terms: word, ^word, =word, <NGB, >=NGB, !term)"),
+         "rules matching the device a trace names (';'-separated; terms: word, ^word, =word, <NGB, >=NGB, cc=M.m, sms=N, warp=N, !term)"),
     PEAK("fp64", RL_PEAK_FP64),
     PEAK("fp64_tensor", RL_PEAK_FP64_TENSOR),
     PEAK("fp32", RL_PEAK_FP32),

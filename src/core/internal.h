@@ -78,9 +78,19 @@ int rli_strncasecmp(const char *a, const char *b, size_t n);
 /* Does `hay` contain `needle`, ignoring ASCII case? */
 int rli_contains_ci(const char *hay, const char *needle);
 
-/* The built-in device whose profiler_names rule matches the device name a
- * trace gives (and its memory in bytes, 0 = unknown): its id, or NULL. */
-const char *rli_device_hw_id(const char *name, double mem_bytes);
+/* What a trace says of its device: the driver's name, its memory in bytes,
+ * compute capability (HIP: the gfx arch's major.minor, gfx942 = 9.4, gfx90a
+ * = 9.0), SMs (AMD: compute units) and warp size (AMD: 64); 0 = unknown. */
+typedef struct rli_devdesc {
+  const char *name;
+  double mem;
+  int32_t cc_major, cc_minor, sms, warp;
+} rli_devdesc;
+/* The built-in device whose profiler_names rule matches the device a trace
+ * describes: its id, or NULL. */
+const char *rli_device_hw_id(const rli_devdesc *d);
+/* rli_device_hw_id of a name (and memory in bytes, 0 = unknown) alone. */
+const char *rli_device_hw_id_name(const char *name, double mem_bytes);
 /* A profiler_names cell: NULL when every rule is well formed, else the
  * first malformed rule (its length in *len). */
 const char *rli_device_rules_bad(const char *rules, size_t *len);

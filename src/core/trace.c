@@ -65,6 +65,11 @@ void rli_trace_set_device(rl_trace *t, const char *name, double mem_bytes,
   t->cc_minor = cc_minor;
 }
 
+void rli_trace_set_device_units(rl_trace *t, int32_t sms, int32_t warp) {
+  t->sms = sms > 0 && sms < 100000 ? sms : 0;
+  t->warp = warp > 0 && warp < 4096 ? warp : 0;
+}
+
 void rli_trace_count_events(rl_trace *t, int64_t n) { t->events += n; }
 void rli_trace_set_no_timeline(rl_trace *t) { t->no_timeline = 1; }
 void rli_trace_set_unlinked(rl_trace *t, int64_t n) { t->unlinked = n; }
@@ -102,9 +107,15 @@ rl_status rl_trace_get_info(const rl_trace *t, rl_trace_info *out) {
 
 rl_status rl_trace_hw(const rl_trace *t, rl_hw *out, rl_error *err) {
   if (!t || !out) return rli_fail(err, RL_EINVAL, "no trace");
-  if (!t->device[0])
+  rli_devdesc d = {t->device, t->mem_bytes, t->cc_major, t->cc_minor, t->sms, t->warp};
+  const char *id = rli_device_hw_id(&d);
+  if (!id && !t->device[0] && t->cc_major > 0 && t->sms > 0)
+    return rli_fail(err, RL_ENOTFOUND,
+                    "the %s file names no device and its properties (compute capability %d.%d, "
+                    "%d SMs or CUs, %.0f GB) fit none in the hardware database: give `hw` ID",
+                    t->format, (int)t->cc_major, (int)t->cc_minor, (int)t->sms, t->mem_bytes / 1e9);
+  if (!t->device[0] && !id)
     return rli_fail(err, RL_ENOTFOUND, "the %s file names no device: give `hw` ID", t->format);
-  const char *id = rli_device_hw_id(t->device, t->mem_bytes);
   if (!id)
     return rli_fail(err, RL_ENOTFOUND,
                     "device '%s' is not in the hardware database: give `hw` ID", t->device);

@@ -109,6 +109,7 @@ struct rl_trace {
   char device[RL_HW_TEXT_MAX];
   double mem_bytes;
   int32_t cc_major, cc_minor;
+  int32_t sms, warp; /* the device's SMs (CUs) and warp size; 0 unknown */
   int64_t events, unlinked;
   int no_timeline;
   /* the timeline's repairs: streams by id, kernels dropped */

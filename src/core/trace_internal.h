@@ -142,6 +142,10 @@ int64_t rli_trace_infer_signature(rl_trace *t, size_t k0, size_t n, const uint32
 void rli_trace_set_format(rl_trace *t, const char *format);
 void rli_trace_set_device(rl_trace *t, const char *name, double mem_bytes,
                           int32_t cc_major, int32_t cc_minor);
+/* The device's SMs (AMD: compute units) and warp size, 0 unknown: with the
+ * compute capability and memory, what names a device whose name does not
+ * (rli_device_hw_id's cc=, sms=, warp= terms). */
+void rli_trace_set_device_units(rl_trace *t, int32_t sms, int32_t warp);
 void rli_trace_count_events(rl_trace *t, int64_t n);
 /* The file has no timeline (ncu replays kernels one by one): no span and
  * no idle time. */

@@ -141,6 +141,7 @@ typedef struct dev_prop {
   char name[RL_HW_TEXT_MAX];
   double mem;
   int32_t major, minor;
+  int32_t sms, warp; /* numSms (AMD: CUs), warpSize */
 } dev_prop;
 
 typedef struct name_ent {
@@ -1789,14 +1790,17 @@ static void device_props(kin *k) {
           memcpy(d.name, v.s, l);
           d.name[l] = 0;
         } else if ((!strcmp(key, "id") || !strcmp(key, "totalGlobalMem") ||
-                    !strcmp(key, "computeMajor") || !strcmp(key, "computeMinor")) &&
+                    !strcmp(key, "computeMajor") || !strcmp(key, "computeMinor") ||
+                    !strcmp(key, "numSms") || !strcmp(key, "warpSize")) &&
                    (c == '-' || (c >= '0' && c <= '9'))) {
           double v = rli_js_number(p, NULL);
           if (!(v >= 0 && v < 1e16)) v = 0;
           if (key[0] == 'i') d.id = (int64_t)v;
           else if (key[0] == 't') d.mem = v;
-          else if (key[7] == 'M' && key[8] == 'a') d.major = (int32_t)v;
-          else d.minor = (int32_t)v;
+          else if (key[0] == 'n') d.sms = v < 1e6 ? (int32_t)v : 0;
+          else if (key[0] == 'w') d.warp = v < 1e6 ? (int32_t)v : 0;
+          else if (key[7] == 'M' && key[8] == 'a') d.major = v < 1e6 ? (int32_t)v : 0;
+          else d.minor = v < 1e6 ? (int32_t)v : 0;
         } else {
           rli_js_skip(p, 3);
         }
@@ -2076,7 +2080,10 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
     for (int i = 0; i < k->ndev; i++)
       if (k->dev[i].id == k->kdev) d = &k->dev[i];
     if (!d && k->ndev) d = &k->dev[0];
-    if (d && d->name[0]) rli_trace_set_device(t, d->name, d->mem, d->major, d->minor);
+    if (d && (d->name[0] || (d->major > 0 && d->sms > 0))) {
+      rli_trace_set_device(t, d->name, d->mem, d->major, d->minor);
+      rli_trace_set_device_units(t, d->sms, d->warp);
+    }
   }
   for (size_t i = 0; i < k->nth; i++) free(k->th[i].ops);
   free(k->th);

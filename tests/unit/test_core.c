@@ -262,8 +262,11 @@ static void test_hw_lookup(void) {
   CHECK(rl_hw_find("h100", NULL, 0, &h, &e) == RL_OK);
   CHECK_STR(h.id, "nvidia-h100-sxm5");
   CHECK(rl_hw_find("NVIDIA-H200-SXM", NULL, 0, &h, &e) == RL_OK);
-  CHECK(rl_hw_find("mi300", NULL, 0, &h, &e) == RL_OK); /* a unique fragment */
-  CHECK_STR(h.id, "amd-mi300x");
+  CHECK(rl_hw_find("mi32", NULL, 0, &h, &e) == RL_OK); /* a unique fragment */
+  CHECK_STR(h.id, "amd-mi325x");
+  CHECK(rl_hw_find("mi300", NULL, 0, &h, &e) == RL_EAMBIGUOUS); /* MI300X or MI300A */
+  CHECK(strstr(e.msg, "amd-mi300x") && strstr(e.msg, "amd-mi300a"));
+  CHECK(rl_hw_find("gh200", NULL, 0, &h, &e) == RL_EAMBIGUOUS); /* HBM3 96 GB or HBM3e 144 GB */
   CHECK(rl_hw_find("mi3", NULL, 0, &h, &e) == RL_EAMBIGUOUS);
   CHECK(rl_hw_find("a100", NULL, 0, &h, &e) == RL_EAMBIGUOUS);
   CHECK(strstr(e.msg, "nvidia-a100-sxm4-40gb") != NULL);

@@ -326,13 +326,32 @@ static void test_device_names(void) {
       {"NVIDIA B200", 0, "nvidia-b200-hgx"},
       {"NVIDIA GB200", 0, "nvidia-gb200-gpu"},
       /* words start a token (issue 24): a GH200 (HBM3 4.0 TB/s, HBM3e 4.9) is
-       * no H200 SXM (4.8 TB/s) nor an H100; the database has no GH200 row,
-       * so no device (the caller asks for --hw) */
-      {"NVIDIA GH200 480GB", 102e9, NULL},
-      {"NVIDIA GH200 144G HBM3e", 0, NULL},
+       * no H200 SXM (4.8 TB/s) nor an H100; which GH200, the memory the trace
+       * reports decides (96 GB HBM3, 144 GB HBM3e); "480GB" is the Grace's
+       * LPDDR5X, either way: without the memory, no device */
+      {"NVIDIA GH200 480GB", 102e9, "nvidia-gh200-96gb"},
+      {"NVIDIA GH200 480GB", 150.7e9, "nvidia-gh200-144gb"},
+      {"NVIDIA GH200 480GB", 0, NULL},
+      {"NVIDIA GH200 144G HBM3e", 0, "nvidia-gh200-144gb"},
+      {"NVIDIA GH200 144G HBM3e", 150.7e9, "nvidia-gh200-144gb"},
       {"NVIDIA GH100", 0, NULL},
+      {"NVIDIA H800", 0, "nvidia-h800-sxm"},
+      {"NVIDIA H800", 85e9, "nvidia-h800-sxm"},
+      {"NVIDIA H800 PCIe", 0, NULL},
+      {"NVIDIA H20", 102e9, "nvidia-h20"},
+      {"NVIDIA H20", 0, NULL},          /* a 96 GB and a 141 GB H20 exist */
+      {"NVIDIA H20", 150e9, NULL},
+      {"NVIDIA H200", 150e9, "nvidia-h200-sxm"}, /* "h20" starts "H200": the H20's rule says !h200 */
+      {"NVIDIA L20", 0, "nvidia-l20"},
+      {"NVIDIA L20", 48e9, "nvidia-l20"},
+      {"NVIDIA A800-SXM4-80GB", 85e9, "nvidia-a800-sxm4-80gb"},
+      {"NVIDIA A800-SXM4-80GB", 0, "nvidia-a800-sxm4-80gb"},
+      {"NVIDIA A800 80GB PCIe", 0, NULL},
+      {"NVIDIA A800 40GB Active", 0, NULL},
+      {"AMD Instinct MI210", 0, "amd-mi210"},
+      {"AMD Instinct MI300A", 0, "amd-mi300a"},
       {"NVIDIA H200-NVL", 0, "nvidia-h200-nvl"},
-      {"AMD Instinct MI250X / MI250", 0, "amd-mi250x"},
+      {"AMD Instinct MI250X / MI250", 0, "amd-mi250x-gcd"},
       {"Tesla V100-SXM2-32GB", 0, "nvidia-v100-sxm2"},
       {"Tesla V100-SXM2-16GB", 16e9, "nvidia-v100-sxm2"},
       {"Tesla V100-PCIE-16GB", 0, NULL},
@@ -353,22 +372,51 @@ static void test_device_names(void) {
       {"NVIDIA GeForce RTX 3090", 0, "nvidia-rtx-3090"},
       {"AMD Instinct MI300X", 0, "amd-mi300x"},
       {"AMD Instinct MI325X", 0, "amd-mi325x"},
-      {"AMD Instinct MI250X", 0, "amd-mi250x"},
-      {"AMD Instinct MI250", 0, "amd-mi250x"},
-      {"AMD Instinct MI300A", 0, NULL},
+      /* a trace sees one GCD of an MI250X (two GCDs, each a device); one GCD
+       * of an MI250 has an MI210's CUs, clock and HBM: its roofs */
+      {"AMD Instinct MI250X", 0, "amd-mi250x-gcd"},
+      {"AMD Instinct MI250", 0, "amd-mi210"},
       {"NVIDIA GeForce RTX 4080", 0, NULL},
       {"NVIDIA A30", 0, NULL},
       {"Quantum Widget", 0, NULL},
       {"", 0, NULL},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    const char *got = rli_device_hw_id(cases[i].name, cases[i].mem);
+    const char *got = rli_device_hw_id_name(cases[i].name, cases[i].mem);
     int ok = cases[i].id ? got && strcmp(got, cases[i].id) == 0 : got == NULL;
     if (!ok) fprintf(stderr, "device '%s' mem %g: got %s, want %s\n", cases[i].name, cases[i].mem,
                      got ? got : "none", cases[i].id ? cases[i].id : "none");
     CHECK(ok);
   }
-  CHECK(rli_device_hw_id(NULL, 0) == NULL);
+  CHECK(rli_device_hw_id_name(NULL, 0) == NULL && rli_device_hw_id(NULL) == NULL);
+  /* ROCm traces whose name says nothing: the gfx arch (HIP's major.minor),
+   * compute units, warp and memory in deviceProperties name the device, by
+   * the cc=, sms=, warp= terms of the rows' rules (a table, data/hardware.csv) */
+  static const struct { const char *name; double mem; int32_t ma, mi, sms, warp; const char *id; } props[] = {
+      {"", 206158430208.0, 9, 4, 304, 64, "amd-mi300x"},              /* 192 GiB */
+      {"AMD Radeon Graphics", 206158430208.0, 9, 4, 304, 64, "amd-mi300x"},
+      {"", 274877906944.0, 9, 4, 304, 64, "amd-mi325x"},              /* 256 GiB */
+      {"", 0, 9, 4, 304, 64, NULL},                                  /* memory unknown */
+      {"", 128e9, 9, 4, 228, 64, "amd-mi300a"},
+      {"", 0, 9, 4, 228, 64, "amd-mi300a"},
+      {"", 68702699520.0, 9, 0, 110, 64, "amd-mi250x-gcd"},
+      {"AMD Radeon Graphics", 68702699520.0, 9, 0, 104, 64, "amd-mi210"}, /* the MI250 fixture */
+      {"", 68702699520.0, 9, 0, 120, 64, NULL},                       /* an MI100 (gfx908): no row */
+      {"", 206158430208.0, 9, 4, 304, 32, NULL},                      /* warp 32: not AMD */
+      {"", 206158430208.0, 9, 4, 38, 64, NULL},                       /* an MI300X in CPX mode: one XCD */
+      {"", 85e9, 9, 0, 132, 32, NULL},                                /* an unnamed H100: no rule by properties */
+      {"", 0, 0, 0, 0, 0, NULL},
+      {"AMD Instinct MI300X", 0, 9, 4, 304, 64, "amd-mi300x"},
+  };
+  for (size_t i = 0; i < sizeof props / sizeof props[0]; i++) {
+    rli_devdesc d = {props[i].name, props[i].mem, props[i].ma, props[i].mi, props[i].sms, props[i].warp};
+    const char *got = rli_device_hw_id(&d);
+    int ok = props[i].id ? got && strcmp(got, props[i].id) == 0 : got == NULL;
+    if (!ok) fprintf(stderr, "device '%s' %d.%d %d CUs warp %d mem %g: got %s, want %s\n", props[i].name,
+                     props[i].ma, props[i].mi, props[i].sms, props[i].warp, props[i].mem,
+                     got ? got : "none", props[i].id ? props[i].id : "none");
+    CHECK(ok);
+  }
   /* every built-in rule is well formed, and every id a rule gives is a row */
   int with_rules = 0;
   for (int32_t i = 0; i < rl_hw_count(); i++) {
@@ -380,13 +428,14 @@ static void test_device_names(void) {
     CHECK(bad == NULL);
     with_rules += h.profiler_names[0] != 0;
   }
-  CHECK(with_rules == 20);
+  CHECK(with_rules == 28);
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     rl_hw h;
     rl_error e;
     if (cases[i].id) CHECK(rl_hw_find(cases[i].id, NULL, 0, &h, &e) == RL_OK && strcmp(h.id, cases[i].id) == 0);
   }
-  static const char *const malformed[] = {"a100 <60", ">60GB", "<GB", "<0GB", "<6x0GB",
+  static const char *const malformed[] = {"a100 <60", ">60GB", "<GB", "<0GB", "<6x0GB", "cc=9", "cc=x.4",
+                                          "cc=0.4", "sms=", "sms=0", "sms=3o4", "warp=-1", "cus=304", "=cc=9.4",
                                           "!", "^", "=", "!!a", "^!a", "=^a", "^=a", "a;", ";a", "a; ;b", " "};
   for (size_t i = 0; i < sizeof malformed / sizeof malformed[0]; i++) {
     size_t len = 0;
@@ -396,6 +445,7 @@ static void test_device_names(void) {
   const char *bad = rli_device_rules_bad("h100 pcie; a100 >=6O0GB !pcie", &len);
   CHECK(bad && len == 19 && strncmp(bad, " a100 >=6O0GB !pcie", len) == 0);
   CHECK(rli_device_rules_bad("", &len) == NULL && rli_device_rules_bad("^l4 !l40s; !<60GB a100", &len) == NULL);
+  CHECK(rli_device_rules_bad("mi300x; cc=9.4 sms=304 warp=64 >=150GB <230GB; !cc=9.0", &len) == NULL);
   /* the CSV reader refuses a malformed rule, naming it */
   static const char csv[] = "id,profiler_names,bandwidth_tbs\nmy-gpu,my gpu; !<6OGB,1\n";
   rl_hw row;
