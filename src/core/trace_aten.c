@@ -27,7 +27,9 @@
  *   softmax / _softmax(input, dim, ...)            rows x last dim
  *   add sub mul div (and _ forms) gelu silu relu   elementwise; broadcast
  *     operands are read once at their own size: F = n_out * f,
- *     Q = sum of input bytes + output bytes (ideal traffic, ops.c)
+ *     Q = sum of input bytes + output bytes (ideal traffic, ops.c); the
+ *     output in the operands' promoted type (torch.result_type), an
+ *     in-place form's in its destination's
  *   copy_(self, src)                               copy, src format read
  *   embedding(weight[V,D], indices[...])           embedding
  *   scaled_dot_product_attention and the flash/efficient/cudnn variants
@@ -283,6 +285,50 @@ static double tb(const aten_ctx *x, int i) {
 
 /* the elements of input i, or -1 */
 static double ne(const aten_ctx *x, int i) { return numel(x->a, i); }
+
+/* PyTorch's type promotion (torch.result_type; "Type promotion" in the
+ * torch.Tensor docs, https://pytorch.org/docs/stable/tensor_attributes.html
+ * #type-promotion-doc; c10/core/ScalarType.h promoteTypes): the result type
+ * of an elementwise op over operands [0, last). The category of a tensor
+ * (bool < integer < floating) decides first; within floating types the
+ * wider one wins, and bf16 with fp16 is fp32. Dimensioned tensors decide;
+ * a zero-dim tensor counts only when its category is above theirs (an fp32
+ * 0-d tensor with a bf16 tensor stays bf16; with an int64 tensor it is
+ * fp32); Scalars (wrapped numbers: their type is not recorded) are left
+ * out. fp8 formats promote with nothing but themselves (PyTorch refuses the
+ * mix): a mix returns -1, as a result that is not floating does (the
+ * caller keeps the first operand's format). */
+static int32_t float_rank(int32_t dt) {
+  return dt == RL_FP64 ? 4 : dt == RL_FP32 ? 3 : dt == RL_BF16 || dt == RL_FP16 ? 2 : dt == RL_FP8 ? 1 : 0;
+}
+static int32_t promote_float(int32_t a, int32_t b) {
+  if (a < 0) return b;
+  if (b < 0 || a == b) return a;
+  if (a == RL_FP8 || b == RL_FP8) return -2; /* no implicit promotion with fp8 */
+  if (float_rank(a) == 2 && float_rank(b) == 2) return RL_FP32; /* bf16 with fp16 */
+  return float_rank(a) >= float_rank(b) ? a : b;
+}
+static int32_t result_type(const rli_aten_args *a, int last) {
+  int32_t dimf = -1, zerof = -1;
+  int dimcat = -1; /* the highest category of the dimensioned tensors: 0 bool, 1 integer, 2 floating */
+  for (int i = 0; i < a->n_in && i < last && i < a->n_types; i++) {
+    if (a->ndim[i] < 0) continue;
+    int32_t dt = rli_torch_dtype(a->types[i]);
+    double b = rli_torch_type_bytes(a->types[i]);
+    int cat = dt >= 0 ? 2 : b > 0 ? (strcmp(a->types[i], "bool") == 0 || strcmp(a->types[i], "Bool") == 0 ? 0 : 1) : -1;
+    if (cat < 0) continue; /* a Scalar, or a type not known */
+    if (a->ndim[i] > 0) {
+      if (cat > dimcat) dimcat = cat;
+      if (cat == 2) dimf = promote_float(dimf, dt);
+    } else if (cat == 2) {
+      zerof = promote_float(zerof, dt);
+    }
+    if (dimf == -2 || zerof == -2) return -1;
+  }
+  if (dimf >= 0) return dimf;
+  if (dimcat < 2 && zerof >= 0) return zerof;
+  return -1;
+}
 
 /* concrete list element `which` of input i; a one-element list broadcasts */
 static double cval(const rli_aten_args *a, int i, int which) {
@@ -1712,6 +1758,14 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
   if (dt < 0)
     for (int i = 0; i < a->n_types && dt < 0; i++)
       if (a->ndim[i] > 0) dt = type_at(a, i);
+  /* the output of a binary or n-ary elementwise op takes the operands'
+   * promoted type (bf16 [1,512,4096] x fp32 [1,512,1] writes fp32), an
+   * in-place one (add_, mul_, ...) its destination's: the first operand */
+  int inplace = nl > 1 && n[nl - 1] == '_' && n[0] != '_';
+  if (d->fn == h_elt && !inplace && !d->bool_out && !d->mask && d->tensors != 1) {
+    int32_t rt = result_type(a, d->tensors > 0 ? d->tensors : a->n_in);
+    if (rt >= 0) dt = rt;
+  }
   aten_ctx x = {full, base, a, dt, 0, c, why, cap};
   if (dt < 0) {
     /* moving integers: bytes against the memory, no FLOP roof needed */
