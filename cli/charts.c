@@ -2,6 +2,7 @@
  * charts.c -- the trace and measurement charts (see charts.h).
  */
 #include "charts.h"
+#include "core/strlit.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -24,7 +25,7 @@ rl_plot chart_plot(const chart_data *c) {
 
 void chart_short_name(const char *s, char *out, size_t w) {
   if (!w) return;
-  if (!strncmp(s, "void ", 5)) s += 5;
+  if (RLI_STARTS(s, "void ")) s += RLI_LEN("void ");
   char tmp[512];
   size_t n = 0;
   int depth = 0;
@@ -49,7 +50,7 @@ void chart_short_name(const char *s, char *out, size_t w) {
 
 void chart_kernel_name(const char *s, char *out, size_t w, int mark_templates) {
   if (!w) return;
-  if (!strncmp(s, "void ", 5)) s += 5;
+  if (RLI_STARTS(s, "void ")) s += RLI_LEN("void ");
   size_t n = 0;
   int depth = 0;
   for (const char *p = s; *p && n + 1 < w; p++) {

@@ -146,13 +146,13 @@ int cli_put_help(FILE *out, const cli_command *c, unsigned char *used) {
   for (const char *line = c->help; *line;) {
     const char *nl = strchr(line, '\n');
     size_t len = nl ? (size_t)(nl - line + 1) : strlen(line);
-    if (len > 3 && strncmp(line, "@--", 3) == 0) {
+    if (len > RLI_LEN("@--") && RLI_STARTS(line, "@--")) {
       char name[64];
-      snprintf(name, sizeof name, "%.*s", (int)(len - 3 - (nl != NULL)), line + 3);
+      snprintf(name, sizeof name, "%.*s", (int)(len - RLI_LEN("@--") - (nl != NULL)), line + RLI_LEN("@--"));
       const cli_optdef *d = cli_optdef_find(c->name, name);
       if (d) opt_entry(&b, d, col), mark(d, used);
       else missing++, hb_put(&b, line, len);
-    } else if (strncmp(line, "@ops\n", 5) == 0) {
+    } else if (RLI_STARTS(line, "@ops\n")) {
       /* the op schema's kinds and their shape flags (rl_op_help) */
       size_t need = rl_op_help(NULL, 0);
       char *t = malloc(need + 1);

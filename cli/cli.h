@@ -15,6 +15,7 @@
 #define RL_CLI_H
 
 #include "roofline.h"
+#include "core/strlit.h"
 
 #include <stdio.h>
 

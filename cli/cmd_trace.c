@@ -494,8 +494,8 @@ static int parse(cli_ctx *ctx, int argc, char **argv, trace_opts *o) {
   } else {
     for (int i = 0; i < argc; i++) {
       av[i] = argv[i];
-      if (i && !strncmp(argv[i], "-j", 2) && argv[i][1] == 'j') {
-        if (argv[i][2]) snprintf(av[i] = buf + 64 * i, 64, "--jobs=%.50s", argv[i] + 2);
+      if (i && RLI_STARTS(argv[i], "-j")) {
+        if (argv[i][RLI_LEN("-j")]) snprintf(av[i] = buf + 64 * i, 64, "--jobs=%.50s", argv[i] + RLI_LEN("-j"));
         else av[i] = (char *)"--jobs";
       }
     }

@@ -328,9 +328,9 @@ static int term_holds(const char *t, size_t n, const rli_devdesc *d) {
   } else if (t[0] == '<' || t[0] == '>') {
     size_t k = t[0] == '<' ? 1 : 2;
     if (k == 2 && (n < 2 || t[1] != '=')) return -1;
-    if (n < k + 3 || rli_strncasecmp(t + n - 2, "gb", 2) != 0) return -1;
+    if (n < k + 1 + RLI_LEN("gb") || rli_strncasecmp(t + n - RLI_LEN("gb"), "gb", RLI_LEN("gb")) != 0) return -1;
     double gb = 0;
-    for (size_t i = k; i < n - 2; i++) {
+    for (size_t i = k; i < n - RLI_LEN("gb"); i++) {
       if (t[i] < '0' || t[i] > '9' || gb > 1e6) return -1;
       gb = gb * 10 + (t[i] - '0');
     }

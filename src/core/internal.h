@@ -6,6 +6,7 @@
 #define RL_INTERNAL_H
 
 #include "roofline.h"
+#include "core/strlit.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,17 +38,7 @@ double rli_strtod(const char *s, char **end);
 #define strtod rli_strtod
 #endif
 
-/* String literals measured by the compiler, not by hand (a non-literal
- * argument does not compile): RLI_LEN("abc") is 3; RLI_EQ(s, n, "abc"): the
- * n bytes at s are "abc"; RLI_PREFIX(s, n, "abc"): the n bytes at s begin
- * with it; RLI_ENDS(s, n, "abc"): they end with it; RLI_STARTS(s, "abc"):
- * the NUL-terminated s begins with it. */
-#define RLI_LEN(lit) (sizeof("" lit "") - 1)
-#define RLI_EQ(s, n, lit) ((n) == RLI_LEN(lit) && memcmp((s), "" lit "", RLI_LEN(lit)) == 0)
-#define RLI_PREFIX(s, n, lit) ((n) >= RLI_LEN(lit) && memcmp((s), "" lit "", RLI_LEN(lit)) == 0)
-#define RLI_ENDS(s, n, lit) \
-  ((n) >= RLI_LEN(lit) && memcmp((s) + (n) - RLI_LEN(lit), "" lit "", RLI_LEN(lit)) == 0)
-#define RLI_STARTS(s, lit) (strncmp((s), "" lit "", RLI_LEN(lit)) == 0)
+/* RLI_LEN, RLI_EQ, RLI_PREFIX, RLI_ENDS, RLI_STARTS: core/strlit.h */
 
 /* Set err->msg (when err is not NULL) and return status. */
 rl_status rli_fail(rl_error *err, rl_status status, const char *fmt, ...)

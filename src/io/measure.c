@@ -243,7 +243,7 @@ static double nominal_hz(const char *brand) {
   if (f) {
     char line[512];
     while (fgets(line, sizeof line, f))
-      if (strncmp(line, "cpu MHz", 7) == 0) {
+      if (RLI_STARTS(line, "cpu MHz")) {
         const char *p = strchr(line, ':');
         if (p) mhz = strtod(p + 1, NULL);
         break;
@@ -1246,8 +1246,8 @@ static double mem_available(void) {
   if (!f) return 0;
   char line[256];
   while (fgets(line, sizeof line, f))
-    if (strncmp(line, "MemAvailable:", 13) == 0) {
-      kb = strtod(line + 13, NULL);
+    if (RLI_STARTS(line, "MemAvailable:")) {
+      kb = strtod(line + RLI_LEN("MemAvailable:"), NULL);
       break;
     }
   fclose(f);

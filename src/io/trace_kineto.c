@@ -881,8 +881,10 @@ static int ctr_which(const char *ks, size_t kl) {
   key[cl] = 0;
   const char *op = key[1] == 'm' && key[2] == 's' ? key + RLI_LEN(RLI_SASS_SMSP) : key + RLI_LEN(RLI_SASS_SM);
   int which = -1;
-  for (int i = 0; i < 9; i++)
-    if (!strncmp(op, ctr_names[i], 4) && !strcmp(op + 4, "_pred_on.sum")) which = i;
+  for (int i = 0; i < 9; i++) {
+    size_t nl = strlen(ctr_names[i]);
+    if (!strncmp(op, ctr_names[i], nl) && !strcmp(op + nl, "_pred_on.sum")) which = i;
+  }
   return which;
 }
 

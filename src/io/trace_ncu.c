@@ -389,8 +389,10 @@ static int metric(ncu *n, const char *name, const char *unit, const char *val) {
     if (RLI_STARTS(name, RLI_SASS_SMSP)) op = name + RLI_LEN(RLI_SASS_SMSP);
     else if (RLI_STARTS(name, RLI_SASS_SM)) op = name + RLI_LEN(RLI_SASS_SM);
     if (!op) return 0;
-    for (int i = 0; i < 9; i++)
-      if (!strncmp(op, ctr_names[i], 4) && !strcmp(op + 4, "_pred_on.sum")) ci = i;
+    for (int i = 0; i < 9; i++) {
+      size_t nl = strlen(ctr_names[i]);
+      if (!strncmp(op, ctr_names[i], nl) && !strcmp(op + nl, "_pred_on.sum")) ci = i;
+    }
     if (ci < 0) return 0;
     kind = 'n';
     flag = &l->has_ctr;

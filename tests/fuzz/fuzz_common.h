@@ -3,6 +3,8 @@
 #define FUZZ_COMMON_H
 #include <string.h>
 
+#include "core/strlit.h"
+
 /* 1 when "nan" or "inf" appears outside the JSON strings (names may hold
  * any text; numbers may not). */
 static int bad_number(const char *j) {
@@ -14,7 +16,7 @@ static int bad_number(const char *j) {
       continue;
     }
     if (*p == '"') { in = 1; continue; }
-    if (!strncmp(p, "nan", 3) || !strncmp(p, "inf", 3)) return 1;
+    if (RLI_STARTS(p, "nan") || RLI_STARTS(p, "inf")) return 1;
   }
   return 0;
 }

@@ -122,8 +122,8 @@ static void run_case(const char *file, char *line) {
   int want_exit = 0;
   const char *want_err = NULL;
   for (int i = arrow + 1; i < n; i++) {
-    if (strncmp(tok[i], "exit=", 5) == 0) want_exit = atoi(tok[i] + 5);
-    if (strncmp(tok[i], "stderr~", 7) == 0) want_err = tok[i] + 7;
+    if (RLI_STARTS(tok[i], "exit=")) want_exit = atoi(tok[i] + RLI_LEN("exit="));
+    if (RLI_STARTS(tok[i], "stderr~")) want_err = tok[i] + RLI_LEN("stderr~");
   }
   char *argv[MAX_TOK + 2];
   int argc = 0;

@@ -5,6 +5,7 @@
  * header states, and the parameters its messages name.
  */
 #include "harness.h"
+#include "core/strlit.h"
 #include "roofline.h"
 
 #include <string.h>
@@ -82,7 +83,7 @@ static void test_hw(void) {
   CHECK_STR(e.msg, "`hw` ID is required (or describe a device with `peak` and `bw`)");
   r = (rl_hw_req){"h900", 0, 0, 0, 0};
   CHECK(rl_hw_resolve(&r, NULL, 0, &hw, &e) == RL_ENOTFOUND);
-  CHECK(strncmp(e.msg, "`hw`: unknown hardware 'h900'", 29) == 0);
+  CHECK(RLI_STARTS(e.msg, "`hw`: unknown hardware 'h900'"));
   r = (rl_hw_req){"h100", 0, -1, 0, 0};
   CHECK(rl_hw_resolve(&r, NULL, 0, &hw, &e) == RL_EINVAL);
   /* the user's devices come first */
