@@ -179,11 +179,19 @@ setup:
 	@sh scripts/setup.sh
 
 # --- generated tables -------------------------------------------------------
-gen:
-	$(PYTHON) tools/gen_tables.py
+# The JSON Schemas of the records written from field tables (src/core/record.h)
+# come from the tables themselves: tools/dump_records prints them.
+RECORDS_TOOL := $(BUILD)/tools/dump_records
+$(RECORDS_TOOL): tools/dump_records.c $(BUILD)/libroofline.a
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	@$(CC) $(ALLCFLAGS) -o $@ $< $(BUILD)/libroofline.a $(LDFLAGS) $(LDLIBS)
 
-check-gen:
-	$(PYTHON) tools/gen_tables.py --check
+gen: $(RECORDS_TOOL)
+	$(PYTHON) tools/gen_tables.py --records $(RECORDS_TOOL)
+
+check-gen: $(RECORDS_TOOL)
+	$(PYTHON) tools/gen_tables.py --records $(RECORDS_TOOL) --check
 
 # --- tests ----------------------------------------------------------------
 # Two tiers (docs/testing.md), as zstd's TESTING.md has them:
@@ -212,8 +220,8 @@ CHECK_RUNS  := $(CHECK_LONG) $(filter-out $(CHECK_LONG), \
                $(TEST_BIN:$(BUILD)/tests/%=run-unit-%) $(PY_CHECK:tests/python/%.py=run-py-%))
 
 check: setup
+	@$(MAKE) --no-print-directory -j$(NPROC) all tests-bin $(RECORDS_TOOL)
 	@$(MAKE) --no-print-directory check-gen
-	@$(MAKE) --no-print-directory -j$(NPROC) all tests-bin
 	@$(MAKE) --no-print-directory -j$(NPROC) --output-sync=target check-run
 	@echo "make check: all tests passed"
 

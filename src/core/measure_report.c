@@ -8,292 +8,360 @@
  * rl_measurement_sizeof for bindings.
  * Pure: no clock, no I/O.
  */
-#include "internal.h"
+#include "core/record.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-static void num_or_null(rli_out *o, double v) {
-  if (v > 0 && isfinite(v)) rli_out_num(o, v);
-  else rli_out_puts(o, "null");
-}
+/* ---- the JSON record ---------------------------------------------------
+ *
+ * One field table per record (core/record.h): the writer walks them, and
+ * tools/gen_tables.py makes docs/schema/measure.json from them. A list, or
+ * a map that leaves figures out, is written by its row's put function. */
 
-static void stats_json(rli_out *o, const rl_stats *t) {
-  rli_out_puts(o, "{\"min\":");
-  rli_out_num(o, t->min);
-  rli_out_puts(o, ",\"median\":");
-  rli_out_num(o, t->median);
-  rli_out_puts(o, ",\"max\":");
-  rli_out_num(o, t->max);
-  rli_out_puts(o, ",\"spread\":");
-  rli_out_num(o, t->spread);
-  rli_out_printf(o, ",\"n\":%d}", (int)t->n);
-}
+static const rli_field stats_fields[] = {
+    {"min", "s", "shortest sample", RLI_F_NUM, RLI_AT(rl_stats, min)},
+    {"median", "s", "median sample", RLI_F_NUM, RLI_AT(rl_stats, median)},
+    {"max", "s", "longest sample", RLI_F_NUM, RLI_AT(rl_stats, max)},
+    {"spread", NULL, "(max - min) / min, a fraction; 0 for one sample", RLI_F_NUM, RLI_AT(rl_stats, spread)},
+    {"n", NULL, "timed samples", RLI_F_INT, RLI_AT(rl_stats, n)},
+};
+static RLI_RECORD(stats_record, "measure_stats", "the time of one figure's timed repeats", stats_fields);
 
-static void peaks_json(rli_out *o, const rl_peak_set *p, int theory) {
-  rli_out_puts(o, "{");
+/* "simd": the space-separated extensions as a list */
+static void put_simd(rli_out *o, const void *rec, const rli_field *f) {
+  char word[32];
+  const char *p = (const char *)rec + f->off;
   int first = 1;
-  for (int k = 0; k < RL_PK_COUNT; k++) {
-    if (!(p->flops[k] > 0)) continue;
-    rli_out_printf(o, "%s\"%s\":", first ? "" : ",", rl_peak_kernel_name(k));
-    num_or_null(o, theory ? p->theory[k] : p->flops[k]);
-    first = 0;
-  }
-  rli_out_puts(o, "}");
-}
-
-static void peak_stats_json(rli_out *o, const rl_peak_set *p) {
-  rli_out_puts(o, "{");
-  int first = 1;
-  for (int k = 0; k < RL_PK_COUNT; k++) {
-    if (!(p->flops[k] > 0)) continue;
-    rli_out_printf(o, "%s\"%s\":", first ? "" : ",", rl_peak_kernel_name(k));
-    stats_json(o, &p->t[k]);
-    first = 0;
-  }
-  rli_out_puts(o, "}");
-}
-
-static void reasons_json(rli_out *o, uint32_t why) {
-  static const struct { uint32_t bit; const char *name; } reasons[] = {
-      {RL_DISTURB_BELOW_1T, "below_1_thread"},
-      {RL_DISTURB_BELOW_HALF, "below_half_theoretical"},
-      {RL_DISTURB_FEW_CLEAN, "few_clean_samples"},
-      {RL_DISTURB_TIMER, "timer_overhead"}};
-  rli_out_puts(o, "\"reasons\":[");
-  int first = 1;
-  for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
-    if (why & reasons[i].bit) {
-      rli_out_printf(o, "%s\"%s\"", first ? "" : ",", reasons[i].name);
+  rli_out_puts(o, "[");
+  while (*p) {
+    size_t n = strcspn(p, " ");
+    if (n && n < sizeof word) {
+      memcpy(word, p, n);
+      word[n] = 0;
+      if (!first) rli_out_puts(o, ",");
+      rli_out_str(o, word);
       first = 0;
     }
-  rli_out_puts(o, "]}");
+    p += n;
+    while (*p == ' ') p++;
+  }
+  rli_out_puts(o, "]");
 }
+
+static const rli_field cpu_fields[] = {
+    {"vendor", NULL, "CPUID vendor (\"AuthenticAMD\", \"GenuineIntel\")", RLI_F_TEXT, RLI_AT(rl_cpu_info, vendor)},
+    {"model", NULL, "CPUID brand string", RLI_F_TEXT, RLI_AT(rl_cpu_info, model)},
+    {"uarch", NULL, "microarchitecture (\"Zen 4\"), \"\" when unknown", RLI_F_TEXT, RLI_AT(rl_cpu_info, uarch)},
+    {"family", NULL, "CPUID family", RLI_F_INT, RLI_AT(rl_cpu_info, family)},
+    {"model_id", NULL, "CPUID model", RLI_F_INT, RLI_AT(rl_cpu_info, model_id)},
+    {"cpus", NULL, "CPUs this process may run on", RLI_F_INT, RLI_AT(rl_cpu_info, cpus)},
+    {"isa", NULL, "widest vector extension used (\"avx512\", \"avx2\", \"sse2\")", RLI_F_TEXT, RLI_AT(rl_cpu_info, isa)},
+    {"simd", NULL, "vector extensions found", RLI_F_STR, RLI_LIST, RLI_AT(rl_cpu_info, simd), .put = put_simd},
+    {"cache_bytes", "B", "capacity of one instance of each cache level; null when there is none", RLI_F_NUM,
+     RLI_MAP, RLI_NULL_NONPOS, RLI_AT(rl_cpu_info, cache), .put = rli_put_num_map, .name = rl_level_name,
+     .n_names = 3},
+    {"cache_shared_cpus", NULL, "CPUs sharing one instance of each cache level", RLI_F_INT, RLI_MAP,
+     RLI_AT(rl_cpu_info, cache_shared), .put = rli_put_int_map, .name = rl_level_name, .n_names = 3},
+    {"mem_bytes", "B", "physical memory", RLI_F_NUM, .flags = RLI_NULL_NONPOS, RLI_AT(rl_cpu_info, mem_bytes)},
+    {"nominal_hz", "Hz", "clock as the OS reports it", RLI_F_NUM, .flags = RLI_NULL_NONPOS,
+     RLI_AT(rl_cpu_info, nominal_hz)},
+    {"measured_hz", "Hz", "clock timed with a dependent chain of integer adds", RLI_F_NUM,
+     .flags = RLI_NULL_NONPOS, RLI_AT(rl_cpu_info, measured_hz)},
+    {"flop_per_cycle", NULL,
+     "theoretical FLOP per cycle and core of each peak kernel (lanes x units x 2 for an FMA), from the "
+     "microarchitecture",
+     RLI_F_NUM, RLI_MAP, RLI_NULL_NONPOS, RLI_AT(rl_cpu_info, flop_per_cycle), .put = rli_put_num_map,
+     .name = rl_peak_kernel_name, .n_names = RL_PK_COUNT},
+};
+static RLI_RECORD(cpu_record, "measure_cpu", "the machine as probed", cpu_fields);
+
+/* A peak set's kernels that were measured: best FLOP/s (put_peaks), the
+ * theoretical figure (put_theory) or the time's statistics (put_peak_stats) */
+static void peak_map(rli_out *o, const rl_peak_set *p, const rli_field *f, int what) {
+  int first = 1;
+  rli_out_puts(o, "{");
+  for (int32_t k = 0; k < RL_PK_COUNT; k++) {
+    if (!(p->flops[k] > 0)) continue;
+    rli_map_key(o, f, k, &first);
+    if (what == 2) {
+      rli_record_write(o, f->sub, &p->t[k]);
+    } else {
+      double v = what ? p->theory[k] : p->flops[k];
+      if (v > 0 && isfinite(v)) rli_out_num(o, v);
+      else rli_out_puts(o, "null");
+    }
+  }
+  rli_out_puts(o, "}");
+}
+static const rl_peak_set *peak_set(const void *rec, const rli_field *f) {
+  return (const rl_peak_set *)(const void *)((const char *)rec + f->off);
+}
+static void put_peaks(rli_out *o, const void *rec, const rli_field *f) { peak_map(o, peak_set(rec, f), f, 0); }
+static void put_theory(rli_out *o, const void *rec, const rli_field *f) { peak_map(o, peak_set(rec, f), f, 1); }
+static void put_peak_stats(rli_out *o, const void *rec, const rli_field *f) { peak_map(o, peak_set(rec, f), f, 2); }
+
+/* A level's spread where a plateau or a median was found, else null */
+static void put_level_spread(rli_out *o, const void *rec, const rli_field *f) {
+  const rl_levels *lv = (const rl_levels *)(const void *)((const char *)rec + f->off);
+  int first = 1;
+  rli_out_puts(o, "{");
+  for (int32_t k = 0; k < RL_LEVEL_COUNT; k++) {
+    rli_map_key(o, f, k, &first);
+    if (lv->found[k]) rli_out_num(o, lv->spread[k]);
+    else rli_out_puts(o, "null");
+  }
+  rli_out_puts(o, "}");
+}
+
+static const rli_field sweep_point_fields[] = {
+    {"ws", "B", "working set of all arrays of all threads", RLI_F_NUM, RLI_AT(rl_sweep_point, ws)},
+    {"bytes", "B", "memory traffic Q counted per repetition", RLI_F_NUM, RLI_AT(rl_sweep_point, bytes)},
+    {"bw", "B/s", "bandwidth: bytes / the shortest repetition", RLI_F_NUM, RLI_AT(rl_sweep_point, bw)},
+    {"nt", NULL, "non-temporal stores", RLI_F_BOOL, RLI_AT(rl_sweep_point, nt)},
+    {"measured_s_stats", NULL, "the time of one repetition", RLI_F_OBJ, RLI_AT(rl_sweep_point, t),
+     .sub = &stats_record},
+};
+static RLI_RECORD(sweep_point_record, "measure_sweep_point", "one working set of a bandwidth sweep",
+                  sweep_point_fields);
+
+static void put_sweep_points(rli_out *o, const void *rec, const rli_field *f) {
+  const rl_sweep *s = rec;
+  rli_out_puts(o, "[");
+  for (int32_t i = 0; i < s->n && i < RL_MEASURE_MAX_WS; i++) {
+    if (i) rli_out_puts(o, ",");
+    rli_record_write(o, f->sub, &s->p[i]);
+  }
+  rli_out_puts(o, "]");
+}
+
+static const rli_field sweep_fields[] = {
+    {"kernel", NULL, "bandwidth kernel", RLI_F_ENUM, RLI_AT(rl_sweep, kernel), .name = rl_bw_kernel_name,
+     .n_names = RL_BW_KERNEL_COUNT},
+    {"threads", NULL, "threads that ran it", RLI_F_INT, RLI_AT(rl_sweep, threads)},
+    {"cache_capacity", "B", "cache capacity available to these threads at each level; null when there is none",
+     RLI_F_NUM, RLI_MAP, RLI_NULL_NONPOS, RLI_AT(rl_sweep, cache), .put = rli_put_num_map,
+     .name = rl_level_name, .n_names = 3},
+    {"levels", "B/s", "bandwidth of each level's plateau; null when not found", RLI_F_NUM, RLI_MAP,
+     RLI_NULL_NONPOS, RLI_AT(rl_sweep, levels.bw), .put = rli_put_num_map, .name = rl_level_name,
+     .n_names = RL_LEVEL_COUNT},
+    {"points", NULL, "the working sets, smallest first", RLI_F_OBJ, RLI_LIST, .put = put_sweep_points,
+     .sub = &sweep_point_record},
+};
+static RLI_RECORD(sweep_record, "measure_sweep", "a bandwidth sweep over working sets", sweep_fields);
+
+static int point_has_roof(const void *rec) { return ((const rl_measure_point *)rec)->roof > 0; }
+
+static const rli_field point_fields[] = {
+    {"op", NULL, "operation kind or label (sgemm, dgemm, add)", RLI_F_TEXT, RLI_AT(rl_measure_point, op)},
+    {"dtype", NULL, "number format of the compute", RLI_F_ENUM, RLI_AT(rl_measure_point, dtype),
+     .name = rl_dtype_name, .n_names = RL_DTYPE_COUNT},
+    {"threads", NULL, "threads that ran it", RLI_F_INT, RLI_AT(rl_measure_point, threads)},
+    {"n", NULL, "matrix order, or elements", RLI_F_NUM, RLI_AT(rl_measure_point, n)},
+    {"flops", "FLOP", "floating-point operations F (rl_op_cost)", RLI_F_NUM, RLI_AT(rl_measure_point, flops)},
+    {"bytes", "B", "memory traffic Q (rl_op_cost)", RLI_F_NUM, RLI_AT(rl_measure_point, bytes)},
+    {"intensity", "FLOP/B", "arithmetic intensity F/Q", RLI_F_NUM, RLI_AT(rl_measure_point, intensity)},
+    {"measured_s", "s", "shortest call", RLI_F_NUM, RLI_AT(rl_measure_point, t.min)},
+    {"achieved", "FLOP/s", "F / measured_s", RLI_F_NUM, RLI_AT(rl_measure_point, achieved)},
+    {"roof", "FLOP/s", "min(peak, bandwidth x intensity): the measured roof at its level", RLI_F_NUM,
+     .flags = RLI_NULL_NONPOS, RLI_AT(rl_measure_point, roof)},
+    {"roof_dram", "FLOP/s", "the classic roof: min(peak, DRAM bandwidth x intensity)", RLI_F_NUM,
+     .flags = RLI_NULL_NONPOS, RLI_AT(rl_measure_point, roof_dram)},
+    {"roof_fraction", NULL, "achieved / roof", RLI_F_NUM, RLI_AT(rl_measure_point, roof_fraction),
+     .known = point_has_roof},
+    {"level", NULL, "the memory level Q fits in", RLI_F_ENUM, RLI_AT(rl_measure_point, level),
+     .name = rl_level_name, .n_names = RL_LEVEL_COUNT},
+    {"bound", NULL, "what limits it: compute or memory", RLI_F_ENUM, RLI_AT(rl_measure_point, bound),
+     .name = rl_bound_name, .n_names = RL_BOUND_NETWORK + 1},
+    {"peak", "FLOP/s", "the measured FMA peak of its format", RLI_F_NUM, .flags = RLI_NULL_NONPOS,
+     RLI_AT(rl_measure_point, peak)},
+    {"bandwidth", "B/s", "the best bandwidth any kernel (read, copy, triad) reached at its level", RLI_F_NUM,
+     .flags = RLI_NULL_NONPOS, RLI_AT(rl_measure_point, bandwidth)},
+    {"measured_s_stats", NULL, "the time of one call", RLI_F_OBJ, RLI_AT(rl_measure_point, t),
+     .sub = &stats_record},
+};
+static RLI_RECORD(point_record, "measure_point", "a matrix product or an add on the measured roofline",
+                  point_fields);
+
+/* "unreliable": one item per figure rl_measure_analyze marked */
+typedef struct unreliable_item {
+  int32_t figure; /* 0 peak, 1 bandwidth, 2 point */
+  int32_t level;  /* bandwidth: rl_level; else -1 */
+  const char *kernel;
+  double n;       /* point: its size */
+  int32_t threads;
+  uint32_t why;   /* RL_DISTURB_* */
+} unreliable_item;
+
+static const char *figure_name(int32_t k) {
+  static const char *const names[] = {"peak", "bandwidth", "point"};
+  return k >= 0 && k < 3 ? names[k] : NULL;
+}
+/* the RL_DISTURB_* bits in order */
+static const uint32_t reason_bits[] = {RL_DISTURB_BELOW_1T, RL_DISTURB_BELOW_HALF, RL_DISTURB_FEW_CLEAN,
+                                       RL_DISTURB_TIMER};
+static const char *reason_name(int32_t k) {
+  static const char *const names[] = {"below_1_thread", "below_half_theoretical", "few_clean_samples",
+                                      "timer_overhead"};
+  return k >= 0 && k < 4 ? names[k] : NULL;
+}
+static void put_reasons(rli_out *o, const void *rec, const rli_field *f) {
+  const unreliable_item *u = rec;
+  int first = 1;
+  rli_out_puts(o, "[");
+  for (int32_t k = 0; k < f->n_names; k++)
+    if (u->why & reason_bits[k]) {
+      if (!first) rli_out_puts(o, ",");
+      rli_out_str(o, f->name(k));
+      first = 0;
+    }
+  rli_out_puts(o, "]");
+}
+static int is_bandwidth(const void *rec) { return ((const unreliable_item *)rec)->figure == 1; }
+static int is_point(const void *rec) { return ((const unreliable_item *)rec)->figure == 2; }
+
+static const rli_field unreliable_fields[] = {
+    {"figure", NULL, "what kind of figure", RLI_F_ENUM, RLI_AT(unreliable_item, figure), .name = figure_name,
+     .n_names = 3},
+    {"kernel", NULL, "the peak or bandwidth kernel, or the point's op (sgemm, dgemm, add)", RLI_F_STR,
+     RLI_AT(unreliable_item, kernel)},
+    {"level", NULL, "the bandwidth's memory level (figure bandwidth)", RLI_F_ENUM, RLI_AT(unreliable_item, level),
+     .present = is_bandwidth, .name = rl_level_name, .n_names = RL_LEVEL_COUNT},
+    {"n", NULL, "the point's size (figure point)", RLI_F_NUM, RLI_AT(unreliable_item, n), .present = is_point},
+    {"threads", NULL, "threads the figure was timed on", RLI_F_INT, RLI_AT(unreliable_item, threads)},
+    {"reasons", NULL, "why it is not the machine's", RLI_F_ENUM, RLI_LIST, .put = put_reasons,
+     .name = reason_name, .n_names = 4},
+};
+static RLI_RECORD(unreliable_record, "measure_unreliable", "a figure that is not the machine's",
+                  unreliable_fields);
 
 /* The figures rl_measure_analyze marked unreliable: peaks, bandwidth
  * levels (all threads, then one thread), points */
-static void unreliable_json(rli_out *o, const rl_measurement *m) {
+static void put_unreliable(rli_out *o, const void *rec, const rli_field *f) {
+  const rl_measurement *m = rec;
   int first = 1;
   rli_out_puts(o, "[");
+#define ITEM(...)                                  \
+  do {                                             \
+    unreliable_item u_ = {__VA_ARGS__};            \
+    if (!first) rli_out_puts(o, ",");              \
+    rli_record_write(o, f->sub, &u_);              \
+    first = 0;                                     \
+  } while (0)
   for (int t = 0; t < 2; t++)
     for (int k = 0; k < RL_PK_COUNT; k++) {
       uint32_t why = t ? m->peak_unreliable_1t[k] : m->peak_unreliable[k];
       if (!why || (t && m->threads == 1)) continue;
-      rli_out_printf(o, "%s{\"figure\":\"peak\",\"kernel\":\"%s\",\"threads\":%d,", first ? "" : ",",
-                     rl_peak_kernel_name(k), t ? 1 : (int)m->threads);
-      reasons_json(o, why);
-      first = 0;
+      ITEM(0, -1, rl_peak_kernel_name(k), 0, t ? 1 : m->threads, why);
     }
   for (int t = 0; t < 2; t++)
     for (int k = 0; k < 3; k++)
       for (int l = 0; l < RL_LEVEL_COUNT; l++) {
         const rl_sweep *s = &m->sweep[t][k];
         if (s->kernel < 0 || !s->levels.unreliable[l] || (t && m->threads == 1)) continue;
-        rli_out_printf(o, "%s{\"figure\":\"bandwidth\",\"kernel\":\"%s\",\"level\":\"%s\",\"threads\":%d,",
-                       first ? "" : ",", rl_bw_kernel_name(s->kernel), rl_level_name(l), (int)s->threads);
-        reasons_json(o, s->levels.unreliable[l]);
-        first = 0;
+        ITEM(1, l, rl_bw_kernel_name(s->kernel), 0, s->threads, s->levels.unreliable[l]);
       }
   for (int32_t i = 0; i < m->n_points && i < RL_MEASURE_MAX_POINTS; i++) {
     const rl_measure_point *p = &m->points[i];
-    if (!p->t.disturbed) continue;
-    rli_out_printf(o, "%s{\"figure\":\"point\",\"kernel\":", first ? "" : ",");
-    rli_out_str(o, p->op);
-    rli_out_printf(o, ",\"n\":");
-    rli_out_num(o, p->n);
-    rli_out_printf(o, ",\"threads\":%d,", (int)p->threads);
-    reasons_json(o, p->t.disturbed);
-    first = 0;
+    if (p->t.disturbed) ITEM(2, -1, p->op, p->n, p->threads, p->t.disturbed);
   }
+#undef ITEM
   rli_out_puts(o, "]");
 }
 
-static void levels_json(rli_out *o, const rl_levels *lv, int what) {
-  rli_out_puts(o, "{");
-  for (int k = 0; k < RL_LEVEL_COUNT; k++) {
-    rli_out_printf(o, "%s\"%s\":", k ? "," : "", rl_level_name(k));
-    if (what == 0) num_or_null(o, lv->bw[k]);
-    else if (lv->found[k]) rli_out_num(o, lv->spread[k]);
-    else rli_out_puts(o, "null");
-  }
-  rli_out_puts(o, "}");
-}
-
-/* "cpu": the machine as probed */
-static void cpu_json(rli_out *o, const rl_cpu_info *c) {
-  rli_out_puts(o, "{\"vendor\":");
-  rli_out_str(o, c->vendor);
-  rli_out_puts(o, ",\"model\":");
-  rli_out_str(o, c->model);
-  rli_out_puts(o, ",\"uarch\":");
-  rli_out_str(o, c->uarch);
-  rli_out_printf(o, ",\"family\":%d,\"model_id\":%d,\"cpus\":%d,\"isa\":",
-                 (int)c->family, (int)c->model_id, (int)c->cpus);
-  rli_out_str(o, c->isa);
-  rli_out_puts(o, ",\"simd\":[");
-  {
-    char word[32];
-    const char *p = c->simd;
-    int first = 1;
-    while (*p) {
-      size_t n = strcspn(p, " ");
-      if (n && n < sizeof word) {
-        memcpy(word, p, n);
-        word[n] = 0;
-        if (!first) rli_out_puts(o, ",");
-        rli_out_str(o, word);
-        first = 0;
-      }
-      p += n;
-      while (*p == ' ') p++;
-    }
-  }
-  rli_out_puts(o, "],\"cache_bytes\":{");
-  for (int k = 0; k < 3; k++) {
-    rli_out_printf(o, "%s\"%s\":", k ? "," : "", rl_level_name(k));
-    num_or_null(o, c->cache[k]);
-  }
-  rli_out_puts(o, "},\"cache_shared_cpus\":{");
-  for (int k = 0; k < 3; k++)
-    rli_out_printf(o, "%s\"%s\":%d", k ? "," : "", rl_level_name(k),
-                   (int)c->cache_shared[k]);
-  rli_out_puts(o, "},\"mem_bytes\":");
-  num_or_null(o, c->mem_bytes);
-  rli_out_puts(o, ",\"nominal_hz\":");
-  num_or_null(o, c->nominal_hz);
-  rli_out_puts(o, ",\"measured_hz\":");
-  num_or_null(o, c->measured_hz);
-  rli_out_puts(o, ",\"flop_per_cycle\":{");
-  for (int k = 0; k < RL_PK_COUNT; k++) {
-    rli_out_printf(o, "%s\"%s\":", k ? "," : "", rl_peak_kernel_name(k));
-    num_or_null(o, c->flop_per_cycle[k]);
-  }
-  rli_out_puts(o, "}}");
-}
-
-/* ",peak" .. ",bandwidth_spread_1t": the peaks and the levels */
-static void peaks_levels_json(rli_out *o, const rl_measurement *m) {
-  rli_out_puts(o, ",\"peak\":");
-  peaks_json(o, &m->peak, 0);
-  rli_out_puts(o, ",\"peak_1t\":");
-  peaks_json(o, &m->peak_1t, 0);
-  rli_out_puts(o, ",\"peak_theoretical\":");
-  peaks_json(o, &m->peak, 1);
-  rli_out_puts(o, ",\"peak_theoretical_1t\":");
-  peaks_json(o, &m->peak_1t, 1);
-  rli_out_puts(o, ",\"peak_measured_s_stats\":");
-  peak_stats_json(o, &m->peak);
-  rli_out_puts(o, ",\"peak_measured_s_stats_1t\":");
-  peak_stats_json(o, &m->peak_1t);
-  rli_out_puts(o, ",\"bandwidth\":");
-  levels_json(o, &m->bandwidth, 0);
-  rli_out_puts(o, ",\"bandwidth_1t\":");
-  levels_json(o, &m->bandwidth_1t, 0);
-  rli_out_puts(o, ",\"bandwidth_spread\":");
-  levels_json(o, &m->bandwidth, 1);
-  rli_out_puts(o, ",\"bandwidth_spread_1t\":");
-  levels_json(o, &m->bandwidth_1t, 1);
-}
-
-/* "sweeps": every bandwidth sweep with its levels and points */
-static void sweeps_json(rli_out *o, const rl_measurement *m) {
-  rli_out_puts(o, "[");
+/* "sweeps": every bandwidth sweep that ran, all threads first */
+static void put_sweeps(rli_out *o, const void *rec, const rli_field *f) {
+  const rl_measurement *m = rec;
   int first = 1;
+  rli_out_puts(o, "[");
   for (int t = 0; t < 2; t++)
     for (int k = 0; k < 3; k++) {
       const rl_sweep *s = &m->sweep[t][k];
       if (s->kernel < 0 || s->n <= 0) continue;
-      rli_out_printf(o, "%s{\"kernel\":\"%s\",\"threads\":%d,\"cache_capacity\":{",
-                     first ? "" : ",", rl_bw_kernel_name(s->kernel), (int)s->threads);
+      if (!first) rli_out_puts(o, ",");
+      rli_record_write(o, f->sub, s);
       first = 0;
-      for (int l = 0; l < 3; l++) {
-        rli_out_printf(o, "%s\"%s\":", l ? "," : "", rl_level_name(l));
-        num_or_null(o, s->cache[l]);
-      }
-      rli_out_puts(o, "},\"levels\":");
-      levels_json(o, &s->levels, 0);
-      rli_out_puts(o, ",\"points\":[");
-      for (int32_t i = 0; i < s->n && i < RL_MEASURE_MAX_WS; i++) {
-        const rl_sweep_point *p = &s->p[i];
-        rli_out_puts(o, i ? ",{\"ws\":" : "{\"ws\":");
-        rli_out_num(o, p->ws);
-        rli_out_puts(o, ",\"bytes\":");
-        rli_out_num(o, p->bytes);
-        rli_out_puts(o, ",\"bw\":");
-        rli_out_num(o, p->bw);
-        rli_out_printf(o, ",\"nt\":%s,\"measured_s_stats\":", p->nt ? "true" : "false");
-        stats_json(o, &p->t);
-        rli_out_puts(o, "}");
-      }
-      rli_out_puts(o, "]}");
     }
   rli_out_puts(o, "]");
 }
 
-/* One point (a matrix product or an add) on the measured roofline */
-static void point_json(rli_out *o, const rl_measure_point *p) {
-  rli_out_puts(o, "{\"op\":");
-  rli_out_str(o, p->op);
-  rli_out_printf(o, ",\"dtype\":\"%s\",\"threads\":%d,\"n\":",
-                 rl_dtype_name(p->dtype) ? rl_dtype_name(p->dtype) : "?",
-                 (int)p->threads);
-  rli_out_num(o, p->n);
-  rli_out_puts(o, ",\"flops\":");
-  rli_out_num(o, p->flops);
-  rli_out_puts(o, ",\"bytes\":");
-  rli_out_num(o, p->bytes);
-  rli_out_puts(o, ",\"intensity\":");
-  rli_out_num(o, p->intensity);
-  rli_out_puts(o, ",\"measured_s\":");
-  rli_out_num(o, p->t.min);
-  rli_out_puts(o, ",\"achieved\":");
-  rli_out_num(o, p->achieved);
-  rli_out_puts(o, ",\"roof\":");
-  num_or_null(o, p->roof);
-  rli_out_puts(o, ",\"roof_dram\":");
-  num_or_null(o, p->roof_dram);
-  rli_out_puts(o, ",\"roof_fraction\":");
-  if (p->roof > 0) rli_out_num(o, p->roof_fraction);
-  else rli_out_puts(o, "null");
-  rli_out_printf(o, ",\"level\":\"%s\",\"bound\":\"%s\",\"peak\":",
-                 rl_level_name(p->level) ? rl_level_name(p->level) : "?",
-                 rl_bound_name(p->bound) ? rl_bound_name(p->bound) : "?");
-  num_or_null(o, p->peak);
-  rli_out_puts(o, ",\"bandwidth\":");
-  num_or_null(o, p->bandwidth);
-  rli_out_puts(o, ",\"measured_s_stats\":");
-  stats_json(o, &p->t);
-  rli_out_puts(o, "}");
+static void put_points(rli_out *o, const void *rec, const rli_field *f) {
+  const rl_measurement *m = rec;
+  rli_out_puts(o, "[");
+  for (int32_t i = 0; i < m->n_points && i < RL_MEASURE_MAX_POINTS; i++) {
+    if (i) rli_out_puts(o, ",");
+    rli_record_write(o, f->sub, &m->points[i]);
+  }
+  rli_out_puts(o, "]");
 }
+
+/* STREAM's byte counting: a store's write-allocate read is not counted */
+static double never(const void *rec) { (void)rec; return 0; }
+
+#define PEAKS(key, m, fn, doc) \
+  {key, "FLOP/s", doc, RLI_F_NUM, RLI_MAP, RLI_NULL_NONPOS, RLI_AT(rl_measurement, m), .put = fn, \
+   .name = rl_peak_kernel_name, .n_names = RL_PK_COUNT}
+#define LEVELS(key, m, doc) \
+  {key, "B/s", doc, RLI_F_NUM, RLI_MAP, RLI_NULL_NONPOS, RLI_AT(rl_measurement, m.bw), \
+   .put = rli_put_num_map, .name = rl_level_name, .n_names = RL_LEVEL_COUNT}
+#define SPREADS(key, m, doc) \
+  {key, NULL, doc, RLI_F_NUM, RLI_MAP, RLI_NULLABLE, RLI_AT(rl_measurement, m), .put = put_level_spread, \
+   .name = rl_level_name, .n_names = RL_LEVEL_COUNT}
+static const rli_field measure_fields[] = {
+    {"cpu", NULL, "the machine as probed", RLI_F_OBJ, RLI_AT(rl_measurement, cpu), .sub = &cpu_record},
+    {"threads", NULL, "threads of the all-threads figures", RLI_F_INT, RLI_AT(rl_measurement, threads)},
+    {"quick", NULL, "measured with --quick (fewer repeats and working sets)", RLI_F_BOOL,
+     RLI_AT(rl_measurement, quick)},
+    {"tick_s", "s", "the clock's granularity", RLI_F_NUM, RLI_AT(rl_measurement, tick_s)},
+    {"repeats", NULL, "timed repeats of each figure", RLI_F_INT, RLI_AT(rl_measurement, repeats)},
+    PEAKS("peak", peak, put_peaks, "best rate of each peak kernel that ran, all threads"),
+    PEAKS("peak_1t", peak_1t, put_peaks, "best rate of each peak kernel that ran, one thread"),
+    PEAKS("peak_theoretical", peak, put_theory,
+          "theoretical rate of each peak kernel that ran: measured clock x FLOP/cycle x cores, all threads; "
+          "null when the microarchitecture is not known"),
+    PEAKS("peak_theoretical_1t", peak_1t, put_theory, "as peak_theoretical, one core"),
+    {"peak_measured_s_stats", NULL, "the time of each peak kernel's timed repeats, all threads", RLI_F_OBJ,
+     RLI_MAP, RLI_AT(rl_measurement, peak), .put = put_peak_stats, .sub = &stats_record,
+     .name = rl_peak_kernel_name, .n_names = RL_PK_COUNT},
+    {"peak_measured_s_stats_1t", NULL, "as peak_measured_s_stats, one thread", RLI_F_OBJ, RLI_MAP,
+     RLI_AT(rl_measurement, peak_1t), .put = put_peak_stats, .sub = &stats_record,
+     .name = rl_peak_kernel_name, .n_names = RL_PK_COUNT},
+    LEVELS("bandwidth", bandwidth, "the read kernel's bandwidth at each memory level, all threads; null when "
+           "no plateau was found"),
+    LEVELS("bandwidth_1t", bandwidth_1t, "as bandwidth, one thread"),
+    SPREADS("bandwidth_spread", bandwidth, "relative spread of each level's points, a fraction; null when the "
+            "level was not found"),
+    SPREADS("bandwidth_spread_1t", bandwidth_1t, "as bandwidth_spread, one thread"),
+    {"write_allocate_counted", NULL,
+     "whether a store's write-allocate read is in the bytes (never: STREAM's byte counting)", RLI_F_BOOL,
+     .get = never},
+    {"sweeps", NULL, "every bandwidth sweep that ran (all threads first, then one thread)", RLI_F_OBJ, RLI_LIST,
+     .put = put_sweeps, .sub = &sweep_record},
+    {"points", NULL, "matrix products and adds on the measured roofline", RLI_F_OBJ, RLI_LIST,
+     .put = put_points, .sub = &point_record},
+    {"spread_median", NULL, "median relative spread of every timed figure, a fraction", RLI_F_NUM,
+     RLI_AT(rl_measurement, spread_median)},
+    {"spread_max", NULL, "largest relative spread of a timed figure, a fraction", RLI_F_NUM,
+     RLI_AT(rl_measurement, spread_max)},
+    {"noisy", NULL, "spread_median above 5%: the machine was busy", RLI_F_BOOL, RLI_AT(rl_measurement, noisy)},
+    {"retakes", NULL, "disturbed figures taken again", RLI_F_INT, RLI_AT(rl_measurement, retakes)},
+    {"unreliable", NULL,
+     "figures that are not the machine's: all threads below one thread, or a peak below half its theoretical "
+     "value, still so after their retakes; or timed on fewer than 3 clean samples, or on samples so short "
+     "that the timer's overhead is above 1% of them",
+     RLI_F_OBJ, RLI_LIST, .put = put_unreliable, .sub = &unreliable_record},
+    {"wall_s", "s", "how long the measurement took", RLI_F_NUM, RLI_AT(rl_measurement, wall_s)},
+};
+#undef PEAKS
+#undef LEVELS
+#undef SPREADS
+RLI_RECORD(rli_measure_record, "measure", "roofline measure: the machine's measured roofline", measure_fields);
 
 size_t rl_measure_json(const rl_measurement *m, char *buf, size_t cap) {
   rli_out o;
   rli_out_init(&o, buf, cap);
-  rli_out_puts(&o, "{\"cpu\":");
-  cpu_json(&o, &m->cpu);
-  rli_out_printf(&o, ",\"threads\":%d,\"quick\":%s,\"tick_s\":", (int)m->threads,
-                 m->quick ? "true" : "false");
-  rli_out_num(&o, m->tick_s);
-  rli_out_printf(&o, ",\"repeats\":%d", (int)m->repeats);
-  peaks_levels_json(&o, m);
-  rli_out_puts(&o, ",\"write_allocate_counted\":false,\"sweeps\":");
-  sweeps_json(&o, m);
-  rli_out_puts(&o, ",\"points\":[");
-  for (int32_t i = 0; i < m->n_points && i < RL_MEASURE_MAX_POINTS; i++) {
-    if (i) rli_out_puts(&o, ",");
-    point_json(&o, &m->points[i]);
-  }
-  rli_out_puts(&o, "],\"spread_median\":");
-  rli_out_num(&o, m->spread_median);
-  rli_out_puts(&o, ",\"spread_max\":");
-  rli_out_num(&o, m->spread_max);
-  rli_out_printf(&o, ",\"noisy\":%s,\"retakes\":%d,\"unreliable\":", m->noisy ? "true" : "false",
-                 (int)m->retakes);
-  unreliable_json(&o, m);
-  rli_out_puts(&o, ",\"wall_s\":");
-  rli_out_num(&o, m->wall_s);
-  rli_out_puts(&o, "}");
+  rli_record_write(&o, &rli_measure_record, m);
   return rli_out_end(&o);
 }
 

@@ -100,6 +100,49 @@ class Schemas:
             jsonschema.Draft202012Validator.check_schema(schema)
             self.validator[os.path.basename(path)[:-5]] = jsonschema.Draft202012Validator(schema)
         self.used = set()
+        # keys of the records generated from the library's field tables
+        # (src/core/record.h): every one must turn up in some document
+        self.seen = {name: set() for name in self.generated()}
+
+    def generated(self):
+        """{schema name: {(where, key)}}: the keys of the generated records
+        (the whole document where the $comment says it is generated from the
+        field tables, else its $defs that are)."""
+        out = {}
+        for name, v in self.validator.items():
+            s = v.schema
+            note = s.get("$comment", "")
+            if "src/core/record.h" not in note:
+                continue
+            keys = {(d, k) for d, rec in s.get("$defs", {}).items() for k in rec.get("properties", {})}
+            if note.startswith("generated"):
+                keys |= {("", k) for k in s["properties"]}
+            out[name] = keys
+        return out
+
+    def walk(self, name, schema, node, doc, where):
+        """Note the keys of doc, an instance of node (within schema)."""
+        ref = node.get("$ref", "")
+        if ref.startswith("#/$defs/"):
+            where = ref[len("#/$defs/"):]
+            node = schema["$defs"][where]
+        if isinstance(doc, dict):
+            props = node.get("properties")
+            for k, v in doc.items():
+                if props is not None and k in props:
+                    self.seen[name].add((where, k))
+                    self.walk(name, schema, props[k], v, where)
+                elif isinstance(node.get("additionalProperties"), dict):
+                    self.walk(name, schema, node["additionalProperties"], v, where)
+        elif isinstance(doc, list) and isinstance(node.get("items"), dict):
+            for v in doc:
+                self.walk(name, schema, node["items"], v, where)
+
+    def unseen(self):
+        """The generated keys no document held: 'schema: where.key'."""
+        gen = self.generated()
+        return sorted(f"docs/schema/{n}.json: {(w + '.') if w else ''}{k}"
+                      for n, keys in gen.items() for w, k in keys - self.seen[n])
 
     def check(self, doc):
         """None when doc validates, else a message naming the first problems."""
@@ -113,6 +156,8 @@ class Schemas:
             return f"no docs/schema/{name}.json"
         self.used.add(name)
         errs = sorted(v.iter_errors(doc), key=lambda e: list(e.absolute_path))[:3]
+        if not errs and name in self.seen:
+            self.walk(name, v.schema, v.schema, doc, "")
         return "; ".join(f"docs/schema/{name}.json: at /{'/'.join(map(str, e.absolute_path))}: "
                          f"{e.message[:160]}" for e in errs) or None
 
@@ -205,6 +250,17 @@ def main():
             bad("schema", " ".join(args), m)
         else:
             passed += 1
+    # the measure record with every part filled (tests/unit/test_measure.c
+    # writes it), in the command's envelope
+    with open(os.path.join(ROOT, "tests", "data", "measure_record.json"), encoding="utf-8") as f:
+        m = schemas.check({"schema_version": 1, "command": "measure", **json.load(f)})
+    if m:
+        bad("schema", "tests/data/measure_record.json", m)
+    else:
+        passed += 1
+    # every key of a generated record was written by some case
+    for where in schemas.unseen():
+        bad("schema", where, "no document holds this key")
     # every schema describes a command the tests ran
     for name in sorted(set(schemas.validator) - schemas.used):
         bad("schema", name, f"docs/schema/{name}.json was not exercised by any test")

@@ -812,6 +812,105 @@ static void test_saved_row_format(void) {
   free(m);
 }
 
+/* tests/data/measure_record.json is the record rl_measure_json writes for
+ * a measurement with every part filled: peaks with and without their
+ * theoretical figures, sweeps of all threads and of one, points with and
+ * without a roof, a figure of each kind marked unreliable, null figures.
+ * The figures are made up (this pins the format, not a machine); the
+ * writer's text is compared with the file byte for byte, and
+ * tests/cli/run_cli_tests.py validates the file against
+ * docs/schema/measure.json and checks that it holds every key the schema
+ * names (the schema is generated from the same field tables). A change to
+ * the record changes both: regenerate the file from the text printed here,
+ * or with RL_WRITE_FIXTURES=1. */
+static void test_record_format(void) {
+  rl_measurement *m = calloc(1, sizeof *m);
+  if (!m) { CHECK(0); return; }
+  rl_cpu_info *c = &m->cpu;
+  snprintf(c->vendor, sizeof c->vendor, "AuthenticAMD");
+  snprintf(c->model, sizeof c->model, "Test CPU \"16-core\"");
+  snprintf(c->uarch, sizeof c->uarch, "Zen 4");
+  snprintf(c->simd, sizeof c->simd, "sse2 avx2 fma avx512f");
+  snprintf(c->isa, sizeof c->isa, "avx512");
+  c->family = 25, c->model_id = 97, c->cpus = 4;
+  c->cache[0] = 32768, c->cache[1] = 1048576; /* no L3: null */
+  c->cache_shared[0] = c->cache_shared[1] = 2;
+  c->mem_bytes = 64e9, c->nominal_hz = 4.5e9, c->measured_hz = 4.4e9;
+  c->flop_per_cycle[RL_PK_FP64_FMA] = 16, c->flop_per_cycle[RL_PK_FP32_FMA] = 32;
+  m->threads = 4, m->quick = 1, m->tick_s = 2.5e-8, m->repeats = 3;
+  rl_peak_set *ps[2] = {&m->peak, &m->peak_1t};
+  for (int t = 0; t < 2; t++)
+    for (int k = 0; k < 2; k++) {
+      ps[t]->flops[k] = (k ? 281.6e9 : 140.8e9) / (t ? 4 : 1);
+      ps[t]->theory[k] = t && k ? 0 : (k ? 281.6e9 : 140.8e9) / (t ? 4 : 1) * 1.1; /* a null */
+      ps[t]->t[k] = (rl_stats){.min = 0.001, .median = 0.00105, .max = 0.0012, .spread = 0.2, .n = 3};
+    }
+  m->peak_unreliable[RL_PK_FP64_FMA] = RL_DISTURB_BELOW_1T | RL_DISTURB_BELOW_HALF;
+  m->peak_unreliable_1t[RL_PK_FP32_FMA] = RL_DISTURB_TIMER;
+  for (int t = 0; t < 2; t++)
+    for (int k = 0; k < 3; k++) {
+      rl_sweep *w = &m->sweep[t][k];
+      w->kernel = k == RL_BW_COPY ? -1 : k; /* copy did not run */
+      w->threads = t ? 1 : 4;
+      w->cache[0] = 32768.0 * w->threads, w->cache[1] = 1048576.0 * w->threads;
+      w->n = 2;
+      for (int i = 0; i < 2; i++) {
+        rl_sweep_point *p = &w->p[i];
+        p->ws = i ? 1048576 : 16384, p->bytes = p->ws * 64, p->nt = k == RL_BW_TRIAD && i;
+        p->t = (rl_stats){.min = 1e-5 * (i + 1), .median = 1.1e-5 * (i + 1), .max = 1.3e-5 * (i + 1),
+                          .spread = 0.3, .n = 3};
+        p->bw = p->bytes / p->t.min;
+      }
+      w->levels.bw[RL_LEVEL_L1] = w->p[0].bw, w->levels.found[RL_LEVEL_L1] = 1;
+      w->levels.bw[RL_LEVEL_L2] = w->p[1].bw, w->levels.found[RL_LEVEL_L2] = 2;
+      w->levels.spread[RL_LEVEL_L1] = 0.01, w->levels.spread[RL_LEVEL_L2] = 0.02;
+    }
+  m->sweep[0][RL_BW_READ].levels.unreliable[RL_LEVEL_L2] = RL_DISTURB_FEW_CLEAN;
+  m->bandwidth = m->sweep[0][RL_BW_READ].levels;
+  m->bandwidth_1t = m->sweep[1][RL_BW_READ].levels;
+  m->n_points = 2;
+  for (int i = 0; i < 2; i++) {
+    rl_measure_point *p = &m->points[i];
+    snprintf(p->op, sizeof p->op, i ? "sgemm" : "add");
+    p->dtype = i ? RL_FP32 : RL_FP64, p->threads = 4, p->n = i ? 512 : 1e6;
+    p->flops = i ? 2.0 * 512 * 512 * 512 : 1e6, p->bytes = i ? 3.0 * 512 * 512 * 4 : 24e6;
+    p->intensity = p->flops / p->bytes;
+    p->t = (rl_stats){.min = 0.002, .median = 0.0021, .max = 0.0025, .spread = 0.25, .n = 3,
+                      .disturbed = i ? 0 : RL_DISTURB_FEW_CLEAN};
+    p->achieved = p->flops / p->t.min, p->level = i ? RL_LEVEL_L2 : RL_LEVEL_DRAM;
+    p->bound = i ? RL_BOUND_COMPUTE : RL_BOUND_MEMORY;
+    p->peak = i ? 281.6e9 : 0; /* the add has no peak of its format: null */
+    p->bandwidth = i ? 0 : 20e9;
+    p->roof = i ? 281.6e9 : 0; /* no roof: roof_fraction null */
+    p->roof_dram = i ? 281.6e9 : p->intensity * 20e9;
+    p->roof_fraction = i ? p->achieved / p->roof : 0;
+  }
+  m->spread_median = 0.02, m->spread_max = 0.3, m->noisy = 0, m->retakes = 1, m->wall_s = 1.5;
+  size_t need = rl_measure_json(m, NULL, 0);
+  char *want = malloc(need + 2);
+  CHECK(want != NULL && rl_measure_json(m, want, need + 1) == need);
+  if (want) {
+    want[need] = '\n', want[need + 1] = 0;
+    const char *path = "tests/data/measure_record.json";
+    if (getenv("RL_WRITE_FIXTURES")) {
+      FILE *w = fopen(path, "wb");
+      if (w) fputs(want, w), fclose(w);
+    }
+    char *got = calloc(1, need + 64);
+    size_t n = 0;
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL);
+    if (f && got) n = fread(got, 1, need + 63, f), fclose(f);
+    else if (f) fclose(f);
+    CHECK(got && n == need + 1 && memcmp(got, want, n) == 0);
+    if (!got || n != need + 1 || memcmp(got, want, n) != 0)
+      fprintf(stderr, "  %s should read (or run with RL_WRITE_FIXTURES=1):\n%s", path, want);
+    free(got);
+  }
+  free(want);
+  free(m);
+}
+
 int main(void) {
   RUN(test_stats);
   RUN(test_traffic);
@@ -821,6 +920,7 @@ int main(void) {
   RUN(test_bench_preempted);
   RUN(test_analyze);
   RUN(test_saved_row_format);
+  RUN(test_record_format);
   RUN(test_disturbed);
   RUN(test_sweep_retake);
   RUN(test_one_point_sweeps);
