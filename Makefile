@@ -201,7 +201,8 @@ check-gen: $(RECORDS_TOOL)
 #                   the command's manners and outputs, the job analysis, the
 #                   examples of README.md and docs/*.md
 #   make check-all  make check, then the rest: the C and CLI tests under
-#                   AddressSanitizer + UndefinedBehaviorSanitizer, the charts
+#                   AddressSanitizer + UndefinedBehaviorSanitizer, the C tests
+#                   built with clang, the charts
 #                   and the page in headless Chromium with the WebAssembly
 #                   check, MPI, `make install` and `pip install`. CI runs it.
 # Benchmarks of the host are not tests: bench/ (make bench-measure-host).
@@ -243,7 +244,7 @@ check-all: check
 	@$(MAKE) --no-print-directory -j$(NPROC) --output-sync=target check-all-run
 	@echo "make check-all: all tests passed"
 
-check-all-run: test-san test-web test-mpi test-install run-py-test_install check-torch
+check-all-run: test-san test-clang test-web test-mpi test-install run-py-test_install check-torch
 
 # check-torch: `python3 -m roofline.profile` end to end under a real PyTorch
 # (tests/python/test_profile_torch.py) with Debian's python3-torch, which
@@ -299,6 +300,12 @@ test: test-c test-cli test-py test-docs test-web test-install
 test-san:
 	$(MAKE) SAN=1 test-c test-cli
 
+# test-clang: the library, the command and the C tests built by the second
+# compiler (clang warns where gcc does not: float constants promoted to double,
+# format strings, CPU feature names) with the same warnings, then the C tests.
+test-clang:
+	$(MAKE) CC=clang BUILD=build/clang test-c
+
 # --- benchmarks of the host (not tests: their figures are the machine's) ----
 # bench-measure-host: `roofline measure` of every level and peak of this
 # machine, checked (levels in order, peaks under their theoretical values).
@@ -321,5 +328,5 @@ clean:
 .PHONY: install uninstall test-install FORCE
 FORCE:
 .PHONY: all setup gen check-gen test-c test-cli test-py test test-san check demo clean tests-bin
-.PHONY: check-run check-all check-all-run check-torch run-cli-golden run-docs bench-measure-host
+.PHONY: check-run check-all check-all-run check-torch test-clang run-cli-golden run-docs bench-measure-host
 .SECONDARY:

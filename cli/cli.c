@@ -522,7 +522,7 @@ int cli_seen(const cli_opt *opts, const char *name) {
 /* ---- hardware ------------------------------------------------------------ */
 void cli_hw_flags_init(cli_hw_flags *f) {
   memset(f, 0, sizeof *f);
-  f->overhead = NAN; /* not given: no value a user can type means that */
+  f->overhead = (double)NAN; /* not given: no value a user can type means that */
 }
 
 int cli_resolve_hw(cli_ctx *ctx, const cli_hw_flags *f, int use_default, rl_hw *out) {

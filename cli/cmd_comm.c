@@ -150,7 +150,7 @@ static void print_csv(cli_ctx *ctx, const rl_coll_cfg *cfg, const rl_coll_result
   cli_csv_row(ctx, hdr, N);
   int two = cfg->ranks_per_node > 0 && cfg->ranks_per_node < cfg->ranks;
   int step = cfg->step_time_s > 0, ddp = step && cfg->kind == RL_COLL_ALLREDUCE;
-  const double nan = NAN;
+  const double nan = (double)NAN;
   const double v[N - 1] = {cfg->bytes, cfg->ranks, r->factor, r->time_s, r->bytes_per_rank, r->busbw, r->algbw,
                            cfg->busbw, r->bandwidth_time_s, r->latency_time_s,
                            two ? r->intra_time_s : nan, two ? r->inter_time_s : nan,

@@ -169,7 +169,7 @@ static void print_csv(cli_ctx *ctx, const rl_plan_row *rows, int n, int cb) {
   cli_csv_row(ctx, hdr, cb ? N : NS);
   for (int i = 0; i < n; i++) {
     const rl_plan_row *r = &rows[i];
-    const double none = NAN;
+    const double none = (double)NAN;
     const double v[] = {r->batch, r->tp, r->pp, r->ep > 1 ? r->ep : 1, r->batch > 0 ? r->microbatches : none};
     const double w[] = {r->ttft_s > 0 ? r->ttft_s : none, r->tpot_s > 0 ? r->tpot_s : none,
                         r->batch > 0 ? r->e2e_s : none, r->replicas, r->tokens_per_s,

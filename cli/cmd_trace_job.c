@@ -194,7 +194,8 @@ static void print_csv(cli_ctx *ctx, const rl_job *j) {
   const rl_job_rank *r = rl_job_ranks(j, &nr);
   for (int32_t i = 0; i < nr; i++) {
     char c[NC][40];
-    const double nan = (double)NAN, roof = r[i].has_roofline;
+    const double nan = (double)NAN;
+    const int roof = r[i].has_roofline != 0;
     const double v[NC] = {r[i].rank, 0, roof ? r[i].roof.gpu_time_s : nan, r[i].span_s, r[i].idle_share,
                           r[i].compute_share, r[i].non_compute_share, r[i].overlap, r[i].idle_host_wait_s,
                           r[i].idle_kernel_wait_s, r[i].idle_other_s, r[i].collectives, r[i].waited_s,

@@ -233,7 +233,7 @@ static void plan_weights(plan *pl, const rl_infer_cfg *cfg, plan_w *w) {
     double fixed_mlp_params = moe ? p->mlp - router - ml * E * one_ff : p->mlp;
     double fixed_mlp_sc = moe ? dl * sc_dff + ml * m->shared_experts * sc_ff : L * sc_ff;
     double rows = m->vocab + (m->learned_pos ? m->max_seq : 0);
-    double keep_q = pl->quant && cfg->quantize_all;
+    int keep_q = pl->quant && cfg->quantize_all;
     double row_sc = keep_q ? (pl->group == RL_GROUP_CHANNEL ? 1 : pl->group > 0 ? ceil(d / pl->group) : 0) : 0;
     emb_b = p->embedding * pl->s_keep + rows * row_sc * gb;
     double out_sc = keep_q && p->output > 0 ? scales(pl, d, m->vocab) : 0;
@@ -569,7 +569,7 @@ static void decode_step(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *
   for (double s = 0; s < pl->pp; s++) {
     plan st;
     stage_plan(pl, s, &st);
-    double send = s < pl->pp - 1 ? 1 : 0;
+    int send = s < pl->pp - 1;
     rl_decode_row big, small;
     decode_row(&st, cfg, roof, xb, T, &big);
     double tb = big.step_time_s + (send ? p2p_time(pl, cfg, per_replica(pl, xb)) : 0), ts = 0;

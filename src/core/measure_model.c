@@ -192,7 +192,7 @@ rl_status rl_bw_levels(const double *ws, const double *bw, int32_t n,
   }
   present[RL_LEVEL_DRAM] = 1;
   lo[RL_LEVEL_DRAM] = prev;
-  hi[RL_LEVEL_DRAM] = INFINITY;
+  hi[RL_LEVEL_DRAM] = HUGE_VAL;
   if (prev == 0) /* no cache sizes known: everything is "memory" */
     lo[RL_LEVEL_DRAM] = 0;
   for (int k = 0; k < RL_LEVEL_COUNT; k++) {
@@ -214,7 +214,7 @@ rl_status rl_bw_levels(const double *ws, const double *bw, int32_t n,
     }
     double v[RL_MEASURE_MAX_WS * 4];
     int32_t m = 0;
-    double vlo = INFINITY, vhi = 0;
+    double vlo = HUGE_VAL, vhi = 0;
     for (int32_t i = 0; i < n; i++)
       if (ws[i] > lo[k] && ws[i] <= hi[k]) {
         if (m == 0) out->ws_lo[k] = ws[i];

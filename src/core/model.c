@@ -63,7 +63,7 @@ double rl_model_act_flops(const rl_model *m) {
                                    [RL_ACT_GELU_ERF] = RL_OP_GELU_ERF, [RL_ACT_RELU] = RL_OP_RELU};
   int k = act_kind(m);
   if (k < RL_ACT_SILU || k > RL_ACT_RELU) return 0;
-  rl_op op = rl_op_init(ops[k], RL_FP32);
+  rl_op op = rl_op_init((int32_t)ops[k], RL_FP32);
   op.n = 1;
   rl_cost c;
   if (rl_op_cost(&op, &c, NULL) != RL_OK) return 0;

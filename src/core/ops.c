@@ -295,7 +295,7 @@ static int takes(int32_t kind, int f, int *required) {
 int32_t rl_op_field_type(const char *name, int32_t *unit) {
   int f = field_id(name);
   if (!f) return 0;
-  if (unit) *unit = fields[f].unit;
+  if (unit) *unit = (int32_t)fields[f].unit;
   return fields[f].type;
 }
 

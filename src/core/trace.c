@@ -17,7 +17,7 @@ rl_trace *rl_trace_new(double launch_overhead_s) {
   if (!t) return NULL;
   t->overhead_given = launch_overhead_s >= 0 && isfinite(launch_overhead_s);
   t->overhead = t->overhead_given ? launch_overhead_s : RL_DEFAULT_LAUNCH_OVERHEAD_S;
-  t->torigin = NAN;
+  t->torigin = (double)NAN;
   t->kcb = SIZE_MAX;
   rli_strlcpy(t->format, "unknown", sizeof t->format);
   return t;

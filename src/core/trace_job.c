@@ -158,7 +158,7 @@ static double rdown(double x) { return floor(x); }
 /* rli_job_rank_figures, the profiler steps: how many distinct, the first
  * and last; returns the start of the last one (HTA: rounded up). */
 static double rank_steps(const rli_rankraw *raw, int hta, rl_job_rank *r) {
-  double last_step = -INFINITY;
+  double last_step = -HUGE_VAL;
   int64_t smin = INT64_MAX, smax = INT64_MIN;
   size_t distinct = 0;
   for (size_t i = 0; i < raw->ns; i++) {
@@ -748,7 +748,7 @@ static int align_clocks(rl_job *j, slot **ok, int32_t m) {
 static double coll_link(const rl_job *j, slot *const *ok, int32_t m) {
   double link = 0;
   if (j->o.hw) link = j->o.hw->interconnect_bw / 2;
-  for (int32_t a = 0; a < m && !link && !j->o.hw; a++) {
+  for (int32_t a = 0; a < m && link == 0 && !j->o.hw; a++) {
     rl_hw hw;
     if (ok[a]->r.has_roofline && rl_hw_find(ok[a]->r.hw_id, NULL, 0, &hw, NULL) == RL_OK)
       link = hw.interconnect_bw / 2;
@@ -913,8 +913,8 @@ static void kernel_spread(rl_job *j, slot *const *ok, int32_t m, double *vals) {
       rl_job_spread sp;
       memset(&sp, 0, sizeof sp);
       sp.name = nm;
-      sp.min_s = INFINITY;
-      sp.max_s = -INFINITY;
+      sp.min_s = HUGE_VAL;
+      sp.max_s = -HUGE_VAL;
       int32_t nv = 0;
       for (int32_t a = 0; a < m; a++) {
         if (kp[a] >= ok[a]->nks || strcmp(ok[a]->ks[kp[a]].name, nm)) continue;

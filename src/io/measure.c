@@ -72,7 +72,7 @@ double rl_clock_monotonic(void *user) {
 
 double rl_clock_tick(rl_clock_fn clock, void *user) {
   if (!clock) clock = rl_clock_monotonic;
-  double best = INFINITY, prev = clock(user);
+  double best = HUGE_VAL, prev = clock(user);
   int changes = 0;
   for (long spins = 0; changes < 20 && spins < 10000000L; spins++) {
     double t = clock(user);
@@ -358,7 +358,9 @@ rl_status rl_cpu_probe(rl_cpu_info *c, rl_clock_fn clock, void *clock_user,
       {"avx512vbmi", __builtin_cpu_supports("avx512vbmi")},
       {"avx512vnni", __builtin_cpu_supports("avx512vnni")},
       {"avx512bf16", __builtin_cpu_supports("avx512bf16")},
+#if !defined(__clang__) || __clang_major__ >= 16 /* clang 14 does not know the name */
       {"avx512fp16", __builtin_cpu_supports("avx512fp16")},
+#endif
   };
   for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
     if (ext[i].on) {

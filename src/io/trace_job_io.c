@@ -168,7 +168,7 @@ static rl_status failed(rl_job *j, int32_t i, const char *path, rl_status st, co
   rl_job_rank r;
   memset(&r, 0, sizeof r);
   rli_strlcpy(r.file, path, sizeof r.file);
-  r.status = st;
+  r.status = (int32_t)st;
   rli_strlcpy(r.error, e->msg, sizeof r.error);
   rl_error e2;
   rli_job_set(j, i, &r, NULL, 0, NULL, 0, &e2);

@@ -273,7 +273,7 @@ rl_status rl_plot_points_parse(const char *text, size_t len, const rl_plot_roof 
  * its slanted roof over at least two decades below it, room right of the
  * rightmost ridge for the flat roofs' labels, and the top roof. */
 void rli_plot_axes(const rl_plot *p, rli_axes *a) {
-  double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+  double xmin = HUGE_VAL, xmax = -HUGE_VAL, ymin = HUGE_VAL, ymax = -HUGE_VAL;
   for (int32_t i = 0; i < p->n_roofs; i++) {
     const rl_plot_roof *r = &p->roofs[i];
     if (!(r->peak > 0 && r->bandwidth > 0)) continue;

@@ -247,15 +247,15 @@ static double cost(layout *l, const box *b, int n) {
   int cx0, cy0, cx1, cy1;
   for (int k = 0; k < n; k++) {
     if (b[k].x0 < l->area.x0 || b[k].x1 > l->area.x1 || b[k].y0 < l->area.y0 || b[k].y1 > l->area.y1)
-      return INFINITY;
+      return HUGE_VAL;
     box g = grow(b[k], PAD);
     cells(l, g, &cx0, &cy0, &cx1, &cy1);
     for (int y = cy0; y <= cy1; y++)
       for (int x = cx0; x <= cx1; x++) {
         const gcell *gc = &l->gb[y * l->gw + x];
-        if (gc->n < 0) return INFINITY;
+        if (gc->n < 0) return HUGE_VAL;
         for (int32_t i = 0; i < gc->n; i++)
-          if (box_hit(g, l->c[gc->v[i]].b)) return INFINITY;
+          if (box_hit(g, l->c[gc->v[i]].b)) return HUGE_VAL;
       }
     /* each line counted once per box, though it lies in several cells */
     if (++l->qid == 0) {
@@ -266,7 +266,7 @@ static double cost(layout *l, const box *b, int n) {
     for (int y = cy0; y <= cy1; y++)
       for (int x = cx0; x <= cx1; x++) {
         const gcell *gc = &l->gs[y * l->gw + x];
-        if (gc->n < 0) return INFINITY;
+        if (gc->n < 0) return HUGE_VAL;
         for (int32_t i = 0; i < gc->n; i++) {
           int32_t s = gc->v[i];
           if (l->stamp[s] == l->qid) continue;
@@ -550,7 +550,7 @@ static label *new_label(labels *L, const char *text, double fs, const char *colo
 
 /* Keep the cheapest of n candidate horizontal boxes; 0 when none fits. */
 static int place_boxes(layout *l, labels *L, label *lab, const box *cand, int n) {
-  double best = INFINITY;
+  double best = HUGE_VAL;
   int bi = -1;
   for (int i = 0; i < n; i++) {
     double c = cost(l, &cand[i], 1) + i * 0.5;
@@ -584,7 +584,7 @@ static int place_along(layout *l, labels *L, label *lab, double ax, double ay, d
   double dx = bx - ax, dy = by - ay, len = sqrt(dx * dx + dy * dy);
   double ang = atan2(dy, dx), w = text_w(lab->text, lab->fs);
   static const double ts[] = {0.12, 0.3, 0.45, 0.05, 0.6, 0.22, 0.75, 0.38, 0.52};
-  double best = INFINITY, bxs = ax, bys = ay;
+  double best = HUGE_VAL, bxs = ax, bys = ay;
   box bb[ROT_MAX], bestb[ROT_MAX];
   int nbest = 0;
   if (!(len > w)) return 0;
@@ -616,7 +616,7 @@ static int place_point(layout *l, labels *L, label *lab, double px, double py, d
   static const double dist[] = {0, 12, 26, 44, 66, 100, 150};
   double w = text_w(lab->text, lab->fs), h = lab->fs * TEXT_H;
   for (size_t d = 0; d < sizeof dist / sizeof dist[0]; d++) {
-    double best = INFINITY;
+    double best = HUGE_VAL;
     box bb = {0, 0, 0, 0};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
       double ux = dirs[i][0], uy = dirs[i][1], gap = r + LABEL_GAP + dist[d];
@@ -824,7 +824,7 @@ static void place_legend(chart *c, int more_row) {
                  {f->px1 - LEG_INSET - lw, f->py1 - LEG_INSET - lh, f->px1 - LEG_INSET, f->py1 - LEG_INSET},
                  {f->px0 + LEG_INSET, f->py1 - LEG_INSET - lh, f->px0 + LEG_INSET + lw, f->py1 - LEG_INSET},
                  {f->px1 - LEG_INSET - lw, f->py0 + LEG_INSET, f->px1 - LEG_INSET, f->py0 + LEG_INSET + lh}};
-  double best = INFINITY;
+  double best = HUGE_VAL;
   int bi = -1;
   for (int i = 0; i < 4; i++) {
     double cst = cost(&c->l, &cand[i], 1) + i;
@@ -902,7 +902,7 @@ static void place_line_labels(const rl_plot *p, chart *c, int pass) {
     snprintf(t, sizeof t, "ridge %s", rli_plot_q(a, sizeof a, ridge, RL_UNIT_FLOP_PER_BYTE));
     label *lab = new_label(&c->L, t, FS_CEIL, color_of(p, i), RL_BOX_LINE_LABEL);
     if (!lab) continue;
-    double w = text_w(lab->text, lab->fs), best = INFINITY, bx = x, by = f->py1;
+    double w = text_w(lab->text, lab->fs), best = HUGE_VAL, bx = x, by = f->py1;
     box bb[ROT_MAX], bestb[ROT_MAX];
     int nbest = 0;
     for (int k = 0; k < 6; k++)

@@ -360,7 +360,7 @@ static void test_ops(void) {
   c = cost(op);
   CHECK(c.flops == 0 && c.bytes == 3 * 10 * 4 + 24);
   op = rl_op_init(RL_OP_ADD, RL_BF16);
-  op.n = NAN;
+  op.n = (double)NAN;
   CHECK(cost(op).flops == -1);
   op.n = -1;
   CHECK(cost(op).flops == -1);
@@ -524,7 +524,7 @@ static void test_op_schema(void) {
   CHECK(set_fails(&op, alt, av, 3, "give --n or --rows and --cols, not both"));
   CHECK(set_fails(&op, alt, av, 1, "relu needs --rows and --cols"));
   CHECK(set_fails(&op, alt, av, 0, "relu needs --n (or --rows and --cols)"));
-  const double nanv[] = {NAN, 8};
+  const double nanv[] = {(double)NAN, 8};
   CHECK(set_fails(&op, alt, nanv, 2, "--rows must be a number, not NaN"));
   rl_op a = op, b2 = op;
   CHECK(rl_op_set_fields(&a, alt, av, 2, "", NULL) == RL_OK);
@@ -625,9 +625,9 @@ static void test_bound(void) {
   CHECK_NEAR(res.attainable, 3.35e12, 1e-12);
   CHECK(rl_roofline(0, 1e9, &r, 0, &res, &e) == RL_OK && res.attainable == 0);
   CHECK(rl_roofline(0, 0, &r, 0, &res, &e) == RL_EINVAL);
-  CHECK(rl_roofline(NAN, 1, &r, 0, &res, &e) == RL_EINVAL);
+  CHECK(rl_roofline((double)NAN, 1, &r, 0, &res, &e) == RL_EINVAL);
   CHECK(rl_roofline(1, 1, &r, -1, &res, &e) == RL_EINVAL);
-  CHECK(rl_roofline(1, 1, &r, NAN, &res, &e) == RL_EINVAL);
+  CHECK(rl_roofline(1, 1, &r, (double)NAN, &res, &e) == RL_EINVAL);
   rl_roof bad = r;
   bad.bandwidth = 0;
   CHECK(rl_roofline(1, 1, &bad, 0, &res, &e) == RL_EINVAL && strstr(e.msg, "bandwidth"));

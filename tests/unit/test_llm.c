@@ -493,7 +493,7 @@ static void test_decode_ops(void) {
   CHECK(rl_decode_ops(&m, &c, &r, 16, ops, 3, &n2, &e) == RL_OK && n2 == 3);
   /* bad input */
   CHECK(rl_decode_ops(&m, &c, &r, 0, ops, RL_PREFILL_OPS, &n, &e) == RL_EINVAL);
-  CHECK(rl_decode_ops(&m, &c, &r, NAN, ops, RL_PREFILL_OPS, &n, &e) == RL_EINVAL);
+  CHECK(rl_decode_ops(&m, &c, &r, (double)NAN, ops, RL_PREFILL_OPS, &n, &e) == RL_EINVAL);
   CHECK(rl_decode_ops(&m, &c, &r, 1.5, ops, RL_PREFILL_OPS, &n, &e) == RL_EINVAL);
   CHECK(rl_decode_ops(&m, &c, &r, 1, ops, -1, &n, &e) == RL_EINVAL);
   CHECK(rl_decode_ops(&m, &c, &r, 1, ops, RL_PREFILL_OPS, NULL, &e) == RL_EINVAL);
@@ -589,7 +589,7 @@ static void test_plan(void) {
   bad.gen = 0;
   CHECK(rl_plan(&m, &c, &r, &bad, &row, &e) == RL_EINVAL && strstr(e.msg, "gen") != NULL);
   bad = pc;
-  bad.tpot_s = NAN;
+  bad.tpot_s = (double)NAN;
   CHECK(rl_plan(&m, &c, &r, &bad, &row, &e) == RL_EINVAL);
   CHECK(strcmp(rl_plan_limit_name(RL_LIMIT_TPOT), "tpot") == 0 && rl_plan_limit_name(9) == NULL);
   CHECK(strcmp(rl_plan_limit_name(RL_LIMIT_PREFILL), "prefill") == 0);

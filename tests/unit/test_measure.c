@@ -32,7 +32,7 @@ static void test_stats(void) {
   CHECK(rl_stats_of(y, 2, &s, &e) == RL_OK);
   CHECK_NEAR(s.median, 3, 1e-12);
   CHECK(rl_stats_of(y, 0, &s, &e) == RL_EINVAL);
-  double bad[] = {1, NAN};
+  double bad[] = {1, (double)NAN};
   CHECK(rl_stats_of(bad, 2, &s, &e) == RL_EINVAL);
   CHECK(strstr(e.msg, "sample 1") != NULL);
 }

@@ -1141,7 +1141,7 @@ static void test_shapes(void) {
 }
 
 /* A failed check that says what is wrong. */
-static void fail_msg(const char *fmt, ...) {
+__attribute__((format(printf, 1, 2))) static void fail_msg(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   fprintf(stderr, "test_trace: FAILED: ");
@@ -1567,7 +1567,7 @@ static double rnd_time(int start, double origin, int64_t *n) {
   if (r == 7) return ((double)(rnd() % 100000000) + 0.37) * 1e-12;           /* fractional ns */
   if (r == 8) return start ? -0.0 : -1.0;
   if (r == 9) {
-    double v[3] = {NAN, INFINITY, -INFINITY};
+    double v[3] = {(double)NAN, HUGE_VAL, -HUGE_VAL};
     return v[rnd() % 3];
   }
   uint64_t bits = rnd();
