@@ -180,7 +180,7 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
   const char *hdr_o[] = {"#", "op", "calls", "kernels", "time", "FLOPs", "bytes", "FLOP/B",
                          "bound", "at roof", "roof %", "gain"};
   cli_table *t = cli_table_new(12, by_op ? hdr_o : hdr_k);
-  int shown = 0, above = 0;
+  int shown = 0, above = 0, l2 = 0;
   const char *note = NULL;
   for (int32_t i = 0; i < n && shown < top; i++) {
     const rl_trace_row *r = &rows[i];
@@ -200,8 +200,11 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
     cli_q(c[6], 64, r->bytes, RL_UNIT_BYTES);
     if (r->bytes > 0) snprintf(c[7], 64, "%.3g", r->intensity);
     else snprintf(c[7], 64, "-");
-    snprintf(c[8], 64, "%s%s%s", rl_bound_name(r->bound), r->why ? "*" : "", r->note && r->launch_id < 0 ? "^" : "");
-    if (r->note && r->launch_id < 0) note = r->note;
+    int on_l2 = r->roof == RL_TRACE_ROOF_L2;
+    snprintf(c[8], 64, "%s%s%s%s", rl_bound_name(r->bound), on_l2 ? "/L2" : "", r->why ? "*" : "",
+             r->note && r->launch_id < 0 && !on_l2 ? "^" : "");
+    if (r->note && r->launch_id < 0 && !on_l2) note = r->note;
+    l2 += on_l2;
     cli_q(c[9], 64, r->at_roof_s, RL_UNIT_SECONDS);
     snprintf(c[10], 64, "%.1f%%%s", 100 * r->roof_fraction, r->roof_fraction > 1 ? "!" : "");
     above += r->roof_fraction > 1;
@@ -216,6 +219,9 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
   if (above)
     fprintf(ctx->out, "  !: %d row(s) faster than their roof (a negative gain), which the model rules out: the\n"
                       "     hardware (--hw), the shapes or the timer is wrong for them\n", above);
+  if (l2)
+    fprintf(ctx->out, "  /L2: %d row(s) faster than DRAM allows whose bytes of one run fit the L2 (cache-resident):\n"
+                      "     on the L2 roof (the device's L2 bandwidth in the database)\n", l2);
   if (note) fprintf(ctx->out, "  ^ %s\n", note);
   cli_table_free(t);
 }
@@ -387,8 +393,8 @@ static void csv_num(FILE *f, int known, double v) { fprintf(f, ",%s", known ? CL
 
 static void print_csv(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t top) {
   FILE *f = ctx->out;
-  fputs("name,op,count,measured_s,flops,bytes,intensity_flop_per_byte,bound,time_s,roof_fraction,at_roof_s,gain_s,"
-        "measured,why\n", f);
+  fputs("name,op,count,measured_s,flops,bytes,intensity_flop_per_byte,bound,roof,time_s,roof_fraction,at_roof_s,"
+        "gain_s,above_roof,measured,why\n", f);
   if (top > 0 && n > top) n = top;
   for (int32_t i = 0; i < n; i++) {
     const rl_trace_row *r = &rows[i];
@@ -401,10 +407,13 @@ static void print_csv(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t
     csv_num(f, r->has_cost, r->bytes);
     csv_num(f, r->has_cost && r->bytes > 0, r->intensity);
     fprintf(f, ",%s", r->bound >= 0 ? rl_bound_name(r->bound) : "");
+    fprintf(f, ",%s", rl_trace_roof_name(r->roof));
     csv_num(f, r->has_cost, r->bound_time_s);
     csv_num(f, r->has_cost && r->has_time, r->roof_fraction);
     csv_num(f, r->has_cost, r->at_roof_s);
     csv_num(f, r->has_cost && r->has_time, r->gain_s);
+    /* faster than its roof: the model rules it out (JSON's above_roof) */
+    fprintf(f, ",%s", r->has_cost && r->has_time && r->roof_fraction > 1 ? "true" : "false");
     fprintf(f, ",%s,", r->measured ? "true" : "false");
     cli_csv_field(f, r->why ? r->why : "");
     fputc('\n', f);

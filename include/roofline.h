@@ -2131,7 +2131,11 @@ typedef enum rl_trace_roof {
   RL_TRACE_ROOF_NET = 1,  /* collectives: busbw against the scale-up link
                              (interconnect_bw / 2, one direction) */
   RL_TRACE_ROOF_HBM = 2,  /* memcpy DtoD, memset: memory bandwidth */
-  RL_TRACE_ROOF_HOST = 3  /* memcpy HtoD, DtoH: the host link */
+  RL_TRACE_ROOF_HOST = 3, /* memcpy HtoD, DtoH: the host link */
+  RL_TRACE_ROOF_L2 = 4    /* a chip row faster than its DRAM roof whose
+                             bytes of one run fit the L2 (cache-resident:
+                             the tensor the kernel before wrote): its
+                             format's peak and the L2 bandwidth */
 } rl_trace_roof;
 RL_API const char *rl_trace_roof_name(int32_t roof);
 

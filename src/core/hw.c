@@ -111,10 +111,17 @@ rl_status rl_hw_find(const char *id, const rl_hw *extra, int32_t n_extra,
     if (rli_contains_ci(h->id, id) || rli_contains_ci(h->aliases, id) ||
         (i < n_extra && shadowed_aliases_contain(h, id))) {
       if (nfound < 6) {
+        /* each with what tells them apart: memory and bandwidth (an A100 of
+         * 40 or 80 GB, SXM4 or PCIe) */
+        char one[RL_HW_ID_MAX + 48], m[24], bw[24];
+        rl_format_quantity(h->mem_bytes, RL_UNIT_BYTES, m, sizeof m);
+        rl_format_quantity(h->mem_bw, RL_UNIT_BYTES_S, bw, sizeof bw);
+        if (h->mem_bytes > 0 && h->mem_bw > 0) snprintf(one, sizeof one, "%s (%s, %s)", h->id, m, bw);
+        else snprintf(one, sizeof one, "%s", h->id);
         size_t l = strlen(names);
-        if (l + strlen(h->id) + 3 < 200) {
+        if (l + strlen(one) + 3 < 250) {
           if (nfound) strcat(names, ", ");
-          strcat(names, h->id);
+          strcat(names, one);
         }
       }
       found = i;
@@ -123,8 +130,8 @@ rl_status rl_hw_find(const char *id, const rl_hw *extra, int32_t n_extra,
   }
   if (nfound == 1) { *out = *hw_at(extra, n_extra, found); return RL_OK; }
   if (nfound > 1)
-    return rli_fail(err, RL_EAMBIGUOUS, "hardware '%s' is ambiguous: %s%s", id,
-                    names, nfound > 6 ? ", ..." : "");
+    return rli_fail(err, RL_EAMBIGUOUS, "hardware '%s' is ambiguous: %s%s", id, names,
+                    nfound > 6 || strlen(names) > 240 ? ", ..." : "");
   /* 4. unknown: suggest the three nearest ids */
   rli_nearest near;
   rli_nearest_init(&near);

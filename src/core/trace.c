@@ -70,6 +70,16 @@ void rli_trace_set_device_units(rl_trace *t, int32_t sms, int32_t warp) {
   t->warp = warp > 0 && warp < 4096 ? warp : 0;
 }
 
+void rli_trace_note_dram(rl_trace *t, double bps, const char *kernel, int64_t launch) {
+  if (!(bps > t->dram_max) || !(bps < 1e18)) return;
+  t->dram_max = bps;
+  t->dram_max_launch = launch;
+  size_t n = kernel ? strlen(kernel) : 0;
+  if (n >= sizeof t->dram_max_kernel) n = sizeof t->dram_max_kernel - 1;
+  rli_copy_clean(t->dram_max_kernel, kernel ? kernel : "", n);
+  t->dram_max_kernel[n] = 0;
+}
+
 void rli_trace_count_events(rl_trace *t, int64_t n) { t->events += n; }
 void rli_trace_set_no_timeline(rl_trace *t) { t->no_timeline = 1; }
 void rli_trace_set_unlinked(rl_trace *t, int64_t n) { t->unlinked = n; }
@@ -77,8 +87,8 @@ void rli_trace_set_no_shapes(rl_trace *t, int32_t no_shapes) { t->no_shapes = no
 void rli_trace_set_world(rl_trace *t, int32_t world) { t->world = world > 0 ? world : 0; }
 
 const char *rl_trace_roof_name(int32_t roof) {
-  static const char *const n[] = {"chip", "network", "hbm", "host"};
-  return roof >= 0 && roof < 4 ? n[roof] : "unknown";
+  static const char *const n[] = {"chip", "network", "hbm", "host", "l2"};
+  return roof >= 0 && roof < 5 ? n[roof] : "unknown";
 }
 
 const char *rl_trace_reason_name(int32_t reason) {

@@ -168,6 +168,44 @@ static void eval_cost(rl_trace *t, const rl_hw *hw, const rli_cost *c, double fa
   e->reason = -1;
 }
 
+/* Cache-resident data: a row on its chip roof that ran faster than DRAM
+ * allows (roof fraction > 1, memory-bound) and whose bytes of one run fit
+ * the L2 (an elementwise op on a tensor the kernel before it just wrote,
+ * still in the L2) is placed on the L2 roof: the same FLOPs against its
+ * format's peak, the bytes against the L2 bandwidth (the database's
+ * l2_bandwidth, with its source) -- the roofline of each memory level
+ * (Ilic, Pratas and Sousa, "Cache-aware roofline model", IEEE CAL 2014;
+ * Yang, Kurth and Williams, "Hierarchical roofline analysis for GPUs",
+ * 2020). A row still above that roof keeps roof_fraction > 1 and is
+ * flagged above its roof (above_roof) like any other. Sums over the row:
+ * max(compute, memory at L2) of the sums, a lower bound of the sum of the
+ * per-run maxima, as a roofline time must be. */
+static void l2_place(rl_trace *t, const rl_hw *hw, row_acc *r, rl_trace_row *o, double floor_s,
+                     double cut_s) {
+  if (o->roof != RL_TRACE_ROOF_CHIP || o->launch_id >= 0 || !(hw->l2_bw > hw->mem_bw) ||
+      !(hw->l2_bytes > 0) || !(hw->mem_bw > 0) || r->known_count <= 0)
+    return;
+  double per_run = o->bytes / (double)r->known_count;
+  if (!(per_run <= hw->l2_bytes)) return;
+  double mem_l2 = r->memory_t * hw->mem_bw / hw->l2_bw;
+  o->roof = RL_TRACE_ROOF_L2;
+  o->bound_time_s = fmax(r->compute_t, mem_l2);
+  o->at_roof_s = fmax(o->bound_time_s, (double)r->known_count * floor_s);
+  o->bound = r->compute_t >= mem_l2 ? RL_BOUND_COMPUTE : RL_BOUND_MEMORY;
+  if (cut_s > 0 && o->bound_time_s / (double)r->known_count < cut_s) o->bound = RL_BOUND_OVERHEAD;
+  o->roof_fraction = o->bound_time_s / r->known_time;
+  if (!r->note) {
+    char b1[32], b2[32], b3[32], buf[200];
+    rl_format_quantity(per_run, RL_UNIT_BYTES, b1, sizeof b1);
+    rl_format_quantity(hw->l2_bytes, RL_UNIT_BYTES, b2, sizeof b2);
+    rl_format_quantity(hw->l2_bw, RL_UNIT_BYTES_S, b3, sizeof b3);
+    snprintf(buf, sizeof buf, "cache-resident: %s a run fits the %s L2 and it ran faster than DRAM "
+                              "allows: on the L2 roof (%s)", b1, b2, b3);
+    uint32_t id = why_text(t, buf);
+    if (id != RLI_NONE) r->note = id + 1;
+  }
+}
+
 static int cmp_rows(const void *pa, const void *pb) {
   const rl_trace_row *a = pa, *b = pb;
   int ga = a->has_cost && a->has_time, gb = b->has_cost && b->has_time;
@@ -329,6 +367,7 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, double 
       o->intensity = o->bytes > 0 ? o->flops / o->bytes : 0;
       if (o->has_time && r->known_time > 0) {
         o->roof_fraction = o->bound_time_s / r->known_time;
+        if (o->roof_fraction > 1 && o->bound == RL_BOUND_MEMORY) l2_place(t, hw, r, o, floor_s, cut_s);
         /* at the roof, but never below the floor; an overhead-bound row
          * gains only by fusion (rl_trace_fusions) */
         o->gain_s = o->bound == RL_BOUND_OVERHEAD ? 0 : fmax(0, r->known_time - o->at_roof_s);
@@ -582,7 +621,7 @@ static void an_insts(an *a) {
 /* A timed kernel in the summary's times: GPU, copies, collectives, covered
  * or not (by reason), and its regime's; the devices, and whether the timed
  * kernels come by start. rc: the cost it counts under (kernel_rc). */
-static void an_timed(an *a, const rli_kernel *k, uint32_t rc, int coll, double *prev_s) {
+static void an_timed(an *a, const rli_kernel *k, uint32_t rc, int coll, double *prev_s, int32_t prec) {
   rl_trace *t = a->t;
   rl_trace_summary *out = a->out;
   out->gpu_time_s += k->dur_s;
@@ -594,6 +633,16 @@ static void an_timed(an *a, const rli_kernel *k, uint32_t rc, int coll, double *
   a->niv++;
   if (!a->many_devs && !dev_add(&a->devs, &a->ndevs, &a->capdevs, k->device)) a->many_devs = 1;
   int r = rc < t->ncost ? a->regime[rc] : -1;
+  /* the regime on the kernel's own roof: the format its name says its
+   * tensor cores ran (TF32, fp8, ...), as its row, not the op's dtype */
+  if (r >= 0 && prec >= 0 && t->cost[rc].roof == RLI_ROOF_CHIP) {
+    cost_eval e;
+    eval_cost(t, a->hw, &t->cost[rc], a->factor, prec, &e);
+    if (e.known && e.from_kernel)
+      r = (a->cut_s > 0 && e.bound_t < a->cut_s) ? RL_BOUND_OVERHEAD
+          : e.compute_t >= e.memory_t              ? RL_BOUND_COMPUTE
+                                                   : RL_BOUND_MEMORY;
+  }
   if (r >= 0) out->covered_s += k->dur_s;
   else a->unc[rc < t->ncost ? a->reason[rc] : RL_REASON_OTHER] += k->dur_s;
   if (k->dur_s < a->cut_s) r = -2;
@@ -642,7 +691,7 @@ static rl_status an_kernels(an *a, rl_error *err) {
     if (k->dur_s >= 0) {
       x->time += k->dur_s;
       x->timed++;
-      an_timed(a, k, rc, coll, &prev_s);
+      an_timed(a, k, rc, coll, &prev_s, prec);
     }
     if (!has_inst) {
       /* copies are their own ops: the op that asked for one (copy_, a
@@ -777,11 +826,63 @@ static rl_status an_tables(an *a, rl_error *err) {
   return st;
 }
 
+/* A device slower than the file: Nsight Compute measured a kernel's DRAM
+ * traffic (dram__bytes.sum, Nsight Compute's Kernel Profiling Guide) over
+ * its time, so no device whose DRAM bandwidth is below that rate ran it.
+ * The tolerance, 10%: the bytes are counted in the DRAM clock domain and
+ * the time (gpu__time_duration) by the GPU's timer, at a resolution of
+ * tens of ns (a few % of a microsecond kernel), and ncu's DRAM throughput
+ * tops out near 90-93% of the datasheet figure (its dram__throughput
+ * pct_of_peak): a rate 10% above a device's datasheet bandwidth is no
+ * measurement on that device. The message names the devices that fit,
+ * slowest first. */
+static rl_status check_dram(const rl_trace *t, const rl_hw *hw, rl_error *err) {
+  const double tol = 1.10;
+  if (!(t->dram_max > 0) || !(hw->mem_bw > 0) || t->dram_max <= hw->mem_bw * tol) return RL_OK;
+  char fit[200] = "", b1[32], b2[32];
+  int nfit = 0;
+  double last = 0;
+  for (int k = 0; k < 3; k++) {
+    /* the next slowest device above the rate */
+    double best = 0;
+    int32_t bi = -1;
+    for (int32_t i = 0; i < rl_hw_count(); i++) {
+      rl_hw h;
+      if (rl_hw_get(i, &h) != RL_OK || !(h.mem_bw * tol >= t->dram_max) || h.mem_bw <= last) continue;
+      if (strcmp(h.vendor, "NVIDIA") != 0) continue; /* Nsight Compute profiles NVIDIA GPUs */
+      if (bi < 0 || h.mem_bw < best) best = h.mem_bw, bi = i;
+    }
+    if (bi < 0) break;
+    rl_hw h;
+    rl_hw_get(bi, &h);
+    /* every device of that bandwidth */
+    for (int32_t i = 0; i < rl_hw_count(); i++) {
+      rl_hw g;
+      if (rl_hw_get(i, &g) != RL_OK || g.mem_bw != best || strcmp(g.vendor, "NVIDIA") != 0 || nfit >= 3)
+        continue;
+      rl_format_quantity(g.mem_bw, RL_UNIT_BYTES_S, b1, sizeof b1);
+      size_t l = strlen(fit);
+      snprintf(fit + l, sizeof fit - l, "%s%s (%s)", nfit ? ", " : "", g.id, b1);
+      nfit++;
+    }
+    last = best;
+  }
+  rl_format_quantity(t->dram_max, RL_UNIT_BYTES_S, b1, sizeof b1);
+  rl_format_quantity(hw->mem_bw, RL_UNIT_BYTES_S, b2, sizeof b2);
+  return rli_fail(err, RL_EINVAL,
+                  "`hw` %s: its DRAM bandwidth, %s, is below what the file measured: launch %lld "
+                  "(%s) moved DRAM bytes at %s, over 10%% above it; %s%s",
+                  hw->id, b2, (long long)t->dram_max_launch, t->dram_max_kernel, b1,
+                  nfit ? "devices that fit: " : "no device in the database fits", fit);
+}
+
 rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
                            rl_error *err) {
   if (!t || !hw || !out) return rli_fail(err, RL_EINVAL, "no trace or no device");
   if (t->nk == 0) return rli_fail(err, RL_EPARSE, "the trace holds no GPU kernels");
   if (t->kfail) return rli_fail(err, RL_ENOMEM, "out of memory after %zu kernels", t->nk);
+  rl_status hst = check_dram(t, hw, err);
+  if (hst) return hst;
   rli_trace_free_analysis(t);
   memset(out, 0, sizeof *out);
   rl_status tst = rli_trace_tidy_timeline(t, &out->overlapping, &out->overlap_s, err);

@@ -110,6 +110,9 @@ struct rl_trace {
   double mem_bytes;
   int32_t cc_major, cc_minor;
   int32_t sms, warp; /* the device's SMs (CUs) and warp size; 0 unknown */
+  double dram_max;   /* the highest DRAM rate a kernel was measured at, B/s; 0 none */
+  int64_t dram_max_launch;
+  char dram_max_kernel[48];
   int64_t events, unlinked;
   int no_timeline;
   /* the timeline's repairs: streams by id, kernels dropped */

@@ -146,6 +146,11 @@ void rli_trace_set_device(rl_trace *t, const char *name, double mem_bytes,
  * compute capability and memory, what names a device whose name does not
  * (rli_device_hw_id's cc=, sms=, warp= terms). */
 void rli_trace_set_device_units(rl_trace *t, int32_t sms, int32_t warp);
+/* A DRAM rate (B/s) a kernel of the file was measured at (Nsight Compute:
+ * dram__bytes.sum.per_second, or dram__bytes.sum over its time): the
+ * highest is kept, with its kernel, for rl_trace_analyze's check of the
+ * device's bandwidth. */
+void rli_trace_note_dram(rl_trace *t, double bytes_per_s, const char *kernel, int64_t launch);
 void rli_trace_count_events(rl_trace *t, int64_t n);
 /* The file has no timeline (ncu replays kernels one by one): no span and
  * no idle time. */

@@ -45,7 +45,8 @@ static void rows_json(rli_out *o, const rl_trace_row *rows, int32_t n, int32_t t
     rli_out_printf(o, ",\"above_roof\":%s", r->has_cost && r->has_time && r->roof_fraction > 1 ? "true" : "false");
     rli_out_printf(o, ",\"measured\":%s", r->measured ? "true" : "false");
     rli_out_puts(o, ",\"dtype\":");
-    if (r->dtype >= 0 && r->roof == RL_TRACE_ROOF_CHIP) rli_out_str(o, rl_dtype_name(r->dtype));
+    if (r->dtype >= 0 && (r->roof == RL_TRACE_ROOF_CHIP || r->roof == RL_TRACE_ROOF_L2))
+      rli_out_str(o, rl_dtype_name(r->dtype));
     else rli_out_puts(o, "null");
     rli_out_puts(o, ",\"roof\":");
     rli_out_str(o, rl_trace_roof_name(r->roof));

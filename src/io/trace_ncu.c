@@ -224,8 +224,10 @@ typedef struct launch {
   int64_t id;
   int64_t line;
   double dram, dram_r, dram_w, gtime, sol_dur, cycles, rate, tensor_inst, tensor_ops;
+  double dram_ps; /* dram__bytes.sum.per_second: the DRAM rate ncu measured */
   double ctr[9];
   int has_dram, has_dram_rw, has_gtime, has_sol, has_cycles, has_rate, has_ti, has_to, has_ctr;
+  int has_dram_ps;
   /* the hierarchical roofline, speed of light, occupancy: < 0 absent */
   double x[NX];
 } launch;
@@ -258,6 +260,13 @@ static double unit_scale(const char *u, char kind) {
         {"cycle/second", 1}, {"hz", 1}, {"Hz", 1}, {"cycle/usecond", 1e6}, {"Mhz", 1e6},
         {"MHz", 1e6}, {"cycle/nsecond", 1e9}, {"Ghz", 1e9}, {"GHz", 1e9},
         {"cycle/msecond", 1e3}, {"Khz", 1e3}, {"kHz", 1e3}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) if (!strcmp(u, t[i].n)) return t[i].m;
+    return -1;
+  }
+  if (kind == 'r') {
+    static const struct { const char *n; double m; } t[] = {
+        {"byte/second", 1}, {"Kbyte/second", 1e3}, {"Mbyte/second", 1e6}, {"Gbyte/second", 1e9},
+        {"Tbyte/second", 1e12}, {"B/s", 1}, {"KB/s", 1e3}, {"MB/s", 1e6}, {"GB/s", 1e9}, {"TB/s", 1e12}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) if (!strcmp(u, t[i].n)) return t[i].m;
     return -1;
   }
@@ -374,6 +383,7 @@ static int metric(ncu *n, const char *name, const char *unit, const char *val) {
   if (!strcmp(name, "dram__bytes.sum")) { kind = 'B'; dst = &l->dram; flag = &l->has_dram; }
   else if (!strcmp(name, "dram__bytes_read.sum")) { kind = 'B'; dst = &l->dram_r; flag = &l->has_dram_rw; }
   else if (!strcmp(name, "dram__bytes_write.sum")) { kind = 'B'; dst = &l->dram_w; flag = &l->has_dram_rw; }
+  else if (!strcmp(name, "dram__bytes.sum.per_second")) { kind = 'r'; dst = &l->dram_ps; flag = &l->has_dram_ps; }
   else if (!strcmp(name, "gpu__time_duration.sum")) { kind = 't'; dst = &l->gtime; flag = &l->has_gtime; }
   else if (!strcmp(name, "Duration")) { kind = 't'; dst = &l->sol_dur; flag = &l->has_sol; }
   else if (!strcmp(name, "sm__cycles_elapsed.avg")) { kind = 'n'; dst = &l->cycles; flag = &l->has_cycles; }
@@ -462,6 +472,9 @@ static rl_status emit(ncu *n) {
     c.why = rli_trace_str(t, w, strlen(w));
   }
   k.cost = rli_trace_cost(t, &c);
+  /* the DRAM rate the file measured: ncu's own, else bytes over the time */
+  if (l->has_dram_ps) rli_trace_note_dram(t, l->dram_ps, l->name, l->id);
+  if (c.bytes > 0 && k.dur_s > 0) rli_trace_note_dram(t, c.bytes / k.dur_s, l->name, l->id);
   free(l->name);
   l->name = NULL;
   if (k.name == RLI_NONE || k.cost == RLI_NONE)

@@ -363,13 +363,46 @@ def test_csv(rl):
         check(rc == 2 and not out and one_line(err), f"{' '.join(args)} --csv: one line: {err!r}")
 
 
+def test_trace_flags(rl):
+    """Issue 24's invariant in every output: no roof fraction above 1 without its flag (JSON's
+    above_roof, the CSV's above_roof column, a '!' after the text's percentage), no time at the
+    roof above the measured time without it; a row on the L2 roof says so ("/L2")."""
+    fx = os.path.join(ROOT, "tests", "fixtures", "traces")
+    files = [(f, ["--hw", "a100-80gb"] if "ddp128" in f else ["--hw", "a100-40gb"] if f.startswith("ncu_") else [])
+             for f in sorted(os.listdir(fx))
+             if (f.endswith(".json.gz") or f.endswith(".json") or f.endswith(".csv") or f.endswith(".sqlite"))
+             and "_cpu_" not in f]
+    l2 = 0
+    for f, hw in files:
+        args = ["trace", os.path.join(fx, f), "--top", "100000"] + hw
+        rc, out, err = run(rl, args + ["--csv"])
+        if rc != 0:
+            check(False, f"trace {f} --csv: exit {rc}: {err!r}")
+            continue
+        rows = list(csv.DictReader(io.StringIO(out)))
+        bad = [r["name"] for r in rows if r["roof_fraction"] and float(r["roof_fraction"]) > 1 and r["above_roof"] != "true"]
+        bad += [r["name"] for r in rows if r["at_roof_s"] and r["measured_s"] and r["above_roof"] != "true"
+                and float(r["at_roof_s"]) > float(r["measured_s"]) * (1 + 1e-9) + 1e-15]
+        check(not bad and rows and all(r["above_roof"] in ("true", "false") for r in rows),
+              f"trace {f} --csv: every fraction above 1 and time at the roof above the measured one flagged: {bad[:3]}")
+        rc, out, err = run(rl, args)
+        pct = [float(m.group(1)) for m in re.finditer(r"\s([0-9.]+)%(!?)\s", out) if m.group(2) != "!"]
+        check(rc == 0, f"trace {f}: exit {rc}")
+        over = [p for p in pct if p > 100.05 and f"{p:.1f}%!" not in out]
+        check(not over, f"trace {f}: every percentage of a roof above 100% marked '!': {over[:3]}")
+        l2 += sum(r["roof"] == "l2" for r in rows)
+        if any(r["roof"] == "l2" for r in rows):
+            check("/L2" in out, f"trace {f}: a row on the L2 roof marked /L2 in the text")
+    check(l2 >= 1, f"the fixtures have a cache-resident row on the L2 roof: {l2}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--roofline", default=os.path.join(ROOT, "build", "roofline"))
     rl = os.path.abspath(ap.parse_args().roofline)
     for t in (test_stdin, test_directories, test_write_errors, test_suggestions, test_openblas, test_version,
               test_plot_terminal, test_failed_plot, test_widths, test_endless_inputs,
-              test_points_above_roof, test_csv):
+              test_points_above_roof, test_csv, test_trace_flags):
         t(rl)
     print(f"manners: {check.passed} passed, {check.failed} failed")
     return 1 if check.failed else 0

@@ -16,6 +16,18 @@ FILES = [("pytorch_kineto_2023_a100_ddp_input_dims.json.gz", None),
          ("nsys_2025.1_h200_nvfuser_cross_entropy.sqlite", None)]
 
 
+# every fixture with GPU kernels, and the device where the file names none
+ALL_GPU = [("pytorch_kineto_2024_a100_ddp_nccl.json.gz", None),
+           ("pytorch_kineto_2023_ddp128_sampled_input_dims.json.gz", "a100-80gb"),
+           ("pytorch_kineto_2024_mi250_rocm6.2_foreach_shapes.json.gz", "mi250x"),
+           ("pytorch_kineto_2024_mi250_rocm6.2_foreach_shapes.json.gz", None),
+           ("pytorch_kineto_2023_a100_cupti_flop_counters.json.gz", None),
+           ("pytorch_kineto_2024_a100_inductor_triton_launch.json.gz", None),
+           ("pytorch_kineto_2024_gh200_props_from_a100_inductor.json.gz", None),
+           ("pytorch_kineto_2024_mi300x_noname_props_from_mi250.json.gz", None),
+           ("shapes_training_step.json", None), ("aten_ops.json", None), ("promotion_ops.json", None)]
+
+
 class Gains(unittest.TestCase):
     def test_bounds(self):
         for name, hw in FILES:
@@ -49,9 +61,7 @@ class Gains(unittest.TestCase):
         than the shortest kernel. (Issue 24: the 4 us launch overhead used as
         the least time of a GPU kernel put 960 device-to-device copies of
         2.263 ms at 3.974 ms at their roof.)"""
-        files = FILES + [("pytorch_kineto_2024_a100_ddp_nccl.json.gz", None),
-                         ("pytorch_kineto_2023_ddp128_sampled_input_dims.json.gz", "a100-80gb"),
-                         ("pytorch_kineto_2024_mi250_rocm6.2_foreach_shapes.json.gz", "mi250x")]
+        files = FILES + ALL_GPU
         checked = 0
         for name, hw in files:
             for overhead in (None, "1us", "10us", "1ms"):
@@ -60,6 +70,11 @@ class Gains(unittest.TestCase):
                         if r["at_roof_s"] is not None and r["measured_s"] is not None]
                 checked += len(rows)
                 for r in rows:
+                    # no fraction above 1 without its flag
+                    if r["roof_fraction"] is not None and r["roof_fraction"] > 1:
+                        self.assertTrue(r["above_roof"], (name, overhead, r["name"]))
+                    if r["roof"] == "l2":
+                        self.assertIn("cache-resident", r.get("note", ""))
                     if not r["above_roof"]:
                         self.assertLessEqual(r["at_roof_s"], r["measured_s"] * (1 + 1e-9) + 1e-15,
                                              (name, overhead, r["name"]))
@@ -71,6 +86,22 @@ class Gains(unittest.TestCase):
                     if c["gain_s"] is not None:
                         self.assertGreaterEqual(c["gain_s"], 0)
         self.assertGreater(checked, 400)
+
+    def test_cache_resident_on_the_l2_roof(self):
+        """Issue 24: the 2023 recommender's two aten::add_ of 33.55 MB a run in
+        26 us (2.58 TB/s, over the A100 80GB's 2.039 TB/s HBM) fit its 40 MB L2:
+        on the L2 roof (7.219 TB/s), 35.8% of it, not 126.6% of the DRAM roof."""
+        t = rl.trace(os.path.join(D, "pytorch_kineto_2023_ddp128_sampled_input_dims.json.gz"),
+                     hw="a100-80gb")
+        r = [r for r in t["rows"] if r["roof"] == "l2"]
+        self.assertEqual(len(r), 1)
+        self.assertEqual((r[0]["op"], r[0]["bytes"], r[0]["above_roof"]), ("aten::add_", 67108880, False))
+        self.assertAlmostEqual(r[0]["at_roof_s"], 67108880 / 7.219e12, delta=1e-12)
+        self.assertFalse([r for r in t["rows"] if r["above_roof"]])
+
+    def test_ncu_device_slower_than_the_file(self):
+        with self.assertRaisesRegex(ValueError, "below what the file measured.*devices that fit"):
+            rl.trace(os.path.join(D, "bad", "ncu_fast_dram.csv"), hw="t4")
 
     def test_dtod_copy_roof_below_its_time(self):
         t = rl.trace(os.path.join(D, "pytorch_kineto_2024_a100_ddp_nccl.json.gz"))
