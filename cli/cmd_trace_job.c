@@ -98,7 +98,7 @@ static void print_text(cli_ctx *ctx, const rl_job *j, int hta) {
   for (int32_t i = 0; i < nn; i++) fprintf(o, "note       %s\n", rl_job_note(j, i));
   int32_t nr = 0;
   const rl_job_rank *r = rl_job_ranks(j, &nr);
-  fputs("\nper rank (shares of the rank's GPU span; idle kinds per stream; roofline: bound time):\n", o);
+  fputs("\nper rank (shares of the rank's GPU span; host wait + kernel wait + other idle = idle; roofline: bound time):\n", o);
   const char *hdr[] = {"rank", "file", "GPU time", "span", "idle", "compute", "non-comp",
                        "overlap", "host wait", "kernel wait", "other idle", "collectives",
                        "waited", "compute-bound", "memory-bound", "overhead", "coverage", "gain"};

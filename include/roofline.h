@@ -2409,7 +2409,13 @@ typedef struct rl_job_rank {
   double idle_share, compute_share, non_compute_share; /* of the span */
   double comm_s;           /* union of the communication kernels */
   double overlap;          /* NaN without communication */
+  /* the rank's idle time (span - union of its GPU events) by kind: the
+   * gap's next event launched after the GPU went idle (host wait), a gap
+   * under kernel_wait_s, other; they sum to idle_s */
   double idle_host_wait_s, idle_kernel_wait_s, idle_other_s;
+  /* HTA's idle-time breakdown: per stream, summed over the streams (a
+   * moment counts once per idle stream: it can exceed the span) */
+  double stream_idle_host_wait_s, stream_idle_kernel_wait_s, stream_idle_other_s;
   double coll_time_s;      /* sum of the collective kernels' durations */
   int32_t collectives;     /* collective kernels */
   double base_ns;          /* baseTimeNanoseconds; 0 none */

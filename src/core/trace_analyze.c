@@ -449,6 +449,26 @@ static uint32_t kernel_rc(const rl_trace *t, const rli_kernel *k, uint32_t nolin
   return has_inst ? t->inst[k->inst].cost : k->cost != RLI_NONE ? k->cost : nolink;
 }
 
+/* A collective cost's S (the nccl-tests message size; -1 unknown), n (the
+ * group size, the world size standing in; < 1 unknown) and whether n is
+ * that guess: the figures of the collectives table and of a job's ranks. */
+static void coll_figures(const rl_trace *t, const rli_cost *k, double *S, double *n, int *guess) {
+  *n = coll_n(t, k);
+  *S = k->bytes >= 0 && *n >= 1 ? coll_S(t, k) : -1;
+  if (!k->per_rank && k->bytes >= 0) *S = k->bytes;
+  *guess = k->ranks == 0 && *n >= 1;
+}
+
+int rli_trace_kernel_coll(rl_trace *t, size_t i, int32_t *kind, double *S, double *n, int *guess) {
+  rli_kernel k;
+  if (!rli_trace_kernel_get(t, i, &k)) return 0;
+  uint32_t c = kernel_rc(t, &k, RLI_NONE);
+  if (c >= t->ncost || t->cost[c].roof != RLI_ROOF_NET) return 0;
+  *kind = t->cost[c].coll;
+  coll_figures(t, &t->cost[c], S, n, guess);
+  return 1;
+}
+
 /* The collectives table: the kernels whose cost is a collective, grouped
  * by that cost (kind, S, n). */
 static rl_status build_colls(rl_trace *t, const rl_hw *hw, uint32_t nolink, double floor_s,
@@ -482,10 +502,11 @@ static rl_status build_colls(rl_trace *t, const rl_hw *hw, uint32_t nolink, doub
     rl_trace_coll *o = &t->colls[t->ncolls++];
     o->name = rli_coll_name(k->coll);
     o->dtype = k->dtype >= 0 ? rl_dtype_name(k->dtype) : "";
-    double n = coll_n(t, k), S = k->bytes >= 0 && n >= 1 ? coll_S(t, k) : -1;
-    if (!k->per_rank && k->bytes >= 0) S = k->bytes;
+    double n, S;
+    int guess;
+    coll_figures(t, k, &S, &n, &guess);
     o->ranks = (int32_t)n;
-    o->ranks_guess = k->ranks == 0 && n >= 1;
+    o->ranks_guess = guess;
     o->count = cnt[c];
     o->msg_bytes = S;
     o->time_s = tm[c];

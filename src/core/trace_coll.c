@@ -50,14 +50,20 @@ int32_t rli_coll_kind(const char *name) {
     b[n++] = c;
   }
   b[n] = 0;
+  /* an NCCL kernel's name: ncclKernel_AllReduce_RING_LL_Sum_float,
+   * ncclDevKernel_AllGather_RING_LL(...) */
+  const char *q = b;
+  if (RLI_STARTS(q, "ncclkernel")) q += RLI_LEN("ncclkernel");
+  else if (RLI_STARTS(q, "nccldevkernel")) q += RLI_LEN("nccldevkernel");
   static const struct { const char *p; int32_t k; } pre[] = {
       {"allreduce", RLI_COLL_ALLREDUCE},       {"allgather", RLI_COLL_ALLGATHER},
       {"reducescatter", RLI_COLL_REDUCESCATTER}, {"alltoall", RLI_COLL_ALLTOALL},
       {"broadcast", RLI_COLL_BROADCAST},       {"sendrecv", RLI_COLL_SENDRECV},
       {"send", RLI_COLL_SENDRECV},             {"recv", RLI_COLL_SENDRECV}};
   for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
-    if (!strncmp(b, pre[i].p, strlen(pre[i].p))) return pre[i].k;
-  if (!strcmp(b, "reduce") || !strcmp(b, "reducebase")) return RLI_COLL_REDUCE;
+    if (!strncmp(q, pre[i].p, strlen(pre[i].p))) return pre[i].k;
+  if (!strcmp(q, "reduce") || !strcmp(q, "reducebase") || (q != b && RLI_STARTS(q, "reduce")))
+    return RLI_COLL_REDUCE;
   return -1;
 }
 

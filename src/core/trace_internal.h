@@ -61,6 +61,12 @@ double rli_coll_factor(int32_t kind, double n);
  * the world size stands in at analysis). Returns 0 with c->reason and why
  * when the figures are unusable (negative or absurd S, n = 0). */
 int rli_coll_cost(int32_t kind, double S, double n, rli_cost *c, char *why, size_t cap);
+/* Kernel i's collective as the trace's own analysis counts it (the cost
+ * it is counted under: its op's, else its own): 1 with its RLI_COLL_* kind
+ * (-1 none), S (-1 unknown), n (< 1 unknown) and whether n is the world
+ * size standing in; 0 when the kernel is no collective. After reading;
+ * what the collectives table and a job's ranks both take. */
+int rli_trace_kernel_coll(rl_trace *t, size_t i, int32_t *kind, double *S, double *n, int *guess);
 /* The job's world size (distributedInfo), for collectives whose group size
  * the profiler did not record. */
 void rli_trace_set_world(rl_trace *t, int32_t world);

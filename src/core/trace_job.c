@@ -35,6 +35,7 @@
  * and per process group and collective kind.
  */
 #include "core/trace_job.h"
+#include "core/trace_internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -177,9 +178,47 @@ static double rank_steps(const rli_rankraw *raw, int hta, rl_job_rank *r) {
   return last_step;
 }
 
-/* The idle time between kernels on each stream, by kind: the host late
+/* The rank's idle time (the span minus the union of its GPU events) by
+ * kind, each gap between busy stretches classed by the event that ends it,
+ * as HTA classes a gap on one stream: host wait when its launch call
+ * started after the GPU went idle (the GPU waited for the host), kernel
+ * wait when not and the gap is under kw, other otherwise. The three sum to
+ * the rank's idle time, so none exceeds the span (HTA's per-stream figures,
+ * summed over the streams, count a moment once per idle stream: the
+ * stream_ figures below). ev: the kept GPU events (rt: the launch call's
+ * start, NaN none), sorted here by start. */
+static int cmp_gsort_ts(const void *a, const void *b) {
+  const gsort *x = a, *y = b;
+  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
+  /* of events starting together, the one launched first decides */
+  int xn = isnan(x->rt), yn = isnan(y->rt);
+  if (xn != yn) return xn - yn;
+  if (!xn && x->rt != y->rt) return x->rt < y->rt ? -1 : 1;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void rank_idle_union(gsort *ev, size_t n, double kw, rl_job_rank *r) {
+  double us = 1e-6, hw = 0, kwt = 0, oth = 0;
+  qsort(ev, n, sizeof *ev, cmp_gsort_ts);
+  double busy_end = n ? ev[0].end : 0;
+  for (size_t i = 1; i < n; i++) {
+    if (ev[i].ts > busy_end) {
+      double gap = ev[i].ts - busy_end;
+      if (!isnan(ev[i].rt) && ev[i].rt > busy_end) hw += gap;
+      else if (gap < kw) kwt += gap;
+      else oth += gap;
+    }
+    if (ev[i].end > busy_end) busy_end = ev[i].end;
+  }
+  r->idle_host_wait_s = hw * us;
+  r->idle_kernel_wait_s = kwt * us;
+  r->idle_other_s = oth * us;
+}
+
+/* HTA's idle time between kernels on each stream, by kind: the host late
  * (the launch came after the previous kernel ended), a short wait (< kw),
- * other. gs: the kernels sorted by stream and start. */
+ * other; summed over the streams. gs: the kernels, sorted here by stream
+ * and start. */
 static void rank_idle_kinds(gsort *gs, size_t ngs, int hta, double kw, rl_job_rank *r) {
   double us = 1e-6;
   qsort(gs, ngs, sizeof *gs, cmp_gsort);
@@ -193,9 +232,9 @@ static void rank_idle_kinds(gsort *gs, size_t ngs, int hta, double kw, rl_job_ra
     else if (gap < kw) kwt += gap;
     else oth += gap;
   }
-  r->idle_host_wait_s = hw * us;
-  r->idle_kernel_wait_s = kwt * us;
-  r->idle_other_s = oth * us;
+  r->stream_idle_host_wait_s = hw * us;
+  r->stream_idle_kernel_wait_s = kwt * us;
+  r->stream_idle_other_s = oth * us;
 }
 
 /* The collectives, by group and start, and their time; NULL when out of
@@ -258,9 +297,10 @@ rl_status rli_job_rank_figures(const rli_rankraw *raw, int hta, double kw, rl_jo
   iv *comp = malloc(sizeof *comp * (ng + 1));
   iv *comm = malloc(sizeof *comm * (ng + 1));
   gsort *gs = malloc(sizeof *gs * (ng + 1));
+  gsort *ev = malloc(sizeof *ev * (ng + 1));
   unsigned char *keep = malloc(ng + 1);
-  if (!c || !all || !comp || !comm || !gs || !keep) {
-    free(c); free(all); free(comp); free(comm); free(gs); free(keep);
+  if (!c || !all || !comp || !comm || !gs || !ev || !keep) {
+    free(c); free(all); free(comp); free(comm); free(gs); free(ev); free(keep);
     return rli_fail(err, RL_ENOMEM, "out of memory");
   }
   double last_step = rank_steps(raw, hta, r);
@@ -276,7 +316,7 @@ rl_status rli_job_rank_figures(const rli_rankraw *raw, int hta, double kw, rl_jo
   }
   qsort(c, nk, sizeof *c, cmp_cev);
   size_t na = 0, ncp = 0, ncm = 0, ngs = 0;
-  double ev = 0;
+  double nev = 0;
   for (size_t i = 0; i < ng; i++) {
     const rli_gev *g = &raw->g[i];
     double ts = g->ts, end = g->end;
@@ -287,16 +327,17 @@ rl_status rli_job_rank_figures(const rli_rankraw *raw, int hta, double kw, rl_jo
       else keep[i] = ts < last_step; /* a host-side event to HTA */
     }
     if (!keep[i]) continue;
-    ev++;
+    nev++;
+    const rli_cev *l = g->corr >= 0 ? find_corr(c, nk, g->corr) : NULL;
+    ev[na] = (gsort){ts, end, l ? l->ts : (double)NAN, g->stream, (uint32_t)i};
     all[na++] = (iv){ts, end};
     if (g->type == RLI_K_COMP) comp[ncp++] = (iv){ts, end};
     if (g->type == RLI_K_COMM) comm[ncm++] = (iv){ts, end};
-    if (g->kcat) {
-      const rli_cev *l = g->corr >= 0 ? find_corr(c, nk, g->corr) : NULL;
-      gs[ngs++] = (gsort){ts, end, l ? l->ts : (double)NAN, g->stream, (uint32_t)i};
-    }
+    if (g->kcat) gs[ngs++] = ev[na - 1];
   }
-  r->events = ev;
+  r->events = nev;
+  rank_idle_union(ev, na, kw, r);
+  free(ev);
   na = merge(all, na);
   ncp = merge(comp, ncp);
   ncm = merge(comm, ncm);
@@ -551,22 +592,6 @@ static int cmp_rank_slot(const void *a, const void *b) {
   return 0; /* stable order kept by the index tie-break below */
 }
 
-static double coll_factor(int32_t kind, double n) {
-  if (n < 2) return 0;
-  switch (kind) {
-  case RLI_C_ALLREDUCE: return 2 * (n - 1) / n;
-  case RLI_C_ALLGATHER: case RLI_C_REDUCESCATTER: case RLI_C_ALLTOALL: return (n - 1) / n;
-  case RLI_C_BROADCAST: case RLI_C_REDUCE: case RLI_C_SENDRECV: return 1;
-  default: return 0;
-  }
-}
-
-static const char *coll_kind_name(int32_t kind) {
-  static const char *const n[] = {"allreduce", "allgather", "reducescatter", "broadcast",
-                                  "reduce",    "alltoall",  "sendrecv",      "other"};
-  return kind >= 0 && kind <= RLI_C_OTHER ? n[kind] : "other";
-}
-
 static int cmp_jc(const void *a, const void *b) {
   const rl_job_coll *x = a, *y = b;
   if (x->time_s != y->time_s) return x->time_s > y->time_s ? -1 : 1;
@@ -762,8 +787,9 @@ static double coll_link(const rl_job *j, slot *const *ok, int32_t m) {
 static rl_status match_collectives(rl_job *j, slot **ok, int32_t m, double link, rl_error *err) {
   size_t *pos = calloc((size_t)m + 1, sizeof *pos);
   size_t *cnt = calloc((size_t)m + 1, sizeof *cnt);
-  jc_acc acc[RLI_C_OTHER + 1];
-  int32_t *lastv = calloc((size_t)(RLI_C_OTHER + 1) * ((size_t)m + 1), sizeof *lastv);
+  /* one accumulator per kind, the last for a kernel of no known kind */
+  jc_acc acc[RLI_COLL_COUNT + 1];
+  int32_t *lastv = calloc((size_t)(RLI_COLL_COUNT + 1) * ((size_t)m + 1), sizeof *lastv);
   if (!pos || !cnt || !lastv) {
     free(pos); free(cnt); free(lastv);
     return rli_fail(err, RL_ENOMEM, "out of memory");
@@ -793,8 +819,8 @@ static rl_status match_collectives(rl_job *j, slot **ok, int32_t m, double link,
       note(j, "collectives on %s: the ranks ran %zu to %zu of them; the first %zu are matched", grp,
            mn, mx, mn);
     memset(acc, 0, sizeof acc);
-    memset(lastv, 0, sizeof *lastv * (size_t)(RLI_C_OTHER + 1) * ((size_t)m + 1));
-    for (int32_t q = 0; q <= RLI_C_OTHER; q++) acc[q].last = lastv + (size_t)q * ((size_t)m + 1);
+    memset(lastv, 0, sizeof *lastv * (size_t)(RLI_COLL_COUNT + 1) * ((size_t)m + 1));
+    for (int32_t q = 0; q <= RLI_COLL_COUNT; q++) acc[q].last = lastv + (size_t)q * ((size_t)m + 1);
     if (have > 1) {
       for (size_t k = 0; k < mn; k++) {
         int32_t last = -1;
@@ -823,13 +849,13 @@ static rl_status match_collectives(rl_job *j, slot **ok, int32_t m, double link,
         j->tot.waited_s += waited * 1e-6;
         j->tot.matched++;
         double nn = lc->group_size > 0 ? lc->group_size : nr;
-        double fb = coll_factor(lc->kind, nn) * lc->bytes;
+        double fb = lc->kind >= 0 ? rli_coll_factor(lc->kind, nn) * lc->bytes : 0;
         if (fb > 0) {
           j->tot.coll_bytes += fb;
           j->tot.coll_time_s += sum / nr * 1e-6;
           j->tot.coll_time_nowait_s += (lc->end - lc->ts) * 1e-6;
         }
-        jc_acc *q = &acc[lc->kind >= 0 && lc->kind <= RLI_C_OTHER ? lc->kind : RLI_C_OTHER];
+        jc_acc *q = &acc[lc->kind >= 0 && lc->kind < RLI_COLL_COUNT ? lc->kind : RLI_COLL_COUNT];
         q->c.count++;
         if (nn > q->c.ranks) q->c.ranks = (int32_t)nn;
         q->c.bytes += lc->bytes;
@@ -841,14 +867,14 @@ static rl_status match_collectives(rl_job *j, slot **ok, int32_t m, double link,
       }
     }
     /* this group's kinds, each one row */
-    for (int32_t q = 0; q <= RLI_C_OTHER; q++) {
+    for (int32_t q = 0; q <= RLI_COLL_COUNT; q++) {
       jc_acc *x = &acc[q];
       if (!x->c.count) continue;
       if (!rli_grow((void **)&j->jc, sizeof *j->jc, (size_t)j->njc + 1, &j->capjc)) break;
       rl_job_coll *c = &j->jc[j->njc++];
       *c = x->c;
       rli_strlcpy(c->group, grp, sizeof c->group);
-      c->kind = coll_kind_name(q);
+      c->kind = rli_coll_name(q < RLI_COLL_COUNT ? q : -1);
       c->link_bw = link;
       if (x->bus > 0 && c->time_s > 0) c->busbw = x->bus / c->time_s;
       if (x->bus > 0 && c->time_nowait_s > 0) c->busbw_nowait = x->bus / c->time_nowait_s;
@@ -1032,25 +1058,28 @@ static void totals_json(rli_out *o, const rl_job *j) {
 static void rank_json(rli_out *o, const rl_job_rank *r, int first) {
   rli_out_printf(o, "%s{\"rank\":%d,\"file\":", first ? "" : ",", (int)r->rank);
   rli_out_str(o, r->file);
+  /* the single-trace keys as `trace FILE --json` writes them: null where
+   * it says null (no device, no kernel times, no timeline) */
   rli_out_puts(o, ",\"device\":");
-  rli_out_str(o, r->device);
+  if (r->device[0]) rli_out_str(o, r->device);
+  else rli_out_puts(o, "null");
   rli_out_puts(o, ",\"hw\":");
   if (r->has_roofline) rli_out_str(o, r->hw_id);
   else rli_out_puts(o, "null");
   const rl_trace_summary *s = &r->roof;
   double nan = (double)NAN;
-  int h = r->has_roofline;
+  int h = r->has_roofline, ht = h && s->has_time, hs = h && s->has_span;
   rli_out_printf(o, ",\"kernels\":%lld", h ? (long long)s->kernels : 0LL);
-  kv(o, "gpu_time_s", h ? s->gpu_time_s : nan);
-  kv(o, "busy_s", h ? s->busy_s : nan);
-  kv(o, "busy_share", h ? s->busy_share : nan);
-  kv(o, "compute_bound_s", h ? s->compute_s : nan);
-  kv(o, "memory_bound_s", h ? s->memory_s : nan);
-  kv(o, "overhead_s", h ? s->overhead_s : nan);
-  kv(o, "unknown_s", h ? s->unknown_s : nan);
-  kv(o, "gain_s", h ? s->gain_s : nan);
-  kv(o, "covered_s", h ? s->covered_s : nan);
-  kv(o, "coverage", h ? s->coverage : nan);
+  kv(o, "gpu_time_s", ht ? s->gpu_time_s : nan);
+  kv(o, "busy_s", hs ? s->busy_s : nan);
+  kv(o, "busy_share", hs ? s->busy_share : nan);
+  kv(o, "compute_bound_s", ht ? s->compute_s : nan);
+  kv(o, "memory_bound_s", ht ? s->memory_s : nan);
+  kv(o, "overhead_s", ht ? s->overhead_s : nan);
+  kv(o, "unknown_s", ht ? s->unknown_s : nan);
+  kv(o, "gain_s", ht ? s->gain_s : nan);
+  kv(o, "covered_s", ht ? s->covered_s : nan);
+  kv(o, "coverage", ht ? s->coverage : nan);
   kv(o, "span_s", r->span_s);
   kv(o, "idle_s", r->idle_s);
   kv(o, "compute_s", r->compute_s);
@@ -1062,6 +1091,9 @@ static void rank_json(rli_out *o, const rl_job_rank *r, int first) {
   kv(o, "idle_host_wait_s", r->idle_host_wait_s);
   kv(o, "idle_kernel_wait_s", r->idle_kernel_wait_s);
   kv(o, "idle_other_s", r->idle_other_s);
+  kv(o, "stream_idle_host_wait_s", r->stream_idle_host_wait_s);
+  kv(o, "stream_idle_kernel_wait_s", r->stream_idle_kernel_wait_s);
+  kv(o, "stream_idle_other_s", r->stream_idle_other_s);
   rli_out_printf(o, ",\"collectives\":%d", (int)r->collectives);
   kv(o, "collective_time_s", r->coll_time_s);
   kv(o, "waited_s", r->waited_s);

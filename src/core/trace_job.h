@@ -49,13 +49,21 @@ typedef struct rli_step {
 typedef struct rli_coll {
   double ts, end;     /* microseconds; aligned by rl_job_finish */
   double bytes;       /* S (In msg nelems x dtype size); 0 unknown */
-  int32_t kind;       /* rli_coll_kind below */
-  int32_t group_size; /* "Group size"; 0 unknown */
+  int32_t kind;       /* RLI_COLL_*, -1 unknown: the trace's own analysis
+                         (rli_trace_kernel_coll), else the kernel's name */
+  int32_t group_size; /* n as the trace's analysis takes it (recorded, else
+                         the world size); 0 unknown */
+  int64_t kidx;       /* the kernel's index in its trace; -1 none */
   char group[64];     /* "group NAME" (Process Group Name), else "stream N" */
 } rli_coll;
 
-enum { RLI_C_ALLREDUCE, RLI_C_ALLGATHER, RLI_C_REDUCESCATTER, RLI_C_BROADCAST, RLI_C_REDUCE,
-       RLI_C_ALLTOALL, RLI_C_SENDRECV, RLI_C_OTHER };
+/* A kernel not taken as a collective while reading, which the trace's
+ * analysis may count as one (launched by an nccl:* or c10d op). */
+typedef struct rli_kref {
+  double ts, end;
+  int64_t kidx;
+  int32_t stream;
+} rli_kref;
 
 /* One rank's file as read. */
 typedef struct rli_rankraw {
@@ -67,6 +75,8 @@ typedef struct rli_rankraw {
   size_t ns, caps;
   rli_coll *col;
   size_t ncol, capcol;
+  rli_kref *kr;
+  size_t nkr, capkr;
   char **names; /* kernel names by id */
   size_t nnames, capnames;
   double rank, world, base_ns;

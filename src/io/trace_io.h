@@ -26,6 +26,9 @@ typedef struct rli_kev {
   char coll[24], dtype[16], pg[48];
   double in_nelems;
   int64_t group_size;
+  /* the index the trace gives this kernel, memcpy or memset (its
+   * rli_trace_kernel_get), -1 for other events */
+  int64_t kidx;
 } rli_kev;
 
 /* An observer of a Kineto file's events and top-level metadata. */

@@ -57,45 +57,12 @@ static uint32_t name_id(coll_ctx *c, const char *s) {
   return (uint32_t)r->nnames++;
 }
 
-/* lower case without '_' and ' ' */
-static void squash(const char *s, char *out, size_t cap) {
-  size_t n = 0;
-  for (; *s && n + 1 < cap; s++) {
-    if (*s == '_' || *s == ' ') continue;
-    out[n++] = (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
-  }
-  out[n] = 0;
-}
-
-/* the collective of an NCCL kernel: "Collective name", else the kernel
- * name (ncclKernel_AllReduce_..., ncclDevKernel_AllGather_...) */
+/* The collective of an NCCL kernel before the trace's analysis names it:
+ * "Collective name", else the kernel's name (ncclKernel_AllReduce_...,
+ * ncclDevKernel_AllGather_...); rli_coll_kind reads both. */
 static int32_t coll_kind(const char *coll, const char *name) {
-  char b[96];
-  squash(coll[0] ? coll : name, b, sizeof b);
-  if (strstr(b, "allreduce")) return RLI_C_ALLREDUCE;
-  if (strstr(b, "allgather")) return RLI_C_ALLGATHER;
-  if (strstr(b, "reducescatter")) return RLI_C_REDUCESCATTER;
-  if (strstr(b, "alltoall")) return RLI_C_ALLTOALL;
-  if (strstr(b, "broadcast")) return RLI_C_BROADCAST;
-  if (strstr(b, "sendrecv") || strstr(b, "send") || strstr(b, "recv")) return RLI_C_SENDRECV;
-  if (strstr(b, "reduce")) return RLI_C_REDUCE;
-  return RLI_C_OTHER;
-}
-
-/* bytes of one element of a "dtype" as Kineto writes it (c10 ScalarType
- * names); 0 unknown */
-static double dtype_size(const char *d) {
-  char b[32];
-  squash(d, b, sizeof b);
-  if (!strcmp(b, "double") || !strcmp(b, "long") || !strcmp(b, "int64") || !strcmp(b, "complexfloat"))
-    return 8;
-  if (!strcmp(b, "float") || !strcmp(b, "int") || !strcmp(b, "int32") || !strcmp(b, "uint32")) return 4;
-  if (!strcmp(b, "half") || !strcmp(b, "bfloat16") || !strcmp(b, "short") || !strcmp(b, "int16"))
-    return 2;
-  if (!strcmp(b, "byte") || !strcmp(b, "char") || !strcmp(b, "bool") || !strcmp(b, "int8") ||
-      !strcmp(b, "uint8") || RLI_STARTS(b, "float8"))
-    return 1;
-  return 0;
+  int32_t k = coll[0] ? rli_coll_kind(coll) : -1;
+  return k >= 0 ? k : rli_coll_kind(name);
 }
 
 static int on_event(void *ctx, const rli_kev *e) {
@@ -110,6 +77,28 @@ static int on_event(void *ctx, const rli_kev *e) {
       if (!rli_grow((void **)&r->s, sizeof *r->s, r->ns + 1, &r->caps)) return -1;
       r->s[r->ns++] = (rli_step){e->ts, e->dur, n};
     }
+  }
+  /* a collective kernel: every one the trace's analysis may count (also
+   * one without a stream, which HTA's timeline leaves out) */
+  int kcat = !strcmp(e->cat, "kernel") || !strcmp(e->cat, "Kernel");
+  if (kcat && e->kidx >= 0 && (rli_hta_kernel_type(e->name) == RLI_K_COMM || e->coll[0])) {
+    if (!rli_grow((void **)&r->col, sizeof *r->col, r->ncol + 1, &r->capcol)) return -1;
+    rli_coll *k = &r->col[r->ncol++];
+    memset(k, 0, sizeof *k);
+    k->ts = e->ts;
+    k->end = e->ts + e->dur;
+    /* kind, S and n from the trace's own analysis after reading
+     * (coll_from_trace); until then what the event says */
+    k->kind = coll_kind(e->coll, e->name);
+    k->bytes = 0;
+    k->group_size = e->group_size > 0 && e->group_size < INT32_MAX ? (int32_t)e->group_size : 0;
+    k->kidx = e->kidx;
+    if (e->pg[0]) snprintf(k->group, sizeof k->group, "group %s", e->pg);
+    else snprintf(k->group, sizeof k->group, "stream %d", e->stream < 0 ? -1 : e->stream < INT32_MAX ? (int)e->stream : INT32_MAX);
+  } else if (kcat && e->kidx >= 0) {
+    if (!rli_grow((void **)&r->kr, sizeof *r->kr, r->nkr + 1, &r->capkr)) return -1;
+    r->kr[r->nkr++] = (rli_kref){e->ts, e->ts + e->dur, e->kidx,
+                                 e->stream < 0 ? -1 : e->stream < INT32_MAX ? (int32_t)e->stream : INT32_MAX};
   }
   if (!gpu) {
     if (e->corr >= 0 && !sync) {
@@ -131,18 +120,40 @@ static int on_event(void *ctx, const rli_kev *e) {
   g->name = UINT32_MAX;
   if (g->kernel && (g->name = name_id(c, e->name)) == UINT32_MAX) return -1;
   r->ng++;
-  if (g->kernel && g->type == RLI_K_COMM) {
+  return 0;
+}
+
+/* Each collective kernel's kind, S and n as the single-trace analysis
+ * counts them (rli_trace_kernel_coll: the record_param_comms args, the
+ * nccl:* op that launched it, the c10d op's group), so that a rank of a
+ * job and the same file alone agree; a kernel that analysis does not
+ * count as a collective (no size: launched before the window, no op)
+ * keeps the kind its name says and no size. */
+static int coll_from_trace(rl_trace *t, rli_rankraw *r) {
+  /* kernels of other names that it counts (launched by a collective op) */
+  for (size_t i = 0; i < r->nkr; i++) {
+    int32_t kind;
+    double S, n;
+    int guess;
+    if (!rli_trace_kernel_coll(t, (size_t)r->kr[i].kidx, &kind, &S, &n, &guess)) continue;
     if (!rli_grow((void **)&r->col, sizeof *r->col, r->ncol + 1, &r->capcol)) return -1;
     rli_coll *k = &r->col[r->ncol++];
     memset(k, 0, sizeof *k);
-    k->ts = g->ts;
-    k->end = g->end;
-    k->kind = coll_kind(e->coll, e->name);
-    double ds = dtype_size(e->dtype);
-    k->bytes = e->in_nelems > 0 && ds > 0 ? e->in_nelems * ds : 0;
-    k->group_size = e->group_size > 0 && e->group_size < INT32_MAX ? (int32_t)e->group_size : 0;
-    if (e->pg[0]) snprintf(k->group, sizeof k->group, "group %s", e->pg);
-    else snprintf(k->group, sizeof k->group, "stream %d", (int)g->stream);
+    k->ts = r->kr[i].ts;
+    k->end = r->kr[i].end;
+    k->kind = -1;
+    k->kidx = r->kr[i].kidx;
+    snprintf(k->group, sizeof k->group, "stream %d", (int)r->kr[i].stream);
+  }
+  for (size_t i = 0; i < r->ncol; i++) {
+    rli_coll *c = &r->col[i];
+    int32_t kind;
+    double S, n;
+    int guess;
+    if (c->kidx < 0 || !rli_trace_kernel_coll(t, (size_t)c->kidx, &kind, &S, &n, &guess)) continue;
+    if (kind >= 0) c->kind = kind;
+    c->bytes = S > 0 ? S : 0;
+    c->group_size = n >= 1 && n < INT32_MAX ? (int32_t)n : 0;
   }
   return 0;
 }
@@ -161,6 +172,7 @@ static void raw_free(rli_rankraw *r) {
   free(r->c);
   free(r->s);
   free(r->col);
+  free(r->kr);
   memset(r, 0, sizeof *r);
 }
 
@@ -224,6 +236,11 @@ static rl_status read_src(rl_job *j, int32_t i, const char *path, rli_src *s, rl
   r.rank = raw.has_rank && raw.rank >= 0 && raw.rank < 1e9 ? (int32_t)raw.rank : -1;
   r.world_size = raw.has_world && raw.world > 0 && raw.world < 1e9 ? (int32_t)raw.world : 0;
   r.base_ns = raw.base_ns;
+  if (coll_from_trace(t, &raw)) { /* before the analysis repairs the timeline */
+    rl_trace_free(t);
+    raw_free(&raw);
+    return failed(j, i, path, rli_fail(err, RL_ENOMEM, "%s: out of memory", path), err);
+  }
   rl_trace_info info;
   rl_trace_get_info(t, &info);
   rli_strlcpy(r.device, info.device, sizeof r.device);

@@ -1427,6 +1427,7 @@ static inline void ev_init(kin *k, ev *e, rli_kev *x, char *xcat) {
     memset(x, 0, sizeof *x);
     x->stream = x->corr = x->group_size = -1;
     x->in_nelems = -1;
+    x->kidx = -1;
     xcat[0] = 0;
     e->x = x;
   }
@@ -1529,6 +1530,9 @@ static void ev_to_sink(kin *k, const ev *e, const char *xcat) {
   }
   x->in_nelems = e->a.in_nelems >= 0 && e->a.in_nelems < 1e18 ? e->a.in_nelems : -1;
   x->group_size = e->a.group_size >= 1 && e->a.group_size < 1e9 ? (int64_t)e->a.group_size : -1;
+  /* gpu_event adds it as the next kernel (times out of range fail the file) */
+  int timed = e->cat == C_KERNEL || e->cat == C_RANGE || e->cat == C_MEMCPY || e->cat == C_MEMSET;
+  x->kidx = timed ? (int64_t)(k->k0 + k->nkc) : -1;
   if (k->sink->event(k->sink->ctx, x)) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
 }
 

@@ -7,6 +7,7 @@
  * fixtures against HTA's own figures are in tests/golden/trace_job.golden.
  */
 #include "core/trace_job.h"
+#include "core/trace_internal.h"
 #include "harness.h"
 
 #include <math.h>
@@ -88,9 +89,16 @@ static void test_rank_figures(void) {
   CHECK_NEAR(r.non_compute_share, 9.5 / 30, 1e-12);
   /* comm [12,20] n compute [0,15.5] = 3.5 of 8 */
   CHECK_NEAR(r.overlap, 3.5 / 8, 1e-12);
-  /* stream 7 gaps: -4.5 (host wait: launch 12 > 10; no negative idle), 9.5 (kernel wait) */
+  /* HTA's per stream: stream 7 gaps -4.5 (host wait: launch 12 > 10; no
+   * negative idle), 9.5 (kernel wait) */
+  CHECK_NEAR(r.stream_idle_host_wait_s, 0, 1e-12);
+  CHECK_NEAR(r.stream_idle_kernel_wait_s, 9.5e-6, 1e-12);
+  /* the rank's idle time: one gap [20,25], ended by the memcpy launched at
+   * 1, before the GPU went idle: kernel wait 5 = idle */
   CHECK_NEAR(r.idle_host_wait_s, 0, 1e-12);
-  CHECK_NEAR(r.idle_kernel_wait_s, 9.5e-6, 1e-12);
+  CHECK_NEAR(r.idle_kernel_wait_s, 5e-6, 1e-12);
+  CHECK_NEAR(r.idle_other_s, 0, 1e-12);
+  CHECK_NEAR(r.idle_host_wait_s + r.idle_kernel_wait_s + r.idle_other_s, r.idle_s, 1e-15);
   CHECK(r.steps == 2 && r.step_first == 5 && r.step_last == 6);
   CHECK(nks == 1 && ks[0].count == 4);
   free(ks[0].name);
@@ -104,6 +112,7 @@ static void test_rank_figures(void) {
   CHECK_NEAR(r.idle_share, 15.0 / 30, 1e-12);
   CHECK_NEAR(r.compute_share, 10.0 / 30, 1e-12);
   CHECK(isnan(r.overlap));
+  CHECK_NEAR(r.stream_idle_kernel_wait_s, 15e-6, 1e-12);
   CHECK_NEAR(r.idle_kernel_wait_s, 15e-6, 1e-12);
   /* HTA rounds inward: [5.5,15.5] -> [6,15] */
   for (size_t i = 0; i < nks; i++) free(ks[i].name);
@@ -114,10 +123,57 @@ static void test_rank_figures(void) {
   CHECK(rli_job_rank_figures(&raw, 1, 30, &r, &cols, &ncol, &ks, &nks, &e) == RL_OK);
   CHECK_NEAR(r.compute_share, 15.0 / 30, 1e-12);
   /* a negative gap counts as HTA counts it: -4 (6 - 10), host wait */
-  CHECK_NEAR(r.idle_host_wait_s, -4e-6, 1e-12);
+  CHECK_NEAR(r.stream_idle_host_wait_s, -4e-6, 1e-12);
+  /* the rank's: [0,20] busy, the gap [20,25] a kernel wait */
+  CHECK_NEAR(r.idle_host_wait_s, 0, 1e-12);
+  CHECK_NEAR(r.idle_kernel_wait_s, 5e-6, 1e-12);
   for (size_t i = 0; i < nks; i++) free(ks[i].name);
   free(ks);
   free(cols);
+}
+
+/* Three streams idle at the same moment, each waiting for the host: HTA's
+ * per-stream host wait sums to more than the span (60 of 40 us: the
+ * "host wait 1.124 s on a 660.6 ms span" of a real job); the rank's host
+ * wait is the one gap [10,30], 20 us, never above the span or the idle
+ * time. */
+static void test_idle_union(void) {
+  rli_gev g[6];
+  rli_cev c[6];
+  for (int k = 0; k < 3; k++) {
+    g[2 * k] = gev(0, 10, 7 + k, RLI_K_COMP, 10 * k + 1);
+    g[2 * k + 1] = gev(30, 40, 7 + k, RLI_K_COMP, 10 * k + 2);
+    c[2 * k] = (rli_cev){-1, 10 * k + 1};
+    c[2 * k + 1] = (rli_cev){20 + k, 10 * k + 2}; /* after the GPU went idle at 10 */
+  }
+  char nm[] = "k";
+  char *names[1] = {nm};
+  rli_rankraw raw;
+  memset(&raw, 0, sizeof raw);
+  raw.g = g;
+  raw.ng = 6;
+  raw.c = c;
+  raw.nc = 6;
+  raw.names = names;
+  raw.nnames = 1;
+  for (int hta = 0; hta < 2; hta++) {
+    rl_job_rank r;
+    memset(&r, 0, sizeof r);
+    rli_coll *cols;
+    rli_kstat *ks;
+    size_t ncol, nks;
+    rl_error e;
+    CHECK(rli_job_rank_figures(&raw, hta, 30, &r, &cols, &ncol, &ks, &nks, &e) == RL_OK);
+    CHECK_NEAR(r.span_s, 40e-6, 1e-12);
+    CHECK_NEAR(r.idle_s, 20e-6, 1e-12);
+    CHECK_NEAR(r.stream_idle_host_wait_s, 60e-6, 1e-12);
+    CHECK_NEAR(r.idle_host_wait_s, 20e-6, 1e-12);
+    CHECK(r.idle_host_wait_s <= r.span_s);
+    CHECK_NEAR(r.idle_kernel_wait_s + r.idle_other_s, 0, 1e-12);
+    for (size_t i = 0; i < nks; i++) free(ks[i].name);
+    free(ks);
+    free(cols);
+  }
 }
 
 /* a rank with collectives on "group 0" starting at `starts` (duration 10) */
@@ -134,7 +190,7 @@ static void put_rank(rl_job *j, int32_t slot, int32_t rank, const double *starts
   for (int i = 0; i < n; i++) {
     c[i].ts = starts[i];
     c[i].end = starts[i] + 10;
-    c[i].kind = RLI_C_ALLREDUCE;
+    c[i].kind = RLI_COLL_ALLREDUCE;
     c[i].bytes = 1e6;
     c[i].group_size = 3;
     snprintf(c[i].group, sizeof c[i].group, "group 0");
@@ -209,6 +265,7 @@ static void test_job(void) {
 int main(void) {
   RUN(test_kernel_types);
   RUN(test_rank_figures);
+  RUN(test_idle_union);
   RUN(test_job);
   return harness_report("trace_job");
 }
