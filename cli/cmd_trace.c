@@ -250,6 +250,7 @@ static void print_unknown(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int
     shown++;
   }
   if (shown) {
+    fputs("\nwithout a roofline (by time):\n", ctx->out);
     cli_table_print(ctx, t);
     if (more) {
       char b[48];
@@ -682,7 +683,6 @@ static void print_text(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
     print_colls(ctx, cl, ncoll, top);
   }
   print_fusions(ctx, x->t, top);
-  fputs("\nwithout a roofline (by time):\n", o);
   print_unknown(ctx, x->rk, x->nk, top);
 }
 

@@ -2153,7 +2153,9 @@ typedef enum rl_trace_reason {
   RL_REASON_LISTS = 9,       /* tensor lists (cat, _foreach_, fused
                                 optimizers): their sizes (or element
                                 type) not recorded */
-  RL_REASON_COUNT = 10
+  RL_REASON_TIMES_ONLY = 10, /* the profiler times kernels and counts
+                                nothing (Nsight Systems) */
+  RL_REASON_COUNT = 11
 } rl_trace_reason;
 RL_API const char *rl_trace_reason_name(int32_t reason);
 

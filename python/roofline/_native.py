@@ -257,7 +257,7 @@ class CollResult(ctypes.Structure):
 
 # The C name of each mirrored struct (tests/python/test_layout.py compiles a
 # C program that checks every field's offset and each struct's size).
-RL_REASON_COUNT = 10
+RL_REASON_COUNT = 11
 
 
 class TraceUncovered(ctypes.Structure):

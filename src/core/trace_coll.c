@@ -15,12 +15,9 @@
  * a collective of S bytes is factor x S / link. A group of one rank moves
  * nothing over the network (factor 0).
  *
- * Kernel families are read from the kernel's name: the prefixes of the
- * libraries that write them (cuBLAS/cuBLASLt "sm80_xmma_gemm", "ampere_",
- * "nvjet", CUTLASS "cutlass::"; cuDNN "cudnn::", "implicit_convolve";
- * Triton/Inductor "triton_poi_", "triton_red_", "triton_per_", "triton_tem_"
- * (torch/_inductor/codegen naming); NCCL "ncclKernel", "ncclDevKernel";
- * ATen's "elementwise_kernel", "reduce_kernel", "multi_tensor_apply_kernel").
+ * Kernel families are read from the kernel's own name, its function's
+ * name without template arguments or parameters (the table families[]
+ * below, with the libraries' naming it follows).
  */
 #include "core/trace_internal.h"
 
@@ -119,42 +116,161 @@ static int has_gemm(const char *s) {
   return 0;
 }
 
+/* needle (lower case) in s, ignoring the case of s */
+static int has_nocase(const char *s, const char *needle) {
+  for (; *s; s++) {
+    size_t i = 0;
+    while (needle[i] && (s[i] >= 'A' && s[i] <= 'Z' ? s[i] - 'A' + 'a' : s[i]) == needle[i]) i++;
+    if (!needle[i]) return 1;
+  }
+  return 0;
+}
+
+/* The kernel's own name from its demangled signature: "void
+ * ns::f<T, 4>(int*, float)" -> "ns::f" (the return type, template
+ * arguments and parameters dropped; "(anonymous namespace)" and
+ * "<unnamed>" kept as the namespaces they are). */
+void rli_kernel_own_name(const char *s, char *out, size_t cap) {
+  size_t n = 0;
+  int angle = 0;
+  if (!cap) return;
+  if (RLI_STARTS(s, "void ")) s += RLI_LEN("void ");
+  for (const char *p = s; *p; p++) {
+    /* a namespace written in brackets is part of the name */
+    const char *lit = RLI_STARTS(p, "(anonymous namespace)") ? "(anonymous namespace)"
+                      : RLI_STARTS(p, "<unnamed>")           ? "<unnamed>"
+                      : RLI_STARTS(p, "{anonymous}")         ? "{anonymous}"
+                                                              : NULL;
+    if (lit && !angle) {
+      for (const char *q = lit; *q && n + 1 < cap; q++) out[n++] = *q;
+      p += strlen(lit) - 1;
+      continue;
+    }
+    if (lit) { p += strlen(lit) - 1; continue; }
+    if (*p == '<') { angle++; continue; }
+    if (*p == '>') { if (angle) angle--; continue; }
+    if (angle) continue;
+    if (*p == '(' ) break; /* the parameters */
+    if (*p == ' ' && RLI_STARTS(p, " [clone")) break; /* ROCm's " [clone .kd]" */
+    if (n + 1 < cap) out[n++] = *p;
+  }
+  while (n && out[n - 1] == ' ') n--;
+  out[n] = 0;
+}
+
+/* Kernel families, first match wins. Each pattern is matched against the
+ * kernel's own name (rli_kernel_own_name): FUNC its function's name, the
+ * last part; QUAL with its namespaces ("moe::dev::finalize::finalizeKernel");
+ * START the start of the whole name. Template arguments and parameters are
+ * never read: "cutlass::bfloat16_t" in a MoE kernel's template arguments
+ * makes no GEMM, "flashinfer::QuantizationSFLayout" in a quantize kernel's
+ * parameters no attention. The prefixes are the libraries' own: cuBLAS/
+ * cuBLASLt "sm80_xmma_gemm", "ampere_", "nvjet", "splitKreduce"; CUTLASS
+ * "cutlass::"; cuDNN "cudnn::", "implicit_convolve"; Triton/Inductor
+ * "triton_poi_", "triton_red_", "triton_per_", "triton_tem_"
+ * (torch/_inductor/codegen naming); NCCL "ncclKernel", "ncclDevKernel";
+ * ATen's "elementwise_kernel", "reduce_kernel", "multi_tensor_apply_kernel";
+ * FBGEMM "fbgemm_gpu::", "split_embedding_codegen"; collectives written as
+ * kernels outside NCCL: PyTorch's symmetric-memory all-reduce
+ * ("multimem_all_reduce_kernel", torch/csrc/distributed/c10d/symm_mem),
+ * TensorRT-LLM's and FlashInfer's all-reduce fusion ("allreduce_fusion_kernel_*"),
+ * DeepEP's dispatch and combine ("deep_ep::intranode::dispatch",
+ * "deep_ep::internode_ll::combine", DeepSeek's "dpsk::ep::"), which move an
+ * MoE layer's tokens to their experts and back: an all-to-all; TensorRT-LLM's
+ * MoE routing and finalize ("moe::dev::routing::", "moe::dev::finalize::"). */
+enum { FAM_FUNC, FAM_QUAL, FAM_START, FAM_FUNC_NOCASE, FAM_GEMM };
+static const struct {
+  int where;
+  const char *pattern, *family;
+} families[] = {
+    {FAM_START, "Memcpy", "memcpy"},
+    {FAM_START, "Memset", "memset"},
+    {FAM_QUAL, "nccl", "NCCL"},
+    {FAM_QUAL, "deep_ep::", "all-to-all (MoE dispatch/combine)"},
+    {FAM_QUAL, "dpsk::ep::", "all-to-all (MoE dispatch/combine)"},
+    {FAM_FUNC_NOCASE, "all_to_all", "all-to-all (MoE dispatch/combine)"},
+    {FAM_FUNC_NOCASE, "alltoall", "all-to-all (MoE dispatch/combine)"},
+    {FAM_FUNC_NOCASE, "all_reduce", "collective (not NCCL)"},
+    {FAM_FUNC_NOCASE, "allreduce", "collective (not NCCL)"},
+    {FAM_FUNC_NOCASE, "all_gather", "collective (not NCCL)"},
+    {FAM_FUNC_NOCASE, "allgather", "collective (not NCCL)"},
+    {FAM_FUNC_NOCASE, "reduce_scatter", "collective (not NCCL)"},
+    {FAM_FUNC_NOCASE, "reducescatter", "collective (not NCCL)"},
+    {FAM_START, "triton_poi", "Triton pointwise"},
+    {FAM_START, "triton_red", "Triton reduction"},
+    {FAM_START, "triton_per", "Triton persistent reduction"},
+    {FAM_START, "triton_tem", "Triton template (GEMM)"},
+    {FAM_START, "triton_mm", "Triton template (GEMM)"},
+    {FAM_START, "triton_", "Triton"},
+    {FAM_QUAL, "moe::dev::", "MoE routing / finalize"},
+    {FAM_FUNC, "flash", "attention"},
+    {FAM_FUNC, "fmha", "attention"},
+    {FAM_FUNC, "attention", "attention"},
+    {FAM_FUNC, "Attention", "attention"},
+    {FAM_FUNC, "WithKVCache", "attention"},      /* FlashInfer's prefill */
+    {FAM_FUNC, "WithPagedKVCache", "attention"}, /* and decode kernels */
+    {FAM_QUAL, "cudnn", "cuDNN / convolution"},
+    {FAM_FUNC, "convolve", "cuDNN / convolution"},
+    {FAM_FUNC, "winograd", "cuDNN / convolution"},
+    {FAM_FUNC, "fft2d", "cuDNN / convolution"},
+    {FAM_FUNC, "bn_fw", "cuDNN / convolution"},
+    {FAM_FUNC, "bn_bw", "cuDNN / convolution"},
+    {FAM_GEMM, "gemm", "GEMM library (cuBLAS/CUTLASS)"},
+    {FAM_QUAL, "cutlass", "GEMM library (cuBLAS/CUTLASS)"},
+    {FAM_QUAL, "xmma", "GEMM library (cuBLAS/CUTLASS)"},
+    {FAM_QUAL, "nvjet", "GEMM library (cuBLAS/CUTLASS)"},
+    {FAM_QUAL, "gemv", "GEMM library (cuBLAS/CUTLASS)"},
+    {FAM_QUAL, "cublas", "GEMM library (cuBLAS/CUTLASS)"},
+    {FAM_FUNC, "splitKreduce", "GEMM library (cuBLAS/CUTLASS)"},
+    {FAM_START, "ampere_", "GEMM library (cuBLAS/CUTLASS)"},
+    {FAM_START, "sm80_", "GEMM library (cuBLAS/CUTLASS)"},
+    {FAM_START, "sm90_", "GEMM library (cuBLAS/CUTLASS)"},
+    {FAM_START, "volta_", "GEMM library (cuBLAS/CUTLASS)"},
+    {FAM_START, "bmm_", "GEMM library (cuBLAS/CUTLASS)"}, /* TensorRT-LLM's batched GEMMs */
+    {FAM_FUNC, "multi_tensor_apply", "multi-tensor (optimizer, _foreach_)"},
+    {FAM_QUAL, "fused_adam", "multi-tensor (optimizer, _foreach_)"},
+    {FAM_QUAL, "FusedAdam", "multi-tensor (optimizer, _foreach_)"},
+    {FAM_QUAL, "fbgemm", "FBGEMM"},
+    {FAM_FUNC, "split_embedding", "FBGEMM"}, /* FBGEMM's table-batched embedding codegen */
+    {FAM_FUNC, "bounds_check_indices", "FBGEMM"},
+    {FAM_FUNC_NOCASE, "quant", "quantize / dequantize"},
+    {FAM_FUNC, "reduce_kernel", "ATen reduction"},
+    {FAM_FUNC, "Reduce", "ATen reduction"},
+    {FAM_FUNC, "softmax", "softmax"},
+    {FAM_FUNC, "Softmax", "softmax"},
+    {FAM_FUNC, "norm", "normalization"},
+    {FAM_FUNC, "Norm", "normalization"},
+    {FAM_FUNC, "elementwise", "ATen elementwise"},
+    {FAM_FUNC, "Functor", "ATen elementwise"},
+    {FAM_FUNC, "index", "indexing / embedding"},
+    {FAM_FUNC, "scatter", "indexing / embedding"},
+    {FAM_FUNC, "gather", "indexing / embedding"},
+    {FAM_FUNC, "embedding", "indexing / embedding"},
+    {FAM_FUNC, "Embedding", "indexing / embedding"},
+    {FAM_FUNC, "Copy", "copy / cat"},
+    {FAM_FUNC, "copy", "copy / cat"},
+    {FAM_FUNC, "cat", "copy / cat"},
+};
+
 const char *rli_kernel_family(const char *name) {
   if (!name || !*name) return "other";
-  const char *s = name;
-  if (RLI_STARTS(s, "void ")) s += RLI_LEN("void ");
-  if (RLI_STARTS(s, "Memcpy")) return "memcpy";
-  if (RLI_STARTS(s, "Memset")) return "memset";
-  if (has(s, "nccl")) return "NCCL";
-  if (RLI_STARTS(s, "triton_")) {
-    const char *k = s + RLI_LEN("triton_");
-    if (RLI_STARTS(k, "poi")) return "Triton pointwise";
-    if (RLI_STARTS(k, "red")) return "Triton reduction";
-    if (RLI_STARTS(k, "per")) return "Triton persistent reduction";
-    if (RLI_STARTS(k, "tem") || RLI_STARTS(k, "mm")) return "Triton template (GEMM)";
-    return "Triton";
+  char qual[512];
+  rli_kernel_own_name(name, qual, sizeof qual);
+  const char *func = qual;
+  for (const char *p = strstr(qual, "::"); p; p = strstr(p + 2, "::")) func = p + 2;
+  const char *whole = RLI_STARTS(name, "void ") ? name + RLI_LEN("void ") : name;
+  for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
+    const char *pt = families[i].pattern;
+    int hit = 0;
+    switch (families[i].where) {
+    case FAM_FUNC: hit = has(func, pt); break;
+    case FAM_FUNC_NOCASE: hit = has_nocase(func, pt); break;
+    case FAM_QUAL: hit = has(qual, pt); break;
+    case FAM_START: hit = !strncmp(whole, pt, strlen(pt)); break;
+    case FAM_GEMM: hit = has_gemm(qual); break;
+    }
+    if (hit) return families[i].family;
   }
-  if (has(s, "flash") || has(s, "fmha") || has(s, "attention") || has(s, "Attention"))
-    return "attention";
-  if (has(s, "cudnn") || has(s, "implicit_convolve") || has(s, "convolve") ||
-      has(s, "winograd") || has(s, "fft2d") || has(s, "bn_fw") || has(s, "bn_bw"))
-    return "cuDNN / convolution";
-  if (has_gemm(s) || has(s, "cutlass") || has(s, "xmma") || has(s, "nvjet") ||
-      has(s, "gemv") || has(s, "cublas") || RLI_STARTS(s, "ampere_") ||
-      RLI_STARTS(s, "sm80_") || RLI_STARTS(s, "sm90_") || RLI_STARTS(s, "volta_") ||
-      RLI_STARTS(s, "bmm_")) /* TensorRT-LLM's batched GEMMs */
-    return "GEMM library (cuBLAS/CUTLASS)";
-  if (has(s, "multi_tensor_apply") || has(s, "fused_adam") || has(s, "FusedAdam"))
-    return "multi-tensor (optimizer, _foreach_)";
-  if (has(s, "fbgemm")) return "FBGEMM";
-  if (has(s, "reduce_kernel") || has(s, "Reduce")) return "ATen reduction";
-  if (has(s, "softmax") || has(s, "Softmax")) return "softmax";
-  if (has(s, "norm") || has(s, "Norm")) return "normalization";
-  if (has(s, "elementwise_kernel") || has(s, "Functor")) return "ATen elementwise";
-  if (has(s, "index") || has(s, "scatter") || has(s, "gather") || has(s, "embedding") ||
-      has(s, "Embedding"))
-    return "indexing / embedding";
-  if (has(s, "Copy") || has(s, "copy") || has(s, "cat")) return "copy / cat";
   return "other";
 }
 
@@ -175,15 +291,6 @@ const char *rli_kernel_family(const char *name) {
  * rate, NVIDIA Blackwell architecture technical brief, kind::f8f6f4). Only
  * kernels of the tensor-core families are read: "hfp8" in an elementwise
  * conversion kernel's name says nothing about a roof. */
-/* needle (lower case) in s, ignoring the case of s */
-static int has_nocase(const char *s, const char *needle) {
-  for (; *s; s++) {
-    size_t i = 0;
-    while (needle[i] && (s[i] >= 'A' && s[i] <= 'Z' ? s[i] - 'A' + 'a' : s[i]) == needle[i]) i++;
-    if (!needle[i]) return 1;
-  }
-  return 0;
-}
 
 static const struct {
   const char *pattern;

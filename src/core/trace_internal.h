@@ -75,9 +75,14 @@ void rli_trace_set_world(rl_trace *t, int32_t world);
 uint32_t rli_trace_cost_reason(rl_trace *t, int32_t reason, const char *why);
 /* The trace's ops were recorded without shapes (no Input Dims anywhere). */
 void rli_trace_set_no_shapes(rl_trace *t, int32_t no_shapes);
-/* The family of a kernel from its name ("GEMM library", "cuDNN", "Triton
- * pointwise", ...), for kernels without F and Q; never NULL. */
+/* The family of a kernel from its own name, the function's (rli_kernel_own_name:
+ * not its template arguments or parameters): "GEMM library", "cuDNN", "Triton
+ * pointwise", "NCCL", "all-to-all (MoE dispatch/combine)", ..., for kernels
+ * without F and Q; never NULL. */
 const char *rli_kernel_family(const char *name);
+/* A demangled kernel signature's own name, "void ns::f<T>(int)" -> "ns::f",
+ * into out (cap bytes, cut to fit). */
+void rli_kernel_own_name(const char *s, char *out, size_t cap);
 /* The format a GEMM, convolution or attention kernel's name says its tensor
  * cores ran (RL_TF32, RL_FP8, RL_INT8, RL_FP4), or -1 (trace_coll.c). */
 int32_t rli_kernel_precision(const char *name);

@@ -381,8 +381,9 @@ rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t l
     }
     sqlite3_reset(q);
   }
-  uint32_t no_cost = rli_trace_cost_why(t, "Nsight Systems records no FLOPs or bytes (profile "
-                                           "the kernel with ncu, or use a PyTorch trace with shapes)");
+  uint32_t no_cost = rli_trace_cost_reason(t, RL_REASON_TIMES_ONLY,
+                                          "Nsight Systems records no FLOPs or bytes (profile "
+                                          "the kernel with ncu, or use a PyTorch trace with shapes)");
   if (no_cost == RLI_NONE) { st = rli_fail(err, RL_ENOMEM, "%s: out of memory", label); goto out; }
   int64_t n = 0, rowno = 0, unlinked = 0;
   sqlite3_int64 origin = 0;

@@ -1114,6 +1114,45 @@ static void test_coll(void) {
   CHECK_STR(rli_kernel_family("void split_embedding_codegen_forward_unweighted_kernel<float, float, float, false, long, 1ul, 16ul>(fbgemm_gpu::FixedDivisor, long)"), "FBGEMM");
   CHECK_STR(rli_kernel_family("void fbgemm_gpu::f8f8bf16_rowwise_gemm_kernel<128>()"), "GEMM library (cuBLAS/CUTLASS)");
   CHECK_STR(rli_kernel_family("void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>()"), "ATen elementwise");
+  /* the kernel's own name, not its template arguments or parameters:
+   * real names from public profiles (nsys/Kineto kernel tables posted in
+   * PyTorch, SGLang, vLLM, DeepEP and TensorRT-LLM issues and reports) */
+  static const struct { const char *name, *own, *family; } fam[] = {
+      {"void (anonymous namespace)::multimem_all_reduce_kernel<c10::BFloat16, 16>(c10::BFloat16*, unsigned long, unsigned int**, unsigned long, unsigned long)",
+       "(anonymous namespace)::multimem_all_reduce_kernel", "collective (not NCCL)"},
+      {"void <unnamed>::multimem_all_reduce_kernel<c10::BFloat16, (int)16>(T1 *, unsigned long, unsigned int **, unsigned long, unsigned long)",
+       "<unnamed>::multimem_all_reduce_kernel", "collective (not NCCL)"},
+      {"void flashinfer::trtllm_allreduce_fusion::allreduce_fusion_kernel_oneshot_lamport<(flashinfer::trtllm_allreduce_fusion::AllReduceFusionPattern)1, __nv_bfloat16, 8, false, false>(flashinfer::trtllm_allreduce_fusion::AllReduceFusionParams<__nv_bfloat16>)",
+       "flashinfer::trtllm_allreduce_fusion::allreduce_fusion_kernel_oneshot_lamport", "collective (not NCCL)"},
+      {"void tensorrt_llm::kernels::quantize_with_block_size<(tensorrt_llm::BlockScaleQuantizationType)2, __nv_bfloat16, 32, true, false, false, false, std::integral_constant<bool, false> >(int, int, int, int, __nv_bfloat16 const*, float const*, void*, unsigned int*, flashinfer::QuantizationSFLayout)",
+       "tensorrt_llm::kernels::quantize_with_block_size", "quantize / dequantize"},
+      {"void moe::dev::finalize::finalizeKernel<moe::dev::finalize::KernelParams<cutlass::bfloat16_t, cutlass::bfloat16_t, 4, true> >(moe::dev::finalize::KernelParams<cutlass::bfloat16_t, cutlass::bfloat16_t, 4, true>)",
+       "moe::dev::finalize::finalizeKernel", "MoE routing / finalize"},
+      {"void moe::dev::routing::routingCustom::routingIndicesBlockKernel<moe::dev::routing::routingCustom::KernelParams<__nv_bfloat16, __nv_bfloat16, 128, 4, moe::dev::routing::TopKExpertSelect<moe::dev::routing::NoOpPreprocess, moe::dev::routing::SoftmaxPostprocess> > >(int)",
+       "moe::dev::routing::routingCustom::routingIndicesBlockKernel", "MoE routing / finalize"},
+      {"void deep_ep::intranode::dispatch<8, 768, 8192>(int4*, float*, int*, long*, float*, int*, int*, int4 const*, float const*, long const*, float const*, bool const*, int const*, int, int, int, int, int, int, int, int, void**, int, int, int)",
+       "deep_ep::intranode::dispatch", "all-to-all (MoE dispatch/combine)"},
+      {"void deep_ep::intranode::combine<__nv_bfloat16, (int)8, (int)768, (int)4096>(T1 *, float *, int, int)",
+       "deep_ep::intranode::combine", "all-to-all (MoE dispatch/combine)"},
+      {"void dpsk::ep::internode::dispatch_ll", "dpsk::ep::internode::dispatch_ll", "all-to-all (MoE dispatch/combine)"},
+      {"void cutlass::device_kernel<at::cuda::detail::enable_3x_kernel_for_sm9x<cutlass::gemm::kernel::GemmUniversal<> > >(int)",
+       "cutlass::device_kernel", "GEMM library (cuBLAS/CUTLASS)"},
+      {"void splitKreduce_kernel<32, 16, int, float, float, float, float, true, false, false>(cublasSplitKParams<float>, float const*, float*)",
+       "splitKreduce_kernel", "GEMM library (cuBLAS/CUTLASS)"},
+      {"fmhaSm100fKernel_QkvBfloat16OBfloat16H64PagedKvCausalP64MultiCtasKvVarSeqQ8Kv128StaticSwapsAbForGen",
+       "fmhaSm100fKernel_QkvBfloat16OBfloat16H64PagedKvCausalP64MultiCtasKvVarSeqQ8Kv128StaticSwapsAbForGen", "attention"},
+      {"void at::native::<unnamed>::distribution_elementwise_grid_stride_kernel<float, (int)4, void at::native::templates::cuda::normal_and_transform<float, float>(int)>(long, at::PhiloxCudaState, T3, T4)",
+       "at::native::<unnamed>::distribution_elementwise_grid_stride_kernel", "ATen elementwise"},
+      {"ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<(unsigned long)4096>)",
+       "ncclDevKernel_AllReduce_Sum_bf16_RING_LL", "NCCL"},
+      {"Memcpy HtoD (Pageable -> Device)", "Memcpy HtoD", "memcpy"},
+  };
+  for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) {
+    char own[256];
+    rli_kernel_own_name(fam[i].name, own, sizeof own);
+    CHECK_STR(own, fam[i].own);
+    CHECK_STR(rli_kernel_family(fam[i].name), fam[i].family);
+  }
   /* the format a kernel's tensor cores ran, from its name (issue 24): the
    * fixtures' TF32 GEMMs and convolutions, fp32 SIMT GEMMs, quantized GEMMs;
    * an elementwise conversion kernel says nothing */
