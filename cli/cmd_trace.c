@@ -180,7 +180,7 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
   const char *hdr_o[] = {"#", "op", "calls", "kernels", "time", "FLOPs", "bytes", "FLOP/B",
                          "bound", "at roof", "roof %", "gain"};
   cli_table *t = cli_table_new(12, by_op ? hdr_o : hdr_k);
-  int shown = 0, above = 0, l2 = 0;
+  int shown = 0, above = 0, l2 = 0, lower = 0;
   const char *note = NULL;
   for (int32_t i = 0; i < n && shown < top; i++) {
     const rl_trace_row *r = &rows[i];
@@ -195,20 +195,27 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
       chart_kernel_name(r->op[0] ? r->op : "-", c[2], 28, 1);
       snprintf(c[3], 64, "%lld", (long long)r->count);
     }
+    /* bytes from below: >= on bytes, the time at the roof and the roof
+     * fraction, <= on the gain */
+    int lb = (r->lower_bound & RL_TRACE_LOWER_BYTES) != 0, nof = (r->lower_bound & RL_TRACE_LOWER_NOFLOPS) != 0;
+    const char *ge = lb ? ">=" : "", *le = lb ? "<=" : "";
+    char q[48];
+    lower += lb;
     cli_q(c[4], 64, r->time_s, RL_UNIT_SECONDS);
-    cli_q(c[5], 64, r->flops, RL_UNIT_FLOP);
-    cli_q(c[6], 64, r->bytes, RL_UNIT_BYTES);
-    if (r->bytes > 0) snprintf(c[7], 64, "%.3g", r->intensity);
+    if (nof) snprintf(c[5], 64, "-");
+    else cli_q(c[5], 64, r->flops, RL_UNIT_FLOP);
+    snprintf(c[6], 64, "%s%s", ge, cli_q(q, sizeof q, r->bytes, RL_UNIT_BYTES));
+    if (r->bytes > 0 && !nof) snprintf(c[7], 64, "%.3g", r->intensity);
     else snprintf(c[7], 64, "-");
     int on_l2 = r->roof == RL_TRACE_ROOF_L2;
     snprintf(c[8], 64, "%s%s%s%s", rl_bound_name(r->bound), on_l2 ? "/L2" : "", r->why ? "*" : "",
              r->note && r->launch_id < 0 && !on_l2 ? "^" : "");
     if (r->note && r->launch_id < 0 && !on_l2) note = r->note;
     l2 += on_l2;
-    cli_q(c[9], 64, r->at_roof_s, RL_UNIT_SECONDS);
-    snprintf(c[10], 64, "%.1f%%%s", 100 * r->roof_fraction, r->roof_fraction > 1 ? "!" : "");
+    snprintf(c[9], 64, "%s%s", ge, cli_q(q, sizeof q, r->at_roof_s, RL_UNIT_SECONDS));
+    snprintf(c[10], 64, "%s%.1f%%%s", ge, 100 * r->roof_fraction, r->roof_fraction > 1 ? "!" : "");
     above += r->roof_fraction > 1;
-    cli_q(c[11], 64, r->gain_s, RL_UNIT_SECONDS);
+    snprintf(c[11], 64, "%s%s", r->gain_s > 0 ? le : "", cli_q(q, sizeof q, r->gain_s, RL_UNIT_SECONDS));
     const char *cells[12];
     for (int k = 0; k < 12; k++) cells[k] = c[k];
     cli_table_row(t, cells);
@@ -223,6 +230,9 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
     fprintf(ctx->out, "  /L2: %d row(s) faster than DRAM allows whose bytes of one run fit the L2 (cache-resident):\n"
                       "     on the L2 roof (the device's L2 bandwidth in the database)\n", l2);
   if (note) fprintf(ctx->out, "  ^ %s\n", note);
+  if (lower)
+    fputs("  >=: bytes counted from below (each tensor once), so the time at the roof and the roof\n"
+          "      fraction are at least, the gain at most the figure; -: FLOPs not counted\n", ctx->out);
   cli_table_free(t);
 }
 
@@ -395,7 +405,7 @@ static void csv_num(FILE *f, int known, double v) { fprintf(f, ",%s", known ? CL
 static void print_csv(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t top) {
   FILE *f = ctx->out;
   fputs("name,op,count,measured_s,flops,bytes,intensity_flop_per_byte,bound,roof,time_s,roof_fraction,at_roof_s,"
-        "gain_s,above_roof,measured,why\n", f);
+        "gain_s,above_roof,measured,why,bytes_lower_bound\n", f);
   if (top > 0 && n > top) n = top;
   for (int32_t i = 0; i < n; i++) {
     const rl_trace_row *r = &rows[i];
@@ -404,9 +414,10 @@ static void print_csv(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t
     cli_csv_field(f, r->op);
     fprintf(f, ",%lld", (long long)r->count);
     csv_num(f, r->has_time, r->time_s);
-    csv_num(f, r->has_cost || r->flops > 0, r->flops);
+    int nof = (r->lower_bound & RL_TRACE_LOWER_NOFLOPS) != 0;
+    csv_num(f, !nof && (r->has_cost || r->flops > 0), r->flops);
     csv_num(f, r->has_cost, r->bytes);
-    csv_num(f, r->has_cost && r->bytes > 0, r->intensity);
+    csv_num(f, !nof && r->has_cost && r->bytes > 0, r->intensity);
     fprintf(f, ",%s", r->bound >= 0 ? rl_bound_name(r->bound) : "");
     fprintf(f, ",%s", rl_trace_roof_name(r->roof));
     csv_num(f, r->has_cost, r->bound_time_s);
@@ -417,7 +428,7 @@ static void print_csv(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t
     fprintf(f, ",%s", r->has_cost && r->has_time && r->roof_fraction > 1 ? "true" : "false");
     fprintf(f, ",%s,", r->measured ? "true" : "false");
     cli_csv_field(f, r->why ? r->why : "");
-    fputc('\n', f);
+    fprintf(f, ",%s\n", r->has_cost && (r->lower_bound & RL_TRACE_LOWER_BYTES) ? "true" : "false");
   }
 }
 

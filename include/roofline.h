@@ -2122,8 +2122,16 @@ typedef struct rl_trace_row {
                                says its tensor cores ran (TF32 for an fp32
                                op's cuBLAS/cuDNN TF32 kernel, fp8, int8,
                                fp4), not the op's dtype */
-  int32_t pad2_;
+  int32_t lower_bound;      /* RL_TRACE_LOWER_* bits: BYTES, bytes (and so
+                               the time at the roof) a lower bound: the
+                               roof fraction at least and the gain at most
+                               what is given (a Triton launch, a compiled
+                               region); NOFLOPS, FLOPs not counted (flops
+                               is 0 for them) */
 } rl_trace_row;
+
+/* rl_trace_row.lower_bound */
+enum { RL_TRACE_LOWER_BYTES = 1, RL_TRACE_LOWER_NOFLOPS = 2 };
 
 /* The roof a row is measured against. */
 typedef enum rl_trace_roof {

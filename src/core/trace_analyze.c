@@ -316,6 +316,7 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, double 
       r->row.dtype = t->cost[gr->cost].dtype;
       r->row.roof = t->cost[gr->cost].roof;
       if (t->cost[gr->cost].note) r->note = t->cost[gr->cost].note;
+      r->row.lower_bound |= t->cost[gr->cost].lower;
       if (t->cost[gr->cost].measured) r->row.measured = 1;
     } else {
       r->unknown_count += gr->count;
@@ -596,6 +597,11 @@ static void an_floor(rl_trace *t, rl_trace_summary *out, double *cut) {
   out->overhead_cut_s = *cut;
 }
 
+/* The regime of a covered cost whose FLOPs were not counted (a Triton
+ * launch, a compiled region): under a roof by its bytes, but whether
+ * compute or memory bounds it is not known (the regimes' "no F/Q"). */
+#define REG_NO_F 100
+
 /* Per cost: the regime of one execution, or why it is unknown. */
 static void an_regimes(an *a) {
   rl_trace *t = a->t;
@@ -606,6 +612,7 @@ static void an_regimes(an *a) {
     a->regime[c] = (int8_t)(!e.known ? -1
                             : (a->cut_s > 0 && e.bound_t < a->cut_s) ? RL_BOUND_OVERHEAD
                             : t->cost[c].roof == RLI_ROOF_NET ? RL_BOUND_NETWORK
+                            : (t->cost[c].lower & RLI_LOWER_NOFLOPS) ? REG_NO_F
                             : e.compute_t >= e.memory_t ? RL_BOUND_COMPUTE
                                                         : RL_BOUND_MEMORY);
     a->reason[c] = (int8_t)(e.known ? -1 : e.reason >= 0 && e.reason < RL_REASON_COUNT
@@ -841,7 +848,12 @@ static rl_status an_tables(an *a, rl_error *err) {
   if (st == RL_OK) st = build_colls(t, a->hw, a->nolink, a->floor_s, err);
   if (st == RL_OK)
     for (int32_t i = 0; i < t->nrows[0]; i++)
-      if (t->rows[0][i].has_cost && t->rows[0][i].has_time) out->gain_s += t->rows[0][i].gain_s;
+      /* rows with F and Q: not those whose FLOPs were not counted (a
+       * Triton launch's, a compiled region's bytes alone bound their gain
+       * from above only loosely; their rows give it) */
+      if (t->rows[0][i].has_cost && t->rows[0][i].has_time &&
+          !(t->rows[0][i].lower_bound & RL_TRACE_LOWER_NOFLOPS))
+        out->gain_s += t->rows[0][i].gain_s;
   if (st == RL_OK)
     st = rli_trace_find_fusions(t, a->regime, a->nregime, a->cut_s, a->floor_s, a->devs, a->ndevs, &out->fusion_s, err);
   return st;

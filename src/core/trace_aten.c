@@ -209,6 +209,192 @@ static int compiled(const char *n) {
          strstr(n, "torch-compiled") || strstr(n, "Torch-Compiled") || RLI_STARTS(n, "triton_");
 }
 
+/* ---- Triton launches and compiled regions: bytes from below ----------------
+ * PyTorch 2.x records one CPU op per Inductor kernel launch, named as the
+ * kernel (torch/_inductor/runtime/triton_heuristics.py wraps the launch in
+ * a record_function with the launch's arguments: `Input Dims` and `Input
+ * type` of each tensor argument, `Concrete Inputs` of the scalars). Inductor
+ * passes a kernel its buffers first, then its sizes, the iteration ranges
+ * last (torch/_inductor/codegen/triton.py: `xnumel` for a pointwise kernel,
+ * `xnumel, rnumel` for a reduction). What the launch must move at least:
+ * each tensor argument once (an in/out buffer once, not read and written),
+ * never more than its size, and no more elements than the launch iterates
+ * over: min(numel, xnumel x rnumel) elements of each, at its element size.
+ * So Q is a lower bound (RLI_LOWER_BYTES): a kernel that reads a tensor
+ * twice, or a reduction's partial results, moves more. The iteration range
+ * is the product of the last scalar (pointwise, `triton_poi_`) or the last
+ * two (`triton_red_`, `triton_per_`): a tiled pointwise kernel's ynumel
+ * left out makes the range smaller, so the bound only looser. FLOPs are
+ * not counted (nothing in the launch says them; RLI_LOWER_NOFLOPS: the
+ * memory roof bounds it) except for a GEMM template (`triton_tem_` named
+ * after mm, addmm, bmm or baddbmm): 2 M N K from the shapes of its
+ * arguments, A [.., M, K], B [.., K, N] and an output [.., M, N] (the
+ * smallest such product where several pairs fit; Inductor's mm templates,
+ * torch/_inductor/kernel/mm.py, take A, B and write one output).
+ * A launch whose range is 0, negative, not a whole number or absurd (past
+ * 1e15) is left uncovered with its reason. */
+static int triton_numel(const rli_aten_args *a, int i, double *v) {
+  if (i >= a->n_concrete || !a->concrete[i][0]) return 0;
+  char *end;
+  *v = strtod(a->concrete[i], &end);
+  return end != a->concrete[i] && *end == 0;
+}
+
+static int is_scalar_arg(const rli_aten_args *a, int i) {
+  return i < a->n_types && (!strcmp(a->types[i], "Scalar") || !strcmp(a->types[i], "int") ||
+                            !strcmp(a->types[i], "long int"));
+}
+
+/* A name's word (between '_') equal to w */
+static int has_word(const char *name, const char *w) {
+  size_t wl = strlen(w);
+  for (const char *p = name; (p = strstr(p, w)) != NULL; p++)
+    if ((p == name || p[-1] == '_') && (p[wl] == '_' || p[wl] == 0)) return 1;
+  return 0;
+}
+
+/* 2 M N K of the fewest FLOPs among the GEMMs the tensor shapes allow; -1 none */
+static double template_gemm(const rli_aten_args *a, int32_t *dt) {
+  double best = -1;
+  int n = a->n_in < RLI_ATEN_MAX_IN ? a->n_in : RLI_ATEN_MAX_IN;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      int r = a->ndim[i];
+      if (i == j || (r != 2 && r != 3) || a->ndim[j] != r) continue;
+      const double *A = a->dims[i], *B = a->dims[j];
+      if (A[r - 1] != B[r - 2] || (r == 3 && A[0] != B[0])) continue;
+      for (int l = 0; l < n; l++) {
+        const double *C = a->dims[l];
+        if (l == i || l == j || a->ndim[l] != r || C[r - 2] != A[r - 2] || C[r - 1] != B[r - 1] ||
+            (r == 3 && C[0] != A[0]))
+          continue;
+        double f = 2 * (r == 3 ? A[0] : 1) * A[r - 2] * B[r - 1] * A[r - 1];
+        if (best < 0 || f < best) {
+          best = f;
+          *dt = type_at(a, i);
+        }
+      }
+    }
+  return best;
+}
+
+static int triton_launch(const char *full, const rli_aten_args *a, rli_cost *c, char *why,
+                         size_t cap) {
+  c->reason = RL_REASON_SHAPES;
+  if (a->more_n)
+    return fail(why, cap, "Triton launch with %d arguments: more than the %d read",
+                a->n_in + a->more_n, RLI_ATEN_MAX_IN);
+  int red = RLI_STARTS(full, "triton_red_") || RLI_STARTS(full, "triton_per_");
+  /* the iteration range: the last one (pointwise) or two (reductions)
+   * integer scalars */
+  double range = 1;
+  int want = red ? 2 : 1, got = 0;
+  int n = a->n_in < RLI_ATEN_MAX_IN ? a->n_in : RLI_ATEN_MAX_IN;
+  for (int i = n - 1; i >= 0 && got < want; i--) {
+    if (!is_scalar_arg(a, i)) continue;
+    double v;
+    if (!triton_numel(a, i, &v)) {
+      if (i < a->n_concrete && a->concrete[i][0])
+        return fail(why, cap, "Triton launch: its size argument '%.40s' is not a number",
+                    a->concrete[i]);
+      range = -1; /* not recorded: no range */
+      break;
+    }
+    const char *nm = red && got == 0 ? "rnumel" : "xnumel";
+    if (v == 0) return fail(why, cap, "Triton launch with %s 0 (an empty launch: nothing moved)", nm);
+    if (!(v > 0 && v <= 1e15 && v == floor(v)))
+      return fail(why, cap, "Triton launch with %s %g: not a size", nm, v);
+    range *= v;
+    got++;
+  }
+  if (got == 0) range = -1;
+  double q = 0;
+  int32_t dt = -1;
+  int tensors = 0;
+  for (int i = 0; i < n; i++) {
+    if (a->ndim[i] < 0 || is_scalar_arg(a, i) || i >= a->n_types) continue;
+    double es = rli_torch_type_bytes(a->types[i]);
+    if (!(es > 0)) continue;
+    double m = numel(a, i);
+    if (range > 0 && m > range) m = range;
+    q += m * es;
+    tensors++;
+    if (dt < 0) dt = rli_torch_dtype(a->types[i]);
+  }
+  if (!tensors || !(q > 0))
+    return fail(why, cap, "Triton launch without a tensor argument of known size and type");
+  c->bytes = q;
+  c->lower = RLI_LOWER_BYTES;
+  c->coll = -1;
+  c->reason = 0;
+  double f = -1;
+  int32_t gdt = -1;
+  if (RLI_STARTS(full, "triton_tem_") && (has_word(full, "mm") || has_word(full, "addmm") ||
+                                          has_word(full, "bmm") || has_word(full, "baddbmm")))
+    f = template_gemm(a, &gdt);
+  if (f > 0 && gdt >= 0) {
+    c->flops = f;
+    c->tensor = 1;
+    c->dtype = gdt;
+    c->roof = RLI_ROOF_CHIP;
+    return 1;
+  }
+  c->flops = 0;
+  c->lower |= RLI_LOWER_NOFLOPS;
+  c->roof = RLI_ROOF_HBM;
+  c->dtype = -1;
+  return 1;
+}
+
+/* torch.compile's autograd function (CompiledFunction, and its backward
+ * node CompiledFunctionBackward; PyTorch 2.0-2.2 traces, which record no
+ * op per Inductor kernel): one op whose kernels read at least its recorded
+ * inputs, each once (AOTAutograd passes the compiled graph its parameters
+ * and activations, torch/_functorch/aot_autograd.py; the backward its
+ * output gradients). Q = their bytes, a lower bound (outputs and saved
+ * activations are not recorded); F not counted. Inputs past the first
+ * RLI_ATEN_MAX_IN are counted at the smallest element size recorded. An op
+ * the region calls with shapes of its own (aten::mm from
+ * extern_kernels.mm) keeps its kernels: they link to it, not here. */
+static int compiled_region(const char *full, const rli_aten_args *a, rli_cost *c, char *why,
+                           size_t cap) {
+  c->reason = RL_REASON_SHAPES;
+  int n = a->n_in < RLI_ATEN_MAX_IN ? a->n_in : RLI_ATEN_MAX_IN;
+  double q = 0, least = a->more_type_bytes;
+  for (int i = 0; i < n; i++) {
+    if (a->ndim[i] == RLI_ATEN_LIST) continue; /* no element type inside */
+    if (a->ndim[i] < 0 && i < a->n_types && rli_torch_type_bytes(a->types[i]) > 0)
+      return fail(why, cap, "%s: input %d's shape is not usable", full, i);
+    if (a->ndim[i] < 0 || i >= a->n_types) continue;
+    double es = rli_torch_type_bytes(a->types[i]);
+    if (es > 0) q += numel(a, i) * es;
+    if (es > 0 && (least == 0 || es < least)) least = es;
+  }
+  if (a->more_bad) return fail(why, cap, "%s: an input's shape is not usable", full);
+  q += a->more_elems * least;
+  if (!(q > 0))
+    return fail(why, cap, "%s: no input of known size and type recorded", full);
+  c->bytes = q;
+  c->flops = 0;
+  c->lower = RLI_LOWER_BYTES | RLI_LOWER_NOFLOPS;
+  c->roof = RLI_ROOF_HBM;
+  c->dtype = -1;
+  c->coll = -1;
+  c->reason = 0;
+  return 1;
+}
+
+const char *rli_aten_lower_note(const char *full, const rli_cost *c) {
+  if (!c->lower) return NULL;
+  if (RLI_STARTS(full, "triton_"))
+    return c->lower & RLI_LOWER_NOFLOPS
+               ? "Triton launch: bytes at least its tensor arguments once, min(numel, xnumel x "
+                 "rnumel) elements each; FLOPs not counted"
+               : "Triton GEMM template: 2 M N K from its arguments' shapes; bytes at least its "
+                 "tensor arguments once";
+  return "compiled region: bytes at least its recorded inputs read once; FLOPs not counted";
+}
+
 /* ---- the handlers ---------------------------------------------------------- */
 
 /* What a handler sees: the op's name, its recorded arguments, the format of
@@ -1709,6 +1895,10 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
   if (RLI_STARTS(full, "nccl:") || RLI_STARTS(full, "c10d::") ||
       !strcmp(full, "record_param_comms"))
     return coll_op(full, a, c, why, cap);
+  if (RLI_STARTS(full, "triton_") && a->has_dims) return triton_launch(full, a, c, why, cap);
+  if ((!strcmp(full, "CompiledFunction") || !strcmp(full, "CompiledFunctionBackward")) &&
+      a->has_dims)
+    return compiled_region(full, a, c, why, cap);
   if (compiled(full)) {
     c->reason = RL_REASON_COMPILED;
     return fail(why, cap, "compiled region: no shapes per kernel (Nsight Compute measures them)");

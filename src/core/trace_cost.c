@@ -14,13 +14,13 @@ static int cost_eq(const rli_cost *a, const rli_cost *b) {
          a->dtype == b->dtype && a->tensor == b->tensor && a->measured == b->measured &&
          a->why == b->why && a->note == b->note && a->reason == b->reason && a->roof == b->roof &&
          a->coll == b->coll && a->ranks == b->ranks && a->per_rank == b->per_rank &&
-         a->per_elem == b->per_elem;
+         a->per_elem == b->per_elem && a->lower == b->lower;
 }
 
 static uint64_t cost_hash(const rli_cost *c) {
   double v[3] = {c->flops, c->bytes, c->tensor_inst};
-  int32_t w[11] = {c->dtype, c->tensor, c->measured, (int32_t)c->why, c->reason, c->roof,
-                   c->coll, c->ranks, c->per_rank, (int32_t)c->note, c->per_elem};
+  int32_t w[12] = {c->dtype, c->tensor, c->measured, (int32_t)c->why, c->reason, c->roof,
+                   c->coll, c->ranks, c->per_rank, (int32_t)c->note, c->per_elem, c->lower};
   return rli_hash(v, sizeof v) ^ (rli_hash(w, sizeof w) * 31);
 }
 

@@ -32,7 +32,14 @@ typedef struct rli_cost {
                            op on tensor lists, whose element type the
                            profiler does not record); the reader resolves it
                            with the launching kernel's (rli_list_cost) */
+  int32_t lower;        /* RLI_LOWER_*: what of F and Q is a lower bound */
 } rli_cost;
+
+/* lower: BYTES, Q is a lower bound (a Triton launch's tensors each read or
+ * written once, a compiled region's recorded inputs read once), so the
+ * time at the roof is one too; NOFLOPS, F was not counted (0 stands in,
+ * the memory roof bounds it). */
+enum { RLI_LOWER_BYTES = 1, RLI_LOWER_NOFLOPS = 2 };
 
 /* per_elem: 0 bytes are bytes; FLOAT: a floating-point update (F on the
  * vector peak of the element's format); MOVE: data movement (F = 0, any
@@ -205,6 +212,12 @@ typedef struct rli_aten_args {
   int32_t list_len[RLI_ATEN_MAX_IN];              /* RLI_ATEN_LIST: tensors */
   double list_elems[RLI_ATEN_MAX_IN];             /* RLI_ATEN_LIST: elements */
   int32_t has_dims, has_types, n_types, n_concrete;
+  /* the arguments past RLI_ATEN_MAX_IN (a compiled region's inputs): how
+   * many, the elements of those with a plain shape, whether a shape was
+   * unusable (a negative or absurd size), and the fewest bytes of an element
+   * among their types (0 none) */
+  int32_t more_n, more_bad;
+  double more_elems, more_type_bytes;
   char types[RLI_ATEN_MAX_IN][32];
   char concrete[RLI_ATEN_MAX_IN][48];
   /* record_param_comms / NCCL kernel args (PyTorch 2.1+) */
@@ -223,6 +236,10 @@ int rli_coll_from_args(const rli_aten_args *a, rli_cost *c, char *why, size_t ca
  * text) saying why not. */
 int rli_aten_cost(const char *name, const rli_aten_args *a, rli_cost *c,
                   char *why, size_t why_cap);
+
+/* The note of a cost with a lower bound (a Triton launch, a compiled
+ * region): how its F and Q were found; NULL for other costs. */
+const char *rli_aten_lower_note(const char *full, const rli_cost *c);
 
 /* A forward convolution with input and weight but no stride or padding
  * recorded: its spatial rank (the reader then looks for its output size),

@@ -23,9 +23,14 @@ static void rows_json(rli_out *o, const rl_trace_row *rows, int32_t n, int32_t t
     rli_out_str(o, r->op);
     rli_out_printf(o, ",\"count\":%lld,\"kernels\":%lld", (long long)r->count, (long long)r->kernels);
     num_or_null(o, "measured_s", r->has_time, r->time_s);
-    num_or_null(o, "flops", r->has_cost || r->flops > 0, r->flops);
+    int nof = (r->lower_bound & RL_TRACE_LOWER_NOFLOPS) != 0;
+    num_or_null(o, "flops", !nof && (r->has_cost || r->flops > 0), r->flops);
     num_or_null(o, "bytes", r->has_cost, r->bytes);
-    num_or_null(o, "intensity", r->has_cost && r->bytes > 0, r->intensity);
+    num_or_null(o, "intensity", !nof && r->has_cost && r->bytes > 0, r->intensity);
+    /* bytes from below (a Triton launch, a compiled region): the roof
+     * fraction is at least, the gain at most what is given */
+    if (r->has_cost && (r->lower_bound & RL_TRACE_LOWER_BYTES))
+      rli_out_puts(o, ",\"bytes_lower_bound\":true");
     rli_out_puts(o, ",\"bound\":");
     if (r->bound >= 0) rli_out_str(o, rl_bound_name(r->bound));
     else rli_out_puts(o, "null");

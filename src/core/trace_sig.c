@@ -26,6 +26,7 @@ typedef struct sig_acc {
   uint32_t cost;          /* the first cost; RLI_NONE none yet */
   uint32_t op;            /* the op label when one; RLI_NONE */
   int32_t dtype, tensor;
+  int32_t lower;          /* RLI_LOWER_* of any of them */
   int64_t n;              /* in-window kernels */
   uint8_t bad, several, ops; /* ops: 1 one label, 2 several */
 } sig_acc;
@@ -86,6 +87,7 @@ int64_t rli_trace_infer_signature(rl_trace *t, size_t k0, size_t n, const uint32
       a->tensor = c->tensor;
       a->op = k.op;
       a->ops = 1;
+      a->lower = c->lower;
       continue;
     }
     if (c->dtype != a->dtype || c->tensor != a->tensor) { a->bad = 1; continue; }
@@ -93,6 +95,7 @@ int64_t rli_trace_infer_signature(rl_trace *t, size_t k0, size_t n, const uint32
     if (c->flops < a->flops) a->flops = c->flops;
     if (c->bytes < a->bytes) a->bytes = c->bytes;
     if (k.op != a->op) a->ops = 2;
+    a->lower |= c->lower;
   }
   free(per);
   /* the pre-window kernels take their signature's cost */
@@ -126,6 +129,7 @@ int64_t rli_trace_infer_signature(rl_trace *t, size_t k0, size_t n, const uint32
       c.note = nid + 1;
       c.coll = -1;
       c.roof = RLI_ROOF_CHIP;
+      c.lower = a->lower;
       lent[s] = rli_trace_cost(t, &c);
       if (lent[s] == RLI_NONE) { *oom = 1; break; }
     }

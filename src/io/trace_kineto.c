@@ -769,6 +769,35 @@ static double list_member(rli_js *p) {
   return bad || !(n < 1e18) ? -1 : n;
 }
 
+/* An argument past RLI_ATEN_MAX_IN (a compiled region's): its elements
+ * into more_elems when a plain shape, more_bad when a size is negative or
+ * absurd; a tensor list's shapes are skipped. */
+static void more_shape(rli_js *p, rli_aten_args *a) {
+  p->pos++;
+  a->more_n++;
+  double n = 1;
+  int bad = 0, list = 0;
+  if (rli_js_ws(p) == ']') { p->pos++; a->more_elems += 1; return; }
+  for (;;) {
+    int d = rli_js_ws(p);
+    if (d == '-' || (d >= '0' && d <= '9')) {
+      double v = rli_js_number(p, NULL);
+      if (v >= 0 && v < 1e15) n *= v;
+      else bad = 1;
+    } else {
+      rli_js_skip(p, 3);
+      list = 1;
+    }
+    int e = rli_js_ws(p);
+    if (e == ',') { p->pos++; continue; }
+    rli_js_expect(p, ']', "',' or ']' in Input Dims");
+    break;
+  }
+  if (list) return;
+  if (bad || !(n < 1e18)) a->more_bad = 1;
+  else a->more_elems += n;
+}
+
 /* Input Dims: one entry per argument, a tensor's shape [a, b, ...], [] for
  * a scalar or an unrecorded tensor list, and (PyTorch 2.x) a tensor list's
  * shapes nested, [[a, b], [c]] (RLI_ATEN_LIST: its tensors and elements). A
@@ -815,9 +844,12 @@ static void parse_dims(rli_js *p, rli_aten_args *a) {
       a->list_len[i] = nl;
       a->list_elems[i] = bad ? 0 : le;
       a->n_in++;
+    } else if (c == '[') {
+      more_shape(p, a);
     } else {
       rli_js_skip(p, 2);
       if (i < RLI_ATEN_MAX_IN) a->ndim[a->n_in++] = -1;
+      else a->more_n++;
     }
     c = rli_js_ws(p);
     if (c == ',') { p->pos++; continue; }
@@ -844,14 +876,23 @@ static int fixed_string(rli_js *p, char *d, size_t cap, int depth) {
   return 1;
 }
 
-static void parse_strings(rli_js *p, size_t w, int *n, const char *what, char *base) {
+/* more: with Input type, the fewest bytes of an element among the types
+ * past RLI_ATEN_MAX_IN (rli_aten_args.more_type_bytes); else NULL */
+static void parse_strings(rli_js *p, size_t w, int *n, const char *what, char *base, double *more) {
   rli_js_expect(p, '[', what);
   *n = 0;
   if (rli_js_ws(p) == ']') { p->pos++; return; }
   for (;;) {
     if (rli_js_ws(p) == '"') {
       rli_sv v = rli_js_string(p);
-      if (*n < RLI_ATEN_MAX_IN) sv_copy(base + (size_t)*n * w, w, v);
+      if (*n < RLI_ATEN_MAX_IN) {
+        sv_copy(base + (size_t)*n * w, w, v);
+      } else if (more) {
+        char ty[32];
+        sv_copy(ty, sizeof ty, v);
+        double b = rli_torch_type_bytes(ty);
+        if (b > 0 && (*more == 0 || b < *more)) *more = b;
+      }
     } else {
       rli_js_skip(p, 2);
       if (*n < RLI_ATEN_MAX_IN) base[(size_t)*n * w] = 0;
@@ -1014,12 +1055,12 @@ static void parse_args(rli_js *p, ev *e) {
     case A_DIMS: parse_dims(p, &e->a); break;
     case A_TYPES:
       parse_strings(p, sizeof e->a.types[0], &e->a.n_types, "an array (Input type)",
-                    &e->a.types[0][0]);
+                    &e->a.types[0][0], &e->a.more_type_bytes);
       e->a.has_types = 1;
       break;
     case A_CONCRETE:
       parse_strings(p, sizeof e->a.concrete[0], &e->a.n_concrete, "an array (Concrete Inputs)",
-                    &e->a.concrete[0][0]);
+                    &e->a.concrete[0][0], NULL);
       break;
     case A_CNAME:
       if (fixed_string(p, e->a.coll_name, sizeof e->a.coll_name, 2)) e->a.has_coll = 1;
@@ -1415,6 +1456,8 @@ static inline void ev_init(kin *k, ev *e, rli_kev *x, char *xcat) {
   e->device = 0;
   e->a.has_dims = e->a.has_types = 0;
   e->a.n_in = e->a.n_types = e->a.n_concrete = 0;
+  e->a.more_n = e->a.more_bad = 0;
+  e->a.more_elems = e->a.more_type_bytes = 0;
   e->a.has_coll = 0;
   e->a.coll_name[0] = e->a.coll_dtype[0] = 0;
   e->a.in_nelems = e->a.out_nelems = e->a.group_size = -1;
@@ -1700,9 +1743,16 @@ static inline uint32_t op_cost(kin *k, const ev *e, uint32_t label) {
   rli_cost c;
   char why[200];
   uint32_t cost;
-  if (rli_aten_cost(rli_trace_strat(t, label), &e->a, &c, why, sizeof why))
+  const char *nm = rli_trace_strat(t, label);
+  if (rli_aten_cost(nm, &e->a, &c, why, sizeof why)) {
+    const char *note = c.lower ? rli_aten_lower_note(nm, &c) : NULL;
+    if (note) {
+      uint32_t nid = rli_trace_str(t, note, strlen(note));
+      if (nid == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+      c.note = nid + 1;
+    }
     cost = rli_trace_cost(t, &c);
-  else
+  } else
     cost = rli_trace_cost_reason(t, c.reason, why);
   if (cost == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   if (by_label) {
