@@ -414,6 +414,9 @@ def summary(doc, path):
     if total is not None and covered is not None:
         share = f" ({100 * doc['coverage']:.1f}%)" if doc.get("coverage") is not None else ""
         lines.append(f"coverage   {_fmt(covered, 's')} of {_fmt(total, 's')} under a roof{share}")
+    note = (doc.get("cpu") or {}).get("note")
+    if note:
+        lines.extend(("roofs      " if i == 0 else "           ") + n for i, n in enumerate(note.splitlines()))
     if doc.get("gain_s") is not None:
         lines.append(f"gain       {_fmt(doc['gain_s'], 's')} if every op with F and Q ran at its roof")
     rows = doc.get("ops") or doc.get("rows") or []
@@ -441,7 +444,7 @@ def _trace_flags():
     from . import trace as analyse
     out = {}
     for name, p in inspect.signature(analyse).parameters.items():
-        if p.kind == p.KEYWORD_ONLY or (p.kind == p.POSITIONAL_OR_KEYWORD and name != "path"):
+        if name not in ("path", "progress") and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD):
             out["--" + name.replace("_", "-")] = (name, p.default is False)
     return out
 
