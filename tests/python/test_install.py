@@ -46,6 +46,16 @@ class PipInstall(unittest.TestCase):
         self.assertTrue(lib.startswith(self.venv), lib)
         self.assertEqual(batch, "346")
         self.assertAlmostEqual(time_s, 2.004e-05, delta=1e-8)  # the README's layernorm bound
+        # python3 -m roofline.profile runs from the installed package (the venv has no
+        # PyTorch: its one-line refusal, before the script runs)
+        script = os.path.join(self.tmp.name, "s.py")
+        with open(script, "w") as f:
+            f.write("import torch\n")
+        r = subprocess.run([self.py, "-m", "roofline.profile", script], env=self.env, cwd=self.tmp.name,
+                           capture_output=True, text=True)
+        self.assertEqual((r.returncode, r.stdout), (2, ""))
+        self.assertEqual(r.stderr, "roofline.profile: needs PyTorch (pip install torch, or Debian's "
+                                   "python3-torch)\n")
 
         self.pip("uninstall", "-y", "roofline")
         self.pip("install", "--no-index", "-e", os.path.join(ROOT, "python"))
