@@ -426,6 +426,8 @@ static int set_opt(cli_ctx *ctx, cli_opt *o, const char *val) {
     if (st) return cli_error(ctx, "--%s: %s", o->name, e.msg);
     if ((o->kind & OPT_POSITIVE) && !(*(double *)o->dst > 0))
       return cli_error(ctx, "--%s must be > 0 (got %s)", o->name, val);
+    /* the plausible range of the flag's quantity (src/core/ranges.c) */
+    if (rl_param_check(o->name, RL_UNIT_COUNT, *(double *)o->dst, &e)) return cli_fail(ctx, RL_ERANGE, &e);
     return CLI_OK;
   case OPT_COUNT: u = RL_UNIT_COUNT; break;
   case OPT_BYTES: u = RL_UNIT_BYTES; break;
@@ -438,6 +440,8 @@ static int set_opt(cli_ctx *ctx, cli_opt *o, const char *val) {
   if (st) return cli_error(ctx, "--%s: %s", o->name, e.msg);
   if ((o->kind & OPT_POSITIVE) && !(*(double *)o->dst > 0))
     return cli_error(ctx, "--%s must be > 0 (got %s)", o->name, val);
+  /* the plausible range of the flag's quantity (src/core/ranges.c) */
+  if (rl_param_check(o->name, u, *(double *)o->dst, &e)) return cli_fail(ctx, RL_ERANGE, &e);
   return CLI_OK;
 }
 
@@ -489,6 +493,12 @@ int cli_parse(cli_ctx *ctx, int argc, char **argv, cli_opt *opts,
       } else {
         if (i + 1 >= argc) return cli_error(ctx, "--%s needs a value", name);
         val = argv[++i];
+        /* a value that looks like a flag ("--id --json") is the user's next
+         * flag, not the value: refused (--id=--json gives such a value);
+         * "-" (standard input) and negative numbers are values */
+        if (val[0] == '-' && (val[1] == '-' || isalpha((unsigned char)val[1])))
+          return cli_error(ctx, "--%s needs a value, not the option '%s' (write --%s=%s for a value that starts "
+                           "with '-')", name, val, name, val);
       }
       if (is_hw_file) {
         if (hw_file) return cli_error(ctx, "--hw-file given twice");
@@ -630,6 +640,37 @@ static void put_cells(FILE *f, const char *s, int from, int to) {
   }
 }
 
+/* The last column's text, when wider than its w cells, wrapped at spaces
+ * (a word longer than w cut) onto lines indented by `indent` cells. */
+#define WRAP_MIN 24
+static void put_wrapped(FILE *f, const char *s, int w, int indent) {
+  int tw = text_width(s), at = 0, first = 1;
+  while (at < tw) {
+    while (at < tw && !first && s[0] == ' ') { s++; at++; } /* a line starts at a word */
+    int n = tw - at <= w ? tw - at : w;
+    if (tw - at > w) { /* the last space within w, if any */
+      int i = -1, sp = -1;
+      for (const char *p = s; *p; p++) {
+        if (((unsigned char)*p & 0xC0) != 0x80) i++;
+        if (i > w) break;
+        if (*p == ' ' && i > 0) sp = i;
+      }
+      if (sp > 0) n = sp;
+    }
+    if (!first) fprintf(f, "\n%*s", indent, "");
+    put_cells(f, s, 0, n);
+    /* advance s past n characters */
+    int i = 0;
+    while (*s && i < n) {
+      s++;
+      while (((unsigned char)*s & 0xC0) == 0x80) s++;
+      i++;
+    }
+    at += n;
+    first = 0;
+  }
+}
+
 int cli_term_width(const cli_ctx *ctx) {
   const char *env = getenv("COLUMNS");
   if (env && *env) {
@@ -683,7 +724,9 @@ void cli_table_print(cli_ctx *ctx, cli_table *t) {
       for (int c = 0; c < nc; c++) {
         if (!shown[c]) continue;
         total += w[c] + (c < last ? 2 : 0);
-        if (text_col[c] && w[c] > 6 && (widest < 0 || w[c] > w[widest])) widest = c;
+        /* the last column, when text, wraps (below): 24 cells at least */
+        int wraps = c == last && !t->keep[c], least = wraps ? WRAP_MIN : 6;
+        if ((text_col[c] || wraps) && w[c] > least && (widest < 0 || w[c] > w[widest])) widest = c;
       }
       if (limit <= 0 || total <= limit || widest < 0) break;
       w[widest]--;
@@ -698,15 +741,21 @@ void cli_table_print(cli_ctx *ctx, cli_table *t) {
     shown[drop] = 0;
     for (int c = 0; c < nc; c++) w[c] = natural[c];
   }
-  int last = -1;
+  int last = -1, indent = 0;
   for (int c = 0; c < nc; c++)
     if (shown[c]) last = c;
+  for (int c = 0; c < last; c++)
+    if (shown[c]) indent += w[c] + 2;
   for (int r = 0; r < t->nrows; r++) {
     for (int c = 0; c < nc; c++) {
       if (!shown[c]) continue;
       const char *s = t->cells[r * t->ncols + c];
       if (!s) s = "";
       int tw = text_width(s);
+      if (c == last && tw > w[c] && !t->keep[c] && r > 0) { /* wrapped under itself */
+        put_wrapped(ctx->out, s, w[c], indent);
+        break;
+      }
       if (tw > w[c]) { /* cut in the middle: head, an ellipsis, tail */
         int head = (w[c] - 1) / 2, tail = w[c] - 1 - head;
         put_cells(ctx->out, s, 0, head);

@@ -197,6 +197,10 @@ static cli_table *batch_table(const decode_opts *dop, const decode_out *out) {
   const char *hdr[] = {"batch", "FLOPs", "bytes", "FLOP/B", "bound", "step >=", "tokens/s", "per seq",
                        "memory", "fits"};
   cli_table *t = cli_table_new(10, hdr);
+  /* a narrow terminal: F and Q give way first (their ratio stays) */
+  cli_table_optional(t, 1, 1);
+  cli_table_optional(t, 2, 2);
+  cli_table_optional(t, 7, 3);
   for (int i = 0; i < nb; i++) {
     const rl_decode_row *r = &rows[i];
     char cell[10][48];
@@ -206,8 +210,8 @@ static cli_table *batch_table(const decode_opts *dop, const decode_out *out) {
     cli_q(cell[3], 48, r->intensity, RL_UNIT_FLOP_PER_BYTE);
     snprintf(cell[4], 48, "%s", rl_bound_name(r->bound));
     cli_q(cell[5], 48, r->step_time_s, RL_UNIT_SECONDS);
-    snprintf(cell[6], 48, r->tokens_per_s >= 1e4 ? "%.0f" : "%.4g", r->tokens_per_s);
-    snprintf(cell[7], 48, r->tokens_per_s_per_seq >= 1e4 ? "%.0f" : "%.4g", r->tokens_per_s_per_seq);
+    snprintf(cell[6], 48, r->tokens_per_s >= 1e4 && r->tokens_per_s <= RL_MAX_COUNT ? "%.0f" : "%.4g", r->tokens_per_s);
+    snprintf(cell[7], 48, r->tokens_per_s_per_seq >= 1e4 && r->tokens_per_s_per_seq <= RL_MAX_COUNT ? "%.0f" : "%.4g", r->tokens_per_s_per_seq);
     cli_q(cell[8], 48, r->memory_bytes, RL_UNIT_BYTES);
     snprintf(cell[9], 48, "%s", s.mem_bytes <= 0 ? "?" : (r->fits ? "yes" : "NO"));
     const char *cells[10] = {cell[0], cell[1], cell[2], cell[3], cell[4], cell[5], cell[6], cell[7], cell[8], cell[9]};

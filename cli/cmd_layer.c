@@ -111,6 +111,8 @@ static void print_text(cli_ctx *ctx, const layer_opts *o, const layer_out *out) 
           "attention T=%.0f d_k=%.0f\n\n", hw->id, hw->name, dt, sh->rows, sh->d, sh->seq, sh->head_dim);
   const char *hdr[] = {"op", "FLOPs", "bytes", "FLOP/B", "bound", "time >=", "attainable", "peak used"};
   cli_table *t = cli_table_new(8, hdr);
+  cli_table_optional(t, 1, 1); /* a narrow terminal: F and Q give way (their ratio stays) */
+  cli_table_optional(t, 2, 2);
   for (int32_t i = 0; i < out->n; i++) {
     const rl_result *r = &out->res[i];
     char c[8][48];

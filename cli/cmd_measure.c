@@ -285,6 +285,22 @@ static int parse(cli_ctx *ctx, int argc, char **argv, measure_opts *o) {
   if (cli_seen(opts, "threads") && threads < 1)
     return cli_error(ctx, "--threads must be >= 1 (default: every CPU)");
   if (o->id && !o->save_hw) return cli_error(ctx, "--id goes with --save-hw");
+  if (o->id) { /* what --save-hw writes must read back: the id through the reader's own rules */
+    char probe[3 * RL_HW_ID_MAX + 64];
+    size_t k = (size_t)snprintf(probe, sizeof probe, "id,name,fp64,bandwidth_tbs\n\"");
+    for (const char *p = o->id; *p && k + 4 < sizeof probe; p++) {
+      if (*p == '"') probe[k++] = '"';
+      probe[k++] = *p;
+    }
+    snprintf(probe + k, sizeof probe - k, "\",x,1,1\n");
+    rl_hw row;
+    int32_t n = 0;
+    rl_error pe;
+    if (rl_hw_parse_csv(probe, strlen(probe), &row, 1, &n, &pe)) {
+      const char *m = strncmp(pe.msg, "line 2: ", 8) == 0 ? pe.msg + 8 : strncmp(pe.msg, "line 2, ", 8) == 0 ? pe.msg + 8 : pe.msg;
+      return cli_error(ctx, "--id: %s", m);
+    }
+  }
   if ((rc = plot_svg_path(ctx, "--plot", o->plot))) return rc;
   if (o->term && (ctx->json || ctx->csv)) return cli_error(ctx, "--term and --%s exclude each other", ctx->json ? "json" : "csv");
   rl_error e;
@@ -298,6 +314,7 @@ static int parse(cli_ctx *ctx, int argc, char **argv, measure_opts *o) {
     for (int i = 0; i < n; i++) {
       if (rl_parse_quantity(items[i], RL_UNIT_BYTES, &o->ws[i], &e)) return cli_error(ctx, "--ws: %s", e.msg);
       if (!(o->ws[i] > 0)) return cli_error(ctx, "--ws: working sets must be > 0");
+      if (rl_param_check("ws", RL_UNIT_BYTES, o->ws[i], &e)) return cli_fail(ctx, RL_ERANGE, &e);
     }
     o->mo.ws = o->ws;
     o->mo.n_ws = n;

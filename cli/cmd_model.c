@@ -79,6 +79,11 @@ static void list_text(cli_ctx *ctx) {
   const char *hdr[] = {"id", "name", "params", "published", "active", "L", "d", "heads/kv", "d_ff", "vocab", "KV/token"};
   cli_table *t = cli_table_new(11, hdr);
   cli_table_keep(t, 0);
+  /* on a narrow terminal: the published count, the vocabulary, then the
+   * active count give way (named under the table) */
+  cli_table_optional(t, 3, 1);
+  cli_table_optional(t, 9, 2);
+  cli_table_optional(t, 4, 3);
   for (int32_t i = 0; i < rl_model_count(); i++) {
     rl_model m;
     rl_param_count p;
@@ -182,7 +187,8 @@ static void show_text(cli_ctx *ctx, const rl_model *m, const rl_model *cp, const
     double vals[7] = {p.embedding, p.attention, p.mlp, p.norms, p.output, p.total, p.active};
     const char *names[7] = {"embedding", "attention", "mlp", "norms", "output layer", "total", "active per token"};
     for (int i = 0; i < 7; i++) {
-      snprintf(v[i], 48, "%.0f", vals[i]);
+      /* exact up to 2^53; past it a double holds no exact count: 4 digits */
+      snprintf(v[i], 48, vals[i] <= RL_MAX_COUNT ? "%.0f" : "%.4g", vals[i]);
       const char *cells[3] = {names[i], v[i], f[i]};
       cli_table_row(t, cells);
     }

@@ -425,6 +425,11 @@ static void print_text(cli_ctx *ctx, const plan_space *sp, const rl_plan_row *ro
   const char *hdr_cb[] = {"tp", "pp", "ep", "weights", "KV", "running", "TTFT", "TPOT", "tokens/s all", "per device",
                           "memory/device", "stops at B+1", "requests/s"};
   cli_table *t = cb ? cli_table_new(13, hdr_cb) : cli_table_new(12, hdr);
+  /* a narrow terminal: the stopping batch, then per-device figures give way */
+  cli_table_optional(t, 11, 1);
+  cli_table_optional(t, 9, 2);
+  cli_table_optional(t, 4, 3);
+  if (cb) cli_table_optional(t, 12, 4);
   for (int i = 0; i < nrows; i++) {
     const rl_plan_row *r = &rows[i];
     char cell[13][64];
@@ -436,11 +441,11 @@ static void print_text(cli_ctx *ctx, const plan_space *sp, const rl_plan_row *ro
     snprintf(cell[5], 64, "%.0f", r->batch);
     if (r->ttft_s > 0) cli_q(cell[6], 64, r->ttft_s, RL_UNIT_SECONDS); else snprintf(cell[6], 64, "-");
     if (r->tpot_s > 0) cli_q(cell[7], 64, r->tpot_s, RL_UNIT_SECONDS); else snprintf(cell[7], 64, "-");
-    snprintf(cell[8], 64, r->tokens_per_s >= 1e4 ? "%.0f" : "%.4g", r->tokens_per_s);
-    snprintf(cell[9], 64, r->tokens_per_s_per_device >= 1e4 ? "%.0f" : "%.4g", r->tokens_per_s_per_device);
+    snprintf(cell[8], 64, r->tokens_per_s >= 1e4 && r->tokens_per_s <= RL_MAX_COUNT ? "%.0f" : "%.4g", r->tokens_per_s);
+    snprintf(cell[9], 64, r->tokens_per_s_per_device >= 1e4 && r->tokens_per_s_per_device <= RL_MAX_COUNT ? "%.0f" : "%.4g", r->tokens_per_s_per_device);
     cli_q(cell[10], 64, r->memory_bytes, RL_UNIT_BYTES);
     stops(r, cell[11], 64);
-    snprintf(cell[12], 64, r->requests_per_s >= 1e4 ? "%.0f" : "%.4g", r->requests_per_s);
+    snprintf(cell[12], 64, r->requests_per_s >= 1e4 && r->requests_per_s <= RL_MAX_COUNT ? "%.0f" : "%.4g", r->requests_per_s);
     const char *cells[13];
     for (int j = 0; j < 13; j++) cells[j] = cell[j];
     cli_table_row(t, cells);

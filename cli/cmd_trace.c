@@ -137,6 +137,8 @@ static void print_colls(cli_ctx *ctx, const rl_trace_coll *c, int32_t n, int32_t
   const char *hdr[] = {"collective", "dtype", "ranks", "count", "size", "time", "algbw", "busbw",
                        "roof %", "gain"};
   cli_table *t = cli_table_new(10, hdr);
+  cli_table_optional(t, 6, 1); /* a narrow terminal: algbw, then the count, give way */
+  cli_table_optional(t, 3, 2);
   int guess = 0, one = 0;
   for (int32_t i = 0; i < n && i < top; i++) {
     char x[10][64];
@@ -180,6 +182,10 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
   const char *hdr_o[] = {"#", "op", "calls", "kernels", "time", "FLOPs", "bytes", "FLOP/B",
                          "bound", "at roof", "roof %", "gain"};
   cli_table *t = cli_table_new(12, by_op ? hdr_o : hdr_k);
+  /* a narrow terminal: F and Q give way first (their ratio stays), then the roof time */
+  cli_table_optional(t, 5, 1);
+  cli_table_optional(t, 6, 2);
+  cli_table_optional(t, 9, 3);
   int shown = 0, above = 0, l2 = 0, lower = 0;
   const char *note = NULL;
   for (int32_t i = 0; i < n && shown < top; i++) {
@@ -628,7 +634,7 @@ static void print_head(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
     fputs("span       unknown (ncu replays kernels one by one: no timeline)\n", o);
   if (s->has_span && s->devices > 1)
     fprintf(o, "           busy: some of the %d devices busy; idle: none busy\n", (int)s->devices);
-  if (s->duplicates || s->overlapping || s->ends_before_start) {
+  if (s->duplicates || s->overlapping || s->ends_before_start || s->zero_duration) {
     fputs("repaired  ", o);
     const char *sep = " ";
     if (s->duplicates) {
@@ -645,6 +651,11 @@ static void print_head(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
     if (s->ends_before_start)
       fprintf(o, "%s%lld kernel%s ending before %s start dropped", sep, (long long)s->ends_before_start,
               s->ends_before_start == 1 ? "" : "s", s->ends_before_start == 1 ? "its" : "their");
+    if (s->zero_duration) {
+      if (s->ends_before_start) sep = "; ";
+      fprintf(o, "%s%lld kernel%s of zero duration (under 1 ps) left out of the times", sep,
+              (long long)s->zero_duration, s->zero_duration == 1 ? "" : "s");
+    }
     fputc('\n', o);
   }
   double whole = s->compute_s + s->memory_s + s->network_s + s->overhead_s + s->unknown_s;

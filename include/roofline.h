@@ -137,6 +137,65 @@ RL_API size_t rl_format_quantity(double value, rl_unit unit, char *buf,
                                  size_t cap);
 
 /* ======================================================================
+ * Plausible ranges (src/core/ranges.c)
+ *
+ * Each quantity a user, a file or a caller gives has a range outside of
+ * which no real device, model or measurement lies (each bound with its
+ * reason; docs/reliability.md lists them). A value outside it is RL_ERANGE
+ * with a message that states the range:
+ *   "`bw` 1e-300 B/s is outside the plausible range of a bandwidth:
+ *    1 MB/s to 1 EB/s"
+ * so that no result is computed from it. One table, read by the command's
+ * flags, the hardware CSV, config.json and every model, the resolvers,
+ * chart points, the measurement's working sets and the Python binding.
+ * ====================================================================== */
+typedef enum rl_qty {
+  RL_QTY_TIME = 0,     /* a measured or target time (s) */
+  RL_QTY_LATENCY,      /* a launch overhead or a link's latency (s); 0 allowed */
+  RL_QTY_BANDWIDTH,    /* B/s */
+  RL_QTY_PEAK,         /* FLOP/s */
+  RL_QTY_MEMORY,       /* a memory's capacity (B) */
+  RL_QTY_WORK,         /* FLOPs or bytes of a kernel; 0 allowed */
+  RL_QTY_COUNT,        /* a whole count: 0 to 2^53 - 1 */
+  RL_QTY_DIM,          /* a model's dimension: layers, heads, widths, vocabulary, experts */
+  RL_QTY_CONTEXT,      /* a context or prompt, tokens; 0 allowed */
+  RL_QTY_FRACTION,     /* an efficiency: a fraction of a peak */
+  RL_QTY_CLOCK,        /* a clock (Hz) */
+  RL_QTY_WORKING_SET,  /* a measurement's working set (B) */
+  RL_QTY_INTENSITY,    /* FLOP/B of a chart's point */
+  RL_QTY_KIND_COUNT
+} rl_qty;
+
+typedef struct rl_range {
+  const char *name;     /* "bandwidth" */
+  rl_unit unit;         /* the bounds' unit (RL_UNIT_COUNT: a plain number) */
+  double min, max;      /* inclusive */
+  int32_t zero_ok;      /* 0 is accepted too (none) */
+  const char *min_why;  /* each bound's reason */
+  const char *max_why;
+} rl_range;
+
+/* The range of q; NULL past RL_QTY_KIND_COUNT. */
+RL_API const rl_range *rl_range_get(rl_qty q);
+
+/* The quantity of a parameter, by its name (a flag "--mem", "mem", a
+ * keyword "head_dim", a hardware CSV column "mem_gb"; '-' and '_' alike),
+ * else the default of its unit: s -> time, B/s -> bandwidth, FLOP/s ->
+ * peak, B and FLOP -> work, a count -> count. */
+RL_API rl_qty rl_param_qty(const char *param, rl_unit unit);
+
+/* "1 MB/s to 1 EB/s" ("0 or " first when zero_ok). */
+RL_API size_t rl_range_text(rl_qty q, char *buf, size_t cap);
+
+/* RL_OK when v is in q's range (or 0 with zero_ok), else RL_ERANGE
+ * "WHAT V is outside the plausible range of a NAME: RANGE" (NaN too). */
+RL_API rl_status rl_range_check(rl_qty q, double v, const char *what, rl_error *err);
+
+/* rl_range_check of the parameter's quantity (rl_param_qty), naming it
+ * `param` (rl_msg_spell spells it as a flag or a keyword). */
+RL_API rl_status rl_param_check(const char *param, rl_unit unit, double v, rl_error *err);
+
+/* ======================================================================
  * Number formats (dtypes)
  * ====================================================================== */
 typedef enum rl_dtype {
@@ -2221,6 +2280,10 @@ typedef struct rl_trace_summary {
   double overhead_cut_s;  /* kernels (or bounds) shorter than this are
                              overhead-bound: the launch overhead (ncu: the
                              floor) */
+  int64_t zero_duration;  /* kernels the file gives a duration under 1 ps
+                             (0: a timer's rounding; below the time range,
+                             rl_range_get(RL_QTY_TIME)): no time, left out
+                             of every time figure and roof % */
 } rl_trace_summary;
 
 /* One collective (kind, message size, group size) of the last analysis,

@@ -28,6 +28,8 @@ the package (`pip install ./python`), then ../build/libroofline.so of the source
 """
 import ctypes as _ct
 import json as _json
+import math as _math
+import os as _os
 
 from . import _native
 
@@ -67,27 +69,52 @@ def _check(status, err):
         raise ValueError(_msg(err, status))
 
 
-def _num(value, unit, what):
-    """A number, or a string with units ("3.35TB/s"), as a float in base units."""
-    if isinstance(value, bool):
+def _num(value, unit, what, whole=False):
+    """A number, or a string with units ("3.35TB/s"), as a float in base units.
+
+    Every numeric argument of the binding passes here, checked before any call
+    with the command's messages: its type (bool, bytes, a string holding a NUL
+    are refused: b"64" is not the number 64, and C would cut "64\0junk" to
+    "64"), a count's exactness (2^53), whole=True: a whole number (top=1.5),
+    and its quantity's plausible range, from the library's one table
+    (rl_param_check: a bandwidth of 1e-300 B/s, a head_dim of 1e15).
+    """
+    if isinstance(value, bool) or isinstance(value, (bytes, bytearray, memoryview)):
         raise ValueError(f"{what}: {value!r} is not a number")
     if isinstance(value, int) and unit in ("count", "tokens", "B", "FLOP") and abs(value) > 2 ** 53 - 1:
         # a float would hold it rounded (9007199254740993 -> ...992), as the CLI refuses it
-        raise ValueError(f"{what} is too large (got {value}; at most 9007199254740991 = 2^53 - 1)")
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str) and unit == "tokens":
+        got = str(value) if len(str(value)) <= 40 else f"{str(value)[:12]}... ({len(str(abs(value)))} digits)"
+        raise ValueError(f"{what} is too large (got {got}; at most 9007199254740991 = 2^53 - 1)")
+    if isinstance(value, str) and "\0" in value:
+        raise ValueError(f"{what}: {value!r} holds a NUL character")
+    if isinstance(value, int):
+        try:
+            v = float(value)
+        except OverflowError:          # past a double's range: the library's range message
+            v = _math.inf if value > 0 else -_math.inf
+    elif isinstance(value, float):
+        v = value
+    elif isinstance(value, str) and unit == "tokens":
         # a token count: "4k" is refused as ambiguous (4096 or 4000?)
         out, err = _ct.c_double(), _native.Error()
         if _lib.rl_parse_tokens(value.encode(), _ct.byref(out), _ct.byref(err)):
             raise ValueError(f"{what}: {err.msg.decode()}")
-        return out.value
-    if isinstance(value, str):
-        return parse_quantity(value, unit, what)
-    try:                                   # numpy scalars and the like
-        return float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{what}: {value!r} is not a number") from None
+        v = out.value
+    elif isinstance(value, str):
+        v = parse_quantity(value, unit, what)
+    else:
+        try:                           # numpy scalars and the like
+            v = float(value)
+        except OverflowError:
+            v = _math.inf
+        except (TypeError, ValueError):
+            raise ValueError(f"{what}: {value!r} is not a number") from None
+    if whole and _math.isfinite(v) and v != _math.floor(v):
+        raise ValueError(f"{what}: '{value}' is not a whole number")
+    err = _native.Error()
+    if _lib.rl_param_check(str(what).encode(), _native.UNIT.get(unit, 0), v, _ct.byref(err)):
+        raise ValueError(_msg(err, _native.RL_ERANGE))
+    return v
 
 
 def parse_quantity(text, unit="count", what=None):
@@ -155,9 +182,25 @@ def _read_capped(path, cap):
     return text
 
 
+def _path(path, what="path"):
+    """A file's path as the C library takes it: a str, bytes or an os.PathLike
+    (os.fsencode: any byte a file name may hold); a NUL, which C would cut the
+    name at, or another type is a ValueError."""
+    try:
+        b = _os.fsencode(path)
+    except TypeError:
+        raise ValueError(f"{what}: {path!r} is not a path (give a str, bytes or os.PathLike)") from None
+    if b"\0" in b:
+        raise ValueError(f"{what}: {path!r} holds a NUL character")
+    if not b:
+        raise ValueError(f"{what}: an empty path")
+    return b
+
+
 def _load_hw_file(path):
     if path is None:
         return None, 0
+    path = _os.fsdecode(_path(path, "hw_file"))
     text = _read_capped(path, HW_FILE_MAX)
     n = _ct.c_int32()
     err = _native.Error()

@@ -35,6 +35,13 @@ class Error(ctypes.Structure):
     _fields_ = [("msg", ctypes.c_char * RL_ERROR_MSG_MAX)]
 
 
+class Range(ctypes.Structure):
+    """rl_range: a quantity's plausible range (src/core/ranges.c)."""
+    _fields_ = [("name", ctypes.c_char_p), ("unit", ctypes.c_int), ("min", ctypes.c_double),
+                ("max", ctypes.c_double), ("zero_ok", ctypes.c_int32), ("min_why", ctypes.c_char_p),
+                ("max_why", ctypes.c_char_p)]
+
+
 class Hw(ctypes.Structure):
     """rl_hw, opaque here: its size comes from the library (rl_hw_sizeof) and its
     figures are read and written through the library's hardware schema (rl_hw_json,
@@ -277,6 +284,7 @@ class TraceSummary(ctypes.Structure):
         ("collective_s", D), ("network_s", D), ("devices", I32),
         ("duplicates", ctypes.c_int64), ("duplicate_s", D), ("overlapping", ctypes.c_int64),
         ("overlap_s", D), ("ends_before_start", ctypes.c_int64), ("overhead_cut_s", D),
+        ("zero_duration", ctypes.c_int64),
     ]
 
 
@@ -339,6 +347,10 @@ def _declare(lib):
         "rl_strerror": (ctypes.c_char_p, [ctypes.c_int]),
         "rl_parse_quantity": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_int, P(D), E]),
         "rl_parse_tokens": (ctypes.c_int, [ctypes.c_char_p, P(D), E]),
+        "rl_range_get": (P(Range), [ctypes.c_int]),
+        "rl_range_text": (ctypes.c_size_t, [ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]),
+        "rl_param_qty": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_int]),
+        "rl_param_check": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_int, D, E]),
         "rl_format_quantity": (ctypes.c_size_t, [D, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]),
         "rl_dtype_bytes": (D, [I32]),
         "rl_dtype_name": (ctypes.c_char_p, [I32]),

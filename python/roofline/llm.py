@@ -27,7 +27,7 @@ import math as _math
 import os as _os
 
 from . import _native
-from . import (CONFIG_MAX, _check, _device, _dtype, _find_hw, _lib, _msg, _num, _read_capped,
+from . import (CONFIG_MAX, _check, _device, _dtype, _find_hw, _lib, _msg, _num, _path, _read_capped,
                _roof_req, parse_quantity)
 
 _SIZES = ("params", "layers", "d_model", "heads", "kv_heads", "head_dim", "d_ff", "vocab",
@@ -97,7 +97,7 @@ def _from_config_text(text, ident, where):
 
 
 def _load_config(path):
-    path = _os.fspath(path)
+    path = _os.fsdecode(_path(path, "model"))
     file = _os.path.join(path, "config.json") if _os.path.isdir(path) else path
     text = _read_capped(file, CONFIG_MAX)
     # the model's id: the folder's name, else the file's (as the command does)
@@ -126,7 +126,12 @@ def _resolve_model(model, sizes, heads_optional=False):
             return _from_config_text(_json.dumps(model).encode(),
                                      _os.path.basename(name)[:_native.RL_MODEL_ID_MAX - 1] or "config",
                                      None)
-        text = _os.fspath(model) if isinstance(model, _os.PathLike) else str(model)
+        if isinstance(model, (bytes, _os.PathLike)):
+            text = _os.fsdecode(_path(model, "model"))
+        elif isinstance(model, str):
+            text = model
+        else:
+            raise ValueError(f"model: {model!r} is not a model id, a path, a config dict or a Model")
         exists = _os.path.exists(text)
         hub = (not exists and text.count("/") == 1 and ".json" not in text
                and not text.startswith(("/", ".")))

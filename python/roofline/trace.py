@@ -16,15 +16,18 @@ Keywords are the command's flags: hw, bw, overhead ("4us"), top, format
 library's one-line message.
 """
 import ctypes as _ct
+import os as _os
 import json as _json
 
 from . import _native
-from . import _check, _find_hw, _lib, _msg, _num
+from . import _check, _find_hw, _lib, _msg, _num, _path
 
 def trace(path, hw=None, bw=None, overhead=None, top=None, format=None, hw_file=None):
     """Every kernel of a PyTorch (Kineto), Nsight Compute or Nsight Systems file
     under its roof, ranked by the time still to gain; the dict of --json."""
     fmt = _ct.c_int32(0)  # RL_TRACE_AUTO: detected from the content
+    cpath = _path(path)
+    path = _os.fsdecode(cpath)
     if format is not None:
         err = _native.Error()
         if _lib.rl_trace_format_parse(str(format).encode(), _ct.byref(fmt), _ct.byref(err)):
@@ -36,7 +39,7 @@ def trace(path, hw=None, bw=None, overhead=None, top=None, format=None, hw_file=
             raise ValueError("--overhead must be >= 0")
     if top is not None:
         given = top
-        top = _num(top, "count", "top")
+        top = _num(top, "count", "top", whole=True)
         if top > 2147483647:
             raise ValueError(f"--top: '{given}' is too large (at most 2147483647)")
         if not top >= 1:
@@ -51,7 +54,7 @@ def trace(path, hw=None, bw=None, overhead=None, top=None, format=None, hw_file=
         raise MemoryError("out of memory")
     try:
         err = _native.Error()
-        _check(_lib.rl_trace_read_file(t, str(path).encode(), fmt.value, _ct.byref(err)), err)
+        _check(_lib.rl_trace_read_file(t, cpath, fmt.value, _ct.byref(err)), err)
         if hw is not None:
             h = _find_hw(hw, hw_file)
         else:

@@ -561,6 +561,9 @@ static rl_status set_cell(rl_hw *hw, const hw_column *c, const char *cell, int t
   if (st != RL_OK) return st;
   if (v < 0 || !isfinite(v) || v > 1e30)
     return rli_fail(err, RL_EINVAL, "must be a non-negative figure (got '%s')", cell);
+  /* a figure given (0: not known) in its quantity's plausible range (ranges.c) */
+  if (v > 0 && (c->type == COL_NUM || c->type == COL_PEAK))
+    TRY(rl_range_check(rl_param_qty(c->name, c->unit), v, NULL, err));
   if (c->type == COL_INT || c->type == COL_BOOL) {
     if (v != floor(v) || v > 2147483647.0) return rli_fail(err, RL_EINVAL, "not a whole number");
     if (c->type == COL_BOOL && v > 1) return rli_fail(err, RL_EINVAL, "must be 0 or 1");
@@ -600,6 +603,8 @@ rl_status rl_hw_set_value(rl_hw *hw, const char *column, double value, rl_error 
   if (c->type == COL_TEXT) return rli_fail(err, RL_EINVAL, "%s is text, not a number", column);
   if (value < 0 || !isfinite(value) || value > 1e30)
     return rli_fail(err, RL_EINVAL, "%s must be a non-negative figure (got %g)", column, value);
+  if (value > 0 && (c->type == COL_NUM || c->type == COL_PEAK))
+    TRY(rl_range_check(rl_param_qty(c->name, c->unit), value, column, err));
   if (c->type == COL_INT || c->type == COL_BOOL) {
     if (value != floor(value) || value > 2147483647.0 || (c->type == COL_BOOL && value > 1))
       return rli_fail(err, RL_EINVAL, "%s: not a whole number%s", column,

@@ -135,9 +135,16 @@ rl_status rl_model_find(const char *id, rl_model *out, rl_error *err) {
 /* ---- checks ------------------------------------------------------------ */
 
 /* x must be a whole number >= lo (0 or 1), finite and not absurd. */
+/* A whole number >= lo (0: not given, where lo is 0) in the plausible range
+ * of a model's dimension, or of a context for max_seq and window (ranges.c). */
 static rl_status whole(double x, double lo, const char *what, rl_error *err) {
-  if (x > 1e15) return rli_fail(err, RL_ERANGE, "model %s is too large (got %g; at most 1e15)", what, x);
-  if (!isfinite(x) || x < lo || x > 1e15 || x != floor(x))
+  if (x > 0 && isfinite(x)) {
+    char w[48];
+    snprintf(w, sizeof w, "model %s", what);
+    int ctx = strcmp(what, "max_seq") == 0 || strcmp(what, "window") == 0;
+    TRY(rl_range_check(ctx ? RL_QTY_CONTEXT : RL_QTY_DIM, x, w, err));
+  }
+  if (!isfinite(x) || x < lo || x != floor(x))
     return rli_fail(err, RL_EINVAL, "model %s must be a whole number >= %g (got %g)", what, lo, x);
   return RL_OK;
 }

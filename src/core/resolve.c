@@ -53,6 +53,10 @@ rl_status rl_hw_resolve(const rl_hw_req *req, const rl_hw *extra, int32_t n_extr
   if (!req || !out) return rli_fail(err, RL_EINVAL, "no request");
   if (req->peak < 0 || req->bw < 0 || req->mem < 0 || isnan(req->peak) || isnan(req->bw) || isnan(req->mem))
     return rli_fail(err, RL_EINVAL, "`peak`, `bw` and `mem` must be > 0");
+  /* a given figure (> 0) in its plausible range (ranges.c) */
+  if (req->peak > 0) TRY(rl_param_check("peak", RL_UNIT_FLOP_S, req->peak, err));
+  if (req->bw > 0) TRY(rl_param_check("bw", RL_UNIT_BYTES_S, req->bw, err));
+  if (req->mem > 0) TRY(rl_param_check("mem", RL_UNIT_BYTES, req->mem, err));
   const char *id = req->hw;
   if (!id && req->use_default && !(req->peak > 0 && req->bw > 0)) id = RL_DEFAULT_HW;
   if (!id) {
@@ -89,6 +93,8 @@ rl_status rl_roof_resolve(const rl_hw *hw, const rl_roof_req *req, rl_roof *out,
   if (req->overhead_given && !(req->overhead_s >= 0))
     return rli_fail(err, RL_EINVAL, "`overhead` must be >= 0");
   if (req->peak < 0 || isnan(req->peak)) return rli_fail(err, RL_EINVAL, "`peak` must be > 0");
+  if (req->overhead_given) TRY(rl_param_check("overhead", RL_UNIT_SECONDS, req->overhead_s, err));
+  if (req->peak > 0) TRY(rl_param_check("peak", RL_UNIT_FLOP_S, req->peak, err));
   int32_t dt = req->dtype;
   if (req->peak > 0) {
     if (req->sparse)
@@ -170,8 +176,9 @@ rl_status rl_fraction_parse(const char *text, double *out, rl_error *err) {
 }
 
 static rl_status check_eff(double v, const char *what, rl_error *err) {
-  if (v == 0 || (v > 0 && v <= 1)) return RL_OK;
-  return rli_fail(err, RL_EINVAL, "`%s` must be a fraction in (0, 1] (got %g)", what, v);
+  if (v == 0) return RL_OK; /* not given: 100% */
+  if (!(v > 0 && v <= 1)) return rli_fail(err, RL_EINVAL, "`%s` must be a fraction in (0, 1] (got %g)", what, v);
+  return rl_param_check(what, RL_UNIT_COUNT, v, err); /* and a plausible one (ranges.c) */
 }
 
 rl_status rl_infer_setup(const rl_model *m, const rl_hw *hw, const rl_infer_req *req, rl_infer_cfg *cfg,
@@ -183,6 +190,8 @@ rl_status rl_infer_setup(const rl_model *m, const rl_hw *hw, const rl_infer_req 
     return rli_fail(err, RL_EINVAL, "unknown comm_latency_given %d", (int)req->comm_latency_given);
   if (req->comm_latency_given == 1 && !(req->comm_latency >= 0))
     return rli_fail(err, RL_EINVAL, "`comm_latency` must be >= 0");
+  if (req->comm_latency_given == 1) TRY(rl_param_check("comm_latency", RL_UNIT_SECONDS, req->comm_latency, err));
+  if (req->link_bw_given) TRY(rl_param_check("link_bw", RL_UNIT_BYTES_S, req->link_bw, err));
   if (req->pp < 1) return rli_fail(err, RL_EINVAL, "`pp` must be >= 1 (got %d)", (int)req->pp);
   if (req->ep < 1) return rli_fail(err, RL_EINVAL, "`ep` must be >= 1 (got %d)", (int)req->ep);
   if (req->microbatches_given) {

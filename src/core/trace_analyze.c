@@ -923,6 +923,7 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   out->duplicates = t->dups;
   out->duplicate_s = t->dup_s;
   out->ends_before_start = t->backwards;
+  out->zero_duration = t->zero_dur;
   out->launch_overhead_s = t->overhead;
   out->no_shapes = t->no_shapes;
   an a;

@@ -121,6 +121,7 @@ struct rl_trace {
   uint32_t *stmap;
   uint32_t stcap;
   int64_t dups, backwards; /* duplicates (rli_trace_tidy_timeline), ends before start */
+  int64_t zero_dur;        /* durations under 1 ps read: kept untimed (rli_trace_add) */
   double dup_s;
   /* last analysis */
   int32_t no_shapes, world;

@@ -132,6 +132,7 @@ size_t rl_trace_json(const rl_trace *t, const rl_hw *hw, const rl_trace_summary 
   rli_out_printf(&o, ",\"overlapping_merged\":%lld", (long long)s->overlapping);
   num_or_null(&o, "overlap_s", 1, s->overlap_s);
   rli_out_printf(&o, ",\"ends_before_start_dropped\":%lld", (long long)s->ends_before_start);
+  rli_out_printf(&o, ",\"zero_duration_untimed\":%lld", (long long)s->zero_duration);
   num_or_null(&o, "compute_s", ht, s->compute_s);
   num_or_null(&o, "memory_s", ht, s->memory_s);
   num_or_null(&o, "overhead_s", ht, s->overhead_s);

@@ -213,6 +213,16 @@ void rli_trace_time_origin(rl_trace *t, double origin_us) { t->torigin = origin_
 rl_status rli_trace_add(rl_trace *t, const rli_kernel *k, rl_error *err) {
   kst o;
   kwide_free(t);
+  rli_kernel z;
+  if (k->dur_s >= 0 && k->dur_s < rl_range_get(RL_QTY_TIME)->min) {
+    /* a duration under 1 ps (0: a timer's rounding, 1e-300 s) times nothing:
+     * the kernel is kept (its launch, its F and Q, an ncu launch's metrics)
+     * with no time, and counted (rl_trace_summary.zero_duration) */
+    z = *k;
+    z.dur_s = -1;
+    k = &z;
+    t->zero_dur++;
+  }
   if (!kst_set(t, &o, k) || !kappend(t, &o))
     return rli_fail(err, RL_ENOMEM, "out of memory after %zu kernels", t->nk);
   return RL_OK;

@@ -1205,9 +1205,12 @@ static rl_status measure_opts_check(const rl_measure_opts *o, rl_error *err) {
   if (o->threads < 0) return rli_fail(err, RL_EINVAL, "threads must be >= 1 (0 = all CPUs)");
   if (o->n_ws < 0 || o->n_ws > RL_MEASURE_MAX_WS || (o->n_ws > 0 && !o->ws))
     return rli_fail(err, RL_EINVAL, "give 1..%d working sets", RL_MEASURE_MAX_WS);
-  for (int32_t i = 0; i < o->n_ws; i++)
-    if (!rli_positive(o->ws[i]) || o->ws[i] > 1e18)
-      return rli_fail(err, RL_EINVAL, "working set %d must be > 0", (int)i + 1);
+  for (int32_t i = 0; i < o->n_ws; i++) {
+    if (!rli_positive(o->ws[i])) return rli_fail(err, RL_EINVAL, "working set %d must be > 0", (int)i + 1);
+    char what[32];
+    snprintf(what, sizeof what, "working set %d", (int)i + 1);
+    TRY(rl_range_check(RL_QTY_WORKING_SET, o->ws[i], what, err)); /* ranges.c */
+  }
   uint32_t parts = o->parts ? o->parts : RL_MEASURE_ALL;
   if (parts & ~RL_MEASURE_ALL) return rli_fail(err, RL_EINVAL, "unknown measurement parts 0x%x", parts);
   return RL_OK;

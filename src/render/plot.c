@@ -100,16 +100,16 @@ static int num_member(const rli_json *o, const char *key, double *v) {
   return 1;
 }
 
-/* What a point may be (docs/reliability.md): a measured time from 1 ps to
- * 1e9 s (32 years), F and Q at most 1e30, an intensity from 1e-9 to 1e9
- * FLOP/B (beyond any kernel's; the chart spans 12 decades), an achieved
- * throughput at most 1e24 FLOP/s (a zettaFLOP/s machine x 1000). */
-#define PT_MIN_S 1e-12
-#define PT_MAX_S 1e9
-#define PT_MAX_SIZE 1e30
-#define PT_MIN_I 1e-9
-#define PT_MAX_I 1e9
-#define PT_MAX_PERF 1e24
+/* What a point may be (docs/reliability.md): each quantity in its plausible
+ * range (src/core/ranges.c): a measured time (1 ps to 1e9 s), F and Q (a
+ * work: at most 1e30), an intensity (1e-9 to 1e9 FLOP/B: beyond any
+ * kernel's; the chart spans 12 decades), an achieved throughput above 0 and
+ * at most a peak's bound (1e21 FLOP/s), a record's own peak and bandwidth. */
+static rl_status pt_range(size_t i, const char *label, const char *key, rl_qty q, double v, rl_error *err) {
+  rl_error e;
+  if (rl_range_check(q, v, NULL, &e) == RL_OK) return RL_OK;
+  return rli_fail(err, RL_ERANGE, "points[%zu] ('%.40s'): '%s': %s", i, label, key, e.msg);
+}
 
 rl_status rli_plot_point_from_json(const rli_json *o, size_t i, const rl_plot_roof *roof,
                                  int32_t roof_index, rl_plot_point *pt, rl_error *err) {
@@ -137,13 +137,10 @@ rl_status rli_plot_point_from_json(const rli_json *o, size_t i, const rl_plot_ro
     return rli_fail(err, RL_EPARSE, "points[%zu]: 'bytes' must be a number >= 0", i);
   if (hi < 0 || (hi && intensity < 0))
     return rli_fail(err, RL_EPARSE, "points[%zu]: 'intensity' must be a number >= 0", i);
-  if ((hf && !(flops <= PT_MAX_SIZE)) || (hb && !(bytes <= PT_MAX_SIZE)))
-    return rli_fail(err, RL_ERANGE, "points[%zu] ('%.40s'): 'flops' and 'bytes' must be at most %g", i, pt->label,
-                    PT_MAX_SIZE);
+  if (hf && !(flops <= rl_range_get(RL_QTY_WORK)->max)) TRY(pt_range(i, pt->label, "flops", RL_QTY_WORK, flops, err));
+  if (hb && !(bytes <= rl_range_get(RL_QTY_WORK)->max)) TRY(pt_range(i, pt->label, "bytes", RL_QTY_WORK, bytes, err));
   if (hf && hb && bytes > 0) intensity = flops / bytes, hi = 1;
-  if (hi && intensity > 0 && !(intensity >= PT_MIN_I && intensity <= PT_MAX_I))
-    return rli_fail(err, RL_ERANGE, "points[%zu] ('%.40s'): an intensity of %g FLOP/B is outside any kernel's "
-                    "(%g to %g FLOP/B)", i, pt->label, intensity, PT_MIN_I, PT_MAX_I);
+  if (hi && intensity > 0) TRY(pt_range(i, pt->label, "intensity", RL_QTY_INTENSITY, intensity, err));
   if (!hi || !(intensity > 0))
     return rli_fail(err, RL_EPARSE,
                     "points[%zu] ('%.40s'): needs 'flops' and 'bytes' > 0 (or 'intensity')", i,
@@ -153,20 +150,23 @@ rl_status rli_plot_point_from_json(const rli_json *o, size_t i, const rl_plot_ro
   pt->intensity = intensity;
   /* its roof: the record's own peak and bandwidth, else the chart's */
   double peak = roof ? roof->peak : 0, bw = roof ? roof->bandwidth : 0;
-  if (num_member(o, "peak", &v) == 1 && v > 0) peak = v;
-  if (num_member(o, "bandwidth", &v) == 1 && v > 0) bw = v;
+  if (num_member(o, "peak", &v) == 1 && v > 0) TRY(pt_range(i, pt->label, "peak", RL_QTY_PEAK, peak = v, err));
+  if (num_member(o, "bandwidth", &v) == 1 && v > 0) TRY(pt_range(i, pt->label, "bandwidth", RL_QTY_BANDWIDTH, bw = v, err));
   if (peak > 0 && bw > 0) pt->roof_perf = fmin(peak, bw * intensity);
   if (num_member(o, "roof", &v) == 1 && v > 0) pt->roof_perf = v;
   if (num_member(o, "attainable", &v) == 1 && v > 0) pt->roof_perf = v;
   /* measured? */
   double ms = 0, ach = 0, ts = 0;
   /* a value given is a value: 0 or -1 is no way to say "not measured" */
-  if (num_member(o, "measured_s", &ms) == 1 && !(ms >= PT_MIN_S && ms <= PT_MAX_S))
-    return rli_fail(err, RL_ERANGE, "points[%zu] ('%.40s'): 'measured_s' must be from %g to %g s (got %g; leave it "
-                    "out for a point at its bound)", i, pt->label, PT_MIN_S, PT_MAX_S, ms);
-  if (num_member(o, "achieved", &ach) == 1 && !(ach > 0 && ach <= PT_MAX_PERF))
+  if (num_member(o, "measured_s", &ms) == 1) {
+    const rl_range *r = rl_range_get(RL_QTY_TIME);
+    if (!(ms >= r->min && ms <= r->max))
+      return rli_fail(err, RL_ERANGE, "points[%zu] ('%.40s'): 'measured_s' must be from %g to %g s (got %g; leave it "
+                      "out for a point at its bound)", i, pt->label, r->min, r->max, ms);
+  }
+  if (num_member(o, "achieved", &ach) == 1 && !(ach > 0 && ach <= rl_range_get(RL_QTY_PEAK)->max))
     return rli_fail(err, RL_ERANGE, "points[%zu] ('%.40s'): 'achieved' must be > 0 and at most %g FLOP/s (got %g)",
-                    i, pt->label, PT_MAX_PERF, ach);
+                    i, pt->label, rl_range_get(RL_QTY_PEAK)->max, ach);
   int has_ms = num_member(o, "measured_s", &ms) == 1 && ms > 0;
   int has_ach = num_member(o, "achieved", &ach) == 1 && ach > 0;
   int has_ts = num_member(o, "time_s", &ts) == 1 && ts > 0;

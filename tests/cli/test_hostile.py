@@ -13,6 +13,14 @@ is one named test:
   answers within its time limit.
 - test_lies: locale, text escaping, ranges (see each case).
 - test_conventions: usage, EPIPE, round trips.
+- test_ranges: every quantity outside its plausible range (src/core/ranges.c)
+  refused, exit 2, one line stating the range, nothing on stdout: flags,
+  --hw-file cells, config.json, points; no inf, no 63-digit roof %, no count
+  past 2^53 printed exact; zero-duration trace kernels left out with their
+  count; measure --ws, --save-hw --id ALIAS and --id --json refused before
+  anything is measured.
+- test_terminal: with COLUMNS=80 every table fits 80 columns (a text last
+  column wraps); without COLUMNS in a pipe nothing is cut or wrapped.
 
 Destructive cases run only inside a temporary folder, on FIFOs made there.
 Ends with "hostile: N passed, M failed".
@@ -299,13 +307,128 @@ def test_conventions(rl):
         check(ok, f"ncu CSV with a byte-order mark: the same kernels: {b[0]} {b[2]!r}")
 
 
+def refused(rl, args, want, stdin=None, env=None):
+    rc, out, err, _ = run(rl, args, stdin=stdin, env=env)
+    check(rc == 2 and not out and one_line(err) and want in err, f"{' '.join(args)[:90]}: refused with {want!r}: "
+          f"{rc} {err!r} {out[:80]!r}")
+
+
+def test_ranges(rl):
+    """Values outside their plausible range refused with the range (class 3)."""
+    T = KINETO
+    for args, want in (
+            (["trace", T, "--bw", "1e-300"], "--bw 1e-300 B/s is outside the plausible range of a bandwidth: "
+                                             "1 MB/s to 1 EB/s"),
+            (["decode", "--model", "llama3-8b", "--mem", "1e-300"], "--mem 1e-300 B is outside the plausible range "
+                                                                   "of a memory capacity: 1 kB to 1 EB"),
+            (["decode", "--model", "llama3-8b", "--bw-eff", "1e-300"], "0.1% to 100%"),
+            (["op", "add", "--n", "10", "--hw", "h100", "--time", "1.8e19"], "1 ps to 1e9 s"),
+            (["op", "add", "--n", "10", "--hw", "h100", "--bw", "1e-290"], "1 MB/s to 1 EB/s"),
+            (["op", "add", "--n", "10", "--hw", "h100", "--peak", "1e-300"], "1 MFLOP/s to 1e21 FLOP/s"),
+            (["op", "add", "--n", "10", "--hw", "h100", "--overhead", "2.2e-300"], "0 or 1 ps to 1 s"),
+            (["op", "add", "--n", "10", "--hw", "h100", "--mem", "2.2e-300"], "1 kB to 1 EB"),
+            (["kernel", "--flops", "1e29", "--bytes", "1e-300", "--hw", "h100"], "0 or 1 B to 1e30 B"),
+            (["decode", "--model", "llama3-8b", "--layers", "1e9"], "1 to 16777216"),
+            (["prefill", "--model", "llama3-8b", "--prompt", "2e9"], "0 to 1e9"),
+            (["measure", "--ws", "1e-40"], "--ws 1e-40 B is outside the plausible range of a working set"),
+            (["comm", "allreduce", "--bytes", "1GB", "--ranks", "8", "--busbw", "1e300"], "1 MB/s to 1 EB/s")):
+        refused(rl, args, want)
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = os.path.join(tmp, "config.json")
+        with open(cfg, "w") as f:
+            json.dump({"num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 2, "head_dim": 1e15,
+                       "intermediate_size": 128, "vocab_size": 100}, f)
+        refused(rl, ["model", "show", cfg], "model head_dim 1e15 is outside the plausible range")
+        refused(rl, ["decode", "--model", cfg], "1 to 16777216")
+        # the largest dimensions in range: a parameter count past 2^53 is not printed as exact digits
+        with open(cfg, "w") as f:
+            json.dump({"num_hidden_layers": 4096, "hidden_size": 16777216, "num_attention_heads": 128,
+                       "intermediate_size": 16777216, "vocab_size": 16777216}, f)
+        rc, out, err, _ = run(rl, ["model", "show", cfg])
+        digits = [w for w in out.split() if w.isdigit() and int(w) > 2 ** 53]
+        check(rc == 0 and not digits, f"model show: no count past 2^53 as exact digits: {rc} {digits[:3]} {err!r}")
+        hw = os.path.join(tmp, "hw.csv")
+        with open(hw, "w") as f:
+            f.write("id,name,bf16,bandwidth_tbs,mem_gb\nmy-gpu,X,100,1e-300,80\n")
+        refused(rl, ["op", "add", "--n", "10", "--hw", "my-gpu", "--hw-file", hw],
+                "line 2, column 'bandwidth_tbs': 1e-288 B/s is outside the plausible range of a bandwidth")
+        refused(rl, ["plot", "--points", "-", "--hw", "h100", "-o", "-"], "'bandwidth': 1e-300 B/s is outside",
+                stdin=json.dumps([{"op": "a", "flops": 1e9, "bytes": 1e8, "bandwidth": 1e-300}]).encode())
+        # a trace kernel of 1e-300 s and one of 0 s: left out of the times, counted; no absurd roof %
+        tr = os.path.join(tmp, "zero.json")
+        ev = [{"ph": "X", "cat": "gpu_memset", "name": "Memset (Device)", "pid": 0, "tid": 7, "ts": 1200, "dur": 100,
+               "args": {"bytes": 4e6, "correlation": 1}},
+              {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy DtoD (Device -> Device)", "pid": 0, "tid": 7,
+               "ts": 1400, "dur": 1e-300, "args": {"bytes": 4e6, "correlation": 2}},
+              {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "pid": 0, "tid": 7,
+               "ts": 1500, "dur": 0, "args": {"bytes": 4e6, "correlation": 3}}]
+        with open(tr, "w") as f:
+            json.dump({"deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB"}], "traceEvents": ev}, f)
+        rc, out, err, _ = run(rl, ["trace", tr, "--hw", "h100"])
+        pcts = [w for w in out.split() if w.endswith("%") and len(w) > 12]
+        check(rc == 0 and "2 kernels of zero duration (under 1 ps) left out of the times" in out and not pcts
+              and " 0.0% " not in out.split("kernels by gain")[-1].split("without a roofline")[0],
+              f"trace: zero durations left out with their count: {rc} {pcts[:2]} {err!r}")
+        rc, out, err, _ = run(rl, ["trace", tr, "--hw", "h100", "--json"])
+        check(rc == 0 and json.loads(out)["zero_duration_untimed"] == 2, f"trace --json: zero_duration_untimed: {rc}")
+        # measure: a --save-hw --id the reader would refuse, and --id --json, before anything is measured
+        out_csv = os.path.join(tmp, "mine.csv")
+        rc, out, err, t = run(rl, ["measure", "--save-hw", out_csv, "--id", "h100"], timeout=20)
+        check(rc == 2 and one_line(err) and "is an alias of the built-in nvidia-h100-sxm5" in err and t < 5
+              and not os.path.exists(out_csv), f"measure --save-hw --id h100: refused at once: {rc} {t:.1f} s {err!r}")
+        refused(rl, ["measure", "--save-hw", out_csv, "--id", "--json"], "--id needs a value, not the option '--json'")
+        refused(rl, ["kernel", "--name", "--json", "--flops", "1", "--bytes", "1", "--hw", "h100"],
+                "--name needs a value, not the option '--json'")
+    # the bounds hold no real device: every built-in device and model still runs
+    rc, out, err, _ = run(rl, ["hw", "list", "--json"])
+    for h in json.loads(out)["rows"]:
+        rc, _, err, _ = run(rl, ["hw", "show", h["id"], "--json"])
+        check(rc == 0, f"hw show {h['id']}: {rc} {err!r}")
+    rc, out, err, _ = run(rl, ["model", "list", "--json"])
+    for m in json.loads(out)["rows"]:
+        rc, _, err, _ = run(rl, ["model", "show", m["id"], "--json"])
+        check(rc == 0, f"model show {m['id']}: {rc} {err!r}")
+
+
+def table_lines(out):
+    """The lines of the tables in a text report: a header, its line of dashes,
+    the rows up to a blank line or a note (indented, or in parentheses)."""
+    lines, keep = out.splitlines(), []
+    for i, ln in enumerate(lines):
+        if ln and set(ln) == {"-"} and i > 0:
+            keep += [lines[i - 1], ln]
+            for row in lines[i + 1:]:
+                if not row.strip() or row.startswith(("  ", "(")):
+                    break
+                keep.append(row)
+    return keep
+
+
+def test_terminal(rl):
+    """COLUMNS=80: tables fit (a long last column wraps under itself, columns
+    named as left out give way); in a pipe
+    without COLUMNS, no line is cut or wrapped (the goldens' and scripts' output)."""
+    cases = (["model", "list"], ["hw", "list"], ["op", "add", "--n", "10", "--hw", "h100"],
+             ["kernel", "--flops", "1e9", "--bytes", "1e6", "--hw", "h100", "--time", "1us"],
+             ["decode", "--model", "llama3-8b"], ["trace", KINETO], ["layer", "--hw", "h100"],
+             ["plan", "--model", "llama3-8b", "--prompt", "1000", "--gen", "100"])
+    for args in cases:
+        rc, out, err, _ = run(rl, args, env={"COLUMNS": "80"})
+        wide = [ln for ln in table_lines(out) if len(ln) > 80]
+        check(rc == 0 and not wide, f"COLUMNS=80 {' '.join(args)[:60]}: {len(wide)} lines wider: {wide[:1]!r}")
+    e = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    p = subprocess.run([rl, "op", "add", "--n", "10", "--hw", "h100"], capture_output=True, env=e, cwd=ROOT)
+    check(p.returncode == 0 and b"only more work per launch (batching, fusion, CUDA graphs) helps" in p.stdout,
+          "a pipe without COLUMNS: the verdict on one line")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--roofline", default=os.path.join(ROOT, "build", "roofline"))
     ap.add_argument("only", nargs="*", help="test names to run (default: all)")
     a = ap.parse_args()
     rl = os.path.abspath(a.roofline)
-    tests = [test_user_files, test_hangs, test_lies, test_conventions]
+    tests = [test_user_files, test_hangs, test_lies, test_conventions, test_ranges, test_terminal]
     for t in tests:
         if not a.only or t.__name__ in a.only:
             t(rl)

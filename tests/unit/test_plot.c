@@ -49,7 +49,7 @@ static void test_roof(void) {
 
 static void test_points(void) {
   const char *txt =
-      "[{\"op\":\"a\",\"flops\":100,\"bytes\":50,\"peak\":1000,\"bandwidth\":10,\"time_s\":1,"
+      "[{\"op\":\"a\",\"flops\":100,\"bytes\":50,\"peak\":1e9,\"bandwidth\":1e7,\"time_s\":1,"
       "\"compute_time_s\":0.1},"
       " {\"op\":\"b\",\"flops\":100,\"bytes\":50,\"measured_s\":2},"
       " {\"op\":\"c\",\"n\":4,\"flops\":1e9,\"bytes\":1e6,\"intensity\":1000,\"achieved\":5e12,\"roof\":9e12},"
@@ -65,7 +65,7 @@ static void test_points(void) {
   CHECK(n == 4);
   if (n == 4) {
     CHECK(!pts[0].measured); /* an op record: time_s is the bound */
-    CHECK_NEAR(pts[0].perf, 20, 1e-12); /* min(1000, 10 x 2) from its own roof */
+    CHECK_NEAR(pts[0].perf, 2e7, 1e-12); /* min(1e9, 1e7 x 2) from its own roof */
     CHECK(pts[1].measured);
     CHECK_NEAR(pts[1].perf, 50, 1e-12);
     CHECK_NEAR(pts[1].roof_perf, 2e12, 1e-12);
@@ -78,7 +78,10 @@ static void test_points(void) {
   }
   rl_free(pts);
   const char *bad[] = {"[{\"op\":\"x\",\"flops\":1}]", "{\"a\":1}", "[1]", "[{\"op\":\"x\",\"flops\":\"1\",\"bytes\":1}]",
-                       "[{\"op\":\"x\",\"flops\":1,", "[{\"op\":\"x\",\"flops\":1,\"bytes\":-4}]"};
+                       "[{\"op\":\"x\",\"flops\":1,", "[{\"op\":\"x\",\"flops\":1,\"bytes\":-4}]",
+                       /* a record's own roof outside the plausible ranges (ranges.c) */
+                       "[{\"op\":\"x\",\"flops\":1,\"bytes\":1,\"bandwidth\":1e-300}]",
+                       "[{\"op\":\"x\",\"flops\":1,\"bytes\":1,\"peak\":1e300}]"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     pts = NULL;
     e.msg[0] = 0;

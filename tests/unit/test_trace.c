@@ -1691,6 +1691,8 @@ static void test_kernel_store(void) {
     }
     rnd_kernel(t, &want[i], origin, &n, i);
     if (rli_trace_add(t, &want[i], &e) != RL_OK) ok = 0;
+    /* a duration under 1 ps is kept as no time (rli_trace_add) */
+    if (want[i].dur_s >= 0 && want[i].dur_s < 1e-12) want[i].dur_s = -1;
   }
   CHECK(ok && rli_trace_nkernels(t) == N);
   int same = 0;
