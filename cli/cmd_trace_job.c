@@ -251,6 +251,20 @@ static int compute(cli_ctx *ctx, const cli_job_opts *jo, const job_files *f, rl_
 /* ---- print: the files passed over and failed (stderr), then the report ----- */
 static int print(cli_ctx *ctx, const cli_job_opts *jo, const job_files *f, rl_job *j) {
   int rc = CLI_OK;
+  int32_t nf = 0;
+  const rl_job_rank *fl = rl_job_failures(j, &nf);
+  if (rl_job_get_totals(j)->ranks == 0) {
+    /* no rank read: an error, not an empty report -- one line, nothing on
+     * stdout, exit 2 (the first reason; the count of the rest) */
+    const char *why = nf ? fl[0].error : rl_job_notes(j) ? rl_job_note(j, 0) : NULL;
+    char first[600];
+    if (why) snprintf(first, sizeof first, "%s", why);
+    else if (f->nsk) snprintf(first, sizeof first, "%s: not a trace", f->skipped[0]);
+    else snprintf(first, sizeof first, "no trace files");
+    int32_t others = f->np + f->nsk - 1;
+    return cli_error(ctx, "no trace could be read: %s%s%.0d%s", first, others > 0 ? " (and " : "",
+                     others > 0 ? (int)others : 0, others > 0 ? (others == 1 ? " other file)" : " other files)") : "");
+  }
   for (int32_t i = 0; i < f->nsk; i++) {
     struct stat sb;
     int known = stat(f->skipped[i], &sb) == 0;
@@ -259,8 +273,6 @@ static int print(cli_ctx *ctx, const cli_job_opts *jo, const job_files *f, rl_jo
             : S_ISDIR(sb.st_mode)         ? "a folder (not searched: name it to read its traces)"
                                           : "not a regular file (a FIFO, a device or a socket is never opened)");
   }
-  int32_t nf = 0;
-  const rl_job_rank *fl = rl_job_failures(j, &nf);
   for (int32_t i = 0; i < nf; i++) fprintf(ctx->err, "roofline trace: %s\n", fl[i].error);
   if (ctx->json) {
     const char *cmd = ctx->cmd;

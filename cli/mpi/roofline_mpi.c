@@ -17,6 +17,9 @@
  * A file a process cannot read travels as its error and is reported by
  * rank 0. A process that dies ends the run: mpirun aborts the job
  * (Open MPI's default errors-are-fatal handler), it does not hang.
+ * Standard input alone (`zcat T | mpirun -n 2 roofline-mpi trace -`) is
+ * read by process 0, to which mpirun forwards it (the others find theirs
+ * empty); every process exits with process 0's status, the one that printed.
  * A program beside the command (cli/main.c), linked with the same CLI
  * objects; not compiled by the plain build (the Makefile takes the .c
  * files of cli/ itself, not of cli/mpi/).
@@ -183,6 +186,11 @@ int main(int argc, char **argv) {
   if (m.rank != 0) quiet = fopen("/dev/null", "w");
   int rc = cli_main(argc, argv, quiet ? quiet : stdout, quiet ? quiet : stderr);
   if (quiet) fclose(quiet);
+  /* the exit status is process 0's, which printed the report or the error:
+   * a command that is no job (`trace -`, `op ...`) runs on every process,
+   * and another's failure (its standard input is empty: mpirun forwards
+   * stdin to rank 0 only) is no failure of the run */
+  MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Finalize();
   return rc;
 }

@@ -111,10 +111,17 @@ def _num(value, unit, what, whole=False):
             raise ValueError(f"{what}: {value!r} is not a number") from None
     if whole and _math.isfinite(v) and v != _math.floor(v):
         raise ValueError(f"{what}: '{value}' is not a whole number")
+    if v <= 0 and str(what).lstrip("-") in _POSITIVE_FIRST:
+        return v                       # the caller's "must be > 0" first, as the command's
     err = _native.Error()
     if _lib.rl_param_check(str(what).encode(), _native.UNIT.get(unit, 0), v, _ct.byref(err)):
         raise ValueError(_msg(err, _native.RL_ERANGE))
     return v
+
+
+# The command's flags that refuse 0 and below before their range (cli.h's
+# OPT_*_POS: --peak, --bw, --mem; measure's --ws): the same message order here.
+_POSITIVE_FIRST = frozenset(("peak", "bw", "mem", "ws"))
 
 
 def parse_quantity(text, unit="count", what=None):

@@ -300,7 +300,7 @@ class MeasureOpts(ctypes.Structure):
 
 
 C_NAMES = {
-    "Error": "rl_error", "Op": "rl_op", "Cost": "rl_cost", "Roof": "rl_roof",
+    "Error": "rl_error", "Range": "rl_range", "Op": "rl_op", "Cost": "rl_cost", "Roof": "rl_roof",
     "Result": "rl_result", "LayerShape": "rl_layer_shape", "Model": "rl_model",
     "ParamCount": "rl_param_count", "InferCfg": "rl_infer_cfg", "DecodeRow": "rl_decode_row",
     "DecodeSummary": "rl_decode_summary", "PrefillOp": "rl_prefill_op",

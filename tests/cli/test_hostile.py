@@ -281,7 +281,7 @@ def test_lies(rl):
     # points: measured_s -1 or 0, and a point no chart can place, refused
     for pt, want in (({"op": "a", "flops": 1e9, "bytes": 1e8, "measured_s": -1}, "measured_s"),
                      ({"op": "a", "flops": 1e9, "bytes": 1e8, "measured_s": 0}, "measured_s"),
-                     ({"op": "a", "flops": 1e300, "bytes": 1e-300}, "at most"),
+                     ({"op": "a", "flops": 1e300, "bytes": 1e-300}, "'flops': 1e300 is outside the plausible range"),
                      ({"op": "a", "flops": 1e20, "bytes": 1e-5}, "intensity"),
                      ({"op": "a", "flops": 1e9, "bytes": 1e8, "achieved": -5}, "achieved")):
         rc, out, err, _ = run(rl, ["plot", "--points", "-", "--hw", "h100", "-o", "-"], stdin=json.dumps([pt]).encode())
@@ -305,6 +305,19 @@ def test_conventions(rl):
         b = run(rl, ["trace", bom, "--hw", "nvidia-a100-sxm4-80gb", "--json"])
         ok = a[0] == 0 and b[0] == 0 and json.loads(a[1])["kernels"] == json.loads(b[1])["kernels"]
         check(ok, f"ncu CSV with a byte-order mark: the same kernels: {b[0]} {b[2]!r}")
+        # a folder job with no readable file, a glob matching only a folder: one line, nothing on stdout
+        bad = os.path.join(tmp, "bad")
+        os.makedirs(os.path.join(bad, "sub", "inner"))
+        with open(os.path.join(bad, "a.json"), "w") as f:
+            f.write("garbage")
+        with open(os.path.join(bad, "b.json"), "w") as f:
+            f.write("{")
+        for args in (["trace", bad], ["trace", bad, "--json"], ["trace", bad, "--csv"],
+                     ["trace", os.path.join(bad, "a.json"), os.path.join(bad, "b.json")],
+                     ["trace", os.path.join(bad, "sub", "*")]):
+            rc, out, err, _ = run(rl, args)
+            check(rc == 2 and not out and one_line(err), f"{' '.join(args[1:])[-40:]}: one line, no report: "
+                  f"{rc} {out[:60]!r} {err!r}")
 
 
 def refused(rl, args, want, stdin=None, env=None):

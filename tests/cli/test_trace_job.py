@@ -49,9 +49,10 @@ def mpi_env():
     return env
 
 
-def mpirun(binary, n, args, timeout=300, wrap=None):
+def mpirun(binary, n, args, timeout=300, wrap=None, stdin=None):
     cmd = ["mpirun", "-n", str(n), "--oversubscribe"] + (wrap or []) + [binary] + args
-    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=mpi_env())
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=mpi_env(),
+                       input=stdin)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -193,6 +194,14 @@ def main():
                 two = mpirun(mb, 2, ["trace", job, "-j", "1"] + fmt)
                 check("mpi.identical" + "".join(fmt), two[0] == 0 and two[1] == one[1],
                       f"exit {two[0]} {two[2][-400:]!r}")
+            # standard input (issue 30): `zcat T | mpirun -n 2 roofline-mpi trace -` prints
+            # what one process prints, exit 0 (process 0 reads it; the others find theirs empty)
+            with open(os.path.join(job, "rank0.json")) as f:
+                text = f.read()
+            one = subprocess.run([rf, "trace", "-"], input=text, capture_output=True, text=True, cwd=ROOT)
+            two = mpirun(mb, 2, ["trace", "-"], stdin=text)
+            check("mpi.stdin", one.returncode == 0 and two[0] == 0 and two[1] == one.stdout and not two[2],
+                  f"exit {two[0]} {two[2][-300:]!r}")
             # the bad job over MPI: same report, same exit status
             one = run([rf, "trace", bad, "--json"])
             two = mpirun(mb, 2, ["trace", bad, "--json"])
