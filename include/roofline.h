@@ -163,6 +163,7 @@ typedef enum rl_qty {
   RL_QTY_CLOCK,        /* a clock (Hz) */
   RL_QTY_WORKING_SET,  /* a measurement's working set (B) */
   RL_QTY_INTENSITY,    /* FLOP/B of a chart's point */
+  RL_QTY_PARAMS,       /* a model's parameter count, given or derived */
   RL_QTY_KIND_COUNT
 } rl_qty;
 

@@ -226,8 +226,9 @@ rl_status rl_model_check(const rl_model *m, rl_model *out, rl_error *err) {
   if (c.act < RL_ACT_DEFAULT || c.act > RL_ACT_RELU) return rli_fail(err, RL_EINVAL, "unknown activation kind %d", (int)c.act);
   if (c.norm != RL_NORM_RMS && c.norm != RL_NORM_LAYER) return rli_fail(err, RL_EINVAL, "unknown norm kind %d", (int)c.norm);
   if (rl_dtype_bytes(c.dtype) <= 0) return rli_fail(err, RL_EINVAL, "unknown model dtype %d", (int)c.dtype);
-  if (c.params != 0 && (!isfinite(c.params) || c.params < 1 || c.params > 1e16))
+  if (c.params != 0 && (!isfinite(c.params) || c.params < 1))
     return rli_fail(err, RL_EINVAL, "params must be > 0 (got %g)", c.params);
+  if (c.params != 0) TRY(rl_range_check(RL_QTY_PARAMS, c.params, "model params", err)); /* ranges.c */
   if (c.params == 0 && (c.d_ff == 0 || c.vocab == 0))
     return rli_fail(err, RL_EINVAL,
                     "the model gives neither its parameter count nor d_ff and vocab to derive it");
@@ -305,6 +306,8 @@ rl_status rl_model_params(const rl_model *m, rl_param_count *out, rl_error *err)
                       (c.experts > 0 && c.router_bias ? (L - c.dense_layers) * c.experts : 0);
     p.derived = 1;
   }
+  /* dimensions each in range may still multiply to no model (ranges.c) */
+  TRY(rl_range_check(RL_QTY_PARAMS, p.total, "the model's parameter count", err));
   *out = p;
   return RL_OK;
 }

@@ -20,7 +20,8 @@
  * PB/s of on-chip memory bandwidth, 125 PFLOP/s), NVIDIA GB200 NVL72
  * datasheet (13.4 TB of HBM3e in a rack), Meta's Llama 3.1 405B and Llama 4
  * Scout config.json (d_ff 53,248; a 10,485,760-token context), Google's
- * Gemma 2 config.json (a vocabulary of 256,000), Epoch AI's "Data on
+ * Gemma 2 config.json (a vocabulary of 256,000), Fedus et al., "Switch
+ * Transformers", JMLR 2022 (Switch-C: 1.6e12 parameters), Epoch AI's "Data on
  * Notable AI Models" (training compute estimates, the largest below 1e27
  * FLOP).
  */
@@ -69,6 +70,9 @@ static const rl_range ranges[RL_QTY_KIND_COUNT] = {
     [RL_QTY_INTENSITY] = {"arithmetic intensity", RL_UNIT_FLOP_PER_BYTE, 1e-9, 1e9, 0,
                           "1e-9 FLOP/B: one FLOP per GB moved, below any kernel that computes (an fp32 add: 1/12)",
                           "1e9 FLOP/B: beyond any kernel's (a bf16 matmul of 10^5 x 10^5 has 3.3 x 10^4); a chart spans 12 decades"},
+    [RL_QTY_PARAMS] = {"parameter count", RL_UNIT_COUNT, 1, 1e17, 0,
+                       "1",
+                       "1e17: 60,000 x the largest model published (Switch-C, 1.6e12 parameters)"},
 };
 
 /* Parameters whose quantity is not the default of their unit. Names are

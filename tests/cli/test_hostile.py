@@ -355,11 +355,18 @@ def test_ranges(rl):
         refused(rl, ["decode", "--model", cfg], "1 to 16777216")
         # the largest dimensions in range: a parameter count past 2^53 is not printed as exact digits
         with open(cfg, "w") as f:
-            json.dump({"num_hidden_layers": 4096, "hidden_size": 16777216, "num_attention_heads": 128,
-                       "intermediate_size": 16777216, "vocab_size": 16777216}, f)
+            json.dump({"num_hidden_layers": 1024, "hidden_size": 262144, "num_attention_heads": 128,
+                       "intermediate_size": 16777216, "vocab_size": 32000}, f)
         rc, out, err, _ = run(rl, ["model", "show", cfg])
         digits = [w for w in out.split() if w.isdigit() and int(w) > 2 ** 53]
-        check(rc == 0 and not digits, f"model show: no count past 2^53 as exact digits: {rc} {digits[:3]} {err!r}")
+        check(rc == 0 and not digits and "1.379e+16" in out,
+              f"model show: no count past 2^53 as exact digits: {rc} {digits[:3]} {err!r}")
+        # dimensions each in range that multiply to no model: the parameter count's range
+        with open(cfg, "w") as f:
+            json.dump({"num_hidden_layers": 16777216, "hidden_size": 16777216, "num_attention_heads": 128,
+                       "intermediate_size": 16777216, "vocab_size": 16777216}, f)
+        refused(rl, ["decode", "--model", cfg], "parameter count 3.306e22 is outside the plausible range of a "
+                                                 "parameter count: 1 to 1e17")
         hw = os.path.join(tmp, "hw.csv")
         with open(hw, "w") as f:
             f.write("id,name,bf16,bandwidth_tbs,mem_gb\nmy-gpu,X,100,1e-300,80\n")

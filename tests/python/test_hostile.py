@@ -138,10 +138,14 @@ class NoNonsense(unittest.TestCase):
     def test_counts_past_2_53(self):
         """No figure is computed from a dimension past the range; a count past
         2^53 in JSON is a float (not an exact-looking integer)."""
-        m = rl.model({"num_hidden_layers": 4096, "hidden_size": 16777216, "num_attention_heads": 128,
-                             "intermediate_size": 16777216, "vocab_size": 16777216})
+        m = rl.model({"num_hidden_layers": 1024, "hidden_size": 262144, "num_attention_heads": 128,
+                      "intermediate_size": 16777216, "vocab_size": 32000})
         self.assertGreater(m["params"], 2 ** 53)
         self.assertIsInstance(m["params"], float)
+        with self.assertRaises(ValueError) as c:
+            rl.model({"num_hidden_layers": 16777216, "hidden_size": 16777216, "num_attention_heads": 128,
+                      "intermediate_size": 16777216, "vocab_size": 16777216})
+        self.assertIn("parameter count 3.306e22 is outside the plausible range", str(c.exception))
 
 
 class Arguments(unittest.TestCase):

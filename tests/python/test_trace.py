@@ -141,7 +141,7 @@ class Gains(unittest.TestCase):
     def test_errors(self):
         with self.assertRaisesRegex(ValueError, "names no device: give hw ID"):
             rl.trace(os.path.join(D, "ncu_details_sm80_bert_flashattn.csv"))
-        with self.assertRaisesRegex(ValueError, "--overhead must be >= 0"):
+        with self.assertRaisesRegex(ValueError, "overhead -1 s is outside the plausible range of a latency"):
             rl.trace(os.path.join(D, "ncu_details_sm80_bert_flashattn.csv"), overhead=-1)
 
 
