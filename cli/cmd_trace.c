@@ -176,6 +176,8 @@ static void print_colls(cli_ctx *ctx, const rl_trace_coll *c, int32_t n, int32_t
   if (one) fputs("  a group of 1 rank moves nothing over the network: its busbw is 0\n", ctx->out);
 }
 
+/* The rows with F, Q and a time, ranked by gain; collectives (network-bound
+ * rows) are left to their own table: their time includes waiting. */
 static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t top, int by_op) {
   const char *hdr_k[] = {"#", "kernel", "op", "count", "time", "FLOPs", "bytes", "FLOP/B",
                          "bound", "at roof", "roof %", "gain"};
@@ -186,11 +188,12 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
   cli_table_optional(t, 5, 1);
   cli_table_optional(t, 6, 2);
   cli_table_optional(t, 9, 3);
-  int shown = 0, above = 0, l2 = 0, lower = 0;
+  int shown = 0, above = 0, l2 = 0, lower = 0, net = 0;
   const char *note = NULL;
   for (int32_t i = 0; i < n && shown < top; i++) {
     const rl_trace_row *r = &rows[i];
     if (!r->has_cost || !r->has_time) continue;
+    if (r->bound == RL_BOUND_NETWORK) { net++; continue; }
     char c[12][64];
     snprintf(c[0], 64, "%d", shown + 1);
     chart_kernel_name(r->name, c[1], by_op ? 40 : 44, 1);
@@ -228,6 +231,7 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
     shown++;
   }
   if (shown) cli_table_print(ctx, t);
+  else if (net) fputs("  (none but collectives: their own table below)\n", ctx->out);
   else fputs("  (none: no F and Q could be derived; see below)\n", ctx->out);
   if (above)
     fprintf(ctx->out, "  !: %d row(s) faster than their roof (a negative gain), which the model rules out: the\n"
@@ -676,6 +680,14 @@ static void print_head(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
   fprintf(o, "gain       %s if every kernel with F and Q ran at its roof (never below the floor;\n"
              "           overhead-bound kernels gain only by fusion)\n",
           cli_q(b1, sizeof b1, s->gain_s, RL_UNIT_SECONDS));
+  /* the collectives' part: an upper bound, their time includes waiting */
+  double net_gain = 0;
+  for (int32_t i = 0; i < x->nk; i++)
+    if (x->rk[i].has_cost && x->rk[i].has_time && x->rk[i].bound == RL_BOUND_NETWORK) net_gain += x->rk[i].gain_s;
+  if (net_gain > 0)
+    fprintf(o, "           of which %s in collectives, at most: their time includes waiting for the\n"
+               "           slowest rank (trace DIR of every rank splits the two)\n",
+            cli_q(b1, sizeof b1, net_gain, RL_UNIT_SECONDS));
   int32_t nfu = 0;
   rl_trace_fusions(x->t, &nfu);
   fprintf(o, "fusion     %s from fusing %d kind%s of runs of small kernels (one floor left per run)\n",
@@ -689,13 +701,6 @@ static void print_text(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
   fprintf(o, "\nkernels by gain (top %d; * = partly without F and Q):\n", top);
   print_rows(ctx, x->rk, x->nk, top, 0);
   print_hier(ctx, x->rk, x->nk, top);
-  int any_op = 0;
-  for (int32_t i = 0; i < x->no; i++)
-    if (x->ro[i].has_cost && x->ro[i].has_time && strcmp(x->ro[i].name, "(no op)") != 0) any_op = 1;
-  if (any_op) {
-    fprintf(o, "\nops by gain (top %d):\n", top);
-    print_rows(ctx, x->ro, x->no, top, 1);
-  }
   int32_t ncoll = 0;
   const rl_trace_coll *cl = rl_trace_colls(x->t, &ncoll);
   if (ncoll) {
@@ -703,6 +708,18 @@ static void print_text(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
     fprintf(o, "\ncollectives by time (nccl-tests busbw against the %s link, one direction):\n",
             cli_q(b1, sizeof b1, cl[0].link_bw, RL_UNIT_BYTES_S));
     print_colls(ctx, cl, ncoll, top);
+    fputs("  time: the NCCL kernels' own, which includes waiting for the slowest rank to arrive:\n"
+          "  an upper bound on the transfer, and gain one on what a faster link saves\n"
+          "  (trace DIR of every rank splits the two)\n", o);
+  }
+  int any_op = 0;
+  for (int32_t i = 0; i < x->no; i++)
+    if (x->ro[i].has_cost && x->ro[i].has_time && x->ro[i].bound != RL_BOUND_NETWORK &&
+        strcmp(x->ro[i].name, "(no op)") != 0)
+      any_op = 1;
+  if (any_op) {
+    fprintf(o, "\nops by gain (top %d):\n", top);
+    print_rows(ctx, x->ro, x->no, top, 1);
   }
   print_fusions(ctx, x->t, top);
   print_unknown(ctx, x->rk, x->nk, top);

@@ -36,13 +36,14 @@ static void print_colls(cli_ctx *ctx, const rl_job *j) {
   const rl_job_coll *c = rl_job_colls(j, &nc);
   if (!nc) return;
   FILE *o = ctx->out;
-  fputs("\ncollectives by process group and kind (busbw with the wait, and without it: a slow rank\n"
-        "opens a gap between the two and is last in most; a slow link keeps both low, no gap):\n", o);
+  fputs("\ncollectives by process group and kind, by the transfer's gain (busbw with the wait, and\n"
+        "without it: a slow rank opens a gap between the two and is last in most; a slow link\n"
+        "keeps both low, no gap):\n", o);
   const char *h[] = {"group", "kind", "ranks", "count", "bytes", "time", "no wait", "waited",
-                     "busbw", "no wait", "of link", "last rank"};
-  cli_table *tb = cli_table_new(12, h);
+                     "busbw", "no wait", "of link", "gain", "last rank"};
+  cli_table *tb = cli_table_new(13, h);
   for (int32_t i = 0; i < nc; i++) {
-    char v[12][64];
+    char v[13][64];
     snprintf(v[0], 64, "%.40s", c[i].group);
     snprintf(v[1], 64, "%s", c[i].kind);
     snprintf(v[2], 64, "%d", (int)c[i].ranks);
@@ -63,9 +64,11 @@ static void print_colls(cli_ctx *ctx, const rl_job *j) {
       snprintf(v[10], 64, "%.1f/%.1f%%", 100 * c[i].busbw / c[i].link_bw, 100 * c[i].busbw_nowait / c[i].link_bw);
     else
       snprintf(v[10], 64, "-");
-    snprintf(v[11], 64, "%d (%d of %d)", (int)c[i].last_rank, (int)c[i].last_count, (int)c[i].count);
-    const char *cells[12];
-    for (int k = 0; k < 12; k++) cells[k] = v[k];
+    if (isfinite(c[i].gain_s)) cli_q(v[11], 64, c[i].gain_s, RL_UNIT_SECONDS);
+    else snprintf(v[11], 64, "-");
+    snprintf(v[12], 64, "%d (%d of %d)", (int)c[i].last_rank, (int)c[i].last_count, (int)c[i].count);
+    const char *cells[13];
+    for (int k = 0; k < 13; k++) cells[k] = v[k];
     cli_table_row(tb, cells);
   }
   cli_table_print(ctx, tb);
@@ -73,7 +76,8 @@ static void print_colls(cli_ctx *ctx, const rl_job *j) {
   if (c[0].link_bw > 0) {
     char b[48];
     fprintf(o, "  of link: busbw with / without the wait over the link (%s, one direction of the\n"
-               "  device's interconnect)\n", cli_q(b, sizeof b, c[0].link_bw, RL_UNIT_BYTES_S));
+               "  device's interconnect); gain: the transfer's (no wait) above its time at the link's\n"
+               "  roof, the wait left out\n", cli_q(b, sizeof b, c[0].link_bw, RL_UNIT_BYTES_S));
   }
 }
 

@@ -2539,6 +2539,11 @@ typedef struct rl_job_coll {
                                 0 unknown */
   int32_t last_rank;         /* the rank that started them last most often */
   int32_t last_count;        /* ... in that many of count */
+  /* the transfer (time_nowait_s, no rank waiting) at the link's roof:
+   * sum of factor x S / link_bw; and its gain, time_nowait_s - at_roof_s
+   * (>= 0): what a faster transfer could save, the wait left out. NaN
+   * unknown (no sizes, no link figure) */
+  double at_roof_s, gain_s;
 } rl_job_coll;
 
 typedef struct rl_job_spread {

@@ -592,8 +592,12 @@ static int cmp_rank_slot(const void *a, const void *b) {
   return 0; /* stable order kept by the index tie-break below */
 }
 
+/* by the transfer's gain (known first), then by time */
 static int cmp_jc(const void *a, const void *b) {
   const rl_job_coll *x = a, *y = b;
+  int kx = isfinite(x->gain_s), ky = isfinite(y->gain_s);
+  if (kx != ky) return ky - kx;
+  if (kx && x->gain_s != y->gain_s) return x->gain_s > y->gain_s ? -1 : 1;
   if (x->time_s != y->time_s) return x->time_s > y->time_s ? -1 : 1;
   int c = strcmp(x->group, y->group);
   return c ? c : strcmp(x->kind, y->kind);
@@ -603,6 +607,7 @@ static int cmp_jc(const void *a, const void *b) {
 typedef struct jc_acc {
   rl_job_coll c;
   double bus;      /* sum of factor x S */
+  double roof;     /* sum of factor x S / link: the transfers at the link's roof */
   int32_t *last;   /* per slot: collectives it started last */
 } jc_acc;
 
@@ -863,6 +868,7 @@ static rl_status match_collectives(rl_job *j, slot **ok, int32_t m, double link,
         q->c.time_nowait_s += (lc->end - lc->ts) * 1e-6;
         q->c.waited_s += waited * 1e-6;
         q->bus += fb > 0 ? fb : 0;
+        q->roof += fb > 0 && link > 0 ? fb / link : 0;
         q->last[last]++;
       }
     }
@@ -878,6 +884,11 @@ static rl_status match_collectives(rl_job *j, slot **ok, int32_t m, double link,
       c->link_bw = link;
       if (x->bus > 0 && c->time_s > 0) c->busbw = x->bus / c->time_s;
       if (x->bus > 0 && c->time_nowait_s > 0) c->busbw_nowait = x->bus / c->time_nowait_s;
+      c->at_roof_s = c->gain_s = (double)NAN;
+      if (x->bus > 0 && link > 0) {
+        c->at_roof_s = x->roof;
+        c->gain_s = fmax(0, c->time_nowait_s - x->roof);
+      }
       for (int32_t a = 0; a < m; a++)
         if (x->last[a] > c->last_count) c->last_count = x->last[a], c->last_rank = ok[a]->r.rank;
     }
@@ -1116,6 +1127,8 @@ static void coll_json(rli_out *o, const rl_job_coll *c, int first) {
   kv(o, "busbw", c->busbw > 0 ? c->busbw : (double)NAN);
   kv(o, "busbw_no_wait", c->busbw_nowait > 0 ? c->busbw_nowait : (double)NAN);
   kv(o, "link_bw", c->link_bw > 0 ? c->link_bw : (double)NAN);
+  kv(o, "at_roof_s", c->at_roof_s);
+  kv(o, "gain_s", c->gain_s);
   rli_out_printf(o, ",\"last_rank\":%d,\"last_in\":%d}", (int)c->last_rank, (int)c->last_count);
 }
 

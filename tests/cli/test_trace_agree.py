@@ -149,9 +149,16 @@ def main():
                 check(f"job.{base}.{k}.bytes", math.isclose(m[1], t[1], rel_tol=1e-9),
                       f"file {m[1]}, job {t[1]}")
             # busbw over the sized collectives: sum(factor x S) / time, as both compute it
+            gains = []
             for c in job["collectives"]:
                 if c["busbw"] is not None and c["link_bw"]:
                     check(f"job.{base}.busbw<=link", c["busbw_no_wait"] <= c["link_bw"] * 1.05, f"{c}")
+                    # the transfer's gain: its time without the wait above its time at the roof
+                    check(f"job.{base}.gain", c["gain_s"] is not None and math.isclose(
+                        c["gain_s"], max(0.0, c["no_wait_s"] - c["at_roof_s"]), rel_tol=1e-9, abs_tol=1e-12)
+                        and c["gain_s"] <= c["no_wait_s"], f"{c}")
+                    gains.append(c["gain_s"])
+            check(f"job.{base}.ranked_by_gain", gains == sorted(gains, reverse=True), f"{gains}")
             for r in job["ranks"]:
                 check(f"job.{base}.host_wait<=span", r["idle_host_wait_s"] <= r["span_s"],
                       f"rank {r['rank']}: {r['idle_host_wait_s']} > {r['span_s']}")
