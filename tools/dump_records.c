@@ -86,7 +86,7 @@ static void record(const rli_record *r) {
 }
 
 int main(void) {
-  const rli_record *const all[] = {&rli_measure_record};
+  const rli_record *const all[] = {&rli_measure_record, &rli_job_record, &rli_trace_row_record};
   putchar('{');
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) record(all[i]);
   puts("}");

@@ -36,6 +36,7 @@
  */
 #include "core/trace_job.h"
 #include "core/trace_internal.h"
+#include "core/record.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -1035,148 +1036,267 @@ const char *rl_job_note(const rl_job *j, int32_t i) {
 }
 int32_t rl_job_notes(const rl_job *j) { return j ? j->nnotes : 0; }
 
-/* ---- JSON ------------------------------------------------------------------------ */
-static void kv(rli_out *o, const char *k, double v) {
-  rli_out_printf(o, ",\"%s\":", k);
-  rli_out_num(o, v);
+/* ---- JSON ------------------------------------------------------------------------
+ *
+ * One field table per record (core/record.h): rl_job_json walks them, and
+ * tools/gen_tables.py makes docs/schema/trace-job.json from them. */
+
+/* "job": the totals over the ranks */
+static const rli_field totals_fields[] = {
+    {"files", NULL, "trace files given or found", RLI_F_INT, RLI_AT(rl_job_totals, files)},
+    {"ranks", NULL, "ranks analysed (failed files and duplicate ranks left out)", RLI_F_INT,
+     RLI_AT(rl_job_totals, ranks)},
+    {"failed", NULL, "files that could not be read", RLI_F_INT, RLI_AT(rl_job_totals, failed)},
+    {"world_size", NULL,
+     "world size (the most common distributedInfo.world_size; the ranks analysed when none); 0 unknown",
+     RLI_F_INT, RLI_AT(rl_job_totals, world_size)},
+    {"gpu_time_s", "s", "sum over ranks of the single-trace GPU time", RLI_F_NUM,
+     RLI_AT(rl_job_totals, gpu_time_s)},
+    {"span_s", "s", "sum over ranks of HTA's GPU span", RLI_F_NUM, RLI_AT(rl_job_totals, span_s)},
+    {"idle_s", "s", "sum over ranks of the idle time in the span", RLI_F_NUM, RLI_AT(rl_job_totals, idle_s)},
+    {"compute_s", "s", "sum over ranks of the union of computation kernels", RLI_F_NUM,
+     RLI_AT(rl_job_totals, compute_s)},
+    {"non_compute_s", "s", "sum over ranks of span - compute - idle", RLI_F_NUM,
+     RLI_AT(rl_job_totals, non_compute_s)},
+    {"comm_s", "s", "sum over ranks of the union of communication kernels", RLI_F_NUM,
+     RLI_AT(rl_job_totals, comm_s)},
+    {"idle_share", NULL, "idle_s / span_s", RLI_F_NUM, RLI_AT(rl_job_totals, idle_share)},
+    {"compute_share", NULL, "compute_s / span_s", RLI_F_NUM, RLI_AT(rl_job_totals, compute_share)},
+    {"non_compute_share", NULL, "non_compute_s / span_s", RLI_F_NUM, RLI_AT(rl_job_totals, non_compute_share)},
+    {"overlap", NULL,
+     "communication time overlapping computation over communication time, all ranks; null without "
+     "communication",
+     RLI_F_NUM, RLI_AT(rl_job_totals, overlap)},
+    {"collectives_matched", NULL, "collectives matched across ranks by their order on their process group",
+     RLI_F_INT, RLI_AT(rl_job_totals, matched)},
+    {"waited_s", "s", "the ranks' wait for the last rank to start each matched collective, summed", RLI_F_NUM,
+     RLI_AT(rl_job_totals, waited_s)},
+    {"coll_bytes", "B", "sum of busbw factor x message size over the matched collectives with a size",
+     RLI_F_NUM, RLI_AT(rl_job_totals, coll_bytes)},
+    {"busbw", "B/s",
+     "bus bandwidth over the matched collectives with the wait (the ranks' mean kernel time); null without "
+     "message sizes",
+     RLI_F_NUM, .flags = RLI_NULL_NONPOS, RLI_AT(rl_job_totals, busbw)},
+    {"busbw_no_wait", "B/s",
+     "the same without the wait (the last rank's kernel time); null without message sizes", RLI_F_NUM,
+     .flags = RLI_NULL_NONPOS, RLI_AT(rl_job_totals, busbw_nowait)},
+    {"clocks_aligned", NULL,
+     "true when the files' clocks differed and the ranks were aligned on the end of their first collective",
+     RLI_F_BOOL, RLI_AT(rl_job_totals, aligned)},
+};
+static RLI_RECORD(totals_record, "trace_job_totals", "totals over the ranks", totals_fields);
+
+/* A rank's single-trace keys as `trace FILE --json` writes them: null where
+ * it says null (no device, no kernel times, no timeline) */
+static int has_roofline(const void *rec) { return ((const rl_job_rank *)rec)->has_roofline != 0; }
+static int has_times(const void *rec) {
+  const rl_job_rank *r = rec;
+  return r->has_roofline && r->roof.has_time;
+}
+static int has_span(const void *rec) {
+  const rl_job_rank *r = rec;
+  return r->has_roofline && r->roof.has_span;
+}
+static int has_device(const void *rec) { return ((const rl_job_rank *)rec)->device[0] != 0; }
+static double rank_kernel_count(const void *rec) {
+  const rl_job_rank *r = rec;
+  return r->has_roofline ? (double)r->roof.kernels : 0;
+}
+#define ROOF(key, unit, m, when, doc) \
+  {key, unit, doc, RLI_F_NUM, RLI_AT(rl_job_rank, roof.m), .known = when}
+static const rli_field rank_fields[] = {
+    {"rank", NULL, "rank (distributedInfo.rank, else the file's place in the file order)", RLI_F_INT,
+     RLI_AT(rl_job_rank, rank)},
+    {"file", NULL, "the trace file", RLI_F_TEXT, RLI_AT(rl_job_rank, file)},
+    {"device", NULL, "the device as the file names it; null when none", RLI_F_TEXT,
+     RLI_AT(rl_job_rank, device), .known = has_device},
+    {"hw", NULL, "hardware id of the roofline figures; null when the device is unknown", RLI_F_TEXT,
+     RLI_AT(rl_job_rank, hw_id), .known = has_roofline},
+    {"kernels", NULL, "kernel executions (single-trace); 0 without a device", RLI_F_INT, .get = rank_kernel_count},
+    ROOF("gpu_time_s", "s", gpu_time_s, has_times, "single-trace GPU time (kernels and copies)"),
+    ROOF("busy_s", "s", busy_s, has_span, "single-trace union of kernel intervals"),
+    ROOF("busy_share", NULL, busy_share, has_span, "single-trace busy share of the span"),
+    ROOF("compute_bound_s", "s", compute_s, has_times, "kernel time in compute-bound kernels"),
+    ROOF("memory_bound_s", "s", memory_s, has_times, "kernel time in memory-bound kernels"),
+    ROOF("overhead_s", "s", overhead_s, has_times, "short or overhead-bound kernels plus idle gaps"),
+    ROOF("unknown_s", "s", unknown_s, has_times, "kernel time without F and Q"),
+    ROOF("gain_s", "s", gain_s, has_times, "time still to gain if every kernel with F and Q ran at its roof"),
+    ROOF("covered_s", "s", covered_s, has_times, "GPU time under a roof"),
+    ROOF("coverage", NULL, coverage, has_times, "covered_s / gpu_time_s"),
+    {"span_s", "s", "HTA's GPU span: last end - first start of the GPU events", RLI_F_NUM,
+     RLI_AT(rl_job_rank, span_s)},
+    {"idle_s", "s", "span - union of the GPU events", RLI_F_NUM, RLI_AT(rl_job_rank, idle_s)},
+    {"compute_s", "s", "union of the computation kernels", RLI_F_NUM, RLI_AT(rl_job_rank, compute_s)},
+    {"non_compute_s", "s", "span - compute - idle", RLI_F_NUM, RLI_AT(rl_job_rank, non_compute_s)},
+    {"idle_share", NULL, "idle_s / span_s (HTA's idle_time)", RLI_F_NUM, RLI_AT(rl_job_rank, idle_share)},
+    {"compute_share", NULL, "compute_s / span_s (HTA's compute_time)", RLI_F_NUM,
+     RLI_AT(rl_job_rank, compute_share)},
+    {"non_compute_share", NULL, "non_compute_s / span_s (HTA's non_compute_time)", RLI_F_NUM,
+     RLI_AT(rl_job_rank, non_compute_share)},
+    {"overlap", NULL,
+     "communication time overlapping computation over communication time (HTA's comp_comm_overlap); null "
+     "without communication",
+     RLI_F_NUM, RLI_AT(rl_job_rank, overlap)},
+    {"idle_host_wait_s", "s",
+     "the rank's idle time (span minus the union of its GPU events) whose gap ends at an event launched after "
+     "the GPU went idle (the GPU waited for the host); host, kernel wait and other sum to idle_s",
+     RLI_F_NUM, RLI_AT(rl_job_rank, idle_host_wait_s)},
+    {"idle_kernel_wait_s", "s", "the rank's other idle gaps under 30 us (HTA's consecutive_kernel_delay)",
+     RLI_F_NUM, RLI_AT(rl_job_rank, idle_kernel_wait_s)},
+    {"idle_other_s", "s", "the rank's remaining idle gaps", RLI_F_NUM, RLI_AT(rl_job_rank, idle_other_s)},
+    {"stream_idle_host_wait_s", "s",
+     "HTA's idle-time breakdown per stream, summed over the streams: host wait (a moment idle on two streams "
+     "counts twice, so it can exceed the span)",
+     RLI_F_NUM, RLI_AT(rl_job_rank, stream_idle_host_wait_s)},
+    {"stream_idle_kernel_wait_s", "s", "HTA's kernel wait per stream, summed over the streams", RLI_F_NUM,
+     RLI_AT(rl_job_rank, stream_idle_kernel_wait_s)},
+    {"stream_idle_other_s", "s", "HTA's other idle time per stream, summed over the streams", RLI_F_NUM,
+     RLI_AT(rl_job_rank, stream_idle_other_s)},
+    {"collectives", NULL, "collective (NCCL) kernels", RLI_F_INT, RLI_AT(rl_job_rank, collectives)},
+    {"collective_time_s", "s", "their summed duration", RLI_F_NUM, RLI_AT(rl_job_rank, coll_time_s)},
+    {"waited_s", "s", "this rank's wait for the last rank in matched collectives", RLI_F_NUM,
+     RLI_AT(rl_job_rank, waited_s)},
+    {"others_waited_s", "s", "the other ranks' wait for this rank", RLI_F_NUM,
+     RLI_AT(rl_job_rank, others_waited_s)},
+    {"clock_offset_s", "s", "subtracted from its collectives to align its clock", RLI_F_NUM,
+     RLI_AT(rl_job_rank, clock_offset_s)},
+    {"steps", NULL, "distinct ProfilerStep#N annotations", RLI_F_INT, RLI_AT(rl_job_rank, steps)},
+};
+#undef ROOF
+static RLI_RECORD(rank_record, "trace_job_rank", "one rank's figures", rank_fields);
+
+static const rli_field straggler_fields[] = {
+    {"rank", NULL, "rank", RLI_F_INT, RLI_AT(rl_job_straggler, rank)},
+    {"others_waited_s", "s", "the other ranks' wait for it", RLI_F_NUM,
+     RLI_AT(rl_job_straggler, others_waited_s)},
+    {"collectives", NULL, "matched collectives it started last", RLI_F_INT,
+     RLI_AT(rl_job_straggler, collectives)},
+};
+static RLI_RECORD(straggler_record, "trace_job_straggler", "a rank the others waited for", straggler_fields);
+
+static const rli_field spread_fields[] = {
+    {"name", NULL, "kernel name", RLI_F_STR, RLI_AT(rl_job_spread, name)},
+    {"total_s", "s", "its time over every rank", RLI_F_NUM, RLI_AT(rl_job_spread, total_s)},
+    {"min_s", "s", "the least of one rank", RLI_F_NUM, RLI_AT(rl_job_spread, min_s)},
+    {"median_s", "s", "median over the ranks that ran it", RLI_F_NUM, RLI_AT(rl_job_spread, median_s)},
+    {"max_s", "s", "the most of one rank", RLI_F_NUM, RLI_AT(rl_job_spread, max_s)},
+    {"min_rank", NULL, "rank of the least", RLI_F_INT, RLI_AT(rl_job_spread, min_rank)},
+    {"max_rank", NULL, "rank of the most", RLI_F_INT, RLI_AT(rl_job_spread, max_rank)},
+    {"ranks", NULL, "ranks that ran it", RLI_F_INT, RLI_AT(rl_job_spread, ranks)},
+};
+static RLI_RECORD(spread_record, "trace_job_spread", "a kernel's time per rank", spread_fields);
+
+static const rli_field coll_fields[] = {
+    {"group", NULL, "process group (\"group NAME\" from Process Group Name), else \"stream N\"", RLI_F_TEXT,
+     RLI_AT(rl_job_coll, group)},
+    {"kind", NULL, "allreduce, allgather, reducescatter, broadcast, reduce, alltoall, sendrecv or other",
+     RLI_F_STR, RLI_AT(rl_job_coll, kind)},
+    {"ranks", NULL, "group size n: recorded, else the ranks that ran them", RLI_F_INT, RLI_AT(rl_job_coll, ranks)},
+    {"count", NULL, "collectives matched across ranks", RLI_F_INT, RLI_AT(rl_job_coll, count)},
+    {"bytes", "B", "sum of their message sizes S; null without message sizes", RLI_F_NUM,
+     .flags = RLI_NULL_NONPOS, RLI_AT(rl_job_coll, bytes)},
+    {"measured_s", "s", "the ranks' mean kernel time, summed", RLI_F_NUM, RLI_AT(rl_job_coll, time_s)},
+    {"no_wait_s", "s", "the last-arriving rank's kernel time, summed", RLI_F_NUM,
+     RLI_AT(rl_job_coll, time_nowait_s)},
+    {"waited_s", "s", "the other ranks' wait for the last one in them", RLI_F_NUM, RLI_AT(rl_job_coll, waited_s)},
+    {"busbw", "B/s", "nccl-tests busbw with the wait (the ranks' mean kernel time); null without message sizes",
+     RLI_F_NUM, .flags = RLI_NULL_NONPOS, RLI_AT(rl_job_coll, busbw)},
+    {"busbw_no_wait", "B/s", "the same without the wait (the last rank's kernel time); null without message "
+     "sizes", RLI_F_NUM, .flags = RLI_NULL_NONPOS, RLI_AT(rl_job_coll, busbw_nowait)},
+    {"link_bw", "B/s", "the device's interconnect, one direction; null unknown", RLI_F_NUM,
+     .flags = RLI_NULL_NONPOS, RLI_AT(rl_job_coll, link_bw)},
+    {"at_roof_s", "s", "the transfers at the link's roof: sum of factor x S / link_bw; null without sizes or a "
+     "link figure", RLI_F_NUM, RLI_AT(rl_job_coll, at_roof_s)},
+    {"gain_s", "s", "the transfer's gain: no_wait_s - at_roof_s (>= 0), the wait left out; rows are ranked by it",
+     RLI_F_NUM, RLI_AT(rl_job_coll, gain_s)},
+    {"last_rank", NULL, "the rank that started them last most often", RLI_F_INT, RLI_AT(rl_job_coll, last_rank)},
+    {"last_in", NULL, "in that many of them", RLI_F_INT, RLI_AT(rl_job_coll, last_count)},
+};
+static RLI_RECORD(coll_record, "trace_job_collective", "the matched collectives of one kind on one process group",
+                  coll_fields);
+
+static const rli_field failed_fields[] = {
+    {"file", NULL, "the trace file", RLI_F_TEXT, RLI_AT(rl_job_rank, file)},
+    {"error", NULL, "the one-line error", RLI_F_TEXT, RLI_AT(rl_job_rank, error)},
+};
+static RLI_RECORD(failed_record, "trace_job_failed", "a file that could not be read", failed_fields);
+
+/* A list of n records of the given size at the field's pointer */
+static void put_list(rli_out *o, const rli_field *f, const void *items, int32_t n, size_t size) {
+  rli_out_puts(o, "[");
+  for (int32_t i = 0; i < n; i++) {
+    if (i) rli_out_puts(o, ",");
+    rli_record_write(o, f->sub, (const char *)items + (size_t)i * size);
+  }
+  rli_out_puts(o, "]");
+}
+static void put_ranks(rli_out *o, const void *rec, const rli_field *f) {
+  const rl_job *j = rec;
+  put_list(o, f, j->ranks, j->nranks, sizeof *j->ranks);
+}
+static void put_stragglers(rli_out *o, const void *rec, const rli_field *f) {
+  const rl_job *j = rec;
+  put_list(o, f, j->str, j->nstr, sizeof *j->str);
+}
+static void put_spread(rli_out *o, const void *rec, const rli_field *f) {
+  const rl_job *j = rec;
+  put_list(o, f, j->spr, j->nspr, sizeof *j->spr);
+}
+static void put_colls(rli_out *o, const void *rec, const rli_field *f) {
+  const rl_job *j = rec;
+  put_list(o, f, j->jc, j->njc, sizeof *j->jc);
+}
+static void put_failed(rli_out *o, const void *rec, const rli_field *f) {
+  const rl_job *j = rec;
+  put_list(o, f, j->fail, j->nfail, sizeof *j->fail);
+}
+static void put_overlap(rli_out *o, const void *rec, const rli_field *f) {
+  const rl_job *j = rec;
+  (void)f;
+  rli_out_puts(o, "[");
+  for (int32_t i = 0; i < j->nranks; i++) {
+    if (i) rli_out_puts(o, ",");
+    rli_out_num(o, j->ranks[i].overlap);
+  }
+  rli_out_puts(o, "]");
+}
+static void put_notes(rli_out *o, const void *rec, const rli_field *f) {
+  const rl_job *j = rec;
+  (void)f;
+  rli_out_puts(o, "[");
+  for (int32_t i = 0; i < j->nnotes; i++) {
+    if (i) rli_out_puts(o, ",");
+    rli_out_str(o, j->notes[i]);
+  }
+  rli_out_puts(o, "]");
 }
 
-/* rl_job_json: the job's totals ("hta" and the "job" object). */
-static void totals_json(rli_out *o, const rl_job *j) {
-  const rl_job_totals *t = &j->tot;
-  rli_out_printf(o, "{\"hta\":%s,\"job\":{\"files\":%d,\"ranks\":%d,\"failed\":%d,\"world_size\":%d",
-                 j->o.hta ? "true" : "false", (int)t->files, (int)t->ranks, (int)t->failed,
-                 (int)t->world_size);
-  kv(o, "gpu_time_s", t->gpu_time_s);
-  kv(o, "span_s", t->span_s);
-  kv(o, "idle_s", t->idle_s);
-  kv(o, "compute_s", t->compute_s);
-  kv(o, "non_compute_s", t->non_compute_s);
-  kv(o, "comm_s", t->comm_s);
-  kv(o, "idle_share", t->idle_share);
-  kv(o, "compute_share", t->compute_share);
-  kv(o, "non_compute_share", t->non_compute_share);
-  kv(o, "overlap", t->overlap);
-  rli_out_printf(o, ",\"collectives_matched\":%d", (int)t->matched);
-  kv(o, "waited_s", t->waited_s);
-  kv(o, "coll_bytes", t->coll_bytes);
-  kv(o, "busbw", t->busbw > 0 ? t->busbw : (double)NAN);
-  kv(o, "busbw_no_wait", t->busbw_nowait > 0 ? t->busbw_nowait : (double)NAN);
-  rli_out_printf(o, ",\"clocks_aligned\":%s}", t->aligned ? "true" : "false");
-}
-
-/* One rank's record (the roofline's figures null where it has none). */
-static void rank_json(rli_out *o, const rl_job_rank *r, int first) {
-  rli_out_printf(o, "%s{\"rank\":%d,\"file\":", first ? "" : ",", (int)r->rank);
-  rli_out_str(o, r->file);
-  /* the single-trace keys as `trace FILE --json` writes them: null where
-   * it says null (no device, no kernel times, no timeline) */
-  rli_out_puts(o, ",\"device\":");
-  if (r->device[0]) rli_out_str(o, r->device);
-  else rli_out_puts(o, "null");
-  rli_out_puts(o, ",\"hw\":");
-  if (r->has_roofline) rli_out_str(o, r->hw_id);
-  else rli_out_puts(o, "null");
-  const rl_trace_summary *s = &r->roof;
-  double nan = (double)NAN;
-  int h = r->has_roofline, ht = h && s->has_time, hs = h && s->has_span;
-  rli_out_printf(o, ",\"kernels\":%lld", h ? (long long)s->kernels : 0LL);
-  kv(o, "gpu_time_s", ht ? s->gpu_time_s : nan);
-  kv(o, "busy_s", hs ? s->busy_s : nan);
-  kv(o, "busy_share", hs ? s->busy_share : nan);
-  kv(o, "compute_bound_s", ht ? s->compute_s : nan);
-  kv(o, "memory_bound_s", ht ? s->memory_s : nan);
-  kv(o, "overhead_s", ht ? s->overhead_s : nan);
-  kv(o, "unknown_s", ht ? s->unknown_s : nan);
-  kv(o, "gain_s", ht ? s->gain_s : nan);
-  kv(o, "covered_s", ht ? s->covered_s : nan);
-  kv(o, "coverage", ht ? s->coverage : nan);
-  kv(o, "span_s", r->span_s);
-  kv(o, "idle_s", r->idle_s);
-  kv(o, "compute_s", r->compute_s);
-  kv(o, "non_compute_s", r->non_compute_s);
-  kv(o, "idle_share", r->idle_share);
-  kv(o, "compute_share", r->compute_share);
-  kv(o, "non_compute_share", r->non_compute_share);
-  kv(o, "overlap", r->overlap);
-  kv(o, "idle_host_wait_s", r->idle_host_wait_s);
-  kv(o, "idle_kernel_wait_s", r->idle_kernel_wait_s);
-  kv(o, "idle_other_s", r->idle_other_s);
-  kv(o, "stream_idle_host_wait_s", r->stream_idle_host_wait_s);
-  kv(o, "stream_idle_kernel_wait_s", r->stream_idle_kernel_wait_s);
-  kv(o, "stream_idle_other_s", r->stream_idle_other_s);
-  rli_out_printf(o, ",\"collectives\":%d", (int)r->collectives);
-  kv(o, "collective_time_s", r->coll_time_s);
-  kv(o, "waited_s", r->waited_s);
-  kv(o, "others_waited_s", r->others_waited_s);
-  kv(o, "clock_offset_s", r->clock_offset_s);
-  rli_out_printf(o, ",\"steps\":%d}", (int)r->steps);
-}
-
-/* One process group and kind's collectives. */
-static void coll_json(rli_out *o, const rl_job_coll *c, int first) {
-  rli_out_puts(o, first ? "{\"group\":" : ",{\"group\":");
-  rli_out_str(o, c->group);
-  rli_out_puts(o, ",\"kind\":");
-  rli_out_str(o, c->kind);
-  rli_out_printf(o, ",\"ranks\":%d,\"count\":%d", (int)c->ranks, (int)c->count);
-  kv(o, "bytes", c->bytes > 0 ? c->bytes : (double)NAN);
-  kv(o, "measured_s", c->time_s);
-  kv(o, "no_wait_s", c->time_nowait_s);
-  kv(o, "waited_s", c->waited_s);
-  kv(o, "busbw", c->busbw > 0 ? c->busbw : (double)NAN);
-  kv(o, "busbw_no_wait", c->busbw_nowait > 0 ? c->busbw_nowait : (double)NAN);
-  kv(o, "link_bw", c->link_bw > 0 ? c->link_bw : (double)NAN);
-  kv(o, "at_roof_s", c->at_roof_s);
-  kv(o, "gain_s", c->gain_s);
-  rli_out_printf(o, ",\"last_rank\":%d,\"last_in\":%d}", (int)c->last_rank, (int)c->last_count);
-}
+static const rli_field job_fields[] = {
+    {"hta", NULL, "true with --hta: HTA's own event set and rounding", RLI_F_BOOL, RLI_AT(rl_job, o.hta)},
+    {"job", NULL, "totals over the ranks", RLI_F_OBJ, RLI_AT(rl_job, tot), .sub = &totals_record},
+    {"ranks", NULL, "one object per rank, by rank", RLI_F_OBJ, RLI_LIST, .put = put_ranks, .sub = &rank_record},
+    {"stragglers", NULL, "ranks the others waited for, largest wait first", RLI_F_OBJ, RLI_LIST,
+     .put = put_stragglers, .sub = &straggler_record},
+    {"overlap", NULL, "per rank (in the order of ranks), the overlap; null without communication", RLI_F_NUM,
+     RLI_LIST, .put = put_overlap},
+    {"spread", NULL, "the top kernels by total time over ranks: their time per rank", RLI_F_OBJ, RLI_LIST,
+     .put = put_spread, .sub = &spread_record},
+    {"collectives", NULL,
+     "the matched collectives by process group and kind, largest time first: a slow rank opens a gap between "
+     "busbw and busbw_no_wait, a slow link keeps both low",
+     RLI_F_OBJ, RLI_LIST, .put = put_colls, .sub = &coll_record},
+    {"failed", NULL, "files that could not be read", RLI_F_OBJ, RLI_LIST, .put = put_failed,
+     .sub = &failed_record},
+    {"notes", NULL,
+     "findings about the input, one line each (world sizes, duplicate or missing ranks, steps, clocks)",
+     RLI_F_STR, RLI_LIST, .put = put_notes},
+};
+RLI_RECORD(rli_job_record, "trace_job", "roofline trace job: a job's ranks", job_fields);
 
 size_t rl_job_json(const rl_job *j, char *buf, size_t cap) {
   rli_out o;
   rli_out_init(&o, buf, cap);
-  if (!j) { rli_out_puts(&o, "null"); return rli_out_end(&o); }
-  totals_json(&o, j);
-  rli_out_puts(&o, ",\"ranks\":[");
-  for (int32_t i = 0; i < j->nranks; i++) rank_json(&o, &j->ranks[i], i == 0);
-  rli_out_puts(&o, "],\"stragglers\":[");
-  for (int32_t i = 0; i < j->nstr; i++) {
-    rli_out_printf(&o, "%s{\"rank\":%d", i ? "," : "", (int)j->str[i].rank);
-    kv(&o, "others_waited_s", j->str[i].others_waited_s);
-    rli_out_printf(&o, ",\"collectives\":%d}", (int)j->str[i].collectives);
-  }
-  rli_out_puts(&o, "],\"overlap\":[");
-  for (int32_t i = 0; i < j->nranks; i++) {
-    if (i) rli_out_puts(&o, ",");
-    rli_out_num(&o, j->ranks[i].overlap);
-  }
-  rli_out_puts(&o, "],\"spread\":[");
-  for (int32_t i = 0; i < j->nspr; i++) {
-    const rl_job_spread *p = &j->spr[i];
-    rli_out_puts(&o, i ? ",{\"name\":" : "{\"name\":");
-    rli_out_str(&o, p->name);
-    kv(&o, "total_s", p->total_s);
-    kv(&o, "min_s", p->min_s);
-    kv(&o, "median_s", p->median_s);
-    kv(&o, "max_s", p->max_s);
-    rli_out_printf(&o, ",\"min_rank\":%d,\"max_rank\":%d,\"ranks\":%d}", (int)p->min_rank,
-                   (int)p->max_rank, (int)p->ranks);
-  }
-  rli_out_puts(&o, "],\"collectives\":[");
-  for (int32_t i = 0; i < j->njc; i++) coll_json(&o, &j->jc[i], i == 0);
-  rli_out_puts(&o, "],\"failed\":[");
-  for (int32_t i = 0; i < j->nfail; i++) {
-    rli_out_puts(&o, i ? ",{\"file\":" : "{\"file\":");
-    rli_out_str(&o, j->fail[i].file);
-    rli_out_puts(&o, ",\"error\":");
-    rli_out_str(&o, j->fail[i].error);
-    rli_out_puts(&o, "}");
-  }
-  rli_out_puts(&o, "],\"notes\":[");
-  for (int32_t i = 0; i < j->nnotes; i++) {
-    if (i) rli_out_puts(&o, ",");
-    rli_out_str(&o, j->notes[i]);
-  }
-  rli_out_puts(&o, "]}");
+  if (!j) rli_out_puts(&o, "null");
+  else rli_record_write(&o, &rli_job_record, j);
   return rli_out_end(&o);
 }

@@ -1,9 +1,11 @@
 /*
  * trace_json.c -- the JSON record of a trace's analysis (rl_trace_json):
  * the summary, the rows per kernel and per op, the collectives and the
- * fusion candidates.
+ * fusion candidates. A row's keys are a field table (core/record.h), which
+ * is also its record in docs/schema/trace.json.
  */
 #include "core/trace_impl.h"
+#include "core/record.h"
 
 #include <math.h>
 
@@ -13,95 +15,147 @@ static void num_or_null(rli_out *o, const char *key, int known, double v) {
   else rli_out_puts(o, "null");
 }
 
+/* ---- the row record ------------------------------------------------------
+ *
+ * One row of rows (per kernel) or ops (per op): a field table
+ * (core/record.h) that rows_json walks, and tools/gen_tables.py makes the
+ * row record of docs/schema/trace.json from. */
+
+static int row_timed(const void *rec) { return ((const rl_trace_row *)rec)->has_time != 0; }
+static int row_costed(const void *rec) { return ((const rl_trace_row *)rec)->has_cost != 0; }
+static int row_costed_timed(const void *rec) {
+  const rl_trace_row *r = rec;
+  return r->has_cost && r->has_time;
+}
+/* FLOPs not counted (RL_TRACE_LOWER_NOFLOPS): flops and intensity null */
+static int row_flops_known(const void *rec) {
+  const rl_trace_row *r = rec;
+  return !(r->lower_bound & RL_TRACE_LOWER_NOFLOPS) && (r->has_cost || r->flops > 0);
+}
+static int row_intensity_known(const void *rec) {
+  const rl_trace_row *r = rec;
+  return !(r->lower_bound & RL_TRACE_LOWER_NOFLOPS) && r->has_cost && r->bytes > 0;
+}
+/* bytes from below (a Triton launch, a compiled region): the roof fraction
+ * is at least, the gain at most what is given */
+static int row_bytes_lower(const void *rec) {
+  const rl_trace_row *r = rec;
+  return r->has_cost && (r->lower_bound & RL_TRACE_LOWER_BYTES);
+}
+static double row_true(const void *rec) { (void)rec; return 1; }
+/* which rule chose the roof: the kernel's name or the op's dtype */
+static const char *roof_source_name(int32_t k) {
+  static const char *const names[] = {"kernel_name", "op_dtype"};
+  return k >= 0 && k < 2 ? names[k] : NULL;
+}
+static double row_roof_source(const void *rec) {
+  const rl_trace_row *r = rec;
+  return r->peak_kind < 0 ? -1 : r->peak_from_kernel ? 0 : 1;
+}
+/* faster than its roof (roof_fraction > 1, a negative gain) contradicts the
+ * model: wrong hardware, wrong shapes or a timer problem */
+static double row_above_roof(const void *rec) {
+  const rl_trace_row *r = rec;
+  return r->has_cost && r->has_time && r->roof_fraction > 1;
+}
+static int row_dtype_known(const void *rec) {
+  const rl_trace_row *r = rec;
+  return r->dtype >= 0 && (r->roof == RL_TRACE_ROOF_CHIP || r->roof == RL_TRACE_ROOF_L2);
+}
+static int row_has_family(const void *rec) {
+  const rl_trace_row *r = rec;
+  return r->family && r->family[0];
+}
+static int row_has_reason(const void *rec) { return ((const rl_trace_row *)rec)->reason >= 0; }
+/* an Nsight Compute launch: the hierarchical figures */
+static int row_launch(const void *rec) { return ((const rl_trace_row *)rec)->launch_id >= 0; }
+static int row_fractions(const void *rec) {
+  const rl_trace_row *r = rec;
+  return r->binding_level >= 0 || r->compute_fraction > 0;
+}
+static int row_binding(const void *rec) { return ((const rl_trace_row *)rec)->binding_level >= 0; }
+static int row_has_note(const void *rec) { return ((const rl_trace_row *)rec)->note != NULL; }
+static int row_has_why(const void *rec) { return ((const rl_trace_row *)rec)->why != NULL; }
+
+#define LAUNCH(key, unit, m, fl, doc) \
+  {key, unit, doc, RLI_F_NUM, .flags = fl, RLI_AT(rl_trace_row, m), .present = row_launch}
+static const rli_field row_fields[] = {
+    {"name", NULL, "kernel name (ops: the op)", RLI_F_STR, RLI_AT(rl_trace_row, name)},
+    {"op", NULL, "the launching op; \"\" when unknown", RLI_F_STR, RLI_AT(rl_trace_row, op)},
+    {"count", NULL, "executions (ops: calls of the op)", RLI_F_INT, RLI_AT(rl_trace_row, count)},
+    {"kernels", NULL, "kernel executions in the row", RLI_F_INT, RLI_AT(rl_trace_row, kernels)},
+    {"measured_s", "s", "measured time: the sum of its kernels' durations", RLI_F_NUM, RLI_AT(rl_trace_row, time_s),
+        .known = row_timed},
+    {"flops", "FLOP", "floating-point operations F, summed over executions", RLI_F_NUM, RLI_AT(rl_trace_row, flops),
+        .known = row_flops_known},
+    {"bytes", "B", "memory traffic Q, summed over executions", RLI_F_NUM, RLI_AT(rl_trace_row, bytes), .known = row_costed},
+    {"intensity", "FLOP/B", "arithmetic intensity F/Q", RLI_F_NUM, RLI_AT(rl_trace_row, intensity), .known = row_intensity_known},
+    {"bytes_lower_bound", NULL,
+     "bytes (and so the time at the roof) are a lower bound (a Triton launch, a compiled region): the roof "
+     "fraction is at least, the gain at most what is given; present only then",
+     RLI_F_BOOL, .get = row_true, .present = row_bytes_lower},
+    {"bound", NULL, "what limits it: compute, memory, overhead (network for collectives); null when unknown", RLI_F_ENUM, RLI_AT(rl_trace_row, bound), .flags = RLI_NULLABLE, .name = rl_bound_name, .n_names = RL_BOUND_NETWORK + 1},
+    {"peak_kind", NULL, "which peak of the device its roof is; null when unknown", RLI_F_ENUM, RLI_AT(rl_trace_row, peak_kind),
+        .flags = RLI_NULLABLE, .name = rl_peak_name, .n_names = RL_PEAK_COUNT},
+    {"roof_source", NULL,
+     "which rule chose peak_kind: the format the kernel's name says its tensor cores ran (kernel_name: TF32, "
+     "fp8, int8, fp4 GEMM/convolution/attention kernels) or the op's dtype (op_dtype); null without a chip roof",
+     RLI_F_ENUM, .flags = RLI_NULLABLE, .get = row_roof_source, .name = roof_source_name, .n_names = 2},
+    {"time_s", "s", "the roofline lower bound max(F/peak, Q/bandwidth), summed over executions", RLI_F_NUM, RLI_AT(rl_trace_row, bound_time_s), .known = row_costed},
+    {"roof_fraction", NULL, "the bound's share of the measured time (time_s / measured_s)", RLI_F_NUM, RLI_AT(rl_trace_row, roof_fraction), .known = row_costed_timed},
+    {"at_roof_s", "s", "the roofline bound, never below the floor, summed over executions", RLI_F_NUM, RLI_AT(rl_trace_row, at_roof_s), .known = row_costed},
+    {"gain_s", "s", "measured time the roof says could be saved: max(0, measured_s - at_roof_s)", RLI_F_NUM, RLI_AT(rl_trace_row, gain_s), .known = row_costed_timed},
+    {"above_roof", NULL, "faster than its roof: the model's F, Q or peak is wrong for it", RLI_F_BOOL,
+     .get = row_above_roof},
+    {"measured", NULL, "F and Q from hardware counters", RLI_F_BOOL, RLI_AT(rl_trace_row, measured)},
+    {"dtype", NULL, "number format of F (its roof); null when none or not a chip or L2 roof", RLI_F_ENUM, RLI_AT(rl_trace_row, dtype),
+        .known = row_dtype_known, .name = rl_dtype_name, .n_names = RL_DTYPE_COUNT},
+    {"roof", NULL, "the roof it is measured against: the chip's peak and memory, the network link (collectives), memory "
+        "bandwidth (device copies, memsets), the host link, or the chip's peak and its L2 bandwidth (a row "
+        "faster than its DRAM roof whose bytes of one run fit the L2)", RLI_F_ENUM, RLI_AT(rl_trace_row, roof),
+        .name = rl_trace_roof_name, .n_names = RL_TRACE_ROOF_L2 + 1},
+    {"family", NULL, "kernel family from the name (\"GEMM library\", \"Triton pointwise\", \"NCCL\", ...)", RLI_F_STR, RLI_AT(rl_trace_row, family), .present = row_has_family},
+    {"reason", NULL, "why F and Q are unknown", RLI_F_ENUM, RLI_AT(rl_trace_row, reason), .present = row_has_reason,
+        .name = rl_trace_reason_name, .n_names = RL_REASON_COUNT},
+    {"launch_id", NULL, "Nsight Compute: the launch's ID", RLI_F_INT, RLI_AT(rl_trace_row, launch_id), .present = row_launch},
+    LAUNCH("l1_bytes", "B", l1_bytes, RLI_NULL_NEG, "bytes through L1 (l1tex__t_bytes.sum)"),
+    LAUNCH("l2_bytes", "B", l2_bytes, RLI_NULL_NEG, "bytes through L2 (lts__t_bytes.sum)"),
+    LAUNCH("dram_bytes", "B", dram_bytes, RLI_NULL_NEG, "bytes to and from DRAM (dram__bytes.sum)"),
+    LAUNCH("l1_intensity", "FLOP/B", l1_intensity, RLI_NULL_NEG, "F / l1_bytes"),
+    LAUNCH("l2_intensity", "FLOP/B", l2_intensity, RLI_NULL_NEG, "F / l2_bytes"),
+    LAUNCH("dram_intensity", "FLOP/B", dram_intensity, RLI_NULL_NEG, "F / dram_bytes"),
+    LAUNCH("l1_bandwidth", "B/s", l1_bw, RLI_NULL_NONPOS, "the L1 roof used"),
+    LAUNCH("l2_bandwidth", "B/s", l2_bw, RLI_NULL_NONPOS, "the L2 roof used"),
+    LAUNCH("dram_bandwidth", "B/s", dram_bw, RLI_NULL_NONPOS, "the DRAM roof used"),
+    LAUNCH("compute_peak", "FLOP/s", compute_peak, RLI_NULL_NONPOS, "the flat roof used"),
+    {"binding_level", NULL, "the level whose roof is lowest at its intensity", RLI_F_ENUM, RLI_AT(rl_trace_row, binding_level),
+        .flags = RLI_NULLABLE, .present = row_launch, .name = rl_level_name, .n_names = RL_LEVEL_COUNT},
+    {"binding_fraction", NULL, "max(F/peak, bytes/bandwidth at each level) / measured time", RLI_F_NUM, RLI_AT(rl_trace_row, binding_fraction), .present = row_launch, .known = row_fractions},
+    {"compute_fraction", NULL, "(F/peak) / measured time", RLI_F_NUM, RLI_AT(rl_trace_row, compute_fraction),
+        .present = row_launch, .known = row_fractions},
+    {"memory_fraction", NULL, "largest bytes/bandwidth over the levels / measured time", RLI_F_NUM, RLI_AT(rl_trace_row, memory_fraction), .present = row_launch, .known = row_binding},
+    LAUNCH("sol_compute", NULL, sol_compute, RLI_NULL_NEG, "Nsight Compute's sm__throughput, fraction of peak"),
+    LAUNCH("sol_memory", NULL, sol_memory, RLI_NULL_NEG,
+           "Nsight Compute's gpu__compute_memory_throughput, fraction of peak"),
+    {"sol_disagree", NULL, "ncu's speed of light and our fractions differ by more than 20 points", RLI_F_BOOL, RLI_AT(rl_trace_row, sol_disagree), .present = row_launch},
+    LAUNCH("occupancy_theoretical", NULL, occupancy_theoretical, RLI_NULL_NEG, "theoretical occupancy, a "
+           "fraction"),
+    LAUNCH("occupancy_achieved", NULL, occupancy_achieved, RLI_NULL_NEG, "achieved occupancy, a fraction"),
+    LAUNCH("waves_per_sm", NULL, waves, RLI_NULL_NEG, "waves per SM"),
+    {"tail_effect", NULL, "less than one full wave (idle SMs)", RLI_F_BOOL, RLI_AT(rl_trace_row, tail), .present = row_launch},
+    {"flops_source", NULL, "how F was counted", RLI_F_STR, RLI_AT(rl_trace_row, flops_source), .flags = RLI_NULLABLE,
+        .present = row_launch},
+    {"note", NULL, "what the hierarchical figures lack (ncu); how F and Q were found when not plainly", RLI_F_STR, RLI_AT(rl_trace_row, note), .present = row_has_note},
+    {"why", NULL, "why F and Q (or the time) are unknown", RLI_F_STR, RLI_AT(rl_trace_row, why), .present = row_has_why},
+};
+#undef LAUNCH
+RLI_RECORD(rli_trace_row_record, "trace_row", "one row of rows (per kernel) or ops (per op)", row_fields);
+
 static void rows_json(rli_out *o, const rl_trace_row *rows, int32_t n, int32_t top) {
   if (top > 0 && n > top) n = top;
   for (int32_t i = 0; i < n; i++) {
-    const rl_trace_row *r = &rows[i];
-    rli_out_puts(o, i ? ",{\"name\":" : "{\"name\":");
-    rli_out_str(o, r->name);
-    rli_out_puts(o, ",\"op\":");
-    rli_out_str(o, r->op);
-    rli_out_printf(o, ",\"count\":%lld,\"kernels\":%lld", (long long)r->count, (long long)r->kernels);
-    num_or_null(o, "measured_s", r->has_time, r->time_s);
-    int nof = (r->lower_bound & RL_TRACE_LOWER_NOFLOPS) != 0;
-    num_or_null(o, "flops", !nof && (r->has_cost || r->flops > 0), r->flops);
-    num_or_null(o, "bytes", r->has_cost, r->bytes);
-    num_or_null(o, "intensity", !nof && r->has_cost && r->bytes > 0, r->intensity);
-    /* bytes from below (a Triton launch, a compiled region): the roof
-     * fraction is at least, the gain at most what is given */
-    if (r->has_cost && (r->lower_bound & RL_TRACE_LOWER_BYTES))
-      rli_out_puts(o, ",\"bytes_lower_bound\":true");
-    rli_out_puts(o, ",\"bound\":");
-    if (r->bound >= 0) rli_out_str(o, rl_bound_name(r->bound));
-    else rli_out_puts(o, "null");
-    rli_out_puts(o, ",\"peak_kind\":");
-    if (r->peak_kind >= 0) rli_out_str(o, rl_peak_name(r->peak_kind));
-    else rli_out_puts(o, "null");
-    /* which rule chose the roof: the kernel's name or the op's dtype */
-    rli_out_puts(o, ",\"roof_source\":");
-    if (r->peak_kind >= 0) rli_out_str(o, r->peak_from_kernel ? "kernel_name" : "op_dtype");
-    else rli_out_puts(o, "null");
-    num_or_null(o, "time_s", r->has_cost, r->bound_time_s);
-    num_or_null(o, "roof_fraction", r->has_cost && r->has_time, r->roof_fraction);
-    num_or_null(o, "at_roof_s", r->has_cost, r->at_roof_s);
-    num_or_null(o, "gain_s", r->has_cost && r->has_time, r->gain_s);
-    /* faster than its roof (roof_fraction > 1, a negative gain) contradicts
-     * the model: wrong hardware, wrong shapes or a timer problem */
-    rli_out_printf(o, ",\"above_roof\":%s", r->has_cost && r->has_time && r->roof_fraction > 1 ? "true" : "false");
-    rli_out_printf(o, ",\"measured\":%s", r->measured ? "true" : "false");
-    rli_out_puts(o, ",\"dtype\":");
-    if (r->dtype >= 0 && (r->roof == RL_TRACE_ROOF_CHIP || r->roof == RL_TRACE_ROOF_L2))
-      rli_out_str(o, rl_dtype_name(r->dtype));
-    else rli_out_puts(o, "null");
-    rli_out_puts(o, ",\"roof\":");
-    rli_out_str(o, rl_trace_roof_name(r->roof));
-    if (r->family && r->family[0]) {
-      rli_out_puts(o, ",\"family\":");
-      rli_out_str(o, r->family);
-    }
-    if (r->reason >= 0) {
-      rli_out_puts(o, ",\"reason\":");
-      rli_out_str(o, rl_trace_reason_name(r->reason));
-    }
-    if (r->launch_id >= 0) {
-      rli_out_printf(o, ",\"launch_id\":%lld", (long long)r->launch_id);
-      num_or_null(o, "l1_bytes", r->l1_bytes >= 0, r->l1_bytes);
-      num_or_null(o, "l2_bytes", r->l2_bytes >= 0, r->l2_bytes);
-      num_or_null(o, "dram_bytes", r->dram_bytes >= 0, r->dram_bytes);
-      num_or_null(o, "l1_intensity", r->l1_intensity >= 0, r->l1_intensity);
-      num_or_null(o, "l2_intensity", r->l2_intensity >= 0, r->l2_intensity);
-      num_or_null(o, "dram_intensity", r->dram_intensity >= 0, r->dram_intensity);
-      num_or_null(o, "l1_bandwidth", r->l1_bw > 0, r->l1_bw);
-      num_or_null(o, "l2_bandwidth", r->l2_bw > 0, r->l2_bw);
-      num_or_null(o, "dram_bandwidth", r->dram_bw > 0, r->dram_bw);
-      num_or_null(o, "compute_peak", r->compute_peak > 0, r->compute_peak);
-      rli_out_puts(o, ",\"binding_level\":");
-      if (r->binding_level >= 0) rli_out_str(o, rl_level_name(r->binding_level));
-      else rli_out_puts(o, "null");
-      int fr = r->binding_level >= 0 || r->compute_fraction > 0;
-      num_or_null(o, "binding_fraction", fr, r->binding_fraction);
-      num_or_null(o, "compute_fraction", fr, r->compute_fraction);
-      num_or_null(o, "memory_fraction", fr && r->binding_level >= 0, r->memory_fraction);
-      num_or_null(o, "sol_compute", r->sol_compute >= 0, r->sol_compute);
-      num_or_null(o, "sol_memory", r->sol_memory >= 0, r->sol_memory);
-      rli_out_printf(o, ",\"sol_disagree\":%s", r->sol_disagree ? "true" : "false");
-      num_or_null(o, "occupancy_theoretical", r->occupancy_theoretical >= 0, r->occupancy_theoretical);
-      num_or_null(o, "occupancy_achieved", r->occupancy_achieved >= 0, r->occupancy_achieved);
-      num_or_null(o, "waves_per_sm", r->waves >= 0, r->waves);
-      rli_out_printf(o, ",\"tail_effect\":%s", r->tail ? "true" : "false");
-      rli_out_puts(o, ",\"flops_source\":");
-      if (r->flops_source) rli_out_str(o, r->flops_source);
-      else rli_out_puts(o, "null");
-    }
-    if (r->note) {
-      rli_out_puts(o, ",\"note\":");
-      rli_out_str(o, r->note);
-    }
-    if (r->why) {
-      rli_out_puts(o, ",\"why\":");
-      rli_out_str(o, r->why);
-    }
-    rli_out_puts(o, "}");
+    if (i) rli_out_puts(o, ",");
+    rli_record_write(o, &rli_trace_row_record, &rows[i]);
   }
 }
 

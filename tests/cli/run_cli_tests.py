@@ -258,8 +258,12 @@ def main():
         bad("schema", "tests/data/measure_record.json", m)
     else:
         passed += 1
-    # every key of a generated record was written by some case
+    # every key of a generated record was written by some case (a job's
+    # stragglers, collectives and failed files need several ranks:
+    # test_trace_job.py checks trace-job.json on its synthesised jobs)
     for where in schemas.unseen():
+        if "/trace-job.json" in where:
+            continue
         bad("schema", where, "no document holds this key")
     # every schema describes a command the tests ran
     for name in sorted(set(schemas.validator) - schemas.used):

@@ -72,6 +72,16 @@ def main():
             failed += 1
             print(f"FAIL {name}: {msg}", file=sys.stderr)
 
+    # the documents against docs/schema/trace-job.json (generated from the
+    # writer's field tables): valid, and between them every key it names
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from run_cli_tests import Schemas
+    schemas = Schemas()
+
+    def valid(name, doc):
+        m = schemas.check(doc)
+        check(name + ".schema", m is None, m)
+
     tmp = tempfile.mkdtemp(prefix="rl-job-")
     try:
         job = os.path.join(tmp, "job")
@@ -79,6 +89,7 @@ def main():
         rc, out, err = run([rf, "trace", job, "--json", "-j", "2"])
         check("job.exit", rc == 0 and not err, f"exit {rc} {err!r}")
         doc = json.loads(out) if rc == 0 else {}
+        valid("job", doc)
         st = doc.get("stragglers", [])
         want = 2 * N_COLL * DELAY_US * 1e-6
         check("job.straggler", st and st[0]["rank"] == 1 and abs(st[0]["others_waited_s"] - want) < 1e-6 * 2 * N_COLL
@@ -168,6 +179,7 @@ def main():
             f.write(text[: len(text) // 2])
         rc, out, err = run([rf, "trace", bad, "--json"])
         doc = json.loads(out) if out else {}
+        valid("bad", doc)
         notes = " | ".join(doc.get("notes", []))
         check("bad.exit", rc == 2, f"exit {rc}")
         check("bad.ranks", [r["rank"] for r in doc.get("ranks", [])] == [0, 1, 2, 4], str(doc.get("ranks"))[:200])
@@ -230,6 +242,8 @@ def main():
                 check("mpi.rank_dies", two[0] != 0 and two[2].strip() != "", f"exit {two[0]}")
             except subprocess.TimeoutExpired:
                 check("mpi.rank_dies", False, "mpirun hung after a rank died")
+        unseen = [u for u in schemas.unseen() if "/trace-job.json" in u]
+        check("schema.keys", not unseen, "no document holds " + ", ".join(unseen))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"trace job: {passed} passed, {failed} failed")
