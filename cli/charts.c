@@ -45,7 +45,7 @@ void chart_short_name(const char *s, char *out, size_t w) {
   while (*base == ' ') base++;
   if (!*base) base = s;
   snprintf(out, w, "%s", base);
-  if (strlen(base) >= w && w > 4) memcpy(out + w - 4, "...", 4);
+  if (strlen(base) >= w && w > sizeof "...") memcpy(out + w - sizeof "...", "...", sizeof "...");
 }
 
 void chart_kernel_name(const char *s, char *out, size_t w, int mark_templates) {
@@ -67,7 +67,7 @@ void chart_kernel_name(const char *s, char *out, size_t w, int mark_templates) {
     out[n++] = *p;
   }
   out[n] = 0;
-  if (n + 1 >= w && w > 4) memcpy(out + w - 4, "...", 4);
+  if (n + 1 >= w && w > sizeof "...") memcpy(out + w - sizeof "...", "...", sizeof "...");
   if (!n) snprintf(out, w, "%.*s", (int)(w - 1), s);
 }
 

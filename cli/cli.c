@@ -225,25 +225,12 @@ const char *cli_suggest(const char *word, const char *const *cands, int n) {
   return best && bd <= limit ? best : NULL;
 }
 
-/* Length of the valid UTF-8 sequence at p (2-4 bytes), or 0. */
-static size_t utf8_ok(const unsigned char *p) {
-  size_t n = (p[0] & 0xE0) == 0xC0 ? 2 : (p[0] & 0xF0) == 0xE0 ? 3 : (p[0] & 0xF8) == 0xF0 ? 4 : 0;
-  if (!n) return 0;
-  unsigned cp = p[0] & (n == 2 ? 0x1Fu : n == 3 ? 0x0Fu : 0x07u);
-  for (size_t i = 1; i < n; i++) {
-    if ((p[i] & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (p[i] & 0x3Fu);
-  }
-  unsigned min = n == 2 ? 0x80 : n == 3 ? 0x800 : 0x10000;
-  return cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ? 0 : n;
-}
-
 size_t cli_clean(const char *s, char *out, size_t cap, int escape) {
   size_t o = 0;
   const unsigned char *p = (const unsigned char *)(s ? s : "");
   if (!cap) return 0;
   while (*p && o + 5 < cap) {
-    size_t n = *p < 0x80 ? 1 : utf8_ok(p);
+    size_t n = rl_utf8_seq((const char *)p);
     if (*p == '\n' || *p == '\r' || *p == '\t') {
       out[o++] = ' ';
       p++;
@@ -256,8 +243,8 @@ size_t cli_clean(const char *s, char *out, size_t cap, int escape) {
       o += (size_t)snprintf(out + o, cap - o, "\\x%02x", *p);
       p++;
     } else {
-      memcpy(out + o, "\xEF\xBF\xBD", 3); /* U+FFFD */
-      o += 3;
+      memcpy(out + o, "\xEF\xBF\xBD", RLI_LEN("\xEF\xBF\xBD")); /* U+FFFD */
+      o += RLI_LEN("\xEF\xBF\xBD");
       p++;
     }
   }

@@ -297,7 +297,9 @@ static int parse(cli_ctx *ctx, int argc, char **argv, measure_opts *o) {
     int32_t n = 0;
     rl_error pe;
     if (rl_hw_parse_csv(probe, strlen(probe), &row, 1, &n, &pe)) {
-      const char *m = strncmp(pe.msg, "line 2: ", 8) == 0 ? pe.msg + 8 : strncmp(pe.msg, "line 2, ", 8) == 0 ? pe.msg + 8 : pe.msg;
+      /* the probe's line number is no part of the flag's message */
+      const char *m = RLI_STARTS(pe.msg, "line 2: ") || RLI_STARTS(pe.msg, "line 2, ") ? pe.msg + RLI_LEN("line 2: ")
+                                                                                      : pe.msg;
       return cli_error(ctx, "--id: %s", m);
     }
   }

@@ -595,6 +595,13 @@ RL_API size_t rl_result_json(const char *op, const char *hw,
  * <, >, & (so the text is safe inside HTML). Returns the length needed. */
 RL_API size_t rl_json_string(const char *s, char *buf, size_t cap);
 
+/* The length of the valid UTF-8 sequence that starts at s (RFC 3629): 1
+ * for an ASCII byte (NUL included), 2 to 4 for a valid multibyte one, 0
+ * when s starts none (a stray continuation byte, an overlong form, a
+ * surrogate, past U+10FFFF, cut short). The one test of the text every
+ * writer cleans (rl_json_string, the SVG, the command's messages). */
+RL_API size_t rl_utf8_seq(const char *s);
+
 /* A JSON number as every writer prints it: "null" when not finite; whole
  * numbers up to 2^53 in full (16060522496); others in the fewest
  * significant digits (15 to 17) that read back to the same double. Returns

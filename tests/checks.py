@@ -1,9 +1,10 @@
 """checks.py -- the pass/fail counter the test scripts share
-(tests/cli/test_manners.py, tests/cli/test_outputs.py,
-tests/install/test_completion.py).
+(tests/cli/test_manners.py, tests/cli/test_outputs.py, test_hostile.py,
+test_trace_agree.py, test_trace_job.py, tests/install/test_completion.py).
 
     check = Checks("FAIL ")
     check(cond, "what was expected")   # counts it; a failure named on stderr
+    check.named("case", cond, "what")   # the same, failing as "FAIL case: what"
     print(f"name: {check.passed} passed, {check.failed} failed")
 """
 import sys
@@ -22,3 +23,7 @@ class Checks:
             self.failed += 1
             print(self.fail_prefix + what, file=sys.stderr)
         return cond
+
+    def named(self, name, cond, msg=""):
+        """Count cond, a failure printed as "NAME: msg"; return it."""
+        return self(cond, f"{name}: {msg}")

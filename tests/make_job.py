@@ -22,6 +22,9 @@ claiming rank R), --world-of R=W (rank R says world size W), --step-shift R
 usage: make_job.py FIXTURE OUTDIR --ranks N [--straggler R] [--delay US]
        [--skew F] [--slow-link F] [--clock-offsets] [--gz] [--drop R] [--dup R]
        [--world-of R=W] [--step-shift R]
+
+From a test: `from make_job import make_job; make_job(FIXTURE, OUTDIR,
+"--ranks", "3", ...)` (the same arguments, in-process).
 """
 import argparse
 import gzip
@@ -35,7 +38,12 @@ def is_comm(name):
     return name.startswith("nccl") or "ncclKernel" in name
 
 
-def main():
+def make_job(fixture, outdir, *args):
+    """Write the job's rank traces: make_job.py FIXTURE OUTDIR ARGS..."""
+    main([fixture, outdir] + [str(x) for x in args])
+
+
+def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("fixture")
     ap.add_argument("outdir")
@@ -51,7 +59,7 @@ def main():
     ap.add_argument("--dup", type=int, default=-1)
     ap.add_argument("--world-of", default="")
     ap.add_argument("--step-shift", type=int, default=-1)
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     opener = gzip.open if a.fixture.endswith(".gz") else open
     with opener(a.fixture, "rt") as f:
         doc = json.load(f)

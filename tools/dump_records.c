@@ -1,7 +1,7 @@
 /*
  * dump_records.c -- print the library's JSON record tables (core/record.h)
  * as one JSON object, for tools/gen_tables.py, which turns them into
- * docs/schema/measure.json, trace-job.json and the rows of trace.json.
+ * docs/schema/measure.json, trace-job.json and trace.json.
  * Built and run by `make gen` and `make check-gen`.
  *
  * Output: {"RECORD": {"doc": ..., "fields": [{"key", "unit", "doc",
@@ -86,7 +86,7 @@ static void record(const rli_record *r) {
 }
 
 int main(void) {
-  const rli_record *const all[] = {&rli_measure_record, &rli_job_record, &rli_trace_row_record};
+  const rli_record *const all[] = {&rli_measure_record, &rli_job_record, &rli_trace_record};
   putchar('{');
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) record(all[i]);
   puts("}");

@@ -66,9 +66,10 @@ static char *error_json(const char *msg) {
   size_t n = rl_json_string(msg, NULL, 0);
   char *s = malloc(n + 16);
   if (!s) return NULL;
-  memcpy(s, "{\"error\":", 9);
-  rl_json_string(msg, s + 9, n + 1);
-  strcpy(s + 9 + n, "}");
+  const size_t k = RLI_LEN("{\"error\":");
+  memcpy(s, "{\"error\":", k);
+  rl_json_string(msg, s + k, n + 1);
+  strcpy(s + k + n, "}");
   return s;
 }
 

@@ -39,11 +39,11 @@ def measure(quick=False, threads=None, kernel=None, ws=None, progress=None):
     opts.quick = 1 if quick else 0
     if threads is not None:
         given = threads
-        threads = _num(threads, "count", "--threads")
+        threads = _num(threads, "count", "threads")
         if threads != int(threads) or threads > 2147483647:
-            raise ValueError(f"--threads: '{given}' is not a whole number of threads")
+            raise ValueError(f"threads: '{given}' is not a whole number of threads")
         if threads < 1:
-            raise ValueError("--threads must be >= 1 (default: every CPU)")
+            raise ValueError("threads must be >= 1 (default: every CPU)")
         opts.threads = int(threads)
     err = _native.Error()
     if kernel is not None:
@@ -51,14 +51,14 @@ def measure(quick=False, threads=None, kernel=None, ws=None, progress=None):
         text = kernel if isinstance(kernel, str) else ",".join(kernel)
         st = _lib.rl_measure_parts_parse(text.encode(), _ct.byref(parts), _ct.byref(err))
         if st:
-            raise ValueError(f"--kernel: {err.msg.decode('utf-8', 'replace')}")
+            raise ValueError(f"kernel: {err.msg.decode('utf-8', 'replace')}")
         opts.parts = parts.value
     if ws is not None:
-        sizes = [_num(w, "B", "--ws") for w in _items(ws, "--ws")]
+        sizes = [_num(w, "B", "ws") for w in _items(ws, "ws")]
         if len(sizes) > _native.RL_MEASURE_MAX_WS:
-            raise ValueError(f"--ws: at most {_native.RL_MEASURE_MAX_WS} items")
+            raise ValueError(f"ws: at most {_native.RL_MEASURE_MAX_WS} items")
         if not all(s > 0 for s in sizes):
-            raise ValueError("--ws: working sets must be > 0")
+            raise ValueError("ws: working sets must be > 0")
         arr = (_ct.c_double * len(sizes))(*sizes)
         opts.ws = _ct.cast(arr, _ct.POINTER(_ct.c_double))
         opts.n_ws = len(sizes)

@@ -318,17 +318,16 @@ static int term_holds(const char *t, size_t n, const rli_devdesc *d) {
     /* cc=M.m, sms=N, warp=N */
     size_t kl = (size_t)(eq - t), vl = n - kl - 1;
     const char *v = eq + 1;
-    if (kl == 2 && rli_strncasecmp(t, "cc", 2) == 0) {
+    if (RLI_EQ_NOCASE(t, kl, "cc")) {
       const char *dot = memchr(v, '.', vl);
       if (!dot) return -1;
       int32_t ma = small_uint(v, (size_t)(dot - v)), mi = small_uint(dot + 1, vl - (size_t)(dot - v) - 1);
       if (ma < 1 || mi < 0) return -1;
       r = d->cc_major == ma && d->cc_minor == mi;
-    } else if ((kl == 3 && rli_strncasecmp(t, "sms", 3) == 0) ||
-               (kl == 4 && rli_strncasecmp(t, "warp", 4) == 0)) {
+    } else if (RLI_EQ_NOCASE(t, kl, "sms") || RLI_EQ_NOCASE(t, kl, "warp")) {
       int32_t want = small_uint(v, vl);
       if (want < 1) return -1;
-      r = (kl == 3 ? d->sms : d->warp) == want;
+      r = (RLI_EQ_NOCASE(t, kl, "sms") ? d->sms : d->warp) == want;
     } else {
       return -1;
     }

@@ -65,6 +65,8 @@ rl_status rli_check_finite(const double *v, size_t n, rl_error *err, const char 
 /* Case-insensitive ASCII comparison. */
 int rli_strcasecmp(const char *a, const char *b);
 int rli_strncasecmp(const char *a, const char *b, size_t n);
+/* RLI_EQ, ASCII case ignored: the n bytes at s are lit in any case */
+#define RLI_EQ_NOCASE(s, n, lit) ((n) == RLI_LEN(lit) && rli_strncasecmp((s), "" lit "", RLI_LEN(lit)) == 0)
 
 /* Does `hay` contain `needle`, ignoring ASCII case? */
 int rli_contains_ci(const char *hay, const char *needle);

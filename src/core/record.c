@@ -27,9 +27,25 @@ static void put_num(rli_out *o, const rli_field *f, double v) {
     rli_out_num(o, v);
 }
 
+/* RLI_ITEMS: "[{...},...]" */
+static void put_items(rli_out *o, const rli_field *f, const void *rec) {
+  const char *items = *(const char *const *)at(rec, f);
+  int32_t n = *(const int32_t *)((const char *)rec + f->n_off);
+  rli_out_puts(o, "[");
+  for (int32_t i = 0; i < n; i++) {
+    if (i) rli_out_puts(o, ",");
+    rli_record_write(o, f->sub, items + (size_t)i * f->size);
+  }
+  rli_out_puts(o, "]");
+}
+
 void rli_field_value(rli_out *o, const rli_field *f, const void *rec) {
   if (f->put) {
     f->put(o, rec, f);
+    return;
+  }
+  if (f->shape == RLI_LIST && f->type == RLI_F_OBJ) {
+    put_items(o, f, rec);
     return;
   }
   if (f->known && !f->known(rec)) {

@@ -15,7 +15,8 @@
  * columns[] name the hardware record's.
  *
  * The records: rli_measure_record (measure_report.c), rli_job_record
- * (trace_job.c), rli_trace_row_record (trace_json.c).
+ * (trace_job.c), rli_trace_record and its rli_trace_row_record
+ * (trace_json.c).
  */
 #ifndef RL_RECORD_H
 #define RL_RECORD_H
@@ -59,6 +60,9 @@ typedef struct rli_field {
   /* writes a list or a map (and any value the table cannot hold) */
   void (*put)(rli_out *o, const void *rec, const struct rli_field *f);
   const struct rli_record *sub;    /* RLI_F_OBJ: the items' record */
+  size_t n_off; /* a list of records without put (RLI_ITEMS): where its
+                 * int32_t count is; off: the pointer to its first item;
+                 * size: an item's size */
   const char *(*name)(int32_t);    /* RLI_F_ENUM's words; a map's keys */
   int32_t n_names;                 /* name(0) .. name(n_names - 1) */
 } rli_field;
@@ -75,6 +79,11 @@ typedef struct rli_record {
 /* The offset and size of member m of struct type T. */
 #define RLI_AT(T, m) .off = offsetof(T, m), .size = sizeof(((T *)0)->m)
 
+/* A list of records (type RLI_F_OBJ, sub their record): n items at the
+ * pointer member p of struct type T, n an int32_t member. */
+#define RLI_ITEMS(T, p, n) \
+  .shape = RLI_LIST, .off = offsetof(T, p), .size = sizeof(*((T *)0)->p), .n_off = offsetof(T, n)
+
 /* The record of rec: "{...}". */
 void rli_record_write(rli_out *o, const rli_record *r, const void *rec);
 /* One value of field f of rec, as the table says (no key). */
@@ -89,6 +98,6 @@ void rli_put_int_map(rli_out *o, const void *rec, const rli_field *f);
 /* The field of r with this key (tests, tools), or NULL. */
 const rli_field *rli_record_field(const rli_record *r, const char *key);
 
-extern const rli_record rli_measure_record, rli_job_record, rli_trace_row_record;
+extern const rli_record rli_measure_record, rli_job_record, rli_trace_record, rli_trace_row_record;
 
 #endif

@@ -1221,35 +1221,6 @@ static const rli_field failed_fields[] = {
 };
 static RLI_RECORD(failed_record, "trace_job_failed", "a file that could not be read", failed_fields);
 
-/* A list of n records of the given size at the field's pointer */
-static void put_list(rli_out *o, const rli_field *f, const void *items, int32_t n, size_t size) {
-  rli_out_puts(o, "[");
-  for (int32_t i = 0; i < n; i++) {
-    if (i) rli_out_puts(o, ",");
-    rli_record_write(o, f->sub, (const char *)items + (size_t)i * size);
-  }
-  rli_out_puts(o, "]");
-}
-static void put_ranks(rli_out *o, const void *rec, const rli_field *f) {
-  const rl_job *j = rec;
-  put_list(o, f, j->ranks, j->nranks, sizeof *j->ranks);
-}
-static void put_stragglers(rli_out *o, const void *rec, const rli_field *f) {
-  const rl_job *j = rec;
-  put_list(o, f, j->str, j->nstr, sizeof *j->str);
-}
-static void put_spread(rli_out *o, const void *rec, const rli_field *f) {
-  const rl_job *j = rec;
-  put_list(o, f, j->spr, j->nspr, sizeof *j->spr);
-}
-static void put_colls(rli_out *o, const void *rec, const rli_field *f) {
-  const rl_job *j = rec;
-  put_list(o, f, j->jc, j->njc, sizeof *j->jc);
-}
-static void put_failed(rli_out *o, const void *rec, const rli_field *f) {
-  const rl_job *j = rec;
-  put_list(o, f, j->fail, j->nfail, sizeof *j->fail);
-}
 static void put_overlap(rli_out *o, const void *rec, const rli_field *f) {
   const rl_job *j = rec;
   (void)f;
@@ -1274,18 +1245,19 @@ static void put_notes(rli_out *o, const void *rec, const rli_field *f) {
 static const rli_field job_fields[] = {
     {"hta", NULL, "true with --hta: HTA's own event set and rounding", RLI_F_BOOL, RLI_AT(rl_job, o.hta)},
     {"job", NULL, "totals over the ranks", RLI_F_OBJ, RLI_AT(rl_job, tot), .sub = &totals_record},
-    {"ranks", NULL, "one object per rank, by rank", RLI_F_OBJ, RLI_LIST, .put = put_ranks, .sub = &rank_record},
-    {"stragglers", NULL, "ranks the others waited for, largest wait first", RLI_F_OBJ, RLI_LIST,
-     .put = put_stragglers, .sub = &straggler_record},
+    {"ranks", NULL, "one object per rank, by rank", RLI_F_OBJ, RLI_ITEMS(rl_job, ranks, nranks),
+     .sub = &rank_record},
+    {"stragglers", NULL, "ranks the others waited for, largest wait first", RLI_F_OBJ,
+     RLI_ITEMS(rl_job, str, nstr), .sub = &straggler_record},
     {"overlap", NULL, "per rank (in the order of ranks), the overlap; null without communication", RLI_F_NUM,
      RLI_LIST, .put = put_overlap},
-    {"spread", NULL, "the top kernels by total time over ranks: their time per rank", RLI_F_OBJ, RLI_LIST,
-     .put = put_spread, .sub = &spread_record},
+    {"spread", NULL, "the top kernels by total time over ranks: their time per rank", RLI_F_OBJ,
+     RLI_ITEMS(rl_job, spr, nspr), .sub = &spread_record},
     {"collectives", NULL,
      "the matched collectives by process group and kind, largest time first: a slow rank opens a gap between "
      "busbw and busbw_no_wait, a slow link keeps both low",
-     RLI_F_OBJ, RLI_LIST, .put = put_colls, .sub = &coll_record},
-    {"failed", NULL, "files that could not be read", RLI_F_OBJ, RLI_LIST, .put = put_failed,
+     RLI_F_OBJ, RLI_ITEMS(rl_job, jc, njc), .sub = &coll_record},
+    {"failed", NULL, "files that could not be read", RLI_F_OBJ, RLI_ITEMS(rl_job, fail, nfail),
      .sub = &failed_record},
     {"notes", NULL,
      "findings about the input, one line each (world sizes, duplicate or missing ranks, steps, clocks)",

@@ -1,24 +1,18 @@
 /*
  * trace_json.c -- the JSON record of a trace's analysis (rl_trace_json):
  * the summary, the rows per kernel and per op, the collectives and the
- * fusion candidates. A row's keys are a field table (core/record.h), which
- * is also its record in docs/schema/trace.json.
+ * fusion candidates. Each is a field table (core/record.h), which is also
+ * its record in docs/schema/trace.json (make gen).
  */
 #include "core/trace_impl.h"
 #include "core/record.h"
 
-#include <math.h>
-
-static void num_or_null(rli_out *o, const char *key, int known, double v) {
-  rli_out_printf(o, ",\"%s\":", key);
-  if (known && isfinite(v)) rli_out_num(o, v);
-  else rli_out_puts(o, "null");
-}
+#include <string.h>
 
 /* ---- the row record ------------------------------------------------------
  *
  * One row of rows (per kernel) or ops (per op): a field table
- * (core/record.h) that rows_json walks, and tools/gen_tables.py makes the
+ * (core/record.h) that the document's rows and ops are written by, and tools/gen_tables.py makes the
  * row record of docs/schema/trace.json from. */
 
 static int row_timed(const void *rec) { return ((const rl_trace_row *)rec)->has_time != 0; }
@@ -151,113 +145,210 @@ static const rli_field row_fields[] = {
 #undef LAUNCH
 RLI_RECORD(rli_trace_row_record, "trace_row", "one row of rows (per kernel) or ops (per op)", row_fields);
 
-static void rows_json(rli_out *o, const rl_trace_row *rows, int32_t n, int32_t top) {
-  if (top > 0 && n > top) n = top;
-  for (int32_t i = 0; i < n; i++) {
-    if (i) rli_out_puts(o, ",");
-    rli_record_write(o, &rli_trace_row_record, &rows[i]);
-  }
+/* ---- the collectives, the fusion candidates, the uncovered time ------- */
+
+static int coll_sized(const void *rec) { return ((const rl_trace_coll *)rec)->msg_bytes >= 0; }
+static int coll_has_dtype(const void *rec) { return ((const rl_trace_coll *)rec)->dtype[0] != 0; }
+static int coll_algbw_known(const void *rec) {
+  const rl_trace_coll *c = rec;
+  return c->msg_bytes >= 0 && c->time_s > 0;
 }
+/* busbw needs the group size n (its factor) */
+static int coll_busbw_known(const void *rec) {
+  const rl_trace_coll *c = rec;
+  return c->msg_bytes >= 0 && c->ranks >= 1 && c->time_s > 0;
+}
+static int coll_has_link(const void *rec) { return ((const rl_trace_coll *)rec)->link_bw > 0; }
+static int coll_roof_known(const void *rec) {
+  const rl_trace_coll *c = rec;
+  return c->msg_bytes >= 0 && c->ranks >= 1 && c->link_bw > 0;
+}
+
+static const rli_field coll_fields[] = {
+    {"name", NULL, "the collective: allreduce, allgather, reducescatter, broadcast, reduce, alltoall, "
+     "sendrecv, ...", RLI_F_STR, RLI_AT(rl_trace_coll, name)},
+    {"dtype", NULL, "element type as recorded; null when unknown", RLI_F_STR, RLI_AT(rl_trace_coll, dtype),
+     .flags = RLI_NULLABLE, .known = coll_has_dtype},
+    {"ranks", NULL, "group size n", RLI_F_INT, RLI_AT(rl_trace_coll, ranks)},
+    {"ranks_guess", NULL, "n is the job's world size (the trace does not record the group's)", RLI_F_BOOL,
+     RLI_AT(rl_trace_coll, ranks_guess)},
+    {"count", NULL, "kernel executions", RLI_F_INT, RLI_AT(rl_trace_coll, count)},
+    {"msg_bytes", "B", "message size S of one call; null when unknown", RLI_F_NUM,
+     RLI_AT(rl_trace_coll, msg_bytes), .known = coll_sized},
+    {"measured_s", "s", "measured time: the sum of its kernels' durations", RLI_F_NUM,
+     RLI_AT(rl_trace_coll, time_s)},
+    {"algbw", "B/s", "count x S / measured_s (nccl-tests' algbw); null without S or a time", RLI_F_NUM,
+     RLI_AT(rl_trace_coll, algbw), .known = coll_algbw_known},
+    {"busbw", "B/s", "algbw x the collective's factor in n (nccl-tests' busbw); null without S, n or a time",
+     RLI_F_NUM, RLI_AT(rl_trace_coll, busbw), .known = coll_busbw_known},
+    {"link_bw", "B/s", "the roof: the device's interconnect, one direction; null when unknown", RLI_F_NUM,
+     RLI_AT(rl_trace_coll, link_bw), .known = coll_has_link},
+    {"roof_fraction", NULL, "busbw / link_bw; null without S, n or a link figure", RLI_F_NUM,
+     RLI_AT(rl_trace_coll, roof_fraction), .known = coll_roof_known},
+    {"gain_s", "s", "measured time the roof says could be saved: max(0, measured_s - count x the time of one "
+     "call at the roof, never below the floor); null without S, n or a link figure", RLI_F_NUM,
+     RLI_AT(rl_trace_coll, gain_s), .known = coll_roof_known},
+};
+static RLI_RECORD(coll_record, "trace_collective", "the collectives of one kind, message size and group size",
+                  coll_fields);
+
+/* by: what name is (rl_trace_fusion's by_op: 2 module, 1 op, 0 kernel) */
+static const char *fusion_by_name(int32_t k) {
+  static const char *const names[] = {"kernel", "op", "module"};
+  return k >= 0 && k < 3 ? names[k] : NULL;
+}
+static double fusion_by(const void *rec) {
+  int32_t b = ((const rl_trace_fusion *)rec)->by_op;
+  return b == 2 ? 2 : b ? 1 : 0;
+}
+
+static const rli_field fusion_fields[] = {
+    {"name", NULL, "the nn.Module, the op, or the kernel name", RLI_F_STR, RLI_AT(rl_trace_fusion, name)},
+    {"by", NULL, "what name is: an nn.Module (module, where the trace records them: with_stack=True), an op "
+     "(op) or a kernel name (kernel)", RLI_F_ENUM, .get = fusion_by, .name = fusion_by_name, .n_names = 3},
+    {"runs", NULL, "runs found", RLI_F_INT, RLI_AT(rl_trace_fusion, runs)},
+    {"kernels", NULL, "kernel executions in them", RLI_F_INT, RLI_AT(rl_trace_fusion, kernels)},
+    {"measured_s", "s", "their measured time", RLI_F_NUM, RLI_AT(rl_trace_fusion, time_s)},
+    {"saving_s", "s", "measured time minus one floor per run", RLI_F_NUM, RLI_AT(rl_trace_fusion, saving_s)},
+};
+static RLI_RECORD(fusion_record, "trace_fusion",
+                  "a fusion candidate: runs of two or more consecutive small kernels of one module, op or kernel",
+                  fusion_fields);
+
+static const rli_field uncovered_fields[] = {
+    {"reason", NULL, "why F and Q are unknown", RLI_F_ENUM, RLI_AT(rl_trace_uncovered, reason),
+     .name = rl_trace_reason_name, .n_names = RL_REASON_COUNT},
+    {"measured_s", "s", "GPU time without F and Q for that reason", RLI_F_NUM,
+     RLI_AT(rl_trace_uncovered, time_s)},
+};
+static RLI_RECORD(uncovered_record, "trace_uncovered", "GPU time without a roof, for one reason",
+                  uncovered_fields);
+
+/* ---- the document ----------------------------------------------------------
+ *
+ * What rl_trace_json writes, gathered in one struct for its field table:
+ * the trace's names, a copy of the summary, the lists (the first top of
+ * each, all when top <= 0) and their lengths. */
+typedef struct trace_doc {
+  const char *format, *device, *hw; /* device, hw: NULL when none */
+  rl_trace_summary s;
+  const rl_trace_uncovered *uncovered; /* s.uncovered */
+  char floor_source[256];           /* the parameter it names spelled as a key */
+  int64_t unlinked;
+  const rl_trace_row *rows, *ops;
+  const rl_trace_coll *colls;
+  const rl_trace_fusion *fusion;
+  int32_t rows_total, ops_total, colls_total, fusion_total; /* in all */
+  int32_t rows_shown, ops_shown, colls_shown, fusion_shown; /* written */
+} trace_doc;
+
+static int doc_timed(const void *rec) { return ((const trace_doc *)rec)->s.has_time != 0; }
+static int doc_spanned(const void *rec) { return ((const trace_doc *)rec)->s.has_span != 0; }
+static double doc_shapes(const void *rec) { return !((const trace_doc *)rec)->s.no_shapes; }
+
+/* a figure of the summary: always written (null when not finite), null
+ * without kernel times (TIMED), null without a timeline (SPANNED) */
+#define SUM(key, unit, m, doc) {key, unit, doc, RLI_F_NUM, RLI_AT(trace_doc, s.m)}
+#define TIMED(key, unit, m, doc) {key, unit, doc, RLI_F_NUM, RLI_AT(trace_doc, s.m), .known = doc_timed}
+#define SPANNED(key, unit, m, doc) {key, unit, doc, RLI_F_NUM, RLI_AT(trace_doc, s.m), .known = doc_spanned}
+#define COUNT(key, m, doc) {key, NULL, doc, RLI_F_INT, RLI_AT(trace_doc, s.m)}
+static const rli_field doc_fields[] = {
+    {"format", NULL, "the profiler's format: kineto, ncu or nsys", RLI_F_STR, RLI_AT(trace_doc, format)},
+    {"device", NULL, "the device as the file names it; null when none", RLI_F_STR, RLI_AT(trace_doc, device),
+     .flags = RLI_NULLABLE},
+    {"hw", NULL, "hardware id of the roofs (data/hardware.csv), \"custom\" for a device given by its figures; "
+     "null when none", RLI_F_STR, RLI_AT(trace_doc, hw), .flags = RLI_NULLABLE},
+    COUNT("kernels", kernels, "kernel executions"),
+    TIMED("gpu_time_s", "s", gpu_time_s, "sum of the kernels' durations; null when the file gives no times"),
+    SPANNED("span_s", "s", span_s, "first kernel start to last kernel end; null without a timeline (ncu)"),
+    SPANNED("idle_s", "s", idle_s, "span - busy (no GPU busy); null without a timeline"),
+    SPANNED("busy_s", "s", busy_s, "union of the kernel intervals of all devices (some GPU busy), never above "
+            "span_s; null without a timeline"),
+    SPANNED("busy_share", NULL, busy_share, "busy_s / span_s; null without a timeline"),
+    COUNT("devices", devices, "distinct devices among the timed kernels; busy_s is the time some of them was "
+          "busy, so busy_s <= span_s"),
+    COUNT("duplicates_dropped", duplicates, "events given twice (same device, stream, name, start and "
+          "duration): dropped from every figure"),
+    SUM("duplicate_s", "s", duplicate_s, "their time"),
+    COUNT("overlapping_merged", overlapping, "kernels starting over 1 ns before the previous ones of their "
+          "stream end (a clock problem): merged in busy_s, kept in gpu_time_s"),
+    SUM("overlap_s", "s", overlap_s, "the time they overlap"),
+    COUNT("ends_before_start_dropped", ends_before_start, "kernels ending before they start: dropped"),
+    COUNT("zero_duration_untimed", zero_duration, "kernels the file gives a duration under 1 ps (0 included): "
+          "kept with no time, left out of every time figure and roof %"),
+    TIMED("compute_s", "s", compute_s, "kernel time in compute-bound kernels"),
+    TIMED("memory_s", "s", memory_s, "kernel time in memory-bound kernels"),
+    TIMED("overhead_s", "s", overhead_s, "short or overhead-bound kernels, plus idle"),
+    TIMED("short_s", "s", short_s, "of which kernels shorter than the overhead"),
+    TIMED("unknown_s", "s", unknown_s, "kernel time with no F and Q"),
+    TIMED("gain_s", "s", gain_s, "measured time the roof says could be saved: the kernel rows' gains summed"),
+    TIMED("fusion_s", "s", fusion_s, "what fusing the fusion candidates' runs could save"),
+    SUM("launch_overhead_s", "s", launch_overhead_s, "the launch overhead assumed per kernel"),
+    TIMED("covered_s", "s", covered_s, "GPU time with F and Q (or bytes) and a roof"),
+    TIMED("coverage", NULL, coverage, "covered_s / gpu_time_s, 0..1"),
+    {"uncovered", NULL, "the GPU time without a roof by reason, largest first", RLI_F_OBJ,
+     RLI_ITEMS(trace_doc, uncovered, s.n_uncovered),
+     .sub = &uncovered_record},
+    {"shapes_recorded", NULL, "the ops were recorded with their shapes", RLI_F_BOOL, .get = doc_shapes},
+    COUNT("copies", copies, "memcpy and memset executions (in gpu_time_s)"),
+    TIMED("copy_s", "s", copy_s, "their time"),
+    COUNT("collective_kernels", collectives, "collective (NCCL) kernel executions"),
+    TIMED("collective_s", "s", collective_s, "their time"),
+    TIMED("network_s", "s", network_s, "collective time at or above the overhead (its regime: the "
+          "interconnect)"),
+    SUM("floor_s", "s", floor_s, "the least time a kernel takes at its roof: the launch overhead, lowered to "
+        "the shortest kernel the file times"),
+    SUM("overhead_cut_s", "s", overhead_cut_s, "kernels (or bounds) shorter than this are overhead-bound: the "
+        "launch overhead (ncu: the floor)"),
+    {"floor_source", NULL, "where floor_s comes from", RLI_F_TEXT, RLI_AT(trace_doc, floor_source)},
+    {"unlinked", NULL, "kernels whose launching op the trace does not link", RLI_F_INT,
+     RLI_AT(trace_doc, unlinked)},
+    {"rows_total", NULL, "kernel rows in all", RLI_F_INT, RLI_AT(trace_doc, rows_total)},
+    {"rows", NULL, "one row per kernel (name and launching op), ranked by gain; the first top (all when not "
+     "given)", RLI_F_OBJ, RLI_ITEMS(trace_doc, rows, rows_shown), .sub = &rli_trace_row_record},
+    {"ops_total", NULL, "op rows in all", RLI_F_INT, RLI_AT(trace_doc, ops_total)},
+    {"ops", NULL, "one row per op, ranked by gain; the first top (all when not given)", RLI_F_OBJ,
+     RLI_ITEMS(trace_doc, ops, ops_shown),
+     .sub = &rli_trace_row_record},
+    {"collectives_total", NULL, "collective rows in all", RLI_F_INT, RLI_AT(trace_doc, colls_total)},
+    {"collectives", NULL, "the collectives by kind, message size and group size (nccl-tests' conventions), by "
+     "time; the first top (all when not given)", RLI_F_OBJ, RLI_ITEMS(trace_doc, colls, colls_shown),
+     .sub = &coll_record},
+    {"fusion_total", NULL, "fusion candidates in all", RLI_F_INT, RLI_AT(trace_doc, fusion_total)},
+    {"fusion", NULL, "runs of consecutive small kernels of one module, op (or kernel name), by saving; the "
+     "first top (all when not given)", RLI_F_OBJ, RLI_ITEMS(trace_doc, fusion, fusion_shown),
+     .sub = &fusion_record},
+};
+#undef SUM
+#undef TIMED
+#undef SPANNED
+#undef COUNT
+RLI_RECORD(rli_trace_record, "trace", "roofline trace: one trace's kernels under their roofs", doc_fields);
 
 size_t rl_trace_json(const rl_trace *t, const rl_hw *hw, const rl_trace_summary *s,
                      int32_t top, char *buf, size_t cap) {
   rli_out o;
   rli_out_init(&o, buf, cap);
   if (!t || !s) return rli_out_end(&o);
-  rli_out_puts(&o, "{\"format\":");
-  rli_out_str(&o, t->format);
-  rli_out_puts(&o, ",\"device\":");
-  if (t->device[0]) rli_out_str(&o, t->device);
-  else rli_out_puts(&o, "null");
-  rli_out_puts(&o, ",\"hw\":");
-  if (hw) rli_out_str(&o, hw->id);
-  else rli_out_puts(&o, "null");
-  rli_out_printf(&o, ",\"kernels\":%lld", (long long)s->kernels);
-  int ht = s->has_time;
-  num_or_null(&o, "gpu_time_s", ht, s->gpu_time_s);
-  num_or_null(&o, "span_s", s->has_span, s->span_s);
-  num_or_null(&o, "idle_s", s->has_span, s->idle_s);
-  num_or_null(&o, "busy_s", s->has_span, s->busy_s);
-  num_or_null(&o, "busy_share", s->has_span, s->busy_share);
-  /* what the timeline's repairs merged or dropped (rli_trace_tidy_timeline) */
-  rli_out_printf(&o, ",\"devices\":%d,\"duplicates_dropped\":%lld", (int)s->devices,
-                 (long long)s->duplicates);
-  num_or_null(&o, "duplicate_s", 1, s->duplicate_s);
-  rli_out_printf(&o, ",\"overlapping_merged\":%lld", (long long)s->overlapping);
-  num_or_null(&o, "overlap_s", 1, s->overlap_s);
-  rli_out_printf(&o, ",\"ends_before_start_dropped\":%lld", (long long)s->ends_before_start);
-  rli_out_printf(&o, ",\"zero_duration_untimed\":%lld", (long long)s->zero_duration);
-  num_or_null(&o, "compute_s", ht, s->compute_s);
-  num_or_null(&o, "memory_s", ht, s->memory_s);
-  num_or_null(&o, "overhead_s", ht, s->overhead_s);
-  num_or_null(&o, "short_s", ht, s->short_s);
-  num_or_null(&o, "unknown_s", ht, s->unknown_s);
-  num_or_null(&o, "gain_s", ht, s->gain_s);
-  num_or_null(&o, "fusion_s", ht, s->fusion_s);
-  num_or_null(&o, "launch_overhead_s", 1, s->launch_overhead_s);
-  num_or_null(&o, "covered_s", ht, s->covered_s);
-  num_or_null(&o, "coverage", ht, s->coverage);
-  rli_out_puts(&o, ",\"uncovered\":[");
-  for (int32_t i = 0; i < s->n_uncovered; i++) {
-    rli_out_puts(&o, i ? ",{\"reason\":" : "{\"reason\":");
-    rli_out_str(&o, rl_trace_reason_name(s->uncovered[i].reason));
-    num_or_null(&o, "measured_s", 1, s->uncovered[i].time_s);
-    rli_out_puts(&o, "}");
+  trace_doc doc, *d = &doc;
+  memset(d, 0, sizeof *d);
+  d->format = t->format;
+  d->device = t->device[0] ? t->device : NULL;
+  d->hw = hw ? hw->id : NULL;
+  d->s = *s;
+  /* the parameter it may name (`overhead`), as a record names it */
+  rl_msg_spell(s->floor_source ? s->floor_source : "", "", '_', d->floor_source, sizeof d->floor_source);
+  d->unlinked = t->unlinked;
+  d->uncovered = d->s.uncovered;
+  d->rows = t->rows[0], d->rows_total = d->rows_shown = t->nrows[0];
+  d->ops = t->rows[1], d->ops_total = d->ops_shown = t->nrows[1];
+  d->colls = t->colls, d->colls_total = d->colls_shown = t->ncolls;
+  d->fusion = t->fusion, d->fusion_total = d->fusion_shown = t->nfusion;
+  if (top > 0) {
+    int32_t *shown[] = {&d->rows_shown, &d->ops_shown, &d->colls_shown, &d->fusion_shown};
+    for (int i = 0; i < 4; i++)
+      if (*shown[i] > top) *shown[i] = top;
   }
-  rli_out_printf(&o, "],\"shapes_recorded\":%s", s->no_shapes ? "false" : "true");
-  rli_out_printf(&o, ",\"copies\":%lld", (long long)s->copies);
-  num_or_null(&o, "copy_s", ht, s->copy_s);
-  rli_out_printf(&o, ",\"collective_kernels\":%lld", (long long)s->collectives);
-  num_or_null(&o, "collective_s", ht, s->collective_s);
-  num_or_null(&o, "network_s", ht, s->network_s);
-  num_or_null(&o, "floor_s", 1, s->floor_s);
-  num_or_null(&o, "overhead_cut_s", 1, s->overhead_cut_s);
-  rli_out_puts(&o, ",\"floor_source\":");
-  {
-    /* the parameter it may name (`overhead`), as a record names it */
-    char fs[256];
-    rl_msg_spell(s->floor_source ? s->floor_source : "", "", '_', fs, sizeof fs);
-    rli_out_str(&o, fs);
-  }
-  rli_out_printf(&o, ",\"unlinked\":%lld", (long long)t->unlinked);
-  rli_out_printf(&o, ",\"rows_total\":%d,\"rows\":[", (int)t->nrows[0]);
-  rows_json(&o, t->rows[0], t->nrows[0], top);
-  rli_out_printf(&o, "],\"ops_total\":%d,\"ops\":[", (int)t->nrows[1]);
-  rows_json(&o, t->rows[1], t->nrows[1], top);
-  rli_out_printf(&o, "],\"collectives_total\":%d,\"collectives\":[", (int)t->ncolls);
-  int32_t nc = top > 0 && t->ncolls > top ? top : t->ncolls;
-  for (int32_t i = 0; i < nc; i++) {
-    const rl_trace_coll *c = &t->colls[i];
-    rli_out_puts(&o, i ? ",{\"name\":" : "{\"name\":");
-    rli_out_str(&o, c->name);
-    rli_out_puts(&o, ",\"dtype\":");
-    if (c->dtype[0]) rli_out_str(&o, c->dtype);
-    else rli_out_puts(&o, "null");
-    rli_out_printf(&o, ",\"ranks\":%d,\"ranks_guess\":%s,\"count\":%lld", (int)c->ranks,
-                   c->ranks_guess ? "true" : "false", (long long)c->count);
-    int known = c->msg_bytes >= 0, bw = known && c->ranks >= 1;
-    num_or_null(&o, "msg_bytes", known, c->msg_bytes);
-    num_or_null(&o, "measured_s", 1, c->time_s);
-    num_or_null(&o, "algbw", known && c->time_s > 0, c->algbw);
-    num_or_null(&o, "busbw", bw && c->time_s > 0, c->busbw);
-    num_or_null(&o, "link_bw", c->link_bw > 0, c->link_bw);
-    num_or_null(&o, "roof_fraction", bw && c->link_bw > 0, c->roof_fraction);
-    num_or_null(&o, "gain_s", bw && c->link_bw > 0, c->gain_s);
-    rli_out_puts(&o, "}");
-  }
-  rli_out_puts(&o, "]");
-  rli_out_printf(&o, ",\"fusion_total\":%d,\"fusion\":[", (int)t->nfusion);
-  int32_t nf = top > 0 && t->nfusion > top ? top : t->nfusion;
-  for (int32_t i = 0; i < nf; i++) {
-    const rl_trace_fusion *f = &t->fusion[i];
-    rli_out_puts(&o, i ? ",{\"name\":" : "{\"name\":");
-    rli_out_str(&o, f->name);
-    rli_out_printf(&o, ",\"by\":\"%s\",\"runs\":%lld,\"kernels\":%lld", f->by_op == 2 ? "module" : f->by_op ? "op" : "kernel",
-                   (long long)f->runs, (long long)f->kernels);
-    num_or_null(&o, "measured_s", 1, f->time_s);
-    num_or_null(&o, "saving_s", 1, f->saving_s);
-    rli_out_puts(&o, "}");
-  }
-  rli_out_puts(&o, "]}");
+  rli_record_write(&o, &rli_trace_record, d);
   return rli_out_end(&o);
 }

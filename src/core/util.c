@@ -270,9 +270,12 @@ void rli_out_num(rli_out *o, double v) {
   rli_out_puts(o, b);
 }
 
-/* Length of the valid UTF-8 sequence (2-4 bytes) at p, or 0 (RFC 3629:
- * no overlong forms, no surrogates, nothing past U+10FFFF). */
-static size_t utf8_seq(const unsigned char *p) {
+/* RFC 3629, section 3 (and its table of valid sequences, section 4): no
+ * overlong forms, no surrogates, nothing past U+10FFFF. */
+size_t rl_utf8_seq(const char *s) {
+  const unsigned char *p = (const unsigned char *)s;
+  if (!p) return 0;
+  if (p[0] < 0x80) return 1;
   size_t n = (p[0] & 0xE0) == 0xC0 ? 2 : (p[0] & 0xF0) == 0xE0 ? 3 : (p[0] & 0xF8) == 0xF0 ? 4 : 0;
   if (!n) return 0;
   unsigned cp = p[0] & (n == 2 ? 0x1Fu : n == 3 ? 0x0Fu : 0x07u);
@@ -308,7 +311,7 @@ void rli_out_str(rli_out *o, const char *s) {
         /* JSON is UTF-8 (RFC 8259 section 8.1): a byte that starts no
          * valid sequence (a name from a trace or the command line) is
          * U+FFFD, the replacement character */
-        size_t n = utf8_seq(p);
+        size_t n = rl_utf8_seq((const char *)p);
         if (n) {
           out_write(o, (const char *)p, n);
           p += n - 1;

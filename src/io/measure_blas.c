@@ -47,7 +47,7 @@ rl_status rli_blas_load(rli_blas *b, rl_error *err) {
   if (!h)
     return rli_fail(err, RL_EUNSUPPORTED,
                     "the gemm part needs OpenBLAS, which could not be loaded (%s): install it (Debian/Ubuntu: "
-                    "libopenblas0), point ROOFLINE_OPENBLAS at it, or measure without gemm (--kernel peak,bandwidth,add)",
+                    "libopenblas0), point ROOFLINE_OPENBLAS at it, or measure without gemm (`kernel` peak,bandwidth,add)",
                     why);
   static const char *const fns[] = {"cblas_sgemm", "cblas_dgemm", "openblas_set_num_threads"};
   int ok[3] = {sym(h, fns[0], &b->sgemm, sizeof b->sgemm), sym(h, fns[1], &b->dgemm, sizeof b->dgemm),

@@ -743,30 +743,39 @@ static uint64_t id_value(rli_js *p, int64_t *num, int *isnum) {
   return (uint64_t)(int64_t)v & ~(1ull << 63);
 }
 
-/* One tensor of a tensor list's shapes ([a, b, ...]): its elements, or -1
- * when a dimension is negative, absurd or not a number (the rest of it
- * skipped). */
-static double list_member(rli_js *p) {
-  rli_js_expect(p, '[', "a shape in a tensor list (Input Dims)");
+/* A shape's elements, its '[' read: the product of its sizes up to its
+ * ']'; *bad when a size is negative or absurd or the product is, *other
+ * when an item is no number (skipped: a tensor list's shapes). */
+static double shape_elems(rli_js *p, int *bad, int *other) {
   double n = 1;
-  int bad = 0;
+  *bad = *other = 0;
   if (rli_js_ws(p) == ']') { p->pos++; return 1; }
   for (;;) {
     int d = rli_js_ws(p);
     if (d == '-' || (d >= '0' && d <= '9')) {
       double v = rli_js_number(p, NULL);
       if (v >= 0 && v < 1e15) n *= v;
-      else bad = 1;
+      else *bad = 1;
     } else {
       rli_js_skip(p, 3);
-      bad = 1;
+      *other = 1;
     }
     int e = rli_js_ws(p);
     if (e == ',') { p->pos++; continue; }
     rli_js_expect(p, ']', "',' or ']' in Input Dims");
     break;
   }
-  return bad || !(n < 1e18) ? -1 : n;
+  if (!(n < 1e18)) *bad = 1;
+  return n;
+}
+
+/* One tensor of a tensor list's shapes ([a, b, ...]): its elements, or -1
+ * when a dimension is negative, absurd or not a number. */
+static double list_member(rli_js *p) {
+  rli_js_expect(p, '[', "a shape in a tensor list (Input Dims)");
+  int bad, other;
+  double n = shape_elems(p, &bad, &other);
+  return bad || other ? -1 : n;
 }
 
 /* An argument past RLI_ATEN_MAX_IN (a compiled region's): its elements
@@ -775,26 +784,10 @@ static double list_member(rli_js *p) {
 static void more_shape(rli_js *p, rli_aten_args *a) {
   p->pos++;
   a->more_n++;
-  double n = 1;
-  int bad = 0, list = 0;
-  if (rli_js_ws(p) == ']') { p->pos++; a->more_elems += 1; return; }
-  for (;;) {
-    int d = rli_js_ws(p);
-    if (d == '-' || (d >= '0' && d <= '9')) {
-      double v = rli_js_number(p, NULL);
-      if (v >= 0 && v < 1e15) n *= v;
-      else bad = 1;
-    } else {
-      rli_js_skip(p, 3);
-      list = 1;
-    }
-    int e = rli_js_ws(p);
-    if (e == ',') { p->pos++; continue; }
-    rli_js_expect(p, ']', "',' or ']' in Input Dims");
-    break;
-  }
+  int bad, list;
+  double n = shape_elems(p, &bad, &list);
   if (list) return;
-  if (bad || !(n < 1e18)) a->more_bad = 1;
+  if (bad) a->more_bad = 1;
   else a->more_elems += n;
 }
 

@@ -263,41 +263,28 @@ static rl_status read_ranges(rl_trace *t, sqlite3 *db, const char *label, nv_ran
   return RL_OK;
 }
 
-rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t len,
-                        const char *label, rl_error *err) {
+/* The export as a read-only database: the file at path, or the len bytes
+ * at mem; each value's length and every statement's VM steps bounded
+ * (bud: a budget by the file's size). *dbp is set, also on failure (the
+ * caller closes it). */
+static rl_status open_db(const char *path, const void *mem, size_t len, const char *label, budget *bud,
+                         sqlite3 **dbp, rl_error *err) {
   sqlite3 *db = NULL;
-  sqlite3_stmt *q = NULL;
-  rl_status st = RL_OK;
-  unsigned char *image = NULL;
-  nv_range *ranges = NULL;
-  size_t nranges = 0;
-  nv_query *qs = NULL;
-  unsigned char *qvalid = NULL;
-  uint32_t *ops = NULL;
-  if (pthread_once(&sq_once, sq_load) != 0 || sq_why[0] || !sq.step)
-    return rli_fail(err, RL_EUNSUPPORTED, "%s: reading an Nsight Systems export needs SQLite, which could not "
-                    "be loaded (%s): install it (Debian/Ubuntu: libsqlite3-0)", label,
-                    sq_why[0] ? sq_why : "pthread_once failed");
   if (path) {
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-      st = db_fail(err, db, label, "cannot open as SQLite");
-      goto out;
-    }
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+    *dbp = db;
+    if (rc != SQLITE_OK) return db_fail(err, db, label, "cannot open as SQLite");
   } else {
-    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-      st = db_fail(err, db, label, "cannot open SQLite");
-      goto out;
-    }
-    image = sqlite3_malloc64(len);
-    if (!image) { st = rli_fail(err, RL_ENOMEM, "%s: out of memory", label); goto out; }
+    int rc = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE, NULL);
+    *dbp = db;
+    if (rc != SQLITE_OK) return db_fail(err, db, label, "cannot open SQLite");
+    unsigned char *image = sqlite3_malloc64(len);
+    if (!image) return rli_fail(err, RL_ENOMEM, "%s: out of memory", label);
     memcpy(image, mem, len);
+    /* the database owns image from here, also when this fails */
     if (sqlite3_deserialize(db, "main", image, (sqlite3_int64)len, (sqlite3_int64)len,
-                            SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY) != SQLITE_OK) {
-      image = NULL;
-      st = db_fail(err, db, label, "not an SQLite database");
-      goto out;
-    }
-    image = NULL;
+                            SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY) != SQLITE_OK)
+      return db_fail(err, db, label, "not an SQLite database");
   }
   /* bound the work a corrupt or hostile file can cause: the length of a
    * value, and the VM steps of every statement (NSYS_STEPS_PER_BYTE a byte
@@ -307,94 +294,107 @@ rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t l
   double size = (double)len;
   struct stat sb;
   if (path && stat(path, &sb) == 0) size = (double)sb.st_size;
-  budget bud = {(int64_t)((NSYS_STEPS_MIN + NSYS_STEPS_PER_BYTE * size) / PROGRESS_OPS)};
-  sqlite3_progress_handler(db, PROGRESS_OPS, progress, &bud);
+  bud->left = (int64_t)((NSYS_STEPS_MIN + NSYS_STEPS_PER_BYTE * size) / PROGRESS_OPS);
+  sqlite3_progress_handler(db, PROGRESS_OPS, progress, bud);
+  return RL_OK;
+}
+
+/* The tables an export must have; which optional ones it has: the runtime
+ * API calls (the launches), NVTX ranges with their threads (the ops). */
+static rl_status check_tables(sqlite3 *db, const char *label, int *runtime, int *nvtx, rl_error *err) {
   int hk = has_table(db, "CUPTI_ACTIVITY_KIND_KERNEL");
-  if (hk < 0) { st = db_fail(err, db, label, "not a readable SQLite database"); goto out; }
-  if (hk == 2) {
-    st = rli_fail(err, RL_EPARSE, "%s: CUPTI_ACTIVITY_KIND_KERNEL is a view, not a table: not read (an "
-                  "Nsight Systems export holds tables)", label);
-    goto out;
+  if (hk < 0) return db_fail(err, db, label, "not a readable SQLite database");
+  if (hk == 2)
+    return rli_fail(err, RL_EPARSE, "%s: CUPTI_ACTIVITY_KIND_KERNEL is a view, not a table: not read (an "
+                    "Nsight Systems export holds tables)", label);
+  if (!hk)
+    return rli_fail(err, RL_EPARSE, "%s: no CUPTI_ACTIVITY_KIND_KERNEL table: not an Nsight Systems "
+                    "export, or the capture recorded no kernels (nsys profile -t cuda)", label);
+  if (has_table(db, "StringIds") != 1 || !has_column(db, "CUPTI_ACTIVITY_KIND_KERNEL", "demangledName"))
+    return rli_fail(err, RL_EPARSE, "%s: an Nsight Systems export without StringIds or "
+                    "demangledName: an export schema older than 2021 is not supported", label);
+  *runtime = has_table(db, "CUPTI_ACTIVITY_KIND_RUNTIME") == 1;
+  *nvtx = *runtime && has_table(db, "NVTX_EVENTS") == 1 && has_column(db, "NVTX_EVENTS", "textId") &&
+          has_column(db, "NVTX_EVENTS", "globalTid");
+  return RL_OK;
+}
+
+/* The device: the first GPU of TARGET_INFO_GPU, where the export has it. */
+static void read_device(rl_trace *t, sqlite3 *db) {
+  sqlite3_stmt *q = NULL;
+  if (has_table(db, "TARGET_INFO_GPU") != 1 || !has_column(db, "TARGET_INFO_GPU", "computeMajor")) return;
+  if (sqlite3_prepare_v2(db, "SELECT name, totalMemory, computeMajor, computeMinor FROM "
+                             "TARGET_INFO_GPU ORDER BY id LIMIT 1", -1, &q, NULL) == SQLITE_OK &&
+      sqlite3_step(q) == SQLITE_ROW) {
+    const unsigned char *nm = sqlite3_column_text(q, 0);
+    rli_trace_set_device(t, nm ? (const char *)nm : "", sqlite3_column_double(q, 1), sqlite3_column_int(q, 2),
+                         sqlite3_column_int(q, 3));
   }
-  if (!hk) {
-    st = rli_fail(err, RL_EPARSE, "%s: no CUPTI_ACTIVITY_KIND_KERNEL table: not an Nsight Systems "
-                  "export, or the capture recorded no kernels (nsys profile -t cuda)", label);
-    goto out;
-  }
-  if (has_table(db, "StringIds") != 1 || !has_column(db, "CUPTI_ACTIVITY_KIND_KERNEL", "demangledName")) {
-    st = rli_fail(err, RL_EPARSE, "%s: an Nsight Systems export without StringIds or "
-                  "demangledName: an export schema older than 2021 is not supported", label);
-    goto out;
-  }
-  int runtime = has_table(db, "CUPTI_ACTIVITY_KIND_RUNTIME") == 1;
-  int nvtx = runtime && has_table(db, "NVTX_EVENTS") == 1 &&
-             has_column(db, "NVTX_EVENTS", "textId") && has_column(db, "NVTX_EVENTS", "globalTid");
-  /* the device */
-  if (has_table(db, "TARGET_INFO_GPU") == 1 && has_column(db, "TARGET_INFO_GPU", "computeMajor")) {
-    if (sqlite3_prepare_v2(db, "SELECT name, totalMemory, computeMajor, computeMinor FROM "
-                               "TARGET_INFO_GPU ORDER BY id LIMIT 1", -1, &q, NULL) == SQLITE_OK &&
-        sqlite3_step(q) == SQLITE_ROW) {
-      const unsigned char *nm = sqlite3_column_text(q, 0);
-      rli_trace_set_device(t, nm ? (const char *)nm : "", sqlite3_column_double(q, 1),
-                           sqlite3_column_int(q, 2), sqlite3_column_int(q, 3));
-    }
-    sqlite3_finalize(q);
-    q = NULL;
-  }
-  char sql[1200];
-  snprintf(sql, sizeof sql,
-           "SELECT k.start, k.end, k.deviceId, s.value, %s, %s, %s FROM CUPTI_ACTIVITY_KIND_KERNEL k "
-           "LEFT JOIN StringIds s ON s.id = k.demangledName %s ORDER BY k.start",
-           runtime ? "r.start" : "NULL", nvtx ? "r.globalTid, r.end" : "NULL, NULL",
-           has_column(db, "CUPTI_ACTIVITY_KIND_KERNEL", "streamId") ? "k.streamId" : "NULL",
-           runtime ? "LEFT JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId" : "");
-  if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
-    st = db_fail(err, db, label, "unexpected kernel table layout");
-    goto out;
-  }
-  /* the ops: a first pass over the same statement (the same order) reads
-   * the launches, matched to the ranges by a sweep */
-  size_t nq = 0;
-  if (nvtx) {
-    if ((st = read_ranges(t, db, label, &ranges, &nranges, err)) != RL_OK) goto out;
-    size_t capq = 0, capv = 0;
-    int r0;
-    while ((r0 = sqlite3_step(q)) == SQLITE_ROW) {
-      if (!rli_grow((void **)&qs, sizeof *qs, nq + 1, &capq) ||
-          !rli_grow((void **)&qvalid, sizeof *qvalid, nq + 1, &capv) || nq >= UINT32_MAX - 1) {
-        st = rli_fail(err, RL_ENOMEM, "%s: out of memory", label);
-        goto out;
-      }
-      qvalid[nq] = sqlite3_column_type(q, 4) == SQLITE_INTEGER && sqlite3_column_type(q, 5) == SQLITE_INTEGER &&
-                   sqlite3_column_type(q, 6) == SQLITE_INTEGER;
-      qs[nq] = (nv_query){sqlite3_column_int64(q, 5), sqlite3_column_int64(q, 4), sqlite3_column_int64(q, 6)};
-      nq++;
-    }
-    if (r0 != SQLITE_DONE) {
-      st = db_fail(err, db, label, "reading the kernel table failed");
-      goto out;
-    }
-    ops = malloc((nq ? nq : 1) * sizeof *ops);
-    if (!ops || !nv_match(ranges, nranges, qs, qvalid, nq, ops)) {
+  sqlite3_finalize(q);
+}
+
+/* The ops of the kernels: a first pass over the kernel statement q (the
+ * same order as the second) reads the launches, matched to the NVTX ranges
+ * by a sweep; *ops_out[i] the op of row i (of *nq_out). q is reset. */
+static rl_status launch_ops(rl_trace *t, sqlite3 *db, sqlite3_stmt *q, const char *label, uint32_t **ops_out,
+                            size_t *nq_out, rl_error *err) {
+  nv_range *ranges = NULL;
+  size_t nranges = 0, nq = 0, capq = 0, capv = 0;
+  nv_query *qs = NULL;
+  unsigned char *qvalid = NULL;
+  uint32_t *ops = NULL;
+  rl_status st = read_ranges(t, db, label, &ranges, &nranges, err);
+  if (st != RL_OK) return st;
+  int r0;
+  while ((r0 = sqlite3_step(q)) == SQLITE_ROW) {
+    if (!rli_grow((void **)&qs, sizeof *qs, nq + 1, &capq) ||
+        !rli_grow((void **)&qvalid, sizeof *qvalid, nq + 1, &capv) || nq >= UINT32_MAX - 1) {
       st = rli_fail(err, RL_ENOMEM, "%s: out of memory", label);
       goto out;
     }
-    sqlite3_reset(q);
+    qvalid[nq] = sqlite3_column_type(q, 4) == SQLITE_INTEGER && sqlite3_column_type(q, 5) == SQLITE_INTEGER &&
+                 sqlite3_column_type(q, 6) == SQLITE_INTEGER;
+    qs[nq] = (nv_query){sqlite3_column_int64(q, 5), sqlite3_column_int64(q, 4), sqlite3_column_int64(q, 6)};
+    nq++;
   }
+  if (r0 != SQLITE_DONE) {
+    st = db_fail(err, db, label, "reading the kernel table failed");
+    goto out;
+  }
+  ops = malloc((nq ? nq : 1) * sizeof *ops);
+  if (!ops || !nv_match(ranges, nranges, qs, qvalid, nq, ops)) {
+    free(ops);
+    ops = NULL;
+    st = rli_fail(err, RL_ENOMEM, "%s: out of memory", label);
+    goto out;
+  }
+  sqlite3_reset(q);
+  *ops_out = ops;
+  *nq_out = nq;
+out:
+  free(ranges);
+  free(qs);
+  free(qvalid);
+  return st;
+}
+
+/* The kernels: the rows of q (by start), each with its op (ops[row], of
+ * nq; ops may be NULL), into t. */
+static rl_status read_kernels(rl_trace *t, sqlite3 *db, sqlite3_stmt *q, const char *label,
+                              const uint32_t *ops, size_t nq, rl_error *err) {
+  rl_status st;
   uint32_t no_cost = rli_trace_cost_reason(t, RL_REASON_TIMES_ONLY,
                                           "Nsight Systems records no FLOPs or bytes (profile "
                                           "the kernel with ncu, or use a PyTorch trace with shapes)");
-  if (no_cost == RLI_NONE) { st = rli_fail(err, RL_ENOMEM, "%s: out of memory", label); goto out; }
+  if (no_cost == RLI_NONE) return rli_fail(err, RL_ENOMEM, "%s: out of memory", label);
   int64_t n = 0, rowno = 0, unlinked = 0;
   sqlite3_int64 origin = 0;
   int r;
   while ((r = sqlite3_step(q)) == SQLITE_ROW) {
     rowno++;
-    if (sqlite3_column_type(q, 0) != SQLITE_INTEGER || sqlite3_column_type(q, 1) != SQLITE_INTEGER) {
-      st = rli_fail(err, RL_EPARSE, "%s: CUPTI_ACTIVITY_KIND_KERNEL row %lld: start or end is not "
-                    "an integer", label, (long long)rowno);
-      goto out;
-    }
+    if (sqlite3_column_type(q, 0) != SQLITE_INTEGER || sqlite3_column_type(q, 1) != SQLITE_INTEGER)
+      return rli_fail(err, RL_EPARSE, "%s: CUPTI_ACTIVITY_KIND_KERNEL row %lld: start or end is not "
+                      "an integer", label, (long long)rowno);
     sqlite3_int64 s0 = sqlite3_column_int64(q, 0), s1 = sqlite3_column_int64(q, 1);
     if (s1 < s0) { /* said in the summary, left out of every figure */
       rli_trace_drop_backwards(t);
@@ -403,12 +403,10 @@ rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t l
     /* differences in unsigned arithmetic: exact for any two int64 in
      * order, also near 2^63 or across 0 (a double holds 2^63 only to 2 us) */
     uint64_t dur = (uint64_t)s1 - (uint64_t)s0;
-    if (dur > (uint64_t)1e15) {
-      st = rli_fail(err, RL_EPARSE, "%s: CUPTI_ACTIVITY_KIND_KERNEL row %lld: a duration of %llu ns "
-                    "(start %lld, end %lld) is absurd", label, (long long)rowno,
-                    (unsigned long long)dur, (long long)s0, (long long)s1);
-      goto out;
-    }
+    if (dur > (uint64_t)1e15)
+      return rli_fail(err, RL_EPARSE, "%s: CUPTI_ACTIVITY_KIND_KERNEL row %lld: a duration of %llu ns "
+                      "(start %lld, end %lld) is absurd", label, (long long)rowno,
+                      (unsigned long long)dur, (long long)s0, (long long)s1);
     if (n == 0) origin = s0; /* rows come by start */
     rli_kernel k;
     memset(&k, 0, sizeof k);
@@ -424,31 +422,55 @@ rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t l
     if (sqlite3_column_type(q, 4) == SQLITE_NULL) { unlinked++; k.inst = RLI_UNLINKED; }
     /* rows are the first pass's, in its order (rowno - 1) */
     if (ops && rowno - 1 < (int64_t)nq) k.op = ops[rowno - 1];
-    if (k.name == RLI_NONE) { st = rli_fail(err, RL_ENOMEM, "%s: out of memory", label); goto out; }
-    if ((st = rli_trace_add(t, &k, err)) != RL_OK) goto out;
+    if (k.name == RLI_NONE) return rli_fail(err, RL_ENOMEM, "%s: out of memory", label);
+    if ((st = rli_trace_add(t, &k, err)) != RL_OK) return st;
     n++;
   }
-  if (r != SQLITE_DONE) {
-    st = db_fail(err, db, label, r == SQLITE_INTERRUPT ? "the queries took more steps than a file of this size "
-                                                         "can need (a hostile or corrupt export)"
-                                                       : "reading the kernel table failed");
-    goto out;
-  }
-  if (n == 0) {
-    st = rli_fail(err, RL_EPARSE, "%s: the CUPTI_ACTIVITY_KIND_KERNEL table is %s", label,
-                  rowno ? "all kernels that end before they start" : "empty");
-    goto out;
-  }
+  if (r != SQLITE_DONE)
+    return db_fail(err, db, label, r == SQLITE_INTERRUPT ? "the queries took more steps than a file of this "
+                                                           "size can need (a hostile or corrupt export)"
+                                                         : "reading the kernel table failed");
+  if (n == 0)
+    return rli_fail(err, RL_EPARSE, "%s: the CUPTI_ACTIVITY_KIND_KERNEL table is %s", label,
+                    rowno ? "all kernels that end before they start" : "empty");
   rli_trace_set_format(t, "nsys");
   rli_trace_count_events(t, n);
   rli_trace_set_unlinked(t, unlinked);
+  return RL_OK;
+}
+
+rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t len,
+                        const char *label, rl_error *err) {
+  sqlite3 *db = NULL;
+  sqlite3_stmt *q = NULL;
+  uint32_t *ops = NULL;
+  size_t nq = 0;
+  budget bud = {0};
+  int runtime = 0, nvtx = 0;
+  if (pthread_once(&sq_once, sq_load) != 0 || sq_why[0] || !sq.step)
+    return rli_fail(err, RL_EUNSUPPORTED, "%s: reading an Nsight Systems export needs SQLite, which could not "
+                    "be loaded (%s): install it (Debian/Ubuntu: libsqlite3-0)", label,
+                    sq_why[0] ? sq_why : "pthread_once failed");
+  rl_status st = open_db(path, mem, len, label, &bud, &db, err);
+  if (st == RL_OK) st = check_tables(db, label, &runtime, &nvtx, err);
+  if (st != RL_OK) goto out;
+  read_device(t, db);
+  char sql[1200];
+  snprintf(sql, sizeof sql,
+           "SELECT k.start, k.end, k.deviceId, s.value, %s, %s, %s FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+           "LEFT JOIN StringIds s ON s.id = k.demangledName %s ORDER BY k.start",
+           runtime ? "r.start" : "NULL", nvtx ? "r.globalTid, r.end" : "NULL, NULL",
+           has_column(db, "CUPTI_ACTIVITY_KIND_KERNEL", "streamId") ? "k.streamId" : "NULL",
+           runtime ? "LEFT JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId" : "");
+  if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
+    st = db_fail(err, db, label, "unexpected kernel table layout");
+    goto out;
+  }
+  if (nvtx && (st = launch_ops(t, db, q, label, &ops, &nq, err)) != RL_OK) goto out;
+  st = read_kernels(t, db, q, label, ops, nq, err);
 out:
-  free(ranges);
-  free(qs);
-  free(qvalid);
   free(ops);
   if (q) sqlite3_finalize(q);
-  if (image) sqlite3_free(image);
   if (db) sqlite3_close(db);
   return st;
 }

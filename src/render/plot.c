@@ -312,22 +312,11 @@ void rli_plot_axes(const rl_plot *p, rli_axes *a) {
 
 /* ---- text -------------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at p (1-4), or 0 when invalid. */
+/* Length of the valid UTF-8 sequence at p (rl_utf8_seq) that XML 1.0 also
+ * allows (its Char production leaves out U+FFFE and U+FFFF), or 0. */
 static size_t utf8_seq(const unsigned char *p) {
-  if (p[0] < 0x80) return 1;
-  size_t n;
-  unsigned min;
-  unsigned cp;
-  if ((p[0] & 0xE0) == 0xC0) n = 2, min = 0x80, cp = p[0] & 0x1Fu;
-  else if ((p[0] & 0xF0) == 0xE0) n = 3, min = 0x800, cp = p[0] & 0x0Fu;
-  else if ((p[0] & 0xF8) == 0xF0) n = 4, min = 0x10000, cp = p[0] & 0x07u;
-  else return 0;
-  for (size_t i = 1; i < n; i++) {
-    if ((p[i] & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (p[i] & 0x3Fu);
-  }
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  if (cp == 0xFFFE || cp == 0xFFFF) return 0; /* not allowed in XML */
+  size_t n = rl_utf8_seq((const char *)p);
+  if (n == 3 && p[0] == 0xEF && p[1] == 0xBF && (p[2] == 0xBE || p[2] == 0xBF)) return 0;
   return n;
 }
 

@@ -24,6 +24,9 @@
  */
 #include "render/plot_internal.h"
 
+/* the cut of a text too long for its place: U+2026, 3 bytes (and its NUL) */
+#define ELLIPSIS "\xe2\x80\xa6"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -327,13 +330,13 @@ static int wrap2(const char *s, size_t cols, char out[2][400]) {
     rli_strlcpy(out[1], rest, sizeof out[1]);
   } else {
     size_t k = 0, c = 0;
-    while (rest[k] && c + 1 < cols && k + 4 < sizeof out[1]) {
+    while (rest[k] && c + 1 < cols && k + sizeof ELLIPSIS < sizeof out[1]) {
       if (((unsigned char)rest[k] & 0xC0) != 0x80) c++;
       k++;
     }
     while (k && ((unsigned char)rest[k] & 0xC0) == 0x80) k--;
     memcpy(out[1], rest, k);
-    memcpy(out[1] + k, "\xe2\x80\xa6", 4);
+    memcpy(out[1] + k, ELLIPSIS, sizeof ELLIPSIS);
   }
   return 2;
 }
@@ -845,7 +848,7 @@ static void place_legend(chart *c, int more_row) {
         k++;
       }
       while (k && ((unsigned char)t[k] & 0xC0) == 0x80) k--;
-      if (k + 4 <= sizeof c->leg[i].text) memcpy(t + k, "\xe2\x80\xa6", 4);
+      if (k + sizeof ELLIPSIS <= sizeof c->leg[i].text) memcpy(t + k, ELLIPSIS, sizeof ELLIPSIS);
     }
     lw = legend_w(c);
     double y0 = f->H + LEG_BELOW_GAP - EDGE, x0 = fmax(EDGE, fmin(f->px0, f->W - EDGE - lw));

@@ -29,6 +29,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/
+from checks import Checks  # noqa: E402
+from make_job import make_job  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TRACES = os.path.join(ROOT, "tests", "fixtures", "traces")
 HOSTILE = os.path.join(ROOT, "tests", "fixtures", "hostile")
@@ -81,15 +85,8 @@ def main():
     ap.add_argument("--roofline", default=os.path.join(ROOT, "build", "roofline"))
     a = ap.parse_args()
     rf = os.path.abspath(a.roofline)
-    passed = failed = 0
-
-    def check(name, ok, msg=""):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print(f"FAIL {name}: {msg}", file=sys.stderr)
+    checks = Checks("FAIL ")
+    check = checks.named
 
     tmp = tempfile.mkdtemp(prefix="rl-agree-")
     try:
@@ -132,8 +129,7 @@ def main():
         for path, hw in with_coll:
             base = os.path.basename(path)
             d = os.path.join(tmp, "job_" + base.replace(".", "_"))
-            subprocess.run([sys.executable, os.path.join(ROOT, "tests", "make_job.py"), path, d,
-                            "--ranks", "3", "--skew", "0"], check=True, capture_output=True)
+            make_job(path, d, "--ranks", "3", "--skew", "0")
             rank0 = sorted(glob.glob(os.path.join(d, "rank0*")))[0]
             rc, out, err = run([rf, "trace", rank0, "--json"] + hw)
             check(f"job.{base}.rank0_exit", rc == 0, err.strip())
@@ -164,8 +160,8 @@ def main():
                       f"rank {r['rank']}: {r['idle_host_wait_s']} > {r['span_s']}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    print(f"{checks.passed} passed, {checks.failed} failed")
+    return 1 if checks.failed else 0
 
 
 if __name__ == "__main__":

@@ -24,6 +24,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/
+from checks import Checks  # noqa: E402
+from make_job import make_job  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIX = os.path.join(ROOT, "tests", "fixtures", "traces", "pytorch_kineto_2024_a100_ddp_nccl.json.gz")
 DELAY_US = 300.0
@@ -31,8 +35,7 @@ N_COLL = 21  # NCCL all-reduce kernels in the fixture
 
 
 def make(out, *extra):
-    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "make_job.py"), FIX, out] + list(extra),
-                   check=True)
+    make_job(FIX, out, *extra)
 
 
 def run(cmd, timeout=300):
@@ -62,15 +65,8 @@ def main():
     ap.add_argument("--mpi", default="")
     a = ap.parse_args()
     rf = os.path.abspath(a.roofline)
-    passed = failed = 0
-
-    def check(name, ok, msg=""):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print(f"FAIL {name}: {msg}", file=sys.stderr)
+    checks = Checks("FAIL ")
+    check = checks.named
 
     # the documents against docs/schema/trace-job.json (generated from the
     # writer's field tables): valid, and between them every key it names
@@ -246,8 +242,8 @@ def main():
         check("schema.keys", not unseen, "no document holds " + ", ".join(unseen))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"trace job: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    print(f"trace job: {checks.passed} passed, {checks.failed} failed")
+    return 1 if checks.failed else 0
 
 
 if __name__ == "__main__":

@@ -124,15 +124,15 @@ class MeasureRecord(unittest.TestCase):
         self.assertTrue(any(s.startswith("add") for s in self.lines), self.lines)
 
     def test_errors(self):
-        for kw, text in [(dict(threads=0), "--threads must be >= 1"),
-                         (dict(threads=1.5), "--threads: '1.5' is not a whole number"),
+        for kw, text in [(dict(threads=0), "^threads must be >= 1"),
+                         (dict(threads=1.5), "^threads: '1.5' is not a whole number"),
                          (dict(kernel="fft"), "unknown kernel 'fft'"),
                          (dict(kernel=["peak", "fft"]), "unknown kernel 'fft'"),
-                         (dict(ws=[0]), "--ws: working sets must be > 0"),
-                         (dict(ws="32KiB,"), "--ws: empty item"),
-                         (dict(ws=["4GFLOP"]), "--ws:"),
+                         (dict(ws=[0]), "^ws: working sets must be > 0"),
+                         (dict(ws="32KiB,"), "^ws: empty item"),
+                         (dict(ws=["4GFLOP"]), "^ws:"),
                          (dict(ws="1PB"), "does not fit in this machine's memory"),
-                         (dict(ws=[4096] * 65), "--ws: at most 64 items")]:
+                         (dict(ws=[4096] * 65), "^ws: at most 64 items")]:
             with self.assertRaisesRegex(ValueError, text):
                 rl.measure(**kw)
 

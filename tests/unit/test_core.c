@@ -656,6 +656,20 @@ static void test_json(void) {
   char b[128];
   rl_json_string("<script>\"&'\n", b, sizeof b);
   CHECK_STR(b, "\"\\u003cscript\\u003e\\\"\\u0026\\u0027\\n\"");
+  /* UTF-8 (RFC 3629): the one validator of the writers and the command */
+  static const struct { const char *s; size_t n; } seq[] = {
+      {"a", 1}, {"", 1}, {"\xc3\xa9", 2}, {"\xe2\x82\xac", 3}, {"\xf0\x9f\x98\x80", 4},
+      {"\x80", 0},             /* a continuation byte alone */
+      {"\xc0\xaf", 0},         /* overlong '/' */
+      {"\xe0\x80\xaf", 0},     /* overlong, 3 bytes */
+      {"\xed\xa0\x80", 0},     /* a surrogate, U+D800 */
+      {"\xf4\x90\x80\x80", 0}, /* past U+10FFFF */
+      {"\xe2\x82", 0},         /* cut short */
+      {"\xff", 0}};
+  for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) CHECK(rl_utf8_seq(seq[i].s) == seq[i].n);
+  CHECK(rl_utf8_seq(NULL) == 0);
+  rl_json_string("x\xc0\xafy", b, sizeof b);
+  CHECK_STR(b, "\"x\\ufffd\\ufffdy\"");
   rli_json *j;
   rl_error e;
   const char *doc = "{\"a\":[1,{\"b\":\"x\\u00e9\"}],\"c\":-1.5e3,\"d\":true,\"e\":null}";
