@@ -57,9 +57,12 @@ static const char help[] =
     "  roofline measure --save-hw my-cpu.csv && roofline op matmul --m 4096 --n 4096 \\\n"
     "      --k 4096 --dtype fp32 --hw measured-cpu --hw-file my-cpu.csv\n";
 
+/* a progress line names parameters as the library's messages do (`quick`):
+ * spelled as flags */
 static void on_progress(void *user, const char *line) {
   cli_ctx *ctx = user;
-  fprintf(ctx->err, "roofline measure: %s\n", line);
+  char spelled[2 * RL_ERROR_MSG_MAX];
+  fprintf(ctx->err, "roofline measure: %s\n", cli_spell(line, spelled, sizeof spelled));
   fflush(ctx->err);
 }
 

@@ -2006,6 +2006,9 @@ RL_API uint32_t rl_measure_disturbed(double figure, double one,
 RL_API int32_t rl_sweep_retake(const rl_sweep *s, const rl_sweep *one,
                                double tol, uint8_t *retake);
 
+/* A progress line; the parameters it names are in backquotes, as in the
+ * library's messages (`quick`): rl_msg_spell writes them as a front end
+ * spells them. */
 typedef void (*rl_progress_fn)(void *user, const char *line);
 typedef struct rl_measure_opts {
   int32_t threads;     /* 0 = every CPU the process may run on */

@@ -64,7 +64,10 @@ def measure(quick=False, threads=None, kernel=None, ws=None, progress=None):
         opts.n_ws = len(sizes)
     if progress is not None:
         def on_line(_user, line):
-            progress(line.decode("utf-8", "replace"))
+            # the parameters it names (`quick`) as this binding's keywords
+            buf = _ct.create_string_buffer(4 * len(line) + 64)
+            _lib.rl_msg_spell(line, b"", b"_", buf, len(buf))
+            progress(buf.value.decode("utf-8", "replace"))
         callback = _native.PROGRESS_FN(on_line)  # alive until rl_measure returns
         opts.progress = callback
     m = _ct.create_string_buffer(_lib.rl_measurement_sizeof())

@@ -493,6 +493,15 @@ def _parse(argv):
     return as_json, out, kw, argv[i], argv[i + 1:]
 
 
+def flag_message(msg, kw):
+    """A message of roofline.trace() naming one of its keywords (top, hw_file),
+    with that keyword written as the flag it came from (--top, --hw-file)."""
+    for k in kw:
+        if msg.startswith(k) and msg[len(k):len(k) + 1] in (" ", ":"):
+            return "--" + k.replace("_", "-") + msg[len(k):]
+    return msg
+
+
 def analysis_json(trace_path, **flags):
     """The object `roofline trace TRACE --json` prints (with the flags given as
     roofline.trace()'s keywords), as a dict: the library's record in the command's
@@ -524,7 +533,7 @@ def main(argv=None):
         try:
             doc = analysis_json(out, **kw)
         except ValueError as e:
-            raise UsageError(f"{PROG}: {e}") from None
+            raise UsageError(f"{PROG}: {flag_message(str(e), kw)}") from None
         if as_json:
             print(json.dumps(doc, separators=(",", ":")))
         else:

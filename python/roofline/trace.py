@@ -31,19 +31,19 @@ def trace(path, hw=None, bw=None, overhead=None, top=None, format=None, hw_file=
     if format is not None:
         err = _native.Error()
         if _lib.rl_trace_format_parse(str(format).encode(), _ct.byref(fmt), _ct.byref(err)):
-            raise ValueError(f"--format: {err.msg.decode('utf-8', 'replace')}")
+            raise ValueError(f"format: {err.msg.decode('utf-8', 'replace')}")
     oh = -1.0
     if overhead is not None:
         oh = _num(overhead, "s", "overhead")
         if not oh >= 0:
-            raise ValueError("--overhead must be >= 0")
+            raise ValueError("overhead must be >= 0")
     if top is not None:
         given = top
         top = _num(top, "count", "top", whole=True)
         if top > 2147483647:
-            raise ValueError(f"--top: '{given}' is too large (at most 2147483647)")
+            raise ValueError(f"top: '{given}' is too large (at most 2147483647)")
         if not top >= 1:
-            raise ValueError("--top must be >= 1")
+            raise ValueError("top must be >= 1")
     top = int(top or 0)
     if bw is not None:
         bw = _num(bw, "B/s", "bw")

@@ -838,7 +838,7 @@ static int budget_spent(const mctx *x) {
   if (!(x->deadline > 0) || x->clock(x->cu) <= x->deadline) return 0;
   if (!*x->budget_said) {
     *x->budget_said = 1;
-    progress(x, "--quick: the %.0f s budget for retakes is spent: no more retakes; what stays disturbed "
+    progress(x, "`quick`: the %.0f s budget for retakes is spent: no more retakes; what stays disturbed "
                 "is marked unreliable ('!')", RL_QUICK_BUDGET_S);
   }
   return 1;

@@ -33,6 +33,14 @@ class CommandLine(unittest.TestCase):
         self.assertEqual(rp._parse(["--", "-x.py", "-o"]), (False, None, {}, "-x.py", ["-o"]))
         self.assertEqual(rp._parse(["s.py", "--hw", "x"]), (False, None, {}, "s.py", ["--hw", "x"]))
 
+    def test_flag_message(self):
+        # roofline.trace() names its keywords; the command writes them as its flags
+        kw = {"top": "0", "hw_file": "x.csv"}
+        self.assertEqual(rp.flag_message("top must be >= 1", kw), "--top must be >= 1")
+        self.assertEqual(rp.flag_message("hw_file: no such file", kw), "--hw-file: no such file")
+        self.assertEqual(rp.flag_message("topology unknown", kw), "topology unknown")
+        self.assertEqual(rp.flag_message("top must be >= 1", {}), "top must be >= 1")
+
     def test_errors(self):
         with tempfile.TemporaryDirectory() as tmp:
             with open(os.path.join(tmp, "s.py"), "w") as f:

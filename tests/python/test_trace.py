@@ -143,6 +143,11 @@ class Gains(unittest.TestCase):
             rl.trace(os.path.join(D, "ncu_details_sm80_bert_flashattn.csv"))
         with self.assertRaisesRegex(ValueError, "overhead -1 s is outside the plausible range of a latency"):
             rl.trace(os.path.join(D, "ncu_details_sm80_bert_flashattn.csv"), overhead=-1)
+        # the binding's own checks name its keywords, not the command's flags
+        for kw, text in [(dict(top=0), "^top must be >= 1"), (dict(top=2 ** 31), "^top: '2147483648' is too large"),
+                         (dict(format="pdf"), "^format: ")]:
+            with self.assertRaisesRegex(ValueError, text):
+                rl.trace(os.path.join(D, "ncu_details_sm80_bert_flashattn.csv"), hw="a100-sxm4-80gb", **kw)
 
 
 if __name__ == "__main__":
