@@ -1206,7 +1206,7 @@ rl_status rl_decode_ops(const rl_model *m0, const rl_infer_cfg *cfg, const rl_ro
       op = rl_op_init(RL_OP_KERNEL, ad);
       op.flops = 2 * B * pl.p.embedding;
       op.bytes = pl.emb_bytes * n;
-      TRY(add_op(&a, "embedding (whole table, --embedding full)", &op, 1, 0, err));
+      TRY(add_op(&a, "embedding (whole table)", &op, 1, 0, err));
     } else {
       /* B rows gathered (a position row too with learned positions), with
        * their scales when the table is quantized */
