@@ -385,7 +385,7 @@ static int compiled_region(const char *full, const rli_aten_args *a, rli_cost *c
 }
 
 const char *rli_aten_lower_note(const char *full, const rli_cost *c) {
-  if (!c->lower) return NULL;
+  if (!c->lower || rli_custom_has(full)) return NULL; /* a custom op's note: rli_aten_cost's */
   if (RLI_STARTS(full, "triton_"))
     return c->lower & RLI_LOWER_NOFLOPS
                ? "Triton launch: bytes at least its tensor arguments once, min(numel, xnumel x "
@@ -1895,6 +1895,13 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
   if (RLI_STARTS(full, "nccl:") || RLI_STARTS(full, "c10d::") ||
       !strcmp(full, "record_param_comms"))
     return coll_op(full, a, c, why, cap);
+  /* serving engines' custom ops: data/custom_ops.csv (trace_custom.c) */
+  if (rli_custom_has(full)) {
+    char note[200];
+    int ok = rli_custom_cost(full, a, c, why, cap, note, sizeof note);
+    if (ok) snprintf(why, cap, "%s", note);
+    return ok;
+  }
   if (RLI_STARTS(full, "triton_") && a->has_dims) return triton_launch(full, a, c, why, cap);
   if ((!strcmp(full, "CompiledFunction") || !strcmp(full, "CompiledFunctionBackward")) &&
       a->has_dims)

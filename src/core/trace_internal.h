@@ -231,11 +231,24 @@ typedef struct rli_aten_args {
  * with c filled, or 0 with why (c->reason set). */
 int rli_coll_from_args(const rli_aten_args *a, rli_cost *c, char *why, size_t cap);
 
-/* F and Q of one call of an ATen op from its recorded shapes. Returns 1
- * with c filled (why RLI_NONE), or 0 with `why` (a static or a buffer's
- * text) saying why not. */
+/* F and Q of one call of an ATen op (or of a custom op of trace_custom.c's
+ * table) from its recorded shapes. Returns 1 with c filled (why RLI_NONE;
+ * a custom op whose F or Q is a bound says how in `why`, else why is
+ * left empty), or 0 with `why` (a static or a buffer's text) saying why
+ * not. */
 int rli_aten_cost(const char *name, const rli_aten_args *a, rli_cost *c,
                   char *why, size_t why_cap);
+
+/* Serving engines' and kernel libraries' custom ops (trace_custom.c, from
+ * data/custom_ops.csv): whether the table has a row for the op named as
+ * recorded, and the i-th name of the table (sorted; NULL past the end). */
+int rli_custom_has(const char *name);
+const char *rli_custom_name(size_t i);
+/* The cost of one call of such an op (rli_aten_cost calls it for the
+ * table's ops): 1 with c filled and, when its F or Q is a bound, `note`
+ * saying how (else note empty); 0 with why (c->reason set). */
+int rli_custom_cost(const char *name, const rli_aten_args *a, rli_cost *c, char *why, size_t cap,
+                    char *note, size_t note_cap);
 
 /* The note of a cost with a lower bound (a Triton launch, a compiled
  * region): how its F and Q were found; NULL for other costs. */

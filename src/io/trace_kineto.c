@@ -1737,8 +1737,12 @@ static inline uint32_t op_cost(kin *k, const ev *e, uint32_t label) {
   char why[200];
   uint32_t cost;
   const char *nm = rli_trace_strat(t, label);
+  why[0] = 0;
   if (rli_aten_cost(nm, &e->a, &c, why, sizeof why)) {
+    /* a bound's note: a Triton launch's or compiled region's, or a custom
+     * op's (rli_aten_cost leaves it in why) */
     const char *note = c.lower ? rli_aten_lower_note(nm, &c) : NULL;
+    if (!note && why[0]) note = why;
     if (note) {
       uint32_t nid = rli_trace_str(t, note, strlen(note));
       if (nid == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");

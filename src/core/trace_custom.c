@@ -1,0 +1,397 @@
+/*
+ * trace_custom.c -- F and Q of one call of a serving engine's or kernel
+ * library's custom op (vLLM's _C::, _C_cache_ops::, _moe_C::, vllm::;
+ * SGLang's sgl_kernel:: and sglang::; AMD aiter::; FlashAttention's
+ * flash_attn::; xformers::; symm_mem::; TensorRT-LLM's trtllm::) from the
+ * shapes the profiler recorded, by the row of data/custom_ops.csv that
+ * names it (compiled into custom_table.inc by tools/gen_tables.py; the
+ * CSV's header states the columns). Adding an op is one row there. Each
+ * row gives the op's argument positions, from the op's own schema or
+ * Python signature (its `source`), and one of these kinds:
+ *
+ *   elementwise  F = flops x numel(elems); Q = the tensors the row lists,
+ *                each read or written once at its recorded size and type
+ *                (rN, wN; mN in place: read and written), a cache or pool
+ *                write only the rows the new tokens address (wN:J:
+ *                numel(J) elements of N's type, never N in full), an
+ *                output the profiler does not record at its input's shape
+ *                (oN). F = 0 (a cache write, an index sort): bytes over
+ *                the memory bandwidth only.
+ *   rotary       F = 3 per rotated element (x cos - y sin: two multiplies
+ *                and an add, per output element), Q = the listed tensors,
+ *                the query and key scaled by rot_dim / head_size (the
+ *                cos/sin cache's second dimension over the head_size
+ *                argument: a partial rotary touches only its share). The
+ *                cache's rows are left out (positions may repeat).
+ *   attention    per (query, key) pair 2 d_qk + 2 d_v FLOPs (the two
+ *                matmuls) + 5 (softmax), as ops.c's fused attention
+ *                counts them, times the heads H; causal: half the pairs
+ *                (ops.c's convention). The pairs:
+ *                  dense [B, T, H, d] with keys [B, S, Hkv, d]: B T S
+ *                    (causal: half), exact;
+ *                  variable-length (cu_seqlens of B + 1 entries, T query
+ *                    and S key tokens): with equal query lengths (B = 1,
+ *                    or max_seqlen_q x B = T) the sum over sequences of
+ *                    q k - (causal) q^2 / 2 is exactly T S / B - T^2 / (2B)
+ *                    (causal, bottom-right aligned) or T S / B; with
+ *                    unequal lengths not recorded, causal pairs are at
+ *                    least T^2 / (2B) (the sum of q_b^2 / 2 is smallest
+ *                    when the lengths are equal, and k_b >= q_b), other
+ *                    pairs at least T (each query at least one key);
+ *                  a sliding window (window_size_left >= 0): at least T.
+ *                Q = the listed tensors; with a paged KV cache addressed
+ *                by page indices (kv_pages), the K and V rows of at least
+ *                one token per page index (3-D cache [slots, Hkv, d]: one
+ *                token per slot, exact), never the cache in full; with a
+ *                block table recorded (paged), K and V are the cache and
+ *                are not counted.
+ *   attention_paged  decode / paged attention whose context lengths are in
+ *                a tensor the profiler does not record: each query at least
+ *                its own key, F = T H (4 d + 5); Q = the listed tensors
+ *                (the query, the output, the new tokens' K and V rows at
+ *                least 1 byte each). A lower bound on both.
+ *   collective   an all-reduce done by a kernel of its own (symm_mem's
+ *                one-shot NVLS, vLLM's custom all-reduce, TRT-LLM's): the
+ *                collective model over the world size (trace_coll.c), S =
+ *                the input's bytes; it joins the collectives' table, not
+ *                the kernels'.
+ *   uncovered    its recorded arguments cannot bound it (vLLM's moe_forward
+ *                records the hidden states and the router's logits, not the
+ *                experts' weights): left uncovered with the row's reason.
+ *
+ * Bad shapes (a cu_seqlens of one entry, max_seqlen_q x B below T, fewer
+ * keys than queries for causal attention, a rotary width above head_size,
+ * a cache write of more elements than the cache) leave the call uncovered
+ * with the reason. Pure: no I/O, no globals but the constant table.
+ */
+#include "core/trace_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { CK_ELEMENTWISE, CK_ROTARY, CK_ATTENTION, CK_ATTENTION_PAGED, CK_COLLECTIVE, CK_UNCOVERED };
+enum { CT_READ, CT_WRITE, CT_MODIFY, CT_OUTPUT };
+#define CUSTOM_MAX_T 8
+
+typedef struct custom_tensor {
+  int32_t role; /* CT_* */
+  int32_t arg;  /* the argument's position */
+  int32_t ref;  /* count numel(ref) elements instead of numel(arg); -1 none */
+  double es;    /* bytes per element instead of the argument's type; 0 none */
+} custom_tensor;
+
+typedef struct custom_def {
+  const char *name; /* as recorded; the table is sorted by it (strcmp) */
+  int32_t kind;     /* CK_* */
+  int32_t nt;
+  custom_tensor t[CUSTOM_MAX_T];
+  double flops;  /* elementwise: per element of `elems` */
+  int32_t elems; /* elementwise: the argument whose numel F counts; -1 none */
+  /* argument positions (-1: none) */
+  int32_t q, k, v, cu_q, cu_k, kv_pages, max_q, causal, window, paged, in, rot, head;
+  int32_t causal_mask; /* causal is a mask type: > 0 causal */
+  int32_t bthd;        /* attention: query [B, T, H, d] (else [T, H, d]) */
+  int32_t coll;        /* collective: RLI_COLL_* */
+  const char *reason;  /* uncovered: why */
+  const char *source;
+} custom_def;
+
+static const custom_def table[] = {
+#include "core/custom_table.inc"
+};
+
+static int cmp_def(const void *k, const void *e) {
+  return strcmp((const char *)k, ((const custom_def *)e)->name);
+}
+
+static const custom_def *find(const char *name) {
+  return bsearch(name, table, sizeof table / sizeof table[0], sizeof table[0], cmp_def);
+}
+
+int rli_custom_has(const char *name) { return find(name) != NULL; }
+
+const char *rli_custom_name(size_t i) {
+  return i < sizeof table / sizeof table[0] ? table[i].name : NULL;
+}
+
+static int fail(char *why, size_t cap, const char *fmt, ...) RLI_PRINTF(3, 4);
+static int fail(char *why, size_t cap, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, cap, fmt, ap);
+  va_end(ap);
+  return 0;
+}
+
+/* a recorded tensor argument: a shape and an element type of known size */
+static int tensor_at(const rli_aten_args *a, int i) {
+  return i >= 0 && i < a->n_in && i < RLI_ATEN_MAX_IN && a->ndim[i] >= 0 && i < a->n_types &&
+         rli_torch_type_bytes(a->types[i]) > 0;
+}
+
+static double numel(const rli_aten_args *a, int i) {
+  double n = 1;
+  for (int d = 0; d < a->ndim[i]; d++) n *= a->dims[i][d];
+  return n;
+}
+
+/* a concrete scalar argument: 1 with *v, 0 when not recorded */
+static int scalar_at(const rli_aten_args *a, int i, double *v) {
+  if (i < 0 || i >= a->n_concrete || !a->concrete[i][0]) return 0;
+  const char *s = a->concrete[i];
+  if (!strcmp(s, "True") || !strcmp(s, "true")) {
+    *v = 1;
+    return 1;
+  }
+  if (!strcmp(s, "False") || !strcmp(s, "false")) {
+    *v = 0;
+    return 1;
+  }
+  char *end;
+  *v = strtod(s, &end);
+  return end != s && *end == 0 && isfinite(*v);
+}
+
+/* The bytes of the row's tensors (skipping arguments k and v when skip_kv),
+ * the query and key of a rotary row scaled by `scale`. 0 with why on a bad
+ * shape. */
+static int tensor_bytes(const custom_def *d, const rli_aten_args *a, int skip_kv, double scale,
+                        double *Q, int32_t *dt, char *why, size_t cap) {
+  *Q = 0;
+  *dt = -1;
+  for (int pass = 0; pass < 2; pass++)
+    for (int j = 0; j < d->nt; j++) {
+      const custom_tensor *t = &d->t[j];
+      int reads = t->role == CT_READ || t->role == CT_MODIFY;
+      if (pass == 0 ? !reads : reads) continue; /* the roof's format: a read tensor's first */
+      if (skip_kv && (t->arg == d->k || t->arg == d->v)) continue;
+      /* an optional tensor not passed (Tensor? None): nothing moved */
+      if (!tensor_at(a, t->arg)) continue;
+      double es = t->es > 0 ? t->es : rli_torch_type_bytes(a->types[t->arg]);
+      double n = numel(a, t->arg);
+      if (t->ref >= 0) {
+        if (!tensor_at(a, t->ref))
+          return fail(why, cap, "%s: argument %d (the rows it addresses) not recorded", d->name,
+                      t->ref);
+        double rows = numel(a, t->ref);
+        if (rows > n)
+          return fail(why, cap, "%s: %g elements addressed in argument %d of %g", d->name, rows,
+                      t->arg, n);
+        n = rows;
+      }
+      if ((t->arg == d->q || t->arg == d->k) && d->kind == CK_ROTARY) n *= scale;
+      *Q += n * es * (t->role == CT_MODIFY ? 2 : 1);
+      if (*dt < 0) *dt = rli_torch_dtype(a->types[t->arg]);
+    }
+  return 1;
+}
+
+static void set_cost(rli_cost *c, double F, double Q, int32_t dt, int tensor) {
+  c->flops = F;
+  c->bytes = Q;
+  c->dtype = F > 0 ? dt : -1;
+  c->tensor = tensor;
+  c->roof = F > 0 ? RLI_ROOF_CHIP : RLI_ROOF_HBM;
+  c->coll = -1;
+  c->reason = 0;
+}
+
+static int elementwise(const custom_def *d, const rli_aten_args *a, rli_cost *c, char *why,
+                       size_t cap) {
+  double Q, F = 0, scale = 1;
+  int32_t dt;
+  if (d->kind == CK_ROTARY) {
+    double head;
+    if (!tensor_at(a, d->rot) || a->ndim[d->rot] != 2 || !scalar_at(a, d->head, &head))
+      return fail(why, cap, "%s: cos_sin_cache or head_size not recorded", d->name);
+    double rot = a->dims[d->rot][1];
+    if (!(head > 0) || !(rot > 0) || rot > head)
+      return fail(why, cap, "%s: rotary width %g of a head of %g: not a share of it", d->name, rot,
+                  head);
+    scale = rot / head;
+  }
+  if (!tensor_bytes(d, a, 0, scale, &Q, &dt, why, cap)) return 0;
+  if (d->kind == CK_ROTARY) {
+    double n = 0;
+    for (int j = 0; j < d->nt; j++)
+      if (d->t[j].role == CT_MODIFY && tensor_at(a, d->t[j].arg)) n += numel(a, d->t[j].arg);
+    F = 3 * n * scale;
+  } else if (d->flops > 0) {
+    if (!tensor_at(a, d->elems))
+      return fail(why, cap, "%s: argument %d not recorded", d->name, d->elems);
+    F = d->flops * numel(a, d->elems);
+  }
+  if (!(Q > 0)) return fail(why, cap, "%s: no tensor of known size and type recorded", d->name);
+  if (F > 0 && dt < 0)
+    return fail(why, cap, "%s: no floating-point tensor for its roof", d->name);
+  set_cost(c, F, Q, dt, 0);
+  return 1;
+}
+
+/* The pairs (query, key) attended; *exact 0 when a lower bound. 0 with why
+ * when the shapes cannot be this op's. */
+static int attention(const custom_def *d, const rli_aten_args *a, rli_cost *c, char *why,
+                     size_t cap, char *note, size_t ncap) {
+  int r = d->bthd ? 4 : 3;
+  if (!tensor_at(a, d->q) || a->ndim[d->q] != r)
+    return fail(why, cap, "%s: expected a %d-D query", d->name, r);
+  if (!tensor_at(a, d->k) || !tensor_at(a, d->v) || a->ndim[d->k] < 3 || a->ndim[d->v] < 3)
+    return fail(why, cap, "%s: expected key and value of 3 or more dimensions", d->name);
+  const double *qd = a->dims[d->q];
+  double H = qd[r - 2], Dq = qd[r - 1], Dv = a->dims[d->v][a->ndim[d->v] - 1];
+  double causal = 0;
+  if (d->causal >= 0 && !scalar_at(a, d->causal, &causal))
+    return fail(why, cap, "%s: causal flag not recorded (Concrete Inputs)", d->name);
+  int is_causal = causal > 0;
+  double win;
+  int windowed = d->window >= 0 && scalar_at(a, d->window, &win) && win >= 0;
+  int paged = d->paged >= 0 && tensor_at(a, d->paged) && a->ndim[d->paged] >= 1 &&
+              numel(a, d->paged) > 0;
+  int varlen = d->cu_q >= 0 && tensor_at(a, d->cu_q) && a->ndim[d->cu_q] == 1;
+  double B, T, S = -1, Q, pairs;
+  int exact = 1, kv_lower = 0;
+  if (varlen) {
+    double n = a->dims[d->cu_q][0];
+    if (n < 2)
+      return fail(why, cap, "%s: cu_seqlens_q of %g entries: no sequence", d->name, n);
+    if (d->bthd && qd[0] != 1)
+      return fail(why, cap, "%s: sequence starts with a batch of %g (expected 1)", d->name, qd[0]);
+    B = n - 1;
+    T = d->bthd ? qd[0] * qd[1] : qd[0];
+  } else if (!d->bthd) {
+    return fail(why, cap, "%s: cu_seqlens_q not recorded (a 1-D tensor)", d->name);
+  } else {
+    B = qd[0];
+    T = qd[0] * qd[1];
+  }
+  if (!(T >= 1) || !(H >= 1) || !(Dq >= 1) || !(Dv >= 1))
+    return fail(why, cap, "%s: an empty query (%g tokens)", d->name, T);
+  /* the key tokens, in all: -1 not known */
+  const double *kd = a->dims[d->k];
+  int kr = a->ndim[d->k];
+  double kv_row = 0; /* K elements per key token (kv_pages) */
+  if (paged) {
+    S = -1;
+  } else if (d->kv_pages >= 0) {
+    if (!tensor_at(a, d->kv_pages) || a->ndim[d->kv_pages] != 1)
+      return fail(why, cap, "%s: its page indices not recorded", d->name);
+    S = numel(a, d->kv_pages); /* at least one token per page */
+    if (kr == 3) {
+      kv_row = kd[1] * kd[2];
+    } else {
+      kv_row = (kd[1] < kd[2] ? kd[1] : kd[2]) * kd[kr - 1]; /* NHD or HND: the smaller */
+      kv_lower = 1;
+    }
+  } else {
+    S = d->bthd ? (varlen ? kd[0] * kd[1] : kd[1]) : kd[0];
+  }
+  double max_q;
+  int equal = B == 1;
+  if (varlen && d->max_q >= 0 && scalar_at(a, d->max_q, &max_q)) {
+    if (max_q * B < T || max_q > T || !(max_q >= 1))
+      return fail(why, cap,
+                  "%s: max_seqlen_q %g with %g sequences cannot hold %g query tokens (cu_seqlens "
+                  "not increasing, or not this batch's)", d->name, max_q, B, T);
+    equal = equal || max_q * B == T;
+  }
+  if (!varlen) {
+    /* dense: B sequences of T / B queries and S keys each */
+    double Tq = T / B;
+    if (is_causal && S < Tq)
+      return fail(why, cap, "%s: causal with %g keys for %g queries", d->name, S, Tq);
+    pairs = windowed ? T : B * Tq * S * (is_causal ? 0.5 : 1);
+    exact = !windowed;
+  } else {
+    if (is_causal && S >= 0 && S < T)
+      return fail(why, cap, "%s: causal with %g key tokens for %g query tokens", d->name, S, T);
+    if (windowed) {
+      pairs = T;
+      exact = 0;
+    } else if (equal && S >= 0) {
+      pairs = T * S / B - (is_causal ? T * T / (2 * B) : 0);
+      exact = !kv_lower;
+    } else {
+      pairs = is_causal ? T * T / (2 * B) : T;
+      exact = 0;
+    }
+  }
+  double F = H * pairs * (2 * Dq + 2 * Dv + 5);
+  int32_t dt;
+  if (!tensor_bytes(d, a, paged, 1, &Q, &dt, why, cap)) return 0;
+  if (d->kv_pages >= 0 && !paged)
+    Q += 2 * S * kv_row * rli_torch_type_bytes(a->types[d->k]); /* K and V rows addressed */
+  int32_t qdt = rli_torch_dtype(a->types[d->q]);
+  if (qdt < 0) return fail(why, cap, "%s: query of type %s: no roof", d->name, a->types[d->q]);
+  set_cost(c, F, Q, qdt, 1);
+  if (paged || kv_lower) c->lower = RLI_LOWER_BYTES;
+  if (!exact || paged || kv_lower)
+    snprintf(note, ncap, "%s: FLOPs at least %s%s", d->name,
+             windowed ? "one key per query (a sliding window)"
+             : !varlen || equal ? "those of the lengths recorded"
+             : is_causal ? "2 H d T^2 / B (equal lengths: the sequences' lengths not recorded)"
+                         : "one key per query (the lengths not recorded)",
+             paged ? "; K and V (a paged cache) not counted"
+             : kv_lower ? "; K and V at least one token per page" : "");
+  return 1;
+}
+
+static int attention_paged(const custom_def *d, const rli_aten_args *a, rli_cost *c, char *why,
+                           size_t cap) {
+  if (!tensor_at(a, d->q) || a->ndim[d->q] < 2)
+    return fail(why, cap, "%s: expected a query of 2 or 3 dimensions", d->name);
+  const double *qd = a->dims[d->q];
+  double T = qd[0], n = numel(a, d->q);
+  double H = a->ndim[d->q] >= 3 ? qd[1] : 1;
+  if (!(T >= 1) || !(n >= T)) return fail(why, cap, "%s: an empty query", d->name);
+  /* T H (4 d + 5) with H d = n / T */
+  double F = 4 * n + 5 * T * H, Q;
+  int32_t dt;
+  if (!tensor_bytes(d, a, 0, 1, &Q, &dt, why, cap)) return 0;
+  int32_t qdt = rli_torch_dtype(a->types[d->q]);
+  if (qdt < 0) return fail(why, cap, "%s: query of type %s: no roof", d->name, a->types[d->q]);
+  set_cost(c, F, Q, qdt, 1);
+  c->lower = RLI_LOWER_BYTES;
+  return 1;
+}
+
+int rli_custom_cost(const char *name, const rli_aten_args *a, rli_cost *c, char *why, size_t cap,
+                    char *note, size_t ncap) {
+  const custom_def *d = find(name);
+  memset(c, 0, sizeof *c);
+  c->dtype = -1;
+  c->coll = -1;
+  c->why = RLI_NONE;
+  c->reason = RL_REASON_SHAPES;
+  if (ncap) note[0] = 0;
+  if (!d) {
+    c->reason = RL_REASON_NO_MODEL;
+    return fail(why, cap, "no cost model for %s", name);
+  }
+  if (d->kind == CK_UNCOVERED) return fail(why, cap, "%s: %s", d->name, d->reason);
+  if (!a->has_dims) {
+    c->reason = RL_REASON_NO_SHAPES;
+    return fail(why, cap, "no shapes recorded for it (record_shapes=True)");
+  }
+  switch (d->kind) {
+  case CK_COLLECTIVE: {
+    if (!tensor_at(a, d->in) || a->ndim[d->in] < 1)
+      return fail(why, cap, "%s: its input tensor not recorded", d->name);
+    double S = numel(a, d->in) * rli_torch_type_bytes(a->types[d->in]);
+    int ok = rli_coll_cost(d->coll, S, -1, c, why, cap);
+    if (ok) c->dtype = rli_torch_dtype(a->types[d->in]);
+    return ok;
+  }
+  case CK_ATTENTION:
+    return attention(d, a, c, why, cap, note, ncap);
+  case CK_ATTENTION_PAGED:
+    if (!attention_paged(d, a, c, why, cap)) return 0;
+    snprintf(note, ncap, "%s: context not recorded: each query at least its own key; bytes its "
+                         "query, output and new K and V rows", d->name);
+    return 1;
+  default:
+    return elementwise(d, a, c, why, cap);
+  }
+}
