@@ -213,7 +213,7 @@ CUSTOM_PARAMS = ["q", "k", "v", "cu_q", "cu_k", "kv_pages", "max_q", "causal", "
                  "in", "rot", "head"]
 CUSTOM_COLLS = {"allreduce": "RLI_COLL_ALLREDUCE", "allgather": "RLI_COLL_ALLGATHER",
                 "reducescatter": "RLI_COLL_REDUCESCATTER"}
-CUSTOM_MAX_T = 8
+CUSTOM_MAX_T = 12
 CUSTOM_MAX_ARG = 16  # RLI_ATEN_MAX_IN: the arguments the reader keeps
 
 
@@ -256,8 +256,17 @@ def gen_custom():
             if fv < 0 or (fv > 0 and not e):
                 sys.exit(f"{where}: flops per element needs `elems`, the argument they count")
             items.append(f".flops = {c_num(fv)}, .elems = {arg(e, 'elems') if e else -1}")
+        elif kind == "attention" and f and not e:
+            try:
+                fv = float(f)
+            except ValueError:
+                sys.exit(f"{where}: flops '{f}' is not a number")
+            if not fv >= 1:
+                sys.exit(f"{where}: an attention row's flops (times the forward's) is at least 1")
+            items.append(f".flops = {c_num(fv)}")
         elif f or e:
-            sys.exit(f"{where}: flops and elems are for elementwise rows")
+            sys.exit(f"{where}: flops and elems are for elementwise rows (attention: flops alone, "
+                     "times the forward's FLOPs)")
         params = {k: -1 for k in CUSTOM_PARAMS}
         extra = []
         for kv in r["params"].split():

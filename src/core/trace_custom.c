@@ -44,7 +44,11 @@
  *                one token per page index (3-D cache [slots, Hkv, d]: one
  *                token per slot, exact), never the cache in full; with a
  *                block table recorded (paged), K and V are the cache and
- *                are not counted.
+ *                are not counted. A backward (flops 2.5 in its row): 2.5 x
+ *                the forward's F (five matmuls against its two:
+ *                FlashAttention-2, Dao 2023, section 3.2, as trace_aten.c's
+ *                attention backward), its bytes the tensors it reads (dO,
+ *                Q, K, V, O, the softmax statistics) and writes (dQ, dK, dV).
  *   attention_paged  decode / paged attention whose context lengths are in
  *                a tensor the profiler does not record: each query at least
  *                its own key, F = T H (4 d + 5); Q = the listed tensors
@@ -74,7 +78,7 @@
 
 enum { CK_ELEMENTWISE, CK_ROTARY, CK_ATTENTION, CK_ATTENTION_PAGED, CK_COLLECTIVE, CK_UNCOVERED };
 enum { CT_READ, CT_WRITE, CT_MODIFY, CT_OUTPUT };
-#define CUSTOM_MAX_T 8
+#define CUSTOM_MAX_T 12
 
 typedef struct custom_tensor {
   int32_t role; /* CT_* */
@@ -88,7 +92,8 @@ typedef struct custom_def {
   int32_t kind;     /* CK_* */
   int32_t nt;
   custom_tensor t[CUSTOM_MAX_T];
-  double flops;  /* elementwise: per element of `elems` */
+  double flops;  /* elementwise: per element of `elems`; attention: times the
+                    forward's (0: 1; a backward 2.5) */
   int32_t elems; /* elementwise: the argument whose numel F counts; -1 none */
   /* argument positions (-1: none) */
   int32_t q, k, v, cu_q, cu_k, kv_pages, max_q, causal, window, paged, in, rot, head;
@@ -182,7 +187,7 @@ static int tensor_bytes(const custom_def *d, const rli_aten_args *a, int skip_kv
                       t->arg, n);
         n = rows;
       }
-      if ((t->arg == d->q || t->arg == d->k) && d->kind == CK_ROTARY) n *= scale;
+      if (d->kind == CK_ROTARY && t->role == CT_MODIFY) n *= scale; /* the query and key */
       *Q += n * es * (t->role == CT_MODIFY ? 2 : 1);
       if (*dt < 0) *dt = rli_torch_dtype(a->types[t->arg]);
     }
@@ -318,7 +323,7 @@ static int attention(const custom_def *d, const rli_aten_args *a, rli_cost *c, c
       exact = 0;
     }
   }
-  double F = H * pairs * (2 * Dq + 2 * Dv + 5);
+  double F = H * pairs * (2 * Dq + 2 * Dv + 5) * (d->flops > 0 ? d->flops : 1);
   int32_t dt;
   if (!tensor_bytes(d, a, paged, 1, &Q, &dt, why, cap)) return 0;
   if (d->kv_pages >= 0 && !paged)

@@ -1779,12 +1779,111 @@ static void test_launch_pack(void) {
   free(b);
 }
 
+/* Custom ops (data/custom_ops.csv, src/core/trace_custom.c): the kinds the
+ * fixtures do not reach, figures by hand from each kind's formula. */
+static void set_concrete(rli_aten_args *a, int n, const char *const *v) {
+  a->n_concrete = n;
+  for (int i = 0; i < n; i++) snprintf(a->concrete[i], sizeof a->concrete[i], "%s", v[i]);
+}
+
+static void test_custom(void) {
+  rli_cost c;
+  char why[200], note[200];
+  /* the table is sorted for its binary search, each name found */
+  for (size_t i = 0; rli_custom_name(i); i++) {
+    CHECK(rli_custom_has(rli_custom_name(i)));
+    if (i) CHECK(strcmp(rli_custom_name(i - 1), rli_custom_name(i)) < 0);
+  }
+  CHECK(!rli_custom_has("aten::mm") && !rli_custom_has("_C::no_such_op"));
+  /* paged_attention_v1(out, query [4, 32, 128], key_cache, value_cache, ..., block_tables,
+   * seq_lens [4]): the context not recorded: F = T H (4 d + 5), Q = q + out + seq_lens */
+  {
+    int nd[] = {3, 3, 4, 4, 0, 0, 2, 1};
+    double d[][4] = {{4, 32, 128}, {4, 32, 128}, {1000, 8, 16, 16}, {1000, 8, 128, 16}, {0}, {0}, {4, 64}, {4}};
+    const char *t[] = {"c10::Half", "c10::Half", "c10::Half", "c10::Half", "Scalar", "Scalar", "int", "int"};
+    rli_aten_args a = args(8, nd, d, t);
+    CHECK(rli_aten_cost("_C::paged_attention_v1", &a, &c, why, sizeof why) == 1);
+    CHECK_NEAR(c.flops, 4.0 * 32 * (4 * 128 + 5), 1e-12);
+    CHECK_NEAR(c.bytes, 2.0 * 2 * 4 * 32 * 128 + 4 * 4, 1e-12);
+    CHECK(c.lower == RLI_LOWER_BYTES && c.tensor == 1 && c.dtype == RL_FP16 && strstr(why, "context"));
+  }
+  /* xformers dense [2, 256, 8, 64], mask type 0 (none), no seqstart: 2 x 256 x 256 pairs x 8 x 261 */
+  {
+    int nd[] = {4, 4, 4, 0, 0, 0, 0, 0, 0, 0};
+    double d[][4] = {{2, 256, 8, 64}, {2, 256, 8, 64}, {2, 256, 8, 64}};
+    const char *t[] = {"c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "", "", "", "Scalar", "Scalar", "Scalar", "Scalar"};
+    rli_aten_args a = args(10, nd, d, t);
+    const char *cv[] = {"", "", "", "", "", "", "", "0.", "False", "0"};
+    set_concrete(&a, 10, cv);
+    CHECK(rli_custom_cost("xformers::efficient_attention_forward_cutlass", &a, &c, why, sizeof why,
+                          note, sizeof note) == 1);
+    CHECK_NEAR(c.flops, 2.0 * 256 * 256 * 8 * 261, 1e-12);
+    CHECK_NEAR(c.bytes, 4.0 * 2 * 256 * 8 * 64 * 2, 1e-12);
+    CHECK(c.lower == 0 && note[0] == 0);
+    /* mask type 1: causal, half the pairs */
+    snprintf(a.concrete[9], sizeof a.concrete[9], "1");
+    CHECK(rli_custom_cost("xformers::efficient_attention_forward_cutlass", &a, &c, why, sizeof why,
+                          note, sizeof note) == 1);
+    CHECK_NEAR(c.flops, 2.0 * 256 * 256 / 2 * 8 * 261, 1e-12);
+  }
+  /* mha_batch_prefill on a 4-D paged cache [pages, 16, 8, 64] (NHD or HND: at least one token per
+   * page index, 8 x 64 elements per token), 2 sequences of 64 queries, 10 page indices, causal:
+   * equal lengths, S = 10 < T = 128 keys: refused; 200 page indices: pairs = 128 x 200 / 2 - 128^2 / 4 */
+  {
+    int nd[] = {3, 4, 4, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+    double d[][4] = {{128, 8, 64}, {500, 16, 8, 64}, {500, 16, 8, 64}, {3}, {3}, {10}};
+    const char *t[] = {"c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "int", "int", "int",
+                       "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar", "Scalar"};
+    rli_aten_args a = args(14, nd, d, t);
+    const char *cv[] = {"", "", "", "", "", "", "64", "64", "0.", "0.125", "0.", "False", "True", "-1"};
+    set_concrete(&a, 14, cv);
+    CHECK(rli_aten_cost("aiter::mha_batch_prefill", &a, &c, why, sizeof why) == 0);
+    CHECK(c.reason == RL_REASON_SHAPES && strstr(why, "causal with 10 key tokens for 128"));
+    a.dims[5][0] = 200;
+    CHECK(rli_aten_cost("aiter::mha_batch_prefill", &a, &c, why, sizeof why) == 1);
+    CHECK_NEAR(c.flops, (128.0 * 200 / 2 - 128.0 * 128 / 4) * 8 * 261, 1e-12);
+    CHECK_NEAR(c.bytes, 2.0 * 2 * 128 * 8 * 64 + 3 * 4 + 200 * 4 + 2.0 * 200 * 8 * 64 * 2, 1e-12);
+    CHECK(c.lower == RLI_LOWER_BYTES && strstr(why, "one token per page"));
+    /* a sliding window: at least one key per query */
+    snprintf(a.concrete[13], sizeof a.concrete[13], "32");
+    CHECK(rli_aten_cost("aiter::mha_batch_prefill", &a, &c, why, sizeof why) == 1);
+    CHECK_NEAR(c.flops, 128.0 * 8 * 261, 1e-12);
+    CHECK(strstr(why, "sliding window") != NULL);
+  }
+  /* rotary with no key (Tensor!? None) and a half-width rotary: q [16, 512] read and written at half */
+  {
+    int nd[] = {1, 2, 0, 0, 2, 0};
+    double d[][4] = {{16}, {16, 512}, {0}, {0}, {4096, 32}, {0}};
+    const char *t[] = {"long int", "c10::BFloat16", "", "Scalar", "c10::BFloat16", "Scalar"};
+    rli_aten_args a = args(6, nd, d, t);
+    const char *cv[] = {"", "", "", "64", "", "True"};
+    set_concrete(&a, 6, cv);
+    CHECK(rli_aten_cost("_C::rotary_embedding", &a, &c, why, sizeof why) == 1);
+    CHECK_NEAR(c.flops, 3.0 * 16 * 512 / 2, 1e-12);
+    CHECK_NEAR(c.bytes, 16.0 * 8 + 2.0 * 16 * 512 * 2 / 2, 1e-12);
+  }
+  /* vLLM's custom all-reduce(fa, inp [1024, 4096] bf16, out, ...): a collective of 8 MiB */
+  {
+    int nd[] = {0, 2, 2, 0, 0};
+    double d[][4] = {{0}, {1024, 4096}, {1024, 4096}};
+    const char *t[] = {"Scalar", "c10::BFloat16", "c10::BFloat16", "Scalar", "Scalar"};
+    rli_aten_args a = args(5, nd, d, t);
+    CHECK(rli_aten_cost("_C_custom_ar::all_reduce", &a, &c, why, sizeof why) == 1);
+    CHECK(c.roof == RLI_ROOF_NET && c.coll == RLI_COLL_ALLREDUCE && c.bytes == 1024.0 * 4096 * 2);
+    /* without shapes: said so */
+    a.has_dims = 0;
+    CHECK(rli_aten_cost("_C_custom_ar::all_reduce", &a, &c, why, sizeof why) == 0);
+    CHECK(c.reason == RL_REASON_NO_SHAPES);
+  }
+}
+
 int main(void) {
   RUN(test_kernel_store);
   RUN(test_launch_pack);
   RUN(test_timeline_order);
   RUN(test_aten);
   RUN(test_aten_table);
+  RUN(test_custom);
   RUN(test_device_names);
   RUN(test_conv_seq);
   RUN(test_node_seq);
