@@ -301,7 +301,13 @@ static int dispatch(cli_ctx *ctx, int argc, char **argv) {
       return CLI_OK;
     }
   ctx->cmd = c->name;
-  return c->run(ctx, argc - 1, argv + 1);
+  /* prose fits the terminal; the charts' commands write SVG, HTML or a
+   * drawing already at its size */
+  int prose = c != &cmd_plot && c != &cmd_widget;
+  if (prose) cli_prose_begin(ctx);
+  int rc = c->run(ctx, argc - 1, argv + 1);
+  cli_prose_end(ctx);
+  return rc;
 }
 
 int cli_main(int argc, char **argv, FILE *out, FILE *err) {
@@ -627,10 +633,15 @@ static void put_cells(FILE *f, const char *s, int from, int to) {
   }
 }
 
+/* The mark cli_table_print puts before each row while the prose is
+ * buffered: a table row is written as it is (the table fitted it). */
+#define ROW_MARK '\x01'
+
 /* The last column's text, when wider than its w cells, wrapped at spaces
- * (a word longer than w cut) onto lines indented by `indent` cells. */
+ * (a word longer than w cut) onto lines indented by `indent` cells, each
+ * marked as a table's row (ROW_MARK) with `mark`. */
 #define WRAP_MIN 24
-static void put_wrapped(FILE *f, const char *s, int w, int indent) {
+static void put_wrapped(FILE *f, const char *s, int w, int indent, int mark) {
   int tw = text_width(s), at = 0, first = 1;
   while (at < tw) {
     while (at < tw && !first && s[0] == ' ') { s++; at++; } /* a line starts at a word */
@@ -644,7 +655,11 @@ static void put_wrapped(FILE *f, const char *s, int w, int indent) {
       }
       if (sp > 0) n = sp;
     }
-    if (!first) fprintf(f, "\n%*s", indent, "");
+    if (!first) {
+      fputc('\n', f);
+      if (mark) fputc(ROW_MARK, f);
+      fprintf(f, "%*s", indent, "");
+    }
     put_cells(f, s, 0, n);
     /* advance s past n characters */
     int i = 0;
@@ -659,6 +674,7 @@ static void put_wrapped(FILE *f, const char *s, int w, int indent) {
 }
 
 int cli_term_width(const cli_ctx *ctx) {
+  if (ctx->tty) return ctx->width; /* ctx->out is the prose's buffer */
   const char *env = getenv("COLUMNS");
   if (env && *env) {
     char *end;
@@ -669,6 +685,191 @@ int cli_term_width(const cli_ctx *ctx) {
   int fd = fileno(ctx->out);
   if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) return ws.ws_col;
   return 0;
+}
+
+/* ---- prose that fits the terminal ---------------------------------------- */
+
+void cli_prose_begin(cli_ctx *ctx) {
+  if (ctx->tty) return;
+  int w = cli_term_width(ctx);
+  if (w <= 0) return;
+  FILE *m = open_memstream(&ctx->pbuf, &ctx->plen);
+  if (!m) return; /* no memory: the lines as they are */
+  ctx->tty = ctx->out;
+  ctx->width = w;
+  ctx->pdone = 0;
+  ctx->out = m;
+}
+
+/* The cells of s[0, n): UTF-8 characters, an escape sequence none. */
+static int span_width(const char *s, size_t n) {
+  int w = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == 0x1b && i + 1 < n && s[i + 1] == '[') { /* ESC [ ... final byte */
+      i += 2;
+      while (i < n && !((unsigned char)s[i] >= 0x40 && (unsigned char)s[i] <= 0x7e)) i++;
+      continue;
+    }
+    w += (c & 0xC0) != 0x80;
+  }
+  return w;
+}
+
+/* A line's indent: its leading spaces. */
+static size_t lead_of(const char *s, size_t n) {
+  size_t i = 0;
+  while (i < n && s[i] == ' ') i++;
+  return i;
+}
+
+/* Where the value of "  key    value" starts (a run of two spaces or more
+ * within the first 24 cells after the indent, the key a word or a few);
+ * 0: the line is no key and value. *key_end: where the key ends. */
+static size_t value_col(const char *s, size_t n, size_t *key_end) {
+  size_t lead = lead_of(s, n);
+  for (size_t i = lead; i + 2 < n && span_width(s, i) < (int)lead + 24; i++)
+    if (s[i] != ' ' && s[i + 1] == ' ' && s[i + 2] == ' ') {
+      size_t v = i + 1;
+      if (key_end) *key_end = v;
+      while (v < n && s[v] == ' ') v++;
+      return v < n ? v : 0;
+    }
+  return 0;
+}
+
+/* Whether the line b (n2 bytes) continues the sentence of the line a (n1)
+ * that the program broke by hand at its own width: a is long (60 cells or
+ * more) and ends inside a sentence (a letter, a digit, ',' or ';'), b
+ * starts as a sentence goes on (a small letter, a digit, '(' or '"') and is
+ * no new "key  value" item; b is deeper than a (a hanging continuation),
+ * at `hang` when the paragraph (whose first line is indented by `first`)
+ * already hangs there (a may then end with '.'), or at a's indent. A
+ * heading (':'), a closed item ('.', ')') or a short line ends a paragraph. */
+static int continues(const char *a, size_t n1, const char *b, size_t n2, size_t hang, size_t first) {
+  if (!n1 || !n2 || *b == ROW_MARK || *a == ROW_MARK || span_width(a, n1) < 60) return 0;
+  size_t la = lead_of(a, n1), lb = lead_of(b, n2);
+  if (lb == n2 || la == n1 || value_col(b, n2, NULL)) return 0;
+  unsigned char e = (unsigned char)a[n1 - 1], c = (unsigned char)b[lb];
+  int mid = isalnum(e) || e == ',' || e == ';';
+  if (!(islower(c) || isdigit(c) || c == '(' || c == '"')) return 0;
+  if (hang > first) return lb == hang && (mid || e == '.'); /* the next line of a hanging paragraph */
+  if (!hang && lb > la) return mid;
+  return lb == la && mid;
+}
+
+/* A paragraph (its lines joined by single spaces, no newline) wrapped to
+ * w cells: the first line at its own indent, the next ones at `hang` (0:
+ * the value column of "  key    value", else the indent and two); a break
+ * at the last space that fits, a word longer than the line (a path) whole
+ * on a line of its own. */
+static void put_prose(FILE *f, const char *s, size_t n, int w, int hang) {
+  size_t lead = lead_of(s, n), key_end = 0, col = value_col(s, n, &key_end);
+  int indent = hang ? hang : col ? span_width(s, col) : (int)lead + 2;
+  if (w - indent < 24) indent = w - (int)lead - 2 >= 24 ? (int)lead + 2 : 0;
+  size_t at = 0;
+  int first = 1;
+  while (at < n) {
+    int room = first ? w : w - indent;
+    size_t brk = 0, end = n;
+    if (span_width(s + at, n - at) > room) {
+      for (size_t i = at + 1; i < n; i++) {
+        if (s[i] != ' ' || s[i - 1] == ' ') continue;
+        if (first && i <= key_end) continue; /* not in the key's gap */
+        if (span_width(s + at, i - at) <= room) brk = i;
+        else { if (!brk) brk = i; break; }
+      }
+      if (brk) end = brk;
+    }
+    if (!first) fprintf(f, "%*s", indent, "");
+    fwrite(s + at, 1, end - at, f);
+    fputc('\n', f);
+    at = end;
+    while (at < n && s[at] == ' ') at++;
+    first = 0;
+  }
+}
+
+/* The prose buffered since the last call, to the real output: each
+ * paragraph (a line and the lines continuing its sentence) that has a line
+ * wider than the width joined and wrapped; the rest as it is. */
+static void prose_flush(cli_ctx *ctx) {
+  if (!ctx->tty) return;
+  fflush(ctx->out);
+  const char *s = ctx->pbuf + ctx->pdone, *end = ctx->pbuf + ctx->plen;
+  ctx->pdone = ctx->plen;
+  FILE *f = ctx->tty;
+  if (ctx->json || ctx->csv) {
+    fwrite(s, 1, (size_t)(end - s), f);
+    return;
+  }
+  const char *tail = s; /* the last line without its newline stays for later */
+  for (const char *p = s; p < end; p++)
+    if (*p == '\n') tail = p + 1;
+  while (s < tail) {
+    const char *nl = memchr(s, '\n', (size_t)(tail - s));
+    size_t n = (size_t)(nl - s);
+    if (*s == ROW_MARK) {
+      fwrite(s + 1, 1, n, f); /* the row and its newline */
+      s = nl + 1;
+      continue;
+    }
+    /* the paragraph: this line and its continuations */
+    const char *q = nl + 1, *prev = s;
+    size_t pn = n, hang = 0;
+    int wide = span_width(s, n) > ctx->width;
+    while (q < tail) {
+      const char *nl2 = memchr(q, '\n', (size_t)(tail - q));
+      size_t n2 = (size_t)(nl2 - q);
+      if (!continues(prev, pn, q, n2, hang, lead_of(s, n))) break;
+      if (!hang) hang = lead_of(q, n2);
+      wide |= span_width(q, n2) > ctx->width;
+      prev = q;
+      pn = n2;
+      q = nl2 + 1;
+    }
+    if (!wide) {
+      fwrite(s, 1, (size_t)(q - s), f);
+    } else {
+      char *joined = malloc((size_t)(q - s) + 1);
+      if (!joined) { fwrite(s, 1, (size_t)(q - s), f); s = q; continue; }
+      size_t k = 0;
+      for (const char *r = s; r < q;) {
+        const char *e = memchr(r, '\n', (size_t)(q - r));
+        size_t from = r == s ? 0 : lead_of(r, (size_t)(e - r));
+        if (r != s) joined[k++] = ' ';
+        memcpy(joined + k, r + from, (size_t)(e - r) - from);
+        k += (size_t)(e - r) - from;
+        r = e + 1;
+      }
+      put_prose(f, joined, k, ctx->width, (int)hang);
+      free(joined);
+    }
+    s = q;
+  }
+  ctx->pdone = (size_t)(tail - ctx->pbuf);
+}
+
+FILE *cli_raw_out(cli_ctx *ctx) {
+  prose_flush(ctx);
+  if (ctx->tty) { /* a last line without its newline, as it is */
+    fwrite(ctx->pbuf + ctx->pdone, 1, ctx->plen - ctx->pdone, ctx->tty);
+    ctx->pdone = ctx->plen;
+  }
+  return ctx->tty ? ctx->tty : ctx->out;
+}
+
+void cli_prose_end(cli_ctx *ctx) {
+  if (!ctx->tty) return;
+  prose_flush(ctx);
+  /* a last line without its newline, as it is */
+  fwrite(ctx->pbuf + ctx->pdone, 1, ctx->plen - ctx->pdone, ctx->tty);
+  fclose(ctx->out);
+  free(ctx->pbuf);
+  ctx->pbuf = NULL;
+  ctx->plen = ctx->pdone = 0;
+  ctx->out = ctx->tty;
+  ctx->tty = NULL;
 }
 
 void cli_table_print(cli_ctx *ctx, cli_table *t) {
@@ -693,12 +894,14 @@ void cli_table_print(cli_ctx *ctx, cli_table *t) {
   int limit = cli_term_width(ctx);
   int text_col[32] = {0}, shown[32], natural[32];
   for (int c = 0; c < nc; c++) {
-    int digits = 0;
+    int digits = 0, cells = 0; /* "-" (no figure) and empty cells count for neither */
     for (int r = 1; r < t->nrows; r++) {
       const char *s = t->cells[r * t->ncols + c];
-      digits += s && ((*s >= '0' && *s <= '9') || *s == '-');
+      if (!s || !*s || strcmp(s, "-") == 0) continue;
+      cells++;
+      digits += (*s >= '0' && *s <= '9') || *s == '-';
     }
-    text_col[c] = 2 * digits < t->nrows - 1 && !t->keep[c];
+    text_col[c] = 2 * digits < cells && !t->keep[c];
     shown[c] = 1;
     natural[c] = w[c];
   }
@@ -734,13 +937,14 @@ void cli_table_print(cli_ctx *ctx, cli_table *t) {
   for (int c = 0; c < last; c++)
     if (shown[c]) indent += w[c] + 2;
   for (int r = 0; r < t->nrows; r++) {
+    if (ctx->tty) fputc(ROW_MARK, ctx->out);
     for (int c = 0; c < nc; c++) {
       if (!shown[c]) continue;
       const char *s = t->cells[r * t->ncols + c];
       if (!s) s = "";
       int tw = text_width(s);
       if (c == last && tw > w[c] && !t->keep[c] && r > 0) { /* wrapped under itself */
-        put_wrapped(ctx->out, s, w[c], indent);
+        put_wrapped(ctx->out, s, w[c], indent, ctx->tty != NULL);
         break;
       }
       if (tw > w[c]) { /* cut in the middle: head, an ellipsis, tail */
@@ -761,6 +965,7 @@ void cli_table_print(cli_ctx *ctx, cli_table *t) {
       for (int c = 0; c < nc; c++)
         if (shown[c]) total += w[c] + (c < last ? 2 : 0);
       if (limit > 0 && total > limit) total = limit;
+      if (ctx->tty) fputc(ROW_MARK, ctx->out);
       for (int i = 0; i < total; i++) fputc('-', ctx->out);
       fputc('\n', ctx->out);
     }

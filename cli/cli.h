@@ -39,6 +39,13 @@ typedef struct cli_ctx {
    * that is one of them is refused (cli/outfile.c) */
   unsigned long long in_dev[32], in_ino[32];
   int n_in;
+  /* prose that fits the terminal (cli_prose_*): while a command runs on a
+   * terminal or with COLUMNS set, ctx->out is a memory stream and `tty` the
+   * real output; its text lines wider than `width` wrap at spaces */
+  FILE *tty;
+  char *pbuf;
+  size_t plen, pdone;
+  int width;
 } cli_ctx;
 
 typedef struct cli_command {
@@ -199,6 +206,19 @@ const char *cli_q(char *buf, size_t cap, double v, rl_unit u);
 /* The width tables fit: COLUMNS when set (20..10000), else the terminal's
  * (TIOCGWINSZ) when ctx->out is one; 0 (no limit) in a pipe or file. */
 int cli_term_width(const cli_ctx *ctx);
+
+/* Prose lines fit the terminal. cli_prose_begin (the dispatcher, before a
+ * command runs, when cli_term_width is known) sends ctx->out to a memory
+ * stream; cli_prose_end writes what it holds to the real output: text
+ * lines wider than the width wrapped at spaces under a hanging indent (the
+ * value column of a "key    value" line, else two cells in), a word longer
+ * than the width kept whole, table rows (cli_table_print marks them) as
+ * they are, and --json or --csv output unchanged. cli_raw_out writes the
+ * prose so far and returns the real stream, for output that is no prose
+ * (an SVG on standard output, a chart drawn for the terminal). */
+void cli_prose_begin(cli_ctx *ctx);
+void cli_prose_end(cli_ctx *ctx);
+FILE *cli_raw_out(cli_ctx *ctx);
 
 /* A simple table: add rows of cells, then print aligned (text) or as CSV
  * (ctx->csv). Cells are copied. Text fits cli_term_width: the widest

@@ -395,11 +395,12 @@ static int print_charts(cli_ctx *ctx, const measure_opts *o, const rl_measuremen
   }
   if (o->term) {
     int cols = 0, rows = 0;
-    chart_term_size(ctx->out, &cols, &rows);
-    char *txt = chart_text(m, 1, cols, rows, chart_term_color(ctx->out, 0) ? RL_PLOT_COLOR : 0u, &len);
+    FILE *out = cli_raw_out(ctx); /* a drawing at the terminal's size, not prose */
+    chart_term_size(out, &cols, &rows);
+    char *txt = chart_text(m, 1, cols, rows, chart_term_color(out, 0) ? RL_PLOT_COLOR : 0u, &len);
     if (txt) {
-      fputc('\n', ctx->out);
-      fputs(txt, ctx->out);
+      fputc('\n', out);
+      fputs(txt, out);
       free(txt);
     }
   }

@@ -312,6 +312,10 @@ static void print_hier(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
   const char *hdr[] = {"ID", "kernel", "L1 bytes", "L2 bytes", "DRAM bytes", "FLOP/B L1", "L2",
                        "DRAM", "binds", "of roof", "SOL c/m", "ours c/m", "occ th/ach", "waves", "flags"};
   cli_table *t = cli_table_new(15, hdr);
+  /* a narrow terminal: waves, occupancy, the L1 and L2 bytes, their
+   * intensities, then the SOL and our fractions give way */
+  static const int gives_way[] = {13, 12, 2, 3, 5, 6, 10, 11};
+  for (int k = 0; k < 8; k++) cli_table_optional(t, gives_way[k], k + 1);
   int shown = 0, notes = 0;
   for (int32_t i = 0; i < n && shown < top; i++) {
     const rl_trace_row *r = &rows[i];

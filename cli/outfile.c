@@ -212,7 +212,7 @@ int cli_outfile_commit(cli_ctx *ctx, cli_outfile *f, const char *text, size_t le
   if (f->via == 1 || f->via == 2) {
     /* standard output or error: after what the command printed there; a
      * failure to write is reported once, at the end (cli_check_output) */
-    FILE *s = f->via == 1 ? ctx->out : ctx->err;
+    FILE *s = f->via == 1 ? cli_raw_out(ctx) : ctx->err;
     fwrite(text, 1, len, s);
     fflush(s);
     reset(f);

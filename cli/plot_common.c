@@ -66,7 +66,7 @@ int plot_svg_path(cli_ctx *ctx, const char *flag, const char *path) {
 
 int plot_write(cli_ctx *ctx, const char *flag, const char *path, const char *text, size_t len) {
   if (!path || strcmp(path, "-") == 0) {
-    fwrite(text, 1, len, ctx->out);
+    fwrite(text, 1, len, cli_raw_out(ctx));
     return CLI_OK;
   }
   return cli_write_file(ctx, flag, path, text, len);

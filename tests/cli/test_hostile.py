@@ -20,7 +20,10 @@ is one named test:
   count; measure --ws, --save-hw --id ALIAS and --id --json refused before
   anything is measured.
 - test_terminal: with COLUMNS=80 every table fits 80 columns (a text last
-  column wraps); without COLUMNS in a pipe nothing is cut or wrapped.
+  column wraps) and every line of prose wraps at spaces under its indent (a
+  paragraph broken by hand joined first; a word longer than the line kept
+  whole; --json and an SVG on standard output as they are); without COLUMNS
+  in a pipe nothing is cut or wrapped.
 
 Destructive cases run only inside a temporary folder, on FIFOs made there.
 Ends with "hostile: N passed, M failed".
@@ -437,6 +440,43 @@ def test_terminal(rl):
         wide = [ln for ln in table_lines(out) if len(ln) > 80]
         check(rc == 0 and not wide, f"COLUMNS=80 {' '.join(args)[:60]}: {len(wide)} lines wider: {wide[:1]!r}")
     e = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    # prose too: every line of the report fits 80 columns, but a word longer
+    # than a line (a path) kept whole; wrapping changes only the blanks, so
+    # a report without tables holds the same words as in a pipe
+    ncu = os.path.join(ROOT, "tests/fixtures/traces/ncu_details_sm80_bert_flashattn.csv")
+    nsys = os.path.join(ROOT, "tests/fixtures/traces/nsys_2025.1_h200_nvfuser_cross_entropy.sqlite")
+    prose = (["decode", "--model", "llama3.1-70b", "--hw", "h100", "--batch", "32"],
+             ["decode", "--model", "llama3.1-8b", "--hw", "h100"], ["model", "show", "llama3.1-70b"],
+             ["hw", "show", "h100"], ["trace", KINETO], ["trace", ncu, "--hw", "a100-40gb"], ["trace", nsys],
+             ["plan", "--model", "llama3.1-70b", "--hw", "h100", "--tpot", "30ms", "--prompt", "2000",
+              "--gen", "200"], ["prefill", "--model", "llama3.1-70b", "--hw", "h100", "--prompt", "8000"],
+             ["comm", "allreduce", "--bytes", "1GB", "--hw", "h100", "--ranks", "64"])
+
+    def unbreakable(ln):
+        return any(len(w) > 40 for w in ln.split())
+    for args in prose:
+        rc, out, err, _ = run(rl, args, env={"COLUMNS": "80"})
+        wide = [ln for ln in out.splitlines() if len(ln) > 80 and not unbreakable(ln)]
+        check(rc == 0 and out and not wide,
+              f"COLUMNS=80 {' '.join(args)[:60]}: prose wraps: {len(wide)} lines wider: {wide[:1]!r}")
+        if args[0] in ("hw", "model"):  # no table: the same words
+            p = subprocess.run([rl] + args, capture_output=True, env=e, cwd=ROOT)
+            check(p.stdout.decode().split() == out.split() and max(map(len, p.stdout.splitlines())) > 80,
+                  f"COLUMNS=80 {' '.join(args)}: the same words as in a pipe, on shorter lines")
+    rc, out, err, _ = run(rl, prose[0], env={"COLUMNS": "80"})
+    check("\nconvention: at B = 1 the weights read take 41.49 ms (139 GB): the embedding\n"
+          "  table is gathered, one row per sequence. Counting every weight, as\n" in out,
+          f"COLUMNS=80 decode: a paragraph broken by hand is joined and wrapped under its indent: {out[-700:]!r}")
+    check("\n  weights      141.1 GB in bf16 resident; read per step: 139 GB (embedding: only\n"
+          "               the row each sequence looks up)\n" in out,
+          "COLUMNS=80 decode: a key's value wraps under the value's column")
+    rc, out, err, _ = run(rl, ["trace", ncu, "--hw", "a100-40gb", "--json"], env={"COLUMNS": "80"})
+    check(rc == 0 and out.count("\n") <= 1 and json.loads(out), "COLUMNS=80 --json: not wrapped")
+    with tempfile.TemporaryDirectory() as tmp:
+        rc, out, err, _ = run(rl, ["trace", ncu, "--hw", "a100-40gb", "--plot", "-"], env={"COLUMNS": "80"})
+        svg = out[out.find("<svg"):] if "<svg" in out else ""
+        check(rc == 0 and svg and max(map(len, svg.splitlines())) > 80 and out.index("coverage") < out.index("<svg"),
+              "COLUMNS=80 trace --plot -: the report wrapped, then the SVG as it is")
     p = subprocess.run([rl, "op", "add", "--n", "10", "--hw", "h100"], capture_output=True, env=e, cwd=ROOT)
     check(p.returncode == 0 and b"only more work per launch (batching, fusion, CUDA graphs) helps" in p.stdout,
           "a pipe without COLUMNS: the verdict on one line")
