@@ -69,6 +69,18 @@ def _check(status, err):
         raise ValueError(_msg(err, status))
 
 
+def _cstr(value, what):
+    """A name, an id or a text as the C library takes it (UTF-8, ended by a NUL),
+    checked here as _num checks numbers: a NUL inside, at which C would cut it
+    ("h100\0x" read as "h100", "bf16\0junk" as "bf16"), is a ValueError naming
+    the argument. Not a str: its str() (b"h100" is the id "b'h100'", refused as
+    unknown by the library)."""
+    text = value if isinstance(value, str) else str(value)
+    if "\0" in text:
+        raise ValueError(f"{what}: {value!r} holds a NUL character")
+    return text.encode("utf-8", "surrogateescape")
+
+
 def _num(value, unit, what, whole=False):
     """A number, or a string with units ("3.35TB/s"), as a float in base units.
 
@@ -87,11 +99,14 @@ def _num(value, unit, what, whole=False):
         raise ValueError(f"{what} is too large (got {got}; at most 9007199254740991 = 2^53 - 1)")
     if isinstance(value, str) and "\0" in value:
         raise ValueError(f"{what}: {value!r} holds a NUL character")
+    huge = None
     if isinstance(value, int):
         try:
             v = float(value)
-        except OverflowError:          # past a double's range: the library's range message
+        except OverflowError:          # past a double's range: the library's range message,
             v = _math.inf if value > 0 else -_math.inf
+            d = str(abs(value))        # the value written as 1.000e400, not as inf
+            huge = f"{'-' if value < 0 else ''}{d[0]}.{d[1:4]}e{len(d) - 1}"
     elif isinstance(value, float):
         v = value
     elif isinstance(value, str) and unit == "tokens":
@@ -112,10 +127,15 @@ def _num(value, unit, what, whole=False):
     if whole and _math.isfinite(v) and v != _math.floor(v):
         raise ValueError(f"{what}: '{value}' is not a whole number")
     if v <= 0 and str(what).lstrip("-") in _POSITIVE_FIRST:
+        if huge:                       # the caller's message, with the value as written
+            raise ValueError(f"{what} must be > 0 (got {huge})")
         return v                       # the caller's "must be > 0" first, as the command's
     err = _native.Error()
     if _lib.rl_param_check(str(what).encode(), _native.UNIT.get(unit, 0), v, _ct.byref(err)):
-        raise ValueError(_msg(err, _native.RL_ERANGE))
+        msg = _msg(err, _native.RL_ERANGE)
+        if huge:
+            msg = msg.replace(" -inf " if v < 0 else " inf ", f" {huge} ", 1)
+        raise ValueError(msg)
     return v
 
 
@@ -131,7 +151,7 @@ def parse_quantity(text, unit="count", what=None):
         raise ValueError(f"unknown unit kind {unit!r}")
     out = _ct.c_double()
     err = _native.Error()
-    st = _lib.rl_parse_quantity(str(text).encode(), _native.UNIT[unit], _ct.byref(out), _ct.byref(err))
+    st = _lib.rl_parse_quantity(_cstr(text, what or "quantity"), _native.UNIT[unit], _ct.byref(out), _ct.byref(err))
     if st and what:
         raise ValueError(f"{what}: {err.msg.decode()}")
     _check(st, err)
@@ -153,7 +173,7 @@ def _dtype(name):
         name = _DTYPE_BY_BYTES[name]
     out = _ct.c_int32()
     err = _native.Error()
-    _check(_lib.rl_dtype_parse(str(name).encode(), _ct.byref(out), _ct.byref(err)), err)
+    _check(_lib.rl_dtype_parse(_cstr(name, "dtype"), _ct.byref(out), _ct.byref(err)), err)
     return out.value
 
 
@@ -223,7 +243,7 @@ def _find_hw(hw_id, hw_file=None):
     extra, n = _load_hw_file(hw_file)
     h = _native.Hw()
     err = _native.Error()
-    _check(_lib.rl_hw_find(str(hw_id).encode(), extra, n, _ct.byref(h), _ct.byref(err)), err)
+    _check(_lib.rl_hw_find(_cstr(hw_id, "hw"), extra, n, _ct.byref(h), _ct.byref(err)), err)
     return h
 
 
@@ -248,7 +268,7 @@ def hardware_list():
 def _op_kind(name):
     out = _ct.c_int32()
     err = _native.Error()
-    _check(_lib.rl_op_parse(str(name).encode(), _ct.byref(out), _ct.byref(err)), err)
+    _check(_lib.rl_op_parse(_cstr(name, "kind"), _ct.byref(out), _ct.byref(err)), err)
     return out.value
 
 
@@ -390,7 +410,7 @@ def _device(hw, peak, bw, mem, hw_file, use_default=False):
     devices first) with bw and mem replacing its figures, or the device that
     peak and bw describe; use_default: RL_DEFAULT_HW unless peak and bw are given."""
     extra, n = _load_hw_file(hw_file)
-    req = _native.HwReq(None if hw is None else str(hw).encode(),
+    req = _native.HwReq(None if hw is None else _cstr(hw, "hw"),
                         0.0 if peak is None else _given_positive(peak, "FLOP/s", "peak"),
                         0.0 if bw is None else _given_positive(bw, "B/s", "bw"),
                         0.0 if mem is None else _given_positive(mem, "B", "mem"),
@@ -428,7 +448,7 @@ def op(kind, hw=None, dtype="bf16", time=None, weight_dtype=None, fused=False, c
     fields = []
     for key, val in shape.items():
         unit = _ct.c_int32()
-        if _lib.rl_op_field_type(key.encode(), _ct.byref(unit)) != _native.RL_OP_FIELD_SIZE:
+        if _lib.rl_op_field_type(_cstr(key, "keyword"), _ct.byref(unit)) != _native.RL_OP_FIELD_SIZE:
             raise ValueError(f"unknown shape keyword {key!r}")
         fields.append((key, _num(val, _UNIT_NAMES[unit.value], key)))
     fields += [(f, 1.0) for f, on in (("fused", fused), ("causal", causal), ("bias", bias)) if on]

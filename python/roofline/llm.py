@@ -27,7 +27,7 @@ import math as _math
 import os as _os
 
 from . import _native
-from . import (CONFIG_MAX, _check, _device, _dtype, _find_hw, _lib, _msg, _num, _path, _read_capped,
+from . import (CONFIG_MAX, _check, _cstr, _device, _dtype, _find_hw, _lib, _msg, _num, _path, _read_capped,
                _roof_req, parse_quantity)
 
 _SIZES = ("params", "layers", "d_model", "heads", "kv_heads", "head_dim", "d_ff", "vocab",
@@ -45,7 +45,7 @@ def _choice(parse, value, what):
     rl_embed_parse, ...), whose error lists the names."""
     out = _ct.c_int32()
     err = _err()
-    if parse(str(value).encode(), _ct.byref(out), _ct.byref(err)):
+    if parse(_cstr(value, what), _ct.byref(out), _ct.byref(err)):
         raise ValueError(f"{what}: {err.msg.decode('utf-8', 'replace')}")
     return out.value
 
@@ -129,6 +129,7 @@ def _resolve_model(model, sizes, heads_optional=False):
         if isinstance(model, (bytes, _os.PathLike)):
             text = _os.fsdecode(_path(model, "model"))
         elif isinstance(model, str):
+            _cstr(model, "model")          # a NUL: refused before the file system sees it
             text = model
         else:
             raise ValueError(f"model: {model!r} is not a model id, a path, a config dict or a Model")
@@ -273,7 +274,7 @@ def _fraction(v, what):
     text = v if isinstance(v, str) else repr(_num(v, "count", what))
     x = _ct.c_double()
     err = _err()
-    st = _lib.rl_fraction_parse(text.encode(), _ct.byref(x), _ct.byref(err))
+    st = _lib.rl_fraction_parse(_cstr(text, what), _ct.byref(x), _ct.byref(err))
     if st:
         sep = " " if st == _native.RL_EINVAL else ": "
         raise ValueError(f"{what}{sep}{_msg(err, st)}")
@@ -284,7 +285,7 @@ def _group_size(v):
     """A group size as the command spells it, through rl_group_size_parse."""
     g = _ct.c_double()
     err = _err()
-    if _lib.rl_group_size_parse(str(v).encode(), _ct.byref(g), _ct.byref(err)):
+    if _lib.rl_group_size_parse(_cstr(v, "group_size"), _ct.byref(g), _ct.byref(err)):
         msg = err.msg.decode("utf-8", "replace")
         raise ValueError(f"group_size{': ' if msg.startswith(chr(39)) else ' '}{msg}")
     return g.value
@@ -501,7 +502,7 @@ def plan(model=None, prompt=None, gen=None, ttft=None, tpot=None, gpus=8, max_ba
     if max_batch is not None:
         pc.max_batch = _whole(max_batch, "count", "max_batch", 1, "a whole number >= 1")
     b, err = _ct.c_int32(), _err()
-    _check(_lib.rl_batching_parse(str(batching).encode(), _ct.byref(b), _ct.byref(err)), err)
+    _check(_lib.rl_batching_parse(_cstr(batching, "batching"), _ct.byref(b), _ct.byref(err)), err)
     pc.batching = b.value
     if pc.batching != dflt.batching:    # static
         for what, v in (("chunk", chunk), ("mem_fraction", mem_fraction), ("block_size", block_size),
@@ -724,7 +725,7 @@ def collective(kind, bytes=None, ranks=None, busbw=None, link_bw=None, hw=None, 
     all-reduce."""
     kd = _ct.c_int32()
     err = _err()
-    _check(_lib.rl_coll_parse(str(kind).encode(), _ct.byref(kd), _ct.byref(err)), err)
+    _check(_lib.rl_coll_parse(_cstr(kind, "kind"), _ct.byref(kd), _ct.byref(err)), err)
     cfg = _lib.rl_coll_cfg_init()
     cfg.kind = kd.value
     if bytes is not None and params is not None:

@@ -22,7 +22,7 @@ import ctypes as _ct
 import json as _json
 
 from . import _native
-from . import _check, _lib, _num
+from . import _check, _cstr, _lib, _num
 
 
 def _items(value, flag):
@@ -49,7 +49,7 @@ def measure(quick=False, threads=None, kernel=None, ws=None, progress=None):
     if kernel is not None:
         parts = _ct.c_uint32()
         text = kernel if isinstance(kernel, str) else ",".join(kernel)
-        st = _lib.rl_measure_parts_parse(text.encode(), _ct.byref(parts), _ct.byref(err))
+        st = _lib.rl_measure_parts_parse(_cstr(text, "kernel"), _ct.byref(parts), _ct.byref(err))
         if st:
             raise ValueError(f"kernel: {err.msg.decode('utf-8', 'replace')}")
         opts.parts = parts.value

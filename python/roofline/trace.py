@@ -20,7 +20,7 @@ import os as _os
 import json as _json
 
 from . import _native
-from . import _check, _find_hw, _lib, _msg, _num, _path
+from . import _check, _cstr, _find_hw, _lib, _msg, _num, _path
 
 def trace(path, hw=None, bw=None, overhead=None, top=None, format=None, hw_file=None):
     """Every kernel of a PyTorch (Kineto), Nsight Compute or Nsight Systems file
@@ -30,7 +30,7 @@ def trace(path, hw=None, bw=None, overhead=None, top=None, format=None, hw_file=
     path = _os.fsdecode(cpath)
     if format is not None:
         err = _native.Error()
-        if _lib.rl_trace_format_parse(str(format).encode(), _ct.byref(fmt), _ct.byref(err)):
+        if _lib.rl_trace_format_parse(_cstr(format, "format"), _ct.byref(fmt), _ct.byref(err)):
             raise ValueError(f"format: {err.msg.decode('utf-8', 'replace')}")
     oh = -1.0
     if overhead is not None:

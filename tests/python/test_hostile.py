@@ -10,7 +10,8 @@ the issue:
   printed as exact, from inputs at the edges of the ranges.
 - Arguments (class 5): every argument checked for its type and range before
   the call (bytes, a NUL, 1.5 for a whole number, an int past a double's
-  range); paths as str, bytes or os.PathLike.
+  range, written as 1.000e400); a NUL in an id, a name or a keyword refused
+  (_cstr); paths as str, bytes or os.PathLike.
 """
 import ctypes
 import json
@@ -162,6 +163,41 @@ class Arguments(unittest.TestCase):
             rl.trace(NCU, top=1.5)
         self.assertIn("not a whole number", str(c.exception))
         self.assertEqual(rl.op("add", n="4Ki", hw="h100")["flops"], 4096)
+
+    def test_names_with_a_nul(self):
+        """A NUL inside an id, a name or a keyword is refused, naming the argument,
+        never cut by C ("h100\\0x" is not h100): every string the binding hands
+        to the library passes _cstr."""
+        cases = (("hw", lambda: rl.hardware("h100\0x")),
+                 ("hw", lambda: rl.op("add", n=64, hw="h100\0x")),
+                 ("kind", lambda: rl.op("add\0x", n=64, hw="h100")),
+                 ("dtype", lambda: rl.op("add", n=64, hw="h100", dtype="bf16\0junk")),
+                 ("dtype", lambda: rl.dtype_bytes("fp8\0")),
+                 ("keyword", lambda: rl.op("add", hw="h100", **{"n\0x": 64})),
+                 ("quantity", lambda: rl.parse_quantity("1.5k\0x")),
+                 ("model", lambda: rl.model("llama3-8b\0x")),
+                 ("model", lambda: rl.decode(model="llama3-8b\0x")),
+                 ("hw", lambda: rl.decode(model="llama3-8b", hw="h100\0x")),
+                 ("kind", lambda: rl.collective("allreduce\0x", bytes=1e9, ranks=8, hw="h100")),
+                 ("hw", lambda: rl.trace(NCU, hw="a100-40gb\0x")),
+                 ("format", lambda: rl.trace(NCU, hw="a100-40gb", format="ncu\0x")))
+        for what, call in cases:
+            with self.assertRaises(ValueError) as c:
+                call()
+            self.assertIn("holds a NUL character", str(c.exception), what)
+            self.assertTrue(str(c.exception).startswith(what + ": "), str(c.exception))
+        self.assertEqual(rl.hardware("h100")["id"], "nvidia-h100-sxm5")  # the same ids without
+
+    def test_ints_past_a_double(self):
+        """An int past a double's range: the range's message with the value as
+        written (1.000e400), never inf nor a bare OverflowError."""
+        with self.assertRaises(ValueError) as c:
+            rl.op("add", n=64, peak=10 ** 400, bw=1e12)
+        self.assertEqual(str(c.exception).split(" is outside")[0], "peak 1.000e400 FLOP/s")
+        self.assertNotIn("inf", str(c.exception))
+        with self.assertRaises(ValueError) as c:
+            rl.op("add", n=64, peak=-10 ** 400, bw=1e12)
+        self.assertEqual(str(c.exception), "peak must be > 0 (got -1.000e400)")
 
     def test_paths(self):
         a = rl.trace(NCU, hw="a100-40gb")
