@@ -430,6 +430,15 @@ static int set_opt(cli_ctx *ctx, cli_opt *o, const char *val) {
   case OPT_SECONDS: u = RL_UNIT_SECONDS; break;
   }
   st = rl_parse_quantity(val, u, (double *)o->dst, &e);
+  if (st == RL_ERANGE && strstr(e.msg, "is out of range")) {
+    /* past a double (1e400): the quantity's range, the value as written */
+    rl_error r;
+    rl_param_check(o->name, u, val[0] == '-' ? -HUGE_VAL : HUGE_VAL, &r);
+    char msg[2 * RL_ERROR_MSG_MAX];
+    cli_spell(r.msg, msg, sizeof msg);
+    const char *is = strstr(msg, " is outside");
+    if (is) return cli_error(ctx, "--%s '%s'%s", o->name, val, is);
+  }
   if (st) return cli_error(ctx, "--%s: %s", o->name, e.msg);
   if ((o->kind & OPT_POSITIVE) && !(*(double *)o->dst > 0))
     return cli_error(ctx, "--%s must be > 0 (got %s)", o->name, val);

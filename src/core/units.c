@@ -74,7 +74,10 @@ rl_status rl_parse_quantity(const char *text, rl_unit unit, double *out,
   errno = 0;
   double v = strtod(p, &end);
   if (end == p) return rli_fail(err, RL_EPARSE, "'%s' is not a number", text);
-  if (errno == ERANGE || !isfinite(v))
+  /* past a double (1e400): out of range; below the smallest normal double
+   * (2.2e-308, strtod's ERANGE too) the tiny value, whose quantity's
+   * plausible range then refuses it with the range (ranges.c) */
+  if (!isfinite(v) || (errno == ERANGE && fabs(v) >= 1))
     return rli_fail(err, RL_ERANGE, "'%s' is out of range", text);
   const char *s = end;
   while (*s == ' ') s++;
