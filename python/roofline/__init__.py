@@ -152,6 +152,14 @@ def parse_quantity(text, unit="count", what=None):
     out = _ct.c_double()
     err = _native.Error()
     st = _lib.rl_parse_quantity(_cstr(text, what or "quantity"), _native.UNIT[unit], _ct.byref(out), _ct.byref(err))
+    if st == _native.RL_ERANGE and what and err.msg.decode().endswith("is out of range"):
+        # past a double ("1e400"): the quantity's range, the value as written (as the command)
+        r = _native.Error()
+        _lib.rl_param_check(str(what).encode(), _native.UNIT[unit],
+                            -_math.inf if str(text).lstrip().startswith("-") else _math.inf, _ct.byref(r))
+        msg = _msg(r, _native.RL_ERANGE)
+        if " is outside" in msg:
+            raise ValueError(f"{what} '{text}'" + msg[msg.index(" is outside"):])
     if st and what:
         raise ValueError(f"{what}: {err.msg.decode()}")
     _check(st, err)
