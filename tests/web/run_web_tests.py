@@ -203,6 +203,9 @@ PAGE_JS = r"""
       res.decode = hover(7);
       res.prefill = hover(8);
       res.svg = window.rooflineExportSvg();
+      /* each point's label: its tooltip's first line */
+      res.pt_labels = Array.prototype.map.call(document.querySelectorAll("#chart g.pt"), function (g) {
+        var t = g.querySelector("title"); return t ? t.textContent.split("\n")[0] : ""; });
       res.error = $("error").textContent;
     } catch (e) { res.exception = String(e); }
     var pre = document.createElement("pre");
@@ -707,6 +710,10 @@ def main():
                   and c["model"] == "llama3-8b" and c["mbatch"] == "16" and c["context"] == "4096",
                   "page: the link's state set the controls (%s)" % c)
             check(res["hash"] == state, "page: the URL holds the whole state (%s)" % res["hash"])
+            labels = res.get("pt_labels") or []
+            dup = sorted(set(x for x in labels if labels.count(x) > 1))
+            check(len(labels) >= 16 and all(labels) and not dup,
+                  "page with two devices: %d points, no two with the same label (%s)" % (len(labels), "; ".join(dup[:3]) or "ok"))
             for hw, suffix in (("nvidia-h100-sxm5", ""), ("nvidia-a100-sxm4-80gb", "2")):
                 want = json.loads(run([rl, "op", "matmul", "--m", "2048", "--n", "2048", "--k", "2048",
                                        "--hw", hw, "--dtype", "bf16", "--json"]).stdout)
