@@ -53,6 +53,25 @@ static double numel(const rli_aten_args *a, int i) {
   return n;
 }
 
+/* The distinct elements of input i: a dimension of stride 0 (`expand`ed
+ * indices, a broadcast scalar: PyTorch's Input Strides, >= 2.1) repeats
+ * the same elements, so memory holds, and an op must read, only the
+ * product of the other dimensions (an [15360, 4096] index of strides
+ * [1, 0] is 15360 int64s). The compulsory bytes of reading it are those
+ * elements once; numel when no strides were recorded. -1 as numel. */
+static double distinct(const rli_aten_args *a, int i) {
+  if (i >= a->n_in || a->ndim[i] < 0) return -1;
+  int z = i < a->n_str && a->str_rank[i] == a->ndim[i] ? a->str_zero[i] : 0;
+  double n = 1;
+  for (int d = 0; d < a->ndim[i]; d++)
+    if (!(z & (1 << d))) n *= a->dims[i][d];
+  return n;
+}
+
+/* Input Strides that cannot be a shaped input's: another rank than its
+ * Input Dims, a stride negative or not a number. 0 with why. */
+static int strides_fit(const char *full, const rli_aten_args *a, char *why, size_t cap);
+
 /* the i-th input is a tensor of rank r (r < 0: any rank >= 1) */
 static int is_tensor(const rli_aten_args *a, int i, int r) {
   if (i >= a->n_in || a->ndim[i] < 0) return 0;
@@ -971,7 +990,7 @@ static int h_elt(const aten_ctx *x, const aten_def *d) {
     /* a Scalar; a 0-d tensor (dims [], a tensor type: a step counter) is one element */
     if (e < 0 || (a->ndim[i] == 0 && !(i < a->n_types && rli_torch_type_bytes(a->types[i]) > 0)))
       continue;
-    q += e * tb(x, i);
+    q += distinct(a, i) * tb(x, i);
     if (e > nout) nout = e;
     tensors++;
   }
@@ -980,7 +999,7 @@ static int h_elt(const aten_ctx *x, const aten_def *d) {
   if (d->mask) q += nout; /* native_dropout: the mask it writes */
   if (kind_of(d) < 0) return kernel_cost(x, d->f * nout, q, 0);
   for (int i = 0; i < a->n_in && i < last; i++)
-    full += numel(a, i) == nout && a->ndim[i] > 0 && type_at(a, i) == x->dt;
+    full += distinct(a, i) == nout && a->ndim[i] > 0 && type_at(a, i) == x->dt;
   rl_op op = rl_op_init(kind_of(d), x->dt);
   op.n = nout;
   rli_cost oc;
@@ -1014,7 +1033,7 @@ static int h_fill(const aten_ctx *x, const aten_def *d) {
 static int h_reduce(const aten_ctx *x, const aten_def *d) {
   double e = ne(x, 0);
   if (!(e > 0)) return fail(x->why, x->cap, "%s: no input shape", x->full);
-  return kernel_cost(x, d->f * e, e * tb(x, 0), 0);
+  return kernel_cost(x, d->f * e, distinct(x->a, 0) * tb(x, 0), 0);
 }
 
 /* -- data movement -------------------------------------------------------------- */
@@ -1032,6 +1051,9 @@ static int h_copy(const aten_ctx *x, const aten_def *d) {
   }
   if (st >= 0 && st != x->dt) op.weight_dtype = st;
   op.n = e;
+  double src = distinct(a, 1);
+  if (src >= 0 && src < numel(a, 1)) /* an expanded source: its elements read once */
+    return kernel_cost(x, 0, e * x->s + src * tb(x, 1), 0);
   return from_op(&op, x->c, x->why, x->cap);
 }
 
@@ -1048,7 +1070,7 @@ static int h_clone(const aten_ctx *x, const aten_def *d) {
     double c = concrete_num(x->a, 1, 0);
     if (c >= 0 && c < 16 && code_bytes[(int)c] > 0) so = code_bytes[(int)c];
   }
-  return kernel_cost(x, 0, e * (tb(x, 0) + so), 0);
+  return kernel_cost(x, 0, distinct(x->a, 0) * tb(x, 0) + e * so, 0);
 }
 
 static int h_embedding(const aten_ctx *x, const aten_def *d) {
@@ -1075,7 +1097,8 @@ static int h_embedding_bwd(const aten_ctx *x, const aten_def *d) {
   return kernel_cost(x, go, x->s * go + tb(x, 1) * numel(a, 1) + x->s * V * D, 0);
 }
 
-/* gather(self, dim, index) reads index and the gathered values, writes
+/* gather(self, dim, index) reads index (its distinct elements: an
+ * expanded index once per row, distinct() above) and the gathered values, writes
  * them; index_select(self, dim, index): out = self / size(dim) x index;
  * scatter(_add)(self, dim, index, src): reads src and index, writes (and
  * for _add reads) self at those places; index_copy_ / index_add_(self,
@@ -1090,7 +1113,7 @@ static int h_index(const aten_ctx *x, const aten_def *d) {
   if (!strcmp(b, "gather")) {
     double n = numel(a, 2);
     if (!(n > 0)) return fail(x->why, x->cap, "%s: no index shape", x->full);
-    return kernel_cost(x, 0, n * (2 * s + tb(x, 2)), 0);
+    return kernel_cost(x, 0, n * 2 * s + distinct(a, 2) * tb(x, 2), 0);
   }
   if (!strcmp(b, "index_select")) {
     double dim = concrete_num(a, 1, 0), n = numel(a, 2);
@@ -1111,7 +1134,7 @@ static int h_index(const aten_ctx *x, const aten_def *d) {
     double n = numel(a, 3) > 0 ? numel(a, 3) : numel(a, 2);
     if (!(n > 0)) return fail(x->why, x->cap, "%s: no index shape", x->full);
     int add = strstr(b, "add") != NULL || strstr(b, "reduce") != NULL;
-    return kernel_cost(x, add ? n : 0, n * ((add ? 3 : 2) * s + tb(x, 2)), 0);
+    return kernel_cost(x, add ? n : 0, n * (add ? 3 : 2) * s + distinct(a, 2) * tb(x, 2), 0);
   }
   /* index_put_(self, indices, values, accumulate) */
   double n = numel(a, 2);
@@ -1886,6 +1909,18 @@ static int movement(aten_fn fn) {
          fn == h_fbgemm || fn == h_elt || fn == h_reduce;
 }
 
+static int strides_fit(const char *full, const rli_aten_args *a, char *why, size_t cap) {
+  for (int i = 0; i < a->n_str && i < a->n_in; i++) {
+    if (a->ndim[i] <= 0) continue; /* a Scalar, a list, a 0-d tensor: nothing to expand */
+    if (a->str_rank[i] == RLI_STR_BAD)
+      return fail(why, cap, "%s: Input Strides of argument %d: a stride negative or not a number", full, i);
+    if (a->str_rank[i] != a->ndim[i])
+      return fail(why, cap, "%s: Input Strides of argument %d: %d strides for a tensor of rank %d", full, i,
+                  a->str_rank[i] < 0 ? 0 : a->str_rank[i], a->ndim[i]);
+  }
+  return 1;
+}
+
 int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *why,
                   size_t cap) {
   memset(c, 0, sizeof *c);
@@ -1945,6 +1980,7 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
     c->reason = RL_REASON_NO_SHAPES;
     return fail(why, cap, "no shapes recorded for it (record_shapes=True)");
   }
+  if (!strides_fit(full, a, why, cap)) return 0;
   if (on_lists(d->fn)) {
     aten_ctx lx = {full, base, a, -1, 0, c, why, cap};
     return d->fn(&lx, d);

@@ -204,6 +204,8 @@ rl_status rli_trace_add_launch(rl_trace *t, const rli_ncu_launch *m, rl_error *e
  * nests them in Input Dims: [[a, b], [c]]); its tensors and their elements
  * in list_len and list_elems */
 #define RLI_ATEN_LIST (-2)
+#define RLI_STR_BAD (-1)
+#define RLI_STR_LIST (-2)
 typedef struct rli_aten_args {
   int32_t n_in;                                   /* inputs seen */
   int32_t ndim[RLI_ATEN_MAX_IN];                  /* -1: not a tensor shape
@@ -218,6 +220,14 @@ typedef struct rli_aten_args {
    * among their types (0 none) */
   int32_t more_n, more_bad;
   double more_elems, more_type_bytes;
+  /* Input Strides (PyTorch >= 2.1): of the first n_str inputs, how many
+   * strides each has (str_rank; RLI_STR_BAD: a stride negative or not a
+   * number, RLI_STR_LIST: a tensor list's, not used) and which are 0
+   * (str_zero, bit d: stride d is 0: an expanded dimension, its elements
+   * repeated). n_str 0: not recorded (args built by hand leave it so). */
+  int32_t n_str;
+  int8_t str_rank[RLI_ATEN_MAX_IN];
+  uint8_t str_zero[RLI_ATEN_MAX_IN];
   char types[RLI_ATEN_MAX_IN][32];
   char concrete[RLI_ATEN_MAX_IN][48];
   /* record_param_comms / NCCL kernel args (PyTorch 2.1+) */

@@ -198,6 +198,16 @@ typedef struct seq_node {
   uint32_t th, idx, label;
 } seq_node;
 
+/* A HIP memcpy call's byte count (its args.bytes, or args.size in ROCm
+ * 6.x; a string in both: "2560"), for the copy of its correlation id,
+ * whose event records none. */
+typedef struct call_bytes {
+  int64_t corr;
+  double bytes;    /* as read: -1e300 unreadable */
+  uint32_t label;  /* the call's name */
+  uint32_t size;   /* 1: from args.size */
+} call_bytes;
+
 typedef struct kin {
   rli_js p;
   rl_trace *t;
@@ -265,6 +275,8 @@ typedef struct kin {
                         unknown, -1 two calls of the kind disagree), for
                         ROCm's copies, which carry no byte count */
   size_t nkxfer, capkxfer;
+  struct call_bytes *cb; /* HIP's memcpy calls with a byte count */
+  size_t ncb, capcb;
   name_ent *nm;      /* names seen: raw text -> string id */
   size_t nnm, nmcap;
   char *nmtext;      /* their raw text */
@@ -679,7 +691,8 @@ typedef struct ev {
   uint64_t pid, tid;
   double ctr[9]; /* d/f/h add, mul, fma */
   int has_ctr;
-  double bytes;  /* gpu_memcpy / gpu_memset: args.bytes; -2 absent */
+  double bytes;  /* gpu_memcpy / gpu_memset, HIP's memcpy calls: args.bytes; -2 absent */
+  double size;   /* HIP's memcpy calls (ROCm 6.x): args.size; -2 absent */
   int64_t seq;   /* cpu_op "Sequence number"; -1 absent */
   int64_t stream; /* args "stream"; -1 absent */
   uint64_t geo;   /* kernels: a hash of args grid and block; 0 absent */
@@ -851,6 +864,55 @@ static void parse_dims(rli_js *p, rli_aten_args *a) {
   }
 }
 
+/* Input Strides (PyTorch >= 2.1: [[4096, 1], [], [1, 0], ...], a tensor
+ * list's nested): per argument how many strides and which are 0
+ * (rli_aten_args.str_rank, str_zero). A stride that is negative or not a
+ * number makes its argument RLI_STR_BAD (the op's cost says so); a
+ * nested list is RLI_STR_LIST (not used). */
+static void parse_strides(rli_js *p, rli_aten_args *a) {
+  rli_js_expect(p, '[', "an array (Input Strides)");
+  a->n_str = 0;
+  if (rli_js_ws(p) == ']') { p->pos++; return; }
+  for (;;) {
+    int i = a->n_str;
+    int c = rli_js_ws(p);
+    if (c == '[' && i < RLI_ATEN_MAX_IN) {
+      p->pos++;
+      int nd = 0, bad = 0, nl = 0;
+      unsigned zero = 0;
+      if (rli_js_ws(p) == ']') p->pos++;
+      else
+        for (;;) {
+          int d = rli_js_ws(p);
+          if (d == '-' || (d >= '0' && d <= '9')) {
+            double v = rli_js_number(p, NULL);
+            if (!(v >= 0 && v < 1e18)) bad = 1;
+            else if (v == 0 && nd < RLI_ATEN_MAX_DIM) zero |= 1u << nd;
+            nd++;
+          } else {
+            if (d == '[') nl++;
+            else bad = 1;
+            rli_js_skip(p, 2);
+          }
+          int e = rli_js_ws(p);
+          if (e == ',') { p->pos++; continue; }
+          rli_js_expect(p, ']', "',' or ']' in Input Strides");
+          break;
+        }
+      a->str_rank[i] = (int8_t)(nl && !nd ? RLI_STR_LIST : bad || nl || nd > RLI_ATEN_MAX_DIM ? RLI_STR_BAD : nd);
+      a->str_zero[i] = (uint8_t)zero;
+      a->n_str++;
+    } else {
+      rli_js_skip(p, 2);
+      if (i < RLI_ATEN_MAX_IN) a->str_rank[a->n_str++] = RLI_STR_BAD;
+    }
+    c = rli_js_ws(p);
+    if (c == ',') { p->pos++; continue; }
+    rli_js_expect(p, ']', "',' or ']' in Input Strides");
+    return;
+  }
+}
+
 /* v into d as a C string, cut to cap - 1 bytes */
 static inline void sv_copy(char *d, size_t cap, rli_sv v) {
   size_t l = v.n < cap - 1 ? v.n : cap - 1;
@@ -904,7 +966,7 @@ static const char *const ctr_names[9] = {"dadd", "dmul", "dfma", "fadd", "fmul",
 /* The keys of args the reader uses. A_CNUM's field: 0 In msg nelems, 1 Out
  * msg nelems, 2 Group size, 3 Sequence number. */
 enum arg_key { A_OTHER, A_CORR, A_DEVICE, A_DIMS, A_TYPES, A_CONCRETE, A_CTR, A_CNAME, A_CDTYPE,
-               A_CNUM, A_BYTES, A_STREAM, A_TEXT, A_GEO };
+               A_CNUM, A_BYTES, A_SIZE, A_STREAM, A_TEXT, A_GEO, A_STRIDES };
 
 /* A SASS counter's index in ctr_names from its key (more than 40 bytes);
  * -1 for a counter the roofline does not weigh */
@@ -933,6 +995,8 @@ static inline enum arg_key arg_key(const ev *e, const char *ks, size_t kl, int *
   if (RLI_EQ(ks, kl, "Collective name")) return A_CNAME;
   if (RLI_EQ(ks, kl, "dtype")) return A_CDTYPE;
   if (RLI_EQ(ks, kl, "bytes")) return A_BYTES;
+  if (RLI_EQ(ks, kl, "size")) return A_SIZE;
+  if (RLI_EQ(ks, kl, "Input Strides")) return A_STRIDES;
   if (RLI_EQ(ks, kl, "In msg nelems")) { *which = 0; return A_CNUM; }
   if (RLI_EQ(ks, kl, "Out msg nelems")) { *which = 1; return A_CNUM; }
   if (RLI_EQ(ks, kl, "Group size")) { *which = 2; return A_CNUM; }
@@ -1060,6 +1124,8 @@ static void parse_args(rli_js *p, ev *e) {
       break;
     case A_CDTYPE: fixed_string(p, e->a.coll_dtype, sizeof e->a.coll_dtype, 2); break;
     case A_BYTES: e->bytes = arg_count(p); break;
+    case A_SIZE: e->size = arg_count(p); break;
+    case A_STRIDES: parse_strides(p, &e->a); break;
     case A_CNUM: arg_cnum(e, which, arg_count(p)); break;
     case A_STREAM: arg_stream(p, e); break;
     case A_TEXT: fixed_string(p, e->x->pg, sizeof e->x->pg, 2); break;
@@ -1167,6 +1233,48 @@ static uint32_t copy_from_op(kin *k, const rli_kernel *kr, uint32_t kind, uint32
   if (nid == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   const char *nm = rli_trace_strat(k->t, kr->name);
   uint32_t c = copy_bytes_cost(k, kr->kind == RLI_K_MEMSET, nm ? nm : "", k->kxfer[kind], nid + 1);
+  if (c == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+  return c;
+}
+
+static int cmp_cb(const void *a, const void *b) {
+  const call_bytes *x = a, *y = b;
+  return x->corr < y->corr ? -1 : x->corr > y->corr;
+}
+
+/* A copy without its byte count (ROCm's) whose HIP memcpy call gives one
+ * (hipMemcpyAsync / hipMemcpyWithStream's args.bytes, or args.size): its
+ * cost with those bytes, said so in a note; an unusable count (negative,
+ * not a number, past 1e15) leaves it uncovered with that reason; else
+ * `cost` as it was. k->cb sorted by id (the first call of an id wins). */
+static uint32_t copy_from_call(kin *k, const rli_kernel *kr, int64_t corr) {
+  size_t lo = 0, hi = k->ncb;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (k->cb[mid].corr < corr) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo >= k->ncb || k->cb[lo].corr != corr) return kr->cost;
+  const call_bytes *b = &k->cb[lo];
+  const char *call = rli_trace_strat(k->t, b->label);
+  char text[160];
+  uint32_t c;
+  if (!(b->bytes >= 0 && b->bytes < 1e15)) {
+    if (b->bytes == -1e300)
+      snprintf(text, sizeof text, "a copy whose call %s gives its %s as no number", call ? call : "",
+               b->size ? "size" : "bytes");
+    else
+      snprintf(text, sizeof text, "a copy whose call %s gives its %s as %g: %s", call ? call : "",
+               b->size ? "size" : "bytes", b->bytes, b->bytes < 0 ? "negative" : "absurd");
+    c = rli_trace_cost_reason(k->t, RL_REASON_SHAPES, text);
+  } else {
+    snprintf(text, sizeof text, "bytes from its call %s's %s argument (the copy event records none)",
+             call ? call : "", b->size ? "size" : "bytes");
+    uint32_t nid = rli_trace_str(k->t, text, strlen(text));
+    if (nid == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+    const char *nm = rli_trace_strat(k->t, kr->name);
+    c = copy_bytes_cost(k, kr->kind == RLI_K_MEMSET, nm ? nm : "", b->bytes, nid + 1);
+  }
   if (c == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   return c;
 }
@@ -1454,7 +1562,8 @@ static inline void ev_init(kin *k, ev *e, rli_kev *x, char *xcat) {
   e->a.has_coll = 0;
   e->a.coll_name[0] = e->a.coll_dtype[0] = 0;
   e->a.in_nelems = e->a.out_nelems = e->a.group_size = -1;
-  e->bytes = -2;
+  e->bytes = e->size = -2;
+  e->a.n_str = 0;
   e->seq = -1;
   e->stream = -1;
   e->geo = 0;
@@ -1787,6 +1896,15 @@ static inline void runtime_event(kin *k, const ev *e) {
   if (!e->has_corr || !k->name || (!strstr(k->name, "aunch") && !RLI_STARTS(k->name, "hipMemcpy")))
     return;
   launch_add(k, e->corr, e->ts, e->dur, thread_of(k, mix(e->pid) ^ e->tid));
+  if ((e->bytes != -2 || e->size != -2) && RLI_STARTS(k->name, "hipMemcpy")) {
+    k->cb = xgrow(k, k->cb, sizeof *k->cb, k->ncb + 1, &k->capcb);
+    call_bytes *b = &k->cb[k->ncb++];
+    b->corr = e->corr;
+    b->size = e->bytes == -2;
+    b->bytes = b->size ? e->size : e->bytes;
+    b->label = name_id(k);
+    if (b->label == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+  }
 }
 
 /* One trace event: its fields, to the sink, then by category. */
@@ -2033,6 +2151,7 @@ static void link_all(kin *k) {
   if (c_nolaunch == RLI_NONE || c_noop == RLI_NONE || c_nobytes == RLI_NONE)
     rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   launch_index(k);
+  if (k->ncb > 1) qsort(k->cb, k->ncb, sizeof *k->cb, cmp_cb); /* stable enough: ids are unique per call */
   int64_t unlinked = 0;
   size_t nbig = 0;
   rl_error e2;
@@ -2044,6 +2163,7 @@ static void link_all(kin *k) {
     int own = kr->cost != RLI_NONE;
     int64_t corr = kr->inst == RLI_NONE ? -1 : kr->inst == KBIG ? k->kbig[nbig++] : (int64_t)kr->inst;
     kr->op = kr->inst = RLI_NONE;
+    if (own && kr->cost == c_nobytes && corr >= 0 && k->ncb) kr->cost = copy_from_call(k, kr, corr);
     launch_view lv, *l = corr >= 0 && launch_find(k, corr, &lv) ? &lv : NULL;
     if (!l) {
       if (!own) { kr->cost = c_nolaunch; unlinked++; kr->inst = RLI_UNLINKED; }
@@ -2156,6 +2276,7 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   free(k->kindmap);
   free(k->lk);
   free(k->kxfer);
+  free(k->cb);
   free(k->nm);
   free(k->nmtext);
   free(k->pend);
