@@ -856,10 +856,15 @@ static int h_conv_bwd(const aten_ctx *x, const aten_def *d) {
                 data ? "weight" : "input");
   int r = a->ndim[1] - 2;
   double sz[5], n = 1;
+  /* the size: an int list in Concrete Inputs (PyTorch 1.11+), or (1.8-1.10,
+   * recorded as an empty list) the shape of the tensor it sizes, which the
+   * reader takes from the enclosing cudnn_convolution_backward */
+  int shaped = a->ndim[0] == r + 2;
   for (int j = 0; j < r + 2; j++) {
-    sz[j] = concrete_num(a, 0, j);
+    sz[j] = shaped ? a->dims[0][j] : concrete_num(a, 0, j);
     if (!(sz[j] >= 1))
-      return fail(x->why, x->cap, "%s: the %s size not recorded (Concrete Inputs)", x->full,
+      return fail(x->why, x->cap, "%s: the %s size not recorded (not in Concrete Inputs, and no enclosing "
+                  "aten::cudnn_convolution_backward on its thread holds it)", x->full,
                   data ? "input" : "weight");
     n *= sz[j];
   }

@@ -208,6 +208,21 @@ typedef struct call_bytes {
   uint32_t size;   /* 1: from args.size */
 } call_bytes;
 
+/* PyTorch 1.8-1.10 record aten::cudnn_convolution_backward_input(self_size,
+ * grad_output, weight, ...) and _weight(weight_size, grad_output, self, ...)
+ * with the size as an empty list (a GenericList, no Concrete Inputs); the
+ * enclosing aten::cudnn_convolution_backward(self, grad_output, weight, ...)
+ * on the same thread holds the three tensors. What the reader keeps of each:
+ * the children left without a cost, the parents' shapes (kept only while
+ * such a child was seen). */
+typedef struct cbw_op {
+  uint32_t th, idx, label;
+  double s, e;
+  int32_t ndim[3];
+  double dims[3][5];
+  char types[3][32];
+} cbw_op;
+
 typedef struct kin {
   rli_js p;
   rl_trace *t;
@@ -277,6 +292,8 @@ typedef struct kin {
   size_t nkxfer, capkxfer;
   struct call_bytes *cb; /* HIP's memcpy calls with a byte count */
   size_t ncb, capcb;
+  struct cbw_op *cbc, *cbp; /* cudnn backward: children without a size, parents */
+  size_t ncbc, capcbc, ncbp, capcbp;
   name_ent *nm;      /* names seen: raw text -> string id */
   size_t nnm, nmcap;
   char *nmtext;      /* their raw text */
@@ -1872,6 +1889,113 @@ static inline uint32_t op_cost(kin *k, const ev *e, uint32_t label) {
   return cost;
 }
 
+/* Keep a cudnn backward op (cbw_op): a child recorded without its size (its
+ * cost a reason, its shapes grad_output and weight or input), or a parent
+ * with its three tensors. */
+static void cbw_note(kin *k, const ev *e, uint32_t label, uint32_t cost, uint32_t ti, size_t idx) {
+  const char *nm = k->name ? k->name : "";
+  if (!e->a.has_dims || !RLI_STARTS(nm, "aten::cudnn_convolution_backward")) return;
+  const char *b = nm + RLI_LEN("aten::cudnn_convolution_backward");
+  int child = !strcmp(b, "_input") || !strcmp(b, "_weight");
+  if (!child && *b) return;
+  if (child) {
+    const rli_cost *own = rli_trace_cost_get(k->t, cost);
+    if (!own || own->why == RLI_NONE || e->a.n_in < 3 || e->a.ndim[0] != 0) return;
+  }
+  for (int i = child; i < 3; i++)
+    if (i >= e->a.n_in || e->a.ndim[i] < 3 || e->a.ndim[i] > 5) return;
+  cbw_op **arr = child ? &k->cbc : &k->cbp;
+  size_t *n = child ? &k->ncbc : &k->ncbp, *cap = child ? &k->capcbc : &k->capcbp;
+  *arr = xgrow(k, *arr, sizeof **arr, *n + 1, cap);
+  cbw_op *o = &(*arr)[(*n)++];
+  memset(o, 0, sizeof *o);
+  o->th = ti;
+  o->idx = (uint32_t)idx;
+  o->label = label;
+  o->s = e->ts;
+  o->e = e->ts + e->dur;
+  for (int i = 0; i < 3; i++) {
+    o->ndim[i] = i < e->a.n_in ? e->a.ndim[i] : -1;
+    for (int d = 0; d < o->ndim[i] && d < 5; d++) o->dims[i][d] = e->a.dims[i][d];
+    if (i < e->a.n_types) memcpy(o->types[i], e->a.types[i], sizeof o->types[i]);
+  }
+}
+
+static int cmp_cbw(const void *a, const void *b) {
+  const cbw_op *x = a, *y = b;
+  if (x->th != y->th) return x->th < y->th ? -1 : 1;
+  return x->s < y->s ? -1 : x->s > y->s;
+}
+
+static int same_shape(const cbw_op *a, int i, const cbw_op *b, int j) {
+  if (a->ndim[i] != b->ndim[j]) return 0;
+  for (int d = 0; d < a->ndim[i]; d++)
+    if (a->dims[i][d] != b->dims[j][d]) return 0;
+  return 1;
+}
+
+/* Each child recorded without its size takes it from the parent that
+ * contains it on its thread (the last one starting at or before it; the
+ * parents do not nest): _input the parent's self, _weight its weight,
+ * when the parent's grad_output and the child's other tensor are the
+ * child's; a parent whose tensors differ leaves the child uncovered with
+ * that reason, no parent as it was. Before linking. */
+static void link_cudnn_bwd(kin *k) {
+  if (!k->ncbc || !k->ncbp) return;
+  qsort(k->cbp, k->ncbp, sizeof *k->cbp, cmp_cbw);
+  rli_aten_args *a = malloc(sizeof *a);
+  if (!a) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+  for (size_t i = 0; i < k->ncbc; i++) {
+    const cbw_op *c = &k->cbc[i];
+    size_t lo = 0, hi = k->ncbp;
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      const cbw_op *m = &k->cbp[mid];
+      if (m->th < c->th || (m->th == c->th && m->s <= c->s)) lo = mid + 1;
+      else hi = mid;
+    }
+    const cbw_op *p = lo ? &k->cbp[lo - 1] : NULL;
+    if (!p || p->th != c->th || p->e < c->e) continue;
+    const char *nm = rli_trace_strat(k->t, c->label);
+    int data = nm && strstr(nm, "_input") != NULL;
+    int from = data ? 0 : 2; /* the parent's self or weight */
+    int other = data ? 2 : 0; /* the child's tensor 2 is the parent's weight (or self) */
+    rli_cost cost;
+    char why[200];
+    uint32_t cid;
+    if (!same_shape(c, 1, p, 1) || !same_shape(c, 2, p, other)) {
+      snprintf(why, sizeof why, "%s: its size not recorded, and the enclosing "
+               "aten::cudnn_convolution_backward's tensors are not its own", nm ? nm : "");
+      cid = rli_trace_cost_reason(k->t, RL_REASON_SHAPES, why);
+    } else {
+      memset(a, 0, sizeof *a);
+      a->has_dims = a->has_types = 1;
+      a->n_in = a->n_types = 3;
+      for (int j = 0; j < 3; j++) {
+        const cbw_op *src = j ? c : p;
+        int sj = j ? j : from;
+        a->ndim[j] = src->ndim[sj];
+        for (int d = 0; d < a->ndim[j]; d++) a->dims[j][d] = src->dims[sj][d];
+        memcpy(a->types[j], j ? c->types[j] : "", j ? sizeof a->types[j] : 1);
+      }
+      if (rli_aten_cost(nm ? nm : "", a, &cost, why, sizeof why)) {
+        char note[160];
+        snprintf(note, sizeof note, "the %s size from the enclosing aten::cudnn_convolution_backward's %s",
+                 data ? "input" : "weight", data ? "self" : "weight");
+        uint32_t nid = rli_trace_str(k->t, note, strlen(note));
+        if (nid == RLI_NONE) { free(a); rli_js_fail(&k->p, RL_ENOMEM, 0, ""); }
+        cost.note = nid + 1;
+        cid = rli_trace_cost(k->t, &cost);
+      } else {
+        cid = rli_trace_cost_reason(k->t, cost.reason, why);
+      }
+    }
+    if (cid == RLI_NONE) { free(a); rli_js_fail(&k->p, RL_ENOMEM, 0, ""); }
+    k->th[c->th].ops[c->idx].kind = kind_of(k, c->label, cid);
+  }
+  free(a);
+}
+
 /* A cpu_op (or user annotation): an op on its thread, with what the
  * convolution, autograd-node and copy inferences need from it. */
 static inline void op_event(kin *k, const ev *e) {
@@ -1885,6 +2009,7 @@ static inline void op_event(kin *k, const ev *e) {
   conv_consumer(k, e, label, ti);
   conv_note(k, e, label, cost, ti, idx);
   seq_note(k, e, label, cost, ti, idx);
+  cbw_note(k, e, label, cost, ti, idx);
   note_xfer(k, e, push_op(k, ti, e, label, cost));
 }
 
@@ -2224,6 +2349,7 @@ static rl_status parse_all(kin *k) {
   document(k);
   infer_conv(k);
   link_nodes(k);
+  link_cudnn_bwd(k);
   link_all(k);
   return RL_OK;
 }
@@ -2277,6 +2403,8 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   free(k->lk);
   free(k->kxfer);
   free(k->cb);
+  free(k->cbc);
+  free(k->cbp);
   free(k->nm);
   free(k->nmtext);
   free(k->pend);
