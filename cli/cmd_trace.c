@@ -438,8 +438,11 @@ static void print_csv(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t
     csv_num(f, r->has_cost && r->has_time, r->roof_fraction);
     csv_num(f, r->has_cost, r->at_roof_s);
     csv_num(f, r->has_cost && r->has_time, r->gain_s);
-    /* faster than its roof: the model rules it out (JSON's above_roof) */
-    fprintf(f, ",%s", r->has_cost && r->has_time && r->roof_fraction > 1 ? "true" : "false");
+    /* faster than its roof, or a time at the roof above the measured one:
+     * the model rules it out (JSON's above_roof, src/core/trace_json.c) */
+    fprintf(f, ",%s", r->has_cost && r->has_time &&
+                              (r->roof_fraction > 1 || r->at_roof_s > r->time_s * (1 + 1e-9) + 1e-15)
+                          ? "true" : "false");
     fprintf(f, ",%s,", r->measured ? "true" : "false");
     cli_csv_field(f, r->why ? r->why : "");
     fprintf(f, ",%s\n", r->has_cost && (r->lower_bound & RL_TRACE_LOWER_BYTES) ? "true" : "false");

@@ -45,6 +45,9 @@ typedef struct group {
   int64_t count, kernels;
   double time;      /* sum of known durations */
   int64_t timed;    /* executions with a duration */
+  int64_t untimed;  /* executions with no time at all (a kernel of zero
+                       duration; an op instance none of whose kernels has
+                       a time) */
 } group;
 
 typedef struct row_acc {
@@ -301,16 +304,22 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, double 
     r->row.time_s += gr->time;
     if (gr->timed) r->row.has_time = 1;
     if (e.known) {
-      double n = (double)gr->count;
+      /* the times at the roof sum over the executions with a time: one of
+       * zero duration (a 2021 profiler's `dur: 0`, kept untimed) adds its F
+       * and Q but no time, measured or at the roof (its floor would be set
+       * against no measured time); a group with no time at all (counter
+       * ranges) keeps them all */
+      int64_t ct = gr->untimed < gr->count ? gr->count - gr->untimed : gr->count;
+      double n = (double)gr->count, nt = (double)ct;
       r->row.has_cost = 1;
       r->row.flops += n * e.flops;
       r->row.bytes += n * e.bytes;
-      r->row.bound_time_s += n * e.bound_t;
-      r->row.at_roof_s += n * fmax(e.bound_t, floor_s);
-      r->compute_t += n * e.compute_t;
-      r->memory_t += n * e.memory_t;
+      r->row.bound_time_s += nt * e.bound_t;
+      r->row.at_roof_s += nt * fmax(e.bound_t, floor_s);
+      r->compute_t += nt * e.compute_t;
+      r->memory_t += nt * e.memory_t;
       r->known_time += gr->time;
-      r->known_count += gr->count;
+      r->known_count += ct;
       r->row.peak_kind = e.peak_kind;
       r->row.peak_from_kernel = e.from_kernel;
       r->row.dtype = t->cost[gr->cost].dtype;
@@ -720,6 +729,8 @@ static rl_status an_kernels(an *a, rl_error *err) {
       x->time += k->dur_s;
       x->timed++;
       an_timed(a, k, rc, coll, &prev_s, prec);
+    } else {
+      x->untimed++;
     }
     if (!has_inst) {
       /* copies are their own ops: the op that asked for one (copy_, a
@@ -730,6 +741,7 @@ static rl_status an_kernels(an *a, rl_error *err) {
       y->count++;
       y->kernels++;
       if (k->dur_s >= 0) { y->time += k->dur_s; y->timed++; }
+      else y->untimed++;
     }
   }
   return RL_OK;
@@ -758,6 +770,7 @@ static rl_status an_op_groups(an *a, rl_error *err) {
     y->count++;
     y->kernels += a->inst_n[i];
     y->time += a->inst_t[i];
+    if (!a->inst_timed[i]) y->untimed++;
     y->timed += a->inst_timed[i];
   }
   return RL_OK;

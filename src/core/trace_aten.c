@@ -1052,7 +1052,7 @@ static int h_copy(const aten_ctx *x, const aten_def *d) {
   if (st < 0 && a->n_types > 1 && a->ndim[1] > 0) {
     /* integer source: bytes still move, F = 0 */
     double ib = rli_torch_type_bytes(a->types[1]);
-    if (ib > 0) return kernel_cost(x, 0, e * (x->s + ib), 0);
+    if (ib > 0) return kernel_cost(x, 0, e * x->s + distinct(a, 1) * ib, 0);
   }
   if (st >= 0 && st != x->dt) op.weight_dtype = st;
   op.n = e;
