@@ -10,8 +10,57 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && defined(__SSE2__)
+#include <immintrin.h>
+#define RLI_X86 1
+#else
+#define RLI_X86 0
+#endif
+
 #define BUFCAP (1u << 20)
 #define MAX_DEPTH 512
+
+#if RLI_X86
+/* The string scan, 32 bytes at a time (compiled for AVX2 whatever the
+ * build's -march; called only where the CPU has it). */
+__attribute__((target("avx2"))) static size_t scan_str_avx2(const char *b, size_t i, size_t n) {
+  const __m256i q = _mm256_set1_epi8('"'), bs = _mm256_set1_epi8('\\'), ctl = _mm256_set1_epi8(0x1f);
+  while (i + 32 <= n) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(b + i));
+    __m256i m = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, q), _mm256_cmpeq_epi8(v, bs)),
+                                _mm256_cmpeq_epi8(_mm256_min_epu8(v, ctl), v));
+    unsigned mask = (unsigned)_mm256_movemask_epi8(m);
+    if (mask) return i + (size_t)__builtin_ctz(mask);
+    i += 32;
+  }
+  return i;
+}
+#endif
+
+/* The rest of a string past its first 16 bytes (json_scan.h): AVX2 where
+ * __builtin_cpu_supports says the CPU has it, then SSE2, then bytes. */
+size_t rli_js_scan_str_rest(const char *b, size_t i, size_t n) {
+#if RLI_X86
+  if (__builtin_cpu_supports("avx2")) i = scan_str_avx2(b, i, n);
+#endif
+#ifdef __SSE2__
+  const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(0x1f);
+  while (i + 16 <= n) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+    __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
+                             _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v));
+    unsigned mask = (unsigned)_mm_movemask_epi8(m);
+    if (mask) return i + (size_t)__builtin_ctz(mask);
+    i += 16;
+  }
+#endif
+  while (i < n) {
+    unsigned char c = (unsigned char)b[i];
+    if (c == '"' || c == '\\' || c < 0x20) break;
+    i++;
+  }
+  return i;
+}
 
 void rli_js_fail(rli_js *p, rl_status st, uint64_t at, const char *what) {
   if (st == RL_ENOMEM)
@@ -152,10 +201,6 @@ void rli_js_string_slow(rli_js *p, uint64_t start, int keep) {
   }
 }
 
-static inline int numch(unsigned char c) {
-  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
-}
-
 /* A number at the cursor, the general case: its value; *isint when a
  * plain integer. */
 static double number_slow(rli_js *p, int *isint) {
@@ -252,18 +297,18 @@ double rli_js_number(rli_js *p, int *isint) {
     q++;
     nd = 1;
   } else {
-    while (q < end && *q >= '0' && *q <= '9' && nd < 19) { m = m * 10 + (uint64_t)(*q++ - '0'); nd++; }
+    q = rli_digits(q, end, &m, &nd, 19);
   }
   int integer = 1;
   if (q < end && *q == '.') {
     integer = 0;
     q++;
     const unsigned char *f0 = q;
-    while (q < end && *q >= '0' && *q <= '9' && nd < 19) { m = m * 10 + (uint64_t)(*q++ - '0'); nd++; }
+    q = rli_digits(q, end, &m, &nd, 19);
     f = (int)(q - f0);
     if (f == 0) return number_slow(p, isint);
   }
-  if (q < end && numch(*q)) return number_slow(p, isint); /* exponent, 20+ digits, bad */
+  if (q < end && rli_js_numch(*q)) return number_slow(p, isint); /* exponent, 20+ digits, bad */
   double v;
   if (integer) {
     if (nd > 18) return number_slow(p, isint);
@@ -317,8 +362,143 @@ static void skip_array(rli_js *p, int depth) {
   }
 }
 
+/* The fast skip: a value that lies whole in the window, validated against
+ * the JSON grammar as the recursive skip below would validate it, without
+ * converting its numbers or copying its strings, nesting kept in a 64-bit
+ * stack instead of the C stack. On anything it does not accept (an error,
+ * the window's end, more than 64 levels, a number of more than 64
+ * characters) it returns 0 having consumed nothing, and the recursive skip
+ * reads the value again from its start: that one says what is wrong, so
+ * the messages and offsets are those of the reader before it. */
+
+static inline size_t blanks(const unsigned char *b, size_t i, size_t n) {
+  while (i < n && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t')) i++;
+  return i;
+}
+
+/* b[i] starts a string's text (after its quote): the index past its
+ * closing quote, 0 when not whole in [i, n) or invalid */
+static inline size_t fast_string(const unsigned char *b, size_t i, size_t n) {
+  for (;;) {
+    i = rli_js_scan_str((const char *)b, i, n);
+    if (i >= n) return 0;
+    unsigned char c = b[i];
+    if (c == '"') return i + 1;
+    if (c < 0x20 || i + 1 >= n) return 0;
+    c = b[i + 1];
+    if (c == 'u') {
+      if (i + 6 > n) return 0;
+      for (size_t k = i + 2; k < i + 6; k++) {
+        unsigned char h = b[k];
+        if (!((h >= '0' && h <= '9') || ((h | 0x20) >= 'a' && (h | 0x20) <= 'f'))) return 0;
+      }
+      i += 6;
+    } else if (c == '"' || c == '\\' || c == '/' || c == 'b' || c == 'f' || c == 'n' || c == 'r' || c == 't') {
+      i += 2;
+    } else {
+      return 0;
+    }
+  }
+}
+
+static inline size_t digits(const unsigned char *b, size_t i, size_t n) {
+#if RLI_SWAR
+  while (n - i >= 8 && rli_is8digits(rli_load8(b + i))) i += 8;
+#endif
+  while (i < n && b[i] >= '0' && b[i] <= '9') i++;
+  return i;
+}
+
+/* a number at b[i]: the index past it, 0 when it is not whole in the
+ * window, breaks the grammar or is longer than 64 characters */
+static inline size_t fast_number(const unsigned char *b, size_t i, size_t n) {
+  size_t s = i;
+  if (b[i] == '-') i++;
+  if (i >= n) return 0;
+  if (b[i] == '0') i++;
+  else if (b[i] >= '1' && b[i] <= '9') i = digits(b, i + 1, n);
+  else return 0;
+  if (i < n && b[i] == '.') {
+    size_t f = ++i;
+    i = digits(b, i, n);
+    if (i == f) return 0;
+  }
+  if (i < n && (b[i] == 'e' || b[i] == 'E')) {
+    i++;
+    if (i < n && (b[i] == '+' || b[i] == '-')) i++;
+    size_t e = i;
+    i = digits(b, i, n);
+    if (i == e) return 0;
+  }
+  if (i >= n || rli_js_numch(b[i]) || i - s > 64) return 0;
+  return i;
+}
+
+static int skip_fast(rli_js *p, int depth) {
+  const unsigned char *b = (const unsigned char *)p->buf;
+  size_t i = p->pos, n = p->len;
+  uint64_t obj = 0; /* bit l: the container at level l + 1 is an object */
+  int lv = 0;       /* containers open */
+  unsigned char c;
+value:
+  i = blanks(b, i, n);
+  if (i >= n) return 0;
+  c = b[i];
+  if (c == '"') {
+    if (!(i = fast_string(b, i + 1, n))) return 0;
+  } else if (c == '{' || c == '[') {
+    if (lv >= 63 || depth + lv + 1 > MAX_DEPTH) return 0;
+    obj = (obj & ~(1ull << lv)) | ((uint64_t)(c == '{') << lv);
+    lv++;
+    i = blanks(b, i + 1, n);
+    if (i >= n) return 0;
+    if (b[i] == (c == '{' ? '}' : ']')) {
+      i++;
+      lv--;
+      goto after;
+    }
+    if (c == '{') goto key;
+    goto value;
+  } else if (c == '-' || (c >= '0' && c <= '9')) {
+    if (!(i = fast_number(b, i, n))) return 0;
+  } else if (c == 't' || c == 'n' || c == 'f') {
+    if (n - i >= 5 && (RLI_PREFIX((const char *)b + i, n - i, "true") || RLI_PREFIX((const char *)b + i, n - i, "null"))) i += 4;
+    else if (n - i >= 5 && RLI_PREFIX((const char *)b + i, n - i, "false")) i += 5;
+    else return 0;
+  } else {
+    return 0;
+  }
+after:
+  if (lv == 0) {
+    p->pos = i;
+    return 1;
+  }
+  i = blanks(b, i, n);
+  if (i >= n) return 0;
+  c = b[i++];
+  if (c == ',') {
+    if (obj >> (lv - 1) & 1) goto key;
+    goto value;
+  }
+  if (c != ((obj >> (lv - 1) & 1) ? '}' : ']')) return 0;
+  lv--;
+  goto after;
+key:
+  i = blanks(b, i, n);
+  if (i >= n || b[i] != '"') return 0;
+  if (!(i = fast_string(b, i + 1, n))) return 0;
+  i = blanks(b, i, n);
+  if (i >= n || b[i] != ':') return 0;
+  i++;
+  goto value;
+}
+
 void rli_js_skip(rli_js *p, int depth) {
   if (depth > MAX_DEPTH) rli_js_fail(p, RL_EPARSE, rli_js_here(p), "nesting deeper than 512 levels");
+  /* the window is not refilled for it (a refill may hand over the
+   * source's error earlier than the reader met it before): the one value
+   * a window cuts goes the recursive way */
+  if (skip_fast(p, depth)) return;
   int c = rli_js_ws(p);
   if (c == '"') rli_js_string_skip(p);
   else if (c == '{') skip_object(p, depth);

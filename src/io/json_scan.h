@@ -77,17 +77,21 @@ static inline void rli_js_expect(rli_js *p, int c, const char *what) {
 /* At least n unread bytes in the window, unless the text ends first. */
 void rli_js_ensure(rli_js *p, size_t n);
 
-/* the first '"', '\\' or control byte in b[i, n), or n */
+/* The first '"', '\\' or control byte in b[i, n), or n. The first 16
+ * bytes inline with SSE2 (nearly every key and most values end there); a
+ * longer string goes on 32 bytes at a time with AVX2 where the CPU has it
+ * (rli_js_scan_str_rest, json_scan.c: chosen at run time). */
+size_t rli_js_scan_str_rest(const char *b, size_t i, size_t n);
 static inline size_t rli_js_scan_str(const char *b, size_t i, size_t n) {
 #ifdef __SSE2__
-  const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(0x1f);
-  while (i + 16 <= n) {
+  if (i + 16 <= n) {
+    const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(0x1f);
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
     __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
                              _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v));
     unsigned mask = (unsigned)_mm_movemask_epi8(m);
     if (mask) return i + (size_t)__builtin_ctz(mask);
-    i += 16;
+    return rli_js_scan_str_rest(b, i + 16, n);
   }
 #endif
   while (i < n) {
@@ -140,6 +144,91 @@ static inline void rli_js_string_skip(rli_js *p) {
 
 /* The string v is the literal lit (its length counted by the compiler). */
 #define RLI_SV_IS(v, lit) RLI_EQ((v).s, (v).n, lit)
+
+/* SWAR digits (Lemire, "Fast Number Parsing Without Fallback", 2023, and
+ * simdjson's parse_eight_digits_unrolled): whether the 8 bytes at s are all
+ * ASCII digits, and their value, with three multiplications instead of
+ * eight. Little-endian byte order (x86, ARM, WebAssembly); elsewhere the
+ * callers go digit by digit. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define RLI_SWAR 1
+static inline uint64_t rli_load8(const unsigned char *s) {
+  uint64_t v;
+  memcpy(&v, s, 8);
+  return v;
+}
+static inline int rli_is8digits(uint64_t v) {
+  return (((v & 0xF0F0F0F0F0F0F0F0ull) | (((v + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4)) ==
+          0x3333333333333333ull);
+}
+static inline uint64_t rli_parse8(uint64_t v) {
+  v = (v & 0x0F0F0F0F0F0F0F0Full) * 2561 >> 8;
+  v = (v & 0x00FF00FF00FF00FFull) * 6553601 >> 16;
+  return (v & 0x0000FFFF0000FFFFull) * 42949672960001ull >> 32;
+}
+/* x: 8 bytes of text less '0' each (w ^ 0x30...): how many of them,
+ * from the first, are digits (a digit's byte is then 0-9, and adding 6
+ * leaves its high nibble 0; a carry out of a non-digit byte only reaches
+ * the bytes after it) */
+static inline int rli_ndigits8(uint64_t x) {
+  uint64_t t = (x | (x + 0x0606060606060606ull)) & 0xF0F0F0F0F0F0F0F0ull;
+  return t ? __builtin_ctzll(t) >> 3 : 8;
+}
+#else
+#define RLI_SWAR 0
+#endif
+
+/* Digits at q (before end) into *m while *nd < cap: 8 bytes at a time
+ * where there are 8, each run's value by rli_parse8 of its bytes moved to
+ * the top of the word (the bytes below become leading zeros); the same m,
+ * nd and end of the digits as one digit at a time. */
+static inline const unsigned char *rli_digits(const unsigned char *q, const unsigned char *end,
+                                              uint64_t *m, int *nd, int cap) {
+#if RLI_SWAR
+  static const uint64_t p10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+  while (end - q >= 8) {
+    uint64_t x = rli_load8(q) ^ 0x3030303030303030ull;
+    int k = rli_ndigits8(x);
+    if (k > cap - *nd) k = cap - *nd;
+    if (k <= 0) return q;
+    *m = *m * p10[k] + rli_parse8(x << (64 - 8 * k));
+    *nd += k;
+    q += k;
+    if (k < 8) return q;
+  }
+#endif
+  while (q < end && *q >= '0' && *q <= '9' && *nd < cap) {
+    *m = *m * 10 + (uint64_t)(*q++ - '0');
+    (*nd)++;
+  }
+  return q;
+}
+
+static inline int rli_js_numch(unsigned char c) {
+  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+/* A plain integer of at most 15 digits at the cursor (after ws), read
+ * straight into *v (what (int64_t)rli_js_number gives for it, without the
+ * double): 1, or 0 with nothing consumed when the text there is anything
+ * else (a fraction, an exponent, more digits, the window's end), which the
+ * caller then reads with rli_js_number. */
+static inline int rli_js_int(rli_js *p, int64_t *v) {
+  const unsigned char *b = (const unsigned char *)p->buf + p->pos;
+  const unsigned char *end = (const unsigned char *)p->buf + p->len;
+  const unsigned char *q = b;
+  int neg = 0;
+  if (q < end && *q == '-') { neg = 1; q++; }
+  if (q >= end || *q < '0' || *q > '9') return 0;
+  uint64_t m = 0;
+  int nd = 0;
+  if (*q == '0') q++;
+  else q = rli_digits(q, end, &m, &nd, 16);
+  if (q >= end || rli_js_numch(*q) || nd > 15) return 0;
+  *v = neg ? -(int64_t)m : (int64_t)m;
+  p->pos += (size_t)(q - b);
+  return 1;
+}
 
 /* A number at the cursor: its value; *isint (may be NULL) when a plain
  * integer. Validated against the JSON grammar; may be inf (callers

@@ -766,6 +766,12 @@ static uint64_t id_value(rli_js *p, int64_t *num, int *isnum) {
     for (size_t i = 0; i < v.n; i++) h = (h ^ (unsigned char)v.s[i]) * 1099511628211ull;
     return h | (1ull << 63);
   }
+  int64_t iv; /* the usual form: a plain integer, read without the double */
+  if (rli_js_int(p, &iv)) {
+    *isnum = 1;
+    *num = iv;
+    return (uint64_t)iv & ~(1ull << 63);
+  }
   double v = need_num(p, "pid/tid");
   if (!(fabs(v) < 9e15)) rli_js_fail(p, RL_EPARSE, rli_js_here(p), "pid/tid out of range");
   *isnum = 1;
@@ -1615,6 +1621,45 @@ static inline enum ev_key ev_key(rli_sv kv) {
   return E_OTHER;
 }
 
+/* The usual event keys with their ':' at the cursor (a '"'), as 8 bytes
+ * compared with the key's bytes ("ph": 5, "cat": 6, "name": 7): the key,
+ * the cursor past the ':'; -1 with nothing consumed for anything else (a
+ * blank before the ':', an escape, another key, the window's end), which
+ * then goes the general way: the same key read either way. */
+static inline uint64_t lit8(const char *s) {
+  uint64_t v;
+  memcpy(&v, s, 8);
+  return v;
+}
+static inline int ev_key_fast(rli_js *p) {
+#if RLI_SWAR
+  if (p->len - p->pos < 8) return -1;
+  uint64_t w = lit8(p->buf + p->pos);
+  uint64_t w5 = w & 0xFFFFFFFFFFull, w6 = w & 0xFFFFFFFFFFFFull, w7 = w & 0xFFFFFFFFFFFFFFull;
+  int kid = -1, n = 0;
+  switch ((w >> 8) & 0xFF) {
+  case 'p':
+    if (w5 == lit8("\"ph\":\0\0\0")) kid = E_PH, n = 5;
+    else if (w6 == lit8("\"pid\":\0\0")) kid = E_PID, n = 6;
+    break;
+  case 't':
+    if (w5 == lit8("\"ts\":\0\0\0")) kid = E_TS, n = 5;
+    else if (w6 == lit8("\"tid\":\0\0")) kid = E_TID, n = 6;
+    break;
+  case 'c': if (w6 == lit8("\"cat\":\0\0")) kid = E_CAT, n = 6; break;
+  case 'd': if (w6 == lit8("\"dur\":\0\0")) kid = E_DUR, n = 6; break;
+  case 'n': if (w7 == lit8("\"name\":\0")) kid = E_NAME, n = 7; break;
+  case 'a': if (w7 == lit8("\"args\":\0")) kid = E_ARGS, n = 7; break;
+  default: break;
+  }
+  p->pos += (size_t)n;
+  return kid;
+#else
+  (void)p;
+  return -1;
+#endif
+}
+
 /* The keys of a non-empty event object, after its '{', to its '}'. The
  * args of an event of a category skipped are skipped unread (a sink reads
  * them all). */
@@ -1622,8 +1667,14 @@ static inline void ev_fields(kin *k, ev *e, char *xcat) {
   rli_js *p = &k->p;
   int has_cat = 0;
   for (;;) {
-    enum ev_key kid = ev_key(rli_js_string(p));
-    rli_js_expect(p, ':', "':' after a key");
+    enum ev_key kid;
+    int fk = rli_js_ws(p) == '"' ? ev_key_fast(p) : -1;
+    if (fk >= 0) {
+      kid = (enum ev_key)fk;
+    } else {
+      kid = ev_key(rli_js_string(p));
+      rli_js_expect(p, ':', "':' after a key");
+    }
     switch (kid) {
     case E_PH: fixed_string(p, e->ph, sizeof e->ph, 1); break;
     case E_CAT:
