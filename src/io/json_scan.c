@@ -493,7 +493,7 @@ key:
   goto value;
 }
 
-void rli_js_skip(rli_js *p, int depth) {
+void rli_js_skip_value(rli_js *p, int depth) {
   if (depth > MAX_DEPTH) rli_js_fail(p, RL_EPARSE, rli_js_here(p), "nesting deeper than 512 levels");
   /* the window is not refilled for it (a refill may hand over the
    * source's error earlier than the reader met it before): the one value

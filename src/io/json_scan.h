@@ -216,6 +216,20 @@ static inline int rli_js_numch(unsigned char c) {
 static inline int rli_js_int(rli_js *p, int64_t *v) {
   const unsigned char *b = (const unsigned char *)p->buf + p->pos;
   const unsigned char *end = (const unsigned char *)p->buf + p->len;
+#if RLI_SWAR
+  /* 1 to 7 digits (ids, counts): one word, no loop */
+  if (end - b >= 9) {
+    int sg = b[0] == '-';
+    uint64_t x = rli_load8(b + sg) ^ 0x3030303030303030ull;
+    int k = rli_ndigits8(x);
+    if (k >= 1 && k < 8 && (k == 1 || (x & 0xFF) != 0) && !rli_js_numch(b[sg + k])) {
+      uint64_t m = rli_parse8(x << (64 - 8 * k));
+      *v = sg ? -(int64_t)m : (int64_t)m;
+      p->pos += (size_t)(sg + k);
+      return 1;
+    }
+  }
+#endif
   const unsigned char *q = b;
   int neg = 0;
   if (q < end && *q == '-') { neg = 1; q++; }
@@ -235,7 +249,17 @@ static inline int rli_js_int(rli_js *p, int64_t *v) {
  * range-check what they use). */
 double rli_js_number(rli_js *p, int *isint);
 /* A value at the cursor validated and skipped; depth: its nesting level
- * (more than 512 levels are refused). */
-void rli_js_skip(rli_js *p, int depth);
+ * (more than 512 levels are refused). The general case (json_scan.c: a
+ * validating skip over the window, else the recursive one) and, inline,
+ * the commonest value skipped: a plain integer (an args "External id"). */
+void rli_js_skip_value(rli_js *p, int depth);
+static inline void rli_js_skip(rli_js *p, int depth) {
+  int64_t v;
+  if (depth <= 512) {
+    int c = rli_js_ws(p);
+    if (((c >= '0' && c <= '9') || c == '-') && rli_js_int(p, &v)) return;
+  }
+  rli_js_skip_value(p, depth);
+}
 
 #endif
