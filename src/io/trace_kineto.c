@@ -1625,7 +1625,8 @@ static inline enum ev_key ev_key(rli_sv kv) {
  * compared with the key's bytes ("ph": 5, "cat": 6, "name": 7): the key,
  * the cursor past the ':'; -1 with nothing consumed for anything else (a
  * blank before the ':', an escape, another key, the window's end), which
- * then goes the general way: the same key read either way. */
+ * then goes the general way: the same key read either way. The blanks
+ * before the key are passed over only when it matches. */
 static inline uint64_t lit8(const char *s) {
   uint64_t v;
   memcpy(&v, s, 8);
@@ -1633,8 +1634,10 @@ static inline uint64_t lit8(const char *s) {
 }
 static inline int ev_key_fast(rli_js *p) {
 #if RLI_SWAR
-  if (p->len - p->pos < 8) return -1;
-  uint64_t w = lit8(p->buf + p->pos);
+  size_t i = p->pos;
+  while (i < p->len && (p->buf[i] == ' ' || p->buf[i] == '\n' || p->buf[i] == '\r' || p->buf[i] == '\t')) i++;
+  if (p->len - i < 8 || p->buf[i] != '"') return -1;
+  uint64_t w = lit8(p->buf + i);
   uint64_t w5 = w & 0xFFFFFFFFFFull, w6 = w & 0xFFFFFFFFFFFFull, w7 = w & 0xFFFFFFFFFFFFFFull;
   int kid = -1, n = 0;
   switch ((w >> 8) & 0xFF) {
@@ -1652,7 +1655,7 @@ static inline int ev_key_fast(rli_js *p) {
   case 'a': if (w7 == lit8("\"args\":\0")) kid = E_ARGS, n = 7; break;
   default: break;
   }
-  p->pos += (size_t)n;
+  if (kid >= 0) p->pos = i + (size_t)n;
   return kid;
 #else
   (void)p;
@@ -1668,7 +1671,8 @@ static inline void ev_fields(kin *k, ev *e, char *xcat) {
   int has_cat = 0;
   for (;;) {
     enum ev_key kid;
-    int fk = rli_js_ws(p) == '"' ? ev_key_fast(p) : -1;
+    /* not rli_js_ws first: a string's messages name where its blanks began */
+    int fk = ev_key_fast(p);
     if (fk >= 0) {
       kid = (enum ev_key)fk;
     } else {
