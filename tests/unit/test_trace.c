@@ -7,6 +7,7 @@
  * The real fixtures' figures are in tests/golden/trace.golden.
  */
 #include "core/trace_internal.h"
+#include "io/json_scan.h"
 #include "cli.h"
 #include "harness.h"
 
@@ -994,6 +995,160 @@ static void test_mutations(void) {
 }
 
 /* The CLI: exactly one line on stderr, nothing on stdout, exit 2 */
+/* The tokenizer's fast paths (json_scan.h/.c) against the plain reading:
+ * numbers (SWAR digits) bit-identical to strtod; integers read without the
+ * double; the validating skip over the window, its fallback and its
+ * messages. Each text is read from memory through a fresh tokenizer. */
+typedef struct js_case {
+  rli_src s;
+  rli_js p;
+  rl_error err;
+} js_case;
+
+static int js_start(js_case *c, const char *text) {
+  memset(c, 0, sizeof *c);
+  rli_src_open_mem(&c->s, text, strlen(text), "t");
+  return rli_js_open(&c->p, &c->s, &c->err);
+}
+
+static void js_end(js_case *c) {
+  rli_js_close(&c->p);
+  rli_src_close(&c->s);
+}
+
+/* skip the value of text; "" and the offset after it, or the message */
+static const char *js_skip(const char *text, uint64_t *at) {
+  static char m[RL_ERROR_MSG_MAX];
+  js_case *c = calloc(1, sizeof *c);
+  if (!c || !js_start(c, text)) { free(c); return "no memory"; }
+  m[0] = 0;
+  if (setjmp(c->p.jb)) {
+    snprintf(m, sizeof m, "%s", c->err.msg);
+  } else {
+    rli_js_skip(&c->p, 0);
+    *at = rli_js_here(&c->p);
+  }
+  js_end(c);
+  free(c);
+  return m;
+}
+
+/* the number at the start of text: 1 and its value, type and end, or 0 */
+static int js_num(const char *text, double *v, int *isint, size_t *end) {
+  js_case *c = calloc(1, sizeof *c);
+  volatile int ok = 0;
+  if (c && js_start(c, text)) {
+    if (!setjmp(c->p.jb)) {
+      *v = rli_js_number(&c->p, isint);
+      *end = c->p.pos;
+      ok = 1;
+    }
+    js_end(c);
+  }
+  free(c);
+  return ok;
+}
+
+/* rli_js_int at the start of text: its answer (-1 an error), value, end */
+static int js_int(const char *text, int64_t *v, size_t *end) {
+  js_case *c = calloc(1, sizeof *c);
+  volatile int r = -1;
+  if (c && js_start(c, text)) {
+    if (!setjmp(c->p.jb)) {
+      rli_js_ws(&c->p); /* the window filled, as the reader has it */
+      r = rli_js_int(&c->p, v);
+      *end = c->p.pos;
+    }
+    js_end(c);
+  }
+  free(c);
+  return r;
+}
+
+static void test_json_scan(void) {
+  /* numbers: every length of integer and fraction part, signs */
+  unsigned long long seed = 29;
+  int bad = 0;
+  for (int t = 0; t < 20000; t++) {
+    char tok[64];
+    size_t n = 0;
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    int ni = 1 + (int)((seed >> 33) % 19), nf = (int)((seed >> 40) % 12);
+    if (seed >> 62 & 1) tok[n++] = '-';
+    for (int i = 0; i < ni; i++) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      tok[n++] = (char)('0' + (i == 0 && ni > 1 ? 1 + (int)((seed >> 35) % 9) : (int)((seed >> 35) % 10)));
+    }
+    if (nf) {
+      tok[n++] = '.';
+      for (int i = 0; i < nf; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        tok[n++] = (char)('0' + (int)((seed >> 35) % 10));
+      }
+    }
+    tok[n] = 0;
+    char text[80];
+    snprintf(text, sizeof text, "%s,", tok);
+    int isint = -1;
+    double v = 0, w = strtod(tok, NULL);
+    size_t end = 0;
+    if (!js_num(text, &v, &isint, &end) || memcmp(&v, &w, sizeof v) != 0 || end != n || isint != !nf) {
+      if (bad++ < 5) fprintf(stderr, "  number %s: %.17g want %.17g, end %zu, isint %d\n", tok, v, w, end, isint);
+    }
+    /* a plain integer of at most 15 digits goes the integer way */
+    int64_t iv = 0;
+    int want = !nf && ni <= 15;
+    int took = js_int(text, &iv, &end);
+    if (took != want || (want && (iv != (int64_t)w || end != n))) {
+      if (bad++ < 5) fprintf(stderr, "  integer %s: %d want %d, %lld\n", tok, took, want, (long long)iv);
+    }
+  }
+  CHECK(bad == 0);
+  /* what rli_js_int leaves to rli_js_number */
+  const char *notint[] = {"01,", "-,", "1.5,", "1e3,", "1234567890123456,", "-0.0,", "7"};
+  for (size_t i = 0; i < sizeof notint / sizeof *notint; i++) {
+    int64_t iv;
+    size_t end = 9;
+    CHECK(js_int(notint[i], &iv, &end) == 0 && end == 0);
+  }
+  /* skipped values: where each ends, or what is wrong with it */
+  struct { const char *text; long at; const char *err; } sk[] = {
+    {"{\"a\": [1, -2.5e+3, true, null, false, \"x\\\"\\u00e9\\n\"], \"b\": {}} ,", 62, ""},
+    {"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]] ", 129, ""},
+    {"\"a string of more than thirty-two bytes, scanned 32 at a time\" ", 62, ""},
+    {"{\"a\" 1}", 0, "t: byte 5: expected ':' after a key, found '1'"},
+    {"[1 2]", 0, "t: byte 3: expected ',' or ']' in an array, found '2'"},
+    {"{\"a\": 01}", 0, "t: byte 6: malformed number"},
+    {"{\"a\": \"\\x\"}", 0, "t: byte 7: bad escape in a string"},
+    {"{\"a\": \"\\u12g4\"}", 0, "t: byte 7: bad \\u escape"},
+    {"[1, {\"b\": [tru]}]", 0, "t: byte 11: expected a value (a string, number, object, array, true, false or null)"},
+    {"{\"a\": [1, 2", 0, "t: byte 11: the text ends where ',' or ']' in an array was expected (truncated file?)"},
+    {"[\"a\tb\"]", 0, "t: byte 3: control character inside a string"},
+  };
+  for (size_t i = 0; i < sizeof sk / sizeof *sk; i++) {
+    uint64_t at = 0;
+    const char *m = js_skip(sk[i].text, &at);
+    CHECK(strcmp(m, sk[i].err) == 0);
+    if (strcmp(m, sk[i].err)) fprintf(stderr, "  skip %zu: \"%s\"\n", i, m);
+    if (!sk[i].err[0]) CHECK(at == (uint64_t)sk[i].at);
+    if (!sk[i].err[0] && at != (uint64_t)sk[i].at) fprintf(stderr, "  skip %zu: ends at %llu\n", i, (unsigned long long)at);
+  }
+  /* nesting: 64 levels past the fast skip's stack, 512 the reader's limit */
+  for (int d = 60; d <= 520; d += (d < 70 ? 1 : d < 505 ? 100 : 1)) {
+    char *t = malloc((size_t)d * 2 + 4);
+    if (!t) break;
+    memset(t, '[', (size_t)d);
+    t[d] = '0';
+    memset(t + d + 1, ']', (size_t)d);
+    memcpy(t + 2 * d + 1, " ,", 3);
+    uint64_t at = 0;
+    const char *m = js_skip(t, &at);
+    if (d <= 512) CHECK(m[0] == 0 && at == (uint64_t)(2 * d + 1));
+    else CHECK(strstr(m, "nesting deeper than 512 levels") != NULL);
+    free(t);
+  }
+}
+
 static void test_cli_error(void) {
   char *o = NULL, *er = NULL;
   size_t on = 0, en = 0;
@@ -1899,6 +2054,7 @@ int main(void) {
   RUN(test_fusion_modules);
   RUN(test_ncu_hier);
   RUN(test_mutations);
+  RUN(test_json_scan);
   RUN(test_cli_error);
   RUN(test_cli_plot);
   return harness_report("trace");
