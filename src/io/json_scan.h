@@ -15,6 +15,23 @@
  * What the caller may read of the struct: buf[pos, len) is the window's
  * unread text (rli_js_ensure makes n bytes of it present where the text has
  * them), pos the cursor.
+ *
+ * Where it is fast (issue 29), after simdjson (G. Langdale, D. Lemire,
+ * "Parsing Gigabytes of JSON per Second", VLDB Journal 28(6), 2019): its
+ * stage 1 finds quotes, backslashes and control bytes with SIMD compares
+ * and a movemask; here that finds a string's end (SSE2 for the first 16
+ * bytes inline, then AVX2 32 at a time where the CPU has it, chosen at run
+ * time with __builtin_cpu_supports, else SSE2). Digits are read 8 at a
+ * time in one 64-bit word (simdjson's parse_eight_digits_unrolled; D.
+ * Lemire, "Number Parsing at a Gigabyte per Second", Software: Practice
+ * and Experience 51(8), 2021). A value the reader does not look at is
+ * skipped without converting its numbers or copying its strings, by a
+ * validating pass over the window with an explicit stack (json_scan.c);
+ * whatever it does not accept is read again from the value's start by the
+ * plain recursive skip, so every message and offset is the one the reader
+ * gave before. The full stage 1 (a bitmap of every structural byte, then
+ * a second pass over it) is not used: the reader validates each value it
+ * skips, one window at a time, and its errors name the byte.
  */
 #ifndef RL_JSON_SCAN_H
 #define RL_JSON_SCAN_H
@@ -145,10 +162,10 @@ static inline void rli_js_string_skip(rli_js *p) {
 /* The string v is the literal lit (its length counted by the compiler). */
 #define RLI_SV_IS(v, lit) RLI_EQ((v).s, (v).n, lit)
 
-/* SWAR digits (Lemire, "Fast Number Parsing Without Fallback", 2023, and
- * simdjson's parse_eight_digits_unrolled): whether the 8 bytes at s are all
- * ASCII digits, and their value, with three multiplications instead of
- * eight. Little-endian byte order (x86, ARM, WebAssembly); elsewhere the
+/* SWAR digits (simdjson's is_made_of_eight_digits_fast and
+ * parse_eight_digits_unrolled; Lemire 2021, above): whether the 8 bytes
+ * at s are all ASCII digits, and their value, with three multiplications
+ * instead of eight. Little-endian byte order (x86, ARM, WebAssembly); elsewhere the
  * callers go digit by digit. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define RLI_SWAR 1
