@@ -17,7 +17,7 @@
 
 static const char help[] =
     "usage: roofline trace FILE [--hw ID] [--top N] [--overhead T] [--format F]\n"
-    "                           [--plot out.svg] [--json | --csv]\n"
+    "                           [--cpu] [--threads N] [--plot out.svg] [--json | --csv]\n"
     "       roofline trace DIR | FILE... | 'GLOB' [-j N] [--hta] [--hw ID] [--top N]\n"
     "                           [--json]\n"
     "\n"
@@ -29,6 +29,13 @@ static const char help[] =
     "      backward in every spelling, batch/layer/group/RMS norm and backward,\n"
     "      activations and backward, dropout, pooling, reductions, losses,\n"
     "      copies and indexing, fused attention forward and backward\n"
+    "  PyTorch CPU profiles (cpu_op events, no GPU kernels; or --cpu): every ATen\n"
+    "      op call a kernel with its self time (its duration less the ops it\n"
+    "      called), its thread its stream, F and Q from the same op models (its\n"
+    "      own share: a dispatcher whose callees do its work has none), under this\n"
+    "      machine's measured roofs: its FLOPs on the peak of its format, its bytes\n"
+    "      on the roof of the cache level its working set fits in (L1, L2, L3,\n"
+    "      DRAM), for the threads it ran with\n"
     "  Nsight Compute CSV (ncu --csv, details or raw page): F and Q measured\n"
     "      (SASS FLOP counters, tensor-pipe counts, dram__bytes.sum); one row per\n"
     "      launch and the hierarchical roofline: bytes and intensity at L1, L2 and\n"
@@ -68,6 +75,8 @@ static const char help[] =
     "@--overhead\n"
     "@--format\n"
     "@--plot\n"
+    "@--cpu\n"
+    "@--threads\n"
     "  --json, --csv  machine-readable output (CSV: the kernel rows; of a job: a row per rank)\n"
     "\n"
     "A distributed job (a folder, several files or a glob of Kineto traces, one\n"
@@ -92,6 +101,7 @@ static const char help[] =
     "  roofline trace rank0.pt.trace.json.gz\n"
     "  roofline trace report.csv --hw a100-40gb --top 5\n"
     "  roofline trace report.sqlite --json\n"
+    "  roofline trace cpu.trace.json.gz --hw measured --hw-file my-cpu.csv\n"
     "  roofline trace traces/ -j 8\n";
 
 typedef struct json_arg {
@@ -114,15 +124,15 @@ static const char *pct(char *buf, size_t cap, double part, double whole) {
 
 /* The first lines of every report: the share of GPU time under a roof,
  * and why the rest is not. */
-static void print_coverage(cli_ctx *ctx, const rl_trace_summary *s) {
+static void print_coverage(cli_ctx *ctx, const rl_trace_summary *s, int cpu) {
   FILE *o = ctx->out;
   char b1[48], b2[48], p1[16];
   if (!s->has_time) {
     fputs("coverage   unknown: the file gives no kernel times\n", o);
   } else {
-    fprintf(o, "coverage   %s of %s GPU time under a roof (%s)\n",
+    fprintf(o, "coverage   %s of %s %s time under a roof (%s)\n",
             cli_q(b1, sizeof b1, s->covered_s, RL_UNIT_SECONDS),
-            cli_q(b2, sizeof b2, s->gpu_time_s, RL_UNIT_SECONDS),
+            cli_q(b2, sizeof b2, s->gpu_time_s, RL_UNIT_SECONDS), cpu ? "CPU op" : "GPU",
             pct(p1, sizeof p1, s->covered_s, s->gpu_time_s));
     for (int32_t i = 0; i < s->n_uncovered; i++)
       fprintf(o, "  %-9s %s: %s (%s)\n", i ? "" : "rest", rl_trace_reason_name(s->uncovered[i].reason),
@@ -479,6 +489,7 @@ typedef struct trace_opts {
   int np;
   int job;                 /* several traces, a folder, a glob, -j or --hta */
   int32_t fmt;             /* one trace: --format, or RL_TRACE_AUTO */
+  int cpu, threads;        /* --cpu; --threads N (0: the trace's) */
 } trace_opts;
 
 static int is_dir(const char *p) {
@@ -491,6 +502,7 @@ static int parse_flags(cli_ctx *ctx, int argc, char **argv, trace_opts *o) {
                     {"top", OPT_INT, &o->top, 0},           {"overhead", OPT_SECONDS, &o->overhead, 0},
                     {"format", OPT_STR, &o->format, 0},     {"plot", OPT_STR, &o->plot, 0},
                     {"jobs", OPT_INT, &o->jobs, 0},         {"hta", OPT_FLAG, &o->hta, 0},
+                    {"cpu", OPT_FLAG, &o->cpu, 0},          {"threads", OPT_INT, &o->threads, 0},
                     {NULL, 0, NULL, 0}};
   int rc = cli_parse(ctx, argc, argv, opts, o->pos, argc, &o->np);
   if (rc) return rc;
@@ -500,12 +512,15 @@ static int parse_flags(cli_ctx *ctx, int argc, char **argv, trace_opts *o) {
   const char *first = o->pos[0];
   o->job = o->np > 1 || is_dir(first) || jobs_seen || o->hta || (strpbrk(first, "*?[") && access(first, F_OK) != 0);
   if (jobs_seen && o->jobs < 1) return cli_error(ctx, "-j must be >= 1");
+  if (cli_seen(opts, "threads") && (o->threads < 1 || o->threads > 4096))
+    return cli_error(ctx, "--threads must be 1..4096");
   if (top_seen && o->top < 1) return cli_error(ctx, "--top must be >= 1");
   if (overhead_seen && !(o->overhead >= 0)) return cli_error(ctx, "--overhead must be >= 0");
   if (bw_seen && !(o->bw > 0)) return cli_error(ctx, "--bw must be > 0");
   if ((rc = plot_svg_path(ctx, "--plot", o->plot))) return rc;
   if (o->job) {
     if (o->plot) return cli_error(ctx, "--plot takes one trace, not a job of several");
+    if (o->cpu || o->threads) return cli_error(ctx, "--cpu and --threads take one trace, not a job of several");
     int32_t jf = RL_TRACE_AUTO;
     if (o->format && (rl_trace_format_parse(o->format, &jf, NULL) || jf != RL_TRACE_KINETO))
       return cli_error(ctx, "a job of several traces reads PyTorch (Kineto) traces only, not --format %s", o->format);
@@ -577,10 +592,59 @@ typedef struct trace_one {
   int32_t nk, no;
 } trace_one;
 
+/* A CPU trace's roofs: --hw measured (or no --hw): the --hw-file row
+ * `roofline measure --save-hw` wrote for its processor and threads, else
+ * this machine measured now (--quick, the peak and read kernels, with the
+ * trace's threads; figures the measurement marks disturbed kept: low, they
+ * only raise a bound), said on stderr; --hw ID: that row (the analysis
+ * refuses one that is no CPU, or measured on another CPU or thread count). */
+static int cpu_hw(cli_ctx *ctx, const trace_opts *o, trace_one *x) {
+  rl_error e;
+  if (o->hw_id && strcmp(o->hw_id, "measured") != 0) {
+    int rc = flag_hw(ctx, o, &x->hw);
+    if (!rc && o->bw > 0) x->hw.mem_bw = o->bw;
+    return rc;
+  }
+  int any = 0;
+  for (int32_t i = 0; i < ctx->n_extra; i++) any |= rl_hw_measured(&ctx->extra[i]);
+  if (any) {
+    if (rl_trace_measured_hw(x->t, ctx->extra, ctx->n_extra, &x->hw, &e))
+      return cli_error(ctx, "%s: --hw-file: %s", x->path, CLI_SPELL(e.msg));
+    if (o->bw > 0) x->hw.mem_bw = o->bw;
+    return CLI_OK;
+  }
+  rl_trace_info info;
+  rl_trace_get_info(x->t, &info);
+  int32_t threads = info.threads > 0 ? info.threads : 1;
+  rl_measurement *m = calloc(1, sizeof *m);
+  if (!m) return cli_error(ctx, "out of memory");
+  rl_measure_opts mo;
+  memset(&mo, 0, sizeof mo);
+  mo.threads = threads;
+  mo.quick = 1;
+  mo.parts = RL_MEASURE_PEAK | RL_MEASURE_READ;
+  fprintf(ctx->err, "roofline trace: measuring this machine with %d thread%s (measure --quick --kernel "
+                    "peak,read; save a row with roofline measure --save-hw and give --hw-file to skip this)\n",
+          (int)threads, threads == 1 ? "" : "s");
+  rl_status st = rl_measure(&mo, m, &e);
+  if (!st) {
+    /* keep the disturbed figures: a low figure only raises a bound */
+    memset(m->peak_unreliable, 0, sizeof m->peak_unreliable);
+    memset(m->bandwidth.unreliable, 0, sizeof m->bandwidth.unreliable);
+    st = rl_measure_to_hw(m, "measured", &x->hw, &e);
+  }
+  free(m);
+  if (st) return cli_error(ctx, "%s: measuring this machine: %s", x->path, CLI_SPELL(e.msg));
+  if (o->bw > 0) x->hw.mem_bw = o->bw;
+  return CLI_OK;
+}
+
 static int resolve(cli_ctx *ctx, const trace_opts *o, trace_one *x) {
   x->path = o->pos[0];
   x->t = rl_trace_new(o->overhead);
   if (!x->t) return cli_error(ctx, "out of memory");
+  if (o->cpu) rl_trace_set_cpu(x->t, 1);
+  if (o->threads) rl_trace_set_threads(x->t, o->threads);
   rl_error e;
   rl_status st;
   int rc;
@@ -596,6 +660,10 @@ static int resolve(cli_ctx *ctx, const trace_opts *o, trace_one *x) {
     st = rl_trace_read_file(x->t, x->path, o->fmt, &e);
   }
   if (st) return cli_fail(ctx, st, &e);
+  rl_trace_info info;
+  rl_trace_get_info(x->t, &info);
+  if (info.cpu) return cpu_hw(ctx, o, x);
+  if (o->cpu) return cli_error(ctx, "%s: --cpu: no CPU ops in it (a PyTorch profile's cpu_op events)", x->path);
   if (o->hw_id) return flag_hw(ctx, o, &x->hw);
   if (rl_trace_hw(x->t, &x->hw, &e)) return cli_error(ctx, "%s: %s", x->path, CLI_SPELL(e.msg));
   if (o->bw > 0) x->hw.mem_bw = o->bw;
@@ -618,8 +686,17 @@ static void print_head(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
   FILE *o = ctx->out;
   char b1[48], b2[48], b3[48], b4[48], p1[16], p2[16], p3[16], p4[16];
   fprintf(o, "trace      %s (%s, %lld events)\n", x->path, info->format, (long long)info->events);
-  print_coverage(ctx, s);
-  if (info->device[0])
+  print_coverage(ctx, s, info->cpu);
+  if (info->cpu) {
+    fprintf(o, "cpu        %s, %d intra-op thread%s%s; roofs: %s (%s)\n",
+            info->cpu_model[0] ? info->cpu_model : "(not named)", (int)info->threads,
+            info->threads == 1 ? "" : "s", to->threads ? " (--threads)" : "", x->hw.id, x->hw.name);
+    fprintf(o, "ops        %lld op calls, each with its self time (its duration less the ops it called)\n",
+            (long long)s->kernels);
+    if (s->has_time)
+      fprintf(o, "CPU time   %s (the ops' self times), span %s\n", cli_q(b1, sizeof b1, s->gpu_time_s, RL_UNIT_SECONDS),
+              cli_q(b2, sizeof b2, s->span_s, RL_UNIT_SECONDS));
+  } else if (info->device[0])
     fprintf(o, "device     %s -> %s%s\n", info->device, x->hw.id, to->hw_id ? " (--hw)" : "");
   else if (to->hw_id)
     fprintf(o, "device     %s (--hw; the file names no device)\n", x->hw.id);
@@ -627,17 +704,22 @@ static void print_head(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
     fprintf(o, "device     %s (the file names none: its properties, compute capability %d.%d and "
                "%s, fit this row's profiler rule)\n", x->hw.id, (int)info->cc_major, (int)info->cc_minor,
             cli_q(b1, sizeof b1, info->device_mem_bytes, RL_UNIT_BYTES));
-  fprintf(o, "kernels    %lld", (long long)s->kernels);
-  if (info->unlinked) fprintf(o, " (%lld without a launching op)", (long long)info->unlinked);
-  if (s->copies) fprintf(o, "; %lld memcpy/memset (%s)", (long long)s->copies, cli_q(b1, sizeof b1, s->copy_s, RL_UNIT_SECONDS));
-  if (s->collectives) fprintf(o, "; %lld collective kernels (%s)", (long long)s->collectives, cli_q(b1, sizeof b1, s->collective_s, RL_UNIT_SECONDS));
-  fputc('\n', o);
+  if (!info->cpu) fprintf(o, "kernels    %lld", (long long)s->kernels);
+  if (!info->cpu) {
+    if (info->unlinked) fprintf(o, " (%lld without a launching op)", (long long)info->unlinked);
+    if (s->copies) fprintf(o, "; %lld memcpy/memset (%s)", (long long)s->copies, cli_q(b1, sizeof b1, s->copy_s, RL_UNIT_SECONDS));
+    if (s->collectives) fprintf(o, "; %lld collective kernels (%s)", (long long)s->collectives, cli_q(b1, sizeof b1, s->collective_s, RL_UNIT_SECONDS));
+    fputc('\n', o);
+  }
   if (!s->has_time) {
     fputs("GPU time   unknown: the file gives no kernel times (CUPTI range profiler)\n", o);
     return;
   }
-  fprintf(o, "GPU time   %s (sum of kernel and copy durations)\n", cli_q(b1, sizeof b1, s->gpu_time_s, RL_UNIT_SECONDS));
-  if (s->has_span)
+  if (!info->cpu)
+    fprintf(o, "GPU time   %s (sum of kernel and copy durations)\n", cli_q(b1, sizeof b1, s->gpu_time_s, RL_UNIT_SECONDS));
+  if (info->cpu) {
+    /* an op's self time is no interval: no busy or idle time */
+  } else if (s->has_span)
     fprintf(o, "span       %s: GPU busy %s (%s), idle %s\n",
             cli_q(b1, sizeof b1, s->span_s, RL_UNIT_SECONDS), cli_q(b2, sizeof b2, s->busy_s, RL_UNIT_SECONDS),
             pct(p1, sizeof p1, s->busy_share, 1), cli_q(b3, sizeof b3, s->idle_s, RL_UNIT_SECONDS));
@@ -705,7 +787,10 @@ static void print_text(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
   const int top = to->top > 0 ? to->top : 10;
   FILE *o = ctx->out;
   print_head(ctx, to, x);
-  fprintf(o, "\nkernels by gain (top %d; * = partly without F and Q):\n", top);
+  if (x->info.cpu)
+    fprintf(o, "\nop calls by gain (by op and the op that called it; top %d; * = partly without F and Q):\n", top);
+  else
+    fprintf(o, "\nkernels by gain (top %d; * = partly without F and Q):\n", top);
   print_rows(ctx, x->rk, x->nk, top, 0);
   print_hier(ctx, x->rk, x->nk, top);
   int32_t ncoll = 0;

@@ -29,6 +29,9 @@ const cli_optdef cli_optdefs[] = {
             "units with the unit in the column's name"},
     /* every command's (cli_parse, the dispatcher) */
     {"json", 0, NULL, "*", "machine-readable output: one JSON document"},
+    {"cpu", 0, NULL, "trace",
+     "put the CPU ops under the CPU's roofs even when the trace\n"
+            "has GPU kernels (a trace without GPU kernels: always)"},
     {"csv", 0, NULL, "*", "machine-readable output: CSV"},
     {"hw-file", 0, "PATH", "*", "add devices from a CSV in data/hardware.csv's format"},
     {"help", 'h', NULL, "*", "this help"},
@@ -186,7 +189,10 @@ const cli_optdef cli_optdefs[] = {
     {"hw", 0, "ID[,ID]", "widget",
      "device, and a second one to compare (default nvidia-h100-sxm5)"},
     {"hw", 0, "ID", "trace",
-     "device (default: the one the trace names, from the database)"},
+     "device (default: the one the trace names, from the database);\n"
+            "a CPU trace: measured (the {--hw-file} row `measure --save-hw`\n"
+            "wrote for its CPU and threads, else this machine measured\n"
+            "now, --quick), or a CPU's id"},
     {"hw", 0, "ID", "decode prefill plan",
      "default nvidia-h100-sxm5; or {--peak} {--bw} [{--mem}]"},
     {"hw", 0, "ID", "comm",
@@ -328,6 +334,9 @@ const cli_optdef cli_optdefs[] = {
      "the same chart in the terminal, after the tables"},
     {"threads", 0, "N", "measure",
      "threads for the \"all\" figures (default: every CPU)"},
+    {"threads", 0, "N", "trace",
+     "a CPU trace's intra-op threads (default: the trace's\n"
+            "intra_op_threads), whose measured roofs bound its ops"},
     {"time", 0, "T", "op",
      "measured time (25us): achieved FLOP/s, fraction of roof"},
     {"time", 0, "T", "kernel",

@@ -283,6 +283,10 @@ typedef struct rl_hw {
                                       B/s; 0 = unknown */
   double tdp_w;                    /* W */
   char source[RL_HW_SOURCE_MAX];   /* where the figures come from */
+  double l1_bytes;                 /* CPUs: L1 data cache of one core, B;
+                                      0 = unknown */
+  double l2_core_bytes;            /* CPUs: L2 of one core, B (l2_bytes is
+                                      then the last level, the L3); 0 */
 } rl_hw;
 
 /* Number of built-in devices, and the i-th of them (0-based). */
@@ -2122,7 +2126,30 @@ typedef struct rl_trace_info {
   int64_t kernels;             /* kernel executions */
   int64_t unlinked;            /* kernels whose launching op is unknown */
   int64_t events;              /* events (rows) read */
+  int32_t cpu;                 /* 1: the kernels are the CPU ops of a
+                                  PyTorch profile (rl_trace_set_cpu) */
+  int32_t threads;             /* CPU: the intra-op threads the ops ran
+                                  with (the file's intra_op_threads, or
+                                  rl_trace_set_threads); 0 unknown */
+  char cpu_model[80];          /* CPU: the processor the file names; "" */
 } rl_trace_info;
+
+/* Analyse the CPU ops of a PyTorch (Kineto) trace even when it holds GPU
+ * kernels (cpu = 1; before reading). A trace with CPU ops and no GPU
+ * kernels is analysed so anyway. */
+RL_API void rl_trace_set_cpu(rl_trace *t, int32_t cpu);
+/* The intra-op threads a CPU trace's ops ran with, over what the file says
+ * (n >= 1); the hardware row must have been measured with as many. */
+RL_API void rl_trace_set_threads(rl_trace *t, int32_t n);
+/* Of `n` hardware rows, the one `roofline measure --save-hw` wrote for this
+ * CPU trace: measured (rl_hw_measured) with the trace's thread count, on
+ * the processor it names (when it names one). RL_ENOTFOUND naming what the
+ * rows hold otherwise. */
+RL_API rl_status rl_trace_measured_hw(const rl_trace *t, const rl_hw *rows, int32_t n,
+                                      rl_hw *out, rl_error *err);
+/* The thread count a measured row says it was measured with ("(measured,
+ * N threads)" in its name), 0 when it says none. */
+RL_API int32_t rl_hw_measured_threads(const rl_hw *hw);
 
 RL_API rl_status rl_trace_get_info(const rl_trace *t, rl_trace_info *out);
 
@@ -2198,6 +2225,12 @@ typedef struct rl_trace_row {
                                what is given (a Triton launch, a compiled
                                region); NOFLOPS, FLOPs not counted (flops
                                is 0 for them) */
+  int32_t level;            /* CPU traces: the rl_level (L1, L2, L3,
+                               DRAM) whose roof bounds the row's bytes: the
+                               one its working set fits in (the slowest of
+                               its executions'); -1 for GPU rows */
+  double working_set;       /* CPU traces: the bytes one execution touches
+                               (the largest of the row's), B; < 0 */
 } rl_trace_row;
 
 /* rl_trace_row.lower_bound */

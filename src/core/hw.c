@@ -477,6 +477,8 @@ static const hw_column columns[] = {
     NUM("l2_mb", l2_bytes, 1e6, RL_UNIT_BYTES, "L2 / last level", NULL, NULL),
     NUMJ("l2_bandwidth_tbs", l2_bw, "l2_bandwidth", 1e12, RL_UNIT_BYTES_S, "L2 bandwidth", NULL, NULL),
     NUMJ("l3_bandwidth_tbs", l3_bw, "l3_bandwidth", 1e12, RL_UNIT_BYTES_S, "L3 bandwidth", NULL, NULL),
+    NUM("l1_kb", l1_bytes, 1e3, RL_UNIT_BYTES, "L1 data per core", NULL, "(CPUs)"),
+    NUM("l2_core_kb", l2_core_bytes, 1e3, RL_UNIT_BYTES, "L2 per core", NULL, "(CPUs: l2_mb is then the L3)"),
     INT("sms", sms, "SMs / CUs"),
     NUM("boost_ghz", boost_hz, 1e9, RL_UNIT_COUNT, "boost clock", "GHz", NULL),
     NUMJ("interconnect_bandwidth_gbs", interconnect_bw, "interconnect_bandwidth", 1e9, RL_UNIT_BYTES_S, "interconnect", NULL,

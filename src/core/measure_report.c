@@ -430,11 +430,21 @@ rl_status rl_measure_to_hw(const rl_measurement *m, const char *id,
   out->l2_bw = bw[1];
   out->l3_bw = bw[2];
   out->l2_bytes = m->cpu.cache[2] > 0 ? m->cpu.cache[2] : m->cpu.cache[1];
+  /* one instance (a core's, its SMT siblings sharing it), for the cache
+   * level a CPU trace's op fits in; without an L3 the L2 is the last
+   * level (l2_bytes) */
+  out->l1_bytes = m->cpu.cache[0] > 0 ? m->cpu.cache[0] : 0;
+  out->l2_core_bytes = m->cpu.cache[2] > 0 && m->cpu.cache[1] > 0 ? m->cpu.cache[1] : 0;
   out->boost_hz = m->cpu.measured_hz;
   snprintf(out->source, sizeof out->source,
            MEASURED_SOURCE "%s: FMA peaks with %d threads; bandwidth of the "
            "read kernel, best of %d (STREAM byte counting); clock measured",
            m->quick ? " --quick" : "", (int)m->threads, (int)m->repeats);
+  if (m->cpu.family > 0) { /* what a CPU trace's processor is checked against */
+    size_t l = strlen(out->source);
+    snprintf(out->source + l, sizeof out->source - l, "; CPUID family %d model %d", (int)m->cpu.family,
+             (int)m->cpu.model_id);
+  }
   if (nl) {
     size_t l = strlen(out->source);
     snprintf(out->source + l, sizeof out->source - l, "; " RL_HW_LEFT_OUT " %s", left);

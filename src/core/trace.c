@@ -19,6 +19,7 @@ rl_trace *rl_trace_new(double launch_overhead_s) {
   t->overhead = t->overhead_given ? launch_overhead_s : RL_DEFAULT_LAUNCH_OVERHEAD_S;
   t->torigin = (double)NAN;
   t->kcb = SIZE_MAX;
+  t->cpu_family = t->cpu_model_id = -1;
   rli_strlcpy(t->format, "unknown", sizeof t->format);
   return t;
 }
@@ -86,6 +87,37 @@ void rli_trace_set_unlinked(rl_trace *t, int64_t n) { t->unlinked = n; }
 void rli_trace_set_no_shapes(rl_trace *t, int32_t no_shapes) { t->no_shapes = no_shapes; }
 void rli_trace_set_world(rl_trace *t, int32_t world) { t->world = world > 0 ? world : 0; }
 
+void rl_trace_set_cpu(rl_trace *t, int32_t cpu) {
+  if (t) t->cpu_mode = cpu ? 1 : 0;
+}
+
+void rl_trace_set_threads(rl_trace *t, int32_t n) {
+  if (t && n >= 1 && n <= 1000000) {
+    t->threads = n;
+    t->threads_given = 1;
+  }
+}
+
+int rli_trace_cpu_mode(const rl_trace *t) { return t->cpu_mode; }
+
+void rli_trace_set_cpu_id(rl_trace *t, const char *vendor, int32_t family, int32_t model) {
+  size_t n = vendor ? strlen(vendor) : 0;
+  if (n >= sizeof t->cpu_vendor) n = sizeof t->cpu_vendor - 1;
+  rli_copy_clean(t->cpu_vendor, vendor ? vendor : "", n);
+  t->cpu_vendor[n] = 0;
+  t->cpu_family = family;
+  t->cpu_model_id = model;
+}
+
+void rli_trace_set_cpu_ops(rl_trace *t, const char *model, int32_t threads) {
+  t->cpu = 1;
+  size_t n = model ? strlen(model) : 0;
+  if (n >= sizeof t->cpu_model) n = sizeof t->cpu_model - 1;
+  rli_copy_clean(t->cpu_model, model ? model : "", n);
+  t->cpu_model[n] = 0;
+  if (!t->threads_given) t->threads = threads >= 1 && threads <= 1000000 ? threads : 0;
+}
+
 const char *rl_trace_roof_name(int32_t roof) {
   static const char *const n[] = {"chip", "network", "hbm", "host", "l2"};
   return roof >= 0 && roof < 5 ? n[roof] : "unknown";
@@ -113,6 +145,9 @@ rl_status rl_trace_get_info(const rl_trace *t, rl_trace_info *out) {
   out->unlinked = t->unlinked;
   out->events = t->events;
   out->has_time = t->ntimed > 0;
+  out->cpu = t->cpu;
+  out->threads = t->threads;
+  rli_strlcpy(out->cpu_model, t->cpu_model, sizeof out->cpu_model);
   return RL_OK;
 }
 
@@ -131,4 +166,105 @@ rl_status rl_trace_hw(const rl_trace *t, rl_hw *out, rl_error *err) {
     return rli_fail(err, RL_ENOTFOUND,
                     "device '%s' is not in the hardware database: give `hw` ID", t->device);
   return rl_hw_find(id, NULL, 0, out, err);
+}
+
+/* "NAME (measured, N threads)", rl_measure_to_hw's name */
+int32_t rl_hw_measured_threads(const rl_hw *hw) {
+  if (!hw || !rl_hw_measured(hw)) return 0;
+  const char *p = strstr(hw->name, "(measured, ");
+  if (!p) return 0;
+  long n = strtol(p + strlen("(measured, "), NULL, 10);
+  return n >= 1 && n <= 1000000 ? (int32_t)n : 0;
+}
+
+/* The processor a measured row was measured on: its name before
+ * " (measured, " (rl_measure_to_hw cuts the model to 60 bytes). */
+static void measured_model(const rl_hw *hw, char *out, size_t cap) {
+  const char *p = strstr(hw->name, " (measured, ");
+  size_t n = p ? (size_t)(p - hw->name) : strlen(hw->name);
+  if (n >= cap) n = cap - 1;
+  memcpy(out, hw->name, n);
+  out[n] = 0;
+}
+
+/* Whether a measured row's processor is the trace's: the same CPUID
+ * vendor, family and model where both say them (the row's source,
+ * rl_measure_to_hw; the trace's cpu_vendor, cpu_family, cpu_model_id:
+ * a virtual machine's /proc/cpuinfo may name the processor otherwise
+ * than its CPUID brand string), else the same name, or the trace's cut
+ * where the row's was (60 bytes). */
+static int same_model(const rl_trace *t, const rl_hw *hw) {
+  char m[RL_HW_TEXT_MAX];
+  measured_model(hw, m, sizeof m);
+  if (t->cpu_vendor[0] && hw->vendor[0] && strcmp(t->cpu_vendor, hw->vendor) != 0) return 0;
+  const char *id = strstr(hw->source, "; CPUID family ");
+  int fam = -1, mod = -1;
+  if (id && sscanf(id, "; CPUID family %d model %d", &fam, &mod) == 2 && t->cpu_family >= 0 &&
+      t->cpu_model_id >= 0)
+    return fam == t->cpu_family && mod == t->cpu_model_id;
+  if (!t->cpu_model[0] || !m[0]) return 1;
+  size_t n = strlen(m);
+  return n < 60 ? strcmp(m, t->cpu_model) == 0 : strncmp(m, t->cpu_model, 60) == 0;
+}
+
+rl_status rli_trace_check_cpu_hw(const rl_trace *t, const rl_hw *hw, rl_error *err) {
+  if (!t->cpu) return RL_OK;
+  if (strcmp(hw->form_factor, "CPU") != 0)
+    return rli_fail(err, RL_EINVAL,
+                    "`hw` %s is no CPU (%s): a CPU profile's ops need a CPU's roofs (`hw` measured, "
+                    "a row of `roofline measure --save-hw`, or a CPU of the database)",
+                    hw->id, hw->form_factor[0] ? hw->form_factor : "no form factor");
+  if (!rl_hw_measured(hw)) return RL_OK;
+  char m[RL_HW_TEXT_MAX];
+  measured_model(hw, m, sizeof m);
+  if (!same_model(t, hw)) {
+    char hd[200], td[200];
+    const char *id = strstr(hw->source, "; CPUID family ");
+    snprintf(hd, sizeof hd, "%s, %s%s", m, hw->vendor[0] ? hw->vendor : "vendor not named", id ? id + 1 : "");
+    if (t->cpu_family >= 0 && t->cpu_model_id >= 0)
+      snprintf(td, sizeof td, "%s, %s; CPUID family %d model %d", t->cpu_model[0] ? t->cpu_model : "not named",
+               t->cpu_vendor[0] ? t->cpu_vendor : "vendor not named", (int)t->cpu_family, (int)t->cpu_model_id);
+    else
+      snprintf(td, sizeof td, "%s, %s", t->cpu_model[0] ? t->cpu_model : "not named",
+               t->cpu_vendor[0] ? t->cpu_vendor : "vendor not named");
+    return rli_fail(err, RL_EINVAL,
+                    "`hw` %s was measured on another CPU model (%s) than the trace ran on (%s): measure "
+                    "the machine that ran it (roofline measure --save-hw)", hw->id, hd, td);
+  }
+  int32_t n = rl_hw_measured_threads(hw);
+  if (n > 0 && t->threads > 0 && n != t->threads)
+    return rli_fail(err, RL_EINVAL,
+                    "`hw` %s was measured with %d thread%s, the trace's ops ran with %d%s: measure "
+                    "with --threads %d (roofline measure --save-hw)", hw->id, (int)n, n == 1 ? "" : "s",
+                    (int)t->threads, t->threads_given ? " (--threads)" : " (its intra_op_threads)",
+                    (int)t->threads);
+  return RL_OK;
+}
+
+rl_status rl_trace_measured_hw(const rl_trace *t, const rl_hw *rows, int32_t n, rl_hw *out,
+                               rl_error *err) {
+  if (!t || !out || (n > 0 && !rows)) return rli_fail(err, RL_EINVAL, "no trace or no rows");
+  char seen[200] = "";
+  size_t ls = 0;
+  int any = 0;
+  for (int32_t i = 0; i < n; i++) {
+    if (!rl_hw_measured(&rows[i])) continue;
+    any = 1;
+    int32_t th = rl_hw_measured_threads(&rows[i]);
+    if (same_model(t, &rows[i]) && (t->threads <= 0 || th == t->threads)) {
+      *out = rows[i];
+      return RL_OK;
+    }
+    char m[RL_HW_TEXT_MAX];
+    measured_model(&rows[i], m, sizeof m);
+    if (ls < sizeof seen)
+      ls += (size_t)snprintf(seen + ls, sizeof seen - ls, "%s%s: %s, %d thread%s", ls ? "; " : "",
+                             rows[i].id, m, (int)th, th == 1 ? "" : "s");
+  }
+  if (!any) return rli_fail(err, RL_ENOTFOUND, "no row written by `roofline measure --save-hw` among them");
+  return rli_fail(err, RL_ENOTFOUND,
+                  "no measured row for this trace (%s, %d thread%s) among them (%s): measure this "
+                  "machine with --threads %d (roofline measure --save-hw)",
+                  t->cpu_model[0] ? t->cpu_model : "CPU not named", (int)t->threads,
+                  t->threads == 1 ? "" : "s", seen, (int)(t->threads > 0 ? t->threads : 1));
 }

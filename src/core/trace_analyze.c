@@ -79,7 +79,53 @@ typedef struct cost_eval {
   int32_t peak_kind;
   uint32_t why;
   int32_t reason;
+  int32_t level;   /* CPU traces: the rl_level bounding its bytes; -1 */
+  double ws;       /* CPU traces: its working set, B; -1 */
 } cost_eval;
+
+/* CPU traces: the time Q bytes with working set W (the distinct bytes one
+ * call touches: rli_aten_working_set) take at best on the machine's
+ * memory levels -- the cache-aware roofline (Ilic, Pratas and Sousa,
+ * "Cache-aware roofline model", IEEE CAL 2014), one roof per level, the
+ * op on the roof of the level its working set fits in, as Intel Advisor's
+ * CPU roofline places loops. The capacities: L1 and L2 per core times the
+ * threads (hw l1_kb, l2_core_kb), the last level shared (l2_mb); the
+ * bandwidths measured for that many threads (l1/l2/l3_bandwidth, bandwidth).
+ * Level k is the first whose capacity holds W (DRAM past the last); a level
+ * without a bandwidth figure lends the nearest faster one's (a lower bound
+ * stays one). The bound is a lower bound on the time:
+ *   max(Q / B_fast, max(0, W - C_faster) / B_k)
+ * every byte moved passes the fastest level with a figure (B_fast, at most
+ * the L1's), and of the working set, what the faster levels cannot hold
+ * (C_faster: the largest capacity above level k) comes from level k or
+ * beyond, at level k's bandwidth at best. (Bounding all of Q by level k's
+ * bandwidth, as a plain level choice would, is no bound: the part of an
+ * in-place AdamW update that the L2 still holds from the op before ran
+ * faster than L3's bandwidth allows, issue 26's truth check.) */
+static double cpu_memory_time(const rl_trace *t, const rl_hw *hw, double Q, double W, int32_t *level) {
+  double n = t->threads > 0 ? t->threads : 1;
+  double C[RL_LEVEL_COUNT] = {hw->l1_bytes * n, 0, 0, 0};
+  double B[RL_LEVEL_COUNT] = {hw->l1_bw, hw->l2_bw, hw->l3_bw, hw->mem_bw};
+  if (hw->l2_core_bytes > 0) {
+    C[RL_LEVEL_L2] = hw->l2_core_bytes * n;
+    C[RL_LEVEL_L3] = hw->l2_bytes;
+  } else {
+    C[RL_LEVEL_L2] = hw->l2_bytes; /* the L2 is the last level */
+  }
+  if (!(W > 0)) W = Q;
+  int32_t k = RL_LEVEL_DRAM;
+  for (int32_t i = 0; i < RL_LEVEL_DRAM; i++)
+    if (C[i] > 0 && W <= C[i]) { k = i; break; }
+  double bk = 0, bfast = 0, cfaster = 0;
+  for (int32_t i = k; i >= 0 && !(bk > 0); i--) bk = B[i];
+  for (int32_t i = 0; i <= k; i++) if (B[i] > bfast) bfast = B[i];
+  for (int32_t i = 0; i < k; i++) if (C[i] > cfaster) cfaster = C[i];
+  if (!(bk > 0)) bk = hw->mem_bw;
+  if (!(bfast > 0)) bfast = bk;
+  *level = k;
+  if (!(bk > 0)) return -1;
+  return fmax(Q / bfast, fmax(0, W - cfaster) / bk);
+}
 
 /* prec >= 0: the format the kernel's name says its tensor cores ran
  * (rli_kernel_precision), whose roof replaces the op dtype's where the
@@ -88,6 +134,8 @@ static void eval_cost(rl_trace *t, const rl_hw *hw, const rli_cost *c, double fa
                       int32_t prec, cost_eval *e) {
   memset(e, 0, sizeof *e);
   e->peak_kind = -1;
+  e->level = -1;
+  e->ws = -1;
   e->why = c->why;
   e->reason = c->why != RLI_NONE ? c->reason : RL_REASON_OTHER;
   if (c->roof != RLI_ROOF_CHIP) {
@@ -136,11 +184,45 @@ static void eval_cost(rl_trace *t, const rl_hw *hw, const rli_cost *c, double fa
     if (e->why == RLI_NONE) e->why = why_text(t, "F and Q unknown");
     return;
   }
-  if (F == 0 && c->bytes == 0) {
+  if (F == 0 && c->bytes == 0 && !t->cpu) {
     e->why = why_text(t, "the counters show neither FLOPs nor DRAM bytes");
     return;
   }
   int32_t pk = c->dtype >= 0 ? rl_hw_peak_for(hw, c->dtype, c->tensor) : -1;
+  if (t->cpu) {
+    /* a CPU op: its FLOPs on its format's peak, its bytes on the roof of
+     * the level its working set fits in (cpu_memory_time); no FLOPs (a
+     * copy, a dispatcher) need no peak */
+    rl_roof cr;
+    double peak = pk >= 0 && rl_hw_roof(hw, pk, 0, &cr, NULL) == RL_OK ? cr.peak : 0;
+    if (F > 0 && !(peak > 0)) {
+      char buf[160];
+      snprintf(buf, sizeof buf, "%s has no %s peak", hw->id,
+               c->dtype >= 0 ? rl_dtype_name(c->dtype) : "(unknown format)");
+      e->why = why_text(t, buf);
+      e->reason = RL_REASON_NO_ROOF;
+      return;
+    }
+    int32_t lv = -1;
+    double mt = c->bytes > 0 ? cpu_memory_time(t, hw, c->bytes, c->ws, &lv) : 0;
+    if (mt < 0) {
+      e->why = why_text(t, "no memory bandwidth for it");
+      e->reason = RL_REASON_NO_ROOF;
+      return;
+    }
+    e->known = 1;
+    e->flops = F;
+    e->bytes = c->bytes;
+    e->compute_t = F > 0 ? F / peak : 0;
+    e->memory_t = mt;
+    e->bound_t = fmax(e->compute_t, e->memory_t);
+    e->peak_kind = F > 0 ? pk : -1;
+    e->level = c->bytes > 0 ? lv : -1;
+    e->ws = c->bytes > 0 ? (c->ws > 0 && c->ws < c->bytes ? c->ws : c->bytes) : 0;
+    e->why = RLI_NONE;
+    e->reason = -1;
+    return;
+  }
   rl_roof roof;
   if (prec >= 0 && F > 0) {
     int32_t kp = rl_hw_peak_for(hw, prec, 1);
@@ -290,6 +372,8 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, double 
       r->row.peak_kind = -1;
       r->row.dtype = -1;
       r->row.reason = -1;
+      r->row.level = -1;
+      r->row.working_set = -1;
       r->why = RLI_NONE;
       r->reason = -1;
       r->launch = kl;
@@ -320,7 +404,9 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, double 
       r->memory_t += nt * e.memory_t;
       r->known_time += gr->time;
       r->known_count += ct;
-      r->row.peak_kind = e.peak_kind;
+      if (e.peak_kind >= 0 || r->row.peak_kind < 0) r->row.peak_kind = e.peak_kind;
+      if (e.level > r->row.level) r->row.level = e.level;
+      if (e.ws > r->row.working_set) r->row.working_set = e.ws;
       r->row.peak_from_kernel = e.from_kernel;
       r->row.dtype = t->cost[gr->cost].dtype;
       r->row.roof = t->cost[gr->cost].roof;
@@ -377,7 +463,7 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, double 
       o->intensity = o->bytes > 0 ? o->flops / o->bytes : 0;
       if (o->has_time && r->known_time > 0) {
         o->roof_fraction = o->bound_time_s / r->known_time;
-        if (o->roof_fraction > 1 && o->bound == RL_BOUND_MEMORY) l2_place(t, hw, r, o, floor_s, cut_s);
+        if (o->roof_fraction > 1 && o->bound == RL_BOUND_MEMORY && !t->cpu) l2_place(t, hw, r, o, floor_s, cut_s);
         /* at the roof, but never below the floor; an overhead-bound row
          * gains only by fusion (rl_trace_fusions) */
         o->gain_s = o->bound == RL_BOUND_OVERHEAD ? 0 : fmax(0, r->known_time - o->at_roof_s);
@@ -735,7 +821,8 @@ static rl_status an_kernels(an *a, rl_error *err) {
     if (!has_inst) {
       /* copies are their own ops: the op that asked for one (copy_, a
        * backward op's memset) has its own row for its kernels */
-      group *y = group_at(&a->og, &a->nog, &a->capo, &a->om, k->kind != RLI_K_KERNEL ? k->name : k->op,
+      /* a CPU trace's kernels are ops: by their own name */
+      group *y = group_at(&a->og, &a->nog, &a->capo, &a->om, k->kind != RLI_K_KERNEL || t->cpu ? k->name : k->op,
                           RLI_NONE, k->cost != RLI_NONE ? k->cost : a->nolink, RLI_NONE, prec);
       if (!y) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
       y->count++;
@@ -842,6 +929,13 @@ static rl_status an_busy(an *a, rl_error *err) {
   out->idle_s = out->span_s - out->busy_s;
   out->busy_share = out->span_s > 0 ? out->busy_s / out->span_s : 0;
   out->has_span = out->has_time && !t->no_timeline;
+  if (t->cpu && out->has_span) {
+    /* a CPU op's self time is no interval of the timeline (its callees
+     * run inside it): the span stays, no busy or idle time */
+    out->has_span = 0;
+    out->busy_s = out->idle_s = out->busy_share = 0;
+    return RL_OK;
+  }
   if (out->has_span) {
     out->overhead_s += out->idle_s;
   } else {
@@ -925,10 +1019,11 @@ static rl_status check_dram(const rl_trace *t, const rl_hw *hw, rl_error *err) {
 rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
                            rl_error *err) {
   if (!t || !hw || !out) return rli_fail(err, RL_EINVAL, "no trace or no device");
-  if (t->nk == 0) return rli_fail(err, RL_EPARSE, "the trace holds no GPU kernels");
+  if (t->nk == 0) return rli_fail(err, RL_EPARSE, "the trace holds no GPU kernels (nor CPU ops)");
   if (t->kfail) return rli_fail(err, RL_ENOMEM, "out of memory after %zu kernels", t->nk);
   rl_status hst = check_dram(t, hw, err);
   if (hst) return hst;
+  if ((hst = rli_trace_check_cpu_hw(t, hw, err)) != RL_OK) return hst;
   rli_trace_free_analysis(t);
   memset(out, 0, sizeof *out);
   rl_status tst = rli_trace_tidy_timeline(t, &out->overlapping, &out->overlap_s, err);

@@ -771,7 +771,11 @@ int rli_aten_conv_needs_output(const char *full, const rli_aten_args *a) {
   if (!a->has_dims || !conv_fwd_layout(full, &tr) || tr) return 0;
   if (!is_tensor(a, 0, -1) || a->ndim[0] < 3 || a->ndim[0] > 5 || !is_tensor(a, 1, a->ndim[0]))
     return 0;
-  if (a->n_concrete > 0) return 0; /* recorded: the ordinary model applies */
+  /* stride or padding recorded (arguments 3 and 4 in every spelling):
+   * the ordinary model applies; Concrete Inputs of empty strings (PyTorch
+   * 1.13 records no int lists) are no record */
+  for (int i = 3; i < 5 && i < a->n_concrete; i++)
+    if (cval(a, i, 0) >= 0) return 0;
   return a->ndim[0] - 2;
 }
 
@@ -2220,4 +2224,41 @@ int rli_aten_bwd_cost(const char *fwd, const rli_aten_args *fa, rli_cost *c, cha
   }
   free(w);
   return ok;
+}
+
+/* ---- the working set of a CPU op ------------------------------------------ */
+/* The distinct bytes one call touches, for the cache level whose roof
+ * bounds it (trace_analyze.c, CPU traces): its tensor inputs, each
+ * (shape, type) once (two arguments of one shape and type may be one
+ * tensor, as AdamW's addcmul_(exp_avg_sq, grad, grad): counted once, the
+ * smaller working set, so the faster level, so never a higher bound), and
+ * what Q moves beyond reading its inputs once (its output); an in-place
+ * op (add_, addcmul_: its output is its first input) touches its inputs
+ * only. Never above Q, the traffic; 0 when Q is unknown. Its traffic Q
+ * counts a tensor once per read or write; the working set, once. */
+double rli_aten_working_set(const char *full, const rli_aten_args *a, double Q) {
+  if (!(Q > 0) || !a || !a->has_dims) return Q > 0 ? Q : 0;
+  double all = 0, distinct = 0;
+  for (int i = 0; i < a->n_in && i < RLI_ATEN_MAX_IN; i++) {
+    if (a->ndim[i] < 0 || a->ndim[i] > RLI_ATEN_MAX_DIM) continue;
+    double tb = i < a->n_types ? rli_torch_type_bytes(a->types[i]) : 0;
+    if (!(tb > 0)) continue;
+    double n = tb;
+    for (int d = 0; d < a->ndim[i]; d++) n *= a->dims[i][d];
+    all += n;
+    int dup = 0;
+    for (int j = 0; j < i && !dup; j++) {
+      if (a->ndim[j] != a->ndim[i] || j >= a->n_types || strcmp(a->types[j], a->types[i]) != 0) continue;
+      int same = 1;
+      for (int d = 0; d < a->ndim[i]; d++)
+        if (a->dims[j][d] != a->dims[i][d]) same = 0;
+      dup = same;
+    }
+    if (!dup) distinct += n;
+  }
+  const char *n = strip_ns(full);
+  size_t nl = strlen(n);
+  int inplace = nl > 1 && n[nl - 1] == '_' && n[0] != '_';
+  double ws = inplace ? distinct : distinct + fmax(0, Q - all);
+  return ws > 0 && ws < Q ? ws : Q;
 }

@@ -14,7 +14,7 @@ static int cost_eq(const rli_cost *a, const rli_cost *b) {
          a->dtype == b->dtype && a->tensor == b->tensor && a->measured == b->measured &&
          a->why == b->why && a->note == b->note && a->reason == b->reason && a->roof == b->roof &&
          a->coll == b->coll && a->ranks == b->ranks && a->per_rank == b->per_rank &&
-         a->per_elem == b->per_elem && a->lower == b->lower;
+         a->per_elem == b->per_elem && a->lower == b->lower && a->ws == b->ws;
 }
 
 static uint64_t cost_hash(const rli_cost *c) {

@@ -115,6 +115,14 @@ struct rl_trace {
   char dram_max_kernel[48];
   int64_t events, unlinked;
   int no_timeline;
+  /* CPU traces (the CPU ops of a PyTorch profile as the kernels) */
+  int32_t cpu_mode;    /* rl_trace_set_cpu: 1 the CPU ops even with GPU kernels */
+  int32_t cpu;         /* 1: the kernels are CPU ops */
+  int32_t threads;     /* intra-op threads (file or rl_trace_set_threads); 0 */
+  int32_t threads_given;
+  char cpu_model[80];  /* the processor the file names; "" */
+  char cpu_vendor[16]; /* its CPUID vendor ("AuthenticAMD"); "" */
+  int32_t cpu_family, cpu_model_id; /* its CPUID family and model; -1 */
   /* the timeline's repairs: streams by id, kernels dropped */
   int64_t *streams; /* raw id of stream id i + 1 */
   uint32_t nstreams, capstreams;

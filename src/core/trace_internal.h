@@ -33,6 +33,9 @@ typedef struct rli_cost {
                            profiler does not record); the reader resolves it
                            with the launching kernel's (rli_list_cost) */
   int32_t lower;        /* RLI_LOWER_*: what of F and Q is a lower bound */
+  double ws;            /* CPU ops: the distinct bytes one call touches
+                           (its working set, which picks the cache level
+                           whose roof bounds it); 0 unknown: Q */
 } rli_cost;
 
 /* lower: BYTES, Q is a lower bound (a Triton launch's tensors each read or
@@ -80,6 +83,19 @@ void rli_trace_set_world(rl_trace *t, int32_t world);
 
 /* A cost that says only why it is unknown, counted under `reason`. */
 uint32_t rli_trace_cost_reason(rl_trace *t, int32_t reason, const char *why);
+/* rl_trace_set_cpu's choice: 1 the CPU ops are the kernels even beside
+ * GPU kernels (the reader then skips those). */
+int rli_trace_cpu_mode(const rl_trace *t);
+/* The kernels are a CPU trace's ops (the Kineto reader, after adding
+ * them): the processor the file names ("" none) and its intra-op threads
+ * (0 unknown; rl_trace_set_threads's count wins). */
+void rli_trace_set_cpu_ops(rl_trace *t, const char *model, int32_t threads);
+/* The processor's CPUID vendor, family and model (-1 unknown), which a
+ * measured hardware row is checked against. */
+void rli_trace_set_cpu_id(rl_trace *t, const char *vendor, int32_t family, int32_t model);
+/* A CPU trace refuses a device that is no CPU, and a measured row of
+ * another processor or thread count (trace.c); RL_OK for GPU traces. */
+rl_status rli_trace_check_cpu_hw(const rl_trace *t, const rl_hw *hw, rl_error *err);
 /* The trace's ops were recorded without shapes (no Input Dims anywhere). */
 void rli_trace_set_no_shapes(rl_trace *t, int32_t no_shapes);
 /* The family of a kernel from its own name, the function's (rli_kernel_own_name:
@@ -259,6 +275,10 @@ const char *rli_custom_name(size_t i);
  * saying how (else note empty); 0 with why (c->reason set). */
 int rli_custom_cost(const char *name, const rli_aten_args *a, rli_cost *c, char *why, size_t cap,
                     char *note, size_t note_cap);
+/* The distinct bytes one call of a CPU op touches (its working set, which
+ * picks the cache level whose roof bounds it), given its traffic Q: at
+ * most Q; 0 when Q is unknown. */
+double rli_aten_working_set(const char *full, const rli_aten_args *a, double Q);
 
 /* The note of a cost with a lower bound (a Triton launch, a compiled
  * region): how its F and Q were found; NULL for other costs. */

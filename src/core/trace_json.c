@@ -76,6 +76,8 @@ static int row_fractions(const void *rec) {
 static int row_binding(const void *rec) { return ((const rl_trace_row *)rec)->binding_level >= 0; }
 static int row_has_note(const void *rec) { return ((const rl_trace_row *)rec)->note != NULL; }
 static int row_has_why(const void *rec) { return ((const rl_trace_row *)rec)->why != NULL; }
+/* a CPU trace's row with bytes: the cache level bounding them */
+static int row_has_level(const void *rec) { return ((const rl_trace_row *)rec)->level >= 0; }
 
 #define LAUNCH(key, unit, m, fl, doc) \
   {key, unit, doc, RLI_F_NUM, .flags = fl, RLI_AT(rl_trace_row, m), .present = row_launch}
@@ -114,6 +116,13 @@ static const rli_field row_fields[] = {
         "bandwidth (device copies, memsets), the host link, or the chip's peak and its L2 bandwidth (a row "
         "faster than its DRAM roof whose bytes of one run fit the L2)", RLI_F_ENUM, RLI_AT(rl_trace_row, roof),
         .name = rl_trace_roof_name, .n_names = RL_TRACE_ROOF_L2 + 1},
+    {"level", NULL, "CPU traces: the memory level whose roof bounds its bytes (l1, l2, l3, dram): the one its "
+     "working set fits in (per core for L1 and L2, times the threads); present only for CPU rows with bytes",
+     RLI_F_ENUM, RLI_AT(rl_trace_row, level), .present = row_has_level, .name = rl_level_name,
+     .n_names = RL_LEVEL_COUNT},
+    {"working_set", "B", "CPU traces: the distinct bytes one execution touches (the largest of the row's), "
+     "which chose level; present with level", RLI_F_NUM, RLI_AT(rl_trace_row, working_set),
+     .present = row_has_level},
     {"family", NULL, "kernel family from the name (\"GEMM library\", \"Triton pointwise\", \"NCCL\", ...)", RLI_F_STR, RLI_AT(rl_trace_row, family), .present = row_has_family},
     {"reason", NULL, "why F and Q are unknown", RLI_F_ENUM, RLI_AT(rl_trace_row, reason), .present = row_has_reason,
         .name = rl_trace_reason_name, .n_names = RL_REASON_COUNT},
@@ -235,8 +244,25 @@ static RLI_RECORD(uncovered_record, "trace_uncovered", "GPU time without a roof,
  * What rl_trace_json writes, gathered in one struct for its field table:
  * the trace's names, a copy of the summary, the lists (the first top of
  * each, all when top <= 0) and their lengths. */
+/* A CPU trace's processor and threads (its kernels are the CPU ops). */
+typedef struct trace_cpu {
+  const char *model; /* NULL when the file names none */
+  int32_t threads;   /* 0: unknown */
+} trace_cpu;
+
+static int cpu_threads_known(const void *rec) { return ((const trace_cpu *)rec)->threads > 0; }
+static const rli_field cpu_fields[] = {
+    {"model", NULL, "the processor the file names (cpu_model); null when none", RLI_F_STR,
+     RLI_AT(trace_cpu, model), .flags = RLI_NULLABLE},
+    {"threads", NULL, "the intra-op threads the ops ran with (the file's intra_op_threads, or --threads); null "
+     "when unknown", RLI_F_INT, RLI_AT(trace_cpu, threads), .flags = RLI_NULLABLE, .known = cpu_threads_known},
+};
+static RLI_RECORD(cpu_record, "trace_cpu", "a CPU trace's processor and threads", cpu_fields);
+
 typedef struct trace_doc {
   const char *format, *device, *hw; /* device, hw: NULL when none */
+  int32_t is_cpu;
+  trace_cpu cpu;
   rl_trace_summary s;
   const rl_trace_uncovered *uncovered; /* s.uncovered */
   char floor_source[256];           /* the parameter it names spelled as a key */
@@ -250,6 +276,12 @@ typedef struct trace_doc {
 
 static int doc_timed(const void *rec) { return ((const trace_doc *)rec)->s.has_time != 0; }
 static int doc_spanned(const void *rec) { return ((const trace_doc *)rec)->s.has_span != 0; }
+/* a CPU trace keeps its span (no busy or idle time: a self time is no interval) */
+static int doc_span(const void *rec) {
+  const trace_doc *d = rec;
+  return d->s.has_span || (d->is_cpu && d->s.has_time);
+}
+static int doc_cpu(const void *rec) { return ((const trace_doc *)rec)->is_cpu; }
 static double doc_shapes(const void *rec) { return !((const trace_doc *)rec)->s.no_shapes; }
 
 /* a figure of the summary: always written (null when not finite), null
@@ -264,9 +296,13 @@ static const rli_field doc_fields[] = {
      .flags = RLI_NULLABLE},
     {"hw", NULL, "hardware id of the roofs (data/hardware.csv), \"custom\" for a device given by its figures; "
      "null when none", RLI_F_STR, RLI_AT(trace_doc, hw), .flags = RLI_NULLABLE},
+    {"cpu", NULL, "a CPU trace (the CPU ops of a PyTorch profile are its kernels): the processor the file names "
+     "and the intra-op threads its ops ran with; null for other traces", RLI_F_OBJ, RLI_AT(trace_doc, cpu),
+     .flags = RLI_NULLABLE, .known = doc_cpu, .sub = &cpu_record},
     COUNT("kernels", kernels, "kernel executions"),
     TIMED("gpu_time_s", "s", gpu_time_s, "sum of the kernels' durations; null when the file gives no times"),
-    SPANNED("span_s", "s", span_s, "first kernel start to last kernel end; null without a timeline (ncu)"),
+    {"span_s", "s", "first kernel start to last kernel end (a CPU trace: first op to last); null without a "
+     "timeline (ncu)", RLI_F_NUM, RLI_AT(trace_doc, s.span_s), .known = doc_span},
     SPANNED("idle_s", "s", idle_s, "span - busy (no GPU busy); null without a timeline"),
     SPANNED("busy_s", "s", busy_s, "union of the kernel intervals of all devices (some GPU busy), never above "
             "span_s; null without a timeline"),
@@ -341,6 +377,9 @@ size_t rl_trace_json(const rl_trace *t, const rl_hw *hw, const rl_trace_summary 
   d->format = t->format;
   d->device = t->device[0] ? t->device : NULL;
   d->hw = hw ? hw->id : NULL;
+  d->is_cpu = t->cpu;
+  d->cpu.model = t->cpu_model[0] ? t->cpu_model : NULL;
+  d->cpu.threads = t->threads;
   d->s = *s;
   /* the parameter it may name (`overhead`), as a record names it */
   rl_msg_spell(s->floor_source ? s->floor_source : "", "", '_', d->floor_source, sizeof d->floor_source);

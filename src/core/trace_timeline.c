@@ -53,7 +53,7 @@ static int tidy_one(rl_trace *t, tidy_st *st, const kref *r, const kref *prev) {
   }
   /* more than 1 ns into the previous kernels of its stream (the files'
    * resolution: Kineto's ts has 3 decimals of a microsecond) */
-  if (same && r->stream != 0 && st->end - r->s > 1e-9) {
+  if (same && r->stream != 0 && !t->cpu && st->end - r->s > 1e-9) { /* a CPU op starts before its callee ends: its self time is no interval */
     (*st->overlaps)++;
     *st->overlap_s += fmin(r->e, st->end) - r->s;
   }

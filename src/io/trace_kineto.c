@@ -278,6 +278,11 @@ typedef struct kin {
   struct seq_node *snode;  /* autograd nodes without a cost of their own */
   size_t nsnode, capsnode;
   int32_t world;  /* distributedInfo.world_size; 0 unknown */
+  /* CPU traces: the top level's processor and intra-op threads
+   * (roofline.profile writes them), the GPU activity skipped (--cpu) */
+  char cpu_model[80], cpu_vendor[16];
+  int32_t threads, cpu_family, cpu_model_id; /* -1 unknown */
+  int64_t gpu_skipped;
   uint32_t *noshape; /* cost of an op label recorded without shapes */
   size_t nocache;
   op_kind *kinds;    /* distinct (label, cost) pairs of the CPU ops */
@@ -1859,6 +1864,10 @@ static uint32_t sig_id(kin *k, uint32_t name, uint64_t geo) {
 static inline void gpu_event(kin *k, const ev *e) {
   rli_js *p = &k->p;
   rl_trace *t = k->t;
+  if (rli_trace_cpu_mode(t)) { /* the CPU ops are the kernels (--cpu) */
+    k->gpu_skipped++;
+    return;
+  }
   if (!k->have_origin) {
     k->have_origin = 1;
     k->origin = e->ts;
@@ -1920,6 +1929,7 @@ static inline uint32_t op_cost(kin *k, const ev *e, uint32_t label) {
   const char *nm = rli_trace_strat(t, label);
   why[0] = 0;
   if (rli_aten_cost(nm, &e->a, &c, why, sizeof why)) {
+    if (c.roof == RLI_ROOF_CHIP) c.ws = rli_aten_working_set(nm, &e->a, c.bytes);
     /* a bound's note: a Triton launch's or compiled region's, or a custom
      * op's (rli_aten_cost leaves it in why) */
     const char *note = c.lower ? rli_aten_lower_note(nm, &c) : NULL;
@@ -2241,6 +2251,18 @@ static void document(kin *k) {
           if (k->sink->meta) k->sink->meta(k->sink->ctx, "baseTimeNanoseconds", v);
         } else if (is_dist && rli_js_ws(p) == '{') {
           dist_info(k);
+        } else if (RLI_SV_IS(kv, "cpu_model") && rli_js_ws(p) == '"') {
+          sv_copy(k->cpu_model, sizeof k->cpu_model, rli_js_string(p));
+        } else if (RLI_SV_IS(kv, "cpu_vendor") && rli_js_ws(p) == '"') {
+          sv_copy(k->cpu_vendor, sizeof k->cpu_vendor, rli_js_string(p));
+        } else if (RLI_SV_IS(kv, "intra_op_threads") && rli_js_ws(p) >= '0' && rli_js_ws(p) <= '9') {
+          double v = rli_js_number(p, NULL);
+          k->threads = v >= 1 && v <= 1000000 ? (int32_t)v : 0;
+        } else if ((RLI_SV_IS(kv, "cpu_family") || RLI_SV_IS(kv, "cpu_model_id")) && rli_js_ws(p) >= '0' &&
+                   rli_js_ws(p) <= '9') {
+          int fam = RLI_SV_IS(kv, "cpu_family");
+          double v = rli_js_number(p, NULL);
+          *(fam ? &k->cpu_family : &k->cpu_model_id) = v >= 0 && v < 1e6 ? (int32_t)v : -1;
         } else {
           rli_js_skip(p, 1);
         }
@@ -2398,6 +2420,134 @@ static void link_all(kin *k) {
   rli_trace_set_unlinked(t, unlinked);
 }
 
+/* ---- CPU traces: the ops are the kernels ------------------------------------
+ * A trace without GPU kernels (or with --cpu: rl_trace_set_cpu) puts its CPU
+ * ops under the CPU's roofs. Each op call is a kernel of its thread (the
+ * thread its stream) with its SELF time: its duration less the durations
+ * of the ops directly inside it (its children: the ops its interval
+ * contains, nearest first, as the profiler nests them; nn.Module frames are
+ * looked through), the time no op it called accounts for -- the innermost
+ * ops keep their whole duration. Its cost is likewise its own share of the
+ * work:
+ *   - the work of an op's subtree, W(op) = max(its own F and Q, the sum of
+ *     its children's W) per figure, or the children's sum where its own is
+ *     unknown (so work is seen through ops that do none themselves, as
+ *     batch_norm -> _batch_norm_impl_index -> native_batch_norm);
+ *   - an op whose children's W carries at least half its own F and Q is a
+ *     dispatcher: F = Q = 0 (its self time is the dispatch; its children
+ *     are costed); an op with children and no model of its own likewise;
+ *   - else its own F and Q less its children's W (at least 0): what it
+ *     does beside the ops it calls (addmm's product beside its bias copy).
+ * The kernel's op is the op that called it (its parent), "" at the top.
+ * Per op 24 bytes of work arrays, freed at the end. */
+static uint32_t cpu_note_cost(kin *k, double F, double Q, double ws, const rli_cost *like,
+                              const char *note) {
+  rli_cost c;
+  memset(&c, 0, sizeof c);
+  if (like) c = *like;
+  c.flops = F;
+  c.bytes = Q;
+  c.ws = ws > Q ? Q : ws;
+  c.why = RLI_NONE;
+  c.reason = 0;
+  c.lower = like ? like->lower : 0;
+  if (!like) { c.dtype = -1; c.coll = -1; }
+  if (note) {
+    uint32_t nid = rli_trace_str(k->t, note, strlen(note));
+    if (nid == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+    c.note = nid + 1;
+  }
+  uint32_t id = rli_trace_cost(k->t, &c);
+  if (id == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+  return id;
+}
+
+static void cpu_kernels(kin *k) {
+  rl_trace *t = k->t;
+  uint32_t c_zero = cpu_note_cost(k, 0, 0, 0, NULL, "a dispatcher: the ops it calls do its work (F and Q there)");
+  uint32_t c_comp = cpu_note_cost(k, 0, 0, 0, NULL,
+                                  "no model of its own: the ops it calls do its work (F and Q there)");
+  int have_origin = 0;
+  for (size_t i = 0; i < k->nth; i++) {
+    thread *th = &k->th[i];
+    size_t n = th->n;
+    if (!n) continue;
+    double *wf = calloc(n, sizeof *wf), *wq = calloc(n, sizeof *wq), *self = malloc(n * sizeof *self);
+    uint32_t *ep = malloc(n * sizeof *ep), *nch = calloc(n, sizeof *nch);
+    if (!wf || !wq || !self || !ep || !nch) {
+      free(wf); free(wq); free(self); free(ep); free(nch);
+      rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+    }
+    /* the nearest enclosing op that is no module; self times */
+    for (size_t j = 0; j < n; j++) {
+      uint32_t q = th->ops[j].parent;
+      while (q != RLI_NONE && is_module(k, &th->ops[q])) q = th->ops[q].parent;
+      ep[j] = q;
+      self[j] = th->ops[j].e - th->ops[j].s;
+    }
+    /* children after their parents in (start, -end) order: W bottom-up */
+    for (size_t jj = n; jj-- > 0;) {
+      if (is_module(k, &th->ops[jj])) continue;
+      const rli_cost *c = rli_trace_cost_get(t, k->kinds[th->ops[jj].kind].cost);
+      int own = c && c->why == RLI_NONE && c->flops >= 0 && c->bytes >= 0 && c->roof == RLI_ROOF_CHIP;
+      double f = own ? fmax(c->flops, wf[jj]) : wf[jj], q = own ? fmax(c->bytes, wq[jj]) : wq[jj];
+      uint32_t p = ep[jj];
+      if (p != RLI_NONE) {
+        wf[p] += f;
+        wq[p] += q;
+        self[p] -= th->ops[jj].e - th->ops[jj].s;
+        nch[p]++;
+      }
+    }
+    uint16_t stream = rli_trace_stream(t, (int64_t)i + 1);
+    for (size_t j = 0; j < n; j++) {
+      const op_rec *o = &th->ops[j];
+      if (is_module(k, o)) continue;
+      uint32_t cost = k->kinds[o->kind].cost;
+      const rli_cost *c = rli_trace_cost_get(t, cost);
+      int own = c && c->why == RLI_NONE && c->flops >= 0 && c->bytes >= 0 && c->roof == RLI_ROOF_CHIP;
+      if (nch[j] && !own && (!c || c->roof == RLI_ROOF_CHIP) && (wf[j] > 0 || wq[j] > 0)) {
+        cost = c_comp;
+      } else if (nch[j] && own && (wf[j] > 0 || wq[j] > 0)) {
+        if (wf[j] >= 0.5 * c->flops && wq[j] >= 0.5 * c->bytes) {
+          cost = c_zero;
+        } else {
+          double F = fmax(0, c->flops - wf[j]), Q = fmax(0, c->bytes - wq[j]);
+          rli_cost cc = *c;
+          cost = cpu_note_cost(k, F, Q, fmin(c->ws > 0 ? c->ws : Q, Q), &cc,
+                               "its own F and Q less those of the ops it calls");
+        }
+      }
+      if (!have_origin) {
+        have_origin = 1;
+        k->have_origin = 1;
+        k->origin = o->s;
+        rli_trace_time_origin(t, o->s);
+      }
+      rli_kernel kr;
+      memset(&kr, 0, sizeof kr);
+      kr.start_s = (o->s - k->origin) * 1e-6;
+      kr.dur_s = fmax(0, self[j]) * 1e-6;
+      kr.name = k->kinds[o->kind].label;
+      kr.op = ep[j] == RLI_NONE ? RLI_NONE : k->kinds[th->ops[ep[j]].kind].label;
+      kr.cost = cost;
+      kr.inst = RLI_NONE;
+      kr.kind = RLI_K_KERNEL;
+      kr.stream = stream;
+      kr.device = 0;
+      rl_error e2;
+      if (rli_trace_add(t, &kr, &e2) != RL_OK) {
+        free(wf); free(wq); free(self); free(ep); free(nch);
+        rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+      }
+      k->nkc++;
+    }
+    free(wf); free(wq); free(self); free(ep); free(nch);
+  }
+  rli_trace_set_cpu_ops(t, k->cpu_model, k->threads);
+  rli_trace_set_cpu_id(t, k->cpu_vendor, k->cpu_family, k->cpu_model_id);
+}
+
 /* the part that may longjmp back here */
 static rl_status parse_all(kin *k) {
   if (setjmp(k->p.jb) != 0) return k->p.st ? k->p.st : RL_EPARSE;
@@ -2406,6 +2556,7 @@ static rl_status parse_all(kin *k) {
   link_nodes(k);
   link_cudnn_bwd(k);
   link_all(k);
+  if ((k->nkc == 0 || rli_trace_cpu_mode(k->t)) && k->ops > 0) cpu_kernels(k);
   return RL_OK;
 }
 
@@ -2416,6 +2567,7 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   if (!k) return rli_fail(err, RL_ENOMEM, "%s: out of memory", s->label);
   k->t = t;
   k->kdev = -1;
+  k->cpu_family = k->cpu_model_id = -1;
   k->k0 = rli_trace_nkernels(t);
   k->sink = s->sink;
   rl_status st;
@@ -2427,7 +2579,7 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
     rli_trace_set_no_shapes(t, k->ops > 0 && k->ops_shaped == 0);
     rli_trace_set_world(t, k->world);
     if (k->nkc == 0)
-      st = rli_fail(err, RL_EPARSE, "%s: no GPU kernels among its %lld events (a CPU-only trace?)",
+      st = rli_fail(err, RL_EPARSE, "%s: no GPU kernels and no CPU ops among its %lld events",
                     s->label, (long long)k->events);
     /* the device the kernels ran on */
     const dev_prop *d = NULL;
