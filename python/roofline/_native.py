@@ -288,6 +288,15 @@ class TraceSummary(ctypes.Structure):
     ]
 
 
+class TraceInfo(ctypes.Structure):
+    _fields_ = [
+        ("format", ctypes.c_char * 16), ("device", ctypes.c_char * RL_HW_TEXT_MAX),
+        ("device_mem_bytes", D), ("cc_major", I32), ("cc_minor", I32), ("has_time", I32),
+        ("kernels", ctypes.c_int64), ("unlinked", ctypes.c_int64), ("events", ctypes.c_int64),
+        ("cpu", I32), ("threads", I32), ("cpu_model", ctypes.c_char * 80),
+    ]
+
+
 # rl_measure_opts; the clock is the library's (NULL), progress a Python callable.
 PROGRESS_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p)
 
@@ -308,6 +317,7 @@ C_NAMES = {
     "MfuCfg": "rl_mfu_cfg", "MfuResult": "rl_mfu_result",
     "MfuConvention": "rl_mfu_convention", "CollCfg": "rl_coll_cfg", "CollResult": "rl_coll_result",
     "TraceSummary": "rl_trace_summary", "TraceUncovered": "rl_trace_uncovered",
+    "TraceInfo": "rl_trace_info",
     "MeasureOpts": "rl_measure_opts", "HwReq": "rl_hw_req", "RoofReq": "rl_roof_req",
     "InferReq": "rl_infer_req", "InferInfo": "rl_infer_info",
 }
@@ -453,6 +463,10 @@ def _declare(lib):
         "rl_trace_hw": (ctypes.c_int, [ctypes.c_void_p, P(Hw), E]),
         "rl_trace_analyze": (ctypes.c_int, [ctypes.c_void_p, P(Hw), P(TraceSummary), E]),
         "rl_trace_json": (Z, [ctypes.c_void_p, P(Hw), P(TraceSummary), I32, C, Z]),
+        "rl_trace_get_info": (ctypes.c_int, [ctypes.c_void_p, P(TraceInfo)]),
+        "rl_trace_set_cpu": (None, [ctypes.c_void_p, I32]),
+        "rl_trace_set_threads": (None, [ctypes.c_void_p, I32]),
+        "rl_trace_measured_hw": (ctypes.c_int, [ctypes.c_void_p, P(Hw), I32, P(Hw), E]),
         "rl_measure_parts_parse": (ctypes.c_int, [C, P(ctypes.c_uint32), E]),
         "rl_measurement_sizeof": (Z, []),
         "rl_measure": (ctypes.c_int, [P(MeasureOpts), ctypes.c_void_p, E]),

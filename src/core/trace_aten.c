@@ -2262,3 +2262,80 @@ double rli_aten_working_set(const char *full, const rli_aten_args *a, double Q) 
   double ws = inplace ? distinct : distinct + fmax(0, Q - all);
   return ws > 0 && ws < Q ? ws : Q;
 }
+
+/* ---- pooling without its kernel size (PyTorch 1.13 records no int lists) ----
+ * A 2-D pooling op whose kernel size the profiler did not record
+ * (max_pool2d_with_indices, avg_pool2d) still has a true lower bound once
+ * its output size is known (the backward's grad_output, by sequence number,
+ * as for convolutions): it writes each output once (max: its value and its
+ * int64 index). Its reads and compares depend on the window and stride,
+ * not recorded, and are not counted: Q is a lower bound (RLI_LOWER_BYTES),
+ * F = 0 stands for at least nothing. */
+static int pool_kind(const char *full) {
+  const char *n = strip_ns(full);
+  if (!strcmp(n, "max_pool2d_with_indices")) return 1;
+  if (!strcmp(n, "avg_pool2d")) return 2;
+  return 0;
+}
+
+int rli_aten_pool_needs_output(const char *full, const rli_aten_args *a) {
+  if (!a->has_dims || !pool_kind(full) || a->n_in < 1) return 0;
+  if (a->ndim[0] != 4 && a->ndim[0] != 3) return 0;
+  if (a->n_concrete > 1 && cval(a, 1, 0) >= 1) return 0; /* recorded: the model applies */
+  return 2;
+}
+
+int rli_aten_pool_inferred(const char *full, const rli_aten_args *a, const double *out, int nd,
+                           rli_cost *c, char *why, size_t cap) {
+  memset(c, 0, sizeof *c);
+  c->dtype = -1;
+  c->coll = -1;
+  c->why = RLI_NONE;
+  c->reason = RL_REASON_SHAPES;
+  int k = pool_kind(full);
+  if (!rli_aten_pool_needs_output(full, a) || nd != a->ndim[0])
+    return fail(why, cap, "%s: no pooling to infer", full);
+  double n = 1;
+  for (int d = 0; d < nd; d++) {
+    if (!(out[d] >= 1)) return fail(why, cap, "%s: no output size", full);
+    if (d < nd - 2 ? out[d] != a->dims[0][d] : out[d] > a->dims[0][d] + 1)
+      return fail(why, cap, "%s: the backward's grad_output does not fit its input", full);
+    n *= out[d];
+  }
+  int32_t dt = type_at(a, 0);
+  double s = a->n_types > 0 ? rli_torch_type_bytes(a->types[0]) : 0;
+  if (dt < 0 || !(s > 0)) return fail(why, cap, "%s: element type not recorded", full);
+  c->flops = 0;
+  c->bytes = n * (s + (k == 1 ? 8 : 0));
+  c->dtype = dt;
+  c->lower = RLI_LOWER_BYTES;
+  c->ws = c->bytes;
+  return 1;
+}
+
+/* ---- ops that move no data -------------------------------------------------
+ * Views, allocations and metadata (a CPU trace times them: they launch no
+ * GPU kernel): F = Q = 0 exactly. empty* allocates without touching the
+ * memory; the views return a tensor over the same storage (PyTorch's
+ * "Tensor Views" documentation lists them); to/contiguous without a copy
+ * return self (a copy shows as their callee, _to_copy or clone). */
+int rli_aten_no_data(const char *full) {
+  static const char *const names[] = {
+      "_reshape_alias", "_unsafe_view", "alias", "as_strided", "as_strided_", "chunk", "contiguous",
+      "detach", "detach_", "empty", "empty_like", "empty_strided", "expand", "expand_as", "flatten",
+      "lift_fresh", "narrow", "new_empty", "new_empty_strided", "numpy_T", "permute", "reshape",
+      "resize_", "resolve_conj", "resolve_neg", "result_type", "select", "set_", "slice", "split",
+      "split_with_sizes", "squeeze", "squeeze_", "t", "to", "transpose", "unbind", "unflatten",
+      "unsqueeze", "unsqueeze_", "view", "view_as"};
+  if (!RLI_STARTS(full, "aten::")) return 0;
+  const char *n = full + RLI_LEN("aten::");
+  size_t lo = 0, hi = sizeof names / sizeof names[0];
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    int c = strcmp(n, names[mid]);
+    if (!c) return 1;
+    if (c < 0) hi = mid;
+    else lo = mid + 1;
+  }
+  return 0;
+}

@@ -293,6 +293,18 @@ int rli_aten_conv_needs_output(const char *name, const rli_aten_args *a);
 int rli_aten_conv_inferred(const char *name, const rli_aten_args *a, const double *out, int nd,
                            rli_cost *c, char *why, size_t cap);
 
+/* A 2-D pooling op (max_pool2d_with_indices, avg_pool2d) without its
+ * kernel size recorded: its spatial rank (2), else 0; and its lower-bound
+ * cost (its outputs written once: RLI_LOWER_BYTES) from the output
+ * [N, C, Ho, Wo] the backward's grad_output gives. */
+int rli_aten_pool_needs_output(const char *name, const rli_aten_args *a);
+int rli_aten_pool_inferred(const char *name, const rli_aten_args *a, const double *out, int nd,
+                           rli_cost *c, char *why, size_t cap);
+
+/* A view, an allocation or metadata (aten::view, aten::empty, aten::t, ...):
+ * no data moved, F = Q = 0 (CPU traces time them). */
+int rli_aten_no_data(const char *name);
+
 /* Autograd nodes: "MmBackward0", "ReluBackward0" ... (not the engine's
  * "autograd::engine::evaluate_function: ..." around them). */
 int rli_aten_is_node(const char *name);

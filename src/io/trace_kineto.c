@@ -1330,6 +1330,7 @@ static void conv_note(kin *k, const ev *e, uint32_t label, uint32_t cost, uint32
   const char *nm = k->name ? k->name : "";
   size_t nl = k->namelen;
   int r = rli_aten_conv_needs_output(nm, &e->a);
+  if (!r) r = rli_aten_pool_needs_output(nm, &e->a); /* pooling: its kernel size */
   if (r > 0 && cost < RLI_NONE) {
     k->pend = xgrow(k, k->pend, sizeof *k->pend, k->npend + 1, &k->cappend);
     conv_pend *q = &k->pend[k->npend++];
@@ -1348,7 +1349,9 @@ static void conv_note(kin *k, const ev *e, uint32_t label, uint32_t cost, uint32
     }
   }
   if (e->seq >= 0 && (r > 0 || (RLI_ENDS(nm, nl, "ConvolutionBackward")) ||
-                      (RLI_ENDS(nm, nl, "ConvolutionBackward0")))) {
+                      (RLI_ENDS(nm, nl, "ConvolutionBackward0")) ||
+                      RLI_ENDS(nm, nl, "MaxPool2DWithIndicesBackward0") ||
+                      RLI_ENDS(nm, nl, "AvgPool2DBackward0"))) {
     int fwd = r > 0;
     seq_span **arr = fwd ? &k->anchor : &k->node;
     size_t *n = fwd ? &k->nanchor : &k->nnode, *cap = fwd ? &k->capanchor : &k->capnode;
@@ -1364,7 +1367,9 @@ static void conv_note(kin *k, const ev *e, uint32_t label, uint32_t cost, uint32
   int gi = -1;
   if (nl > RLI_LEN("aten::") && RLI_PREFIX(nm, nl, "aten::")) {
     const char *b = nm + RLI_LEN("aten::");
-    if (!strcmp(b, "convolution_backward")) gi = 0;
+    if (!strcmp(b, "convolution_backward") || !strcmp(b, "max_pool2d_with_indices_backward") ||
+        !strcmp(b, "avg_pool2d_backward"))
+      gi = 0;
     else if (RLI_STARTS(b, "cudnn_convolution_backward")) gi = 1;
   }
   if (gi >= 0 && e->a.has_dims && gi < e->a.n_in && e->a.ndim[gi] >= 3 && e->a.ndim[gi] <= 5) {
@@ -1549,10 +1554,21 @@ static void infer_conv(kin *k) {
     }
     rli_cost c;
     char why[200];
-    if (!rli_aten_conv_inferred(rli_trace_strat(k->t, q->label), a, b ? b->go : o->cons,
-                                b ? b->nd : o->ncons, &c, why, sizeof why))
+    const char *qn = rli_trace_strat(k->t, q->label);
+    int pool = rli_aten_pool_needs_output(qn, a) > 0;
+    if (pool ? !rli_aten_pool_inferred(qn, a, b ? b->go : o->cons, b ? b->nd : o->ncons, &c, why, sizeof why)
+             : !rli_aten_conv_inferred(qn, a, b ? b->go : o->cons, b ? b->nd : o->ncons, &c, why, sizeof why))
       continue;
-    if (b) {
+    if (pool) {
+      char pn[300];
+      snprintf(pn, sizeof pn, "kernel size not recorded: a lower bound, its outputs written once (%s); "
+                              "reads and compares not counted",
+               b ? "the output size from the backward op's grad_output, same sequence number"
+                 : "the output size from the first input of the op after it");
+      uint32_t pid = rli_trace_str(k->t, pn, strlen(pn));
+      if (pid == RLI_NONE) { free(a); rli_js_fail(&k->p, RL_ENOMEM, 0, ""); }
+      c.note = pid + 1;
+    } else if (b) {
       c.note = nid + 1;
     } else {
       char cn[200];
@@ -2462,20 +2478,28 @@ static uint32_t cpu_note_cost(kin *k, double F, double Q, double ws, const rli_c
   return id;
 }
 
+/* An op that only wraps others: an autograd node, the engine's frame around
+ * it, a user annotation (not an ATen op): its callees, all known to do
+ * nothing, leave it nothing to do. */
+static int cpu_wrapper(const char *nm) {
+  return !RLI_STARTS(nm, "aten::") || rli_aten_is_node(nm);
+}
+
 static void cpu_kernels(kin *k) {
   rl_trace *t = k->t;
   uint32_t c_zero = cpu_note_cost(k, 0, 0, 0, NULL, "a dispatcher: the ops it calls do its work (F and Q there)");
   uint32_t c_comp = cpu_note_cost(k, 0, 0, 0, NULL,
                                   "no model of its own: the ops it calls do its work (F and Q there)");
+  uint32_t c_view = cpu_note_cost(k, 0, 0, 0, NULL, "a view, an allocation or metadata: no data moved");
   int have_origin = 0;
   for (size_t i = 0; i < k->nth; i++) {
     thread *th = &k->th[i];
     size_t n = th->n;
     if (!n) continue;
     double *wf = calloc(n, sizeof *wf), *wq = calloc(n, sizeof *wq), *self = malloc(n * sizeof *self);
-    uint32_t *ep = malloc(n * sizeof *ep), *nch = calloc(n, sizeof *nch);
-    if (!wf || !wq || !self || !ep || !nch) {
-      free(wf); free(wq); free(self); free(ep); free(nch);
+    uint32_t *ep = malloc(n * sizeof *ep), *nch = calloc(n, sizeof *nch), *nunk = calloc(n, sizeof *nunk);
+    if (!wf || !wq || !self || !ep || !nch || !nunk) {
+      free(wf); free(wq); free(self); free(ep); free(nch); free(nunk);
       rli_js_fail(&k->p, RL_ENOMEM, 0, "");
     }
     /* the nearest enclosing op that is no module; self times */
@@ -2490,11 +2514,15 @@ static void cpu_kernels(kin *k) {
       if (is_module(k, &th->ops[jj])) continue;
       const rli_cost *c = rli_trace_cost_get(t, k->kinds[th->ops[jj].kind].cost);
       int own = c && c->why == RLI_NONE && c->flops >= 0 && c->bytes >= 0 && c->roof == RLI_ROOF_CHIP;
+      int none = !own && rli_aten_no_data(rli_trace_strat(t, k->kinds[th->ops[jj].kind].label));
       double f = own ? fmax(c->flops, wf[jj]) : wf[jj], q = own ? fmax(c->bytes, wq[jj]) : wq[jj];
       uint32_t p = ep[jj];
       if (p != RLI_NONE) {
         wf[p] += f;
         wq[p] += q;
+        /* a callee whose work is unknown: neither its own model nor all
+         * of its callees' */
+        if (!own && !none && (!nch[jj] || nunk[jj])) nunk[p]++;
         self[p] -= th->ops[jj].e - th->ops[jj].s;
         nch[p]++;
       }
@@ -2506,7 +2534,11 @@ static void cpu_kernels(kin *k) {
       uint32_t cost = k->kinds[o->kind].cost;
       const rli_cost *c = rli_trace_cost_get(t, cost);
       int own = c && c->why == RLI_NONE && c->flops >= 0 && c->bytes >= 0 && c->roof == RLI_ROOF_CHIP;
-      if (nch[j] && !own && (!c || c->roof == RLI_ROOF_CHIP) && (wf[j] > 0 || wq[j] > 0)) {
+      if (!own && rli_aten_no_data(rli_trace_strat(t, k->kinds[o->kind].label))) {
+        cost = c_view;
+      } else if (nch[j] && !own && (!c || (c->roof == RLI_ROOF_CHIP && (c->reason == RL_REASON_NO_MODEL ||
+                                                     cpu_wrapper(rli_trace_strat(t, k->kinds[o->kind].label))))) &&
+                 (wf[j] > 0 || wq[j] > 0 || (!nunk[j] && cpu_wrapper(rli_trace_strat(t, k->kinds[o->kind].label))))) {
         cost = c_comp;
       } else if (nch[j] && own && (wf[j] > 0 || wq[j] > 0)) {
         if (wf[j] >= 0.5 * c->flops && wq[j] >= 0.5 * c->bytes) {
@@ -2537,12 +2569,12 @@ static void cpu_kernels(kin *k) {
       kr.device = 0;
       rl_error e2;
       if (rli_trace_add(t, &kr, &e2) != RL_OK) {
-        free(wf); free(wq); free(self); free(ep); free(nch);
+        free(wf); free(wq); free(self); free(ep); free(nch); free(nunk);
         rli_js_fail(&k->p, RL_ENOMEM, 0, "");
       }
       k->nkc++;
     }
-    free(wf); free(wq); free(self); free(ep); free(nch);
+    free(wf); free(wq); free(self); free(ep); free(nch); free(nunk);
   }
   rli_trace_set_cpu_ops(t, k->cpu_model, k->threads);
   rli_trace_set_cpu_id(t, k->cpu_vendor, k->cpu_family, k->cpu_model_id);
