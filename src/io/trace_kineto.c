@@ -2513,8 +2513,10 @@ static void cpu_kernels(kin *k) {
     for (size_t jj = n; jj-- > 0;) {
       if (is_module(k, &th->ops[jj])) continue;
       const rli_cost *c = rli_trace_cost_get(t, k->kinds[th->ops[jj].kind].cost);
-      int own = c && c->why == RLI_NONE && c->flops >= 0 && c->bytes >= 0 && c->roof == RLI_ROOF_CHIP;
-      int none = !own && rli_aten_no_data(rli_trace_strat(t, k->kinds[th->ops[jj].kind].label));
+      /* views and allocations move no data, whatever a model says (empty_like's
+       * counts the tensor a GPU op would write into it) */
+      int none = rli_aten_no_data(rli_trace_strat(t, k->kinds[th->ops[jj].kind].label));
+      int own = !none && c && c->why == RLI_NONE && c->flops >= 0 && c->bytes >= 0 && c->roof == RLI_ROOF_CHIP;
       double f = own ? fmax(c->flops, wf[jj]) : wf[jj], q = own ? fmax(c->bytes, wq[jj]) : wq[jj];
       uint32_t p = ep[jj];
       if (p != RLI_NONE) {
@@ -2534,7 +2536,7 @@ static void cpu_kernels(kin *k) {
       uint32_t cost = k->kinds[o->kind].cost;
       const rli_cost *c = rli_trace_cost_get(t, cost);
       int own = c && c->why == RLI_NONE && c->flops >= 0 && c->bytes >= 0 && c->roof == RLI_ROOF_CHIP;
-      if (!own && rli_aten_no_data(rli_trace_strat(t, k->kinds[o->kind].label))) {
+      if (rli_aten_no_data(rli_trace_strat(t, k->kinds[o->kind].label))) {
         cost = c_view;
       } else if (nch[j] && !own && (!c || (c->roof == RLI_ROOF_CHIP && (c->reason == RL_REASON_NO_MODEL ||
                                                      cpu_wrapper(rli_trace_strat(t, k->kinds[o->kind].label))))) &&
