@@ -198,7 +198,7 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
   cli_table_optional(t, 5, 1);
   cli_table_optional(t, 6, 2);
   cli_table_optional(t, 9, 3);
-  int shown = 0, above = 0, l2 = 0, lower = 0, net = 0;
+  int shown = 0, above = 0, l2 = 0, lower = 0, net = 0, cpu_level = 0;
   const char *note = NULL;
   for (int32_t i = 0; i < n && shown < top; i++) {
     const rl_trace_row *r = &rows[i];
@@ -227,7 +227,11 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
     if (r->bytes > 0 && !nof) snprintf(c[7], 64, "%.3g", r->intensity);
     else snprintf(c[7], 64, "-");
     int on_l2 = r->roof == RL_TRACE_ROOF_L2;
-    snprintf(c[8], 64, "%s%s%s%s", rl_bound_name(r->bound), on_l2 ? "/L2" : "", r->why ? "*" : "",
+    /* a CPU op bound by its bytes: the level whose roof it is */
+    static const char *const lvn[] = {"/L1", "/L2", "/L3", "/DRAM"};
+    const char *lv = r->level >= 0 && r->level < 4 && r->bound == RL_BOUND_MEMORY ? lvn[r->level] : "";
+    cpu_level += *lv != 0;
+    snprintf(c[8], 64, "%s%s%s%s%s", rl_bound_name(r->bound), on_l2 ? "/L2" : "", lv, r->why ? "*" : "",
              r->note && r->launch_id < 0 && !on_l2 ? "^" : "");
     if (r->note && r->launch_id < 0 && !on_l2) note = r->note;
     l2 += on_l2;
@@ -246,6 +250,9 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
   if (above)
     fprintf(ctx->out, "  !: %d row(s) faster than their roof (a negative gain), which the model rules out: the\n"
                       "     hardware (--hw), the shapes or the timer is wrong for them\n", above);
+  if (cpu_level)
+    fputs("  /L1, /L2, /L3, /DRAM: the memory level whose roof bounds the op's bytes, the one its working\n"
+          "  set fits in\n", ctx->out);
   if (l2)
     fprintf(ctx->out, "  /L2: %d row(s) faster than DRAM allows whose bytes of one run fit the L2 (cache-resident):\n"
                       "     on the L2 roof (the device's L2 bandwidth in the database)\n", l2);

@@ -51,6 +51,10 @@ def kineto_files():
     out = []
     for d in (TRACES, os.path.join(TRACES, "bad"), HOSTILE):
         for p in sorted(glob.glob(os.path.join(d, "*.json")) + glob.glob(os.path.join(d, "*.json.gz"))):
+            # CPU profiles (pytorch_cpu_*, their cuts): trace FILE analyses their ops,
+            # a job (trace DIR) the GPU kernels of its ranks only
+            if os.path.basename(p).startswith(("pytorch_cpu_", "cut_cpu_")):
+                continue
             out.append(p)
     return out
 
