@@ -461,6 +461,8 @@ def field_schema(f):
     kind = f["type"]
     if kind == "object":
         item = {"$ref": "#/$defs/" + f["record"]}
+        if f["nullable"] and f["shape"] not in ("list", "map"):  # one record, or null
+            item = {"anyOf": [item, {"type": "null"}]}
     elif kind == "enum":
         item = {"enum": f["enum"] + ([None] if f["nullable"] else [])}
     else:

@@ -122,6 +122,8 @@ class Schemas:
 
     def walk(self, name, schema, node, doc, where):
         """Note the keys of doc, an instance of node (within schema)."""
+        if doc is not None and "anyOf" in node:  # a record or null: the record
+            node = next((n for n in node["anyOf"] if "$ref" in n), node)
         ref = node.get("$ref", "")
         if ref.startswith("#/$defs/"):
             where = ref[len("#/$defs/"):]
