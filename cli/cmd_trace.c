@@ -620,6 +620,10 @@ static int cpu_hw(cli_ctx *ctx, const trace_opts *o, trace_one *x) {
     if (o->bw > 0) x->hw.mem_bw = o->bw;
     return CLI_OK;
   }
+#ifdef __EMSCRIPTEN__ /* the page measures nothing (no threads, no timer to trust) */
+  return cli_error(ctx, "%s: a CPU profile needs this machine's roofs: --hw-file with a row of roofline measure "
+                   "--save-hw", x->path);
+#else
   rl_trace_info info;
   rl_trace_get_info(x->t, &info);
   int32_t threads = info.threads > 0 ? info.threads : 1;
@@ -644,6 +648,7 @@ static int cpu_hw(cli_ctx *ctx, const trace_opts *o, trace_one *x) {
   if (st) return cli_error(ctx, "%s: measuring this machine: %s", x->path, CLI_SPELL(e.msg));
   if (o->bw > 0) x->hw.mem_bw = o->bw;
   return CLI_OK;
+#endif
 }
 
 static int resolve(cli_ctx *ctx, const trace_opts *o, trace_one *x) {
