@@ -17,7 +17,8 @@
 
 static const char help[] =
     "usage: roofline trace FILE [--hw ID] [--top N] [--overhead T] [--format F]\n"
-    "                           [--cpu] [--threads N] [--plot out.svg] [--json | --csv]\n"
+    "                           [--cpu] [--threads N] [--capture CAPTURE] [--plot out.svg]\n"
+    "                           [--json | --csv]\n"
     "       roofline trace DIR | FILE... | 'GLOB' [-j N] [--hta] [--hw ID] [--top N]\n"
     "                           [--json]\n"
     "\n"
@@ -74,6 +75,7 @@ static const char help[] =
     "@--top\n"
     "@--overhead\n"
     "@--format\n"
+    "@--capture\n"
     "@--plot\n"
     "@--cpu\n"
     "@--threads\n"
@@ -497,6 +499,7 @@ typedef struct trace_opts {
   int job;                 /* several traces, a folder, a glob, -j or --hta */
   int32_t fmt;             /* one trace: --format, or RL_TRACE_AUTO */
   int cpu, threads;        /* --cpu; --threads N (0: the trace's) */
+  const char *capture;     /* --capture: the run's CUDA-graph captures */
 } trace_opts;
 
 static int is_dir(const char *p) {
@@ -510,7 +513,7 @@ static int parse_flags(cli_ctx *ctx, int argc, char **argv, trace_opts *o) {
                     {"format", OPT_STR, &o->format, 0},     {"plot", OPT_STR, &o->plot, 0},
                     {"jobs", OPT_INT, &o->jobs, 0},         {"hta", OPT_FLAG, &o->hta, 0},
                     {"cpu", OPT_FLAG, &o->cpu, 0},          {"threads", OPT_INT, &o->threads, 0},
-                    {NULL, 0, NULL, 0}};
+                    {"capture", OPT_STR, &o->capture, 0},   {NULL, 0, NULL, 0}};
   int rc = cli_parse(ctx, argc, argv, opts, o->pos, argc, &o->np);
   if (rc) return rc;
   if (o->np < 1) return cli_error(ctx, "which file? e.g. roofline trace rank0.pt.trace.json.gz");
@@ -528,6 +531,9 @@ static int parse_flags(cli_ctx *ctx, int argc, char **argv, trace_opts *o) {
   if (o->job) {
     if (o->plot) return cli_error(ctx, "--plot takes one trace, not a job of several");
     if (o->cpu || o->threads) return cli_error(ctx, "--cpu and --threads take one trace, not a job of several");
+    if (o->capture)
+      return cli_error(ctx, "--capture takes one trace; in a folder, name each rank's capture "
+                            "RUN.capture.json(.gz) beside RUN.json(.gz)");
     int32_t jf = RL_TRACE_AUTO;
     if (o->format && (rl_trace_format_parse(o->format, &jf, NULL) || jf != RL_TRACE_KINETO))
       return cli_error(ctx, "a job of several traces reads PyTorch (Kineto) traces only, not --format %s", o->format);
@@ -538,6 +544,8 @@ static int parse_flags(cli_ctx *ctx, int argc, char **argv, trace_opts *o) {
     rl_error fe;
     if (rl_trace_format_parse(o->format, &o->fmt, &fe)) return cli_error(ctx, "--format: %s", fe.msg);
   }
+  if (o->capture && o->fmt != RL_TRACE_AUTO && o->fmt != RL_TRACE_KINETO)
+    return cli_error(ctx, "--capture reads PyTorch (Kineto) traces, not --format %s", o->format);
   return CLI_OK;
 }
 
@@ -660,6 +668,10 @@ static int resolve(cli_ctx *ctx, const trace_opts *o, trace_one *x) {
   rl_error e;
   rl_status st;
   int rc;
+  if (o->capture) {
+    cli_note_input(ctx, -1, o->capture);
+    if ((st = rl_trace_read_capture(x->t, o->capture, &e))) return cli_fail(ctx, st, &e);
+  }
   if (strcmp(x->path, "-") == 0) { /* standard input: read whole, then parsed from memory */
     char *text = NULL;
     size_t len = 0;
@@ -719,6 +731,9 @@ static void print_head(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
   if (!info->cpu) fprintf(o, "kernels    %lld", (long long)s->kernels);
   if (!info->cpu) {
     if (info->unlinked) fprintf(o, " (%lld without a launching op)", (long long)info->unlinked);
+    if (info->graph_matched || info->graph_unmatched)
+      fprintf(o, "; CUDA-graph replays: %lld kernels matched to their capture, %lld not",
+              (long long)info->graph_matched, (long long)info->graph_unmatched);
     if (s->copies) fprintf(o, "; %lld memcpy/memset (%s)", (long long)s->copies, cli_q(b1, sizeof b1, s->copy_s, RL_UNIT_SECONDS));
     if (s->collectives) fprintf(o, "; %lld collective kernels (%s)", (long long)s->collectives, cli_q(b1, sizeof b1, s->collective_s, RL_UNIT_SECONDS));
     fputc('\n', o);

@@ -161,6 +161,11 @@ const cli_optdef cli_optdefs[] = {
             "e.g. 1,8: multiples of tp dividing the experts; pp x ep devices"},
     {"flops", 0, "F", "kernel",
      "FLOPs (1e9, 17.2GFLOP, 0 for a pure copy)"},
+    {"capture", 0, "FILE", "trace",
+     "the CUDA-graph captures of the run, profiled into a file of\n"
+            "their own (vLLM, SGLang capture at start-up): each replayed\n"
+            "kernel takes the op of its capture's launch, matched by kernel\n"
+            "name in order"},
     {"format", 0, "F", "trace",
      "kineto, ncu or nsys (default: detected from the content)"},
     {"gen", 0, "G", "plan",

@@ -2117,6 +2117,17 @@ RL_API rl_status rl_trace_read_buffer(rl_trace *t, const void *data,
                                       size_t len, int32_t format,
                                       const char *label, rl_error *err);
 
+/* Read the CUDA-graph captures of a Kineto file (a capture profiled
+ * apart from its replays, as vLLM and SGLang capture at start-up) into t,
+ * before the run is read into it with rl_trace_read_file: the replays'
+ * kernels (cudaGraphLaunch, hipGraphLaunch) then take the ops of their
+ * capture's launches, matched by kernel name in order
+ * (src/core/trace_graph.c). No kernel of the capture file is added.
+ * RL_EPARSE when the file holds no capture; the run's read fails when its
+ * graphs are launched by another process than the captures were made by
+ * (a capture file of another run) or when it launches no graph. */
+RL_API rl_status rl_trace_read_capture(rl_trace *t, const char *path, rl_error *err);
+
 typedef struct rl_trace_info {
   char format[16];             /* "kineto", "ncu", "nsys" */
   char device[RL_HW_TEXT_MAX]; /* the device as the file names it; "" */
@@ -2132,6 +2143,9 @@ typedef struct rl_trace_info {
                                   with (the file's intra_op_threads, or
                                   rl_trace_set_threads); 0 unknown */
   char cpu_model[80];          /* CPU: the processor the file names; "" */
+  int64_t graph_matched;       /* kernels of CUDA-graph replays given the op
+                                  of their capture's launch (Kineto) */
+  int64_t graph_unmatched;     /* kernels of replays not matched to a capture */
 } rl_trace_info;
 
 /* Analyse the CPU ops of a PyTorch (Kineto) trace even when it holds GPU

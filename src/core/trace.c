@@ -27,6 +27,7 @@ rl_trace *rl_trace_new(double launch_overhead_s) {
 void rl_trace_free(rl_trace *t) {
   if (!t) return;
   rli_trace_free_analysis(t);
+  rli_trace_graph_free(t);
   for (size_t i = 0; i < t->nblocks; i++) free(t->blocks[i]);
   free(t->blocks);
   free(t->str);
@@ -143,6 +144,8 @@ rl_status rl_trace_get_info(const rl_trace *t, rl_trace_info *out) {
   out->cc_minor = t->cc_minor;
   out->kernels = (int64_t)t->nk;
   out->unlinked = t->unlinked;
+  out->graph_matched = t->graph_matched;
+  out->graph_unmatched = t->graph_unmatched;
   out->events = t->events;
   out->has_time = t->ntimed > 0;
   out->cpu = t->cpu;

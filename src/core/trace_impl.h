@@ -11,6 +11,7 @@
  *   trace_timeline.c  the timeline's repairs (duplicates, overlaps)
  *   trace_hier.c      the hierarchical roofline of one ncu launch
  *   trace_fusion.c    the fusion candidates
+ *   trace_graph.c     CUDA-graph replays matched to their capture
  *   trace_analyze.c   the analysis: regimes, rows, collectives, totals
  *   trace_json.c      the JSON record of an analysis
  * Prefix rli_ for what links across these files; the small helpers are
@@ -24,6 +25,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A capture (trace_graph.c): its launches gl[first .. first + n - 1]. */
+typedef struct rli_gcapture {
+  size_t first, n;
+  int64_t pid;
+  int external, unnamed;
+} rli_gcapture;
 
 typedef struct inst_rec {
   uint32_t cost, op;
@@ -131,6 +139,13 @@ struct rl_trace {
   int64_t dups, backwards; /* duplicates (rli_trace_tidy_timeline), ends before start */
   int64_t zero_dur;        /* durations under 1 ps read: kept untimed (rli_trace_add) */
   double dup_s;
+  /* CUDA-graph captures (trace_graph.c) and the replays matched */
+  rli_glaunch *gl;
+  size_t ngl, capgl;
+  rli_gcapture *gcap;
+  size_t ngcap, capgcap;
+  char gsource[256];
+  int64_t graph_matched, graph_unmatched;
   /* last analysis */
   int32_t no_shapes, world;
   rl_trace_row *rows[2];
@@ -217,6 +232,8 @@ static inline uint64_t key3(uint32_t a, uint32_t b, uint32_t c) {
   return rli_hash(v, sizeof v);
 }
 
+/* Free the captures (trace_graph.c). */
+void rli_trace_graph_free(rl_trace *t);
 /* Free the results of the last analysis (trace_analyze.c). */
 void rli_trace_free_analysis(rl_trace *t);
 /* Drop duplicates, count overlaps (trace_timeline.c). */

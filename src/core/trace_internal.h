@@ -352,4 +352,36 @@ double rli_torch_type_bytes(const char *type);
 /* "c10::BFloat16" -> RL_BF16 ...; -1 for integer and unknown types. */
 int32_t rli_torch_dtype(const char *type);
 
+/* ---- CUDA-graph replays matched to their capture (trace_graph.c) ------ */
+/* One launch call of a capture, in the order it was made: its kernel's
+ * name, the op around the call (RLI_NONE none) and that op's cost, and
+ * the index (in the capture) of the first launch of the same op call, so
+ * that a replay makes one op instance per captured op call. */
+typedef struct rli_glaunch {
+  uint32_t name, op, cost, first;
+} rli_glaunch;
+/* A capture of n launches (a BeginCapture..EndCapture span) made by process
+ * pid; external: read from a capture file (rl_trace_read_capture); unnamed:
+ * its launch calls name no kernel (CUDA), so no replay can be checked
+ * against it. 0 when out of memory. */
+int rli_trace_graph_add(rl_trace *t, int64_t pid, int external, int unnamed, const rli_glaunch *l,
+                        size_t n);
+/* The capture file's name, for messages. */
+void rli_trace_graph_source(rl_trace *t, const char *label);
+const char *rli_trace_graph_source_name(const rl_trace *t);
+/* The capture file's name when captures were read from one and none of
+ * them was made by process pid (*other: one's process), else NULL. */
+const char *rli_trace_graph_external(const rl_trace *t, int64_t pid, int64_t *other);
+/* How many captures are held, from a capture file (external 1) or not. */
+size_t rli_trace_graph_captures(const rl_trace *t, int external);
+/* The capture a replay of n kernels (their names in time order) by process
+ * pid replays: its n launches; NULL with why (cap bytes) when none fits,
+ * or several fit with different ops. */
+const rli_glaunch *rli_trace_graph_match(rl_trace *t, int64_t pid, const uint32_t *names, size_t n,
+                                         char *why, size_t cap);
+/* The cost of an op instance (RLI_NONE: none). */
+uint32_t rli_trace_inst_cost(const rl_trace *t, uint32_t inst);
+/* Replayed kernels matched to their capture and not. */
+void rli_trace_graph_count(rl_trace *t, int64_t matched, int64_t unmatched);
+
 #endif

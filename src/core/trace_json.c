@@ -267,6 +267,7 @@ typedef struct trace_doc {
   const rl_trace_uncovered *uncovered; /* s.uncovered */
   char floor_source[256];           /* the parameter it names spelled as a key */
   int64_t unlinked;
+  int64_t graph_matched, graph_unmatched; /* CUDA-graph replays (trace_graph.c) */
   const rl_trace_row *rows, *ops;
   const rl_trace_coll *colls;
   const rl_trace_fusion *fusion;
@@ -345,6 +346,11 @@ static const rli_field doc_fields[] = {
     {"floor_source", NULL, "where floor_s comes from", RLI_F_TEXT, RLI_AT(trace_doc, floor_source)},
     {"unlinked", NULL, "kernels whose launching op the trace does not link", RLI_F_INT,
      RLI_AT(trace_doc, unlinked)},
+    {"graph_kernels_matched", NULL, "kernels of CUDA-graph replays (cudaGraphLaunch, hipGraphLaunch) given "
+     "the op of their capture's launch, matched by kernel name in order", RLI_F_INT,
+     RLI_AT(trace_doc, graph_matched)},
+    {"graph_kernels_unmatched", NULL, "kernels of CUDA-graph replays no capture matched (the reason is on "
+     "their rows)", RLI_F_INT, RLI_AT(trace_doc, graph_unmatched)},
     {"rows_total", NULL, "kernel rows in all", RLI_F_INT, RLI_AT(trace_doc, rows_total)},
     {"rows", NULL, "one row per kernel (name and launching op), ranked by gain; the first top (all when not "
      "given)", RLI_F_OBJ, RLI_ITEMS(trace_doc, rows, rows_shown), .sub = &rli_trace_row_record},
@@ -384,6 +390,8 @@ size_t rl_trace_json(const rl_trace *t, const rl_hw *hw, const rl_trace_summary 
   /* the parameter it may name (`overhead`), as a record names it */
   rl_msg_spell(s->floor_source ? s->floor_source : "", "", '_', d->floor_source, sizeof d->floor_source);
   d->unlinked = t->unlinked;
+  d->graph_matched = t->graph_matched;
+  d->graph_unmatched = t->graph_unmatched;
   d->uncovered = d->s.uncovered;
   d->rows = t->rows[0], d->rows_total = d->rows_shown = t->nrows[0];
   d->ops = t->rows[1], d->ops_total = d->ops_shown = t->nrows[1];

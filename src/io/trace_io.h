@@ -56,6 +56,8 @@ typedef struct rli_src {
   uint64_t raw;              /* compressed (or plain) bytes consumed */
   struct rli_pipe *pipe;     /* the reading thread (trace_src.c), or NULL */
   const rli_ksink *sink;     /* Kineto: every event to it too; NULL none */
+  int capture;               /* Kineto: read only its CUDA-graph captures
+                                (rl_trace_read_capture) */
 } rli_src;
 
 /* The prefixes of the SASS thread-instruction counters (ncu metric names;

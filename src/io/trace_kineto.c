@@ -223,6 +223,34 @@ typedef struct cbw_op {
   char types[3][32];
 } cbw_op;
 
+typedef struct named_launch {
+  int64_t corr;
+  uint32_t name;
+} named_launch;
+
+/* a cudaStreamBeginCapture (begin 1) or EndCapture call */
+typedef struct cap_mark {
+  double s, e;
+  int64_t pid;
+  uint32_t thread;
+  int begin;
+} cap_mark;
+
+typedef struct graph_launch {
+  int64_t corr, pid;
+} graph_launch;
+
+typedef struct cap_launch {
+  double s;
+  uint32_t name, th, op;
+} cap_launch;
+
+typedef struct replay_k {
+  int64_t corr;
+  double s;
+  size_t i;
+} replay_k;
+
 typedef struct kin {
   rli_js p;
   rl_trace *t;
@@ -311,6 +339,24 @@ typedef struct kin {
   size_t nsig, capsig;
   uint32_t *sigmap;
   size_t sigmapcap;
+  /* CUDA graphs (src/core/trace_graph.c): the launch calls that name their
+   * kernel (ROCm), the capture spans' ends, the graph launches */
+  named_launch *nl;
+  size_t nnl, capnl;
+  cap_mark *cm;
+  size_t ncm, capcm;
+  graph_launch *gl;
+  size_t ngl, capgl;
+  int capture_only; /* rl_trace_read_capture: keep the captures, add no kernel */
+  /* linking's scratch (freed at the end, also after an error) */
+  cap_launch *cl;
+  size_t capcl;
+  rli_glaunch *cgl;
+  size_t capcgl;
+  replay_k *rp;
+  size_t caprp;
+  uint32_t *gnames, *ginsts;
+  size_t capgn, capgi;
 } kin;
 
 static uint64_t mix(uint64_t x) {
@@ -718,6 +764,9 @@ typedef struct ev {
   int64_t seq;   /* cpu_op "Sequence number"; -1 absent */
   int64_t stream; /* args "stream"; -1 absent */
   uint64_t geo;   /* kernels: a hash of args grid and block; 0 absent */
+  uint32_t kname; /* launch calls: the kernel args.kernel names (ROCm);
+                     RLI_NONE */
+  rl_trace *t;    /* where kname is interned */
   rli_aten_args a;
   rli_kev *x;    /* with a sink: the fields only it needs, else NULL */
 } ev;
@@ -994,7 +1043,7 @@ static const char *const ctr_names[9] = {"dadd", "dmul", "dfma", "fadd", "fmul",
 /* The keys of args the reader uses. A_CNUM's field: 0 In msg nelems, 1 Out
  * msg nelems, 2 Group size, 3 Sequence number. */
 enum arg_key { A_OTHER, A_CORR, A_DEVICE, A_DIMS, A_TYPES, A_CONCRETE, A_CTR, A_CNAME, A_CDTYPE,
-               A_CNUM, A_BYTES, A_SIZE, A_STREAM, A_TEXT, A_GEO, A_STRIDES };
+               A_CNUM, A_BYTES, A_SIZE, A_STREAM, A_TEXT, A_GEO, A_STRIDES, A_KERNEL };
 
 /* A SASS counter's index in ctr_names from its key (more than 40 bytes);
  * -1 for a counter the roofline does not weigh */
@@ -1033,6 +1082,7 @@ static inline enum arg_key arg_key(const ev *e, const char *ks, size_t kl, int *
   if (RLI_EQ(ks, kl, "block")) { *which = 1; return A_GEO; }
   if (e->x && RLI_EQ(ks, kl, "Process Group Name")) return A_TEXT;
   if (RLI_EQ(ks, kl, "Sequence number")) { *which = 3; return A_CNUM; }
+  if (e->cat == C_RUNTIME && RLI_EQ(ks, kl, "kernel")) return A_KERNEL;
   if (kl > 40 && (RLI_PREFIX(ks, kl, RLI_SASS_SMSP) || RLI_PREFIX(ks, kl, RLI_SASS_SM))) {
     *which = ctr_which(ks, kl);
     return A_CTR;
@@ -1159,6 +1209,15 @@ static void parse_args(rli_js *p, ev *e) {
     case A_TEXT: fixed_string(p, e->x->pg, sizeof e->x->pg, 2); break;
     case A_CTR: arg_counter(p, e, which); break;
     case A_GEO: arg_geo(p, e, which); break;
+    case A_KERNEL:
+      if (rli_js_ws(p) == '"') {
+        rli_sv v = rli_js_string(p);
+        e->kname = rli_trace_str(e->t, v.s, v.n);
+        if (e->kname == RLI_NONE) rli_js_fail(p, RL_ENOMEM, 0, "");
+      } else {
+        rli_js_skip(p, 2);
+      }
+      break;
     case A_OTHER: rli_js_skip(p, 2); break;
     }
     int c = rli_js_ws(p);
@@ -1611,6 +1670,8 @@ static inline void ev_init(kin *k, ev *e, rli_kev *x, char *xcat) {
   e->seq = -1;
   e->stream = -1;
   e->geo = 0;
+  e->kname = RLI_NONE;
+  e->t = k->t;
   e->x = NULL;
   if (k->sink) {
     memset(x, 0, sizeof *x);
@@ -2098,9 +2159,32 @@ static inline void op_event(kin *k, const ev *e) {
  * events carry no byte count, their op's shapes give it (copies are rows
  * of their own, and keeping every cudaMemcpyAsync, whose copy knows its
  * bytes, would cost memory on every CUDA trace) */
+static inline int64_t ev_pid(const ev *e) {
+  return e->has_pid ? e->pid_num : (int64_t)(e->pid & 0x7fffffffffffffffull);
+}
+
 static inline void runtime_event(kin *k, const ev *e) {
+  if (k->name && (strstr(k->name, "StreamBeginCapture") || strstr(k->name, "StreamEndCapture"))) {
+    k->cm = xgrow(k, k->cm, sizeof *k->cm, k->ncm + 1, &k->capcm);
+    cap_mark *m = &k->cm[k->ncm++];
+    m->s = e->ts;
+    m->e = e->ts + e->dur;
+    m->pid = ev_pid(e);
+    m->thread = thread_of(k, mix(e->pid) ^ e->tid);
+    m->begin = strstr(k->name, "Begin") != NULL;
+    return;
+  }
   if (!e->has_corr || !k->name || (!strstr(k->name, "aunch") && !RLI_STARTS(k->name, "hipMemcpy")))
     return;
+  if (strstr(k->name, "GraphLaunch")) {
+    k->gl = xgrow(k, k->gl, sizeof *k->gl, k->ngl + 1, &k->capgl);
+    k->gl[k->ngl].corr = e->corr;
+    k->gl[k->ngl++].pid = ev_pid(e);
+  } else if (e->kname != RLI_NONE) {
+    k->nl = xgrow(k, k->nl, sizeof *k->nl, k->nnl + 1, &k->capnl);
+    k->nl[k->nnl].corr = e->corr;
+    k->nl[k->nnl++].name = e->kname;
+  }
   launch_add(k, e->corr, e->ts, e->dur, thread_of(k, mix(e->pid) ^ e->tid));
   if ((e->bytes != -2 || e->size != -2) && RLI_STARTS(k->name, "hipMemcpy")) {
     k->cb = xgrow(k, k->cb, sizeof *k->cb, k->ncb + 1, &k->capcb);
@@ -2134,8 +2218,9 @@ static void event(kin *k) {
     return;
   }
   check_times(k, &e, at);
-  if (e.cat == C_KERNEL || e.cat == C_RANGE || e.cat == C_MEMCPY || e.cat == C_MEMSET)
-    gpu_event(k, &e);
+  if (e.cat == C_KERNEL || e.cat == C_RANGE || e.cat == C_MEMCPY || e.cat == C_MEMSET) {
+    if (!k->capture_only) gpu_event(k, &e);
+  }
   else if (e.cat == C_OP)
     op_event(k, &e);
   else if (e.cat == C_RUNTIME)
@@ -2345,6 +2430,241 @@ static int is_module(const kin *k, const op_rec *o) {
   return !(o->kind & LINKED) && k->kinds[o->kind].cost == RLI_NONE;
 }
 
+/* The innermost op on the launch's thread containing it (RLI_NONE none),
+ * and in *mod the innermost module around the launch (RLI_NONE). */
+static uint32_t op_around(kin *k, const launch_view *l, uint32_t *mod) {
+  thread *th = &k->th[l->thread];
+  /* last op starting at or before the launch */
+  size_t lo = 0, hi = th->n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (th->ops[mid].s <= l->s) lo = mid + 1;
+    else hi = mid;
+  }
+  uint32_t j = lo ? (uint32_t)(lo - 1) : RLI_NONE;
+  while (j != RLI_NONE && th->ops[j].e < l->e) j = th->ops[j].parent;
+  /* the innermost op and the innermost module containing the launch */
+  *mod = RLI_NONE;
+  while (j != RLI_NONE && is_module(k, &th->ops[j])) {
+    if (*mod == RLI_NONE) *mod = k->kinds[th->ops[j].kind].label;
+    j = th->ops[j].parent;
+  }
+  for (uint32_t q = j; k->modules && *mod == RLI_NONE && q != RLI_NONE; q = th->ops[q].parent)
+    if (is_module(k, &th->ops[q])) *mod = k->kinds[th->ops[q].kind].label;
+  return j;
+}
+
+/* ---- CUDA graphs (src/core/trace_graph.c) --------------------------------------- */
+static int cmp_mark(const void *a, const void *b) {
+  const cap_mark *x = a, *y = b;
+  if (x->thread != y->thread) return x->thread < y->thread ? -1 : 1;
+  return x->s < y->s ? -1 : x->s > y->s;
+}
+
+static int cmp_cap_launch(const void *a, const void *b) {
+  const cap_launch *x = a, *y = b;
+  return x->s < y->s ? -1 : x->s > y->s;
+}
+
+/* The captures of this file to the trace: each BeginCapture .. EndCapture
+ * span on a thread, the launch calls inside it that name their kernel, in
+ * the order they were made, with the op around each (and that op's cost,
+ * as a kernel it launched would take it). A span none of whose calls
+ * names its kernel (CUDA's runtime events) is kept as unnamed. */
+static void graph_captures(kin *k, uint32_t c_noop) {
+  if (!k->ncm) return;
+  qsort(k->cm, k->ncm, sizeof *k->cm, cmp_mark);
+  size_t ncl = 0;
+  for (size_t i = 0; i < k->ncm; i++) {
+    const cap_mark *b = &k->cm[i];
+    if (!b->begin) continue;
+    size_t j = i + 1;
+    while (j < k->ncm && k->cm[j].thread == b->thread && k->cm[j].begin) j++;
+    if (j >= k->ncm || k->cm[j].thread != b->thread) continue; /* never ended */
+    double s = b->s, e = k->cm[j].e;
+    ncl = 0;
+    for (size_t q = 0; q < k->nnl; q++) {
+      launch_view lv;
+      if (!launch_find(k, k->nl[q].corr, &lv) || lv.thread != b->thread || lv.s < s || lv.e > e)
+        continue;
+      k->cl = xgrow(k, k->cl, sizeof *k->cl, ncl + 1, &k->capcl);
+      uint32_t mod;
+      cap_launch *cl = k->cl;
+      cl[ncl].s = lv.s;
+      cl[ncl].name = k->nl[q].name;
+      cl[ncl].th = lv.thread;
+      cl[ncl].op = op_around(k, &lv, &mod);
+      ncl++;
+    }
+    cap_launch *cl = k->cl;
+    if (ncl) qsort(cl, ncl, sizeof *cl, cmp_cap_launch);
+    if (ncl) k->cgl = xgrow(k, k->cgl, sizeof *k->cgl, ncl, &k->capcgl);
+    rli_glaunch *gl = k->cgl;
+    for (size_t q = 0; q < ncl; q++) {
+      rli_glaunch *g = &gl[q];
+      g->name = cl[q].name;
+      g->first = (uint32_t)q;
+      for (size_t r = q; r-- > 0;)
+        if (cl[r].op == cl[q].op && cl[r].op != RLI_NONE) { g->first = gl[r].first; break; }
+      if (cl[q].op == RLI_NONE) {
+        g->op = RLI_NONE;
+        g->cost = c_noop;
+        continue;
+      }
+      thread *th = &k->th[cl[q].th];
+      const op_kind *ok = &k->kinds[th->ops[cl[q].op].kind & ~LINKED];
+      g->op = ok->label;
+      g->cost = list_cost(k, g->name, group_cost(k, th, cl[q].op, ok->cost));
+    }
+    if (!rli_trace_graph_add(k->t, b->pid, k->capture_only, ncl == 0, gl, ncl))
+      rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+    i = j;
+  }
+}
+
+/* A one-line error naming the file, not a byte of it. */
+static void whole_fail(kin *k, const char *what) {
+  rli_fail(k->p.err, RL_EPARSE, "%s: %s", k->p.src->label, what);
+  k->p.st = RL_EPARSE;
+  longjmp(k->p.jb, 1);
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* a graph launch's id among k->gl (sorted by id): its index, or -1 */
+static int64_t graph_find(const kin *k, int64_t corr) {
+  size_t lo = 0, hi = k->ngl;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (k->gl[mid].corr < corr) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < k->ngl && k->gl[lo].corr == corr ? (int64_t)lo : -1;
+}
+
+static int cmp_replay(const void *a, const void *b) {
+  const replay_k *x = a, *y = b;
+  if (x->corr != y->corr) return x->corr < y->corr ? -1 : 1;
+  if (x->s != y->s) return x->s < y->s ? -1 : 1;
+  return (x->i > y->i) - (x->i < y->i);
+}
+
+/* Link one kernel as the op around its launch call; 0 when it stays
+ * unlinked (its cost says why). */
+static int link_one(kin *k, rli_kernel *kr, int64_t corr, uint32_t c_nolaunch, uint32_t c_noop,
+                    uint32_t c_nobytes) {
+  rl_trace *t = k->t;
+  int own = kr->cost != RLI_NONE;
+  kr->op = kr->inst = RLI_NONE;
+  if (own && kr->cost == c_nobytes && corr >= 0 && k->ncb) kr->cost = copy_from_call(k, kr, corr);
+  launch_view lv, *l = corr >= 0 && launch_find(k, corr, &lv) ? &lv : NULL;
+  if (!l) {
+    if (!own) { kr->cost = c_nolaunch; kr->inst = RLI_UNLINKED; return 0; }
+    return 1;
+  }
+  thread *th = &k->th[l->thread];
+  uint32_t mod;
+  uint32_t j = op_around(k, l, &mod);
+  if (j == RLI_NONE) {
+    if (!own) { kr->cost = c_noop; kr->inst = RLI_UNLINKED; return 0; }
+    return 1;
+  }
+  op_rec *o = &th->ops[j];
+  if (own && !(o->kind & LINKED)) kr->cost = copy_from_op(k, kr, o->kind, c_nobytes);
+  if (!(o->kind & LINKED)) {
+    const op_kind *ok = &k->kinds[o->kind];
+    if (k->nlk >= LINKED) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+    k->lk = xgrow(k, k->lk, sizeof *k->lk, k->nlk + 1, &k->caplk);
+    k->lk[k->nlk].label = ok->label;
+    k->lk[k->nlk].inst =
+        rli_trace_new_inst(t, list_cost(k, kr->name, group_cost(k, th, j, ok->cost)));
+    if (k->lk[k->nlk].inst == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+    o->kind = LINKED | (uint32_t)k->nlk++;
+  }
+  const op_link *ol = &k->lk[o->kind & ~LINKED];
+  kr->op = ol->label;
+  kr->inst = ol->inst;
+  if (mod != RLI_NONE) rli_trace_inst_module(t, ol->inst, mod);
+  return 1;
+}
+
+/* The kernels of each graph replay (rp: n of them, by launch id and time)
+ * given the ops of their capture's launches, one op instance per captured
+ * op call and replay; a replay no capture matches keeps the op around its
+ * launch call when that op has a cost (a compiled region), else stays
+ * uncovered, saying why it was not matched. Returns the unlinked count. */
+static int64_t graph_replays(kin *k, replay_k *rp, size_t n, uint32_t c_nolaunch,
+                             uint32_t c_noop, uint32_t c_nobytes) {
+  rl_trace *t = k->t;
+  rl_error e2;
+  int64_t unlinked = 0, matched = 0, unmatched = 0;
+  qsort(rp, n, sizeof *rp, cmp_replay);
+  for (size_t a = 0; a < n;) {
+    size_t b = a;
+    while (b < n && rp[b].corr == rp[a].corr) b++;
+    size_t m = b - a;
+    k->gnames = xgrow(k, k->gnames, sizeof *k->gnames, m, &k->capgn);
+    uint32_t *names = k->gnames;
+    rli_kernel kk;
+    for (size_t q = 0; q < m; q++) {
+      if (!rli_trace_kernel_get(t, k->k0 + rp[a + q].i, &kk)) kk.name = RLI_NONE;
+      names[q] = kk.name;
+    }
+    int64_t gi = graph_find(k, rp[a].corr);
+    int64_t pid = gi >= 0 ? k->gl[gi].pid : 0;
+    char why[320];
+    const rli_glaunch *g = rli_trace_graph_match(t, pid, names, m, why, sizeof why);
+    if (g) {
+      k->ginsts = xgrow(k, k->ginsts, sizeof *k->ginsts, m, &k->capgi);
+      uint32_t *insts = k->ginsts;
+      for (size_t q = 0; q < m; q++) {
+        rli_trace_kernel_get(t, k->k0 + rp[a + q].i, &kk);
+        kk.op = g[q].op;
+        if (g[q].op == RLI_NONE) {
+          kk.cost = g[q].cost;
+          kk.inst = RLI_UNLINKED;
+          unlinked++;
+        } else {
+          if (g[q].first == q) {
+            insts[q] = rli_trace_new_inst(t, g[q].cost);
+            if (insts[q] == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+          }
+          kk.inst = insts[g[q].first];
+        }
+        if (rli_trace_kernel_set(t, k->k0 + rp[a + q].i, &kk, &e2) != RL_OK)
+          rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+      }
+      matched += (int64_t)m;
+    } else {
+      uint32_t c_why = rli_trace_cost_reason(t, RL_REASON_NO_OP, why);
+      if (c_why == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+      for (size_t q = 0; q < m; q++) {
+        rli_trace_kernel_get(t, k->k0 + rp[a + q].i, &kk);
+        int linked = link_one(k, &kk, rp[a].corr, c_nolaunch, c_noop, c_nobytes);
+        const rli_cost *c = linked && kk.inst != RLI_NONE
+                                ? rli_trace_cost_get(t, rli_trace_inst_cost(t, kk.inst))
+                                : NULL;
+        if (!c || c->why != RLI_NONE) {
+          /* no op, or one without a cost: the reason it was not matched */
+          kk.cost = c_why;
+          kk.op = RLI_NONE;
+          kk.inst = RLI_UNLINKED;
+          unlinked++;
+        }
+        if (rli_trace_kernel_set(t, k->k0 + rp[a + q].i, &kk, &e2) != RL_OK)
+          rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+      }
+      unmatched += (int64_t)m;
+    }
+    a = b;
+  }
+  rli_trace_graph_count(t, matched, unmatched);
+  return unlinked;
+}
+
 static void link_all(kin *k) {
   rl_trace *t = k->t;
   for (size_t i = 0; i < k->nth; i++) {
@@ -2370,65 +2690,45 @@ static void link_all(kin *k) {
     rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   launch_index(k);
   if (k->ncb > 1) qsort(k->cb, k->ncb, sizeof *k->cb, cmp_cb); /* stable enough: ids are unique per call */
+  graph_captures(k, c_noop);
+  if (k->capture_only) return;
+  if (k->ngl) qsort(k->gl, k->ngl, sizeof *k->gl, cmp_i64); /* by id: corr is the first field */
+  if (rli_trace_graph_captures(t, 1)) {
+    int64_t other = 0;
+    const char *src = k->ngl ? rli_trace_graph_external(t, k->gl[0].pid, &other) : NULL;
+    char m[400];
+    if (!k->ngl) {
+      snprintf(m, sizeof m, "no CUDA-graph launch (cudaGraphLaunch, hipGraphLaunch) in it to match "
+                            "the capture file %.200s to", rli_trace_graph_source_name(t));
+      whole_fail(k, m);
+    }
+    if (src) {
+      snprintf(m, sizeof m, "the capture file %.200s is of another run (its captures were made by "
+                            "process %lld, this trace's graphs are launched by process %lld)",
+               src, (long long)other, (long long)k->gl[0].pid);
+      whole_fail(k, m);
+    }
+  }
   int64_t unlinked = 0;
   size_t nbig = 0;
+  size_t nrp = 0;
   rl_error e2;
   for (size_t i = 0; i < k->nkc; i++) {
     rli_kernel kk, *kr = &kk;
     if (!rli_trace_kernel_get(t, k->k0 + i, kr)) continue;
-    /* counter ranges, copies and collectives carry their own cost: they
-     * take the op's name only */
-    int own = kr->cost != RLI_NONE;
     int64_t corr = kr->inst == RLI_NONE ? -1 : kr->inst == KBIG ? k->kbig[nbig++] : (int64_t)kr->inst;
-    kr->op = kr->inst = RLI_NONE;
-    if (own && kr->cost == c_nobytes && corr >= 0 && k->ncb) kr->cost = copy_from_call(k, kr, corr);
-    launch_view lv, *l = corr >= 0 && launch_find(k, corr, &lv) ? &lv : NULL;
-    if (!l) {
-      if (!own) { kr->cost = c_nolaunch; unlinked++; kr->inst = RLI_UNLINKED; }
-      if (rli_trace_kernel_set(t, k->k0 + i, kr, &e2) != RL_OK) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+    if (corr >= 0 && k->ngl && kr->kind == RLI_K_KERNEL && kr->cost == RLI_NONE &&
+        graph_find(k, corr) >= 0) {
+      k->rp = xgrow(k, k->rp, sizeof *k->rp, nrp + 1, &k->caprp);
+      k->rp[nrp].corr = corr;
+      k->rp[nrp].s = kr->start_s;
+      k->rp[nrp++].i = i;
       continue;
     }
-    thread *th = &k->th[l->thread];
-    /* last op starting at or before the launch */
-    size_t lo = 0, hi = th->n;
-    while (lo < hi) {
-      size_t mid = (lo + hi) / 2;
-      if (th->ops[mid].s <= l->s) lo = mid + 1;
-      else hi = mid;
-    }
-    uint32_t j = lo ? (uint32_t)(lo - 1) : RLI_NONE;
-    while (j != RLI_NONE && th->ops[j].e < l->e) j = th->ops[j].parent;
-    /* the innermost op and the innermost module containing the launch */
-    uint32_t mod = RLI_NONE;
-    while (j != RLI_NONE && is_module(k, &th->ops[j])) {
-      if (mod == RLI_NONE) mod = k->kinds[th->ops[j].kind].label;
-      j = th->ops[j].parent;
-    }
-    for (uint32_t q = j; k->modules && mod == RLI_NONE && q != RLI_NONE; q = th->ops[q].parent)
-      if (is_module(k, &th->ops[q])) mod = k->kinds[th->ops[q].kind].label;
-    if (j == RLI_NONE) {
-      if (!own) { kr->cost = c_noop; unlinked++; kr->inst = RLI_UNLINKED; }
-      if (rli_trace_kernel_set(t, k->k0 + i, kr, &e2) != RL_OK) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
-      continue;
-    }
-    op_rec *o = &th->ops[j];
-    if (own && !(o->kind & LINKED)) kr->cost = copy_from_op(k, kr, o->kind, c_nobytes);
-    if (!(o->kind & LINKED)) {
-      const op_kind *ok = &k->kinds[o->kind];
-      if (k->nlk >= LINKED) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
-      k->lk = xgrow(k, k->lk, sizeof *k->lk, k->nlk + 1, &k->caplk);
-      k->lk[k->nlk].label = ok->label;
-      k->lk[k->nlk].inst =
-          rli_trace_new_inst(t, list_cost(k, kr->name, group_cost(k, th, j, ok->cost)));
-      if (k->lk[k->nlk].inst == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
-      o->kind = LINKED | (uint32_t)k->nlk++;
-    }
-    const op_link *ol = &k->lk[o->kind & ~LINKED];
-    kr->op = ol->label;
-    kr->inst = ol->inst;
-    if (mod != RLI_NONE) rli_trace_inst_module(t, ol->inst, mod);
+    if (!link_one(k, kr, corr, c_nolaunch, c_noop, c_nobytes)) unlinked++;
     if (rli_trace_kernel_set(t, k->k0 + i, kr, &e2) != RL_OK) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   }
+  if (nrp) unlinked += graph_replays(k, k->rp, nrp, c_nolaunch, c_noop, c_nobytes);
   /* kernels launched before the window, by their signature */
   int oom = 0;
   unlinked -= rli_trace_infer_signature(t, k->k0, k->nkc, k->ksig, (uint32_t)k->nsig, &oom);
@@ -2604,10 +2904,19 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   k->cpu_family = k->cpu_model_id = -1;
   k->k0 = rli_trace_nkernels(t);
   k->sink = s->sink;
+  k->capture_only = s->capture;
   rl_status st;
   if (!rli_js_open(&k->p, s, err)) st = rli_fail(err, RL_ENOMEM, "%s: out of memory", s->label);
   else st = parse_all(k);
-  if (st == RL_OK) {
+  if (st == RL_OK && k->capture_only) {
+    if (!rli_trace_graph_captures(t, 1))
+      st = rli_fail(err, RL_EPARSE,
+                    "%s: no CUDA-graph capture in it (no cudaStreamBeginCapture .. "
+                    "cudaStreamEndCapture, hipStreamBeginCapture .. hipStreamEndCapture)",
+                    s->label);
+    else
+      rli_trace_graph_source(t, s->label);
+  } else if (st == RL_OK) {
     rli_trace_set_format(t, "kineto");
     rli_trace_count_events(t, k->events);
     rli_trace_set_no_shapes(t, k->ops > 0 && k->ops_shaped == 0);
@@ -2638,6 +2947,14 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   free(k->ksig);
   free(k->sigkey);
   free(k->sigmap);
+  free(k->nl);
+  free(k->cm);
+  free(k->gl);
+  free(k->cl);
+  free(k->cgl);
+  free(k->rp);
+  free(k->gnames);
+  free(k->ginsts);
   free(k->noshape);
   free(k->kinds);
   free(k->kindmap);

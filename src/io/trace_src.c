@@ -425,3 +425,17 @@ rl_status rl_trace_read_buffer(rl_trace *t, const void *data, size_t len, int32_
   rli_src_close(&s);
   return st;
 }
+
+rl_status rl_trace_read_capture(rl_trace *t, const char *path, rl_error *err) {
+  if (!t || !path) return rli_fail(err, RL_EINVAL, "no trace or no path");
+  struct stat sb;
+  if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+    return rli_fail(err, RL_EIO, "%s: not a regular file", path);
+  rli_src s;
+  rl_status st = rli_src_open_file(&s, path, err);
+  if (st) return st;
+  s.capture = 1;
+  st = rli_read_kineto(t, &s, err);
+  rli_src_close(&s);
+  return st;
+}
