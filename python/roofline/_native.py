@@ -459,6 +459,7 @@ def _declare(lib):
         "rl_trace_new": (ctypes.c_void_p, [D]),
         "rl_trace_free": (None, [ctypes.c_void_p]),
         "rl_trace_read_file": (ctypes.c_int, [ctypes.c_void_p, C, I32, E]),
+        "rl_trace_read_capture": (ctypes.c_int, [ctypes.c_void_p, C, E]),
         "rl_trace_format_parse": (ctypes.c_int, [C, P(I32), E]),
         "rl_trace_hw": (ctypes.c_int, [ctypes.c_void_p, P(Hw), E]),
         "rl_trace_analyze": (ctypes.c_int, [ctypes.c_void_p, P(Hw), P(TraceSummary), E]),

@@ -69,9 +69,11 @@ def _measured_now(threads):
 
 
 def trace(path, hw=None, bw=None, overhead=None, top=None, format=None, hw_file=None, cpu=False,
-          threads=None):
+          threads=None, capture=None):
     """Every kernel of a PyTorch (Kineto), Nsight Compute or Nsight Systems file
-    under its roof, ranked by the time still to gain; the dict of --json."""
+    under its roof, ranked by the time still to gain; the dict of --json.
+    capture: the run's CUDA-graph captures profiled into a file of their own
+    (as --capture): each replayed kernel takes the op of its captured launch."""
     fmt = _ct.c_int32(0)  # RL_TRACE_AUTO: detected from the content
     cpath = _path(path)
     path = _os.fsdecode(cpath)
@@ -110,6 +112,10 @@ def trace(path, hw=None, bw=None, overhead=None, top=None, format=None, hw_file=
             _lib.rl_trace_set_cpu(t, 1)
         if threads is not None:
             _lib.rl_trace_set_threads(t, int(threads))
+        if capture is not None:
+            if fmt.value not in (0, 1):  # auto, kineto
+                raise ValueError(f"--capture reads PyTorch (Kineto) traces, not --format {format}")
+            _check(_lib.rl_trace_read_capture(t, _path(capture), _ct.byref(err)), err)
         _check(_lib.rl_trace_read_file(t, cpath, fmt.value, _ct.byref(err)), err)
         info = _native.TraceInfo()
         _lib.rl_trace_get_info(t, _ct.byref(info))
