@@ -2502,6 +2502,13 @@ RL_API int32_t rl_job_read_list(rl_job *j, const char *const *paths,
 /* The indexes of paths, largest file first (file order among equals). */
 RL_API int32_t rl_job_order_by_size(const char *const *paths, int32_t n,
                                     int32_t *order);
+/* A rank's CUDA-graph capture file by the naming rule of a folder job:
+ * RUN.capture.json.gz (or .json) beside RUN.json(.gz). 1 with its path in
+ * out (cap bytes) when that file exists, else 0. rl_job_find_files leaves
+ * such files out of a folder's ranks; rl_job_read reads each into its
+ * rank's trace first (rl_trace_read_capture). */
+RL_API int rl_job_capture_of(const char *path, char *out, size_t cap);
+
 /* The trace files of the arguments: a folder's *.json and *.json.gz files
  * (natural name order; its other entries into *skipped), files as given,
  * and patterns (glob(3)) the shell left unexpanded. Release both lists

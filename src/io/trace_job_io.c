@@ -208,13 +208,23 @@ static int not_trace(rl_job *j, int32_t i, const char *path, const unsigned char
   return 1;
 }
 
-/* Slot i from the source s (a file or memory), named path */
-static rl_status read_src(rl_job *j, int32_t i, const char *path, rli_src *s, rl_error *err) {
+/* Slot i from the source s (a file or memory), named path; capture: the
+ * rank's CUDA-graph captures (its RUN.capture.json(.gz)), or NULL */
+static rl_status read_src(rl_job *j, int32_t i, const char *path, rli_src *s, const char *capture,
+                          rl_error *err) {
   const rl_job_opts *o = rli_job_opts(j);
   rl_trace *t = rl_trace_new(o->launch_overhead_s);
   if (!t) {
     rli_src_close(s);
     return failed(j, i, path, rli_fail(err, RL_ENOMEM, "%s: out of memory", path), err);
+  }
+  if (capture) {
+    rl_status cst = rl_trace_read_capture(t, capture, err);
+    if (cst) {
+      rli_src_close(s);
+      rl_trace_free(t);
+      return failed(j, i, path, cst, err);
+    }
   }
   rli_rankraw raw;
   memset(&raw, 0, sizeof raw);
@@ -278,7 +288,8 @@ rl_status rl_job_read(rl_job *j, int32_t i, const char *path, rl_error *err) {
   rli_src s;
   rl_status st = rli_src_open_file(&s, path, err);
   if (st) return failed(j, i, path, st, err);
-  return read_src(j, i, path, &s, err);
+  char cap[4096];
+  return read_src(j, i, path, &s, rl_job_capture_of(path, cap, sizeof cap) ? cap : NULL, err);
 }
 
 rl_status rl_job_read_buffer(rl_job *j, int32_t i, const char *name, const void *data, size_t len,
@@ -290,7 +301,7 @@ rl_status rl_job_read_buffer(rl_job *j, int32_t i, const char *name, const void 
   if (not_trace(j, i, name, data, len < 256 ? len : 256, err)) return RL_EPARSE;
   rli_src s;
   rli_src_open_mem(&s, data, len, name);
-  return read_src(j, i, name, &s, err);
+  return read_src(j, i, name, &s, NULL, err);
 }
 
 /* ---- many files on worker threads -------------------------------------------- */
@@ -407,6 +418,37 @@ static int is_trace_name(const char *n) {
   return (l > 5 && !strcmp(n + l - 5, ".json")) || (l > 8 && !strcmp(n + l - 8, ".json.gz"));
 }
 
+/* The length of a trace file's name without .json or .json.gz; 0 when not
+ * a trace's name */
+static size_t stem_len(const char *n) {
+  size_t l = strlen(n);
+  if (l > 8 && !strcmp(n + l - 8, ".json.gz")) return l - 8;
+  if (l > 5 && !strcmp(n + l - 5, ".json")) return l - 5;
+  return 0;
+}
+
+#define CAPTURE_EXT ".capture"
+
+/* NAME.capture.json(.gz): the CUDA-graph captures of NAME.json(.gz) */
+static int is_capture_name(const char *n) {
+  size_t l = stem_len(n), c = strlen(CAPTURE_EXT);
+  return l > c && !strncmp(n + l - c, CAPTURE_EXT, c);
+}
+
+int rl_job_capture_of(const char *path, char *out, size_t cap) {
+  size_t l = stem_len(path);
+  if (!l || is_capture_name(path)) return 0;
+  static const char *const ext[] = {CAPTURE_EXT ".json.gz", CAPTURE_EXT ".json"};
+  for (int k = 0; k < 2; k++) {
+    if (l + strlen(ext[k]) + 1 > cap) return 0;
+    memcpy(out, path, l);
+    strcpy(out + l, ext[k]);
+    struct stat sb;
+    if (stat(out, &sb) == 0 && S_ISREG(sb.st_mode)) return 1;
+  }
+  return 0;
+}
+
 typedef struct strv {
   char **v;
   int32_t n;
@@ -460,6 +502,12 @@ rl_status rl_job_find_files(const char *const *args, int32_t nargs, char ***path
                  la && a[la - 1] == '/' ? "" : "/", names.v[k]);
         struct stat fs;
         int reg = stat(full, &fs) == 0 && S_ISREG(fs.st_mode);
+        /* a rank's capture file (RUN.capture.json beside RUN.json) is read
+         * with its rank (rl_job_capture_of), not as a rank of its own */
+        if (reg && is_capture_name(names.v[k])) {
+          free(full);
+          continue;
+        }
         if (push(reg && is_trace_name(names.v[k]) ? &out : &skip, full, NULL))
           st = rli_fail(err, RL_ENOMEM, "out of memory");
         free(full);
@@ -481,6 +529,8 @@ rl_status rl_job_find_files(const char *const *args, int32_t nargs, char ***path
            * passed over (a FIFO opened for reading waits for a writer) */
           struct stat gs;
           int reg = stat(g.gl_pathv[k], &gs) == 0 && S_ISREG(gs.st_mode);
+          const char *base = strrchr(g.gl_pathv[k], '/');
+          if (reg && is_capture_name(base ? base + 1 : g.gl_pathv[k])) continue; /* read with its rank */
           if (push(reg ? &out : &skip, g.gl_pathv[k], NULL)) st = rli_fail(err, RL_ENOMEM, "out of memory");
         }
         globfree(&g);
