@@ -241,8 +241,8 @@ typedef struct graph_launch {
 } graph_launch;
 
 typedef struct cap_launch {
-  double s;
-  uint32_t name, th, op;
+  double s, e;
+  uint32_t name, th, op, pos;
 } cap_launch;
 
 typedef struct replay_k {
@@ -349,8 +349,8 @@ typedef struct kin {
   size_t ngl, capgl;
   int capture_only; /* rl_trace_read_capture: keep the captures, add no kernel */
   /* linking's scratch (freed at the end, also after an error) */
-  cap_launch *cl;
-  size_t capcl;
+  cap_launch *cl, *cl2;
+  size_t capcl, capcl2;
   rli_glaunch *cgl;
   size_t capcgl;
   replay_k *rp;
@@ -2461,20 +2461,45 @@ static int cmp_mark(const void *a, const void *b) {
   return x->s < y->s ? -1 : x->s > y->s;
 }
 
+/* by thread, then start; ties in the order they came */
 static int cmp_cap_launch(const void *a, const void *b) {
   const cap_launch *x = a, *y = b;
-  return x->s < y->s ? -1 : x->s > y->s;
+  if (x->th != y->th) return x->th < y->th ? -1 : 1;
+  if (x->s != y->s) return x->s < y->s ? -1 : 1;
+  return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* by op, then place in the capture */
+static int cmp_cap_op(const void *a, const void *b) {
+  const cap_launch *x = a, *y = b;
+  if (x->op != y->op) return x->op < y->op ? -1 : 1;
+  return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
 /* The captures of this file to the trace: each BeginCapture .. EndCapture
  * span on a thread, the launch calls inside it that name their kernel, in
  * the order they were made, with the op around each (and that op's cost,
  * as a kernel it launched would take it). A span none of whose calls
- * names its kernel (CUDA's runtime events) is kept as unnamed. */
+ * names its kernel (CUDA's runtime events) is kept as unnamed. The named
+ * launches are found once and sorted by thread and time, each span's by a
+ * binary search. */
 static void graph_captures(kin *k, uint32_t c_noop) {
   if (!k->ncm) return;
   qsort(k->cm, k->ncm, sizeof *k->cm, cmp_mark);
-  size_t ncl = 0;
+  size_t nall = 0;
+  for (size_t q = 0; q < k->nnl; q++) {
+    launch_view lv;
+    if (!launch_find(k, k->nl[q].corr, &lv)) continue;
+    k->cl = xgrow(k, k->cl, sizeof *k->cl, nall + 1, &k->capcl);
+    cap_launch *c = &k->cl[nall];
+    c->s = lv.s;
+    c->e = lv.e;
+    c->name = k->nl[q].name;
+    c->th = lv.thread;
+    c->op = RLI_NONE;
+    c->pos = (uint32_t)nall++;
+  }
+  if (nall) qsort(k->cl, nall, sizeof *k->cl, cmp_cap_launch);
   for (size_t i = 0; i < k->ncm; i++) {
     const cap_mark *b = &k->cm[i];
     if (!b->begin) continue;
@@ -2482,43 +2507,62 @@ static void graph_captures(kin *k, uint32_t c_noop) {
     while (j < k->ncm && k->cm[j].thread == b->thread && k->cm[j].begin) j++;
     if (j >= k->ncm || k->cm[j].thread != b->thread) continue; /* never ended */
     double s = b->s, e = k->cm[j].e;
-    ncl = 0;
-    for (size_t q = 0; q < k->nnl; q++) {
-      launch_view lv;
-      if (!launch_find(k, k->nl[q].corr, &lv) || lv.thread != b->thread || lv.s < s || lv.e > e)
-        continue;
-      k->cl = xgrow(k, k->cl, sizeof *k->cl, ncl + 1, &k->capcl);
-      uint32_t mod;
-      cap_launch *cl = k->cl;
-      cl[ncl].s = lv.s;
-      cl[ncl].name = k->nl[q].name;
-      cl[ncl].th = lv.thread;
-      cl[ncl].op = op_around(k, &lv, &mod);
-      ncl++;
+    i = j;
+    /* the first named launch on the thread starting at or after s */
+    size_t lo = 0, hi = nall;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      const cap_launch *c = &k->cl[mid];
+      if (c->th < b->thread || (c->th == b->thread && c->s < s)) lo = mid + 1;
+      else hi = mid;
     }
-    cap_launch *cl = k->cl;
-    if (ncl) qsort(cl, ncl, sizeof *cl, cmp_cap_launch);
-    if (ncl) k->cgl = xgrow(k, k->cgl, sizeof *k->cgl, ncl, &k->capcgl);
+    size_t ncl = 0;
+    while (lo + ncl < nall && k->cl[lo + ncl].th == b->thread && k->cl[lo + ncl].s <= e) ncl++;
+    cap_launch *cl = k->cl + lo;
+    size_t nin = 0; /* those ending inside the span, in order */
+    for (size_t q = 0; q < ncl; q++)
+      if (cl[q].e <= e) nin++;
+    k->cgl = xgrow(k, k->cgl, sizeof *k->cgl, nin + 1, &k->capcgl);
     rli_glaunch *gl = k->cgl;
+    /* the ops, and each op call's first launch (through a copy sorted by op) */
+    k->cl2 = xgrow(k, k->cl2, sizeof *k->cl2, nin + 1, &k->capcl2);
+    size_t m = 0;
     for (size_t q = 0; q < ncl; q++) {
-      rli_glaunch *g = &gl[q];
-      g->name = cl[q].name;
-      g->first = (uint32_t)q;
-      for (size_t r = q; r-- > 0;)
-        if (cl[r].op == cl[q].op && cl[r].op != RLI_NONE) { g->first = gl[r].first; break; }
-      if (cl[q].op == RLI_NONE) {
+      if (cl[q].e > e) continue;
+      launch_view lv = {cl[q].s, cl[q].e, cl[q].th};
+      uint32_t mod;
+      cap_launch c = cl[q];
+      c.op = op_around(k, &lv, &mod);
+      c.pos = (uint32_t)m;
+      k->cl2[m] = c;
+      rli_glaunch *g = &gl[m];
+      g->name = c.name;
+      g->first = (uint32_t)m;
+      if (c.op == RLI_NONE) {
         g->op = RLI_NONE;
         g->cost = c_noop;
-        continue;
+      } else {
+        thread *th = &k->th[c.th];
+        uint32_t kind = th->ops[c.op].kind;
+        uint32_t label, cost;
+        if (kind & LINKED) {
+          label = k->lk[kind & ~LINKED].label;
+          cost = rli_trace_inst_cost(k->t, k->lk[kind & ~LINKED].inst);
+        } else {
+          label = k->kinds[kind].label;
+          cost = list_cost(k, c.name, group_cost(k, th, c.op, k->kinds[kind].cost));
+        }
+        g->op = label;
+        g->cost = cost;
       }
-      thread *th = &k->th[cl[q].th];
-      const op_kind *ok = &k->kinds[th->ops[cl[q].op].kind & ~LINKED];
-      g->op = ok->label;
-      g->cost = list_cost(k, g->name, group_cost(k, th, cl[q].op, ok->cost));
+      m++;
     }
-    if (!rli_trace_graph_add(k->t, b->pid, k->capture_only, ncl == 0, gl, ncl))
+    if (m) qsort(k->cl2, m, sizeof *k->cl2, cmp_cap_op);
+    for (size_t q = 0; q < m; q++)
+      if (q && k->cl2[q].op != RLI_NONE && k->cl2[q].op == k->cl2[q - 1].op)
+        gl[k->cl2[q].pos].first = gl[k->cl2[q - 1].pos].first;
+    if (!rli_trace_graph_add(k->t, b->pid, k->capture_only, m == 0, gl, m))
       rli_js_fail(&k->p, RL_ENOMEM, 0, "");
-    i = j;
   }
 }
 
@@ -2951,6 +2995,7 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   free(k->cm);
   free(k->gl);
   free(k->cl);
+  free(k->cl2);
   free(k->cgl);
   free(k->rp);
   free(k->gnames);
