@@ -544,6 +544,7 @@ static int parse_flags(cli_ctx *ctx, int argc, char **argv, trace_opts *o) {
     rl_error fe;
     if (rl_trace_format_parse(o->format, &o->fmt, &fe)) return cli_error(ctx, "--format: %s", fe.msg);
   }
+  if (o->capture && o->cpu) return cli_error(ctx, "--capture matches GPU kernels: not with --cpu");
   if (o->capture && o->fmt != RL_TRACE_AUTO && o->fmt != RL_TRACE_KINETO)
     return cli_error(ctx, "--capture reads PyTorch (Kineto) traces, not --format %s", o->format);
   return CLI_OK;

@@ -2934,7 +2934,7 @@ static rl_status parse_all(kin *k) {
   link_nodes(k);
   link_cudnn_bwd(k);
   link_all(k);
-  if ((k->nkc == 0 || rli_trace_cpu_mode(k->t)) && k->ops > 0) cpu_kernels(k);
+  if (!k->capture_only && (k->nkc == 0 || rli_trace_cpu_mode(k->t)) && k->ops > 0) cpu_kernels(k);
   return RL_OK;
 }
 
