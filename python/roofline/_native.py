@@ -294,6 +294,7 @@ class TraceInfo(ctypes.Structure):
         ("device_mem_bytes", D), ("cc_major", I32), ("cc_minor", I32), ("has_time", I32),
         ("kernels", ctypes.c_int64), ("unlinked", ctypes.c_int64), ("events", ctypes.c_int64),
         ("cpu", I32), ("threads", I32), ("cpu_model", ctypes.c_char * 80),
+        ("graph_matched", ctypes.c_int64), ("graph_unmatched", ctypes.c_int64),
     ]
 
 
