@@ -23,7 +23,7 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_PROBE = 3 };
 
 /* The version of the --json contract (docs/schema/, README "Scripting"):
  * raised when a key is renamed or removed or changes meaning. */
-#define CLI_SCHEMA_VERSION 1
+#define CLI_SCHEMA_VERSION 2
 
 typedef struct cli_ctx {
   FILE *out;         /* stdout (or a memory stream in tests) */

@@ -748,9 +748,10 @@ static void print_head(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
   if (info->cpu) {
     /* an op's self time is no interval: no busy or idle time */
   } else if (s->has_span)
-    fprintf(o, "span       %s: GPU busy %s (%s), idle %s\n",
+    fprintf(o, "span       %s: GPU busy %s (%s), idle %s (%s)\n",
             cli_q(b1, sizeof b1, s->span_s, RL_UNIT_SECONDS), cli_q(b2, sizeof b2, s->busy_s, RL_UNIT_SECONDS),
-            pct(p1, sizeof p1, s->busy_share, 1), cli_q(b3, sizeof b3, s->idle_s, RL_UNIT_SECONDS));
+            pct(p1, sizeof p1, s->busy_share, 1), cli_q(b3, sizeof b3, s->idle_s, RL_UNIT_SECONDS),
+            pct(p2, sizeof p2, s->idle_s, s->span_s));
   else
     fputs("span       unknown (ncu replays kernels one by one: no timeline)\n", o);
   if (s->has_span && s->devices > 1)
@@ -779,6 +780,8 @@ static void print_head(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
     }
     fputc('\n', o);
   }
+  /* the GPU's time by regime; its idle time is apart (the span's line, the
+   * idle headline), not overhead */
   double whole = s->compute_s + s->memory_s + s->network_s + s->overhead_s + s->unknown_s;
   char b5[48], p5[16];
   fprintf(o, "regimes    compute %s (%s), memory %s (%s), network %s (%s), overhead %s (%s), no F/Q %s (%s)\n",
@@ -787,11 +790,10 @@ static void print_head(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
           cli_q(b5, sizeof b5, s->network_s, RL_UNIT_SECONDS), pct(p5, sizeof p5, s->network_s, whole),
           cli_q(b3, sizeof b3, s->overhead_s, RL_UNIT_SECONDS), pct(p3, sizeof p3, s->overhead_s, whole),
           cli_q(b4, sizeof b4, s->unknown_s, RL_UNIT_SECONDS), pct(p4, sizeof p4, s->unknown_s, whole));
-  fprintf(o, "overhead   kernels shorter than %s: %s; overhead-bound kernels: %s%s%s\n",
+  fprintf(o, "overhead   kernels shorter than %s: %s; overhead-bound kernels: %s\n",
           cli_q(b1, sizeof b1, s->overhead_cut_s, RL_UNIT_SECONDS),
           cli_q(b2, sizeof b2, s->short_s, RL_UNIT_SECONDS),
-          cli_q(b3, sizeof b3, s->overhead_s - s->short_s - (s->has_span ? s->idle_s : 0), RL_UNIT_SECONDS),
-          s->has_span ? "; idle gaps: " : "", s->has_span ? cli_q(b4, sizeof b4, s->idle_s, RL_UNIT_SECONDS) : "");
+          cli_q(b3, sizeof b3, s->overhead_s - s->short_s, RL_UNIT_SECONDS));
   fprintf(o, "floor      %s per kernel: %s\n", cli_q(b1, sizeof b1, s->floor_s, RL_UNIT_SECONDS),
           CLI_SPELL(s->floor_source));
   fprintf(o, "gain       %s if every kernel with F and Q ran at its roof (never below the floor;\n"
@@ -811,10 +813,48 @@ static void print_head(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
           cli_q(b1, sizeof b1, s->fusion_s, RL_UNIT_SECONDS), (int)nfu, nfu == 1 ? "" : "s");
 }
 
+/* The idle headline (rl_trace_get_idle): when no GPU ran a kernel or copy
+ * for RL_TRACE_IDLE_HEADLINE of the span or more, before the kernel tables:
+ * the share, the biggest gaps and the host ops during them. */
+static void print_idle(cli_ctx *ctx, const trace_one *x) {
+  const rl_trace_idle *d = rl_trace_get_idle(x->t);
+  if (!d || !d->headline) return;
+  FILE *o = ctx->out;
+  char b1[48], b2[48], p1[16];
+  fprintf(o, "\nGPU idle %s of the span (%s of %s): no kernel or copy ran. No kernel's roof tunes\n"
+             "this time: the host did not keep the GPU fed (Python and launch overhead, data loading,\n"
+             "a synchronising call). The biggest gaps, with the host ops running during them:\n",
+          pct(p1, sizeof p1, d->share, 1), cli_q(b1, sizeof b1, x->s.idle_s, RL_UNIT_SECONDS),
+          cli_q(b2, sizeof b2, x->s.span_s, RL_UNIT_SECONDS));
+  const char *hdr[] = {"at", "gap", "host ops during it (time inside the gap)"};
+  cli_table *t = cli_table_new(3, hdr);
+  for (int32_t i = 0; i < d->ngaps; i++) {
+    const rl_trace_gap *g = &d->gaps[i];
+    char c0[48], c1[48], c2[512];
+    cli_q(c0, sizeof c0, g->start_s, RL_UNIT_SECONDS);
+    cli_q(c1, sizeof c1, g->length_s, RL_UNIT_SECONDS);
+    size_t l = 0;
+    c2[0] = 0;
+    for (int32_t k = 0; k < g->nops && l < sizeof c2; k++) {
+      char q[48];
+      int w = snprintf(c2 + l, sizeof c2 - l, "%s%s %s", k ? ", " : "", g->ops[k].name,
+                       cli_q(q, sizeof q, g->ops[k].overlap_s, RL_UNIT_SECONDS));
+      if (w < 0) break;
+      l += (size_t)w;
+    }
+    if (!g->nops) snprintf(c2, sizeof c2, "%s", d->host_ops ? "(no host op recorded then)" : "(the file records no host ops)");
+    const char *cells[3] = {c0, c1, c2};
+    cli_table_row(t, cells);
+  }
+  cli_table_print(ctx, t);
+  cli_table_free(t);
+}
+
 static void print_text(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
   const int top = to->top > 0 ? to->top : 10;
   FILE *o = ctx->out;
   print_head(ctx, to, x);
+  print_idle(ctx, x);
   if (x->info.cpu)
     fprintf(o, "\nop calls by gain (by op and the op that called it; top %d; * = partly without F and Q):\n", top);
   else

@@ -189,8 +189,8 @@ static void print_text(cli_ctx *ctx, const rl_job *j, int hta) {
  * roofline columns empty for a rank whose roofline was not computed). */
 static void print_csv(cli_ctx *ctx, const rl_job *j) {
   static const char *const hdr[] = {
-      "rank", "file", "gpu_time_s", "span_s", "idle_fraction", "compute_fraction", "non_compute_fraction",
-      "overlap_fraction", "idle_host_wait_s", "idle_kernel_wait_s", "idle_other_s", "collectives", "waited_s",
+      "rank", "file", "gpu_time_s", "hta_span_s", "idle_fraction", "compute_fraction", "non_compute_fraction",
+      "overlap_fraction", "idle_host_wait_s", "idle_kernel_wait_s", "idle_other_s", "job_collectives", "waited_s",
       "compute_bound_s", "memory_bound_s", "overhead_s", "coverage_fraction", "gain_s"};
   enum { NC = (int)(sizeof hdr / sizeof hdr[0]) };
   cli_csv_row(ctx, hdr, NC);

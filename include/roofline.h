@@ -2299,7 +2299,8 @@ typedef struct rl_trace_summary {
   double busy_share;      /* busy / span */
   double compute_s;       /* kernel time in compute-bound kernels */
   double memory_s;        /* kernel time in memory-bound kernels */
-  double overhead_s;      /* short or overhead-bound kernels, plus idle */
+  double overhead_s;      /* short or overhead-bound kernels (idle time is
+                             idle_s, apart: rl_trace_get_idle) */
   double short_s;         /* of which kernels shorter than the overhead */
   double unknown_s;       /* kernel time with no F and Q */
   double gain_s;          /* sum of the kernel rows' gains */
@@ -2368,6 +2369,41 @@ typedef struct rl_trace_coll {
 /* The collectives of the last analysis, by time; valid until the next
  * analysis or free. */
 RL_API const rl_trace_coll *rl_trace_colls(const rl_trace *t, int32_t *n);
+
+/* The GPU's idle time, the headline when large. Time when no GPU of the
+ * trace runs a kernel or copy is not tuned by any kernel's roof: the host
+ * did not launch work fast enough (Python, data loading, a synchronising
+ * call). When it is at least RL_TRACE_IDLE_HEADLINE of the span (one fifth:
+ * more than the gain of any one kernel row usually is), the report opens
+ * with it. The biggest gaps (the intervals between the union of the GPU
+ * events; largest first), each with the host ops that ran during it: the
+ * outermost op on its CPU thread (a profiler step's annotation and an
+ * nn.Module frame are not ops), by their time inside the gap, summed over
+ * the op's calls. Times are from the span's start (the first GPU event). */
+#define RL_TRACE_IDLE_HEADLINE 0.20
+#define RL_TRACE_GAPS 5
+#define RL_TRACE_GAP_OPS 3
+typedef struct rl_trace_gap_op {
+  const char *name; /* the host op; owned by the trace */
+  double overlap_s; /* its calls' time inside the gap */
+} rl_trace_gap_op;
+typedef struct rl_trace_gap {
+  double start_s;  /* from the span's start */
+  double length_s;
+  int32_t nops;
+  rl_trace_gap_op ops[RL_TRACE_GAP_OPS];
+} rl_trace_gap;
+typedef struct rl_trace_idle {
+  double share;     /* idle_s / span_s; NaN without a span */
+  int32_t headline; /* share >= RL_TRACE_IDLE_HEADLINE */
+  int32_t host_ops; /* 1: the file records host ops (Kineto's cpu_op) */
+  int32_t ngaps;
+  rl_trace_gap gaps[RL_TRACE_GAPS];
+} rl_trace_idle;
+
+/* The idle time of the last analysis; valid until the next analysis or
+ * free. NULL before any analysis. */
+RL_API const rl_trace_idle *rl_trace_get_idle(const rl_trace *t);
 
 /* A fusion candidate: runs of two or more consecutive small kernels (each
  * overhead-bound or shorter than the floor) of one nn.Module where the

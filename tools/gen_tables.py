@@ -317,9 +317,17 @@ def gen_custom():
     return [("src/core/custom_table.inc", "\n".join(out) + "\n")]
 
 
+def schema_version():
+    """CLI_SCHEMA_VERSION of cli/cli.h: the one place the contract's version is set"""
+    m = re.search(r"^#define CLI_SCHEMA_VERSION (\d+)$", c_source("cli", "cli.h"), re.M)
+    if not m:
+        sys.exit("gen_tables: cli/cli.h defines no CLI_SCHEMA_VERSION")
+    return int(m.group(1))
+
+
 ENVELOPE = {
     "schema_version": {"description": "version of the --json contract; raised when a key is renamed or "
-                                      "removed or changes meaning", "const": 1},
+                                      "removed or changes meaning", "const": schema_version()},
     "command": {"description": "the command that wrote the document"},
 }
 

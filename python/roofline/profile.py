@@ -507,7 +507,7 @@ def analysis_json(trace_path, **flags):
     roofline.trace()'s keywords), as a dict: the library's record in the command's
     envelope (cli/cli.h: CLI_SCHEMA_VERSION, print_json_doc)."""
     from . import trace as analyse
-    doc = {"schema_version": 1, "command": "trace"}
+    doc = {"schema_version": 2, "command": "trace"}
     doc.update(analyse(trace_path, **flags))
     return doc
 

@@ -24,10 +24,20 @@ rl_trace *rl_trace_new(double launch_overhead_s) {
   return t;
 }
 
+rl_status rli_trace_host_op(rl_trace *t, double start_s, double end_s, uint32_t name, uint32_t depth) {
+  if (!(end_s >= start_s) || name == RLI_NONE) return RL_OK; /* no interval: nothing to place */
+  if (!rli_grow((void **)&t->hop, sizeof *t->hop, t->nhop + 1, &t->caphop)) return RL_ENOMEM;
+  t->hop[t->nhop++] = (rli_host_op){start_s, end_s, name, depth};
+  return RL_OK;
+}
+
+const rl_trace_idle *rl_trace_get_idle(const rl_trace *t) { return t && t->idle_done ? &t->idle : NULL; }
+
 void rl_trace_free(rl_trace *t) {
   if (!t) return;
   rli_trace_free_analysis(t);
   rli_trace_graph_free(t);
+  free(t->hop);
   for (size_t i = 0; i < t->nblocks; i++) free(t->blocks[i]);
   free(t->blocks);
   free(t->str);

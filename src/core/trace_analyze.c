@@ -888,6 +888,79 @@ static rl_status an_devices(an *a, rl_error *err) {
  * some GPU of the trace was busy), so busy + idle = span; in start order
  * (any order of equal starts gives the same union), through an index
  * sorted by (start, end) when the kernels do not come so */
+/* Keep gap [s, s + len] among the RL_TRACE_GAPS largest of idle (largest
+ * first; the earlier of equal ones first). */
+static void keep_gap(rl_trace_idle *idle, double s, double len) {
+  int32_t n = idle->ngaps, i = n;
+  if (!(len > 0)) return;
+  while (i > 0 && idle->gaps[i - 1].length_s < len) i--;
+  if (i >= RL_TRACE_GAPS) return;
+  if (n == RL_TRACE_GAPS) n--;
+  memmove(&idle->gaps[i + 1], &idle->gaps[i], sizeof idle->gaps[0] * (size_t)(n - i));
+  memset(&idle->gaps[i], 0, sizeof idle->gaps[0]);
+  idle->gaps[i].start_s = s;
+  idle->gaps[i].length_s = len;
+  idle->ngaps = n + 1;
+}
+
+typedef struct name_t {
+  uint32_t name;
+  double s;
+} name_t;
+static int cmp_name_t(const void *pa, const void *pb) {
+  const name_t *x = pa, *y = pb;
+  return x->name < y->name ? -1 : x->name > y->name;
+}
+static int cmp_name_t_time(const void *pa, const void *pb) {
+  const name_t *x = pa, *y = pb;
+  if (x->s != y->s) return x->s < y->s ? 1 : -1;
+  return x->name < y->name ? -1 : x->name > y->name;
+}
+
+/* The host ops during each gap (absolute [g0, g0 + len]), at the deepest
+ * level of nesting whose ops still cover half the gap (summed over the
+ * threads; the outermost level when none does): below "## forward ##"
+ * covering a whole gap, the aten::linear and aten::layer_norm it ran. Per
+ * op name, their calls' time inside the gap, the RL_TRACE_GAP_OPS largest. */
+#define GAP_DEPTHS 64
+static rl_status gap_ops(rl_trace *t, double first, rl_error *err) {
+  rl_trace_idle *idle = &t->idle;
+  if (!t->nhop) return RL_OK;
+  name_t *v = malloc(sizeof *v * t->nhop);
+  if (!v) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+  for (int32_t g = 0; g < idle->ngaps; g++) {
+    rl_trace_gap *gp = &idle->gaps[g];
+    double g0 = first + gp->start_s, g1 = g0 + gp->length_s;
+    double cover[GAP_DEPTHS] = {0};
+    for (size_t i = 0; i < t->nhop; i++) {
+      double o = fmin(g1, t->hop[i].end_s) - fmax(g0, t->hop[i].start_s);
+      if (o > 0 && t->hop[i].depth < GAP_DEPTHS) cover[t->hop[i].depth] += o;
+    }
+    uint32_t d = 0;
+    for (uint32_t k = 1; k < GAP_DEPTHS; k++)
+      if (cover[k] >= 0.5 * gp->length_s) d = k;
+    size_t n = 0;
+    for (size_t i = 0; i < t->nhop; i++) {
+      double o = fmin(g1, t->hop[i].end_s) - fmax(g0, t->hop[i].start_s);
+      if (o > 0 && t->hop[i].depth == d) v[n++] = (name_t){t->hop[i].name, o};
+    }
+    if (!n) continue;
+    qsort(v, n, sizeof *v, cmp_name_t);
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (w && v[w - 1].name == v[i].name) v[w - 1].s += v[i].s;
+      else v[w++] = v[i];
+    }
+    qsort(v, w, sizeof *v, cmp_name_t_time);
+    for (size_t i = 0; i < w && gp->nops < RL_TRACE_GAP_OPS; i++) {
+      gp->ops[gp->nops].name = rli_trace_strat(t, v[i].name);
+      gp->ops[gp->nops++].overlap_s = v[i].s;
+    }
+  }
+  free(v);
+  return RL_OK;
+}
+
 static rl_status an_busy(an *a, rl_error *err) {
   rl_trace *t = a->t;
   rl_trace_summary *out = a->out;
@@ -914,6 +987,7 @@ static rl_status an_busy(an *a, rl_error *err) {
         first = cs = ks;
         ce = ke;
       } else if (ks > ce) {
+        keep_gap(&t->idle, ce - first, ks - ce);
         out->busy_s += ce - cs;
         cs = ks;
         ce = ke;
@@ -929,19 +1003,27 @@ static rl_status an_busy(an *a, rl_error *err) {
   out->idle_s = out->span_s - out->busy_s;
   out->busy_share = out->span_s > 0 ? out->busy_s / out->span_s : 0;
   out->has_span = out->has_time && !t->no_timeline;
+  t->idle_done = 1;
+  t->idle.host_ops = t->nhop > 0;
   if (t->cpu && out->has_span) {
     /* a CPU op's self time is no interval of the timeline (its callees
      * run inside it): the span stays, no busy or idle time */
     out->has_span = 0;
     out->busy_s = out->idle_s = out->busy_share = 0;
+    t->idle.share = (double)NAN;
+    t->idle.ngaps = 0;
     return RL_OK;
   }
-  if (out->has_span) {
-    out->overhead_s += out->idle_s;
-  } else {
+  if (!out->has_span) {
     out->span_s = out->busy_s = out->idle_s = out->busy_share = 0;
+    t->idle.share = (double)NAN;
+    t->idle.ngaps = 0;
+    return RL_OK;
   }
-  return RL_OK;
+  /* idle time is its own figure (the headline when large), not overhead */
+  t->idle.share = out->span_s > 0 ? out->idle_s / out->span_s : 0;
+  t->idle.headline = t->idle.share >= RL_TRACE_IDLE_HEADLINE;
+  return gap_ops(t, first, err);
 }
 
 /* The tables: rows by kernel and by op, the collectives, the gain, the
@@ -1106,6 +1188,8 @@ void rli_trace_free_analysis(rl_trace *t) {
   free(t->fusion);
   t->fusion = NULL;
   t->nfusion = 0;
+  memset(&t->idle, 0, sizeof t->idle);
+  t->idle_done = 0;
   for (size_t i = 0; i < t->nwhy; i++) free(t->whybuf[i]);
   free(t->whybuf);
   t->whybuf = NULL;

@@ -154,6 +154,12 @@ struct rl_trace {
   int32_t ncolls;
   rl_trace_fusion *fusion;
   int32_t nfusion;
+  rl_trace_idle idle; /* the GPU's idle time: the biggest gaps */
+  int idle_done;      /* idle holds the last analysis' */
+  /* host ops (rli_trace_host_op): the outermost op on its thread, for the
+   * ops during the idle gaps */
+  rli_host_op *hop;
+  size_t nhop, caphop;
   char **whybuf; /* texts made during analysis */
   size_t nwhy;
 };

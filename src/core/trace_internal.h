@@ -122,6 +122,16 @@ const rli_cost *rli_trace_cost_get(const rl_trace *t, uint32_t id);
 uint32_t rli_trace_cost_why(rl_trace *t, const char *why);
 /* A new op instance (one call of an op); returns its id. */
 uint32_t rli_trace_new_inst(rl_trace *t, uint32_t cost);
+/* A host op [start_s, end_s] (the reader's time origin, as kernels'),
+ * named by string id, at its depth (the ops around it on its CPU thread;
+ * a profiler step's annotation and an nn.Module frame are not ops): the
+ * ops during the GPU's idle gaps (rl_trace_get_idle). RL_ENOMEM when out
+ * of memory. */
+typedef struct rli_host_op {
+  double start_s, end_s;
+  uint32_t name, depth;
+} rli_host_op;
+rl_status rli_trace_host_op(rl_trace *t, double start_s, double end_s, uint32_t name, uint32_t depth);
 /* The innermost nn.Module around op instance `inst` (a string id: with
  * with_stack=True, the python_function event "nn.Module: X"); the fusion
  * candidates are keyed by it. */

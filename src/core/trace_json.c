@@ -7,6 +7,7 @@
 #include "core/trace_impl.h"
 #include "core/record.h"
 
+#include <math.h>
 #include <string.h>
 
 /* ---- the row record ------------------------------------------------------
@@ -163,6 +164,10 @@ RLI_RECORD(rli_trace_row_record, "trace_row", "one row of rows (per kernel) or o
 /* ---- the collectives, the fusion candidates, the uncovered time ------- */
 
 static int coll_sized(const void *rec) { return ((const rl_trace_coll *)rec)->msg_bytes >= 0; }
+static double coll_bytes(const void *rec) {
+  const rl_trace_coll *c = rec;
+  return (double)c->count * c->msg_bytes;
+}
 static int coll_has_dtype(const void *rec) { return ((const rl_trace_coll *)rec)->dtype[0] != 0; }
 static int coll_algbw_known(const void *rec) {
   const rl_trace_coll *c = rec;
@@ -180,8 +185,8 @@ static int coll_roof_known(const void *rec) {
 }
 
 static const rli_field coll_fields[] = {
-    {"name", NULL, "the collective: allreduce, allgather, reducescatter, broadcast, reduce, alltoall, "
-     "sendrecv, ...", RLI_F_STR, RLI_AT(rl_trace_coll, name)},
+    {"kind", NULL, "the collective: allreduce, allgather, reducescatter, broadcast, reduce, alltoall, "
+     "sendrecv, ... (a job's collectives name it the same)", RLI_F_STR, RLI_AT(rl_trace_coll, name)},
     {"dtype", NULL, "element type as recorded; null when unknown", RLI_F_STR, RLI_AT(rl_trace_coll, dtype),
      .flags = RLI_NULLABLE, .known = coll_has_dtype},
     {"ranks", NULL, "group size n", RLI_F_INT, RLI_AT(rl_trace_coll, ranks)},
@@ -190,6 +195,8 @@ static const rli_field coll_fields[] = {
     {"count", NULL, "kernel executions", RLI_F_INT, RLI_AT(rl_trace_coll, count)},
     {"msg_bytes", "B", "message size S of one call; null when unknown", RLI_F_NUM,
      RLI_AT(rl_trace_coll, msg_bytes), .known = coll_sized},
+    {"bytes", "B", "the sum of S over the calls (count x msg_bytes), as a job's collectives give it; null when "
+     "unknown", RLI_F_NUM, .get = coll_bytes, .known = coll_sized},
     {"measured_s", "s", "measured time: the sum of its kernels' durations", RLI_F_NUM,
      RLI_AT(rl_trace_coll, time_s)},
     {"algbw", "B/s", "count x S / measured_s (nccl-tests' algbw); null without S or a time", RLI_F_NUM,
@@ -239,6 +246,63 @@ static const rli_field uncovered_fields[] = {
 static RLI_RECORD(uncovered_record, "trace_uncovered", "GPU time without a roof, for one reason",
                   uncovered_fields);
 
+/* ---- the idle record ------------------------------------------------------
+ *
+ * The GPU's idle time (rl_trace_get_idle): its share of the span, whether
+ * it is the headline, the biggest gaps with the host ops during them. */
+static const rli_field gap_op_fields[] = {
+    {"name", NULL, "the host op", RLI_F_STR, RLI_AT(rl_trace_gap_op, name)},
+    {"overlap_s", "s", "its calls' time inside the gap (summed over threads, so it can exceed the gap)",
+     RLI_F_NUM, RLI_AT(rl_trace_gap_op, overlap_s)},
+};
+static RLI_RECORD(gap_op_record, "trace_gap_op", "a host op during an idle gap", gap_op_fields);
+
+static void put_gap_ops(rli_out *o, const void *rec, const rli_field *f) {
+  const rl_trace_gap *g = rec;
+  rli_out_puts(o, "[");
+  for (int32_t i = 0; i < g->nops; i++) {
+    if (i) rli_out_puts(o, ",");
+    rli_record_write(o, f->sub, &g->ops[i]);
+  }
+  rli_out_puts(o, "]");
+}
+
+static const rli_field gap_fields[] = {
+    {"start_s", "s", "its start, from the span's start (the first GPU event's)", RLI_F_NUM,
+     RLI_AT(rl_trace_gap, start_s)},
+    {"length_s", "s", "how long no GPU ran a kernel or copy", RLI_F_NUM, RLI_AT(rl_trace_gap, length_s)},
+    {"ops", NULL,
+     "the host ops during it (Kineto's cpu_op and user annotations at the deepest level of nesting that covers "
+     "half the gap), most time inside it first; at most 3, none when the file records none then",
+     RLI_F_OBJ, RLI_LIST, .put = put_gap_ops, .sub = &gap_op_record},
+};
+static RLI_RECORD(gap_record, "trace_gap", "one idle gap of the GPUs", gap_fields);
+
+static void put_gaps(rli_out *o, const void *rec, const rli_field *f) {
+  const rl_trace_idle *d = rec;
+  rli_out_puts(o, "[");
+  for (int32_t i = 0; i < d->ngaps; i++) {
+    if (i) rli_out_puts(o, ",");
+    rli_record_write(o, f->sub, &d->gaps[i]);
+  }
+  rli_out_puts(o, "]");
+}
+
+static const rli_field idle_fields[] = {
+    {"share", NULL, "idle_s / span_s: the share of the span when no GPU ran a kernel or copy; null without a span",
+     RLI_F_NUM, RLI_AT(rl_trace_idle, share)},
+    {"headline", NULL,
+     "share >= 0.2 (RL_TRACE_IDLE_HEADLINE): the idle time is the headline, printed before the kernel tables",
+     RLI_F_BOOL, RLI_AT(rl_trace_idle, headline)},
+    {"host_ops", NULL, "the file records host ops (Kineto's cpu_op), so the gaps can name them", RLI_F_BOOL,
+     RLI_AT(rl_trace_idle, host_ops)},
+    {"gaps", NULL, "the biggest idle gaps, largest first (at most 5)", RLI_F_OBJ, RLI_LIST, .put = put_gaps,
+     .sub = &gap_record},
+};
+static RLI_RECORD(idle_record, "trace_idle",
+                  "the GPU's idle time: the headline when large, the biggest gaps and the host ops during them",
+                  idle_fields);
+
 /* ---- the document ----------------------------------------------------------
  *
  * What rl_trace_json writes, gathered in one struct for its field table:
@@ -271,6 +335,7 @@ typedef struct trace_doc {
   const rl_trace_row *rows, *ops;
   const rl_trace_coll *colls;
   const rl_trace_fusion *fusion;
+  rl_trace_idle idle;               /* rl_trace_get_idle's; share NaN before an analysis */
   int32_t rows_total, ops_total, colls_total, fusion_total; /* in all */
   int32_t rows_shown, ops_shown, colls_shown, fusion_shown; /* written */
 } trace_doc;
@@ -308,6 +373,8 @@ static const rli_field doc_fields[] = {
     SPANNED("busy_s", "s", busy_s, "union of the kernel intervals of all devices (some GPU busy), never above "
             "span_s; null without a timeline"),
     SPANNED("busy_share", NULL, busy_share, "busy_s / span_s; null without a timeline"),
+    {"idle", NULL, "the GPU's idle time: the headline when large, the biggest gaps and the host ops during them",
+     RLI_F_OBJ, RLI_AT(trace_doc, idle), .sub = &idle_record},
     COUNT("devices", devices, "distinct devices among the timed kernels; busy_s is the time some of them was "
           "busy, so busy_s <= span_s"),
     COUNT("duplicates_dropped", duplicates, "events given twice (same device, stream, name, start and "
@@ -319,9 +386,10 @@ static const rli_field doc_fields[] = {
     COUNT("ends_before_start_dropped", ends_before_start, "kernels ending before they start: dropped"),
     COUNT("zero_duration_untimed", zero_duration, "kernels the file gives a duration under 1 ps (0 included): "
           "kept with no time, left out of every time figure and roof %"),
-    TIMED("compute_s", "s", compute_s, "kernel time in compute-bound kernels"),
-    TIMED("memory_s", "s", memory_s, "kernel time in memory-bound kernels"),
-    TIMED("overhead_s", "s", overhead_s, "short or overhead-bound kernels, plus idle"),
+    TIMED("compute_bound_s", "s", compute_s, "kernel time in compute-bound kernels (the roofline regime)"),
+    TIMED("memory_bound_s", "s", memory_s, "kernel time in memory-bound kernels (the roofline regime)"),
+    TIMED("overhead_s", "s", overhead_s, "short or overhead-bound kernels; the GPU's idle time is apart (idle_s, "
+          "idle), not in it"),
     TIMED("short_s", "s", short_s, "of which kernels shorter than the overhead"),
     TIMED("unknown_s", "s", unknown_s, "kernel time with no F and Q"),
     TIMED("gain_s", "s", gain_s, "measured time the roof says could be saved: the kernel rows' gains summed"),
@@ -397,6 +465,9 @@ size_t rl_trace_json(const rl_trace *t, const rl_hw *hw, const rl_trace_summary 
   d->ops = t->rows[1], d->ops_total = d->ops_shown = t->nrows[1];
   d->colls = t->colls, d->colls_total = d->colls_shown = t->ncolls;
   d->fusion = t->fusion, d->fusion_total = d->fusion_shown = t->nfusion;
+  const rl_trace_idle *idle = rl_trace_get_idle(t);
+  if (idle) d->idle = *idle;
+  else d->idle.share = (double)NAN;
   if (top > 0) {
     int32_t *shown[] = {&d->rows_shown, &d->ops_shown, &d->colls_shown, &d->fusion_shown};
     for (int i = 0; i < 4; i++)

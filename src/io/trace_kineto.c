@@ -2707,6 +2707,35 @@ static int64_t graph_replays(kin *k, replay_k *rp, size_t n, uint32_t c_nolaunch
   }
   rli_trace_graph_count(t, matched, unmatched);
   return unlinked;
+
+/* An op of the host's own (for the ops during the GPU's idle gaps): not a
+ * module frame, not a profiler step's annotation (ProfilerStep#N spans the
+ * whole step) */
+static int host_real(const kin *k, const op_rec *o) {
+  if (is_module(k, o)) return 0;
+  const char *nm = rli_trace_strat(k->t, k->kinds[o->kind].label);
+  return nm && !RLI_STARTS(nm, "ProfilerStep#");
+}
+
+/* The thread's ops (parents set, before linking marks any op LINKED) to
+ * the trace, in the kernels' time origin, each with its depth: the real
+ * ops around it */
+static void host_ops(kin *k, thread *th) {
+  if (!k->have_origin || !th->n) return;
+  uint32_t *depth = malloc(sizeof *depth * th->n);
+  if (!depth) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+  for (size_t j = 0; j < th->n; j++) {
+    const op_rec *o = &th->ops[j];
+    uint32_t p = o->parent;
+    depth[j] = p == RLI_NONE ? 0 : depth[p] + (uint32_t)host_real(k, &th->ops[p]);
+    if (!host_real(k, o)) continue;
+    if (rli_trace_host_op(k->t, (o->s - k->origin) * 1e-6, (o->e - k->origin) * 1e-6,
+                          k->kinds[o->kind].label, depth[j]) != RL_OK) {
+      free(depth);
+      rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+    }
+  }
+  free(depth);
 }
 
 static void link_all(kin *k) {
@@ -2724,6 +2753,7 @@ static void link_all(kin *k) {
       stack[sp++] = (uint32_t)j;
     }
     free(stack);
+    host_ops(k, th);
   }
   uint32_t c_nolaunch = rli_trace_cost_reason(
       t, RL_REASON_PRE_WINDOW,

@@ -23,6 +23,9 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# the --json contract's version (cli/cli.h: CLI_SCHEMA_VERSION)
+with open(os.path.join(ROOT, "cli", "cli.h"), encoding="utf-8") as _f:
+    SCHEMA_VERSION = int(re.search(r"^#define CLI_SCHEMA_VERSION (\d+)$", _f.read(), re.M).group(1))
 
 
 def parse_cases(path):
@@ -150,8 +153,8 @@ class Schemas:
         """None when doc validates, else a message naming the first problems."""
         if not isinstance(doc, dict) or not isinstance(doc.get("command"), str):
             return "not an object with a \"command\""
-        if doc.get("schema_version") != 1:
-            return f"schema_version {doc.get('schema_version')!r}, want 1"
+        if doc.get("schema_version") != SCHEMA_VERSION:
+            return f"schema_version {doc.get('schema_version')!r}, want {SCHEMA_VERSION}"
         name = doc["command"].replace(" ", "-")
         v = self.validator.get(name)
         if v is None:
@@ -255,7 +258,7 @@ def main():
     # the measure record with every part filled (tests/unit/test_measure.c
     # writes it), in the command's envelope
     with open(os.path.join(ROOT, "tests", "data", "measure_record.json"), encoding="utf-8") as f:
-        m = schemas.check({"schema_version": 1, "command": "measure", **json.load(f)})
+        m = schemas.check({"schema_version": SCHEMA_VERSION, "command": "measure", **json.load(f)})
     if m:
         bad("schema", "tests/data/measure_record.json", m)
     else:

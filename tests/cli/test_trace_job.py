@@ -103,7 +103,7 @@ def main():
         rc, csv_out, err = run([rf, "trace", job, "--csv", "-j", "2"])
         import csv as csvmod, io, math
         recs = list(csvmod.DictReader(io.StringIO(csv_out))) if rc == 0 else []
-        pairs = (("gpu_time_s", "gpu_time_s"), ("span_s", "span_s"), ("idle_fraction", "idle_share"),
+        pairs = (("gpu_time_s", "gpu_time_s"), ("hta_span_s", "hta_span_s"), ("idle_fraction", "idle_share"),
                  ("compute_fraction", "compute_share"), ("overlap_fraction", "overlap"),
                  ("waited_s", "waited_s"), ("gain_s", "gain_s"), ("coverage_fraction", "coverage"))
         def same(cell, v):

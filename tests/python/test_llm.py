@@ -113,7 +113,7 @@ class SameAsTheCommand(unittest.TestCase):
                                  cwd=ROOT, check=True).stdout
             doc = json.loads(out)
             # the command's envelope around the record (docs/schema/)
-            self.assertEqual((doc.pop("schema_version"), doc.pop("command")), (1, args[0] if args[0] not in
+            self.assertEqual((doc.pop("schema_version"), doc.pop("command")), (2, args[0] if args[0] not in
                              ("model", "hw") else " ".join(args[:2])))
             if list(doc) == ["rows"]:
                 doc = doc["rows"]

@@ -78,7 +78,7 @@ class MeasureRecord(unittest.TestCase):
             self.assertEqual(a, b, path)
 
     def test_same_record_as_the_command(self):
-        self.assertEqual((self.cli.pop("schema_version"), self.cli.pop("command")), (1, "measure"))
+        self.assertEqual((self.cli.pop("schema_version"), self.cli.pop("command")), (2, "measure"))
         self.compare(self.cli, self.py)
         self.assertEqual(self.py["threads"], 1)
         self.assertEqual([s["kernel"] for s in self.py["sweeps"]], ["read", "read"])
