@@ -23,6 +23,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from trace_invariants import invariants  # noqa: E402
 # the --json contract's version (cli/cli.h: CLI_SCHEMA_VERSION)
 with open(os.path.join(ROOT, "cli", "cli.h"), encoding="utf-8") as _f:
     SCHEMA_VERSION = int(re.search(r"^#define CLI_SCHEMA_VERSION (\d+)$", _f.read(), re.M).group(1))
@@ -242,6 +244,8 @@ def main():
                 msgs.append(f"readable output: exit {rc2}, stderr {err2.strip()!r}")
             elif BAD_NUMBER.search(out2):
                 msgs.append("readable output prints nan/inf")
+            # issue 24's invariants of every trace report (tests/trace_invariants.py)
+            msgs += invariants(doc, out2 if rc2 == 0 else None)
             if msgs:
                 bad(where, name, "; ".join(msgs))
             else:

@@ -11,7 +11,9 @@ files that read, tests/fixtures/hostile):
   * the rank's idle kinds sum to its idle time, and its host wait is at most
     its span;
   * the single file's collectives: busbw at most the link's (one direction
-    of the interconnect) x 1.05.
+    of the interconnect) x 1.05;
+  * every invariant of tests/trace_invariants.py, on the file's JSON and text
+    (the idle headline) and on the job's JSON.
 For each fixture with collectives, a job of 3 identical ranks made by
 tests/make_job.py (--skew 0): per collective kind, the job's bytes (the
 sum of the message sizes S) equal those of `trace FILE` on one of its ranks
@@ -34,6 +36,8 @@ from checks import Checks  # noqa: E402
 from make_job import make_job  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from trace_invariants import invariants  # noqa: E402
 TRACES = os.path.join(ROOT, "tests", "fixtures", "traces")
 HOSTILE = os.path.join(ROOT, "tests", "fixtures", "hostile")
 # the device for files that name none (the same as docs/trace.md gives them)
@@ -98,6 +102,10 @@ def main():
             if rc != 0:
                 continue  # a file the reader refuses is no rank either (test_trace_job, errors.golden)
             one = json.loads(out)
+            # issue 24's invariants of every report, the text's idle headline included
+            rc, text, err = run([rf, "trace", path] + hw)
+            msgs = invariants(one, text if rc == 0 else None)
+            check(f"{base}.invariants", rc == 0 and not msgs, f"exit {rc}; " + "; ".join(msgs))
             d = os.path.join(tmp, base.replace(".", "_"))
             os.makedirs(d)
             os.symlink(path, os.path.join(d, "rank0" + (".json.gz" if base.endswith(".gz") else ".json")))
@@ -106,6 +114,7 @@ def main():
             if rc != 0:
                 continue
             job = json.loads(jout)
+            check(f"{base}.job_invariants", not invariants(job), "; ".join(invariants(job)))
             check(f"{base}.one_rank", len(job["ranks"]) == 1, f"{len(job['ranks'])} ranks")
             r = job["ranks"][0]
             shared = [k for k in r if k in one and k not in JOB_ONLY]
@@ -125,6 +134,19 @@ def main():
             if any(c["msg_bytes"] for c in one["collectives"]):
                 with_coll.append((path, hw))
         check("fixtures_with_collectives", len(with_coll) >= 2, f"{with_coll}")
+        # the other formats' fixtures (Nsight Systems, Nsight Compute): the invariants
+        others = 0
+        for d in (TRACES, os.path.join(TRACES, "bad"), HOSTILE):
+            for path in sorted(glob.glob(os.path.join(d, "*.sqlite")) + glob.glob(os.path.join(d, "ncu*.csv"))):
+                hw = ["--hw", "a100-80gb"]  # Nsight Compute exports name no device
+                rc, out, err = run([rf, "trace", path, "--json"] + hw)
+                if rc != 0:
+                    continue  # refused (errors.golden)
+                rc, text, err = run([rf, "trace", path] + hw)
+                msgs = invariants(json.loads(out), text if rc == 0 else None)
+                check(f"{os.path.basename(path)}.invariants", not msgs, "; ".join(msgs))
+                others += 1
+        check("other_formats", others >= 3, f"{others} non-Kineto fixtures read")
         # a job of identical ranks: the job's collectives are the single file's
         for path, hw in with_coll:
             base = os.path.basename(path)
@@ -138,6 +160,8 @@ def main():
             if rc or rc2:
                 continue
             one, job = json.loads(out), json.loads(jout)
+            check(f"job.{base}.invariants", not invariants(job) and not invariants(one),
+                  "; ".join(invariants(job) + invariants(one)))
             # one name for one thing: kind and bytes (the sum of S) in both
             mine = by_kind(one["collectives"], lambda c: c["bytes"] or 0)
             theirs = by_kind(job["collectives"], lambda c: c["bytes"] or 0)
