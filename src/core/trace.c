@@ -25,9 +25,10 @@ rl_trace *rl_trace_new(double launch_overhead_s) {
 }
 
 rl_status rli_trace_host_op(rl_trace *t, double start_s, double end_s, uint32_t name, uint32_t depth) {
-  if (!(end_s >= start_s) || name == RLI_NONE) return RL_OK; /* no interval: nothing to place */
+  /* no interval, too deep or a name past the 28 bits: nothing to place */
+  if (!(end_s >= start_s) || name >= (1u << 28) || depth > RLI_HOST_DEPTH_MAX) return RL_OK;
   if (!rli_grow((void **)&t->hop, sizeof *t->hop, t->nhop + 1, &t->caphop)) return RL_ENOMEM;
-  t->hop[t->nhop++] = (rli_host_op){start_s, end_s, name, depth};
+  t->hop[t->nhop++] = (rli_host_op){start_s, (float)(end_s - start_s), name | depth << 28};
   return RL_OK;
 }
 

@@ -922,7 +922,7 @@ static int cmp_name_t_time(const void *pa, const void *pb) {
  * threads; the outermost level when none does): below "## forward ##"
  * covering a whole gap, the aten::linear and aten::layer_norm it ran. Per
  * op name, their calls' time inside the gap, the RL_TRACE_GAP_OPS largest. */
-#define GAP_DEPTHS 64
+#define GAP_DEPTHS (RLI_HOST_DEPTH_MAX + 1)
 static rl_status gap_ops(rl_trace *t, double first, rl_error *err) {
   rl_trace_idle *idle = &t->idle;
   if (!t->nhop) return RL_OK;
@@ -933,16 +933,18 @@ static rl_status gap_ops(rl_trace *t, double first, rl_error *err) {
     double g0 = first + gp->start_s, g1 = g0 + gp->length_s;
     double cover[GAP_DEPTHS] = {0};
     for (size_t i = 0; i < t->nhop; i++) {
-      double o = fmin(g1, t->hop[i].end_s) - fmax(g0, t->hop[i].start_s);
-      if (o > 0 && t->hop[i].depth < GAP_DEPTHS) cover[t->hop[i].depth] += o;
+      const rli_host_op *h = &t->hop[i];
+      double o = fmin(g1, h->start_s + (double)h->dur_s) - fmax(g0, h->start_s);
+      if (o > 0) cover[h->name_depth >> 28] += o;
     }
     uint32_t d = 0;
     for (uint32_t k = 1; k < GAP_DEPTHS; k++)
       if (cover[k] >= 0.5 * gp->length_s) d = k;
     size_t n = 0;
     for (size_t i = 0; i < t->nhop; i++) {
-      double o = fmin(g1, t->hop[i].end_s) - fmax(g0, t->hop[i].start_s);
-      if (o > 0 && t->hop[i].depth == d) v[n++] = (name_t){t->hop[i].name, o};
+      const rli_host_op *h = &t->hop[i];
+      double o = fmin(g1, h->start_s + (double)h->dur_s) - fmax(g0, h->start_s);
+      if (o > 0 && h->name_depth >> 28 == d) v[n++] = (name_t){h->name_depth & ((1u << 28) - 1), o};
     }
     if (!n) continue;
     qsort(v, n, sizeof *v, cmp_name_t);

@@ -125,11 +125,16 @@ uint32_t rli_trace_new_inst(rl_trace *t, uint32_t cost);
 /* A host op [start_s, end_s] (the reader's time origin, as kernels'),
  * named by string id, at its depth (the ops around it on its CPU thread;
  * a profiler step's annotation and an nn.Module frame are not ops): the
- * ops during the GPU's idle gaps (rl_trace_get_idle). RL_ENOMEM when out
- * of memory. */
+ * ops during the GPU's idle gaps (rl_trace_get_idle). Kept in 16 bytes:
+ * its duration as a float (7 digits: 8 ns of a 140 ms op), its depth (up
+ * to RLI_HOST_DEPTH_MAX; deeper ops are not kept) in the name's top 4 bits
+ * (an op whose name id is past 2^28 is not kept). RL_ENOMEM when out of
+ * memory. */
+#define RLI_HOST_DEPTH_MAX 15u
 typedef struct rli_host_op {
-  double start_s, end_s;
-  uint32_t name, depth;
+  double start_s;
+  float dur_s;
+  uint32_t name_depth; /* name | depth << 28 */
 } rli_host_op;
 rl_status rli_trace_host_op(rl_trace *t, double start_s, double end_s, uint32_t name, uint32_t depth);
 /* The innermost nn.Module around op instance `inst` (a string id: with
