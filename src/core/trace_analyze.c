@@ -884,10 +884,6 @@ static rl_status an_devices(an *a, rl_error *err) {
   return RL_OK;
 }
 
-/* busy time: the union of the kernel intervals of all devices (the time
- * some GPU of the trace was busy), so busy + idle = span; in start order
- * (any order of equal starts gives the same union), through an index
- * sorted by (start, end) when the kernels do not come so */
 /* Keep gap [s, s + len] among the RL_TRACE_GAPS largest of idle (largest
  * first; the earlier of equal ones first). */
 static void keep_gap(rl_trace_idle *idle, double s, double len) {
@@ -963,6 +959,11 @@ static rl_status gap_ops(rl_trace *t, double first, rl_error *err) {
   return RL_OK;
 }
 
+/* busy time: the union of the kernel intervals of all devices (the time
+ * some GPU of the trace was busy), so busy + idle = span; in start order
+ * (any order of equal starts gives the same union), through an index
+ * sorted by (start, end) when the kernels do not come so; the biggest gaps
+ * (keep_gap) and the host ops during them (gap_ops) */
 static rl_status an_busy(an *a, rl_error *err) {
   rl_trace *t = a->t;
   rl_trace_summary *out = a->out;
