@@ -4,7 +4,7 @@
 For every Kineto fixture with kernel times (tests/fixtures/traces), the idle
 record of `roofline trace FILE --json` recomputed here from the file's own
 events: the union of its GPU events (kernel, gpu_memcpy, gpu_memset; their
-ts and dur), its gaps, the 5 largest (start from the first event's start,
+ts and dur; those of zero duration time nothing), its gaps, the 5 largest (start from the first event's start,
 length), the share idle / span and the headline (share >= 0.2, printed before
 the kernel tables). Each host op named in a gap is a cpu_op or
 user_annotation of that name whose calls overlap the gap by at least the time
@@ -39,7 +39,10 @@ def events(path):
 
 def gaps_of(ev):
     """(first start, span, idle, [(start from first, length)] largest first), seconds"""
-    iv = sorted((float(e["ts"]), float(e["ts"]) + float(e["dur"])) for e in ev if e.get("cat") in GPU)
+    # a duration under 1 ps (0: a timer's rounding) times nothing: no such event ends a gap
+    # (the tool's zero_duration_untimed)
+    iv = sorted((float(e["ts"]), float(e["ts"]) + float(e["dur"])) for e in ev
+                if e.get("cat") in GPU and float(e["dur"]) >= 1e-6)
     if not iv:
         return None
     first, (cs, ce) = iv[0][0], iv[0]
