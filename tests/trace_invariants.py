@@ -58,7 +58,7 @@ def _idle(doc, text, msgs):
         msgs.append("no idle record")
         return
     span, idle = doc.get("span_s"), doc.get("idle_s")
-    if span is None:
+    if span is None or idle is None or d["share"] is None:  # no timeline (ncu), a CPU trace
         if d["share"] is not None or d["headline"] or d["gaps"]:
             msgs.append(f"idle without a span: {d}")
         return
