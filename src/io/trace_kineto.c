@@ -2707,6 +2707,7 @@ static int64_t graph_replays(kin *k, replay_k *rp, size_t n, uint32_t c_nolaunch
   }
   rli_trace_graph_count(t, matched, unmatched);
   return unlinked;
+}
 
 /* An op of the host's own (for the ops during the GPU's idle gaps): not a
  * module frame, not a profiler step's annotation (ProfilerStep#N spans the
