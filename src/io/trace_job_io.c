@@ -239,6 +239,17 @@ static rl_status read_src(rl_job *j, int32_t i, const char *path, rli_src *s, co
     raw_free(&raw);
     return failed(j, i, path, st, err);
   }
+  rl_trace_info info;
+  rl_trace_get_info(t, &info);
+  if (info.cpu) { /* the job's figures are GPU time, collectives and waits */
+    rl_trace_free(t);
+    raw_free(&raw);
+    return failed(j, i, path,
+                  rli_fail(err, RL_EINVAL,
+                           "%s: a CPU profile (cpu_ops, no GPU kernels): a folder job analyses GPU "
+                           "ranks; analyse it alone (roofline trace FILE)", path),
+                  err);
+  }
   rl_job_rank r;
   memset(&r, 0, sizeof r);
   rli_strlcpy(r.file, path, sizeof r.file);
@@ -251,8 +262,6 @@ static rl_status read_src(rl_job *j, int32_t i, const char *path, rli_src *s, co
     raw_free(&raw);
     return failed(j, i, path, rli_fail(err, RL_ENOMEM, "%s: out of memory", path), err);
   }
-  rl_trace_info info;
-  rl_trace_get_info(t, &info);
   rli_strlcpy(r.device, info.device, sizeof r.device);
   rl_hw hw;
   rl_error e2;

@@ -194,6 +194,18 @@ def main():
               f"exit {rc2} {err2!r} {d2.get('notes')}")
         rc, out, err = run([rf, "trace", bad])
         check("bad.text", rc == 2 and "note       missing rank 3" in out and "per rank" in out, out[:300])
+        # CPU profiles are analysed alone (roofline trace FILE): a job of them is refused in one
+        # line, nothing on standard output; beside a GPU rank, each is a failed file
+        cpu = [os.path.join(ROOT, "tests", "fixtures", "traces", "pytorch_cpu_%s.json.gz" % m)
+               for m in ("cnn", "mlp")]
+        rc, out, err = run([rf, "trace"] + cpu)
+        check("bad.cpu_only", rc == 2 and out == "" and err.count("\n") == 1
+              and "pytorch_cpu_cnn.json.gz: a CPU profile (cpu_ops, no GPU kernels)" in err
+              and "analyse it alone" in err and "(and 1 other file)" in err, f"exit {rc} {err!r}")
+        rc, out, err = run([rf, "trace", os.path.join(job, "rank0.json")] + cpu[:1] + ["--json"])
+        d3 = json.loads(out) if out else {}
+        check("bad.cpu_beside_gpu", rc == 2 and d3.get("job", {}).get("failed") == 1
+              and "pytorch_cpu_cnn.json.gz: a CPU profile" in err, f"exit {rc} {err!r}")
 
         if a.mpi:
             mb = os.path.abspath(a.mpi)
