@@ -251,7 +251,8 @@ static int compiled(const char *n) {
  * smallest such product where several pairs fit; Inductor's mm templates,
  * torch/_inductor/kernel/mm.py, take A, B and write one output).
  * A launch whose range is 0, negative, not a whole number or absurd (past
- * 1e15) is left uncovered with its reason. */
+ * 1e15), or not recorded at all (a tensor's whole size is then no bound:
+ * the launch may touch part of it), is left uncovered with its reason. */
 static int triton_numel(const rli_aten_args *a, int i, double *v) {
   if (i >= a->n_concrete || !a->concrete[i][0]) return 0;
   char *end;
@@ -327,6 +328,12 @@ static int triton_launch(const char *full, const rli_aten_args *a, rli_cost *c, 
     got++;
   }
   if (got == 0) range = -1;
+  /* without its range a tensor argument may be touched in part (a gather
+   * from an embedding table reads the rows its indices name): its whole
+   * size bounds nothing from below */
+  if (range < 0)
+    return fail(why, cap, "Triton launch without its iteration range (%s) recorded: its bytes "
+                "cannot be bounded from below", red ? "xnumel, rnumel" : "xnumel");
   double q = 0;
   int32_t dt = -1;
   int tensors = 0;
@@ -335,7 +342,7 @@ static int triton_launch(const char *full, const rli_aten_args *a, rli_cost *c, 
     double es = rli_torch_type_bytes(a->types[i]);
     if (!(es > 0)) continue;
     double m = numel(a, i);
-    if (range > 0 && m > range) m = range;
+    if (m > range) m = range;
     q += m * es;
     tensors++;
     if (dt < 0) dt = rli_torch_dtype(a->types[i]);
