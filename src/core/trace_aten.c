@@ -252,7 +252,8 @@ static int compiled(const char *n) {
  * torch/_inductor/kernel/mm.py, take A, B and write one output).
  * A launch whose range is 0, negative, not a whole number or absurd (past
  * 1e15), or not recorded at all (a tensor's whole size is then no bound:
- * the launch may touch part of it), is left uncovered with its reason. */
+ * the launch may touch part of it; a GEMM template's operands and output
+ * are read and written whole), is left uncovered with its reason. */
 static int triton_numel(const rli_aten_args *a, int i, double *v) {
   if (i >= a->n_concrete || !a->concrete[i][0]) return 0;
   char *end;
@@ -328,10 +329,16 @@ static int triton_launch(const char *full, const rli_aten_args *a, rli_cost *c, 
     got++;
   }
   if (got == 0) range = -1;
+  double f = -1;
+  int32_t gdt = -1;
+  if (RLI_STARTS(full, "triton_tem_") && (has_word(full, "mm") || has_word(full, "addmm") ||
+                                          has_word(full, "bmm") || has_word(full, "baddbmm")))
+    f = template_gemm(a, &gdt);
   /* without its range a tensor argument may be touched in part (a gather
    * from an embedding table reads the rows its indices name): its whole
-   * size bounds nothing from below */
-  if (range < 0)
+   * size bounds nothing from below, but for a GEMM, which reads its
+   * operands and writes its output whole */
+  if (range < 0 && !(f > 0 && gdt >= 0))
     return fail(why, cap, "Triton launch without its iteration range (%s) recorded: its bytes "
                 "cannot be bounded from below", red ? "xnumel, rnumel" : "xnumel");
   double q = 0;
@@ -342,7 +349,7 @@ static int triton_launch(const char *full, const rli_aten_args *a, rli_cost *c, 
     double es = rli_torch_type_bytes(a->types[i]);
     if (!(es > 0)) continue;
     double m = numel(a, i);
-    if (m > range) m = range;
+    if (range > 0 && m > range) m = range;
     q += m * es;
     tensors++;
     if (dt < 0) dt = rli_torch_dtype(a->types[i]);
@@ -353,11 +360,6 @@ static int triton_launch(const char *full, const rli_aten_args *a, rli_cost *c, 
   c->lower = RLI_LOWER_BYTES;
   c->coll = -1;
   c->reason = 0;
-  double f = -1;
-  int32_t gdt = -1;
-  if (RLI_STARTS(full, "triton_tem_") && (has_word(full, "mm") || has_word(full, "addmm") ||
-                                          has_word(full, "bmm") || has_word(full, "baddbmm")))
-    f = template_gemm(a, &gdt);
   if (f > 0 && gdt >= 0) {
     c->flops = f;
     c->tensor = 1;
