@@ -438,7 +438,7 @@ static void csv_num(FILE *f, int known, double v) { fprintf(f, ",%s", known ? CL
 static void print_csv(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t top) {
   FILE *f = ctx->out;
   fputs("name,op,count,measured_s,flops,bytes,intensity_flop_per_byte,bound,roof,time_s,roof_fraction,at_roof_s,"
-        "gain_s,above_roof,measured,why,bytes_lower_bound\n", f);
+        "gain_s,above_roof,measured,why,bytes_lower_bound,level,working_set_bytes\n", f);
   if (top > 0 && n > top) n = top;
   for (int32_t i = 0; i < n; i++) {
     const rl_trace_row *r = &rows[i];
@@ -464,7 +464,11 @@ static void print_csv(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_t
                           ? "true" : "false");
     fprintf(f, ",%s,", r->measured ? "true" : "false");
     cli_csv_field(f, r->why ? r->why : "");
-    fprintf(f, ",%s\n", r->has_cost && (r->lower_bound & RL_TRACE_LOWER_BYTES) ? "true" : "false");
+    fprintf(f, ",%s", r->has_cost && (r->lower_bound & RL_TRACE_LOWER_BYTES) ? "true" : "false");
+    /* CPU traces: the cache level that bounds its bytes, and the working set that chose it */
+    fprintf(f, ",%s", r->level >= 0 ? rl_level_name(r->level) : "");
+    csv_num(f, r->level >= 0, r->working_set);
+    fputc('\n', f);
   }
 }
 

@@ -286,6 +286,23 @@ def main():
             bad("csv", " ".join(args), f"exit {rc}, {out[:120]!r} {err!r}")
         else:
             passed += 1
+    # trace --csv: the rows of --json, a CPU trace's with their level and working set,
+    # a GPU trace's with those cells empty
+    for args in (["trace", "tests/fixtures/traces/pytorch_cpu_cnn.json.gz", "--hw", "measured",
+                  "--hw-file", "tests/data/hw_cpu.csv"],
+                 ["trace", "tests/fixtures/traces/pytorch_kineto_2024_a100_ddp_nccl.json.gz"]):
+        rc, out, err = run(binary, args + ["--csv", "--top", "100000"])
+        rc2, js, _ = run(binary, args + ["--json", "--top", "100000"])
+        rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else []
+        jr = json.loads(js)["rows"] if rc2 == 0 else []
+        got = [(r["name"], r["level"], r["working_set_bytes"]) for r in rows]
+        want = [(r["name"], r.get("level", ""), repr(float(r["working_set"])) if "working_set" in r else "")
+                for r in jr]
+        if rc != 0 or not rows or [(n, lv, float(w) if w else "") for n, lv, w in got] != \
+                [(n, lv, float(w) if w else "") for n, lv, w in want]:
+            bad("csv", " ".join(args), f"exit {rc}, {got[:3]} vs {want[:3]} {err!r}")
+        else:
+            passed += 1
     # --require-fit: a model that does not fit still prints its answer, and exits 1
     # with one line on stderr; one that fits exits 0
     for args, want in ((["decode", "--model", "llama3-70b", "--batch", "1"], 1),
