@@ -142,9 +142,16 @@ EMSCRIPTEN_KEEPALIVE const char *rlw_trace(const void *data, size_t len, const c
   tr.t = rl_trace_new(-1);
   if (!tr.t) return answer(&last_trace, error_json("out of memory"));
   rl_status st = rl_trace_read_buffer(tr.t, data, len, RL_TRACE_AUTO, tr.name, &e);
+  rl_trace_info info;
+  if (st == RL_OK) rl_trace_get_info(tr.t, &info);
   if (st == RL_OK) {
     if (hw_id && *hw_id) {
       st = rl_hw_find(hw_id, NULL, 0, &tr.hw, &e);
+    } else if (info.cpu) { /* the page measures nothing: no threads, no timer to trust */
+      st = RL_EINVAL;
+      snprintf(e.msg, sizeof e.msg,
+               "%s: a CPU profile needs this machine's roofs: --hw-file with a row of roofline measure "
+               "--save-hw (run roofline trace FILE --hw measured --hw-file ROW.csv)", tr.name);
     } else if ((st = rl_trace_hw(tr.t, &tr.hw, &e)) != RL_OK) {
       char m[sizeof e.msg];
       snprintf(m, sizeof m, "%s: %s", tr.name, e.msg);
