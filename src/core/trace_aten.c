@@ -132,8 +132,8 @@ static int from_op(const rl_op *op, rli_cost *c, char *why, size_t cap) {
   return 1;
 }
 
-static int fail(char *why, size_t cap, const char *fmt, ...) RLI_PRINTF(3, 4);
-static int fail(char *why, size_t cap, const char *fmt, ...) {
+/* why an op is left uncovered, formatted into why; 0 (trace_internal.h) */
+int rli_why_fail(char *why, size_t cap, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(why, cap, fmt, ap);
@@ -180,23 +180,23 @@ static int coll_op(const char *full, const rli_aten_args *a, rli_cost *c, char *
   if (kind < 0) {
     if (strcmp(full, "record_param_comms") != 0) {
       c->reason = RL_REASON_NO_MODEL;
-      return fail(why, cap, "%s: not a collective with a bandwidth model", full);
+      return rli_why_fail(why, cap, "%s: not a collective with a bandwidth model", full);
     }
-    return fail(why, cap, "collective size not recorded (record_param_comms without args)");
+    return rli_why_fail(why, cap, "collective size not recorded (record_param_comms without args)");
   }
-  if (!a->has_dims) return fail(why, cap, "collective size not recorded (no shapes)");
+  if (!a->has_dims) return rli_why_fail(why, cap, "collective size not recorded (no shapes)");
   int i = 0;
   if (RLI_STARTS(full, "c10d::") && (kind == RLI_COLL_REDUCESCATTER || kind == RLI_COLL_ALLTOALL))
     i = 1; /* (output, input): S is the input */
   if (i < a->n_in && a->ndim[i] == RLI_ATEN_LIST)
-    return fail(why, cap, "collective size not recorded (a tensor list: its shapes are recorded, "
+    return rli_why_fail(why, cap, "collective size not recorded (a tensor list: its shapes are recorded, "
                           "its element type is not)");
   if (i >= a->n_in || a->ndim[i] < 0 || (i < a->n_types && !strcmp(a->types[i], "TensorList")))
-    return fail(why, cap, "collective size not recorded (a tensor list: PyTorch records no "
+    return rli_why_fail(why, cap, "collective size not recorded (a tensor list: PyTorch records no "
                           "shapes inside it)");
   double es = i < a->n_types ? rli_torch_type_bytes(a->types[i]) : 0;
   if (!(es > 0))
-    return fail(why, cap, "collective size not recorded (element type '%s')",
+    return rli_why_fail(why, cap, "collective size not recorded (element type '%s')",
                 i < a->n_types ? a->types[i] : "");
   /* c10d::_allgather_base_(output, input) and _reduce_scatter_base_(output,
    * input) record both tensors: the group size is the ratio of their sizes
@@ -209,7 +209,7 @@ static int coll_op(const char *full, const rli_aten_args *a, rli_cost *c, char *
     double one = numel(a, kind == RLI_COLL_ALLGATHER ? 1 : 0);
     if (!(one > 0 && big >= one && fmod(big, one) == 0)) {
       c->reason = RL_REASON_SHAPES;
-      return fail(why, cap, "%s: output and input sizes (%g, %g elements) are no group's", full,
+      return rli_why_fail(why, cap, "%s: output and input sizes (%g, %g elements) are no group's", full,
                   numel(a, 0), numel(a, 1));
     }
     n = big / one;
@@ -303,7 +303,7 @@ static int triton_launch(const char *full, const rli_aten_args *a, rli_cost *c, 
                          size_t cap) {
   c->reason = RL_REASON_SHAPES;
   if (a->more_n)
-    return fail(why, cap, "Triton launch with %d arguments: more than the %d read",
+    return rli_why_fail(why, cap, "Triton launch with %d arguments: more than the %d read",
                 a->n_in + a->more_n, RLI_ATEN_MAX_IN);
   int red = RLI_STARTS(full, "triton_red_") || RLI_STARTS(full, "triton_per_");
   /* the iteration range: the last one (pointwise) or two (reductions)
@@ -316,15 +316,15 @@ static int triton_launch(const char *full, const rli_aten_args *a, rli_cost *c, 
     double v;
     if (!triton_numel(a, i, &v)) {
       if (i < a->n_concrete && a->concrete[i][0])
-        return fail(why, cap, "Triton launch: its size argument '%.40s' is not a number",
+        return rli_why_fail(why, cap, "Triton launch: its size argument '%.40s' is not a number",
                     a->concrete[i]);
       range = -1; /* not recorded: no range */
       break;
     }
     const char *nm = red && got == 0 ? "rnumel" : "xnumel";
-    if (v == 0) return fail(why, cap, "Triton launch with %s 0 (an empty launch: nothing moved)", nm);
+    if (v == 0) return rli_why_fail(why, cap, "Triton launch with %s 0 (an empty launch: nothing moved)", nm);
     if (!(v > 0 && v <= 1e15 && v == floor(v)))
-      return fail(why, cap, "Triton launch with %s %g: not a size", nm, v);
+      return rli_why_fail(why, cap, "Triton launch with %s %g: not a size", nm, v);
     range *= v;
     got++;
   }
@@ -339,7 +339,7 @@ static int triton_launch(const char *full, const rli_aten_args *a, rli_cost *c, 
    * size bounds nothing from below, but for a GEMM, which reads its
    * operands and writes its output whole */
   if (range < 0 && !(f > 0 && gdt >= 0))
-    return fail(why, cap, "Triton launch without its iteration range (%s) recorded: its bytes "
+    return rli_why_fail(why, cap, "Triton launch without its iteration range (%s) recorded: its bytes "
                 "cannot be bounded from below", red ? "xnumel, rnumel" : "xnumel");
   double q = 0;
   int32_t dt = -1;
@@ -355,7 +355,7 @@ static int triton_launch(const char *full, const rli_aten_args *a, rli_cost *c, 
     if (dt < 0) dt = rli_torch_dtype(a->types[i]);
   }
   if (!tensors || !(q > 0))
-    return fail(why, cap, "Triton launch without a tensor argument of known size and type");
+    return rli_why_fail(why, cap, "Triton launch without a tensor argument of known size and type");
   c->bytes = q;
   c->lower = RLI_LOWER_BYTES;
   c->coll = -1;
@@ -392,16 +392,16 @@ static int compiled_region(const char *full, const rli_aten_args *a, rli_cost *c
   for (int i = 0; i < n; i++) {
     if (a->ndim[i] == RLI_ATEN_LIST) continue; /* no element type inside */
     if (a->ndim[i] < 0 && i < a->n_types && rli_torch_type_bytes(a->types[i]) > 0)
-      return fail(why, cap, "%s: input %d's shape is not usable", full, i);
+      return rli_why_fail(why, cap, "%s: input %d's shape is not usable", full, i);
     if (a->ndim[i] < 0 || i >= a->n_types) continue;
     double es = rli_torch_type_bytes(a->types[i]);
     if (es > 0) q += numel(a, i) * es;
     if (es > 0 && (least == 0 || es < least)) least = es;
   }
-  if (a->more_bad) return fail(why, cap, "%s: an input's shape is not usable", full);
+  if (a->more_bad) return rli_why_fail(why, cap, "%s: an input's shape is not usable", full);
   q += a->more_elems * least;
   if (!(q > 0))
-    return fail(why, cap, "%s: no input of known size and type recorded", full);
+    return rli_why_fail(why, cap, "%s: no input of known size and type recorded", full);
   c->bytes = q;
   c->flops = 0;
   c->lower = RLI_LOWER_BYTES | RLI_LOWER_NOFLOPS;
@@ -555,12 +555,12 @@ static int h_mm(const aten_ctx *x, const aten_def *d) {
   const rli_aten_args *a = x->a;
   int o = d->operand; /* addmm: (bias, mat1, mat2) */
   if (!is_tensor(a, o, 2) || !is_tensor(a, o + 1, 2))
-    return fail(x->why, x->cap, "%s: expected two 2-D operands", x->full);
+    return rli_why_fail(x->why, x->cap, "%s: expected two 2-D operands", x->full);
   rl_op op = rl_op_init(RL_OP_MATMUL, x->dt);
   op.m = a->dims[o][0];
   op.k = a->dims[o][1];
   op.n = a->dims[o + 1][1];
-  if (a->dims[o + 1][0] != op.k) return fail(x->why, x->cap, "%s: inner dimensions differ", x->full);
+  if (a->dims[o + 1][0] != op.k) return rli_why_fail(x->why, x->cap, "%s: inner dimensions differ", x->full);
   if (o && is_tensor(a, 0, -1)) op.flags |= RL_OP_BIAS;
   return from_op(&op, x->c, x->why, x->cap);
 }
@@ -569,13 +569,13 @@ static int h_bmm(const aten_ctx *x, const aten_def *d) {
   const rli_aten_args *a = x->a;
   int o = d->operand; /* baddbmm: (self, batch1, batch2) */
   if (!is_tensor(a, o, 3) || !is_tensor(a, o + 1, 3))
-    return fail(x->why, x->cap, "%s: expected two 3-D operands", x->full);
+    return rli_why_fail(x->why, x->cap, "%s: expected two 3-D operands", x->full);
   rl_op op = rl_op_init(RL_OP_MATMUL, x->dt);
   op.batch = a->dims[o][0];
   op.m = a->dims[o][1];
   op.k = a->dims[o][2];
   op.n = a->dims[o + 1][2];
-  if (a->dims[o + 1][1] != op.k) return fail(x->why, x->cap, "%s: inner dimensions differ", x->full);
+  if (a->dims[o + 1][1] != op.k) return rli_why_fail(x->why, x->cap, "%s: inner dimensions differ", x->full);
   if (o) op.flags |= RL_OP_BIAS;
   return from_op(&op, x->c, x->why, x->cap);
 }
@@ -584,12 +584,12 @@ static int h_matmul(const aten_ctx *x, const aten_def *d) {
   (void)d;
   const rli_aten_args *a = x->a;
   if (!is_tensor(a, 0, -1) || !is_tensor(a, 1, -1) || a->ndim[0] < 2 || a->ndim[1] < 2)
-    return fail(x->why, x->cap, "%s: vector operands are not modelled", x->full);
+    return rli_why_fail(x->why, x->cap, "%s: vector operands are not modelled", x->full);
   int ra = a->ndim[0], rb = a->ndim[1];
   rl_op op = rl_op_init(RL_OP_MATMUL, x->dt);
   op.k = a->dims[0][ra - 1];
   op.n = a->dims[1][rb - 1];
-  if (a->dims[1][rb - 2] != op.k) return fail(x->why, x->cap, "%s: inner dimensions differ", x->full);
+  if (a->dims[1][rb - 2] != op.k) return rli_why_fail(x->why, x->cap, "%s: inner dimensions differ", x->full);
   if (rb == 2) {
     op.m = numel(a, 0) / op.k;
   } else {
@@ -603,13 +603,13 @@ static int h_linear(const aten_ctx *x, const aten_def *d) {
   (void)d;
   const rli_aten_args *a = x->a;
   if (!is_tensor(a, 0, -1) || !is_tensor(a, 1, 2))
-    return fail(x->why, x->cap, "%s: expected input and 2-D weight", x->full);
+    return rli_why_fail(x->why, x->cap, "%s: expected input and 2-D weight", x->full);
   rl_op op = rl_op_init(RL_OP_LINEAR, x->dt);
   int32_t wt = type_at(a, 1);
   if (wt >= 0 && wt != x->dt) op.weight_dtype = wt;
   op.k = a->dims[0][a->ndim[0] - 1];
   op.n = a->dims[1][0];
-  if (a->dims[1][1] != op.k) return fail(x->why, x->cap, "%s: weight does not match the input", x->full);
+  if (a->dims[1][1] != op.k) return rli_why_fail(x->why, x->cap, "%s: weight does not match the input", x->full);
   op.m = numel(a, 0) / op.k;
   if (is_tensor(a, 2, 1)) op.flags |= RL_OP_BIAS;
   return from_op(&op, x->c, x->why, x->cap);
@@ -670,7 +670,7 @@ static int conv_shapes(const aten_ctx *x, int in_i, int w_i, int transposed, dou
   const rli_aten_args *a = x->a;
   int r = is_tensor(a, in_i, -1) ? a->ndim[in_i] - 2 : -1;
   if (r < 1 || r > 3 || !is_tensor(a, w_i, r + 2))
-    return fail(x->why, x->cap, "%s: expected a 3-D to 5-D input and a weight of the same rank",
+    return rli_why_fail(x->why, x->cap, "%s: expected a 3-D to 5-D input and a weight of the same rank",
                 x->full);
   memset(q, 0, sizeof *q);
   q->r = r;
@@ -685,11 +685,11 @@ static int conv_shapes(const aten_ctx *x, int in_i, int w_i, int transposed, dou
   if (transposed) {
     q->cout = a->dims[w_i][1] * g;
     if (a->dims[w_i][0] != q->cin)
-      return fail(x->why, x->cap, "%s: weight channels do not match the input", x->full);
+      return rli_why_fail(x->why, x->cap, "%s: weight channels do not match the input", x->full);
   } else {
     q->cout = a->dims[w_i][0];
     if (a->dims[w_i][1] * g != q->cin)
-      return fail(x->why, x->cap, "%s: weight channels do not match the input", x->full);
+      return rli_why_fail(x->why, x->cap, "%s: weight channels do not match the input", x->full);
   }
   return 1;
 }
@@ -707,12 +707,12 @@ static int h_conv(const aten_ctx *x, const aten_def *d) {
   if (tr_at >= 0) {
     int t = concrete_bool(a, tr_at);
     if (t < 0 && a->n_concrete > 0)
-      return fail(x->why, x->cap, "%s: transposed flag not recorded", x->full);
+      return rli_why_fail(x->why, x->cap, "%s: transposed flag not recorded", x->full);
     transposed = t == 1;
   }
   double g = concrete_num(a, d->groups, 0);
   if (cval(a, d->stride, 0) <= 0 || cval(a, d->padding, 0) < 0 || g <= 0)
-    return fail(x->why, x->cap, "%s: stride, padding or groups not recorded (Concrete Inputs)",
+    return rli_why_fail(x->why, x->cap, "%s: stride, padding or groups not recorded (Concrete Inputs)",
                 x->full);
   conv_geo q;
   if (!conv_shapes(x, 0, 1, transposed, g, &q)) return 0;
@@ -725,11 +725,11 @@ static int h_conv(const aten_ctx *x, const aten_def *d) {
     double dl = dil_at >= 0 && cval(a, dil_at, j) > 0 ? cval(a, dil_at, j) : 1;
     double opd = op_at >= 0 && cval(a, op_at, j) > 0 ? cval(a, op_at, j) : 0;
     if (!(st > 0) || pd < 0)
-      return fail(x->why, x->cap, "%s: stride or padding not recorded for every dimension", x->full);
+      return rli_why_fail(x->why, x->cap, "%s: stride or padding not recorded for every dimension", x->full);
     q.out[j] = transposed ? (q.in[j] - 1) * st - 2 * pd + dl * (q.k[j] - 1) + opd + 1
                           : floor((q.in[j] + 2 * pd - dl * (q.k[j] - 1) - 1) / st) + 1;
     if (!(q.out[j] >= 1))
-      return fail(x->why, x->cap, "%s: the recorded sizes give no output", x->full);
+      return rli_why_fail(x->why, x->cap, "%s: the recorded sizes give no output", x->full);
     if (dl != 1 || st != st0 || pd != pd0) plain = 0;
   }
   double wn = numel(a, 1), bias = bias_at >= 0 && is_tensor(a, bias_at, 1) ? q.cout : 0;
@@ -796,15 +796,15 @@ int rli_aten_conv_inferred(const char *full, const rli_aten_args *a, const doubl
   c->why = RLI_NONE;
   c->reason = RL_REASON_SHAPES;
   int r = rli_aten_conv_needs_output(full, a);
-  if (!r || nd != r + 2) return fail(why, cap, "%s: no convolution to infer", full);
+  if (!r || nd != r + 2) return rli_why_fail(why, cap, "%s: no convolution to infer", full);
   int32_t dt = type_at(a, 0);
   if (dt < 0) {
     c->reason = RL_REASON_NO_ROOF;
-    return fail(why, cap, "%s: no floating-point roof for this type", full);
+    return rli_why_fail(why, cap, "%s: no floating-point roof for this type", full);
   }
   double g = a->dims[1][1] > 0 ? a->dims[0][1] / a->dims[1][1] : 0;
   if (!(g >= 1) || g != floor(g) || go[0] != a->dims[0][0] || go[1] != a->dims[1][0])
-    return fail(why, cap, "%s: the backward's grad_output does not match it", full);
+    return rli_why_fail(why, cap, "%s: the backward's grad_output does not match it", full);
   aten_ctx x = {full, strip_ns(full), a, dt, rl_dtype_bytes(dt), c, why, cap};
   conv_geo q;
   if (!conv_shapes(&x, 0, 1, 0, g, &q)) return 0;
@@ -845,13 +845,13 @@ static int h_conv_bwd(const aten_ctx *x, const aten_def *d) {
         a->dims[2][1] > 0)
       g = a->dims[1][1] / a->dims[2][1];
     if (!(g >= 1) || g != floor(g))
-      return fail(x->why, x->cap, "%s: groups not recorded (Concrete Inputs)", x->full);
+      return rli_why_fail(x->why, x->cap, "%s: groups not recorded (Concrete Inputs)", x->full);
     conv_geo q;
     if (!conv_shapes(x, 1, 2, t == 1, g, &q)) return 0;
-    if (!is_tensor(a, 0, q.r + 2)) return fail(x->why, x->cap, "%s: grad_output of another rank", x->full);
+    if (!is_tensor(a, 0, q.r + 2)) return rli_why_fail(x->why, x->cap, "%s: grad_output of another rank", x->full);
     for (int j = 0; j < q.r; j++) q.out[j] = a->dims[0][2 + j];
     if ((t == 1 ? a->dims[0][1] != q.cout : a->dims[0][1] != q.cout) || a->dims[0][0] != q.N)
-      return fail(x->why, x->cap, "%s: grad_output does not match the weight", x->full);
+      return rli_why_fail(x->why, x->cap, "%s: grad_output does not match the weight", x->full);
     int m = mask3(a, 10);
     if (m < 0) m = 3; /* not recorded: input and weight gradients */
     double macs = conv_macs(&q), go = numel(a, 0), in = numel(a, 1), w = numel(a, 2);
@@ -859,13 +859,13 @@ static int h_conv_bwd(const aten_ctx *x, const aten_def *d) {
     if (m & 1) { F += 2 * macs; Q += s * (go + w + in); }
     if (m & 2) { F += 2 * macs; Q += s * (go + in + w); }
     if (m & 4) { F += go; Q += s * (go + q.cout); }
-    if (!m) return fail(x->why, x->cap, "%s: no gradient asked for (output_mask)", x->full);
+    if (!m) return rli_why_fail(x->why, x->cap, "%s: no gradient asked for (output_mask)", x->full);
     return kernel_cost(x, F, Q, (m & 3) != 0);
   }
   /* the 2021 pair: grad_output at 1, weight (input) or input (weight) at 2 */
   int data = strstr(b, "_input") != NULL;
   if (!is_tensor(a, 1, -1) || !is_tensor(a, 2, a->ndim[1]) || a->ndim[1] < 3 || a->ndim[1] > 5)
-    return fail(x->why, x->cap, "%s: expected grad_output and a %s of its rank", x->full,
+    return rli_why_fail(x->why, x->cap, "%s: expected grad_output and a %s of its rank", x->full,
                 data ? "weight" : "input");
   int r = a->ndim[1] - 2;
   double sz[5], n = 1;
@@ -876,7 +876,7 @@ static int h_conv_bwd(const aten_ctx *x, const aten_def *d) {
   for (int j = 0; j < r + 2; j++) {
     sz[j] = shaped ? a->dims[0][j] : concrete_num(a, 0, j);
     if (!(sz[j] >= 1))
-      return fail(x->why, x->cap, "%s: the %s size not recorded (not in Concrete Inputs, and no enclosing "
+      return rli_why_fail(x->why, x->cap, "%s: the %s size not recorded (not in Concrete Inputs, and no enclosing "
                   "aten::cudnn_convolution_backward on its thread holds it)", x->full,
                   data ? "input" : "weight");
     n *= sz[j];
@@ -907,7 +907,7 @@ static int h_conv_bwd(const aten_ctx *x, const aten_def *d) {
 static int h_bn(const aten_ctx *x, const aten_def *d) {
   const rli_aten_args *a = x->a;
   if (!is_tensor(a, d->operand, -1) || a->ndim[d->operand] < 2)
-    return fail(x->why, x->cap, "%s: expected an input [N, C, ...]", x->full);
+    return rli_why_fail(x->why, x->cap, "%s: expected an input [N, C, ...]", x->full);
   double n = numel(a, d->operand), C = a->dims[d->operand][1];
   int train = d->flag >= 0 ? concrete_bool(a, d->flag) != 0 : 0;
   double f = d->f > 0 ? d->f : train ? 8 : 4;
@@ -923,7 +923,7 @@ static int h_bn(const aten_ctx *x, const aten_def *d) {
  * parameters of .weight's size */
 static int h_norm_rows(const aten_ctx *x, const aten_def *d) {
   const rli_aten_args *a = x->a;
-  if (!is_tensor(a, d->operand, -1)) return fail(x->why, x->cap, "%s: no input shape", x->full);
+  if (!is_tensor(a, d->operand, -1)) return rli_why_fail(x->why, x->cap, "%s: no input shape", x->full);
   double n = numel(a, d->operand);
   double p = is_tensor(a, d->weight, -1) ? numel(a, d->weight) : 0;
   int bwd = d->f >= 9;
@@ -934,7 +934,7 @@ static int h_norm_rows(const aten_ctx *x, const aten_def *d) {
 static int h_rows(const aten_ctx *x, const aten_def *d) {
   const rli_aten_args *a = x->a;
   const char *b = x->base;
-  if (!is_tensor(a, 0, -1)) return fail(x->why, x->cap, "%s: no input shape", x->full);
+  if (!is_tensor(a, 0, -1)) return rli_why_fail(x->why, x->cap, "%s: no input shape", x->full);
   int32_t kind = kind_of(d);
   rl_op op = rl_op_init(kind, x->dt);
   double cols = a->dims[0][a->ndim[0] - 1];
@@ -942,11 +942,11 @@ static int h_rows(const aten_ctx *x, const aten_def *d) {
    * normalized size */
   if (kind != RL_OP_SOFTMAX && is_tensor(a, 2, -1)) cols = numel(a, 2);
   (void)b;
-  if (!(cols > 0)) return fail(x->why, x->cap, "%s: empty input", x->full);
+  if (!(cols > 0)) return rli_why_fail(x->why, x->cap, "%s: empty input", x->full);
   op.n = cols;
   op.m = numel(a, 0) / cols;
   if (op.m != floor(op.m))
-    return fail(x->why, x->cap, "%s: normalized shape does not divide the input", x->full);
+    return rli_why_fail(x->why, x->cap, "%s: normalized shape does not divide the input", x->full);
   return from_op(&op, x->c, x->why, x->cap);
 }
 
@@ -981,7 +981,7 @@ static int h_rows(const aten_ctx *x, const aten_def *d) {
  */
 static int h_act(const aten_ctx *x, const aten_def *d) {
   double e = ne(x, 0);
-  if (!(e > 0)) return fail(x->why, x->cap, "%s: no input shape", x->full);
+  if (!(e > 0)) return rli_why_fail(x->why, x->cap, "%s: no input shape", x->full);
   int32_t kind = kind_of(d);
   /* gelu's approximate argument: "none" (erf, the default) or "tanh" */
   if (kind == RL_OP_GELU_ERF && x->a->n_concrete > 1 && strstr(x->a->concrete[1], "tanh"))
@@ -1012,7 +1012,7 @@ static int h_elt(const aten_ctx *x, const aten_def *d) {
     if (e > nout) nout = e;
     tensors++;
   }
-  if (!tensors || !(nout > 0)) return fail(x->why, x->cap, "%s: no tensor operand", x->full);
+  if (!tensors || !(nout > 0)) return rli_why_fail(x->why, x->cap, "%s: no tensor operand", x->full);
   q += nout * (d->bool_out ? 1 : x->s);
   if (d->mask) q += nout; /* native_dropout: the mask it writes */
   if (kind_of(d) < 0) return kernel_cost(x, d->f * nout, q, 0);
@@ -1041,7 +1041,7 @@ static double per_elem(const aten_def *d) {
 static int h_fill(const aten_ctx *x, const aten_def *d) {
   (void)d;
   double e = ne(x, 0);
-  if (!(e > 0)) return fail(x->why, x->cap, "%s: no tensor shape", x->full);
+  if (!(e > 0)) return rli_why_fail(x->why, x->cap, "%s: no tensor shape", x->full);
   return kernel_cost(x, 0, e * tb(x, 0), 0);
 }
 
@@ -1050,7 +1050,7 @@ static int h_fill(const aten_ctx *x, const aten_def *d) {
  * counted */
 static int h_reduce(const aten_ctx *x, const aten_def *d) {
   double e = ne(x, 0);
-  if (!(e > 0)) return fail(x->why, x->cap, "%s: no input shape", x->full);
+  if (!(e > 0)) return rli_why_fail(x->why, x->cap, "%s: no input shape", x->full);
   return kernel_cost(x, d->f * e, distinct(x->a, 0) * tb(x, 0), 0);
 }
 
@@ -1059,7 +1059,7 @@ static int h_copy(const aten_ctx *x, const aten_def *d) {
   (void)d;
   const rli_aten_args *a = x->a;
   double e = numel(a, 0);
-  if (!(e > 0)) return fail(x->why, x->cap, "%s: no destination shape", x->full);
+  if (!(e > 0)) return rli_why_fail(x->why, x->cap, "%s: no destination shape", x->full);
   rl_op op = rl_op_init(RL_OP_COPY, x->dt);
   int32_t st = type_at(a, 1);
   if (st < 0 && a->n_types > 1 && a->ndim[1] > 0) {
@@ -1081,7 +1081,7 @@ static int h_copy(const aten_ctx *x, const aten_def *d) {
 static int h_clone(const aten_ctx *x, const aten_def *d) {
   (void)d;
   double e = ne(x, 0);
-  if (!(e > 0)) return fail(x->why, x->cap, "%s: no input shape", x->full);
+  if (!(e > 0)) return rli_why_fail(x->why, x->cap, "%s: no input shape", x->full);
   double so = tb(x, 0);
   if (!strcmp(x->base, "_to_copy")) {
     static const double code_bytes[] = {1, 1, 2, 4, 8, 2, 4, 8, 4, 8, 16, 1, 0, 0, 0, 2};
@@ -1095,7 +1095,7 @@ static int h_embedding(const aten_ctx *x, const aten_def *d) {
   (void)d;
   const rli_aten_args *a = x->a;
   if (!is_tensor(a, 0, 2) || !is_tensor(a, 1, -1))
-    return fail(x->why, x->cap, "%s: expected weight and indices", x->full);
+    return rli_why_fail(x->why, x->cap, "%s: expected weight and indices", x->full);
   rl_op op = rl_op_init(RL_OP_EMBEDDING, x->dt);
   op.m = numel(a, 1);
   op.n = a->dims[0][1];
@@ -1110,7 +1110,7 @@ static int h_embedding_bwd(const aten_ctx *x, const aten_def *d) {
   const rli_aten_args *a = x->a;
   double V = concrete_num(a, 2, 0);
   if (!is_tensor(a, 0, -1) || !is_tensor(a, 1, -1) || !(V >= 1))
-    return fail(x->why, x->cap, "%s: grad_output, indices or num_weights not recorded", x->full);
+    return rli_why_fail(x->why, x->cap, "%s: grad_output, indices or num_weights not recorded", x->full);
   double go = numel(a, 0), D = a->dims[0][a->ndim[0] - 1];
   return kernel_cost(x, go, x->s * go + tb(x, 1) * numel(a, 1) + x->s * V * D, 0);
 }
@@ -1130,33 +1130,33 @@ static int h_index(const aten_ctx *x, const aten_def *d) {
   double s = x->s;
   if (!strcmp(b, "gather")) {
     double n = numel(a, 2);
-    if (!(n > 0)) return fail(x->why, x->cap, "%s: no index shape", x->full);
+    if (!(n > 0)) return rli_why_fail(x->why, x->cap, "%s: no index shape", x->full);
     return kernel_cost(x, 0, n * 2 * s + distinct(a, 2) * tb(x, 2), 0);
   }
   if (!strcmp(b, "index_select")) {
     double dim = concrete_num(a, 1, 0), n = numel(a, 2);
-    if (!is_tensor(a, 0, -1) || !(n >= 0)) return fail(x->why, x->cap, "%s: no shapes", x->full);
+    if (!is_tensor(a, 0, -1) || !(n >= 0)) return rli_why_fail(x->why, x->cap, "%s: no shapes", x->full);
     if (dim < 0) dim += a->ndim[0];
     if (!(dim >= 0 && dim < a->ndim[0]))
-      return fail(x->why, x->cap, "%s: dim not recorded (Concrete Inputs)", x->full);
+      return rli_why_fail(x->why, x->cap, "%s: dim not recorded (Concrete Inputs)", x->full);
     double out = numel(a, 0) / a->dims[0][(int)dim] * n;
     return kernel_cost(x, 0, 2 * out * s + n * tb(x, 2), 0);
   }
   if (!strcmp(b, "index_copy") || !strcmp(b, "index_add")) {
     double n = numel(a, 3), k = numel(a, 2);
-    if (!(n > 0) || !(k > 0)) return fail(x->why, x->cap, "%s: no index or source shape", x->full);
+    if (!(n > 0) || !(k > 0)) return rli_why_fail(x->why, x->cap, "%s: no index or source shape", x->full);
     int add = b[6] == 'a';
     return kernel_cost(x, add ? n : 0, n * (add ? 3 : 2) * s + k * tb(x, 2), 0);
   }
   if (RLI_STARTS(b, "scatter")) {
     double n = numel(a, 3) > 0 ? numel(a, 3) : numel(a, 2);
-    if (!(n > 0)) return fail(x->why, x->cap, "%s: no index shape", x->full);
+    if (!(n > 0)) return rli_why_fail(x->why, x->cap, "%s: no index shape", x->full);
     int add = strstr(b, "add") != NULL || strstr(b, "reduce") != NULL;
     return kernel_cost(x, add ? n : 0, n * (add ? 3 : 2) * s + distinct(a, 2) * tb(x, 2), 0);
   }
   /* index_put_(self, indices, values, accumulate) */
   double n = numel(a, 2);
-  if (!(n > 0)) return fail(x->why, x->cap, "%s: no values shape", x->full);
+  if (!(n > 0)) return rli_why_fail(x->why, x->cap, "%s: no values shape", x->full);
   int acc = concrete_bool(a, 3) == 1;
   return kernel_cost(x, acc ? n : 0, n * ((acc ? 3 : 2) * s + 8), 0);
 }
@@ -1205,23 +1205,23 @@ static int h_fbgemm(const aten_ctx *x, const aten_def *d) {
   const char *b = x->base;
   if (d->variant == FB_PERMUTE) { /* permute_{1D,2D}_sparse_data */
     if (!is_tensor(a, 0, 1) || !is_tensor(a, 1, -1) || !is_tensor(a, 2, 1))
-      return fail(x->why, x->cap, "%s: expected permute, lengths and indices", x->full);
+      return rli_why_fail(x->why, x->cap, "%s: expected permute, lengths and indices", x->full);
     double w = is_tensor(a, 3, 1) ? numel(a, 3) * tb(x, 3) : 0;
     return kernel_cost(x, 0, in_bytes(x, 0, 1) + 2 * (in_bytes(x, 1, 3) + w), 0);
   }
   if (d->variant == FB_CUMSUM) {
     double n = numel(a, 0);
-    if (!is_tensor(a, 0, 1)) return fail(x->why, x->cap, "%s: expected a 1-D tensor", x->full);
+    if (!is_tensor(a, 0, 1)) return rli_why_fail(x->why, x->cap, "%s: expected a 1-D tensor", x->full);
     return kernel_cost(x, 0, tb(x, 0) * (2 * n + (strstr(b, "complete") ? 1 : 0)), 0);
   }
   if (d->variant == FB_BOUNDS) {
     if (!is_tensor(a, 1, 1) || !is_tensor(a, 2, 1))
-      return fail(x->why, x->cap, "%s: expected indices and offsets", x->full);
+      return rli_why_fail(x->why, x->cap, "%s: expected indices and offsets", x->full);
     return kernel_cost(x, 0, in_bytes(x, 0, a->n_in), 0);
   }
   if (d->variant >= FB_TO_FP8 && d->variant <= FB_FROM_HFP8) { /* the quantize ops */
     double n = numel(a, 0);
-    if (!is_tensor(a, 0, -1) || !(n >= 0)) return fail(x->why, x->cap, "%s: no input shape", x->full);
+    if (!is_tensor(a, 0, -1) || !(n >= 0)) return rli_why_fail(x->why, x->cap, "%s: no input shape", x->full);
     double cols = a->dims[0][a->ndim[0] - 1], rows = cols > 0 ? n / cols : 0;
     double c4 = ceil(cols / 4) * 4, in = n * tb(x, 0);
     if (d->variant == FB_TO_FP8) return kernel_cost(x, 0, in + rows * (c4 + 8), 0);
@@ -1231,13 +1231,13 @@ static int h_fbgemm(const aten_ctx *x, const aten_def *d) {
     if (a->n_in >= 3) {
       double sd = concrete_num(a, 2, 0);
       ob = sd == 0 ? 4 : sd == 1 || sd == 5 ? 2 : 0;
-      if (!(ob > 0)) return fail(x->why, x->cap, "%s: output_dtype not recorded (Concrete Inputs)", x->full);
+      if (!(ob > 0)) return rli_why_fail(x->why, x->cap, "%s: output_dtype not recorded (Concrete Inputs)", x->full);
     }
-    if (!(c4 > 8)) return fail(x->why, x->cap, "%s: rows of %g bytes hold no values", x->full, cols);
+    if (!(c4 > 8)) return rli_why_fail(x->why, x->cap, "%s: rows of %g bytes hold no values", x->full, cols);
     return kernel_cost(x, 0, in + rows * (c4 - 8) * ob, 0);
   }
   /* permute_pooled_embs and its backward */
-  if (!is_tensor(a, 0, 2)) return fail(x->why, x->cap, "%s: expected pooled embeddings [B, D]", x->full);
+  if (!is_tensor(a, 0, 2)) return rli_why_fail(x->why, x->cap, "%s: expected pooled embeddings [B, D]", x->full);
   double e = numel(a, 0);
   return kernel_cost(x, 0, 2 * e * tb(x, 0) + in_bytes(x, 1, a->n_in), 0);
 }
@@ -1257,22 +1257,22 @@ static int h_pool(const aten_ctx *x, const aten_def *d) {
   const rli_aten_args *a = x->a;
   int maxp = d->variant == POOL_MAX;
   if (!is_tensor(a, 0, -1) || a->ndim[0] < 3)
-    return fail(x->why, x->cap, "%s: expected an input [N, C, ...]", x->full);
+    return rli_why_fail(x->why, x->cap, "%s: expected an input [N, C, ...]", x->full);
   int nd = a->ndim[0];
   int r = RLI_STARTS(x->base + (maxp ? RLI_LEN("max_pool") : RLI_LEN("avg_pool")), "1d") ? 1 : strstr(x->base, "3d") ? 3 : 2;
-  if (r > nd - 1) return fail(x->why, x->cap, "%s: input of too small a rank", x->full);
+  if (r > nd - 1) return rli_why_fail(x->why, x->cap, "%s: input of too small a rank", x->full);
   double out = numel(a, 0), win = 1;
   int ceil_at = maxp ? 5 : 4;
   for (int j = 0; j < r; j++) {
     double i = a->dims[0][nd - r + j], k = cval(a, 1, j);
     double st = cval(a, 2, j), pd = cval(a, 3, j);
     double dl = maxp && cval(a, 4, j) > 0 ? cval(a, 4, j) : 1;
-    if (!(k >= 1)) return fail(x->why, x->cap, "%s: kernel size not recorded (Concrete Inputs)", x->full);
+    if (!(k >= 1)) return rli_why_fail(x->why, x->cap, "%s: kernel size not recorded (Concrete Inputs)", x->full);
     if (!(st >= 1)) st = k;
     if (pd < 0) pd = 0;
     double v = (i + 2 * pd - dl * (k - 1) - 1) / st;
     double o = (concrete_bool(a, ceil_at) == 1 ? ceil(v) : floor(v)) + 1;
-    if (!(o >= 1)) return fail(x->why, x->cap, "%s: the recorded sizes give no output", x->full);
+    if (!(o >= 1)) return rli_why_fail(x->why, x->cap, "%s: the recorded sizes give no output", x->full);
     out = out / i * o;
     win *= k;
   }
@@ -1284,7 +1284,7 @@ static int h_pool_bwd(const aten_ctx *x, const aten_def *d) {
   const rli_aten_args *a = x->a;
   /* (grad_output, self, ...); max: indices last recorded tensor */
   double go = numel(a, 0), in = numel(a, 1);
-  if (!(go > 0) || !(in > 0)) return fail(x->why, x->cap, "%s: no shapes", x->full);
+  if (!(go > 0) || !(in > 0)) return rli_why_fail(x->why, x->cap, "%s: no shapes", x->full);
   double Q = x->s * (go + in) + (d->variant == POOL_MAX ? 8 * go : 0);
   return kernel_cost(x, d->variant == POOL_AVG ? in : go, Q, 0);
 }
@@ -1292,7 +1292,7 @@ static int h_pool_bwd(const aten_ctx *x, const aten_def *d) {
 static int h_adaptive(const aten_ctx *x, const aten_def *d) {
   (void)d;
   const rli_aten_args *a = x->a;
-  if (!is_tensor(a, 0, -1) || a->ndim[0] < 2) return fail(x->why, x->cap, "%s: no input shape", x->full);
+  if (!is_tensor(a, 0, -1) || a->ndim[0] < 2) return rli_why_fail(x->why, x->cap, "%s: no input shape", x->full);
   double in = numel(a, 0), out = a->dims[0][0] * (a->ndim[0] > 3 ? a->dims[0][1] : 1);
   int r = strstr(x->base, "3d") ? 3 : strstr(x->base, "1d") ? 1 : 2;
   for (int j = 0; j < r; j++) {
@@ -1314,7 +1314,7 @@ static int h_nll(const aten_ctx *x, const aten_def *d) {
   int bwd = d->variant == NLL_BWD;
   int ti = bwd ? 2 : 1, si = bwd ? 1 : 0;
   double t = numel(a, ti), sn = numel(a, si);
-  if (!(t > 0) || !(sn > 0)) return fail(x->why, x->cap, "%s: no shapes", x->full);
+  if (!(t > 0) || !(sn > 0)) return rli_why_fail(x->why, x->cap, "%s: no shapes", x->full);
   double Q = bwd ? x->s * sn + tb(x, ti) * t : (x->s + tb(x, ti)) * t;
   return kernel_cost(x, t, Q, 0);
 }
@@ -1335,7 +1335,7 @@ static int h_attn(const aten_ctx *x, const aten_def *d) {
   const rli_aten_args *a = x->a;
   int qi = d->operand, ki = qi + 1;
   if (!is_tensor(a, qi, 4) || !is_tensor(a, ki, 4))
-    return fail(x->why, x->cap, "%s: expected 4-D query and key", x->full);
+    return rli_why_fail(x->why, x->cap, "%s: expected 4-D query and key", x->full);
   int bthd = d->layout == ATTN_BTHD || d->layout == ATTN_BTHD_BWD;
   int bwd = d->layout == ATTN_BTHD_BWD || d->layout == ATTN_BHTD_BWD;
   int causal = -1;
@@ -1346,7 +1346,7 @@ static int h_attn(const aten_ctx *x, const aten_def *d) {
       causal = m < 0 ? -1 : m > 0;
     }
   }
-  if (causal < 0) return fail(x->why, x->cap, "%s: causal flag not recorded (Concrete Inputs)", x->full);
+  if (causal < 0) return rli_why_fail(x->why, x->cap, "%s: causal flag not recorded (Concrete Inputs)", x->full);
   rl_op op = rl_op_init(RL_OP_ATTENTION, x->dt);
   op.flags = RL_OP_FUSED | (causal ? RL_OP_CAUSAL : 0);
   op.batch = a->dims[qi][0];
@@ -1426,13 +1426,13 @@ static int lists_recorded(const aten_ctx *x) {
     if (a->ndim[i] == RLI_ATEN_LIST) nested = 1;
     else if (a->ndim[i] < 0 && is_list_type(a, i)) {
       x->c->reason = RL_REASON_SHAPES;
-      return fail(x->why, x->cap, "%s: tensor list %d has a shape with a negative or unreadable "
+      return rli_why_fail(x->why, x->cap, "%s: tensor list %d has a shape with a negative or unreadable "
                                   "dimension", x->full, i);
     }
   }
   if (!nested) {
     x->c->reason = RL_REASON_LISTS;
-    return fail(x->why, x->cap, "%s: tensor lists (the profiler records no shapes or element "
+    return rli_why_fail(x->why, x->cap, "%s: tensor lists (the profiler records no shapes or element "
                                 "type inside them)", x->full);
   }
   return 1;
@@ -1460,7 +1460,7 @@ static int same_list(const aten_ctx *x, int i, double N) {
       a->list_elems[i] == N)
     return 1;
   x->c->reason = RL_REASON_SHAPES;
-  return fail(x->why, x->cap, "%s: tensor list %d (%g elements) does not match the first (%g)",
+  return rli_why_fail(x->why, x->cap, "%s: tensor list %d (%g elements) does not match the first (%g)",
               x->full, i, list_elems(a, i), N);
 }
 
@@ -1470,7 +1470,7 @@ static double first_list(const aten_ctx *x) {
   if (!lists_recorded(x)) return -1;
   double N = list_elems(x->a, 0);
   if (x->a->ndim[0] != RLI_ATEN_LIST || !(N > 0)) {
-    fail(x->why, x->cap, "%s: no tensors in its first list", x->full);
+    rli_why_fail(x->why, x->cap, "%s: no tensors in its first list", x->full);
     return -1;
   }
   return N;
@@ -1494,7 +1494,7 @@ static int h_foreach(const aten_ctx *x, const aten_def *d) {
   const aten_def *e = aten_find(op);
   if (!e || !(e->fn == h_elt || e->fn == h_reduce || e->fn == h_fill || e->fn == h_copy)) {
     x->c->reason = RL_REASON_NO_MODEL;
-    return fail(x->why, x->cap, "no cost model for %s", x->full);
+    return rli_why_fail(x->why, x->cap, "no cost model for %s", x->full);
   }
   double N = first_list(x);
   if (!(N > 0)) return 0;
@@ -1591,7 +1591,7 @@ int rli_list_cost(const rli_cost *in, const char *kernel, rli_cost *out, char *w
     if (end != n && v >= 1 && v <= 16) es = v;
   }
   if (!(es > 0))
-    return fail(why, cap, "tensor lists: shapes recorded, but no element type (none in the "
+    return rli_why_fail(why, cap, "tensor lists: shapes recorded, but no element type (none in the "
                           "profile, none in the kernel's name)");
   out->bytes = in->bytes * es;
   if (in->per_elem == RLI_ELEM_MOVE || dt < 0) {
@@ -1931,9 +1931,9 @@ static int strides_fit(const char *full, const rli_aten_args *a, char *why, size
   for (int i = 0; i < a->n_str && i < a->n_in; i++) {
     if (a->ndim[i] <= 0) continue; /* a Scalar, a list, a 0-d tensor: nothing to expand */
     if (a->str_rank[i] == RLI_STR_BAD)
-      return fail(why, cap, "%s: Input Strides of argument %d: a stride negative or not a number", full, i);
+      return rli_why_fail(why, cap, "%s: Input Strides of argument %d: a stride negative or not a number", full, i);
     if (a->str_rank[i] != a->ndim[i])
-      return fail(why, cap, "%s: Input Strides of argument %d: %d strides for a tensor of rank %d", full, i,
+      return rli_why_fail(why, cap, "%s: Input Strides of argument %d: %d strides for a tensor of rank %d", full, i,
                   a->str_rank[i] < 0 ? 0 : a->str_rank[i], a->ndim[i]);
   }
   return 1;
@@ -1961,7 +1961,7 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
     return compiled_region(full, a, c, why, cap);
   if (compiled(full)) {
     c->reason = RL_REASON_COMPILED;
-    return fail(why, cap, "compiled region: no shapes per kernel (Nsight Compute measures them)");
+    return rli_why_fail(why, cap, "compiled region: no shapes per kernel (Nsight Compute measures them)");
   }
   c->reason = RL_REASON_SHAPES;
   const char *n = strip_ns(full);
@@ -1987,16 +1987,16 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
      * by no ATen op (apex's fused optimizers, a C++ extension) on the
      * parameter lists, whose sizes the profiler does not record */
     c->reason = RL_REASON_LISTS;
-    return fail(why, cap, "%s: launched by an optimizer step with no ATen op, on tensor lists "
+    return rli_why_fail(why, cap, "%s: launched by an optimizer step with no ATen op, on tensor lists "
                           "whose sizes are not recorded", full);
   }
   if (!d) {
     c->reason = RL_REASON_NO_MODEL;
-    return fail(why, cap, "no cost model for %s", full);
+    return rli_why_fail(why, cap, "no cost model for %s", full);
   }
   if (!a->has_dims) {
     c->reason = RL_REASON_NO_SHAPES;
-    return fail(why, cap, "no shapes recorded for it (record_shapes=True)");
+    return rli_why_fail(why, cap, "no shapes recorded for it (record_shapes=True)");
   }
   if (!strides_fit(full, a, why, cap)) return 0;
   if (on_lists(d->fn)) {
@@ -2139,10 +2139,10 @@ static int two_gemms(const char *op, const rli_aten_args *fa, int ia, int ib, in
                      rli_aten_args *w, rli_cost *c, char *why, size_t cap) {
   int r = batched ? 3 : 2;
   if (!is_tensor(fa, ia, r) || !is_tensor(fa, ib, r))
-    return fail(why, cap, "%s: expected two %d-D operands", op, r);
+    return rli_why_fail(why, cap, "%s: expected two %d-D operands", op, r);
   const double *A = fa->dims[ia], *B = fa->dims[ib];
   double bt = batched ? A[0] : 1, m = A[r - 2], k = A[r - 1], n = B[r - 1];
-  if (B[r - 2] != k || (batched && B[0] != bt)) return fail(why, cap, "%s: inner dimensions differ", op);
+  if (B[r - 2] != k || (batched && B[0] != bt)) return rli_why_fail(why, cap, "%s: inner dimensions differ", op);
   const char *ta = ia < fa->n_types ? fa->types[ia] : "", *tb2 = ib < fa->n_types ? fa->types[ib] : "";
   double g[3], bT[3], aT[3];
   int o = batched;
@@ -2174,10 +2174,10 @@ int rli_aten_bwd_cost(const char *fwd, const rli_aten_args *fa, rli_cost *c, cha
   c->why = RLI_NONE;
   c->reason = RL_REASON_SHAPES;
   int i = bwd_find(fwd);
-  if (i < 0) return fail(why, cap, "%s: no backward model", fwd);
-  if (!fa->has_dims) return fail(why, cap, "%s: no shapes recorded", fwd);
+  if (i < 0) return rli_why_fail(why, cap, "%s: no backward model", fwd);
+  if (!fa->has_dims) return rli_why_fail(why, cap, "%s: no shapes recorded", fwd);
   rli_aten_args *w = calloc(1, sizeof *w);
-  if (!w) return fail(why, cap, "out of memory");
+  if (!w) return rli_why_fail(why, cap, "out of memory");
   int ok = 0;
   const char *t0 = fa->n_types > 0 ? fa->types[0] : "";
   switch (bwd_map[i].kind) {
@@ -2203,7 +2203,7 @@ int rli_aten_bwd_cost(const char *fwd, const rli_aten_args *fa, rli_cost *c, cha
     break;
   case BW_ELT:
     if (!is_tensor(fa, 0, -1) || fa->ndim[0] < 1) {
-      ok = fail(why, cap, "%s: no input shape", fwd);
+      ok = rli_why_fail(why, cap, "%s: no input shape", fwd);
       break;
     }
     w->has_dims = w->has_types = 1;
@@ -2214,7 +2214,7 @@ int rli_aten_bwd_cost(const char *fwd, const rli_aten_args *fa, rli_cost *c, cha
     break;
   case BW_EMB: {
     if (!is_tensor(fa, 0, 2) || !is_tensor(fa, 1, -1) || fa->ndim[1] + 1 > RLI_ATEN_MAX_DIM) {
-      ok = fail(why, cap, "%s: expected weight and indices", fwd);
+      ok = rli_why_fail(why, cap, "%s: expected weight and indices", fwd);
       break;
     }
     double g[RLI_ATEN_MAX_DIM];
@@ -2303,17 +2303,17 @@ int rli_aten_pool_inferred(const char *full, const rli_aten_args *a, const doubl
   c->reason = RL_REASON_SHAPES;
   int k = pool_kind(full);
   if (!rli_aten_pool_needs_output(full, a) || nd != a->ndim[0])
-    return fail(why, cap, "%s: no pooling to infer", full);
+    return rli_why_fail(why, cap, "%s: no pooling to infer", full);
   double n = 1;
   for (int d = 0; d < nd; d++) {
-    if (!(out[d] >= 1)) return fail(why, cap, "%s: no output size", full);
+    if (!(out[d] >= 1)) return rli_why_fail(why, cap, "%s: no output size", full);
     if (d < nd - 2 ? out[d] != a->dims[0][d] : out[d] > a->dims[0][d] + 1)
-      return fail(why, cap, "%s: the backward's grad_output does not fit its input", full);
+      return rli_why_fail(why, cap, "%s: the backward's grad_output does not fit its input", full);
     n *= out[d];
   }
   int32_t dt = type_at(a, 0);
   double s = a->n_types > 0 ? rli_torch_type_bytes(a->types[0]) : 0;
-  if (dt < 0 || !(s > 0)) return fail(why, cap, "%s: element type not recorded", full);
+  if (dt < 0 || !(s > 0)) return rli_why_fail(why, cap, "%s: element type not recorded", full);
   c->flops = 0;
   c->bytes = n * (s + (k == 1 ? 8 : 0));
   c->dtype = dt;

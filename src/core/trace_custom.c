@@ -122,14 +122,6 @@ const char *rli_custom_name(size_t i) {
   return i < sizeof table / sizeof table[0] ? table[i].name : NULL;
 }
 
-static int fail(char *why, size_t cap, const char *fmt, ...) RLI_PRINTF(3, 4);
-static int fail(char *why, size_t cap, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(why, cap, fmt, ap);
-  va_end(ap);
-  return 0;
-}
 
 /* a recorded tensor argument: a shape and an element type of known size */
 static int tensor_at(const rli_aten_args *a, int i) {
@@ -179,11 +171,11 @@ static int tensor_bytes(const custom_def *d, const rli_aten_args *a, int skip_kv
       double n = numel(a, t->arg);
       if (t->ref >= 0) {
         if (!tensor_at(a, t->ref))
-          return fail(why, cap, "%s: argument %d (the rows it addresses) not recorded", d->name,
+          return rli_why_fail(why, cap, "%s: argument %d (the rows it addresses) not recorded", d->name,
                       t->ref);
         double rows = numel(a, t->ref);
         if (rows > n)
-          return fail(why, cap, "%s: %g elements addressed in argument %d of %g", d->name, rows,
+          return rli_why_fail(why, cap, "%s: %g elements addressed in argument %d of %g", d->name, rows,
                       t->arg, n);
         n = rows;
       }
@@ -211,10 +203,10 @@ static int elementwise(const custom_def *d, const rli_aten_args *a, rli_cost *c,
   if (d->kind == CK_ROTARY) {
     double head;
     if (!tensor_at(a, d->rot) || a->ndim[d->rot] != 2 || !scalar_at(a, d->head, &head))
-      return fail(why, cap, "%s: cos_sin_cache or head_size not recorded", d->name);
+      return rli_why_fail(why, cap, "%s: cos_sin_cache or head_size not recorded", d->name);
     double rot = a->dims[d->rot][1];
     if (!(head > 0) || !(rot > 0) || rot > head)
-      return fail(why, cap, "%s: rotary width %g of a head of %g: not a share of it", d->name, rot,
+      return rli_why_fail(why, cap, "%s: rotary width %g of a head of %g: not a share of it", d->name, rot,
                   head);
     scale = rot / head;
   }
@@ -226,12 +218,12 @@ static int elementwise(const custom_def *d, const rli_aten_args *a, rli_cost *c,
     F = 3 * n * scale;
   } else if (d->flops > 0) {
     if (!tensor_at(a, d->elems))
-      return fail(why, cap, "%s: argument %d not recorded", d->name, d->elems);
+      return rli_why_fail(why, cap, "%s: argument %d not recorded", d->name, d->elems);
     F = d->flops * numel(a, d->elems);
   }
-  if (!(Q > 0)) return fail(why, cap, "%s: no tensor of known size and type recorded", d->name);
+  if (!(Q > 0)) return rli_why_fail(why, cap, "%s: no tensor of known size and type recorded", d->name);
   if (F > 0 && dt < 0)
-    return fail(why, cap, "%s: no floating-point tensor for its roof", d->name);
+    return rli_why_fail(why, cap, "%s: no floating-point tensor for its roof", d->name);
   set_cost(c, F, Q, dt, 0);
   return 1;
 }
@@ -242,14 +234,14 @@ static int attention(const custom_def *d, const rli_aten_args *a, rli_cost *c, c
                      size_t cap, char *note, size_t ncap) {
   int r = d->bthd ? 4 : 3;
   if (!tensor_at(a, d->q) || a->ndim[d->q] != r)
-    return fail(why, cap, "%s: expected a %d-D query", d->name, r);
+    return rli_why_fail(why, cap, "%s: expected a %d-D query", d->name, r);
   if (!tensor_at(a, d->k) || !tensor_at(a, d->v) || a->ndim[d->k] < 3 || a->ndim[d->v] < 3)
-    return fail(why, cap, "%s: expected key and value of 3 or more dimensions", d->name);
+    return rli_why_fail(why, cap, "%s: expected key and value of 3 or more dimensions", d->name);
   const double *qd = a->dims[d->q];
   double H = qd[r - 2], Dq = qd[r - 1], Dv = a->dims[d->v][a->ndim[d->v] - 1];
   double causal = 0;
   if (d->causal >= 0 && !scalar_at(a, d->causal, &causal))
-    return fail(why, cap, "%s: causal flag not recorded (Concrete Inputs)", d->name);
+    return rli_why_fail(why, cap, "%s: causal flag not recorded (Concrete Inputs)", d->name);
   int is_causal = causal > 0;
   double win;
   int windowed = d->window >= 0 && scalar_at(a, d->window, &win) && win >= 0;
@@ -261,19 +253,19 @@ static int attention(const custom_def *d, const rli_aten_args *a, rli_cost *c, c
   if (varlen) {
     double n = a->dims[d->cu_q][0];
     if (n < 2)
-      return fail(why, cap, "%s: cu_seqlens_q of %g entries: no sequence", d->name, n);
+      return rli_why_fail(why, cap, "%s: cu_seqlens_q of %g entries: no sequence", d->name, n);
     if (d->bthd && qd[0] != 1)
-      return fail(why, cap, "%s: sequence starts with a batch of %g (expected 1)", d->name, qd[0]);
+      return rli_why_fail(why, cap, "%s: sequence starts with a batch of %g (expected 1)", d->name, qd[0]);
     B = n - 1;
     T = d->bthd ? qd[0] * qd[1] : qd[0];
   } else if (!d->bthd) {
-    return fail(why, cap, "%s: cu_seqlens_q not recorded (a 1-D tensor)", d->name);
+    return rli_why_fail(why, cap, "%s: cu_seqlens_q not recorded (a 1-D tensor)", d->name);
   } else {
     B = qd[0];
     T = qd[0] * qd[1];
   }
   if (!(T >= 1) || !(H >= 1) || !(Dq >= 1) || !(Dv >= 1))
-    return fail(why, cap, "%s: an empty query (%g tokens)", d->name, T);
+    return rli_why_fail(why, cap, "%s: an empty query (%g tokens)", d->name, T);
   /* the key tokens, in all: -1 not known */
   const double *kd = a->dims[d->k];
   int kr = a->ndim[d->k];
@@ -282,7 +274,7 @@ static int attention(const custom_def *d, const rli_aten_args *a, rli_cost *c, c
     S = -1;
   } else if (d->kv_pages >= 0) {
     if (!tensor_at(a, d->kv_pages) || a->ndim[d->kv_pages] != 1)
-      return fail(why, cap, "%s: its page indices not recorded", d->name);
+      return rli_why_fail(why, cap, "%s: its page indices not recorded", d->name);
     S = numel(a, d->kv_pages); /* at least one token per page */
     if (kr == 3) {
       kv_row = kd[1] * kd[2];
@@ -297,7 +289,7 @@ static int attention(const custom_def *d, const rli_aten_args *a, rli_cost *c, c
   int equal = B == 1;
   if (varlen && d->max_q >= 0 && scalar_at(a, d->max_q, &max_q)) {
     if (max_q * B < T || max_q > T || !(max_q >= 1))
-      return fail(why, cap,
+      return rli_why_fail(why, cap,
                   "%s: max_seqlen_q %g with %g sequences cannot hold %g query tokens (cu_seqlens "
                   "not increasing, or not this batch's)", d->name, max_q, B, T);
     equal = equal || max_q * B == T;
@@ -306,12 +298,12 @@ static int attention(const custom_def *d, const rli_aten_args *a, rli_cost *c, c
     /* dense: B sequences of T / B queries and S keys each */
     double Tq = T / B;
     if (is_causal && S < Tq)
-      return fail(why, cap, "%s: causal with %g keys for %g queries", d->name, S, Tq);
+      return rli_why_fail(why, cap, "%s: causal with %g keys for %g queries", d->name, S, Tq);
     pairs = windowed ? T : B * Tq * S * (is_causal ? 0.5 : 1);
     exact = !windowed;
   } else {
     if (is_causal && S >= 0 && S < T)
-      return fail(why, cap, "%s: causal with %g key tokens for %g query tokens", d->name, S, T);
+      return rli_why_fail(why, cap, "%s: causal with %g key tokens for %g query tokens", d->name, S, T);
     if (windowed) {
       pairs = T;
       exact = 0;
@@ -329,7 +321,7 @@ static int attention(const custom_def *d, const rli_aten_args *a, rli_cost *c, c
   if (d->kv_pages >= 0 && !paged)
     Q += 2 * S * kv_row * rli_torch_type_bytes(a->types[d->k]); /* K and V rows addressed */
   int32_t qdt = rli_torch_dtype(a->types[d->q]);
-  if (qdt < 0) return fail(why, cap, "%s: query of type %s: no roof", d->name, a->types[d->q]);
+  if (qdt < 0) return rli_why_fail(why, cap, "%s: query of type %s: no roof", d->name, a->types[d->q]);
   set_cost(c, F, Q, qdt, 1);
   if (paged || kv_lower) c->lower = RLI_LOWER_BYTES;
   if (!exact || paged || kv_lower)
@@ -346,17 +338,17 @@ static int attention(const custom_def *d, const rli_aten_args *a, rli_cost *c, c
 static int attention_paged(const custom_def *d, const rli_aten_args *a, rli_cost *c, char *why,
                            size_t cap) {
   if (!tensor_at(a, d->q) || a->ndim[d->q] < 2)
-    return fail(why, cap, "%s: expected a query of 2 or 3 dimensions", d->name);
+    return rli_why_fail(why, cap, "%s: expected a query of 2 or 3 dimensions", d->name);
   const double *qd = a->dims[d->q];
   double T = qd[0], n = numel(a, d->q);
   double H = a->ndim[d->q] >= 3 ? qd[1] : 1;
-  if (!(T >= 1) || !(n >= T)) return fail(why, cap, "%s: an empty query", d->name);
+  if (!(T >= 1) || !(n >= T)) return rli_why_fail(why, cap, "%s: an empty query", d->name);
   /* T H (4 d + 5) with H d = n / T */
   double F = 4 * n + 5 * T * H, Q;
   int32_t dt;
   if (!tensor_bytes(d, a, 0, 1, &Q, &dt, why, cap)) return 0;
   int32_t qdt = rli_torch_dtype(a->types[d->q]);
-  if (qdt < 0) return fail(why, cap, "%s: query of type %s: no roof", d->name, a->types[d->q]);
+  if (qdt < 0) return rli_why_fail(why, cap, "%s: query of type %s: no roof", d->name, a->types[d->q]);
   set_cost(c, F, Q, qdt, 1);
   c->lower = RLI_LOWER_BYTES;
   return 1;
@@ -373,17 +365,17 @@ int rli_custom_cost(const char *name, const rli_aten_args *a, rli_cost *c, char 
   if (ncap) note[0] = 0;
   if (!d) {
     c->reason = RL_REASON_NO_MODEL;
-    return fail(why, cap, "no cost model for %s", name);
+    return rli_why_fail(why, cap, "no cost model for %s", name);
   }
-  if (d->kind == CK_UNCOVERED) return fail(why, cap, "%s: %s", d->name, d->reason);
+  if (d->kind == CK_UNCOVERED) return rli_why_fail(why, cap, "%s: %s", d->name, d->reason);
   if (!a->has_dims) {
     c->reason = RL_REASON_NO_SHAPES;
-    return fail(why, cap, "no shapes recorded for it (record_shapes=True)");
+    return rli_why_fail(why, cap, "no shapes recorded for it (record_shapes=True)");
   }
   switch (d->kind) {
   case CK_COLLECTIVE: {
     if (!tensor_at(a, d->in) || a->ndim[d->in] < 1)
-      return fail(why, cap, "%s: its input tensor not recorded", d->name);
+      return rli_why_fail(why, cap, "%s: its input tensor not recorded", d->name);
     double S = numel(a, d->in) * rli_torch_type_bytes(a->types[d->in]);
     int ok = rli_coll_cost(d->coll, S, -1, c, why, cap);
     if (ok) c->dtype = rli_torch_dtype(a->types[d->in]);

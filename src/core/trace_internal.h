@@ -399,4 +399,8 @@ uint32_t rli_trace_inst_cost(const rl_trace *t, uint32_t inst);
 /* Replayed kernels matched to their capture and not. */
 void rli_trace_graph_count(rl_trace *t, int64_t matched, int64_t unmatched);
 
+/* An op's reason for being left uncovered, formatted into why (cap bytes):
+ * returns 0, the cost handlers' "not covered" (trace_aten.c, trace_custom.c) */
+int rli_why_fail(char *why, size_t cap, const char *fmt, ...) RLI_PRINTF(3, 4);
+
 #endif
