@@ -279,6 +279,12 @@ def gen_custom():
                 if v not in CUSTOM_COLLS:
                     sys.exit(f"{where}: coll must be one of {' '.join(CUSTOM_COLLS)}")
                 extra.append(f".coll = {CUSTOM_COLLS[v]}")
+            elif k == "args":
+                if not re.fullmatch(r"[1-9][0-9]*", v) or int(v) > CUSTOM_MAX_ARG:
+                    sys.exit(f"{where}: args '{v}' is not an argument count up to {CUSTOM_MAX_ARG}")
+                extra.append(f".nargs = {int(v)}")
+            elif k == "none":
+                extra.append(f".none = {arg(v, k)}")
             elif k == "causal" and v.startswith("mask"):
                 params[k] = arg(v[4:], k)
                 extra.append(".causal_mask = 1")
@@ -302,6 +308,8 @@ def gen_custom():
             sys.exit(f"{where}: only uncovered rows have a reason")
         if kind not in ("collective", "uncovered") and not tl:
             sys.exit(f"{where}: a {kind} row needs the tensors it reads and writes")
+        if not any(x.startswith(".none") for x in extra):
+            extra.append(".none = -1")
         items += [", ".join(f".{k} = {v}" for k, v in params.items())] + extra
         items.append(f".reason = {c_str(r['reason'].strip())}" if r["reason"].strip() else ".reason = NULL")
         items.append(f".source = {c_str(r['source'])}")

@@ -63,6 +63,22 @@
  *                records the hidden states and the router's logits, not the
  *                experts' weights): left uncovered with the row's reason.
  *
+ * A row may pin the op's version (params): args=N, the number of
+ * arguments its schema records (a call recording another number is
+ * another version or another op of that name: uncovered, saying so);
+ * none=N, an argument that must be recorded as None (no type, no value),
+ * the bound holding only then (triton_kernels' TopK reads every row of its
+ * input only when n_rows is None).
+ *
+ * SGLang's kernel_shape_profiler (python/sglang/srt/utils/
+ * kernel_shape_profiler.py) registers each kernel entry point it wraps as
+ * a custom op `sglang_profiler::{module}_{function}_{counter}`, whose
+ * schema holds the function's tensor arguments only, in order (its other
+ * arguments are passed aside); the counter differs from run to run, so
+ * such a name is looked up without its `_N` suffix. Its kernels are the
+ * wrapped function's; an ATen op the function calls is an op of its own,
+ * inside it, whose kernels link to that op, not to the wrapper.
+ *
  * Bad shapes (a cu_seqlens of one entry, max_seqlen_q x B below T, fewer
  * keys than queries for causal attention, a rotary width above head_size,
  * a cache write of more elements than the cache) leave the call uncovered
@@ -100,6 +116,8 @@ typedef struct custom_def {
   int32_t causal_mask; /* causal is a mask type: > 0 causal */
   int32_t bthd;        /* attention: query [B, T, H, d] (else [T, H, d]) */
   int32_t coll;        /* collective: RLI_COLL_* */
+  int32_t nargs;       /* the arguments its schema records; 0 any */
+  int32_t none;        /* an argument that must be recorded as None; -1 none */
   const char *reason;  /* uncovered: why */
   const char *source;
 } custom_def;
@@ -113,7 +131,17 @@ static int cmp_def(const void *k, const void *e) {
 }
 
 static const custom_def *find(const char *name) {
-  return bsearch(name, table, sizeof table / sizeof table[0], sizeof table[0], cmp_def);
+  const custom_def *d = bsearch(name, table, sizeof table / sizeof table[0], sizeof table[0], cmp_def);
+  if (d || !RLI_STARTS(name, "sglang_profiler::")) return d;
+  /* sglang_profiler::{module}_{function}_{counter}: the row names it
+   * without the counter */
+  size_t n = strlen(name), k = n;
+  while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9') k--;
+  if (k == n || k == 0 || name[k - 1] != '_' || k - 1 >= 96) return NULL;
+  char base[96];
+  memcpy(base, name, k - 1);
+  base[k - 1] = 0;
+  return bsearch(base, table, sizeof table / sizeof table[0], sizeof table[0], cmp_def);
 }
 
 int rli_custom_has(const char *name) { return find(name) != NULL; }
@@ -372,6 +400,14 @@ int rli_custom_cost(const char *name, const rli_aten_args *a, rli_cost *c, char 
     c->reason = RL_REASON_NO_SHAPES;
     return rli_why_fail(why, cap, "no shapes recorded for it (record_shapes=True)");
   }
+  if (d->nargs > 0 && a->n_in != d->nargs)
+    return rli_why_fail(why, cap, "%s: %d arguments recorded where its schema has %d: another version "
+                                  "of the op, or another op of that name", name, (int)a->n_in,
+                        (int)d->nargs);
+  if (d->none >= 0 && (d->none >= a->n_in || (d->none < a->n_types && a->types[d->none][0]) ||
+                       (d->none < a->n_concrete && a->concrete[d->none][0])))
+    return rli_why_fail(why, cap, "%s: argument %d given (not None): the op may touch only part of "
+                                  "its input", name, (int)d->none);
   switch (d->kind) {
   case CK_COLLECTIVE: {
     if (!tensor_at(a, d->in) || a->ndim[d->in] < 1)
@@ -385,8 +421,9 @@ int rli_custom_cost(const char *name, const rli_aten_args *a, rli_cost *c, char 
     return attention(d, a, c, why, cap, note, ncap);
   case CK_ATTENTION_PAGED:
     if (!attention_paged(d, a, c, why, cap)) return 0;
-    snprintf(note, ncap, "%s: context not recorded: each query at least its own key; bytes its "
-                         "query, output and new K and V rows", d->name);
+    snprintf(note, ncap, "%s: context not recorded: each query at least its own key; bytes the "
+                         "tensors its row lists (its query and output; the new K and V rows when "
+                         "they are arguments)", d->name);
     return 1;
   default:
     return elementwise(d, a, c, why, cap);

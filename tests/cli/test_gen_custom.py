@@ -32,6 +32,9 @@ BAD = [
     ('x,_C::a,elementwise,r0,,,,because,"s"\n', "only uncovered rows have a reason"),
     ('x,_C::a,elementwise,,,,,,"s"\n', "needs the tensors it reads and writes"),
     ('x,_C::a,elementwise,r0,,,nope=1,,"s"\n', "unknown parameter 'nope'"),
+    ('x,_C::a,elementwise,r0,,,args=0,,"s"\n', "is not an argument count up to 16"),
+    ('x,_C::a,elementwise,r0,,,args=17,,"s"\n', "is not an argument count up to 16"),
+    ('x,_C::a,elementwise,r0,,,none=x,,"s"\n', "none 'x' is not an argument index below 16"),
     ('x,_C::a,elementwise,r0,,,,,""\n', "every row needs a source"),
     ('y,_C::rms_norm,elementwise,r0,,,,,"s"\n', "has two rows"),
 ]

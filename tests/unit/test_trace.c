@@ -1950,6 +1950,12 @@ static void test_custom(void) {
     if (i) CHECK(strcmp(rli_custom_name(i - 1), rli_custom_name(i)) < 0);
   }
   CHECK(!rli_custom_has("aten::mm") && !rli_custom_has("_C::no_such_op"));
+  /* SGLang's kernel_shape_profiler names end in a counter, which the lookup drops */
+  CHECK(rli_custom_has("sglang_profiler::attention_paged_attention_ragged_100"));
+  CHECK(rli_custom_has("sglang_profiler::attention_paged_attention_ragged_7"));
+  CHECK(!rli_custom_has("sglang_profiler::attention_paged_attention_ragged_"));
+  CHECK(!rli_custom_has("sglang_profiler::attention_paged_attention_ragged_x1"));
+  CHECK(!rli_custom_has("sglang_profiler::_3") && !rli_custom_has("aiter::rms_norm_3"));
   /* paged_attention_v1(out, query [4, 32, 128], key_cache, value_cache, ..., block_tables,
    * seq_lens [4]): the context not recorded: F = T H (4 d + 5), Q = q + out + seq_lens */
   {
