@@ -2597,6 +2597,9 @@ typedef struct rl_job_rank {
   double others_waited_s;  /* the other ranks' wait for this one */
   int32_t last_in;         /* collectives it started last */
   double waited_s;         /* its own wait for others */
+  int64_t graph_matched;   /* kernels of CUDA-graph replays given the op of
+                              their captured launch (rl_trace_info) */
+  int64_t graph_unmatched; /* kernels of replays not matched to a capture */
 } rl_job_rank;
 
 typedef struct rl_job_totals {

@@ -1115,6 +1115,12 @@ static const rli_field rank_fields[] = {
     {"hw", NULL, "hardware id of the roofline figures; null when the device is unknown", RLI_F_TEXT,
      RLI_AT(rl_job_rank, hw_id), .known = has_roofline},
     {"kernels", NULL, "kernel executions (single-trace); 0 without a device", RLI_F_INT, .get = rank_kernel_count},
+    {"graph_kernels_matched", NULL,
+     "kernels of CUDA-graph replays given the op of their captured launch (its capture in the file, or in "
+     "RUN.capture.json(.gz) beside it), as trace FILE's",
+     RLI_F_INT, RLI_AT(rl_job_rank, graph_matched)},
+    {"graph_kernels_unmatched", NULL, "kernels of CUDA-graph replays not matched to a capture, as trace FILE's",
+     RLI_F_INT, RLI_AT(rl_job_rank, graph_unmatched)},
     ROOF("gpu_time_s", "s", gpu_time_s, has_times, "single-trace GPU time (kernels and copies)"),
     ROOF("span_s", "s", span_s, has_span, "single-trace span: last end - first start of its kernels and copies"),
     ROOF("idle_s", "s", idle_s, has_span, "single-trace idle time: span_s - busy_s"),

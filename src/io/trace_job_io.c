@@ -263,6 +263,8 @@ static rl_status read_src(rl_job *j, int32_t i, const char *path, rli_src *s, co
     return failed(j, i, path, rli_fail(err, RL_ENOMEM, "%s: out of memory", path), err);
   }
   rli_strlcpy(r.device, info.device, sizeof r.device);
+  r.graph_matched = info.graph_matched;
+  r.graph_unmatched = info.graph_unmatched;
   rl_hw hw;
   rl_error e2;
   int have_hw = 0;

@@ -73,14 +73,18 @@ def main():
         ranks = doc.get("ranks", [])
         check("job.pair", rc == 0 and len(ranks) == 1 and ranks[0]["file"].endswith("sglang.json.gz")
               and single.get("coverage") is not None
-              and abs(ranks[0].get("coverage", -1) - single["coverage"]) < 1e-12,
+              and abs(ranks[0].get("coverage", -1) - single["coverage"]) < 1e-12
+              and ranks[0].get("graph_kernels_matched") == single.get("graph_kernels_matched") == 544
+              and ranks[0].get("graph_kernels_unmatched") == 0,
               f"exit {rc} {err!r} {ranks[:1]} against {single.get('coverage')}")
         # without its capture file the rank's replay has no op
         os.remove(os.path.join(job, "sglang.capture.json.gz"))
         rc, out, err = run([rf, "trace", job, "--json", "--hw", "amd-mi300x"])
         doc = json.loads(out) if rc == 0 else {}
         ranks = doc.get("ranks", [])
-        check("job.alone", rc == 0 and len(ranks) == 1 and ranks[0].get("coverage", 1) < 0.02,
+        check("job.alone", rc == 0 and len(ranks) == 1 and ranks[0].get("coverage", 1) < 0.02
+              and ranks[0].get("graph_kernels_matched") == 0
+              and ranks[0].get("graph_kernels_unmatched") == 544,
               f"exit {rc} {err!r} {ranks[:1]}")
         for name, cmd, want in (
                 ("err.job", [rf, "trace", job, "--capture", SG_CAP], "--capture takes one trace"),
