@@ -239,7 +239,8 @@ static int compute(cli_ctx *ctx, const cli_job_opts *jo, const job_files *f, rl_
   rl_job *j = *out = rl_job_new(&o, f->np);
   if (!j) return cli_error(ctx, "out of memory");
   int threads = jo->threads;
-  if (threads <= 0) {
+  /* under MPI, -j 0 (every CPU) is the runner's: the node's CPUs among its processes */
+  if (threads <= 0 && !cli_job_mpi) {
     long c = sysconf(_SC_NPROCESSORS_ONLN);
     threads = c > 0 ? (int)c : 1;
   }

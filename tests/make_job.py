@@ -14,14 +14,20 @@ Each rank r gets a copy of the trace with
     times longer, all starting together (no rank waits for another);
   * clock offsets (--clock-offsets, Kineto 2024 traces with
     baseTimeNanoseconds): rank r's timestamps shifted by r x 1.7 s and its
-    baseTimeNanoseconds moved back by the same, as on another host.
+    baseTimeNanoseconds moved back by the same, as on another host;
+  * bigger ranks (--repeat-steps K): the fixture's events K times in a row,
+    copy c shifted by c x (its span + 1 ms) in time, its correlation,
+    External id, Record function id and flow ids by c x (the largest + 1),
+    its ProfilerStep#N numbered on (N + c x steps): K times the steps,
+    kernels and bytes of one rank (bench/trace-scaling's 8-rank job of
+    500 MB: K = 8 over the 2024 fixture's 8.6 MB).
 Bad inputs for the tests: --drop R (a missing rank), --dup R (a second file
 claiming rank R), --world-of R=W (rank R says world size W), --step-shift R
 (rank R's ProfilerStep numbers + 1).
 
 usage: make_job.py FIXTURE OUTDIR --ranks N [--straggler R] [--delay US]
-       [--skew F] [--slow-link F] [--clock-offsets] [--gz] [--drop R] [--dup R]
-       [--world-of R=W] [--step-shift R]
+       [--skew F] [--slow-link F] [--clock-offsets] [--repeat-steps K] [--gz]
+       [--drop R] [--dup R] [--world-of R=W] [--step-shift R]
 
 From a test: `from make_job import make_job; make_job(FIXTURE, OUTDIR,
 "--ranks", "3", ...)` (the same arguments, in-process).
@@ -36,6 +42,45 @@ import re
 
 def is_comm(name):
     return name.startswith("nccl") or "ncclKernel" in name
+
+
+ID_ARGS = ("correlation", "External id", "Record function id")
+
+
+def repeat_steps(events, k):
+    """The events k times in a row: copy c shifted in time by c spans (+ 1 ms),
+    in ids by c x (the largest id + 1), its profiler steps numbered on; the
+    metadata events (ph M) once"""
+    if k <= 1:
+        return events
+    ts = [e["ts"] for e in events if isinstance(e.get("ts"), (int, float)) and e.get("ph") != "M"]
+    span = max(e["ts"] + e.get("dur", 0) for e in events
+               if isinstance(e.get("ts"), (int, float)) and e.get("ph") != "M") - min(ts) + 1000.0
+    ids = [e["args"][n] for e in events if isinstance(e.get("args"), dict)
+           for n in ID_ARGS if isinstance(e["args"].get(n), int)]
+    ids += [e["id"] for e in events if e.get("ph") in ("s", "f", "t") and isinstance(e.get("id"), int)]
+    idk = 1 + max(ids + [0])
+    steps = [int(m.group(1)) for e in events for m in [re.match(r"ProfilerStep#(\d+)$", e.get("name", ""))] if m]
+    nsteps = max(steps) - min(steps) + 1 if steps else 0
+    out = list(events)
+    for c in range(1, k):
+        for e in events:
+            if e.get("ph") == "M" or not isinstance(e.get("ts"), (int, float)):
+                continue
+            e = dict(e)
+            e["ts"] = round(e["ts"] + c * span, 3)
+            if isinstance(e.get("args"), dict) and any(isinstance(e["args"].get(n), int) for n in ID_ARGS):
+                e["args"] = dict(e["args"])
+                for n in ID_ARGS:
+                    if isinstance(e["args"].get(n), int):
+                        e["args"][n] += c * idk
+            if e.get("ph") in ("s", "f", "t") and isinstance(e.get("id"), int):
+                e["id"] += c * idk
+            m = re.match(r"ProfilerStep#(\d+)$", e.get("name", ""))
+            if m:
+                e["name"] = "ProfilerStep#%d" % (int(m.group(1)) + c * nsteps)
+            out.append(e)
+    return out
 
 
 def make_job(fixture, outdir, *args):
@@ -54,6 +99,7 @@ def main(argv=None):
     ap.add_argument("--skew", type=float, default=0.02)
     ap.add_argument("--slow-link", type=float, default=1.0)
     ap.add_argument("--clock-offsets", action="store_true")
+    ap.add_argument("--repeat-steps", type=int, default=1)
     ap.add_argument("--gz", action="store_true")
     ap.add_argument("--drop", type=int, default=-1)
     ap.add_argument("--dup", type=int, default=-1)
@@ -69,7 +115,7 @@ def main(argv=None):
     if a.world_of:
         r, w = a.world_of.split("=")
         wof[int(r)] = int(w)
-    events = doc["traceEvents"]
+    events = repeat_steps(doc["traceEvents"], a.repeat_steps)
     comm_idx = [i for i, e in enumerate(events)
                 if e.get("ph") == "X" and e.get("cat") in ("kernel", "Kernel")
                 and is_comm(e.get("name", ""))]

@@ -8,12 +8,14 @@
  *
  *   1. rank 0 lists the files and broadcasts the list (every process then
  *      takes part in every collective call, whatever its filesystem says);
- *   2. the files go to the processes by size, largest first, each to the
- *      least loaded (bytes) process, lowest rank among equals;
- *   3. each process reads its files (with -j threads) into rank summaries,
- *      packs them (rl_job_pack) and rank 0 gathers them (MPI_Gatherv),
- *      unpacks them into their slots and prints exactly what one process
- *      would print; the others print nothing.
+ *   2. the files, largest first, go one at a time to whichever worker
+ *      (-j threads in each process) is free, through a counter in process
+ *      0's memory (MPI_Fetch_and_op): dynamic, so a process on a busier
+ *      core or with slower files takes fewer (mpi_read below);
+ *   3. each process packs its rank summaries (rl_job_pack) and rank 0
+ *      gathers them (MPI_Igatherv), unpacks them into their slots and
+ *      prints exactly what one process would print; the others print
+ *      nothing. No process spins while it waits (lazy_wait below).
  * A file a process cannot read travels as its error and is reported by
  * rank 0. A process that dies ends the run: mpirun aborts the job
  * (Open MPI's default errors-are-fatal handler), it does not hang.
@@ -27,13 +29,17 @@
 #include "cli.h"
 
 #include <mpi.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 typedef struct mctx {
   int rank, size;
+  int local;        /* processes on this node */
+  int thread_level; /* MPI_Init_thread's answer */
 } mctx;
 
 static rl_status mpi_list(void *ctx, const char *const *args, int32_t nargs, char ***paths, int32_t *np,
@@ -107,25 +113,113 @@ static rl_status mpi_list(void *ctx, const char *const *args, int32_t nargs, cha
   return RL_OK;
 }
 
+/* ---- waiting without spinning ----------------------------------------------
+ * Open MPI's blocking calls poll for messages while they wait (a whole core
+ * per waiting process; mpi_yield_when_idle only adds sched_yield to the
+ * loop), which on a machine with as many processes as cores takes the core
+ * from a process still reading. Every wait of ours is a nonblocking call
+ * tested every 20 us at first, doubling to 2 ms: the waiting process
+ * sleeps, at most 2 ms late. */
+static void lazy_wait(MPI_Request *rq) {
+  long ns = 20000;
+  for (;;) {
+    int done = 0;
+    MPI_Test(rq, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    struct timespec ts = {0, ns};
+    nanosleep(&ts, NULL);
+    if (ns < 2000000) ns *= 2;
+  }
+}
+
+/* ---- reading: dynamic assignment through a shared counter -------------------
+ * The files, largest first (rl_job_order_by_size: every process computes the
+ * same order), are taken one at a time by whichever worker (a thread of
+ * any process) is free: the next index comes from a counter in process 0's
+ * memory, MPI_Fetch_and_op (MPI-3 one-sided, passive target). The classic
+ * self-scheduling of a loop (Polychronopoulos and Kuck, "Guided
+ * self-scheduling", IEEE Trans. Computers C-36(12), 1987, chunks of one):
+ * a process that reads faster (a smaller or plain file, a core another
+ * program does not share) takes more files, and no process waits for
+ * another but for the last file. On one node Open MPI's osc/sm does the
+ * fetch in shared memory; across nodes process 0 answers between its own
+ * files. */
+typedef struct reader {
+  rl_job *j;
+  const char *const *paths;
+  const int32_t *order;
+  int32_t n;
+  MPI_Win win;
+  pthread_mutex_t mu; /* MPI_THREAD_SERIALIZED: one thread in MPI at a time */
+  int32_t *mine;      /* the slots this process read, to send to process 0 */
+  int32_t nm;
+} reader;
+
+static void *read_worker(void *arg) {
+  reader *r = arg;
+  for (;;) {
+    const int one = 1;
+    int k = 0;
+    pthread_mutex_lock(&r->mu);
+    MPI_Fetch_and_op(&one, &k, MPI_INT, 0, 0, MPI_SUM, r->win);
+    MPI_Win_flush(0, r->win);
+    if (k < r->n) r->mine[r->nm++] = r->order[k];
+    pthread_mutex_unlock(&r->mu);
+    if (k >= r->n) return NULL;
+    rl_error e;
+    rl_job_read(r->j, r->order[k], r->paths[r->order[k]], &e); /* a failure travels in the summary */
+  }
+}
+
 static int mpi_read(void *ctx, rl_job *j, const char *const *paths, int32_t n, int32_t threads) {
   mctx *m = ctx;
+  reader r;
+  memset(&r, 0, sizeof r);
   int32_t *order = malloc(sizeof *order * ((size_t)n + 1));
-  int32_t *mine = malloc(sizeof *mine * ((size_t)n + 1));
-  double *load = calloc((size_t)m->size, sizeof *load);
-  int32_t nm = 0;
-  if (!order || !mine || !load) MPI_Abort(MPI_COMM_WORLD, 1);
+  r.mine = malloc(sizeof *r.mine * ((size_t)n + 1));
+  if (!order || !r.mine) MPI_Abort(MPI_COMM_WORLD, 1);
   rl_job_order_by_size(paths, n, order);
-  for (int32_t k = 0; k < n; k++) {
-    struct stat sb;
-    double sz = stat(paths[order[k]], &sb) == 0 ? (double)sb.st_size : 0;
-    int to = 0;
-    for (int q = 1; q < m->size; q++)
-      if (load[q] < load[to]) to = q;
-    load[to] += sz > 0 ? sz : 1;
-    if (to == m->rank) mine[nm++] = order[k];
+  r.j = j;
+  r.paths = paths;
+  r.order = order;
+  r.n = n;
+  /* -j N: N workers in each process; none given (0): the node's CPUs shared
+   * among the processes on it */
+  if (threads <= 0) {
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    threads = (int32_t)((c > 0 ? c : 1) / m->local);
+    if (threads < 1) threads = 1;
   }
-  rl_job_read_list(j, paths, mine, nm, threads);
+  if (m->thread_level < MPI_THREAD_SERIALIZED) threads = 1;
+  int *counter = NULL;
+  MPI_Win_allocate(m->rank == 0 ? (MPI_Aint)sizeof(int) : 0, (int)sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                   &counter, &r.win);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, r.win);
+  if (m->rank == 0) {
+    *counter = 0;
+    MPI_Win_sync(r.win);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  pthread_mutex_init(&r.mu, NULL);
+  if (threads > n) threads = n > 0 ? n : 1;
+  pthread_t *th = malloc(sizeof *th * (size_t)threads);
+  int32_t started = 0;
+  for (int32_t i = 1; th && i < threads; i++)
+    if (pthread_create(&th[started], NULL, read_worker, &r) == 0) started++;
+  read_worker(&r); /* this thread works too */
+  for (int32_t i = 0; i < started; i++) pthread_join(th[i], NULL);
+  free(th);
+  pthread_mutex_destroy(&r.mu);
+  MPI_Win_unlock_all(r.win);
+  /* the last file read anywhere: then the window goes (a collective call) */
+  MPI_Request rq;
+  MPI_Ibarrier(MPI_COMM_WORLD, &rq);
+  lazy_wait(&rq);
+  MPI_Win_free(&r.win);
+
   /* my summaries: [int32 slot][uint64 length][bytes]... */
+  int32_t nm = r.nm;
+  const int32_t *mine = r.mine;
   size_t total = 0;
   for (int32_t k = 0; k < nm; k++) total += 12 + rl_job_pack(j, mine[k], NULL, 0);
   unsigned char *buf = malloc(total + 1);
@@ -141,7 +235,8 @@ static int mpi_read(void *ctx, rl_job *j, const char *const *paths, int32_t n, i
   int len = (int)total;
   int *lens = m->rank == 0 ? malloc(sizeof *lens * (size_t)m->size) : NULL;
   int *displs = m->rank == 0 ? malloc(sizeof *displs * (size_t)m->size) : NULL;
-  MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Igather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+  lazy_wait(&rq);
   unsigned char *all = NULL;
   size_t alen = 0;
   if (m->rank == 0) {
@@ -152,7 +247,8 @@ static int mpi_read(void *ctx, rl_job *j, const char *const *paths, int32_t n, i
     all = malloc(alen + 1);
     if (!all) MPI_Abort(MPI_COMM_WORLD, 1);
   }
-  MPI_Gatherv(buf, len, MPI_BYTE, all, lens, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+  MPI_Igatherv(buf, len, MPI_BYTE, all, lens, displs, MPI_BYTE, 0, MPI_COMM_WORLD, &rq);
+  lazy_wait(&rq);
   if (m->rank == 0) {
     for (size_t q = 0; q + 12 <= alen;) {
       int32_t slot;
@@ -170,16 +266,19 @@ static int mpi_read(void *ctx, rl_job *j, const char *const *paths, int32_t n, i
   free(displs);
   free(buf);
   free(order);
-  free(mine);
-  free(load);
+  free(r.mine);
   return m->rank == 0;
 }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
   static mctx m;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &m.thread_level);
   MPI_Comm_rank(MPI_COMM_WORLD, &m.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &m.size);
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  MPI_Comm_size(node, &m.local);
+  MPI_Comm_free(&node);
   static cli_job_runner runner = {mpi_list, mpi_read, &m};
   cli_job_mpi = &runner;
   FILE *quiet = NULL;
@@ -190,7 +289,9 @@ int main(int argc, char **argv) {
    * a command that is no job (`trace -`, `op ...`) runs on every process,
    * and another's failure (its standard input is empty: mpirun forwards
    * stdin to rank 0 only) is no failure of the run */
-  MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Request rq;
+  MPI_Ibcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+  lazy_wait(&rq);
   MPI_Finalize();
   return rc;
 }

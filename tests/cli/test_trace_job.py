@@ -11,9 +11,12 @@ others' last that much longer), and per-rank clock offsets. Checks:
   * bad input: a missing rank, a duplicate rank, a disagreeing world size,
     different steps, a file that is no trace, a broken trace: each named,
     the rest still analysed, exit status 2 for the broken one;
+  * make_job.py --repeat-steps: K times the collectives and the wait;
   * with --mpi BIN (build/roofline-mpi): `mpirun -n 2` prints exactly what
-    one process prints; an unreadable file on one rank is a clear error;
-    a rank that dies ends the run with an error, not a hang.
+    one process prints (also with 3 processes for 2 files and threads in
+    each, and with -j left to its default); a process that waits sleeps
+    (its CPU time over 2 s of waiting); an unreadable file on one rank is
+    a clear error; a rank that dies ends the run with an error, not a hang.
 Ends with "N passed, M failed".
 """
 import argparse
@@ -23,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/
 from checks import Checks  # noqa: E402
@@ -59,6 +63,44 @@ def mpirun(binary, n, args, timeout=300, wrap=None, stdin=None):
     return p.returncode, p.stdout, p.stderr
 
 
+def waits_asleep(mb, trace):
+    """(ok, detail): process 1's CPU time over 2 s while it waits for process 0"""
+    p = subprocess.Popen(["mpirun", "-n", "2", "--oversubscribe", mb, "trace", "-"], cwd=ROOT,
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=mpi_env())
+    try:
+        with open(trace, "rb") as f:
+            p.stdin.write(f.read())  # returns once process 0 has read most of it
+        p.stdin.flush()
+        pid, deadline = None, time.monotonic() + 60
+        while pid is None and time.monotonic() < deadline:
+            for d in os.listdir("/proc"):
+                try:
+                    if d.isdigit() and b"OMPI_COMM_WORLD_RANK=1\0" in open("/proc/%s/environ" % d, "rb").read() \
+                            and os.path.basename(os.readlink("/proc/%s/exe" % d)) == os.path.basename(mb) \
+                            and open("/proc/%s/stat" % d).read().split(")")[1].split()[1] == str(p.pid):
+                        pid = d
+                except OSError:
+                    pass
+            time.sleep(0.1)
+        if pid is None:
+            return False, "process 1 not found"
+
+        def cpu():
+            f = open("/proc/%s/stat" % pid).read().split(")")[1].split()
+            return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+
+        time.sleep(1.0)  # past MPI_Init and its empty input
+        c0, t0 = cpu(), time.monotonic()
+        time.sleep(2.0)
+        used, wall = cpu() - c0, time.monotonic() - t0
+        return used < 0.25, f"process 1 used {used:.2f} s of CPU in {wall:.2f} s of waiting"
+    finally:
+        p.stdin.close()
+        p.stdout.read()
+        p.stderr.read()
+        p.wait(timeout=120)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--roofline", default=os.path.join(ROOT, "build", "roofline"))
@@ -91,6 +133,22 @@ def main():
         check("job.straggler", st and st[0]["rank"] == 1 and abs(st[0]["others_waited_s"] - want) < 1e-6 * 2 * N_COLL
               and st[0]["collectives"] == N_COLL, f"{st} want rank 1, {want} s")
         check("job.ranks", [r["rank"] for r in doc.get("ranks", [])] == [0, 1, 2], str(doc.get("ranks"))[:200])
+        # make_job.py --repeat-steps K (bench/trace-scaling's big ranks): K times the
+        # steps, the collectives and the straggler's wait, each copy still linked
+        big = os.path.join(tmp, "big")
+        make(big, "--ranks", "2", "--straggler", "1", "--delay", str(DELAY_US), "--clock-offsets",
+             "--repeat-steps", "2")
+        rc, out2, err = run([rf, "trace", big, "--json"])
+        d2 = json.loads(out2) if rc == 0 else {}
+        st2 = d2.get("stragglers", [])
+        r0 = [r for r in doc.get("ranks", []) if r["rank"] == 0]
+        b0 = [r for r in d2.get("ranks", []) if r["rank"] == 0]
+        check("job.repeat_steps", rc == 0 and st2 and st2[0]["rank"] == 1
+              and st2[0]["collectives"] == 2 * N_COLL and d2["job"]["collectives_matched"] == 2 * N_COLL
+              and abs(st2[0]["others_waited_s"] - 2 * N_COLL * DELAY_US * 1e-6) < 1e-6 * 2 * N_COLL
+              and r0 and b0 and abs(b0[0]["gpu_time_s"] / r0[0]["gpu_time_s"] - 2) < 1e-6
+              and abs(b0[0]["coverage"] - r0[0]["coverage"]) < 1e-9,
+              f"exit {rc} {err!r} {st2} {b0[:1]} against {r0[:1]}")
         check("job.aligned", doc.get("job", {}).get("clocks_aligned") is True
               and any("aligned on the end of the first collective" in n for n in doc.get("notes", [])),
               str(doc.get("notes")))
@@ -214,6 +272,21 @@ def main():
                 two = mpirun(mb, 2, ["trace", job, "-j", "1"] + fmt)
                 check("mpi.identical" + "".join(fmt), two[0] == 0 and two[1] == one[1],
                       f"exit {two[0]} {two[2][-400:]!r}")
+            # the files go one at a time to whichever worker is free (a counter in
+            # process 0's memory): more processes than files, and threads in each
+            pair = [os.path.join(job, "rank%d.json" % i) for i in (0, 1)]
+            one = run([rf, "trace"] + pair + ["--json"])
+            more = mpirun(mb, 3, ["trace"] + pair + ["-j", "2", "--json"])
+            check("mpi.more_processes", more[0] == 0 and more[1] == one[1], f"exit {more[0]} {more[2][-400:]!r}")
+            one = run([rf, "trace", job, "-j", "1"])
+            dflt = mpirun(mb, 2, ["trace", job])
+            check("mpi.default_threads", dflt[0] == 0 and dflt[1] == one[1], f"exit {dflt[0]} {dflt[2][-400:]!r}")
+            # a process that waits sleeps (Open MPI's blocking calls poll on a core):
+            # process 0 reads standard input, which stays open; process 1, done at
+            # once (its input is empty), waits for process 0's exit status. Its CPU
+            # time over 2 s of that wait: a poll takes what the core gives it (0.8 s
+            # under a load average of 9 on 2 cores), the sleeping wait 0.04 s
+            check("mpi.waits_asleep", *waits_asleep(mb, os.path.join(job, "rank0.json")))
             # standard input (issue 30): `zcat T | mpirun -n 2 roofline-mpi trace -` prints
             # what one process prints, exit 0 (process 0 reads it; the others find theirs empty)
             with open(os.path.join(job, "rank0.json")) as f:
