@@ -153,7 +153,32 @@ typedef struct reader {
   pthread_mutex_t mu; /* MPI_THREAD_SERIALIZED: one thread in MPI at a time */
   int32_t *mine;      /* the slots this process read, to send to process 0 */
   int32_t nm;
+  int done;           /* process 0: its workers are done (under mu) */
 } reader;
+
+/* Process 0's counter answers without process 0 only where Open MPI does the
+ * fetch in hardware or in shared memory (osc/sm on one node); otherwise
+ * (osc/pt2pt: across nodes over TCP) a fetch waits for process 0 to enter
+ * MPI, which its workers do only between files: a worker elsewhere would
+ * wait up to one of process 0's files for its next one (0.8 s measured with
+ * `--mca osc pt2pt` and a 70 MB file on process 0). This thread of process 0
+ * enters MPI every millisecond while its workers read (MPI_Iprobe drives
+ * Open MPI's progress engine), at about 1% of a core. */
+static void *progress(void *arg) {
+  reader *r = arg;
+  for (;;) {
+    pthread_mutex_lock(&r->mu);
+    int stop = r->done;
+    if (!stop) {
+      int flag = 0;
+      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+    }
+    pthread_mutex_unlock(&r->mu);
+    if (stop) return NULL;
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+  }
+}
 
 static void *read_worker(void *arg) {
   reader *r = arg;
@@ -206,9 +231,18 @@ static int mpi_read(void *ctx, rl_job *j, const char *const *paths, int32_t n, i
   int32_t started = 0;
   for (int32_t i = 1; th && i < threads; i++)
     if (pthread_create(&th[started], NULL, read_worker, &r) == 0) started++;
+  pthread_t pt;
+  int helper = m->rank == 0 && m->size > 1 && m->thread_level >= MPI_THREAD_SERIALIZED &&
+               pthread_create(&pt, NULL, progress, &r) == 0;
   read_worker(&r); /* this thread works too */
   for (int32_t i = 0; i < started; i++) pthread_join(th[i], NULL);
   free(th);
+  if (helper) {
+    pthread_mutex_lock(&r.mu);
+    r.done = 1;
+    pthread_mutex_unlock(&r.mu);
+    pthread_join(pt, NULL);
+  }
   pthread_mutex_destroy(&r.mu);
   MPI_Win_unlock_all(r.win);
   /* the last file read anywhere: then the window goes (a collective call) */

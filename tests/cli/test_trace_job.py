@@ -56,8 +56,9 @@ def mpi_env():
     return env
 
 
-def mpirun(binary, n, args, timeout=300, wrap=None, stdin=None):
-    cmd = ["mpirun", "-n", str(n), "--oversubscribe"] + (wrap or []) + [binary] + args
+def mpirun(binary, n, args, timeout=300, wrap=None, stdin=None, mca=()):
+    cmd = ["mpirun", "-n", str(n), "--oversubscribe"] + [x for kv in mca for x in ("--mca",) + kv] + \
+        (wrap or []) + [binary] + args
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=mpi_env(),
                        input=stdin)
     return p.returncode, p.stdout, p.stderr
@@ -278,6 +279,10 @@ def main():
             one = run([rf, "trace"] + pair + ["--json"])
             more = mpirun(mb, 3, ["trace"] + pair + ["-j", "2", "--json"])
             check("mpi.more_processes", more[0] == 0 and more[1] == one[1], f"exit {more[0]} {more[2][-400:]!r}")
+            # the counter through Open MPI's point-to-point one-sided layer (osc/pt2pt, as
+            # across nodes over TCP), where process 0's progress thread answers the fetches
+            pt = mpirun(mb, 3, ["trace"] + pair + ["-j", "2", "--json"], mca=[("osc", "pt2pt")])
+            check("mpi.osc_pt2pt", pt[0] == 0 and pt[1] == one[1], f"exit {pt[0]} {pt[2][-400:]!r}")
             one = run([rf, "trace", job, "-j", "1"])
             dflt = mpirun(mb, 2, ["trace", job])
             check("mpi.default_threads", dflt[0] == 0 and dflt[1] == one[1], f"exit {dflt[0]} {dflt[2][-400:]!r}")
