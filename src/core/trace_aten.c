@@ -1078,17 +1078,101 @@ static int h_copy(const aten_ctx *x, const aten_def *d) {
 /* clone, contiguous, _to_copy(self, dtype, ...): read and write n; the
  * target type of _to_copy from its dtype code when recorded (c10's
  * ScalarType numbering: 5 Half, 6 Float, 7 Double, 15 BFloat16, ...) */
+/* bytes of an element of c10's ScalarType code (c10/core/ScalarType.h: 0
+ * Byte, 1 Char, 2 Short, 3 Int, 4 Long, 5 Half, 6 Float, 7 Double, 8
+ * ComplexHalf, 9 ComplexFloat, 10 ComplexDouble, 11 Bool, 15 BFloat16), as
+ * a dtype argument records it in Concrete Inputs; 0 when not recorded or
+ * another code */
+static double code_bytes(const rli_aten_args *a, int i) {
+  static const double bytes[] = {1, 1, 2, 4, 8, 2, 4, 8, 4, 8, 16, 1, 0, 0, 0, 2};
+  if (i >= a->n_concrete || !a->concrete[i][0]) return 0;
+  char *end;
+  double c = strtod(a->concrete[i], &end);
+  if (*end || !(c >= 0 && c < 16) || c != floor(c)) return 0;
+  return bytes[(int)c];
+}
+
 static int h_clone(const aten_ctx *x, const aten_def *d) {
   (void)d;
   double e = ne(x, 0);
   if (!(e > 0)) return rli_why_fail(x->why, x->cap, "%s: no input shape", x->full);
   double so = tb(x, 0);
-  if (!strcmp(x->base, "_to_copy")) {
-    static const double code_bytes[] = {1, 1, 2, 4, 8, 2, 4, 8, 4, 8, 16, 1, 0, 0, 0, 2};
-    double c = concrete_num(x->a, 1, 0);
-    if (c >= 0 && c < 16 && code_bytes[(int)c] > 0) so = code_bytes[(int)c];
-  }
+  if (!strcmp(x->base, "_to_copy") && code_bytes(x->a, 1) > 0) so = code_bytes(x->a, 1);
   return kernel_cost(x, 0, distinct(x->a, 0) * tb(x, 0) + e * so, 0);
+}
+
+/* cumsum / cumprod(self, dim, dtype) (native_functions.yaml): F = n (one
+ * add or multiply per element), Q = self read once (its distinct elements)
+ * + the output written: n elements of the dtype argument's type when it is
+ * recorded, else of self's (an integer self's output is int64, never
+ * smaller: a lower bound) */
+static int h_scan(const aten_ctx *x, const aten_def *d) {
+  const rli_aten_args *a = x->a;
+  if (!is_tensor(a, 0, -1)) return rli_why_fail(x->why, x->cap, "%s: no input shape", x->full);
+  double e = numel(a, 0), so = code_bytes(a, 2) > 0 ? code_bytes(a, 2) : tb(x, 0);
+  return kernel_cost(x, d->f * e, distinct(a, 0) * tb(x, 0) + e * so, 0);
+}
+
+/* a Concrete Input that is a whole number: 1 with *v */
+static int concrete_value(const rli_aten_args *a, int i, double *v) {
+  if (i >= a->n_concrete || !a->concrete[i][0]) return 0;
+  char *end;
+  *v = strtod(a->concrete[i], &end);
+  return !*end && isfinite(*v);
+}
+
+/* upsample_nearest{1,2,3}d and _upsample_nearest_exact{1,2,3}d(self [N, C,
+ * spatial...], output_size, scales...) (native_functions.yaml; the .vec
+ * overload: (input, output_size?, scale_factors?)): a gather, F = 0; every
+ * input element read once and every output element written once, Q = in +
+ * out at self's size. The output's spatial sizes from output_size when
+ * recorded, else floor(in x scale) from scale_factors (PyTorch's
+ * upsample compute_output_size) */
+static int h_upsample(const aten_ctx *x, const aten_def *d) {
+  (void)d;
+  const rli_aten_args *a = x->a;
+  int r = is_tensor(a, 0, -1) ? a->ndim[0] - 2 : 0;
+  if (r < 1 || r > 3) return rli_why_fail(x->why, x->cap, "%s: expected an input [N, C, 1 to 3 sizes]", x->full);
+  double out = a->dims[0][0] * a->dims[0][1];
+  int sized = concrete_num(a, 1, r - 1) >= 0;
+  for (int k = 0; k < r; k++) {
+    double o = sized ? concrete_num(a, 1, k) : floor(a->dims[0][2 + k] * concrete_num(a, 2, k));
+    if (!sized && !(concrete_num(a, 2, r - 1) > 0))
+      return rli_why_fail(x->why, x->cap, "%s: neither output_size nor scale_factors recorded", x->full);
+    if (!(o >= 1 && o <= 1e9)) return rli_why_fail(x->why, x->cap, "%s: an output size of %g", x->full, o);
+    out *= o;
+  }
+  return kernel_cost(x, 0, distinct(a, 0) * tb(x, 0) + out * tb(x, 0), 0);
+}
+
+/* arange's overloads (native_functions.yaml), told apart by their count of
+ * arguments: arange(end, dtype, layout, device, pin_memory) 5,
+ * arange.start(start, end, dtype, ...) 6, arange.start_step(start, end,
+ * step, dtype, ...) 7, arange.start_out(start, end, step, out) 4. It writes
+ * ceil((end - start) / step) elements and reads nothing: Q = n x the
+ * element size (the out tensor's type; else the dtype code recorded; else
+ * int64 when start, end and step are whole numbers, float32 otherwise:
+ * torch.arange's inference), F = 0. Its bounds from Concrete Inputs
+ * (PyTorch 2.x) */
+static int h_arange(const aten_ctx *x, const aten_def *d) {
+  (void)d;
+  const rli_aten_args *a = x->a;
+  int n_in = a->n_in, start = n_in != 5, has_step = n_in == 7 || n_in == 4;
+  int dti = n_in == 5 ? 1 : n_in == 6 ? 2 : 3;
+  if (n_in < 4 || n_in > 7)
+    return rli_why_fail(x->why, x->cap, "%s: %d arguments: none of arange's overloads", x->full, n_in);
+  double lo = 0, hi, step = 1, es = 0;
+  if (!(start ? concrete_value(a, 0, &lo) && concrete_value(a, 1, &hi) : concrete_value(a, 0, &hi)))
+    return rli_why_fail(x->why, x->cap, "%s: its bounds not recorded (Concrete Inputs)", x->full);
+  if (has_step && a->concrete[2][0] && !concrete_value(a, 2, &step))
+    return rli_why_fail(x->why, x->cap, "%s: a step that is not a number", x->full);
+  if (n_in == 4 && a->ndim[3] >= 1 && a->n_types > 3) es = rli_torch_type_bytes(a->types[3]);
+  if (!(es > 0)) es = code_bytes(a, dti);
+  if (!(es > 0)) es = lo == floor(lo) && hi == floor(hi) && step == floor(step) ? 8 : 4;
+  double n = step != 0 ? ceil((hi - lo) / step) : -1;
+  if (!(n >= 1 && n <= 1e15))
+    return rli_why_fail(x->why, x->cap, "%s: %g to %g by %g: not a size", x->full, lo, hi, step);
+  return kernel_cost(x, 0, n * es, 0);
 }
 
 static int h_embedding(const aten_ctx *x, const aten_def *d) {
@@ -1655,6 +1739,9 @@ static const aten_def table[] = {
     {.name = "_softmax", .fn = h_rows, .op = OP(RL_OP_SOFTMAX)},
     {.name = "_softmax_backward_data", .fn = h_elt, .f = 4, .tensors = 2},
     {.name = "_to_copy", .fn = h_clone},
+    {.name = "_upsample_nearest_exact1d", .fn = h_upsample},
+    {.name = "_upsample_nearest_exact2d", .fn = h_upsample},
+    {.name = "_upsample_nearest_exact3d", .fn = h_upsample},
     {.name = "abs", .fn = h_elt, .f = 1, .tensors = 1},
     {.name = "adaptive_avg_pool2d", .fn = h_adaptive},
     {.name = "add", .fn = h_elt, .op = OP(RL_OP_ADD), .tensors = 2},
@@ -1663,6 +1750,7 @@ static const aten_def table[] = {
     {.name = "addmm", .fn = h_mm, .op = OP(RL_OP_MATMUL), .operand = 1},
     {.name = "amax", .fn = h_reduce, .f = 1},
     {.name = "amin", .fn = h_reduce, .f = 1},
+    {.name = "arange", .fn = h_arange},
     {.name = "argmax", .fn = h_reduce, .f = 1},
     {.name = "argmin", .fn = h_reduce, .f = 1},
     {.name = "avg_pool1d", .fn = h_pool, .variant = POOL_AVG},
@@ -1706,6 +1794,8 @@ static const aten_def table[] = {
     {.name = "cudnn_convolution_backward_weight", .fn = h_conv_bwd},
     {.name = "cudnn_convolution_transpose", .fn = h_conv, .op = OP(RL_OP_CONV2D), .stride = 4,
      .padding = 2, .groups = 6},
+    {.name = "cumprod", .fn = h_scan, .f = 1},
+    {.name = "cumsum", .fn = h_scan, .f = 1},
     {.name = "div", .fn = h_elt, .op = OP(RL_OP_DIV), .tensors = 2},
     {.name = "elu", .fn = h_elt, .f = 4, .tensors = 1},
     {.name = "elu_backward", .fn = h_elt, .f = 4, .tensors = 2},
@@ -1808,6 +1898,7 @@ static const aten_def table[] = {
     {.name = "nll_loss_backward", .fn = h_nll, .variant = NLL_BWD},
     {.name = "nll_loss_forward", .fn = h_nll, .variant = NLL_FWD},
     {.name = "norm", .fn = h_reduce, .f = 2},
+    {.name = "normal", .fn = h_fill},
     {.name = "ones_like", .fn = h_fill},
     {.name = "pow", .fn = h_elt, .f = 1, .tensors = 2},
     {.name = "prod", .fn = h_reduce, .f = 1},
@@ -1844,6 +1935,9 @@ static const aten_def table[] = {
     {.name = "threshold", .fn = h_elt, .f = 1, .tensors = 1},
     {.name = "threshold_backward", .fn = h_elt, .f = 1, .tensors = 2},
     {.name = "trunc", .fn = h_elt, .f = 1, .tensors = 1},
+    {.name = "upsample_nearest1d", .fn = h_upsample},
+    {.name = "upsample_nearest2d", .fn = h_upsample},
+    {.name = "upsample_nearest3d", .fn = h_upsample},
     {.name = "var", .fn = h_reduce, .f = 3},
     {.name = "var_mean", .fn = h_reduce, .f = 3},
     {.name = "where", .fn = h_elt, .f = 1, .tensors = 3},
@@ -1878,6 +1972,9 @@ static const struct {
     {h_reduce, "reduction: f FLOPs per input element, the input read once"},
     {h_copy, "copy (ops.c): n elements read in the source's format, written in the op's"},
     {h_clone, "copy: n elements read and written (_to_copy: in its target format)"},
+    {h_scan, "cumulative sum / product: f FLOPs per element, the input read and the output written once"},
+    {h_upsample, "nearest upsampling: the input read and the output (output_size or scales) written once"},
+    {h_arange, "arange: writes ceil((end - start) / step) elements"},
     {h_embedding, "embedding (ops.c): the rows gathered + int64 indices"},
     {h_embedding_bwd, "embedding backward: one add per gradient element"},
     {h_index, "gather / scatter / index_*: the values moved and their indices"},
@@ -1924,7 +2021,7 @@ static int on_lists(aten_fn fn) {
  * their roof; F is not counted. */
 static int movement(aten_fn fn) {
   return fn == h_fill || fn == h_clone || fn == h_copy || fn == h_index || fn == h_embedding ||
-         fn == h_fbgemm || fn == h_elt || fn == h_reduce;
+         fn == h_fbgemm || fn == h_elt || fn == h_reduce || fn == h_scan || fn == h_upsample;
 }
 
 static int strides_fit(const char *full, const rli_aten_args *a, char *why, size_t cap) {
@@ -1982,6 +2079,14 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
                 sizeof table[0], cmp_def);
   if (!d && strstr(n, "flash_attn")) d = bsearch("_flash_attention_forward", table,
                                                  sizeof table / sizeof table[0], sizeof table[0], cmp_def);
+  if (!d && !strcmp(base, "index") && RLI_STARTS(full, "aten::")) {
+    /* index(self, indices): the indices are a list of optional tensors,
+     * which the profiler does not record: the elements it gathers (its
+     * output) are unknown, and self is not read whole */
+    c->reason = RL_REASON_SHAPES;
+    return rli_why_fail(why, cap, "%s: its indices (a list of optional tensors) are not recorded: what "
+                                  "it gathers is unknown", full);
+  }
   if (!d && RLI_STARTS(full, "Optimizer.step#")) {
     /* torch.optim's step annotation: kernels right under it were launched
      * by no ATen op (apex's fused optimizers, a C++ extension) on the
@@ -2018,6 +2123,19 @@ int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *w
     if (rt >= 0) dt = rt;
   }
   aten_ctx x = {full, base, a, dt, 0, c, why, cap};
+  if (d->fn == h_scan && !is_tensor(a, 0, -1))
+    /* PyTorch 2.0's profiler records some cumsum calls as [[], [n], dim,
+     * dtype]: not cumsum(self, dim, dtype)'s layout */
+    return rli_why_fail(why, cap, "%s: argument 0 is no tensor (cumsum(self, dim, dtype) expected)", full);
+  if (d->fn == h_arange) { /* writes only, whatever its type: the memory roof */
+    x.dt = RL_FP32;
+    x.s = 4;
+    if (!d->fn(&x, d)) return 0;
+    c->flops = 0;
+    c->dtype = -1;
+    c->roof = RLI_ROOF_HBM;
+    return 1;
+  }
   if (dt < 0) {
     /* moving integers: bytes against the memory, no FLOP roof needed */
     if (movement(d->fn) && a->n_types && rli_torch_type_bytes(a->types[0]) > 0) {
