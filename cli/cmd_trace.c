@@ -739,6 +739,10 @@ static void print_head(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
     if (info->graph_matched || info->graph_unmatched)
       fprintf(o, "; CUDA-graph replays: %lld kernels matched to their capture, %lld not",
               (long long)info->graph_matched, (long long)info->graph_unmatched);
+    if (info->graph_unreplayed)
+      fprintf(o, " (%lld captured launch%s with no kernel in the replay: its last record%s missing)",
+              (long long)info->graph_unreplayed, info->graph_unreplayed == 1 ? "" : "es",
+              info->graph_unreplayed == 1 ? "" : "s");
     if (s->copies) fprintf(o, "; %lld memcpy/memset (%s)", (long long)s->copies, cli_q(b1, sizeof b1, s->copy_s, RL_UNIT_SECONDS));
     if (s->collectives) fprintf(o, "; %lld collective kernels (%s)", (long long)s->collectives, cli_q(b1, sizeof b1, s->collective_s, RL_UNIT_SECONDS));
     fputc('\n', o);

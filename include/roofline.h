@@ -2146,6 +2146,9 @@ typedef struct rl_trace_info {
   int64_t graph_matched;       /* kernels of CUDA-graph replays given the op
                                   of their capture's launch (Kineto) */
   int64_t graph_unmatched;     /* kernels of replays not matched to a capture */
+  int64_t graph_unreplayed;    /* launches of the captures of matched replays
+                                  that have no kernel in the replay (its last
+                                  records missing from the trace) */
 } rl_trace_info;
 
 /* Analyse the CPU ops of a PyTorch (Kineto) trace even when it holds GPU

@@ -295,6 +295,7 @@ class TraceInfo(ctypes.Structure):
         ("kernels", ctypes.c_int64), ("unlinked", ctypes.c_int64), ("events", ctypes.c_int64),
         ("cpu", I32), ("threads", I32), ("cpu_model", ctypes.c_char * 80),
         ("graph_matched", ctypes.c_int64), ("graph_unmatched", ctypes.c_int64),
+        ("graph_unreplayed", ctypes.c_int64),
     ]
 
 

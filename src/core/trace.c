@@ -157,6 +157,7 @@ rl_status rl_trace_get_info(const rl_trace *t, rl_trace_info *out) {
   out->unlinked = t->unlinked;
   out->graph_matched = t->graph_matched;
   out->graph_unmatched = t->graph_unmatched;
+  out->graph_unreplayed = t->graph_unreplayed;
   out->events = t->events;
   out->has_time = t->ntimed > 0;
   out->cpu = t->cpu;

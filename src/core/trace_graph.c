@@ -15,11 +15,27 @@
  * capture here, as the launches it made in order (kernel name, op, cost);
  * a replay's kernels, in time order, match a capture when there are as
  * many and every kernel's name is the name its launch call gave (ROCm's
- * runtime events name the kernel, args.kernel). No graph id links a replay
- * to its capture in these traces, so a replay matches only when exactly
- * one capture fits it (or all that fit give the same ops and costs, as
- * the identical layers vLLM captures piecewise); otherwise the match is
- * refused and the reason said.
+ * runtime events name the kernel, args.kernel).
+ *
+ * A replay may show fewer kernels than its capture launched, never more:
+ * the trace can miss a replay's last records. In AMD TraceLens' xDiT
+ * Flux.1 traces (roctracer 4.1, HIP 7.1) every hipGraphLaunch, five in two
+ * runs, shows one kernel fewer than its capture launched (993 of 994, 1566
+ * of 1567): its kernels are the capture's first launches by name in order,
+ * and the one missing is always the capture's last (its vLLM and SGLang
+ * traces, HIP 7.0, show every kernel); a profiling window can also end
+ * inside a replay. So when no capture of exactly n launches fits, a
+ * capture whose first n launches name the replay's n kernels in order
+ * fits, the launches after them counted as having no kernel in the
+ * replay (rl_trace_info.graph_unreplayed). Every replayed kernel is still
+ * checked by name against the launch it is given; none is skipped.
+ *
+ * No graph id links a replay to its capture in these traces (hipGraphLaunch
+ * records only its correlation and External id, the id of the op around
+ * it), so a replay matches only when exactly one capture fits it (or all
+ * that fit give the same ops and costs, as the identical layers vLLM
+ * captures piecewise), a capture of exactly its length before a longer one;
+ * otherwise the match is refused and the reason said.
  */
 #include "core/trace_impl.h"
 
@@ -65,27 +81,39 @@ size_t rli_trace_graph_captures(const rl_trace *t, int external) {
   return n;
 }
 
-static int same_ops(const rl_trace *t, const rli_gcapture *a, const rli_gcapture *b) {
-  for (size_t m = 0; m < a->n; m++) {
+/* a and b give their first n launches the same ops and costs */
+static int same_ops(const rl_trace *t, const rli_gcapture *a, const rli_gcapture *b, size_t n) {
+  for (size_t m = 0; m < n; m++) {
     const rli_glaunch *x = &t->gl[a->first + m], *y = &t->gl[b->first + m];
     if (x->op != y->op || x->cost != y->cost || x->first != y->first) return 0;
   }
   return 1;
 }
 
+static size_t gap(size_t a, size_t b) { return a > b ? a - b : b - a; }
+
 const rli_glaunch *rli_trace_graph_match(rl_trace *t, int64_t pid, const uint32_t *names, size_t n,
-                                         char *why, size_t cap) {
-  const rli_gcapture *hit = NULL, *near = NULL;
-  size_t fits = 0, unnamed = 0, bad_at = 0;
+                                         size_t *unreplayed, char *why, size_t cap) {
+  /* hit: a capture of n launches that names the n kernels; lead: one of
+   * more launches whose first n name them (the fewest more); near: among
+   * those at least as long as the replay, the one that agrees longest
+   * (bad_at: where it stops); far: the nearest in size of the shorter */
+  const rli_gcapture *hit = NULL, *lead = NULL, *mix_a = NULL, *mix_b = NULL, *near = NULL,
+                     *far = NULL;
+  size_t unnamed = 0, bad_at = 0;
+  *unreplayed = 0;
   for (size_t i = 0; i < t->ngcap; i++) {
     const rli_gcapture *c = &t->gcap[i];
     if (c->pid != pid) continue;
     if (c->unnamed) { unnamed++; continue; }
+    if (c->n < n) {
+      if (!far || gap(c->n, n) < gap(far->n, n)) far = c;
+      continue;
+    }
     size_t m = 0;
-    if (c->n == n)
-      while (m < n && t->gl[c->first + m].name == names[m]) m++;
-    if (c->n == n && m == n) {
-      if (hit && !same_ops(t, hit, c)) {
+    while (m < n && t->gl[c->first + m].name == names[m]) m++;
+    if (m == n && n > 0 && c->n == n) {
+      if (hit && !same_ops(t, hit, c, n)) {
         snprintf(why, cap,
                  "a CUDA-graph replay of %zu kernels that several captures match by name, with "
                  "different ops or shapes (which one it replays is not recorded): not matched",
@@ -93,30 +121,41 @@ const rli_glaunch *rli_trace_graph_match(rl_trace *t, int64_t pid, const uint32_
         return NULL;
       }
       if (!hit) hit = c;
-      fits++;
-      continue;
-    }
-    /* the capture that explains best why not: the same size first, then
-     * the nearest in size */
-    if (!near || (c->n == n && (near->n != n || m > bad_at)) ||
-        (near->n != n && c->n != n &&
-         (c->n > n ? c->n - n : n - c->n) < (near->n > n ? near->n - n : n - near->n))) {
+    } else if (m == n && n > 0) {
+      if (lead && !mix_a && !same_ops(t, lead, c, n)) {
+        mix_a = lead;
+        mix_b = c;
+      }
+      if (!lead || c->n < lead->n) lead = c;
+    } else if (!near || m > bad_at || (m == bad_at && gap(c->n, n) < gap(near->n, n))) {
       near = c;
-      bad_at = c->n == n ? m : 0;
+      bad_at = m;
     }
   }
   if (hit) return t->gl + hit->first;
-  if (near && near->n == n) {
+  if (mix_a) {
+    snprintf(why, cap,
+             "a CUDA-graph replay of %zu kernels that begins several captures (of %zu and %zu "
+             "launches) with different ops or shapes (which one it replays is not recorded): not "
+             "matched",
+             n, mix_a->n, mix_b->n);
+    return NULL;
+  }
+  if (lead) {
+    *unreplayed = lead->n - n;
+    return t->gl + lead->first;
+  }
+  if (near && n > 0) {
     const char *rk = rli_trace_strat(t, names[bad_at]);
     const char *ck = rli_trace_strat(t, t->gl[near->first + bad_at].name);
     snprintf(why, cap,
              "a CUDA-graph replay whose kernel %zu (%.60s) is not the kernel its capture launched "
              "there (%.60s): not matched",
              bad_at + 1, rk ? rk : "?", ck ? ck : "?");
-  } else if (near) {
+  } else if (far) {
     snprintf(why, cap,
              "a CUDA-graph replay of %zu kernels; the nearest capture launched %zu: not matched", n,
-             near->n);
+             far->n);
   } else if (unnamed) {
     snprintf(why, cap,
              "a CUDA-graph replay whose capture's launch calls do not name their kernels (CUDA's "
@@ -133,9 +172,10 @@ uint32_t rli_trace_inst_cost(const rl_trace *t, uint32_t inst) {
   return inst < t->ninst ? t->inst[inst].cost : RLI_NONE;
 }
 
-void rli_trace_graph_count(rl_trace *t, int64_t matched, int64_t unmatched) {
+void rli_trace_graph_count(rl_trace *t, int64_t matched, int64_t unmatched, int64_t unreplayed) {
   t->graph_matched += matched;
   t->graph_unmatched += unmatched;
+  t->graph_unreplayed += unreplayed;
 }
 
 void rli_trace_graph_free(rl_trace *t) {

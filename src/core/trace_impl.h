@@ -145,7 +145,7 @@ struct rl_trace {
   rli_gcapture *gcap;
   size_t ngcap, capgcap;
   char gsource[256];
-  int64_t graph_matched, graph_unmatched;
+  int64_t graph_matched, graph_unmatched, graph_unreplayed;
   /* last analysis */
   int32_t no_shapes, world;
   rl_trace_row *rows[2];

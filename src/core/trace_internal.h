@@ -390,14 +390,17 @@ const char *rli_trace_graph_external(const rl_trace *t, int64_t pid, int64_t *ot
 /* How many captures are held, from a capture file (external 1) or not. */
 size_t rli_trace_graph_captures(const rl_trace *t, int external);
 /* The capture a replay of n kernels (their names in time order) by process
- * pid replays: its n launches; NULL with why (cap bytes) when none fits,
- * or several fit with different ops. */
+ * pid replays: its launches, the first n of which the replay's kernels are
+ * (*unreplayed: how many more it made, whose kernels the replay does not
+ * show; 0 when a capture of exactly n fits, which is preferred); NULL with
+ * why (cap bytes) when none fits, or several fit with different ops. */
 const rli_glaunch *rli_trace_graph_match(rl_trace *t, int64_t pid, const uint32_t *names, size_t n,
-                                         char *why, size_t cap);
+                                         size_t *unreplayed, char *why, size_t cap);
 /* The cost of an op instance (RLI_NONE: none). */
 uint32_t rli_trace_inst_cost(const rl_trace *t, uint32_t inst);
-/* Replayed kernels matched to their capture and not. */
-void rli_trace_graph_count(rl_trace *t, int64_t matched, int64_t unmatched);
+/* Replayed kernels matched to their capture and not; captured launches
+ * of matched replays with no kernel in the replay. */
+void rli_trace_graph_count(rl_trace *t, int64_t matched, int64_t unmatched, int64_t unreplayed);
 
 /* An op's reason for being left uncovered, formatted into why (cap bytes):
  * returns 0, the cost handlers' "not covered" (trace_aten.c, trace_custom.c) */

@@ -332,6 +332,7 @@ typedef struct trace_doc {
   char floor_source[256];           /* the parameter it names spelled as a key */
   int64_t unlinked;
   int64_t graph_matched, graph_unmatched; /* CUDA-graph replays (trace_graph.c) */
+  int64_t graph_unreplayed;
   const rl_trace_row *rows, *ops;
   const rl_trace_coll *colls;
   const rl_trace_fusion *fusion;
@@ -419,6 +420,9 @@ static const rli_field doc_fields[] = {
      RLI_AT(trace_doc, graph_matched)},
     {"graph_kernels_unmatched", NULL, "kernels of CUDA-graph replays no capture matched (the reason is on "
      "their rows)", RLI_F_INT, RLI_AT(trace_doc, graph_unmatched)},
+    {"graph_launches_unreplayed", NULL, "launches of the captures of matched replays that have no kernel in "
+     "their replay: a replay whose kernels are its capture's first launches, the trace missing its last "
+     "records", RLI_F_INT, RLI_AT(trace_doc, graph_unreplayed)},
     {"rows_total", NULL, "kernel rows in all", RLI_F_INT, RLI_AT(trace_doc, rows_total)},
     {"rows", NULL, "one row per kernel (name and launching op), ranked by gain; the first top (all when not "
      "given)", RLI_F_OBJ, RLI_ITEMS(trace_doc, rows, rows_shown), .sub = &rli_trace_row_record},
@@ -460,6 +464,7 @@ size_t rl_trace_json(const rl_trace *t, const rl_hw *hw, const rl_trace_summary 
   d->unlinked = t->unlinked;
   d->graph_matched = t->graph_matched;
   d->graph_unmatched = t->graph_unmatched;
+  d->graph_unreplayed = t->graph_unreplayed;
   d->uncovered = d->s.uncovered;
   d->rows = t->rows[0], d->rows_total = d->rows_shown = t->nrows[0];
   d->ops = t->rows[1], d->ops_total = d->ops_shown = t->nrows[1];

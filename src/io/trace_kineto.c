@@ -2644,7 +2644,7 @@ static int64_t graph_replays(kin *k, replay_k *rp, size_t n, uint32_t c_nolaunch
                              uint32_t c_noop, uint32_t c_nobytes) {
   rl_trace *t = k->t;
   rl_error e2;
-  int64_t unlinked = 0, matched = 0, unmatched = 0;
+  int64_t unlinked = 0, matched = 0, unmatched = 0, unreplayed = 0;
   qsort(rp, n, sizeof *rp, cmp_replay);
   for (size_t a = 0; a < n;) {
     size_t b = a;
@@ -2660,7 +2660,8 @@ static int64_t graph_replays(kin *k, replay_k *rp, size_t n, uint32_t c_nolaunch
     int64_t gi = graph_find(k, rp[a].corr);
     int64_t pid = gi >= 0 ? k->gl[gi].pid : 0;
     char why[320];
-    const rli_glaunch *g = rli_trace_graph_match(t, pid, names, m, why, sizeof why);
+    size_t short_by = 0;
+    const rli_glaunch *g = rli_trace_graph_match(t, pid, names, m, &short_by, why, sizeof why);
     if (g) {
       k->ginsts = xgrow(k, k->ginsts, sizeof *k->ginsts, m, &k->capgi);
       uint32_t *insts = k->ginsts;
@@ -2682,6 +2683,7 @@ static int64_t graph_replays(kin *k, replay_k *rp, size_t n, uint32_t c_nolaunch
           rli_js_fail(&k->p, RL_ENOMEM, 0, "");
       }
       matched += (int64_t)m;
+      unreplayed += (int64_t)short_by;
     } else {
       uint32_t c_why = rli_trace_cost_reason(t, RL_REASON_NO_OP, why);
       if (c_why == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
@@ -2705,7 +2707,7 @@ static int64_t graph_replays(kin *k, replay_k *rp, size_t n, uint32_t c_nolaunch
     }
     a = b;
   }
-  rli_trace_graph_count(t, matched, unmatched);
+  rli_trace_graph_count(t, matched, unmatched, unreplayed);
   return unlinked;
 }
 
