@@ -3,8 +3,12 @@
 MI300X traces of AMD TraceLens (tests/fixtures/traces/SOURCES.md):
 
   * the text report says how many replayed kernels were matched and not,
-    and a refused match says why on the kernels' row (torch.compile's
-    CUDA-graph trees: a capture of 994 launches, a replay of 993 kernels);
+    and how many captured launches had no kernel in their replay
+    (torch.compile's CUDA-graph trees: a capture of 994 launches, a replay
+    of 993 kernels, its first 993: matched, coverage 43.7% -> 95.3%);
+  * a refused match says why on the kernels' row (cut_graph_ambiguous.py):
+    a replay that begins two captures with different ops, one whose
+    kernel 4 is not the capture's, one longer than any capture;
   * --capture and the folder job agree: RUN.capture.json.gz beside
     RUN.json.gz is read with its rank (not counted as a rank of its own),
     and the rank's coverage is the one `trace RUN --capture CAPTURE` gives;
@@ -26,6 +30,7 @@ SG_RUN = os.path.join(FIX, "pytorch_kineto_2026_mi300x_sglang_decode_graph_repla
 SG_CAP = os.path.join(FIX, "pytorch_kineto_2026_mi300x_sglang_decode_graph_capture.json.gz")
 VL_RUN = os.path.join(FIX, "pytorch_kineto_2025_mi300x_vllm_decode_graph_replay.json.gz")
 TREES = os.path.join(FIX, "pytorch_kineto_2026_mi300x_flux_cudagraph_trees.json.gz")
+CUT = os.path.join(FIX, "pytorch_kineto_2026_mi300x_flux_graph_%s.json.gz")
 
 
 def run(cmd):
@@ -53,12 +58,30 @@ def main():
     rc, out, err = run([rf, "trace", SG_RUN, "--top", "3"])
     check("text.alone", rc == 0 and "CUDA-graph replays: 0 kernels matched to their capture, 544 not" in out,
           f"exit {rc} {err!r} {out[:400]!r}")
+    rc, out, err = run([rf, "trace", TREES, "--top", "3"])
+    check("trees.text", rc == 0 and "CUDA-graph replays: 993 kernels matched to their capture, 0 not "
+          "(1 captured launch with no kernel in the replay: its last record missing)" in out
+          and "(95.3%)" in out.splitlines()[1], f"exit {rc} {err!r} {out[:600]!r}")
     rc, out, err = run([rf, "trace", TREES, "--json"])
     doc = json.loads(out) if rc == 0 else {}
-    whys = {r.get("why") for r in doc.get("rows", []) if r.get("why")}
-    check("trees.refused", rc == 0 and doc.get("graph_kernels_unmatched") == 993 and
-          "a CUDA-graph replay of 993 kernels; the nearest capture launched 994: not matched" in whys,
-          f"exit {rc} {err!r} {sorted(w for w in whys if w)[:5]}")
+    check("trees.matched", rc == 0 and doc.get("graph_kernels_matched") == 993
+          and doc.get("graph_kernels_unmatched") == 0 and doc.get("graph_launches_unreplayed") == 1
+          and abs(doc.get("coverage", 0) - 0.9527746684) < 1e-9,
+          f"exit {rc} {err!r} {[doc.get(k) for k in ('graph_kernels_matched', 'coverage')]}")
+    for case, counts, want in (
+            ("ambiguous", (6, 5), "a CUDA-graph replay of 5 kernels that begins several captures (of 6 and 7 "
+             "launches) with different ops or shapes (which one it replays is not recorded): not matched"),
+            ("mismatch", (0, 5), "a CUDA-graph replay whose kernel 4 (Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_"
+             "UserArgs_MT16x16x512_MI1) is not the kernel its capture launched there "
+             "(triton_poi_fused_addmm_silu_2): not matched"),
+            ("longer", (0, 8), "a CUDA-graph replay of 8 kernels; the nearest capture launched 7: not matched"),
+    ):
+        rc, out, err = run([rf, "trace", CUT % case, "--json"])
+        doc = json.loads(out) if rc == 0 else {}
+        whys = {r.get("why") for r in doc.get("rows", []) if r.get("why")}
+        check("refused." + case, rc == 0 and want in whys and
+              (doc.get("graph_kernels_matched"), doc.get("graph_kernels_unmatched")) == counts,
+              f"exit {rc} {err!r} {sorted(whys)[:3]} {doc.get('graph_kernels_matched')}")
 
     rc, out, err = run([rf, "trace", SG_RUN, "--capture", SG_CAP, "--json"])
     single = json.loads(out) if rc == 0 else {}
