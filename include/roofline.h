@@ -2603,6 +2603,8 @@ typedef struct rl_job_rank {
   int64_t graph_matched;   /* kernels of CUDA-graph replays given the op of
                               their captured launch (rl_trace_info) */
   int64_t graph_unmatched; /* kernels of replays not matched to a capture */
+  int64_t graph_unreplayed; /* captured launches with no kernel in their
+                               matched replay (rl_trace_info) */
 } rl_job_rank;
 
 typedef struct rl_job_totals {

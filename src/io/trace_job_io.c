@@ -265,6 +265,7 @@ static rl_status read_src(rl_job *j, int32_t i, const char *path, rli_src *s, co
   rli_strlcpy(r.device, info.device, sizeof r.device);
   r.graph_matched = info.graph_matched;
   r.graph_unmatched = info.graph_unmatched;
+  r.graph_unreplayed = info.graph_unreplayed;
   rl_hw hw;
   rl_error e2;
   int have_hw = 0;

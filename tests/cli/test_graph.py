@@ -109,6 +109,17 @@ def main():
               and ranks[0].get("graph_kernels_matched") == 0
               and ranks[0].get("graph_kernels_unmatched") == 544,
               f"exit {rc} {err!r} {ranks[:1]}")
+        # a rank whose replay lacks its capture's last launch (Flux.1's CUDA-graph trees)
+        trees = os.path.join(tmp, "trees")
+        os.mkdir(trees)
+        shutil.copyfile(TREES, os.path.join(trees, "flux.json.gz"))
+        rc, out, err = run([rf, "trace", trees, "--json"])
+        doc = json.loads(out) if rc == 0 else {}
+        ranks = doc.get("ranks", [])
+        check("job.trees", rc == 0 and len(ranks) == 1
+              and (ranks[0].get("graph_kernels_matched"), ranks[0].get("graph_kernels_unmatched"),
+                   ranks[0].get("graph_launches_unreplayed")) == (993, 0, 1),
+              f"exit {rc} {err!r} {ranks[:1]}")
         for name, cmd, want in (
                 ("err.job", [rf, "trace", job, "--capture", SG_CAP], "--capture takes one trace"),
                 ("err.missing", [rf, "trace", VL_RUN, "--capture", os.path.join(tmp, "none.json")],
