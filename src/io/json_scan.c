@@ -280,7 +280,7 @@ done:
  * at most 18 digits converts exactly; m / 10^f with m <= 2^53 and f <= 22
  * is two exact doubles divided, correctly rounded like strtod (Clinger's
  * fast path). Anything else goes the general way. */
-double rli_js_number(rli_js *p, int *isint) {
+double rli_js_number_gen(rli_js *p, int *isint) {
   static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};

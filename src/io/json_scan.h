@@ -45,6 +45,15 @@
 #include <emmintrin.h>
 #endif
 
+/* The tokens of every event (strings, integers, decimals): inlined where
+ * they are read, whatever the compiler's size heuristics say (a call per
+ * token was a third of their cost). */
+#if defined(__GNUC__)
+#define RLI_JS_INLINE static inline __attribute__((always_inline))
+#else
+#define RLI_JS_INLINE static inline
+#endif
+
 typedef struct rli_js {
   rli_src *src;
   rl_error *err;
@@ -133,7 +142,7 @@ void rli_js_string_slow(rli_js *p, uint64_t start, int keep);
 /* A string at the cursor (after ws), its text kept: a view into the buffer
  * when it has no escape and lies in it whole (nearly always), else
  * unescaped into p->sb. */
-static inline rli_sv rli_js_string(rli_js *p) {
+RLI_JS_INLINE rli_sv rli_js_string(rli_js *p) {
   uint64_t start = rli_js_here(p);
   rli_js_expect(p, '"', "a string");
   size_t i = rli_js_scan_str(p->buf, p->pos, p->len);
@@ -145,6 +154,24 @@ static inline rli_sv rli_js_string(rli_js *p) {
   rli_js_string_slow(p, start, 1);
   rli_sv r = {p->sb, p->slen};
   return r;
+}
+
+/* An object's key as it is usually written, `"key":` (one blank or none
+ * before it, no escape, whole in the window): its text in *kv, the cursor
+ * past the ':', and 1; else 0 with nothing consumed, and the caller reads
+ * it with rli_js_string and rli_js_expect: the same bytes consumed either
+ * way. */
+RLI_JS_INLINE int rli_js_key(rli_js *p, rli_sv *kv) {
+  const char *b = p->buf;
+  size_t i = p->pos, n = p->len;
+  if (i < n && (b[i] == ' ' || b[i] == '\n')) i++;
+  if (i >= n || b[i] != '"') return 0;
+  size_t j = rli_js_scan_str(b, i + 1, n);
+  if (j + 1 >= n || b[j] != '"' || b[j + 1] != ':') return 0;
+  kv->s = b + i + 1;
+  kv->n = j - i - 1;
+  p->pos = j + 2;
+  return 1;
 }
 
 /* A string at the cursor, validated and skipped. */
@@ -221,7 +248,7 @@ static inline const unsigned char *rli_digits(const unsigned char *q, const unsi
   return q;
 }
 
-static inline int rli_js_numch(unsigned char c) {
+RLI_JS_INLINE int rli_js_numch(unsigned char c) {
   return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
 
@@ -230,7 +257,7 @@ static inline int rli_js_numch(unsigned char c) {
  * double): 1, or 0 with nothing consumed when the text there is anything
  * else (a fraction, an exponent, more digits, the window's end), which the
  * caller then reads with rli_js_number. */
-static inline int rli_js_int(rli_js *p, int64_t *v) {
+RLI_JS_INLINE int rli_js_int(rli_js *p, int64_t *v) {
   const unsigned char *b = (const unsigned char *)p->buf + p->pos;
   const unsigned char *end = (const unsigned char *)p->buf + p->len;
 #if RLI_SWAR
@@ -263,14 +290,77 @@ static inline int rli_js_int(rli_js *p, int64_t *v) {
 
 /* A number at the cursor: its value; *isint (may be NULL) when a plain
  * integer. Validated against the JSON grammar; may be inf (callers
- * range-check what they use). */
-double rli_js_number(rli_js *p, int *isint);
+ * range-check what they use). The general case (json_scan.c) and, inline,
+ * the commonest form (rli_js_dec). */
+double rli_js_number_gen(rli_js *p, int *isint);
+
+/* The commonest number, with 80 bytes of the window after its start (so
+ * that rli_js_number_gen would not refill for it): -?D(.F)? with at most
+ * 15 digits D (no leading zero) and 1 to 7 digits F, 2 or 3 words of 8
+ * digits (rli_ndigits8, rli_parse8): its value in *v and 1, the cursor
+ * past it; 0 with nothing consumed for anything else (an exponent, more
+ * digits, near the window's end), which rli_js_number_gen then reads.
+ * The same value as rli_js_number_gen: D + F <= 19 is checked, so its
+ * cap of 19 digits is not reached and m holds all of them; an integer as
+ * (double)(int64_t)m, a fraction as m / 10^f with m <= 2^53 (Clinger's
+ * exact case). */
+RLI_JS_INLINE int rli_js_dec(rli_js *p, double *v, int *isint) {
+#if RLI_SWAR
+  static const uint64_t p10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+  static const double f10[9] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
+  const unsigned char *b = (const unsigned char *)p->buf + p->pos;
+  if (p->len - p->pos < 80) return 0; /* where rli_js_number_gen would refill */
+  int sg = b[0] == '-';
+  const unsigned char *q = b + sg;
+  uint64_t x = rli_load8(q) ^ 0x3030303030303030ull;
+  int k = rli_ndigits8(x), nd;
+  uint64_t m;
+  if (k == 0 || ((x & 0xFF) == 0 && k > 1)) return 0; /* no digit, a leading zero */
+  if (k < 8) {
+    m = rli_parse8(x << (64 - 8 * k));
+    nd = k;
+  } else {
+    uint64_t y = rli_load8(q + 8) ^ 0x3030303030303030ull;
+    int k2 = rli_ndigits8(y);
+    if (k2 == 8) return 0;
+    m = rli_parse8(x);
+    if (k2) m = m * p10[k2] + rli_parse8(y << (64 - 8 * k2));
+    nd = 8 + k2;
+  }
+  q += nd;
+  if (*q != '.') {
+    if (rli_js_numch(*q)) return 0;
+    *v = sg ? -(double)(int64_t)m : (double)(int64_t)m;
+    if (isint) *isint = 1;
+    p->pos += (size_t)(q - b);
+    return 1;
+  }
+  uint64_t y = rli_load8(q + 1) ^ 0x3030303030303030ull;
+  int f = rli_ndigits8(y);
+  if (f == 0 || f == 8 || nd + f > 19 || rli_js_numch(q[1 + f])) return 0;
+  m = m * p10[f] + rli_parse8(y << (64 - 8 * f));
+  if (m > (1ull << 53)) return 0;
+  double d = (double)m / f10[f];
+  *v = sg ? -d : d;
+  if (isint) *isint = 0;
+  p->pos += (size_t)(q + 1 + f - b);
+  return 1;
+#else
+  (void)p; (void)v; (void)isint;
+  return 0;
+#endif
+}
+static inline double rli_js_number(rli_js *p, int *isint) {
+  double v;
+  if (rli_js_dec(p, &v, isint)) return v;
+  return rli_js_number_gen(p, isint);
+}
 /* A value at the cursor validated and skipped; depth: its nesting level
  * (more than 512 levels are refused). The general case (json_scan.c: a
  * validating skip over the window, else the recursive one) and, inline,
  * the commonest value skipped: a plain integer (an args "External id"). */
 void rli_js_skip_value(rli_js *p, int depth);
-static inline void rli_js_skip(rli_js *p, int depth) {
+RLI_JS_INLINE void rli_js_skip(rli_js *p, int depth) {
   int64_t v;
   if (depth <= 512) {
     int c = rli_js_ws(p);

@@ -800,9 +800,9 @@ static int classify(rli_sv v) {
   }
 }
 
-static double need_num(rli_js *p, const char *key) {
+static double need_num_slow(rli_js *p, const char *key) {
   int c = rli_js_ws(p);
-  if (c == '-' || (c >= '0' && c <= '9')) return rli_js_number(p, NULL);
+  if (c == '-' || (c >= '0' && c <= '9')) return rli_js_number_gen(p, NULL);
   char m[96];
   snprintf(m, sizeof m, "\"%s\" must be a number", key);
   if (c < 0) rli_js_fail(p, RL_ETRUNCATED, rli_js_here(p), "the text ends inside an event (truncated file?)");
@@ -810,8 +810,17 @@ static double need_num(rli_js *p, const char *key) {
   return 0;
 }
 
+/* A number (ts, dur, correlation): the usual decimal inline, the rest
+ * and the messages in need_num_slow. */
+RLI_JS_INLINE double need_num(rli_js *p, const char *key) {
+  double v;
+  int c = rli_js_ws(p);
+  if ((c == '-' || (c >= '0' && c <= '9')) && rli_js_dec(p, &v, NULL)) return v;
+  return need_num_slow(p, key);
+}
+
 /* pid / tid: a number or a string; a key either way */
-static uint64_t id_value(rli_js *p, int64_t *num, int *isnum) {
+static inline uint64_t id_value(rli_js *p, int64_t *num, int *isnum) {
   int c = rli_js_ws(p);
   if (c == '"') {
     rli_sv v = rli_js_string(p);
@@ -1064,28 +1073,51 @@ static int ctr_which(const char *ks, size_t kl) {
 /* Classify an args key (its text lives until the next read); *which is
  * A_CNUM's field or A_CTR's counter. Process Group Name only with a sink. */
 static inline enum arg_key arg_key(const ev *e, const char *ks, size_t kl, int *which) {
-  if (RLI_EQ(ks, kl, "correlation")) return A_CORR;
-  if (RLI_EQ(ks, kl, "device")) return A_DEVICE;
-  if (RLI_EQ(ks, kl, "Input Dims")) return A_DIMS;
-  if (RLI_EQ(ks, kl, "Input type")) return A_TYPES;
-  if (RLI_EQ(ks, kl, "Concrete Inputs")) return A_CONCRETE;
-  if (RLI_EQ(ks, kl, "Collective name")) return A_CNAME;
-  if (RLI_EQ(ks, kl, "dtype")) return A_CDTYPE;
-  if (RLI_EQ(ks, kl, "bytes")) return A_BYTES;
-  if (RLI_EQ(ks, kl, "size")) return A_SIZE;
-  if (RLI_EQ(ks, kl, "Input Strides")) return A_STRIDES;
-  if (RLI_EQ(ks, kl, "In msg nelems")) { *which = 0; return A_CNUM; }
-  if (RLI_EQ(ks, kl, "Out msg nelems")) { *which = 1; return A_CNUM; }
-  if (RLI_EQ(ks, kl, "Group size")) { *which = 2; return A_CNUM; }
-  if (RLI_EQ(ks, kl, "stream")) return A_STREAM;
-  if (RLI_EQ(ks, kl, "grid")) { *which = 0; return A_GEO; }
-  if (RLI_EQ(ks, kl, "block")) { *which = 1; return A_GEO; }
-  if (e->x && RLI_EQ(ks, kl, "Process Group Name")) return A_TEXT;
-  if (RLI_EQ(ks, kl, "Sequence number")) { *which = 3; return A_CNUM; }
-  if (e->cat == C_RUNTIME && RLI_EQ(ks, kl, "kernel")) return A_KERNEL;
-  if (kl > 40 && (RLI_PREFIX(ks, kl, RLI_SASS_SMSP) || RLI_PREFIX(ks, kl, RLI_SASS_SM))) {
-    *which = ctr_which(ks, kl);
-    return A_CTR;
+  /* by length first: the keys are exact and distinct, so the order of
+   * the tests does not matter */
+  switch (kl) {
+  case 4:
+    if (RLI_EQ(ks, kl, "size")) return A_SIZE;
+    if (RLI_EQ(ks, kl, "grid")) { *which = 0; return A_GEO; }
+    break;
+  case 5:
+    if (RLI_EQ(ks, kl, "dtype")) return A_CDTYPE;
+    if (RLI_EQ(ks, kl, "bytes")) return A_BYTES;
+    if (RLI_EQ(ks, kl, "block")) { *which = 1; return A_GEO; }
+    break;
+  case 6:
+    if (RLI_EQ(ks, kl, "device")) return A_DEVICE;
+    if (RLI_EQ(ks, kl, "stream")) return A_STREAM;
+    if (e->cat == C_RUNTIME && RLI_EQ(ks, kl, "kernel")) return A_KERNEL;
+    break;
+  case 10:
+    if (RLI_EQ(ks, kl, "Input Dims")) return A_DIMS;
+    if (RLI_EQ(ks, kl, "Input type")) return A_TYPES;
+    if (RLI_EQ(ks, kl, "Group size")) { *which = 2; return A_CNUM; }
+    break;
+  case 11:
+    if (RLI_EQ(ks, kl, "correlation")) return A_CORR;
+    break;
+  case 13:
+    if (RLI_EQ(ks, kl, "Input Strides")) return A_STRIDES;
+    if (RLI_EQ(ks, kl, "In msg nelems")) { *which = 0; return A_CNUM; }
+    break;
+  case 14:
+    if (RLI_EQ(ks, kl, "Out msg nelems")) { *which = 1; return A_CNUM; }
+    break;
+  case 15:
+    if (RLI_EQ(ks, kl, "Concrete Inputs")) return A_CONCRETE;
+    if (RLI_EQ(ks, kl, "Collective name")) return A_CNAME;
+    if (RLI_EQ(ks, kl, "Sequence number")) { *which = 3; return A_CNUM; }
+    break;
+  case 18:
+    if (e->x && RLI_EQ(ks, kl, "Process Group Name")) return A_TEXT;
+    break;
+  default:
+    if (kl > 40 && (RLI_PREFIX(ks, kl, RLI_SASS_SMSP) || RLI_PREFIX(ks, kl, RLI_SASS_SM))) {
+      *which = ctr_which(ks, kl);
+      return A_CTR;
+    }
   }
   return A_OTHER;
 }
@@ -1180,10 +1212,13 @@ static void parse_args(rli_js *p, ev *e) {
   rli_js_expect(p, '{', "an object (args)");
   if (rli_js_ws(p) == '}') { p->pos++; return; }
   for (;;) {
-    rli_sv kv = rli_js_string(p);
+    rli_sv kv;
     int which = -1;
-    enum arg_key kid = arg_key(e, kv.s, kv.n, &which);
-    rli_js_expect(p, ':', "':' after a key");
+    enum arg_key kid;
+    int fast = rli_js_key(p, &kv);
+    if (!fast) kv = rli_js_string(p);
+    kid = arg_key(e, kv.s, kv.n, &which); /* before a refill may move kv */
+    if (!fast) rli_js_expect(p, ':', "':' after a key");
     switch (kid) {
     case A_CORR: arg_corr(p, e); break;
     case A_DEVICE: arg_device(p, e); break;
@@ -1227,9 +1262,10 @@ static void parse_args(rli_js *p, ev *e) {
   }
 }
 
-static void set_name(kin *k, rli_sv v) {
+static inline void set_name(kin *k, rli_sv v) {
   rli_js *p = &k->p;
-  if (!rli_grow((void **)&k->name, 1, v.n + 1, &k->namecap)) rli_js_fail(p, RL_ENOMEM, 0, "");
+  if (v.n + 1 > k->namecap && !rli_grow((void **)&k->name, 1, v.n + 1, &k->namecap))
+    rli_js_fail(p, RL_ENOMEM, 0, "");
   memcpy(k->name, v.s, v.n);
   k->name[v.n] = 0;
   k->namelen = v.n;
@@ -1745,16 +1781,48 @@ static inline int ev_key_fast(rli_js *p) {
 #endif
 }
 
+/* The key PyTorch writes after each key of a complete event ("ph", "cat",
+ * "name", "pid", "tid", "ts", "dur", "args"), with the ", " before it and
+ * its ':': after a value, when the next 8 or 9 bytes are that, the
+ * separator and the key are passed over at once (one compare instead of
+ * the blanks, the ',' and the key read apart; the same bytes consumed),
+ * else -1 with nothing consumed and the general way follows. */
+static inline int ev_key_next(rli_js *p, enum ev_key prev) {
+#if RLI_SWAR
+  static const struct { uint64_t w, mask; unsigned char n, kid; } nx[E_ARGS + 1] = {
+    /* the bytes in little-endian order: ", \"cat\":" is 2c 20 22 63 61 74 22 3a */
+    [E_PH] = {0x3a2274616322202cull, ~0ull, 8, E_CAT},               /* , "cat": */
+    [E_CAT] = {0x22656d616e22202cull, ~0ull, 9, E_NAME},             /* , "name" then : */
+    [E_NAME] = {0x3a2264697022202cull, ~0ull, 8, E_PID},             /* , "pid": */
+    [E_PID] = {0x3a2264697422202cull, ~0ull, 8, E_TID},              /* , "tid": */
+    [E_TID] = {0x3a22737422202cull, 0xFFFFFFFFFFFFFFull, 7, E_TS},   /* , "ts": */
+    [E_TS] = {0x3a2272756422202cull, ~0ull, 8, E_DUR},               /* , "dur": */
+    [E_DUR] = {0x227367726122202cull, ~0ull, 9, E_ARGS},             /* , "args" then : */
+  };
+  const char *b = p->buf;
+  size_t i = p->pos;
+  if (prev == E_OTHER || prev == E_ARGS || p->len - i < 16) return -1;
+  if ((lit8(b + i) & nx[prev].mask) != nx[prev].w || (nx[prev].n == 9 && b[i + 8] != ':')) return -1;
+  p->pos = i + nx[prev].n;
+  return nx[prev].kid;
+#else
+  (void)p;
+  (void)prev;
+  return -1;
+#endif
+}
+
 /* The keys of a non-empty event object, after its '{', to its '}'. The
  * args of an event of a category skipped are skipped unread (a sink reads
  * them all). */
 static inline void ev_fields(kin *k, ev *e, char *xcat) {
   rli_js *p = &k->p;
   int has_cat = 0;
+  int fk = -1;
   for (;;) {
     enum ev_key kid;
     /* not rli_js_ws first: a string's messages name where its blanks began */
-    int fk = ev_key_fast(p);
+    if (fk < 0) fk = ev_key_fast(p);
     if (fk >= 0) {
       kid = (enum ev_key)fk;
     } else {
@@ -1762,7 +1830,20 @@ static inline void ev_fields(kin *k, ev *e, char *xcat) {
       rli_js_expect(p, ':', "':' after a key");
     }
     switch (kid) {
-    case E_PH: fixed_string(p, e->ph, sizeof e->ph, 1); break;
+    case E_PH: {
+      /* the usual one-letter phase ("X", "f", "s", "i"): its 3 bytes at once */
+      const char *b = p->buf + p->pos;
+      size_t o = p->len - p->pos >= 4 && b[0] == ' '; /* the blank after the ':' */
+      if (p->len - p->pos >= 4 && b[o] == '"' && b[o + 2] == '"' && (unsigned char)b[o + 1] >= 0x20 &&
+          b[o + 1] != '"' && b[o + 1] != '\\') {
+        e->ph[0] = b[o + 1];
+        e->ph[1] = 0;
+        p->pos += o + 3;
+      } else {
+        fixed_string(p, e->ph, sizeof e->ph, 1);
+      }
+      break;
+    }
     case E_CAT:
       if (rli_js_ws(p) == '"') {
         rli_sv v = rli_js_string(p);
@@ -1804,6 +1885,7 @@ static inline void ev_fields(kin *k, ev *e, char *xcat) {
       break;
     case E_OTHER: rli_js_skip(p, 1); break;
     }
+    if ((fk = ev_key_next(p, kid)) >= 0) continue;
     int c = rli_js_ws(p);
     if (c == ',') { p->pos++; continue; }
     rli_js_expect(p, '}', "',' or '}' in an event");

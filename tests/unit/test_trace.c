@@ -1095,6 +1095,15 @@ static void test_json_scan(void) {
     if (!js_num(text, &v, &isint, &end) || memcmp(&v, &w, sizeof v) != 0 || end != n || isint != !nf) {
       if (bad++ < 5) fprintf(stderr, "  number %s: %.17g want %.17g, end %zu, isint %d\n", tok, v, w, end, isint);
     }
+    /* with 80 bytes after it in the window: the inline decimal
+     * (rli_js_dec) where it takes the number, the same value and end */
+    char padded[200];
+    snprintf(padded, sizeof padded, "%s,%100s", tok, "");
+    isint = -1;
+    v = 0;
+    if (!js_num(padded, &v, &isint, &end) || memcmp(&v, &w, sizeof v) != 0 || end != n || isint != !nf) {
+      if (bad++ < 5) fprintf(stderr, "  padded number %s: %.17g want %.17g, end %zu, isint %d\n", tok, v, w, end, isint);
+    }
     /* a plain integer of at most 15 digits goes the integer way */
     int64_t iv = 0;
     int want = !nf && ni <= 15;
@@ -1104,6 +1113,25 @@ static void test_json_scan(void) {
     }
   }
   CHECK(bad == 0);
+  /* what rli_js_dec leaves to the general number (an error there): a
+   * leading zero, no digit, nothing after the point, an exponent, more
+   * digits than it takes */
+  {
+    const char *num[] = {"01", "-", "-.5", "1.", "1.5e3", "00.5", "1.5.5", "12345678901234567890.5",
+                         "1234567890123456.5", "1.12345678", "9007199254740993.1", "0", "-0", "0.5"};
+    const int good[] = {0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1};
+    for (size_t i = 0; i < sizeof num / sizeof *num; i++) {
+      char padded[200];
+      snprintf(padded, sizeof padded, "%s,%100s", num[i], "");
+      double v = 0, w = strtod(num[i], NULL);
+      int isint;
+      size_t end = 0;
+      int ok = js_num(padded, &v, &isint, &end);
+      CHECK(ok == good[i]);
+      if (ok && good[i]) CHECK(memcmp(&v, &w, sizeof v) == 0 && end == strlen(num[i]));
+      if (ok != good[i]) fprintf(stderr, "  decimal %s: %d\n", num[i], ok);
+    }
+  }
   /* what rli_js_int leaves to rli_js_number */
   const char *notint[] = {"01,", "-,", "1.5,", "1e3,", "1234567890123456,", "-0.0,", "7"};
   for (size_t i = 0; i < sizeof notint / sizeof *notint; i++) {
