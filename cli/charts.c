@@ -221,12 +221,142 @@ static int chart_hier(const rl_hw *hw, const rl_trace_row *rows, int32_t n, int3
   return 0;
 }
 
+/* A CPU trace's row the chart can place: F, Q, a time, its bound and the
+ * memory level its working set fits in (rl_trace_row.level). */
+static int cpu_row(const rl_trace_row *r) {
+  return r->has_cost && r->has_time && r->flops > 0 && r->bytes > 0 && r->time_s > 0 && r->bound_time_s > 0 &&
+         r->roof == RL_TRACE_ROOF_CHIP && r->level >= 0 && r->level < RL_LEVEL_COUNT;
+}
+
+/* The cache-aware roofline of a CPU trace (Ilic, Pratas and Sousa, "Cache-
+ * aware roofline model", IEEE CAL 2014; the analysis' cpu_memory_time in
+ * src/core/trace_analyze.c): one slanted roof per memory level the
+ * measured row has a bandwidth for (L1, L2, L3, DRAM: l1_bw, l2_bw,
+ * l3_bw, mem_bw), under the highest peak of the ops' formats (the others
+ * as ceilings); each op at its F/Q and achieved F/time, in the hue and
+ * marker shape of the level its working set fits in -- the level whose
+ * roof the analysis bounds its bytes by -- and its own bound F / bound
+ * time as the tick its gap runs up to (max(F/peak, Q/B_fastest, (W -
+ * faster caches)/B_level): at or above its level's line, as the faster
+ * caches hold part of its working set). A level without a bandwidth
+ * figure lends the nearest faster one's, as in the bound. -1 when no row
+ * of a CPU trace can be placed. */
+static int chart_cpu(const rl_hw *hw, const rl_trace_row *rows, int32_t n, int32_t top, const char *source,
+                     chart_data *c) {
+  static const struct { const char *name, *shape; int32_t marker, hue; } lv[RL_LEVEL_COUNT] = {
+      {"L1", "triangles", RL_MARK_TRIANGLE, 1},
+      {"L2", "squares", RL_MARK_SQUARE, 2},
+      {"L3", "diamonds", RL_MARK_DIAMOND, 3},
+      {"DRAM", "circles", RL_MARK_CIRCLE, 0}};
+  const double bw[RL_LEVEL_COUNT] = {hw->l1_bw, hw->l2_bw, hw->l3_bw, hw->mem_bw};
+  int32_t pick[CHART_POINTS], np = 0;
+  if (top > CHART_POINTS) top = CHART_POINTS;
+  for (int32_t i = 0; i < n && np < top; i++)
+    if (cpu_row(&rows[i])) pick[np++] = i;
+  if (!np) return -1;
+  /* the peaks of the ops' formats, as the analysis took them */
+  int32_t pks[RL_PLOT_CEILINGS + 1], npk = 0, flat = -1;
+  double pv[RL_PLOT_CEILINGS + 1];
+  for (int32_t i = 0; i < np; i++) {
+    int32_t pk = rows[pick[i]].peak_kind, seen = 0;
+    rl_roof cr;
+    for (int32_t d = 0; d < npk; d++) seen |= pks[d] == pk;
+    if (seen || npk > RL_PLOT_CEILINGS || pk < 0 || rl_hw_roof(hw, pk, 0, &cr, NULL) != RL_OK || !(cr.peak > 0))
+      continue;
+    pks[npk] = pk, pv[npk++] = cr.peak;
+  }
+  for (int32_t d = 0; d < npk; d++)
+    if (flat < 0 || pv[d] > pv[flat]) flat = d;
+  if (flat < 0) return -1;
+  /* the level of each op's roof: its own, else the nearest faster one
+   * with a figure, else DRAM (cpu_memory_time's rule) */
+  int32_t use[RL_LEVEL_COUNT], ri[RL_LEVEL_COUNT];
+  for (int32_t k = 0; k < RL_LEVEL_COUNT; k++) {
+    use[k] = -1;
+    for (int32_t j = k; j >= 0 && use[k] < 0; j--)
+      if (bw[j] > 0) use[k] = j;
+    if (use[k] < 0 && bw[RL_LEVEL_DRAM] > 0) use[k] = RL_LEVEL_DRAM;
+    ri[k] = -1;
+  }
+  /* every level with a figure gets its roof, its ops or not */
+  for (int32_t k = 0; k < RL_LEVEL_COUNT; k++) {
+    if (!(bw[k] > 0) || c->n_roofs >= CHART_ROOFS) continue;
+    rl_plot_roof *rf = &c->roofs[c->n_roofs];
+    memset(rf, 0, sizeof *rf);
+    /* the levels whose ops it bounds (a level without a figure borrows it) */
+    char also[32] = "";
+    for (int32_t j = k + 1; j < RL_LEVEL_COUNT; j++)
+      if (use[j] == k && !(bw[j] > 0)) {
+        size_t l = strlen(also);
+        snprintf(also + l, sizeof also - l, " or %s", lv[j].name);
+      }
+    if (k == RL_LEVEL_DRAM)
+      snprintf(rf->label, sizeof rf->label, "DRAM roof (%s): ops whose working set no cache holds", lv[k].shape);
+    else
+      snprintf(rf->label, sizeof rf->label, "%s roof (%s): ops whose working set fits the %s%s%s", lv[k].name,
+               lv[k].shape, lv[k].name, also[0] ? ", no figure for the" : "", also[0] ? also + 3 : "");
+    snprintf(rf->peak_name, sizeof rf->peak_name, "%s peak", rl_peak_name(pks[flat]));
+    rf->peak = pv[flat];
+    rf->bandwidth = bw[k];
+    snprintf(rf->bw_name, sizeof rf->bw_name, "%s", lv[k].name);
+    for (int32_t d = 0; d < npk; d++)
+      if (d != flat && pv[d] < pv[flat] && rf->n_ceilings < RL_PLOT_CEILINGS) {
+        rf->ceiling[rf->n_ceilings] = pv[d];
+        snprintf(rf->ceiling_label[rf->n_ceilings++], sizeof rf->ceiling_label[0], "%s peak", rl_peak_name(pks[d]));
+      }
+    rf->color = 1 + lv[k].hue;
+    ri[k] = c->n_roofs++;
+  }
+  for (int32_t i = 0; i < np; i++) {
+    const rl_trace_row *r = &rows[pick[i]];
+    int32_t k = use[r->level];
+    if (k < 0 || ri[k] < 0) continue;
+    c->from[c->n_points] = pick[i];
+    rl_plot_point *p = &c->points[c->n_points++];
+    memset(p, 0, sizeof *p);
+    char nm[44], op[44];
+    chart_short_name(r->name, nm, sizeof nm);
+    chart_short_name(r->op ? r->op : "", op, sizeof op);
+    if (op[0] && strcmp(op, nm) != 0) snprintf(p->label, sizeof p->label, "%s [%s], %s", nm, op, lv[r->level].name);
+    else snprintf(p->label, sizeof p->label, "%s, %s", nm, lv[r->level].name);
+    p->flops = r->flops;
+    p->bytes = r->bytes;
+    p->intensity = r->intensity;
+    p->perf = r->flops / r->time_s;
+    p->roof_perf = r->flops / r->bound_time_s; /* its own bound, as the table's roof % */
+    p->time_s = r->time_s;
+    p->measured = 1;
+    p->bound = r->bound;
+    p->roof = ri[k];
+    p->marker = lv[r->level].marker;
+  }
+  if (!c->n_points) return -1;
+  const char *base = source ? strrchr(source, '/') : NULL;
+  base = base ? base + 1 : source ? source : "";
+  snprintf(c->title, sizeof c->title, "Top %d ops by time to gain, on the cache-aware roofline of the %s", (int)c->n_points,
+           hw->name[0] ? hw->name : hw->id);
+  snprintf(c->subtitle, sizeof c->subtitle,
+           "%s; each op at F/Q and its achieved FLOP/s (F over its self time), in the colour and shape of the "
+           "cache level its working set fits in, whose roof bounds its bytes; marker area: time; [op] the "
+           "calling op",
+           base);
+  c->flags = RL_PLOT_AREA_TIME;
+  return 0;
+}
+
 int chart_trace(const rl_hw *hw, const rl_trace_row *rows, int32_t n, int32_t top, const char *source,
                 chart_data *c) {
   memset(c, 0, sizeof *c);
   /* Nsight Compute with the level counters: the hierarchical chart */
   if (chart_hier(hw, rows, n, top, source, c) == 0) return 0;
   memset(c, 0, sizeof *c);
+  /* a CPU trace: the cache-aware chart, one roof per measured level */
+  for (int32_t i = 0; i < n; i++)
+    if (rows[i].level >= 0) {
+      if (chart_cpu(hw, rows, n, top, source, c) == 0) return 0;
+      memset(c, 0, sizeof *c);
+      break;
+    }
   if (top > CHART_POINTS) top = CHART_POINTS;
   int32_t dts[CHART_ROOFS];
   for (int32_t i = 0; i < n && c->n_points < top; i++) {

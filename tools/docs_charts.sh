@@ -15,6 +15,7 @@ mkdir -p "$OUT"
 "$RL" plot -o "$OUT/six-devices.svg" --hw h100,a100-sxm4-80gb,h200,mi300x,b200,gaudi3 --dtype bf16 --preset none
 "$RL" trace "$FX/pytorch_kineto_2023_a100_ddp_input_dims.json.gz" --plot "$OUT/trace-kineto.svg" > /dev/null
 "$RL" trace "$FX/ncu_details_sm80_bert_flashattn.csv" --hw a100-40gb --plot "$OUT/trace-ncu.svg" > /dev/null
+"$RL" trace "$FX/pytorch_cpu_cnn.json.gz" --hw measured --hw-file tests/data/hw_cpu.csv --plot "$OUT/trace-cpu.svg" > /dev/null
 if [ "${MEASURE:-1}" = 1 ]; then
   "$RL" measure --quick --plot "$OUT/measure.svg" > /dev/null
 fi

@@ -811,7 +811,7 @@ static void build_legend(const rl_plot *p, chart *c, int any_over) {
     add_leg(c, LR_ROOF, i, t);
   }
   if (any_level) add_leg(c, LR_LEVEL, -1, "cache levels: thinner slanted roofs");
-  if (any_ceil) add_leg(c, LR_CEIL, -1, "lower ceilings (units without tensor cores)");
+  if (any_ceil) add_leg(c, LR_CEIL, -1, "lower ceilings (the peaks of other units or formats)");
   if (ceil_skipped) add_leg(c, LR_NOCEIL, -1, "vector ceilings: shown for at most 2 devices");
   add_leg(c, LR_RIDGE, -1, "ridge point (peak / bandwidth)");
   if (any_bound) add_leg(c, LR_BOUND, -1, "op at its roofline bound (not measured)");

@@ -762,6 +762,107 @@ static void test_trace_hier(void) {
   free(c);
 }
 
+/* A CPU trace's chart (issue 26's traces under tests/data/hw_cpu.csv's
+ * measured rows): one roof per measured level, L1, L2, L3 and DRAM, each
+ * with the row's bandwidth; every op on the roof, in the marker, of the
+ * level its working set fits in (rl_trace_row.level), at its F/Q and
+ * achieved FLOP/s, with its own bound as its roof; the legend names each
+ * level's marker; no overlap at four point counts. */
+static void test_trace_cpu(void) {
+  static const char *files[] = {"tests/fixtures/traces/pytorch_cpu_cnn.json.gz",
+                                "tests/fixtures/traces/pytorch_cpu_cnn_2threads.json.gz",
+                                "tests/fixtures/traces/pytorch_cpu_matmul.json.gz",
+                                "tests/fixtures/traces/pytorch_cpu_mlp.json.gz",
+                                "tests/fixtures/traces/pytorch_cpu_transformer.json.gz"};
+  static const char *const lvn[] = {"L1", "L2", "L3", "DRAM"};
+  static const int32_t mark[] = {RL_MARK_TRIANGLE, RL_MARK_SQUARE, RL_MARK_DIAMOND, RL_MARK_CIRCLE};
+  FILE *f = fopen("tests/data/hw_cpu.csv", "rb");
+  CHECK(f != NULL);
+  if (!f) return;
+  static char csv[16384];
+  size_t len = fread(csv, 1, sizeof csv - 1, f);
+  fclose(f);
+  csv[len] = 0;
+  rl_hw rows_hw[4];
+  int32_t nhw = 0;
+  rl_error e;
+  CHECK(rl_hw_parse_csv(csv, len, rows_hw, 4, &nhw, &e) == RL_OK && nhw == 2);
+  int levels_seen[4] = {0}, charts = 0, mem_one = 0;
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    rl_trace *t = rl_trace_new(-1);
+    rl_hw hw;
+    rl_trace_summary s;
+    CHECK(t && rl_trace_read_file(t, files[i], RL_TRACE_AUTO, &e) == RL_OK);
+    CHECK(rl_trace_measured_hw(t, rows_hw, nhw, &hw, &e) == RL_OK);
+    CHECK(rl_trace_analyze(t, &hw, &s, &e) == RL_OK);
+    int32_t nk = 0;
+    const rl_trace_row *rows = rl_trace_rows(t, RL_TRACE_BY_KERNEL, &nk);
+    static const int tops[] = {5, 10, 20, 40};
+    for (size_t k = 0; k < sizeof tops / sizeof tops[0]; k++) {
+      chart_data *c = malloc(sizeof *c);
+      if (!c) break;
+      CHECK(chart_trace(&hw, rows, nk, tops[k], files[i], c) == 0);
+      const double bw[4] = {hw.l1_bw, hw.l2_bw, hw.l3_bw, hw.mem_bw};
+      CHECK(c->n_roofs == 4);
+      for (int32_t r = 0; r < c->n_roofs && r < 4; r++) {
+        CHECK(!strcmp(c->roofs[r].bw_name, lvn[r]));
+        CHECK(c->roofs[r].bandwidth == bw[r] && bw[r] > 0);
+        CHECK(c->roofs[r].peak == c->roofs[0].peak);
+      }
+      CHECK(strstr(c->title, "cache-aware roofline") != NULL);
+      for (int32_t j = 0; j < c->n_points; j++) {
+        const rl_plot_point *p = &c->points[j];
+        const rl_trace_row *r = &rows[c->from[j]];
+        CHECK(r->level >= 0 && r->level < 4);
+        if (r->level < 0 || r->level > 3) continue;
+        levels_seen[r->level]++;
+        CHECK(p->roof == r->level && p->marker == mark[r->level]);
+        char suffix[16];
+        snprintf(suffix, sizeof suffix, ", %s", lvn[r->level]);
+        CHECK(strlen(p->label) > strlen(suffix) && !strcmp(p->label + strlen(p->label) - strlen(suffix), suffix));
+        CHECK_NEAR(p->intensity, r->flops / r->bytes, 1e-12);
+        CHECK_NEAR(p->perf, r->flops / r->time_s, 1e-12);
+        CHECK_NEAR(p->roof_perf, r->flops / r->bound_time_s, 1e-12);
+        /* its own bound under the peak; one memory-bound call's at or
+         * above its level's line (the faster caches hold part of its
+         * working set); a row of several calls sums calls of other
+         * levels and formats */
+        if (r->count == 1 && r->bound == RL_BOUND_MEMORY) {
+          CHECK(p->roof_perf >= bw[r->level] * p->intensity * (1 - 1e-9));
+          mem_one++;
+        }
+        CHECK(p->roof_perf <= c->roofs[0].peak * (1 + 1e-9));
+      }
+      rl_plot p = chart_plot(c);
+      size_t need = rl_plot_svg(&p, NULL, 0);
+      char *svg = malloc(need + 1);
+      if (svg) {
+        rl_plot_svg(&p, svg, need + 1);
+        /* the legend: each level's roof, its marker and its measured figure */
+        for (int r = 0; r < 4; r++) {
+          char want[96], q[32];
+          static const char *const shape[] = {"triangles", "squares", "diamonds", "circles"};
+          rl_format_quantity(bw[r], RL_UNIT_BYTES_S, q, sizeof q);
+          snprintf(want, sizeof want, "%s roof (%s)", lvn[r], shape[r]);
+          CHECK(strstr(svg, want) != NULL);
+          snprintf(want, sizeof want, "%s %s", lvn[r], q);
+          CHECK(strstr(svg, want) != NULL);
+        }
+        free(svg);
+      }
+      char what[300];
+      snprintf(what, sizeof what, "trace --plot %s --hw-file tests/data/hw_cpu.csv --top %d", files[i], tops[k]);
+      check_layout(&p, what);
+      charts++;
+      free(c);
+    }
+    rl_trace_free(t);
+  }
+  CHECK(charts == 20 && mem_one > 0);
+  /* the fixtures' top ops sit in the L1, L2 and L3 */
+  CHECK(levels_seen[0] > 0 && levels_seen[1] > 0 && levels_seen[2] > 0);
+}
+
 int main(void) {
   RUN(test_roof);
   RUN(test_points);
@@ -776,6 +877,7 @@ int main(void) {
   RUN(test_layout_measure);
   RUN(test_groups);
   RUN(test_trace_hier);
+  RUN(test_trace_cpu);
   printf("layout: %d charts checked, %d with an overlap or an element outside its area\n", layout_charts,
          layout_bad);
   return harness_report("plot");

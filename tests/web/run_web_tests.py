@@ -21,6 +21,7 @@ import argparse
 import gzip
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -38,6 +39,29 @@ def check(cond, what):
 
 def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def quantity(v, unit):
+    """rl_format_quantity (src/core/units.c): an SI prefix, 4 significant digits."""
+    a, f, p = abs(v), 1.0, ""
+    if a >= 1e3:
+        for fa, pa in ((1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+            if a >= fa * 0.99995:
+                f, p = fa, pa
+                break
+    x = v / f
+    num = "0" if x == 0 else ("%.0f" % x if 1000 <= abs(x) < 1e6 else "%.4g" % x)
+    return "%s %s%s" % (num, p, unit)
+
+
+def cpu_row(hw_csv, report):
+    """The hw_cpu.csv row the trace report says it used ("roofs: ID")."""
+    import csv
+    rid = re.search(r"roofs: (\S+)", report).group(1)
+    with open(hw_csv, encoding="utf-8") as f:
+        rows = csv.DictReader(l for l in f if not l.startswith("#"))
+        row = next(r for r in rows if r["id"] == rid)
+    return {k: float(v) if v and k.endswith("_tbs") else v for k, v in row.items()}
 
 
 def chromium():
@@ -602,6 +626,38 @@ def main():
             x = run([xmllint, "--noout", path])
             check(x.returncode == 0, "trace --plot %s: well-formed (xmllint)" % name)
         layout_charts.append(path)
+    # CPU profiles under this machine's measured row (tests/data/hw_cpu.csv):
+    # one roof per measured level, each with the row's figure in the legend
+    # and on its line, each op in its level's shape; laid out below
+    hw_csv = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "hw_cpu.csv")
+    for name in sorted(f for f in os.listdir(fx) if f.startswith("pytorch_cpu_")):
+        path = os.path.join(a.out, "trace-%s.svg" % name.split(".")[0])
+        r = run([rl, "trace", os.path.join(fx, name), "--hw", "measured", "--hw-file", hw_csv, "--plot", path])
+        check(r.returncode == 0 and os.path.exists(path), "trace --plot %s --hw measured --hw-file hw_cpu.csv" % name)
+        if not os.path.exists(path):
+            continue
+        if xmllint:
+            x = run([xmllint, "--noout", path])
+            check(x.returncode == 0, "trace --plot %s: well-formed (xmllint)" % name)
+        row = cpu_row(hw_csv, r.stdout)
+        svg = open(path, encoding="utf-8").read()
+        want = [("%s roof (%s)" % (lv, shape), "%s %s" % (lv, quantity(row[col] * 1e12, "B/s")))
+                for lv, shape, col in (("L1", "triangles", "l1_bandwidth_tbs"), ("L2", "squares", "l2_bandwidth_tbs"),
+                                       ("L3", "diamonds", "l3_bandwidth_tbs"), ("DRAM", "circles", "bandwidth_tbs"))]
+        legend = svg[svg.find('<g class="legend"'):]
+        lines = svg[svg.find('<g class="labels"'):svg.find('<g class="legend"')]
+        missing = [w for pair in want for w in pair if w not in legend]
+        check(not missing, "trace --plot %s: every level's roof in the legend with its measured bandwidth (%s)" % (
+            name, "; ".join(missing) or ", ".join(p[1] for p in want)))
+        # the line labels: each roof's name and figure on its line, unless the
+        # layout left it to the legend (two roofs that nearly coincide)
+        on_line = [p[1] for p in want if p[1] + "</text>" in lines]
+        check(len(on_line) >= 3, "trace --plot %s: %d of 4 level roofs labelled on their lines (%s)" % (
+            name, len(on_line), ", ".join(on_line)))
+        pts = re.findall(r'<g class="pt-label" data-i="\d+">.*?>([^<>]+?)(?: \(\d+%\))?</text>', svg)
+        check(pts and all(re.search(r", (L1|L2|L3|DRAM)$", t) for t in pts),
+              "trace --plot %s: every point label names its level (%s)" % (name, "; ".join(pts[:3])))
+        layout_charts.append(path)
     for n in (2, 4, 6):
         hws = "h100,a100-sxm4-80gb,h200,mi300x,b200,gaudi3"
         path = os.path.join(a.out, "plot-devices-%d.svg" % n)
@@ -638,7 +694,6 @@ def main():
     check("\x1b[" not in term.stdout, "plot --term: no colour when not on a terminal")
     check(all(("%d\u2501\u2501" % i) in term.stdout for i in range(1, 6)), "plot --term: one glyph per roof (1 to 5)")
     term = run([rl, "plot", "--term", "--color", "--hw", "h100,a100-sxm4-80gb,h200"], env=env)
-    import re
     hues = set(re.findall(r"\x1b\[0;1;38;5;(\d+)m[1-9]", term.stdout))
     check(len(hues) == 3, "plot --term --color: one colour per device (%s)" % sorted(hues))
     term = run([rl, "plot", "--term", "--color"], env=dict(env, NO_COLOR="1"))
