@@ -6,6 +6,14 @@
  * function.
  *
  *   rlw_model(config)         rl_widget_model: the one-layer chart's state
+ *   rlw_hw_file(data, len, name)
+ *                             the page's --hw-file: hardware rows in the
+ *                             database's CSV form (what `roofline measure
+ *                             --save-hw` writes), parsed by the CLI's own
+ *                             reader (rl_hw_parse_csv) and kept for the
+ *                             traces that follow: {"file", "rows": [{"id",
+ *                             "name", "measured", "threads"}]} or {"error"}
+ *                             as the CLI words it; len 0 forgets them
  *   rlw_trace(data, len, name, hw)
  *                             a profile read from memory by the core's own
  *                             readers (src/io/trace_src.c, built without
@@ -13,7 +21,10 @@
  *                             browser's DecompressionStream), analysed, and
  *                             written by rl_trace_json -- the very object
  *                             `roofline trace FILE --json` prints; hw ""
- *                             takes the file's device, as without --hw
+ *                             takes the file's device, as without --hw (a
+ *                             CPU profile: the hardware file's row for its
+ *                             processor and threads, rl_trace_measured_hw,
+ *                             as `--hw measured --hw-file`)
  *   rlw_trace_chart(top)      the last trace's chart, built as `roofline
  *                             trace --plot` builds it (cli/charts.c:
  *                             chart_trace_all): {"svg", "points": [{"row"
@@ -85,6 +96,15 @@ static char *fail(const rl_error *e) {
   return error_json(msg);
 }
 
+/* pre (the file's name, the flag) before the core's message, whole: the
+ * CLI prints them into one line of any length (cli_error) */
+static char *fail_after(const char *pre, const rl_error *e) {
+  char m[1024 + RL_ERROR_MSG_MAX], msg[2 * sizeof m];
+  snprintf(m, sizeof m, "%s%s", pre, e->msg);
+  rl_msg_spell(m, "--", '-', msg, sizeof msg);
+  return error_json(msg);
+}
+
 /* The document the CLI prints for a record (cli.c, print_json_doc): the
  * schema version and the command before the record's keys. Frees text. */
 static char *document(const char *cmd, char *text) {
@@ -113,65 +133,6 @@ EMSCRIPTEN_KEEPALIVE const char *rlw_model(const char *config) {
   char msg[2 * RL_ERROR_MSG_MAX];
   rl_msg_spell(e.msg, "", '_', msg, sizeof msg);
   return answer(&last_model, error_json(msg));
-}
-
-/* ---- one trace ---------------------------------------------------------------- */
-static struct {
-  rl_trace *t;
-  rl_hw hw;
-  rl_trace_summary s;
-  char name[512];
-} tr;
-static char *last_trace, *last_chart;
-
-rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t len, const char *label,
-                        rl_error *err) {
-  (void)t, (void)mem, (void)len;
-  return rli_fail(err, RL_EPARSE,
-                  "%s: an Nsight Systems SQLite export, which this page cannot read (SQLite is not compiled "
-                  "into it): run `roofline trace %s`",
-                  label ? label : path, label ? label : path);
-}
-
-EMSCRIPTEN_KEEPALIVE const char *rlw_trace(const void *data, size_t len, const char *name, const char *hw_id) {
-  rl_trace_free(tr.t);
-  memset(&tr, 0, sizeof tr);
-  rl_error e;
-  e.msg[0] = 0;
-  snprintf(tr.name, sizeof tr.name, "%s", name && *name ? name : "(dropped file)");
-  tr.t = rl_trace_new(-1);
-  if (!tr.t) return answer(&last_trace, error_json("out of memory"));
-  rl_status st = rl_trace_read_buffer(tr.t, data, len, RL_TRACE_AUTO, tr.name, &e);
-  rl_trace_info info;
-  if (st == RL_OK) rl_trace_get_info(tr.t, &info);
-  if (st == RL_OK) {
-    if (hw_id && *hw_id) {
-      st = rl_hw_find(hw_id, NULL, 0, &tr.hw, &e);
-    } else if (info.cpu) { /* the page measures nothing: no threads, no timer to trust */
-      st = RL_EINVAL;
-      snprintf(e.msg, sizeof e.msg,
-               "%s: a CPU profile needs this machine's roofs: --hw-file with a row of roofline measure "
-               "--save-hw (run roofline trace FILE --hw measured --hw-file ROW.csv)", tr.name);
-    } else if ((st = rl_trace_hw(tr.t, &tr.hw, &e)) != RL_OK) {
-      char m[sizeof e.msg];
-      snprintf(m, sizeof m, "%s: %s", tr.name, e.msg);
-      snprintf(e.msg, sizeof e.msg, "%s", m);
-    }
-  }
-  if (st == RL_OK && (st = rl_trace_analyze(tr.t, &tr.hw, &tr.s, &e)) != RL_OK) {
-    char m[sizeof e.msg];
-    snprintf(m, sizeof m, "%s: %s", tr.name, e.msg);
-    snprintf(e.msg, sizeof e.msg, "%s", m);
-  }
-  if (st != RL_OK) {
-    rl_trace_free(tr.t);
-    tr.t = NULL;
-    return answer(&last_trace, fail(&e));
-  }
-  size_t n = rl_trace_json(tr.t, &tr.hw, &tr.s, 0, NULL, 0);
-  char *s = malloc(n + 1);
-  if (s) rl_trace_json(tr.t, &tr.hw, &tr.s, 0, s, n + 1);
-  return answer(&last_trace, document("trace", s));
 }
 
 /* grows a text; *ok = 0 once out of memory */
@@ -204,6 +165,119 @@ static void put_json_string(sbuf *b, const char *s) {
   rl_json_string(s, q, n + 1);
   put(b, q, n);
   free(q);
+}
+
+/* ---- the hardware file: the page's --hw-file ------------------------------------ */
+static struct {
+  rl_hw *rows;
+  int32_t n;
+  char name[512];
+} hwf;
+static char *last_hwf;
+
+/* cli.c's load_hw_file, from memory: the same reader, the same message */
+EMSCRIPTEN_KEEPALIVE const char *rlw_hw_file(const char *data, size_t len, const char *name) {
+  free(hwf.rows);
+  memset(&hwf, 0, sizeof hwf);
+  if (!data || !len) return answer(&last_hwf, error_json("no hardware file"));
+  snprintf(hwf.name, sizeof hwf.name, "%s", name && *name ? name : "(hardware file)");
+  rl_error e;
+  e.msg[0] = 0;
+  int32_t n = 0;
+  rl_status st = rl_hw_parse_csv(data, len, NULL, 0, &n, &e);
+  rl_hw *rows = NULL;
+  if (st == RL_OK && !(rows = calloc(n > 0 ? (size_t)n : 1, sizeof *rows))) return answer(&last_hwf, NULL);
+  if (st == RL_OK) st = rl_hw_parse_csv(data, len, rows, n, &n, &e);
+  if (st != RL_OK) {
+    free(rows);
+    char m[sizeof e.msg + 600];
+    snprintf(m, sizeof m, "--hw-file %s: %s", hwf.name, e.msg);
+    hwf.name[0] = 0;
+    return answer(&last_hwf, error_json(m));
+  }
+  hwf.rows = rows, hwf.n = n;
+  sbuf b = {NULL, 0, 0, 1};
+  puts_(&b, "{\"file\":");
+  put_json_string(&b, hwf.name);
+  puts_(&b, ",\"rows\":[");
+  for (int32_t i = 0; i < n; i++) {
+    puts_(&b, i ? ",{\"id\":" : "{\"id\":");
+    put_json_string(&b, rows[i].id);
+    puts_(&b, ",\"name\":");
+    put_json_string(&b, rows[i].name);
+    char h[64];
+    snprintf(h, sizeof h, ",\"measured\":%s,\"threads\":%d}", rl_hw_measured(&rows[i]) ? "true" : "false",
+             (int)rl_hw_measured_threads(&rows[i]));
+    puts_(&b, h);
+  }
+  puts_(&b, "]}");
+  if (!b.ok) { free(b.p); return answer(&last_hwf, NULL); }
+  return answer(&last_hwf, b.p);
+}
+
+/* ---- one trace ---------------------------------------------------------------- */
+static struct {
+  rl_trace *t;
+  rl_hw hw;
+  rl_trace_summary s;
+  char name[512];
+} tr;
+static char *last_trace, *last_chart;
+
+rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t len, const char *label,
+                        rl_error *err) {
+  (void)t, (void)mem, (void)len;
+  return rli_fail(err, RL_EPARSE,
+                  "%s: an Nsight Systems SQLite export, which this page cannot read (SQLite is not compiled "
+                  "into it): run `roofline trace %s`",
+                  label ? label : path, label ? label : path);
+}
+
+EMSCRIPTEN_KEEPALIVE const char *rlw_trace(const void *data, size_t len, const char *name, const char *hw_id) {
+  rl_trace_free(tr.t);
+  memset(&tr, 0, sizeof tr);
+  rl_error e;
+  e.msg[0] = 0;
+  snprintf(tr.name, sizeof tr.name, "%s", name && *name ? name : "(dropped file)");
+  tr.t = rl_trace_new(-1);
+  if (!tr.t) return answer(&last_trace, error_json("out of memory"));
+  rl_status st = rl_trace_read_buffer(tr.t, data, len, RL_TRACE_AUTO, tr.name, &e);
+  rl_trace_info info;
+  if (st == RL_OK) rl_trace_get_info(tr.t, &info);
+  /* a CPU profile's roofs as cmd_trace.c's cpu_hw picks them: --hw ID that
+   * row; else (--hw measured) the hardware file's row measured on its
+   * processor with its threads, refused as the CLI refuses it */
+  int measured = 0;
+  char pre[1024] = ""; /* the failure's prefix */
+  for (int32_t i = 0; i < hwf.n; i++) measured |= rl_hw_measured(&hwf.rows[i]);
+  if (st == RL_OK) {
+    if (hw_id && *hw_id && !(info.cpu && strcmp(hw_id, "measured") == 0)) {
+      st = rl_hw_find(hw_id, hwf.rows, hwf.n, &tr.hw, &e);
+    } else if (info.cpu && measured) {
+      if ((st = rl_trace_measured_hw(tr.t, hwf.rows, hwf.n, &tr.hw, &e)) != RL_OK)
+        snprintf(pre, sizeof pre, "%s: --hw-file: ", tr.name);
+    } else if (info.cpu) { /* the page measures nothing: no threads, no timer to trust */
+      st = RL_EINVAL;
+      snprintf(pre, sizeof pre, "%s: ", tr.name);
+      snprintf(e.msg, sizeof e.msg,
+               "a CPU profile needs this machine's roofs: --hw-file with a row of roofline measure --save-hw "
+               "(choose that CSV as the hardware file beside the profile, or run roofline trace FILE --hw "
+               "measured --hw-file ROW.csv)");
+    } else if ((st = rl_trace_hw(tr.t, &tr.hw, &e)) != RL_OK) {
+      snprintf(pre, sizeof pre, "%s: ", tr.name);
+    }
+  }
+  if (st == RL_OK && (st = rl_trace_analyze(tr.t, &tr.hw, &tr.s, &e)) != RL_OK)
+    snprintf(pre, sizeof pre, "%s: ", tr.name);
+  if (st != RL_OK) {
+    rl_trace_free(tr.t);
+    tr.t = NULL;
+    return answer(&last_trace, fail_after(pre, &e));
+  }
+  size_t n = rl_trace_json(tr.t, &tr.hw, &tr.s, 0, NULL, 0);
+  char *s = malloc(n + 1);
+  if (s) rl_trace_json(tr.t, &tr.hw, &tr.s, 0, s, n + 1);
+  return answer(&last_trace, document("trace", s));
 }
 
 EMSCRIPTEN_KEEPALIVE const char *rlw_trace_chart(int top) {

@@ -329,11 +329,38 @@ BOXES_JS = r"""(function () {
 })()"""
 
 
+def compare_cpu(b, p, hw_csv, what, want_error=False):
+    """A CPU profile read by the page under a hardware file (loadHwFile, then
+    loadTrace) against `roofline trace FILE --hw measured --hw-file CSV
+    --json`: the same object key by key, or the same one-line message."""
+    rl = compare_cpu.rl
+    cli = run([rl, "trace", p, "--json", "--hw", "measured", "--hw-file", hw_csv])
+    got = b.eval(("%s.then(function (hb) { return roofline.loadHwFile(%s, hb); })"
+                  ".then(function () { return %s; })"
+                  ".then(function (buf) { return roofline.loadTrace(%s, buf, {}); })"
+                  ".then(function (d) { return {doc: d}; }, function (e) { return {error: e.message}; })") % (
+        XHR_JS % json.dumps("file://" + os.path.abspath(hw_csv)), json.dumps(hw_csv),
+        XHR_JS % json.dumps("file://" + os.path.abspath(p)), json.dumps(p)))
+    if cli.returncode == 0:
+        want = json.loads(cli.stdout)
+        doc = got.get("doc")
+        diff = [k for k in set(want) | set(doc or {}) if (doc or {}).get(k) != want.get(k)]
+        check(not want_error and doc is not None and not diff, "%s equals trace --json key by key (%d keys, hw %s%s)" % (
+            what, len(want), want.get("hw"), "; differ: " + ", ".join(sorted(diff)[:6]) if diff else
+            (got.get("error") or "")))
+    else:
+        msg = cli.stderr.strip().replace("roofline trace: ", "", 1)
+        check(got.get("error") == msg and (want_error or "--hw-file" in msg),
+              "%s: the CLI's message (%s | CLI: %s)" % (what, got.get("error"), msg))
+
+
 def profile_tests(chrome, rl, out_dir, tmp):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from cdp import Browser
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     fx = os.path.join(root, "tests", "fixtures", "traces")
+    hw_csv = os.path.join(root, "tests", "data", "hw_cpu.csv")
+    compare_cpu.rl = rl
     page = os.path.join(out_dir, "tool.html")
     r = run([rl, "widget", "-o", page])
     check(r.returncode == 0, "widget -o (the tool page)")
@@ -348,15 +375,20 @@ def profile_tests(chrome, rl, out_dir, tmp):
         # against the CLI's --json (or its one-line error)
         for p in files:
             if os.path.basename(p).startswith(("pytorch_cpu_", "cut_cpu_")):
-                # a CPU profile needs this machine's measured roofs, which the page
-                # cannot take (no threads, no timer to trust): refused, naming the way
-                got = b.eval((XHR_JS % json.dumps("file://" + os.path.abspath(p))) +
+                # a CPU profile needs this machine's measured roofs: without a
+                # hardware file refused, naming --hw-file (the page measures
+                # nothing: no threads, no timer to trust) ...
+                got = b.eval("roofline.loadHwFile(null).then(function () { return %s; })" % (
+                             XHR_JS % json.dumps("file://" + os.path.abspath(p))) +
                              ".then(function (buf) { return roofline.loadTrace(%s, buf, {}); })"
                              ".then(function (d) { return {doc: d}; }, function (e) { return {error: e.message}; })"
                              % json.dumps(p))
                 check("a CPU profile needs this machine's roofs: --hw-file" in got.get("error", ""),
-                      "loadTrace %s: a CPU profile refused, naming --hw-file (%s)" % (
+                      "loadTrace %s without a hardware file: refused, naming --hw-file (%s)" % (
                           os.path.relpath(p, fx), got.get("error")))
+                # ... and with tests/data/hw_cpu.csv as the page's --hw-file,
+                # what `trace FILE --hw measured --hw-file hw_cpu.csv --json` prints
+                compare_cpu(b, p, hw_csv, "loadTrace %s --hw-file hw_cpu.csv" % os.path.relpath(p, fx))
                 continue
             cli = run([rl, "trace", p, "--json"])
             hw = ""
@@ -383,6 +415,22 @@ def profile_tests(chrome, rl, out_dir, tmp):
                 g = got.get("error", "")
                 same = g == msg or (p.endswith(".gz") and "gzip" in msg and "gzip" in g)
                 check(same, "loadTrace %s: the CLI's message (%s | CLI: %s)" % (name, g, msg))
+        # another CPU's rows: refused by both with the same message; a
+        # hardware file that does not parse: the CLI's message
+        other = os.path.join(tmp, "hw_other_cpu.csv")
+        with open(hw_csv, encoding="utf-8") as f:
+            text = f.read()
+        with open(other, "w", encoding="utf-8") as f:
+            f.write(text.replace("CPUID family 26 model 2", "CPUID family 6 model 143").replace("AuthenticAMD", "GenuineIntel"))
+        for fx_name in ("pytorch_cpu_cnn.json.gz", "pytorch_cpu_cnn_2threads.json.gz"):
+            compare_cpu(b, os.path.join(fx, fx_name), other, "loadTrace %s with another CPU's rows" % fx_name,
+                        want_error=True)
+        bad_csv = os.path.join(tmp, "hw_bad.csv")
+        with open(bad_csv, "w", encoding="utf-8") as f:
+            f.write("id,name,bandwidth_tbs\nmy-cpu,My CPU,fast\n")
+        compare_cpu(b, os.path.join(fx, "pytorch_cpu_mlp.json.gz"), bad_csv, "loadHwFile of a CSV that does not parse",
+                    want_error=True)
+        b.eval("roofline.loadHwFile(null)")
         # several ranks: the job against `roofline trace FILE... --json`
         jd = os.path.join(tmp, "job")
         subprocess.run([sys.executable, os.path.join(root, "tests", "make_job.py"),
@@ -494,6 +542,58 @@ def profile_tests(chrome, rl, out_dir, tmp):
     check(len(times) >= 3 and min(times) < 3.0,
           "a %.1f MB trace loads and shows (painted) in %.2f s, the best of %d reads: %s (< 3 s; load average %.1f)" %
           (size / 1e6, min(times or [float("inf")]), len(times), ", ".join("%.2f s" % t for t in times), load))
+    # a CPU profile and its hardware file through the page's own pickers: the
+    # profile alone is refused with the way on; the hardware file chosen
+    # after it reads it again under the row for its CPU and threads; both
+    # chosen at once likewise
+    SHOWN = ("window.__shown = new Promise(function (r) { document.addEventListener('roofline-trace-shown', function () {"
+             " r({status: document.getElementById('trace-status').textContent,"
+             " error: document.getElementById('trace-error').textContent}); }, {once: true}); }); 1")
+    SEEN = ("(function () { var t = function (s) { var e = document.querySelector(s); return e ? e.textContent : ''; };"
+            " return {hwfile: t('#hw-file-status'), facts: t('#trace-facts'),"
+            " legend: Array.prototype.map.call(document.querySelectorAll('#trace-chart g.legend text'), function (x) { return x.textContent; }),"
+            " labels: Array.prototype.map.call(document.querySelectorAll('#trace-chart g.pt-label text'), function (x) { return x.textContent; }),"
+            " bounds: Array.prototype.map.call(document.querySelectorAll('#t-kernels tbody tr'), function (tr) { return tr.children[7].textContent; })}; })()")
+    cnn, cnn2 = os.path.join(fx, "pytorch_cpu_cnn.json.gz"), os.path.join(fx, "pytorch_cpu_cnn_2threads.json.gz")
+    for width in (390, 1280):
+        with Browser(chrome) as b:
+            b.open(url, width, touch=width < 500)
+            b.eval("roofline.warm")
+            b.eval(SHOWN)
+            b.set_files("#file-input", [cnn])
+            res = b.eval("window.__shown")
+            check("--hw-file" in res["error"] and "Choose the hardware file above" in res["error"],
+                  "page at %d px: a CPU profile alone is refused, saying to choose the hardware file (%s)" % (
+                      width, res["error"].replace("\n", " / ")))
+            b.eval(SHOWN)
+            b.set_files("#hw-file-input", [hw_csv])
+            res = b.eval("window.__shown")
+            seen = b.eval(SEEN)
+            want = json.loads(run([rl, "trace", cnn, "--json", "--hw", "measured", "--hw-file", hw_csv]).stdout)
+            ok = (not res["error"] and "nothing uploaded" in res["status"] and "test-zen5-1t (1 thread)" in seen["hwfile"]
+                  and "CPU op time under a roof" in seen["facts"] and "roofs: test-zen5-1t" in seen["facts"]
+                  and want["hw"] == "test-zen5-1t")
+            check(ok, "page at %d px: the hardware file chosen after the CPU profile reads it under %s (%s; %s)" % (
+                width, want["hw"], res["error"] or res["status"], seen["hwfile"]))
+            roofs = [t for t in seen["legend"] if " roof (" in t]
+            check(len(roofs) == 4 and all(any(t.startswith(lv + " roof") for t in roofs) for lv in ("L1", "L2", "L3", "DRAM")),
+                  "page at %d px: the CPU chart has the L1, L2, L3 and DRAM roofs (%s)" % (width, "; ".join(r.split(":")[0] for r in roofs)))
+            check(seen["labels"] and all(re.search(r", (L1|L2|L3|DRAM)( \(\d+%\))?$", t) for t in seen["labels"]),
+                  "page at %d px: each point's label names its level (%s)" % (width, "; ".join(seen["labels"][:2])))
+            check(any(x.startswith("memory/L") for x in seen["bounds"]),
+                  "page at %d px: the kernels table's bound says the level (%s)" % (width, ", ".join(seen["bounds"][:4])))
+            b.screenshot(os.path.join(out_dir, "tool-cpu-%d.png" % width))
+            boxes = b.eval(BOXES_JS)
+            check(not boxes["problems"], "page at %d px with a CPU profile: %d boxes, none overflows or overlaps (%s)" % (
+                width, boxes["checked"], "; ".join(boxes["problems"][:4])))
+            # the 2-thread profile and the hardware file dropped together: the row for 2 threads
+            b.eval(SHOWN)
+            b.set_files("#file-input", [hw_csv, cnn2])
+            res = b.eval("window.__shown")
+            seen = b.eval(SEEN)
+            check(not res["error"] and "roofs: test-zen5-2t" in seen["facts"],
+                  "page at %d px: a CPU profile and the hardware file chosen together: row test-zen5-2t (%s)" % (
+                      width, res["error"] or seen["facts"][:160]))
     # the model panel: config.json through loadConfig against `model show
     # FILE --json`, and dropped in the panel against decode/prefill --json
     mdir = os.path.join(root, "tests", "fixtures", "models")
