@@ -126,16 +126,6 @@ static const rli_field sweep_point_fields[] = {
 static RLI_RECORD(sweep_point_record, "measure_sweep_point", "one working set of a bandwidth sweep",
                   sweep_point_fields);
 
-static void put_sweep_points(rli_out *o, const void *rec, const rli_field *f) {
-  const rl_sweep *s = rec;
-  rli_out_puts(o, "[");
-  for (int32_t i = 0; i < s->n && i < RL_MEASURE_MAX_WS; i++) {
-    if (i) rli_out_puts(o, ",");
-    rli_record_write(o, f->sub, &s->p[i]);
-  }
-  rli_out_puts(o, "]");
-}
-
 static const rli_field sweep_fields[] = {
     {"kernel", NULL, "bandwidth kernel", RLI_F_ENUM, RLI_AT(rl_sweep, kernel), .name = rl_bw_kernel_name,
      .n_names = RL_BW_KERNEL_COUNT},
@@ -146,7 +136,7 @@ static const rli_field sweep_fields[] = {
     {"levels", "B/s", "bandwidth of each level's plateau; null when not found", RLI_F_NUM, RLI_MAP,
      RLI_NULL_NONPOS, RLI_AT(rl_sweep, levels.bw), .put = rli_put_num_map, .name = rl_level_name,
      .n_names = RL_LEVEL_COUNT},
-    {"points", NULL, "the working sets, smallest first", RLI_F_OBJ, RLI_LIST, .put = put_sweep_points,
+    {"points", NULL, "the working sets, smallest first", RLI_F_OBJ, RLI_ARRAY(rl_sweep, p, n),
      .sub = &sweep_point_record},
 };
 static RLI_RECORD(sweep_record, "measure_sweep", "a bandwidth sweep over working sets", sweep_fields);
@@ -286,16 +276,6 @@ static void put_sweeps(rli_out *o, const void *rec, const rli_field *f) {
   rli_out_puts(o, "]");
 }
 
-static void put_points(rli_out *o, const void *rec, const rli_field *f) {
-  const rl_measurement *m = rec;
-  rli_out_puts(o, "[");
-  for (int32_t i = 0; i < m->n_points && i < RL_MEASURE_MAX_POINTS; i++) {
-    if (i) rli_out_puts(o, ",");
-    rli_record_write(o, f->sub, &m->points[i]);
-  }
-  rli_out_puts(o, "]");
-}
-
 /* STREAM's byte counting: a store's write-allocate read is not counted */
 static double never(const void *rec) { (void)rec; return 0; }
 
@@ -338,8 +318,8 @@ static const rli_field measure_fields[] = {
      .get = never},
     {"sweeps", NULL, "every bandwidth sweep that ran (all threads first, then one thread)", RLI_F_OBJ, RLI_LIST,
      .put = put_sweeps, .sub = &sweep_record},
-    {"points", NULL, "matrix products and adds on the measured roofline", RLI_F_OBJ, RLI_LIST,
-     .put = put_points, .sub = &point_record},
+    {"points", NULL, "matrix products and adds on the measured roofline", RLI_F_OBJ,
+     RLI_ARRAY(rl_measurement, points, n_points), .sub = &point_record},
     {"spread_median", NULL, "median relative spread of every timed figure, a fraction", RLI_F_NUM,
      RLI_AT(rl_measurement, spread_median)},
     {"spread_max", NULL, "largest relative spread of a timed figure, a fraction", RLI_F_NUM,

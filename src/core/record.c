@@ -27,10 +27,11 @@ static void put_num(rli_out *o, const rli_field *f, double v) {
     rli_out_num(o, v);
 }
 
-/* RLI_ITEMS: "[{...},...]" */
+/* RLI_ITEMS, RLI_ARRAY: "[{...},...]" */
 static void put_items(rli_out *o, const rli_field *f, const void *rec) {
-  const char *items = *(const char *const *)at(rec, f);
+  const char *items = f->n_max ? (const char *)at(rec, f) : *(const char *const *)at(rec, f);
   int32_t n = *(const int32_t *)((const char *)rec + f->n_off);
+  if (f->n_max && n > f->n_max) n = f->n_max;
   rli_out_puts(o, "[");
   for (int32_t i = 0; i < n; i++) {
     if (i) rli_out_puts(o, ",");

@@ -60,9 +60,10 @@ typedef struct rli_field {
   /* writes a list or a map (and any value the table cannot hold) */
   void (*put)(rli_out *o, const void *rec, const struct rli_field *f);
   const struct rli_record *sub;    /* RLI_F_OBJ: the items' record */
-  size_t n_off; /* a list of records without put (RLI_ITEMS): where its
-                 * int32_t count is; off: the pointer to its first item;
-                 * size: an item's size */
+  size_t n_off; /* a list of records without put (RLI_ITEMS, RLI_ARRAY):
+                 * where its int32_t count is; off: the pointer to its
+                 * first item (RLI_ARRAY: the array); size: an item's size */
+  int32_t n_max; /* RLI_ARRAY: the array's length; 0: RLI_ITEMS */
   const char *(*name)(int32_t);    /* RLI_F_ENUM's words; a map's keys */
   int32_t n_names;                 /* name(0) .. name(n_names - 1) */
 } rli_field;
@@ -83,6 +84,13 @@ typedef struct rli_record {
  * pointer member p of struct type T, n an int32_t member. */
 #define RLI_ITEMS(T, p, n) \
   .shape = RLI_LIST, .off = offsetof(T, p), .size = sizeof(*((T *)0)->p), .n_off = offsetof(T, n)
+
+/* The same for items held in the struct: the first n (at most the
+ * array's length) of array member a of struct type T, n an int32_t
+ * member. */
+#define RLI_ARRAY(T, a, n)                                                                        \
+  .shape = RLI_LIST, .off = offsetof(T, a), .size = sizeof(((T *)0)->a[0]), .n_off = offsetof(T, n), \
+  .n_max = (int32_t)(sizeof(((T *)0)->a) / sizeof(((T *)0)->a[0]))
 
 /* The record of rec: "{...}". */
 void rli_record_write(rli_out *o, const rli_record *r, const void *rec);

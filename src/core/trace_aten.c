@@ -790,11 +790,7 @@ int rli_aten_conv_needs_output(const char *full, const rli_aten_args *a) {
 
 int rli_aten_conv_inferred(const char *full, const rli_aten_args *a, const double *go, int nd,
                            rli_cost *c, char *why, size_t cap) {
-  memset(c, 0, sizeof *c);
-  c->dtype = -1;
-  c->coll = -1;
-  c->why = RLI_NONE;
-  c->reason = RL_REASON_SHAPES;
+  rli_cost_init(c, RL_REASON_SHAPES);
   int r = rli_aten_conv_needs_output(full, a);
   if (!r || nd != r + 2) return rli_why_fail(why, cap, "%s: no convolution to infer", full);
   int32_t dt = type_at(a, 0);
@@ -2038,10 +2034,7 @@ static int strides_fit(const char *full, const rli_aten_args *a, char *why, size
 
 int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *why,
                   size_t cap) {
-  memset(c, 0, sizeof *c);
-  c->dtype = -1;
-  c->coll = -1;
-  c->why = RLI_NONE;
+  rli_cost_init(c, 0);
   if (RLI_STARTS(full, "nccl:") || RLI_STARTS(full, "c10d::") ||
       !strcmp(full, "record_param_comms"))
     return coll_op(full, a, c, why, cap);
@@ -2286,11 +2279,7 @@ static int two_gemms(const char *op, const rli_aten_args *fa, int ia, int ib, in
 
 int rli_aten_bwd_cost(const char *fwd, const rli_aten_args *fa, rli_cost *c, char *why,
                       size_t cap) {
-  memset(c, 0, sizeof *c);
-  c->dtype = -1;
-  c->coll = -1;
-  c->why = RLI_NONE;
-  c->reason = RL_REASON_SHAPES;
+  rli_cost_init(c, RL_REASON_SHAPES);
   int i = bwd_find(fwd);
   if (i < 0) return rli_why_fail(why, cap, "%s: no backward model", fwd);
   if (!fa->has_dims) return rli_why_fail(why, cap, "%s: no shapes recorded", fwd);
@@ -2414,11 +2403,7 @@ int rli_aten_pool_needs_output(const char *full, const rli_aten_args *a) {
 
 int rli_aten_pool_inferred(const char *full, const rli_aten_args *a, const double *out, int nd,
                            rli_cost *c, char *why, size_t cap) {
-  memset(c, 0, sizeof *c);
-  c->dtype = -1;
-  c->coll = -1;
-  c->why = RLI_NONE;
-  c->reason = RL_REASON_SHAPES;
+  rli_cost_init(c, RL_REASON_SHAPES);
   int k = pool_kind(full);
   if (!rli_aten_pool_needs_output(full, a) || nd != a->ndim[0])
     return rli_why_fail(why, cap, "%s: no pooling to infer", full);

@@ -76,10 +76,7 @@ double rli_coll_factor(int32_t kind, double n) {
 }
 
 int rli_coll_cost(int32_t kind, double S, double n, rli_cost *c, char *why, size_t cap) {
-  memset(c, 0, sizeof *c);
-  c->dtype = -1;
-  c->why = RLI_NONE;
-  c->reason = RL_REASON_SHAPES;
+  rli_cost_init(c, RL_REASON_SHAPES);
   c->roof = RLI_ROOF_NET;
   c->coll = kind;
   if (kind < 0 || kind >= RLI_COLL_COUNT) {

@@ -60,11 +60,8 @@ uint32_t rli_trace_cost_why(rl_trace *t, const char *why) {
 
 uint32_t rli_trace_cost_reason(rl_trace *t, int32_t reason, const char *why) {
   rli_cost c;
-  memset(&c, 0, sizeof c);
+  rli_cost_init(&c, reason);
   c.flops = c.bytes = -1;
-  c.dtype = -1;
-  c.coll = -1;
-  c.reason = reason;
   c.why = rli_trace_str(t, why, strlen(why));
   if (c.why == RLI_NONE) return RLI_NONE;
   return rli_trace_cost(t, &c);

@@ -385,11 +385,7 @@ static int attention_paged(const custom_def *d, const rli_aten_args *a, rli_cost
 int rli_custom_cost(const char *name, const rli_aten_args *a, rli_cost *c, char *why, size_t cap,
                     char *note, size_t ncap) {
   const custom_def *d = find(name);
-  memset(c, 0, sizeof *c);
-  c->dtype = -1;
-  c->coll = -1;
-  c->why = RLI_NONE;
-  c->reason = RL_REASON_SHAPES;
+  rli_cost_init(c, RL_REASON_SHAPES);
   if (ncap) note[0] = 0;
   if (!d) {
     c->reason = RL_REASON_NO_MODEL;

@@ -8,6 +8,7 @@
 #include "core/internal.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #define RLI_NONE UINT32_MAX
 
@@ -37,6 +38,17 @@ typedef struct rli_cost {
                            (its working set, which picks the cache level
                            whose roof bounds it); 0 unknown: Q */
 } rli_cost;
+
+/* A cost known to nothing yet, for a model to fill: F, Q, bytes and the
+ * rest 0, no format (dtype -1), no collective (coll -1), no why, counted
+ * under reason until the model says otherwise. */
+static inline void rli_cost_init(rli_cost *c, int32_t reason) {
+  memset(c, 0, sizeof *c);
+  c->dtype = -1;
+  c->coll = -1;
+  c->why = RLI_NONE;
+  c->reason = reason;
+}
 
 /* lower: BYTES, Q is a lower bound (a Triton launch's tensors each read or
  * written once, a compiled region's recorded inputs read once), so the

@@ -257,16 +257,6 @@ static const rli_field gap_op_fields[] = {
 };
 static RLI_RECORD(gap_op_record, "trace_gap_op", "a host op during an idle gap", gap_op_fields);
 
-static void put_gap_ops(rli_out *o, const void *rec, const rli_field *f) {
-  const rl_trace_gap *g = rec;
-  rli_out_puts(o, "[");
-  for (int32_t i = 0; i < g->nops; i++) {
-    if (i) rli_out_puts(o, ",");
-    rli_record_write(o, f->sub, &g->ops[i]);
-  }
-  rli_out_puts(o, "]");
-}
-
 static const rli_field gap_fields[] = {
     {"start_s", "s", "its start, from the span's start (the first GPU event's)", RLI_F_NUM,
      RLI_AT(rl_trace_gap, start_s)},
@@ -274,19 +264,9 @@ static const rli_field gap_fields[] = {
     {"ops", NULL,
      "the host ops during it (Kineto's cpu_op and user annotations at the deepest level of nesting that covers "
      "half the gap), most time inside it first; at most 3, none when the file records none then",
-     RLI_F_OBJ, RLI_LIST, .put = put_gap_ops, .sub = &gap_op_record},
+     RLI_F_OBJ, RLI_ARRAY(rl_trace_gap, ops, nops), .sub = &gap_op_record},
 };
 static RLI_RECORD(gap_record, "trace_gap", "one idle gap of the GPUs", gap_fields);
-
-static void put_gaps(rli_out *o, const void *rec, const rli_field *f) {
-  const rl_trace_idle *d = rec;
-  rli_out_puts(o, "[");
-  for (int32_t i = 0; i < d->ngaps; i++) {
-    if (i) rli_out_puts(o, ",");
-    rli_record_write(o, f->sub, &d->gaps[i]);
-  }
-  rli_out_puts(o, "]");
-}
 
 static const rli_field idle_fields[] = {
     {"share", NULL, "idle_s / span_s: the share of the span when no GPU ran a kernel or copy; null without a span",
@@ -296,8 +276,8 @@ static const rli_field idle_fields[] = {
      RLI_F_BOOL, RLI_AT(rl_trace_idle, headline)},
     {"host_ops", NULL, "the file records host ops (Kineto's cpu_op), so the gaps can name them", RLI_F_BOOL,
      RLI_AT(rl_trace_idle, host_ops)},
-    {"gaps", NULL, "the biggest idle gaps, largest first (at most 5)", RLI_F_OBJ, RLI_LIST, .put = put_gaps,
-     .sub = &gap_record},
+    {"gaps", NULL, "the biggest idle gaps, largest first (at most 5)", RLI_F_OBJ,
+     RLI_ARRAY(rl_trace_idle, gaps, ngaps), .sub = &gap_record},
 };
 static RLI_RECORD(idle_record, "trace_idle",
                   "the GPU's idle time: the headline when large, the biggest gaps and the host ops during them",

@@ -842,6 +842,27 @@ static inline uint64_t id_value(rli_js *p, int64_t *num, int *isnum) {
   return (uint64_t)(int64_t)v & ~(1ull << 63);
 }
 
+/* Past an array's '[' or an object's '{' (what names it in the error): 0
+ * when it is empty (its close read too), 1 when an item follows. */
+static inline int open_items(rli_js *p, int open, const char *what) {
+  rli_js_expect(p, open, what);
+  if (rli_js_ws(p) != (open == '[' ? ']' : '}')) return 1;
+  p->pos++;
+  return 0;
+}
+
+/* After an item of an array or object: 1 past a ',' (another item
+ * follows), 0 past its close (']' or '}'); anything else fails naming
+ * what was expected. */
+static inline int next_item(rli_js *p, int close, const char *what) {
+  if (rli_js_ws(p) == ',') {
+    p->pos++;
+    return 1;
+  }
+  rli_js_expect(p, close, what);
+  return 0;
+}
+
 /* A shape's elements, its '[' read: the product of its sizes up to its
  * ']'; *bad when a size is negative or absurd or the product is, *other
  * when an item is no number (skipped: a tensor list's shapes). */
@@ -859,10 +880,7 @@ static double shape_elems(rli_js *p, int *bad, int *other) {
       rli_js_skip(p, 3);
       *other = 1;
     }
-    int e = rli_js_ws(p);
-    if (e == ',') { p->pos++; continue; }
-    rli_js_expect(p, ']', "',' or ']' in Input Dims");
-    break;
+    if (!next_item(p, ']', "',' or ']' in Input Dims")) break;
   }
   if (!(n < 1e18)) *bad = 1;
   return n;
@@ -875,6 +893,40 @@ static double list_member(rli_js *p) {
   int bad, other;
   double n = shape_elems(p, &bad, &other);
   return bad || other ? -1 : n;
+}
+
+/* One argument's list in Input Dims or Input Strides, its '[' read, to
+ * its ']': its numbers (how many: *nd; the first RLI_ATEN_MAX_DIM into v,
+ * those not negative and below lim; *bad when one is), the lists nested
+ * in it (a tensor list's shapes; how many: *nl; with elems, their elements
+ * summed into *elems and *bad when one is no usable shape; without,
+ * skipped), anything else skipped and *bad. what: the error's text. */
+static void arg_list(rli_js *p, double lim, double *v, int *nd, int *nl, double *elems, int *bad,
+                     const char *what) {
+  *nd = *nl = *bad = 0;
+  if (rli_js_ws(p) == ']') {
+    p->pos++;
+    return;
+  }
+  for (;;) {
+    int d = rli_js_ws(p);
+    if (d == '-' || (d >= '0' && d <= '9')) {
+      double x = rli_js_number(p, NULL);
+      if (!(x >= 0 && x < lim)) *bad = 1;
+      else if (*nd < RLI_ATEN_MAX_DIM) v[*nd] = x;
+      (*nd)++;
+    } else if (d == '[' && elems) {
+      double m = list_member(p); /* a TensorList: shapes inside */
+      if (m < 0) *bad = 1;
+      else *elems += m;
+      (*nl)++;
+    } else {
+      if (d == '[') (*nl)++;
+      else *bad = 1;
+      rli_js_skip(p, 2);
+    }
+    if (!next_item(p, ']', what)) return;
+  }
 }
 
 /* An argument past RLI_ATEN_MAX_IN (a compiled region's): its elements
@@ -897,41 +949,19 @@ static void more_shape(rli_js *p, rli_aten_args *a) {
  * shapes, deeper nesting) gets ndim -1: that op is uncovered, the file is
  * still read. */
 static void parse_dims(rli_js *p, rli_aten_args *a) {
-  rli_js_expect(p, '[', "an array (Input Dims)");
   a->has_dims = 1;
   a->n_in = 0;
-  if (rli_js_ws(p) == ']') { p->pos++; return; }
+  if (!open_items(p, '[', "an array (Input Dims)")) return;
   for (;;) {
     int i = a->n_in;
     int c = rli_js_ws(p);
     if (c == '[' && i < RLI_ATEN_MAX_IN) {
       p->pos++;
-      int nd = 0, bad = 0, nl = 0;
+      int nd, nl, bad;
       double le = 0;
-      if (rli_js_ws(p) == ']') p->pos++;
-      else
-        for (;;) {
-          int d = rli_js_ws(p);
-          if (d == '-' || (d >= '0' && d <= '9')) {
-            double v = rli_js_number(p, NULL);
-            if (nd < RLI_ATEN_MAX_DIM && v >= 0 && v < 1e15) a->dims[i][nd] = v;
-            else bad = 1;
-            nd++;
-          } else if (d == '[') {
-            double m = list_member(p); /* a TensorList: shapes inside */
-            if (m < 0) bad = 1;
-            else le += m;
-            nl++;
-          } else {
-            rli_js_skip(p, 2);
-            bad = 1;
-          }
-          int e = rli_js_ws(p);
-          if (e == ',') { p->pos++; continue; }
-          rli_js_expect(p, ']', "',' or ']' in Input Dims");
-          break;
-        }
-      if (nd && nl) bad = 1; /* numbers and shapes in one argument */
+      arg_list(p, 1e15, a->dims[i], &nd, &nl, &le, &bad, "',' or ']' in Input Dims");
+      /* more sizes than held; numbers and shapes in one argument */
+      if (nd > RLI_ATEN_MAX_DIM || (nd && nl)) bad = 1;
       a->ndim[i] = bad ? -1 : nl ? RLI_ATEN_LIST : nd;
       a->list_len[i] = nl;
       a->list_elems[i] = bad ? 0 : le;
@@ -943,10 +973,7 @@ static void parse_dims(rli_js *p, rli_aten_args *a) {
       if (i < RLI_ATEN_MAX_IN) a->ndim[a->n_in++] = -1;
       else a->more_n++;
     }
-    c = rli_js_ws(p);
-    if (c == ',') { p->pos++; continue; }
-    rli_js_expect(p, ']', "',' or ']' in Input Dims");
-    return;
+    if (!next_item(p, ']', "',' or ']' in Input Dims")) return;
   }
 }
 
@@ -956,35 +983,20 @@ static void parse_dims(rli_js *p, rli_aten_args *a) {
  * number makes its argument RLI_STR_BAD (the op's cost says so); a
  * nested list is RLI_STR_LIST (not used). */
 static void parse_strides(rli_js *p, rli_aten_args *a) {
-  rli_js_expect(p, '[', "an array (Input Strides)");
   a->n_str = 0;
-  if (rli_js_ws(p) == ']') { p->pos++; return; }
+  if (!open_items(p, '[', "an array (Input Strides)")) return;
   for (;;) {
     int i = a->n_str;
     int c = rli_js_ws(p);
     if (c == '[' && i < RLI_ATEN_MAX_IN) {
       p->pos++;
-      int nd = 0, bad = 0, nl = 0;
+      int nd, nl, bad;
+      double st[RLI_ATEN_MAX_DIM];
+      for (int d = 0; d < RLI_ATEN_MAX_DIM; d++) st[d] = -1;
+      arg_list(p, 1e18, st, &nd, &nl, NULL, &bad, "',' or ']' in Input Strides");
       unsigned zero = 0;
-      if (rli_js_ws(p) == ']') p->pos++;
-      else
-        for (;;) {
-          int d = rli_js_ws(p);
-          if (d == '-' || (d >= '0' && d <= '9')) {
-            double v = rli_js_number(p, NULL);
-            if (!(v >= 0 && v < 1e18)) bad = 1;
-            else if (v == 0 && nd < RLI_ATEN_MAX_DIM) zero |= 1u << nd;
-            nd++;
-          } else {
-            if (d == '[') nl++;
-            else bad = 1;
-            rli_js_skip(p, 2);
-          }
-          int e = rli_js_ws(p);
-          if (e == ',') { p->pos++; continue; }
-          rli_js_expect(p, ']', "',' or ']' in Input Strides");
-          break;
-        }
+      for (int d = 0; d < RLI_ATEN_MAX_DIM; d++)
+        if (st[d] == 0) zero |= 1u << d;
       a->str_rank[i] = (int8_t)(nl && !nd ? RLI_STR_LIST : bad || nl || nd > RLI_ATEN_MAX_DIM ? RLI_STR_BAD : nd);
       a->str_zero[i] = (uint8_t)zero;
       a->n_str++;
@@ -992,10 +1004,7 @@ static void parse_strides(rli_js *p, rli_aten_args *a) {
       rli_js_skip(p, 2);
       if (i < RLI_ATEN_MAX_IN) a->str_rank[a->n_str++] = RLI_STR_BAD;
     }
-    c = rli_js_ws(p);
-    if (c == ',') { p->pos++; continue; }
-    rli_js_expect(p, ']', "',' or ']' in Input Strides");
-    return;
+    if (!next_item(p, ']', "',' or ']' in Input Strides")) return;
   }
 }
 
@@ -1020,9 +1029,8 @@ static int fixed_string(rli_js *p, char *d, size_t cap, int depth) {
 /* more: with Input type, the fewest bytes of an element among the types
  * past RLI_ATEN_MAX_IN (rli_aten_args.more_type_bytes); else NULL */
 static void parse_strings(rli_js *p, size_t w, int *n, const char *what, char *base, double *more) {
-  rli_js_expect(p, '[', what);
   *n = 0;
-  if (rli_js_ws(p) == ']') { p->pos++; return; }
+  if (!open_items(p, '[', what)) return;
   for (;;) {
     if (rli_js_ws(p) == '"') {
       rli_sv v = rli_js_string(p);
@@ -1039,10 +1047,7 @@ static void parse_strings(rli_js *p, size_t w, int *n, const char *what, char *b
       if (*n < RLI_ATEN_MAX_IN) base[(size_t)*n * w] = 0;
     }
     if (*n < RLI_ATEN_MAX_IN) (*n)++;
-    int c = rli_js_ws(p);
-    if (c == ',') { p->pos++; continue; }
-    rli_js_expect(p, ']', "',' or ']'");
-    return;
+    if (!next_item(p, ']', "',' or ']'")) return;
   }
 }
 
@@ -1209,8 +1214,7 @@ static void arg_geo(rli_js *p, ev *e, int which) {
 }
 
 static void parse_args(rli_js *p, ev *e) {
-  rli_js_expect(p, '{', "an object (args)");
-  if (rli_js_ws(p) == '}') { p->pos++; return; }
+  if (!open_items(p, '{', "an object (args)")) return;
   for (;;) {
     rli_sv kv;
     int which = -1;
@@ -1255,10 +1259,7 @@ static void parse_args(rli_js *p, ev *e) {
       break;
     case A_OTHER: rli_js_skip(p, 2); break;
     }
-    int c = rli_js_ws(p);
-    if (c == ',') { p->pos++; continue; }
-    rli_js_expect(p, '}', "',' or '}' in args");
-    return;
+    if (!next_item(p, '}', "',' or '}' in args")) return;
   }
 }
 
@@ -1886,10 +1887,7 @@ static inline void ev_fields(kin *k, ev *e, char *xcat) {
     case E_OTHER: rli_js_skip(p, 1); break;
     }
     if ((fk = ev_key_next(p, kid)) >= 0) continue;
-    int c = rli_js_ws(p);
-    if (c == ',') { p->pos++; continue; }
-    rli_js_expect(p, '}', "',' or '}' in an event");
-    return;
+    if (!next_item(p, '}', "',' or '}' in an event")) return;
   }
 }
 
@@ -2289,9 +2287,8 @@ static void event(kin *k) {
   ev_init(k, &e, &x, xcat);
   k->namelen = 0;
   if (k->name) k->name[0] = 0;
-  rli_js_expect(p, '{', "an event object");
   k->events++;
-  if (rli_js_ws(p) == '}') { p->pos++; return; }
+  if (!open_items(p, '{', "an event object")) return;
   ev_fields(k, &e, xcat);
   ev_to_sink(k, &e, xcat);
   if (e.cat == C_OTHER || strcmp(e.ph, "X") != 0) return;
@@ -2311,8 +2308,7 @@ static void event(kin *k) {
 
 static void device_props(kin *k) {
   rli_js *p = &k->p;
-  rli_js_expect(p, '[', "an array (deviceProperties)");
-  if (rli_js_ws(p) == ']') { p->pos++; return; }
+  if (!open_items(p, '[', "an array (deviceProperties)")) return;
   for (;;) {
     dev_prop d;
     memset(&d, 0, sizeof d);
@@ -2348,16 +2344,10 @@ static void device_props(kin *k) {
         } else {
           rli_js_skip(p, 3);
         }
-        c = rli_js_ws(p);
-        if (c == ',') { p->pos++; continue; }
-        rli_js_expect(p, '}', "',' or '}' in deviceProperties");
-        break;
+        if (!next_item(p, '}', "',' or '}' in deviceProperties")) break;
       }
     if (k->ndev < 16) k->dev[k->ndev++] = d;
-    int c = rli_js_ws(p);
-    if (c == ',') { p->pos++; continue; }
-    rli_js_expect(p, ']', "',' or ']' in deviceProperties");
-    return;
+    if (!next_item(p, ']', "',' or ']' in deviceProperties")) return;
   }
 }
 
@@ -2365,8 +2355,7 @@ static void device_props(kin *k) {
  * world size to the sink too */
 static void dist_info(kin *k) {
   rli_js *p = &k->p;
-  rli_js_expect(p, '{', "an object (distributedInfo)");
-  if (rli_js_ws(p) == '}') { p->pos++; return; }
+  if (!open_items(p, '{', "an object (distributedInfo)")) return;
   for (;;) {
     rli_sv kv = rli_js_string(p);
     int is_ws = RLI_SV_IS(kv, "world_size"), is_rank = RLI_SV_IS(kv, "rank");
@@ -2379,23 +2368,16 @@ static void dist_info(kin *k) {
     } else {
       rli_js_skip(p, 2);
     }
-    c = rli_js_ws(p);
-    if (c == ',') { p->pos++; continue; }
-    rli_js_expect(p, '}', "',' or '}' in distributedInfo");
-    return;
+    if (!next_item(p, '}', "',' or '}' in distributedInfo")) return;
   }
 }
 
 static void events_array(kin *k) {
   rli_js *p = &k->p;
-  rli_js_expect(p, '[', "an array (traceEvents)");
-  if (rli_js_ws(p) == ']') { p->pos++; return; }
+  if (!open_items(p, '[', "an array (traceEvents)")) return;
   for (;;) {
     event(k);
-    int c = rli_js_ws(p);
-    if (c == ',') { p->pos++; continue; }
-    rli_js_expect(p, ']', "',' or ']' between events");
-    return;
+    if (!next_item(p, ']', "',' or ']' between events")) return;
   }
 }
 
@@ -2449,10 +2431,7 @@ static void document(kin *k) {
         } else {
           rli_js_skip(p, 1);
         }
-        c = rli_js_ws(p);
-        if (c == ',') { p->pos++; continue; }
-        rli_js_expect(p, '}', "',' or '}' at the top level");
-        break;
+        if (!next_item(p, '}', "',' or '}' at the top level")) break;
       }
     if (!seen) rli_js_fail(p, RL_EPARSE, rli_js_here(p), "no \"traceEvents\" array: not a PyTorch/Chrome trace");
   }

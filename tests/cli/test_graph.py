@@ -16,13 +16,14 @@ MI300X traces of AMD TraceLens (tests/fixtures/traces/SOURCES.md):
     stderr, exit 2, nothing on stdout.
 Ends with "N passed, M failed".
 """
-import argparse
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+
+from checks import Checks, roofline_arg
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIX = os.path.join(ROOT, "tests", "fixtures", "traces")
@@ -39,18 +40,8 @@ def run(cmd):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--roofline", default=os.path.join(ROOT, "build", "roofline"))
-    rf = os.path.abspath(ap.parse_args().roofline)
-    passed = failed = 0
-
-    def check(name, ok, msg=""):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print(f"FAIL {name}: {msg}", file=sys.stderr)
+    rf = roofline_arg()
+    check = Checks()
 
     rc, out, err = run([rf, "trace", SG_RUN, "--capture", SG_CAP, "--top", "3"])
     check("text.matched", rc == 0 and "CUDA-graph replays: 544 kernels matched to their capture, 0 not" in out,
@@ -130,8 +121,7 @@ def main():
                   f"exit {rc} out {out[:100]!r} err {err!r}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return check.report()
 
 
 if __name__ == "__main__":

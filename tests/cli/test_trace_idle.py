@@ -12,7 +12,6 @@ given (the tool sums one level of nesting, a subset of them). On the 2024 DDP
 fixture the first gap's ops are checked exactly: aten::narrow's calls inside
 it, summed. Ends with "N passed, M failed".
 """
-import argparse
 import glob
 import gzip
 import json
@@ -20,6 +19,8 @@ import math
 import os
 import subprocess
 import sys
+
+from checks import Checks, roofline_arg
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TRACES = os.path.join(ROOT, "tests", "fixtures", "traces")
@@ -67,18 +68,8 @@ def overlap_of(ev, name, g0, g1):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--roofline", default=os.path.join(ROOT, "build", "roofline"))
-    rf = os.path.abspath(ap.parse_args().roofline)
-    passed = failed = 0
-
-    def check(name, ok, msg=""):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print(f"FAIL {name}: {msg}", file=sys.stderr)
+    rf = roofline_arg()
+    check = Checks()
 
     # absolute Kineto timestamps (1e12 us with fractional ns) in doubles: a few ns of rounding here
     close = lambda a, b: math.isclose(a, b, rel_tol=1e-6, abs_tol=5e-8)  # noqa: E731
@@ -135,8 +126,7 @@ def main():
     p = subprocess.run([rf, "trace", os.path.join(TRACES, "pytorch_kineto_2024_a100_inductor_triton_launch.json.gz")],
                        capture_output=True, text=True)
     check("inductor.no_headline", p.returncode == 0 and "GPU idle" not in p.stdout, p.stdout[:300])
-    print(f"trace idle: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return check.report('trace idle')
 
 
 if __name__ == "__main__":
