@@ -391,6 +391,26 @@ static int load_hw_file(cli_ctx *ctx, const char *path) {
   return CLI_OK;
 }
 
+int cli_quantity(cli_ctx *ctx, const char *name, const char *val, rl_unit u, double *out, const char *hint) {
+  rl_error e;
+  rl_status st = rl_parse_quantity(val, u, out, &e);
+  if (st == RL_ERANGE && strstr(e.msg, "is out of range")) {
+    /* past a double (1e400) or below the smallest normal one (1e-400,
+     * 2.2e-308): the quantity's range, the value as written (not the 0 or
+     * inf it would be read as), and on which side of the range it lies */
+    double x = strtod(val, NULL);
+    int below = signbit(x) || !(fabs(x) >= 1);
+    rl_error r;
+    rl_param_check(name, u, below ? -HUGE_VAL : HUGE_VAL, &r);
+    char msg[2 * RL_ERROR_MSG_MAX];
+    cli_spell(r.msg, msg, sizeof msg);
+    const char *is = strstr(msg, " is outside");
+    if (is) return cli_error(ctx, "--%s '%s' is %s%s", name, val, below ? "below" : "above", is + strlen(" is outside"));
+  }
+  if (st) return cli_error(ctx, "--%s: %s%s", name, e.msg, hint);
+  return CLI_OK;
+}
+
 static int set_opt(cli_ctx *ctx, cli_opt *o, const char *val) {
   rl_error e;
   rl_status st = RL_OK;
@@ -429,17 +449,8 @@ static int set_opt(cli_ctx *ctx, cli_opt *o, const char *val) {
   case OPT_FLOP_S: u = RL_UNIT_FLOP_S; break;
   case OPT_SECONDS: u = RL_UNIT_SECONDS; break;
   }
-  st = rl_parse_quantity(val, u, (double *)o->dst, &e);
-  if (st == RL_ERANGE && strstr(e.msg, "is out of range")) {
-    /* past a double (1e400): the quantity's range, the value as written */
-    rl_error r;
-    rl_param_check(o->name, u, val[0] == '-' ? -HUGE_VAL : HUGE_VAL, &r);
-    char msg[2 * RL_ERROR_MSG_MAX];
-    cli_spell(r.msg, msg, sizeof msg);
-    const char *is = strstr(msg, " is outside");
-    if (is) return cli_error(ctx, "--%s '%s'%s", o->name, val, is);
-  }
-  if (st) return cli_error(ctx, "--%s: %s", o->name, e.msg);
+  int rc = cli_quantity(ctx, o->name, val, u, (double *)o->dst, "");
+  if (rc) return rc;
   if ((o->kind & OPT_POSITIVE) && !(*(double *)o->dst > 0))
     return cli_error(ctx, "--%s must be > 0 (got %s)", o->name, val);
   /* the plausible range of the flag's quantity (src/core/ranges.c) */

@@ -118,6 +118,13 @@ const char *cli_spell(const char *msg, char *buf, size_t cap);
 #define CLI_SPELL(msg) cli_spell((msg), (char[2 * RL_ERROR_MSG_MAX]){0}, 2 * RL_ERROR_MSG_MAX)
 
 /* ---- flags ----------------------------------------------------------- */
+
+/* val, the value of --name in unit u, into *out: CLI_OK, or the command's
+ * one-line error (CLI_USAGE): the parser's message and hint ("" or " (or
+ * nccl)"); a value past or below what a double holds (1e400, 1e-400) said
+ * as written, above or below the flag's plausible range (not as the inf
+ * or 0 it would be read as). Every flag of a unit goes through here. */
+int cli_quantity(cli_ctx *ctx, const char *name, const char *val, rl_unit u, double *out, const char *hint);
 typedef enum cli_opt_kind {
   OPT_FLAG,     /* int: set to 1, no value */
   OPT_STR,      /* const char *: the value as given */

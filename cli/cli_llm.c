@@ -162,8 +162,9 @@ int cli_infer_setup(cli_ctx *ctx, const cli_opt *opts, cli_infer_flags *f,
   if (f->comm_latency_s && strcmp(f->comm_latency_s, "nccl") == 0) {
     req->comm_latency_given = 2; /* NCCL's ring estimate */
   } else if (f->comm_latency_s) {
-    if (rl_parse_quantity(f->comm_latency_s, RL_UNIT_SECONDS, &req->comm_latency, &e))
-      return cli_error(ctx, "--comm-latency: %s (or nccl)", e.msg);
+    if ((rc = cli_quantity(ctx, "comm-latency", f->comm_latency_s, RL_UNIT_SECONDS, &req->comm_latency,
+                           " (or nccl)")))
+      return rc;
     req->comm_latency_given = 1;
   }
   req->compute_eff = f->compute_eff ? f->compute_eff_v : 0;

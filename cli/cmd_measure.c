@@ -317,7 +317,7 @@ static int parse(cli_ctx *ctx, int argc, char **argv, measure_opts *o) {
     int n = cli_split_list(ctx, "--ws", ws_list, buf, sizeof buf, items, RL_MEASURE_MAX_WS);
     if (n < 0) return CLI_USAGE;
     for (int i = 0; i < n; i++) {
-      if (rl_parse_quantity(items[i], RL_UNIT_BYTES, &o->ws[i], &e)) return cli_error(ctx, "--ws: %s", e.msg);
+      if ((rc = cli_quantity(ctx, "ws", items[i], RL_UNIT_BYTES, &o->ws[i], ""))) return rc;
       if (!(o->ws[i] > 0)) return cli_error(ctx, "--ws: working sets must be > 0");
       if (rl_param_check("ws", RL_UNIT_BYTES, o->ws[i], &e)) return cli_fail(ctx, RL_ERANGE, &e);
     }

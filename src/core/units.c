@@ -10,6 +10,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,8 +76,7 @@ rl_status rl_parse_quantity(const char *text, rl_unit unit, double *out,
   double v = strtod(p, &end);
   if (end == p) return rli_fail(err, RL_EPARSE, "'%s' is not a number", text);
   /* past a double (1e400): out of range; below the smallest normal double
-   * (2.2e-308, strtod's ERANGE too) the tiny value, whose quantity's
-   * plausible range then refuses it with the range (ranges.c) */
+   * (2.2e-308): out of range too, below (after the prefix) */
   if (!isfinite(v) || (errno == ERANGE && fabs(v) >= 1))
     return rli_fail(err, RL_ERANGE, "'%s' is out of range", text);
   const char *s = end;
@@ -148,6 +148,14 @@ rl_status rl_parse_quantity(const char *text, rl_unit unit, double *out,
     r = strtod(t, NULL);
   }
   if (!isfinite(r)) return rli_fail(err, RL_ERANGE, "'%s' is out of range", text);
+  /* not zero, yet below the smallest normal double (1e-400, 2.2e-308, 1e-300
+   * ns; the number before its prefix too, 1e-310 kB): read as 0, or as a
+   * subnormal held to fewer digits than written; either would be printed
+   * as a number the text does not say */
+  int zero = 1;
+  for (const char *d = q; d < end && *d != 'e' && *d != 'E'; d++)
+    if (*d >= '1' && *d <= '9') zero = 0;
+  if (!zero && !(fabs(v) >= DBL_MIN && fabs(r) >= DBL_MIN)) return rli_fail(err, RL_ERANGE, "'%s' is out of range", text);
   /* a count above 2^53 - 1 would not be held (nor printed) exactly; nor
    * would bytes or FLOPs written out in full digits (9007199254740993 B
    * would print as ...992), while 1e16 B and 10 PB say they are round */

@@ -107,6 +107,10 @@ class RooflineFunctions(unittest.TestCase):
             (lambda: rl.kernel("9007199254740993", 1, hw="h100"), "too large"),
             (lambda: rl.parse_quantity("9007199254740993B", "B"), "too large"),
             (lambda: rl.kernel(1e9, 1e6, hw="h100", time=1e-300), "time 1e-300 s is outside the plausible range"),
+            # text below the smallest normal double: refused as written, never read as 0 or a subnormal
+            (lambda: rl.parse_quantity("1e-400", "s"), "'1e-400' is out of range"),
+            (lambda: rl.parse_quantity("2.2e-308", "s"), "'2.2e-308' is out of range"),
+            (lambda: rl.parse_quantity("1e-300ns", "s"), "'1e-300ns' is out of range"),
             # the command's caps on files: /dev/zero is refused, not read for ever
             (lambda: rl.hardware("h100", hw_file="/dev/zero"), "larger than 67108864 bytes"),
             (lambda: rl.model("/dev/zero"), "larger than 16777216 bytes"),

@@ -48,6 +48,16 @@ static void test_units(void) {
   CHECK_NEAR(q("-3", RL_UNIT_COUNT), -3, 0);
   CHECK(qfails("", RL_UNIT_COUNT, "empty"));
   CHECK(qfails("abc", RL_UNIT_COUNT, "not a number"));
+  /* below the smallest normal double: out of range, never 0 or a subnormal
+   * (strtod's underflow; a prefix's too); zero written any way is 0 */
+  CHECK(qfails("1e-400", RL_UNIT_SECONDS, "'1e-400' is out of range"));
+  CHECK(qfails("-1e-400", RL_UNIT_SECONDS, "out of range"));
+  CHECK(qfails("2.2e-308", RL_UNIT_BYTES, "out of range"));
+  CHECK(qfails("1e-300ns", RL_UNIT_SECONDS, "out of range"));
+  CHECK(qfails("1e-310 kB", RL_UNIT_BYTES, "out of range"));
+  CHECK(q("0e-400", RL_UNIT_SECONDS) == 0);
+  CHECK(q("0.000", RL_UNIT_SECONDS) == 0);
+  CHECK(q("2.2250738585072014e-308", RL_UNIT_COUNT) == 2.2250738585072014e-308);
   CHECK(qfails("nan", RL_UNIT_COUNT, "not a number"));
   CHECK(qfails("inf", RL_UNIT_COUNT, "not a number"));
   CHECK(qfails("0x10", RL_UNIT_COUNT, "hexadecimal"));
