@@ -1,6 +1,7 @@
 """checks.py -- the pass/fail counter the test scripts share
 (tests/cli/test_manners.py, tests/cli/test_outputs.py, test_hostile.py,
-test_trace_agree.py, test_trace_job.py, tests/install/test_completion.py).
+test_trace_agree.py, test_trace_job.py, test_graph.py, test_trace_idle.py,
+tests/install/test_completion.py).
 
     check = Checks("FAIL ")
     check(cond, "what was expected")   # counts it; a failure named on stderr

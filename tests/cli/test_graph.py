@@ -16,6 +16,7 @@ MI300X traces of AMD TraceLens (tests/fixtures/traces/SOURCES.md):
     stderr, exit 2, nothing on stdout.
 Ends with "N passed, M failed".
 """
+import argparse
 import json
 import os
 import shutil
@@ -23,7 +24,8 @@ import subprocess
 import sys
 import tempfile
 
-from checks import Checks, roofline_arg
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/
+from checks import Checks  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIX = os.path.join(ROOT, "tests", "fixtures", "traces")
@@ -40,8 +42,11 @@ def run(cmd):
 
 
 def main():
-    rf = roofline_arg()
-    check = Checks()
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--roofline", default=os.path.join(ROOT, "build", "roofline"))
+    rf = os.path.abspath(ap.parse_args().roofline)
+    checks = Checks("FAIL ")
+    check = checks.named
 
     rc, out, err = run([rf, "trace", SG_RUN, "--capture", SG_CAP, "--top", "3"])
     check("text.matched", rc == 0 and "CUDA-graph replays: 544 kernels matched to their capture, 0 not" in out,
@@ -121,7 +126,8 @@ def main():
                   f"exit {rc} out {out[:100]!r} err {err!r}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return check.report()
+    print(f"{checks.passed} passed, {checks.failed} failed")
+    return 1 if checks.failed else 0
 
 
 if __name__ == "__main__":

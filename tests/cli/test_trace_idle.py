@@ -12,6 +12,7 @@ given (the tool sums one level of nesting, a subset of them). On the 2024 DDP
 fixture the first gap's ops are checked exactly: aten::narrow's calls inside
 it, summed. Ends with "N passed, M failed".
 """
+import argparse
 import glob
 import gzip
 import json
@@ -20,7 +21,8 @@ import os
 import subprocess
 import sys
 
-from checks import Checks, roofline_arg
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/
+from checks import Checks  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TRACES = os.path.join(ROOT, "tests", "fixtures", "traces")
@@ -68,8 +70,11 @@ def overlap_of(ev, name, g0, g1):
 
 
 def main():
-    rf = roofline_arg()
-    check = Checks()
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--roofline", default=os.path.join(ROOT, "build", "roofline"))
+    rf = os.path.abspath(ap.parse_args().roofline)
+    checks = Checks("FAIL ")
+    check = checks.named
 
     # absolute Kineto timestamps (1e12 us with fractional ns) in doubles: a few ns of rounding here
     close = lambda a, b: math.isclose(a, b, rel_tol=1e-6, abs_tol=5e-8)  # noqa: E731
@@ -126,7 +131,8 @@ def main():
     p = subprocess.run([rf, "trace", os.path.join(TRACES, "pytorch_kineto_2024_a100_inductor_triton_launch.json.gz")],
                        capture_output=True, text=True)
     check("inductor.no_headline", p.returncode == 0 and "GPU idle" not in p.stdout, p.stdout[:300])
-    return check.report('trace idle')
+    print(f"trace idle: {checks.passed} passed, {checks.failed} failed")
+    return 1 if checks.failed else 0
 
 
 if __name__ == "__main__":
