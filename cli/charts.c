@@ -584,6 +584,11 @@ void chart_term_size(FILE *out, int *cols, int *rows) {
   if (*rows > 1) *rows -= 1;
 }
 
+void chart_term_spell(char *text) {
+  static const char lib[] = "(`height`)", cli[] = "(--height)"; /* one length */
+  for (char *p = text; (p = strstr(p, lib)) != NULL; p += sizeof lib - 1) memcpy(p, cli, sizeof cli - 1);
+}
+
 int chart_term_color(FILE *out, int force) {
   const char *nc = getenv("NO_COLOR");
   if (nc && *nc) return 0;

@@ -84,5 +84,8 @@ void chart_term_size(FILE *out, int *cols, int *rows);
 /* Colour for --term: on a terminal (or when forced), never with NO_COLOR
  * set to a non-empty value (no-color.org). */
 int chart_term_color(FILE *out, int force);
+/* rl_plot_term's text with the parameter it names in backquotes
+ * (`height`) spelled as this command's flag (--height), in place. */
+void chart_term_spell(char *text);
 
 #endif

@@ -201,7 +201,10 @@ static char *chart_text(const rl_measurement *m, int term, int cols, int rows, u
   size_t need = term ? rl_plot_term(&pl, NULL, 0) : rl_plot_svg(&pl, NULL, 0);
   char *text = malloc(need + 1);
   if (text) {
-    if (term) rl_plot_term(&pl, text, need + 1);
+    if (term) {
+      rl_plot_term(&pl, text, need + 1);
+      chart_term_spell(text);
+    }
     else rl_plot_svg(&pl, text, need + 1);
     *len = need;
   }

@@ -128,7 +128,10 @@ static int compute(cli_ctx *ctx, plot_opts *o, char **text, size_t *len) {
   size_t need = o->term ? rl_plot_term(&p, NULL, 0) : rl_plot_svg(&p, NULL, 0);
   *text = malloc(need + 1);
   if (*text) {
-    if (o->term) rl_plot_term(&p, *text, need + 1);
+    if (o->term) {
+      rl_plot_term(&p, *text, need + 1);
+      chart_term_spell(*text);
+    }
     else rl_plot_svg(&p, *text, need + 1);
     *len = need;
   }

@@ -201,7 +201,11 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
   cli_table_optional(t, 6, 2);
   cli_table_optional(t, 9, 3);
   int shown = 0, above = 0, l2 = 0, lower = 0, net = 0, cpu_level = 0;
-  const char *note = NULL;
+  /* the notes of the rows marked ^, each distinct one once with its rows */
+  enum { NOTES = 8 };
+  const char *note[NOTES];
+  char note_rows[NOTES][64];
+  int nnote = 0, note_more = 0;
   for (int32_t i = 0; i < n && shown < top; i++) {
     const rl_trace_row *r = &rows[i];
     if (!r->has_cost || !r->has_time) continue;
@@ -235,7 +239,20 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
     cpu_level += *lv != 0;
     snprintf(c[8], 64, "%s%s%s%s%s", rl_bound_name(r->bound), on_l2 ? "/L2" : "", lv, r->why ? "*" : "",
              r->note && r->launch_id < 0 && !on_l2 ? "^" : "");
-    if (r->note && r->launch_id < 0 && !on_l2) note = r->note;
+    if (r->note && r->launch_id < 0 && !on_l2) {
+      int k = 0;
+      while (k < nnote && strcmp(note[k], r->note)) k++;
+      if (k == nnote && nnote < NOTES) {
+        note[nnote] = r->note;
+        note_rows[nnote++][0] = 0;
+      }
+      if (k < nnote) {
+        size_t l = strlen(note_rows[k]);
+        snprintf(note_rows[k] + l, sizeof note_rows[k] - l, "%s%d", l ? ", " : "", shown + 1);
+      } else {
+        note_more++;
+      }
+    }
     l2 += on_l2;
     snprintf(c[9], 64, "%s%s", ge, cli_q(q, sizeof q, r->at_roof_s, RL_UNIT_SECONDS));
     snprintf(c[10], 64, "%s%.1f%%%s", ge, 100 * r->roof_fraction, r->roof_fraction > 1 ? "!" : "");
@@ -258,7 +275,10 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
   if (l2)
     fprintf(ctx->out, "  /L2: %d row(s) faster than DRAM allows whose bytes of one run fit the L2 (cache-resident):\n"
                       "     on the L2 roof (the device's L2 bandwidth in the database)\n", l2);
-  if (note) fprintf(ctx->out, "  ^ %s\n", note);
+  if (nnote == 1 && !note_more) fprintf(ctx->out, "  ^ %s\n", note[0]);
+  else
+    for (int k = 0; k < nnote; k++) fprintf(ctx->out, "  ^ row %s: %s\n", note_rows[k], note[k]);
+  if (note_more) fprintf(ctx->out, "  ^ %d more row(s) with other notes: --json gives each row's note\n", note_more);
   if (lower)
     fputs("  >=: bytes counted from below (each tensor once), so the time at the roof and the roof\n"
           "      fraction are at least, the gain at most the figure; -: FLOPs not counted\n", ctx->out);
@@ -744,7 +764,17 @@ static void print_head(cli_ctx *ctx, const trace_opts *to, const trace_one *x) {
               (long long)info->graph_unreplayed, info->graph_unreplayed == 1 ? "" : "es",
               info->graph_unreplayed == 1 ? "" : "s");
     if (s->copies) fprintf(o, "; %lld memcpy/memset (%s)", (long long)s->copies, cli_q(b1, sizeof b1, s->copy_s, RL_UNIT_SECONDS));
-    if (s->collectives) fprintf(o, "; %lld collective kernels (%s)", (long long)s->collectives, cli_q(b1, sizeof b1, s->collective_s, RL_UNIT_SECONDS));
+    if (s->collectives) {
+      fprintf(o, "; %lld collective kernels (%s)", (long long)s->collectives, cli_q(b1, sizeof b1, s->collective_s, RL_UNIT_SECONDS));
+      /* those without a size (launched before the window, no collective op
+       * recorded) are counted, as a job counts them, but not in the table */
+      int32_t ncl = 0;
+      const rl_trace_coll *cl = rl_trace_colls(x->t, &ncl);
+      int64_t sized = 0;
+      for (int32_t i = 0; i < ncl; i++) sized += cl[i].count;
+      if (sized < s->collectives)
+        fprintf(o, ", %lld without a size (not in the collectives table)", (long long)(s->collectives - sized));
+    }
     fputc('\n', o);
   }
   if (!s->has_time) {

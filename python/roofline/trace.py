@@ -30,13 +30,13 @@ from . import _native
 from . import _check, _cstr, _find_hw, _lib, _load_hw_file, _msg, _num, _path
 
 def _measured_now(threads):
-    """This machine measured now with `threads` threads (--quick, the peak and read
+    """This machine measured now with `threads` threads (quick, the peak and read
     kernels) as a hardware row, the figures the measurement marks disturbed kept (a
     low figure only raises a bound), as `roofline trace` does for a CPU trace."""
     import sys
     from .measure import measure
     sys.stderr.write(f"roofline.trace: measuring this machine with {threads} thread{'' if threads == 1 else 's'} "
-                     "(measure --quick --kernel peak,read; save a row with roofline measure --save-hw and give "
+                     "(measure(quick=True, kernel=\"peak,read\"); save a row with `roofline measure --save-hw` and give "
                      "hw_file to skip this)\n")
     m = measure(quick=True, threads=threads, kernel="peak,read")
     cpu, pk, bw = m["cpu"], m["peak"], m["bandwidth"]
@@ -61,7 +61,7 @@ def _measured_now(threads):
         h.l1_bytes = caches["l1"]
     if caches.get("l3") and caches.get("l2"):
         h.l2_core_bytes = caches["l2"]
-    h.source = (f"roofline measure --quick: FMA peaks with {m['threads']} threads; bandwidth of the read kernel, "
+    h.source = (f"roofline measure (quick): FMA peaks with {m['threads']} threads; bandwidth of the read kernel, "
                 f"best of {m['repeats']} (STREAM byte counting); clock measured"
                 + (f"; CPUID family {cpu['family']} model {cpu['model_id']}"
                    if cpu.get("family") is not None and cpu.get("model_id") is not None else ""))

@@ -291,7 +291,7 @@ static double never(const void *rec) { (void)rec; return 0; }
 static const rli_field measure_fields[] = {
     {"cpu", NULL, "the machine as probed", RLI_F_OBJ, RLI_AT(rl_measurement, cpu), .sub = &cpu_record},
     {"threads", NULL, "threads of the all-threads figures", RLI_F_INT, RLI_AT(rl_measurement, threads)},
-    {"quick", NULL, "measured with --quick (fewer repeats and working sets)", RLI_F_BOOL,
+    {"quick", NULL, "a quick measurement (fewer repeats and working sets)", RLI_F_BOOL,
      RLI_AT(rl_measurement, quick)},
     {"tick_s", "s", "the clock's granularity", RLI_F_NUM, RLI_AT(rl_measurement, tick_s)},
     {"repeats", NULL, "timed repeats of each figure", RLI_F_INT, RLI_AT(rl_measurement, repeats)},
@@ -419,7 +419,7 @@ rl_status rl_measure_to_hw(const rl_measurement *m, const char *id,
   snprintf(out->source, sizeof out->source,
            MEASURED_SOURCE "%s: FMA peaks with %d threads; bandwidth of the "
            "read kernel, best of %d (STREAM byte counting); clock measured",
-           m->quick ? " --quick" : "", (int)m->threads, (int)m->repeats);
+           m->quick ? " (quick)" : "", (int)m->threads, (int)m->repeats);
   if (m->cpu.family > 0) { /* what a CPU trace's processor is checked against */
     size_t l = strlen(out->source);
     snprintf(out->source + l, sizeof out->source - l, "; CPUID family %d model %d", (int)m->cpu.family,

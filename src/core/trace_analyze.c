@@ -31,6 +31,7 @@
  * 2*64*768*256 FLOPs). Unknown for other architectures.
  */
 #include "core/trace_impl.h"
+#include "core/trace_job.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -50,11 +51,18 @@ typedef struct group {
                        a time) */
 } group;
 
+enum { ROW_NOTES = 4 };
 typedef struct row_acc {
   rl_trace_row row;
   double known_time, compute_t, memory_t;
   int64_t known_count, unknown_count;
   uint32_t why, note; /* note: 1 + string id, 0 none */
+  /* the notes of its groups with F and Q (1 + string id, 0 none), the
+   * first ROW_NOTES distinct ones with their calls; note_more: the calls of
+   * any other */
+  uint32_t notes[ROW_NOTES];
+  int64_t note_n[ROW_NOTES], note_more;
+  int32_t nnotes;
   int32_t reason;
   uint32_t launch, cost; /* ncu: the launch and its cost; RLI_NONE */
 } row_acc;
@@ -291,6 +299,45 @@ static void l2_place(rl_trace *t, const rl_hw *hw, row_acc *r, rl_trace_row *o, 
   }
 }
 
+/* A group's note (1 + string id, 0 none) for its calls into its row. */
+static void note_add(row_acc *r, uint32_t note, int64_t calls) {
+  for (int32_t k = 0; k < r->nnotes; k++)
+    if (r->notes[k] == note) {
+      r->note_n[k] += calls;
+      return;
+    }
+  if (r->nnotes == ROW_NOTES) {
+    r->note_more += calls;
+    return;
+  }
+  r->notes[r->nnotes] = note;
+  r->note_n[r->nnotes++] = calls;
+}
+
+/* The row's note: the one its calls share; where they differ (calls of
+ * one op under other shapes, some inferred and some not) each with how many
+ * calls had it, so that no call's note stands for them all. */
+static void note_merge(rl_trace *t, row_acc *r) {
+  if (r->nnotes == 1 && !r->note_more) {
+    r->note = r->notes[0];
+    return;
+  }
+  if (r->nnotes == 0) return;
+  int64_t all = r->note_more;
+  for (int32_t k = 0; k < r->nnotes; k++) all += r->note_n[k];
+  char buf[1200];
+  rli_out o;
+  rli_out_init(&o, buf, sizeof buf);
+  rli_out_printf(&o, "notes differ by call:");
+  for (int32_t k = 0; k < r->nnotes; k++)
+    rli_out_printf(&o, "%s %lld of %lld calls: %s", k ? ";" : "", (long long)r->note_n[k], (long long)all,
+                   r->notes[k] ? t->str[r->notes[k] - 1] : "no note");
+  if (r->note_more) rli_out_printf(&o, "; %lld of %lld calls: other notes", (long long)r->note_more, (long long)all);
+  rli_out_end(&o);
+  uint32_t id = why_text(t, buf);
+  r->note = id == RLI_NONE ? 0 : id + 1;
+}
+
 static int cmp_rows(const void *pa, const void *pb) {
   const rl_trace_row *a = pa, *b = pb;
   int ga = a->has_cost && a->has_time, gb = b->has_cost && b->has_time;
@@ -410,7 +457,7 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, double 
       r->row.peak_from_kernel = e.from_kernel;
       r->row.dtype = t->cost[gr->cost].dtype;
       r->row.roof = t->cost[gr->cost].roof;
-      if (t->cost[gr->cost].note) r->note = t->cost[gr->cost].note;
+      note_add(r, t->cost[gr->cost].note, gr->count);
       r->row.lower_bound |= t->cost[gr->cost].lower;
       if (t->cost[gr->cost].measured) r->row.measured = 1;
     } else {
@@ -438,6 +485,7 @@ static rl_status build_rows(rl_trace *t, const rl_hw *hw, double factor, double 
     o->op = ko == RLI_NONE ? "" : t->str[ko];
     o->why = NULL;
     o->family = by_op ? "" : rli_kernel_family(o->name);
+    note_merge(t, r);
     if (r->unknown_count) {
       if (!o->has_cost) {
         o->reason = r->reason;
@@ -809,7 +857,12 @@ static rl_status an_kernels(an *a, rl_error *err) {
     x->kernels++;
     if (k->kind == RLI_K_KERNEL) out->kernels++;
     else out->copies++;
-    int coll = rc < t->ncost && t->cost[rc].roof == RLI_ROOF_NET;
+    /* a collective kernel: one whose cost is a collective's, or one whose
+     * name says so (HTA's pattern: NCCL, RCCL, HCCL), as a job counts its
+     * ranks' (trace_job_io.c); one launched before the window has no size
+     * and is not in the collectives table */
+    int coll = (rc < t->ncost && t->cost[rc].roof == RLI_ROOF_NET) ||
+               (k->kind == RLI_K_KERNEL && k->name < t->nstr && rli_hta_kernel_type(t->str[k->name]) == RLI_K_COMM);
     if (coll) out->collectives++;
     if (k->dur_s >= 0) {
       x->time += k->dur_s;

@@ -1138,7 +1138,7 @@ static const rli_field rank_fields[] = {
     ROOF("coverage", NULL, coverage, has_times, "covered_s / gpu_time_s"),
     {"hta_span_s", "s",
      "HTA's GPU span: last end - first start of HTA's GPU events (every event with a stream, host ops "
-     "recorded with one included; with --hta, HTA's event set and rounding)",
+     "recorded with one included; HTA's event set and rounding when the job asked for them: hta)",
      RLI_F_NUM, RLI_AT(rl_job_rank, span_s)},
     {"hta_idle_s", "s", "hta_span_s - union of HTA's GPU events", RLI_F_NUM, RLI_AT(rl_job_rank, idle_s)},
     {"hta_compute_s", "s", "union of the computation kernels (HTA's name patterns)", RLI_F_NUM,
@@ -1170,8 +1170,8 @@ static const rli_field rank_fields[] = {
     {"stream_idle_other_s", "s", "HTA's other idle time per stream, summed over the streams", RLI_F_NUM,
      RLI_AT(rl_job_rank, stream_idle_other_s)},
     {"job_collectives", NULL,
-     "the collectives the job matches across ranks (NCCL kernels, and kernels counted as collectives by "
-     "their op)",
+     "the rank's collective kernels, as its single trace's collective_kernels counts them (kernels whose name "
+     "says so, NCCL, and kernels counted as collectives by their op); matched across ranks by order",
      RLI_F_INT, RLI_AT(rl_job_rank, collectives)},
     {"job_collective_s", "s", "their summed duration", RLI_F_NUM, RLI_AT(rl_job_rank, coll_time_s)},
     {"waited_s", "s", "this rank's wait for the last rank in matched collectives", RLI_F_NUM,
@@ -1263,7 +1263,7 @@ static void put_notes(rli_out *o, const void *rec, const rli_field *f) {
 }
 
 static const rli_field job_fields[] = {
-    {"hta", NULL, "true with --hta: HTA's own event set and rounding", RLI_F_BOOL, RLI_AT(rl_job, o.hta)},
+    {"hta", NULL, "true when the job asked for HTA's own event set and rounding", RLI_F_BOOL, RLI_AT(rl_job, o.hta)},
     {"job", NULL, "totals over the ranks", RLI_F_OBJ, RLI_AT(rl_job, tot), .sub = &totals_record},
     {"ranks", NULL, "one object per rank, by rank", RLI_F_OBJ, RLI_ITEMS(rl_job, ranks, nranks),
      .sub = &rank_record},

@@ -384,7 +384,7 @@ static const rli_field doc_fields[] = {
     {"shapes_recorded", NULL, "the ops were recorded with their shapes", RLI_F_BOOL, .get = doc_shapes},
     COUNT("copies", copies, "memcpy and memset executions (in gpu_time_s)"),
     TIMED("copy_s", "s", copy_s, "their time"),
-    COUNT("collective_kernels", collectives, "collective (NCCL) kernel executions"),
+    COUNT("collective_kernels", collectives, "collective kernel executions: those whose op is a collective and those whose name says so (NCCL, RCCL, HCCL), as a job counts a rank's job_collectives; the collectives table holds those with a size"),
     TIMED("collective_s", "s", collective_s, "their time"),
     TIMED("network_s", "s", network_s, "collective time at or above the overhead (its regime: the "
           "interconnect)"),

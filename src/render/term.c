@@ -372,7 +372,9 @@ static void print_points(rli_out *o, const rl_plot *p, const rows *L, int ascii,
     int hidden_r = (int)p->n_roofs - L->shown_roofs, hidden_p = L->npts - L->shown_pts;
     rli_out_printf(o, " +%d more", hidden_r + hidden_p);
     if (hidden_r) rli_out_printf(o, " (%d roof%s)", hidden_r, hidden_r > 1 ? "s" : "");
-    rli_out_puts(o, ": a taller terminal (--height) shows them\n");
+    /* the parameter in backquotes, as the library's messages name one: a
+     * front end spells it (the CLI: --height) */
+    rli_out_puts(o, ": a taller chart (`height`) shows them\n");
   }
 }
 

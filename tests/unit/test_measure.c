@@ -413,6 +413,14 @@ static void test_analyze(void) {
   /* the hardware row reads back */
   rl_hw hw, back;
   CHECK(rl_measure_to_hw(m, "my-cpu", &hw, &e) == RL_OK);
+  /* the source says how it was measured without a front end's flags */
+  CHECK(rl_hw_measured(&hw) && strstr(hw.source, "--") == NULL);
+  int32_t was_quick = m->quick;
+  m->quick = 1;
+  rl_hw quick_hw;
+  CHECK(rl_measure_to_hw(m, "my-cpu", &quick_hw, &e) == RL_OK);
+  CHECK(strncmp(quick_hw.source, "roofline measure (quick): ", 26) == 0 && strstr(quick_hw.source, "--") == NULL);
+  m->quick = was_quick;
   char row[2048];
   size_t len = rl_hw_csv(&hw, 1, row, sizeof row);
   CHECK(len < sizeof row);

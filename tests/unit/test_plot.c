@@ -218,6 +218,22 @@ static void test_term(void) {
     CHECK(strstr(s, "FLOP/s") != NULL && strstr(s, "FLOP/B") != NULL);
     free(s);
   }
+  /* a legend that does not fit: the library names the parameter in
+   * backquotes, not as a front end's flag (the CLI spells it --height) */
+  rl_plot_point pts[12];
+  for (int i = 0; i < 12; i++) pts[i] = pt;
+  p.points = pts;
+  p.n_points = 12;
+  p.width = 60;
+  p.height = 14;
+  p.flags = RL_PLOT_ASCII;
+  size_t need = rl_plot_term(&p, NULL, 0);
+  char *s = malloc(need + 1);
+  rl_plot_term(&p, s, need + 1);
+  CHECK(strstr(s, " more") != NULL);
+  CHECK(strstr(s, "a taller chart (`height`) shows them") != NULL);
+  CHECK(strstr(s, "--height") == NULL);
+  free(s);
 }
 
 static void test_cli_errors(void) {
