@@ -170,6 +170,12 @@ BINDING_SAYS = {
     "err.plan.cb.static": "chunk applies with batching='continuous'",
     "err.plan.cb.gen1": "gen 1 has no decode phase to batch continuously: give batching='static'",
     "err.decode.comm-latency.word": "'ring' is not a number",
+    # a value below or past what a double holds: the binding names it as given and says
+    # outside (the command says below or above); never the 0 or inf it would be read as
+    "err.op.time_neg_underflow": "time '-1e-400' is outside the plausible range of a time",
+    "err.kernel.time_subnormal": "time '4e-323' is outside the plausible range of a time",
+    "err.decode.comm_latency_underflow": "comm_latency '1e-400' is outside the plausible range of a latency",
+    "err.op.peak_past_double": "peak '-1e400' is outside the plausible range of a peak",
 }
 # flags that only the command line has: a case using them has no binding counterpart
 CLI_FLAGS = ("--json", "--csv")
