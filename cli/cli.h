@@ -312,6 +312,7 @@ typedef struct cli_job_opts {
   int top;          /* --top; 0 default */
   int threads;      /* -j N; 0 every CPU */
   int hta;          /* --hta */
+  const rl_model *model; /* --model, or NULL */
 } cli_job_opts;
 
 /* How the files are read: NULL (worker threads), or set by the MPI

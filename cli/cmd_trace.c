@@ -5,6 +5,7 @@
  * step 3).
  */
 #include "cli.h"
+#include "cli_llm.h"
 #include "charts.h"
 #include "outfile.h"
 #include "plot_common.h"
@@ -17,10 +18,10 @@
 
 static const char help[] =
     "usage: roofline trace FILE [--hw ID] [--top N] [--overhead T] [--format F]\n"
-    "                           [--cpu] [--threads N] [--capture CAPTURE] [--plot out.svg]\n"
-    "                           [--json | --csv]\n"
+    "                           [--cpu] [--threads N] [--capture CAPTURE] [--model NAME]\n"
+    "                           [--plot out.svg] [--json | --csv]\n"
     "       roofline trace DIR | FILE... | 'GLOB' [-j N] [--hta] [--hw ID] [--top N]\n"
-    "                           [--json]\n"
+    "                           [--model NAME] [--json]\n"
     "\n"
     "Reads a profiler's file and puts each kernel under its roof:\n"
     "  PyTorch profiler traces (.json, .json.gz; Kineto, 2021 to today's format):\n"
@@ -76,6 +77,7 @@ static const char help[] =
     "@--overhead\n"
     "@--format\n"
     "@--capture\n"
+    "@--model\n"
     "@--plot\n"
     "@--cpu\n"
     "@--threads\n"
@@ -524,6 +526,9 @@ typedef struct trace_opts {
   int32_t fmt;             /* one trace: --format, or RL_TRACE_AUTO */
   int cpu, threads;        /* --cpu; --threads N (0: the trace's) */
   const char *capture;     /* --capture: the run's CUDA-graph captures */
+  cli_model_flags mf;      /* --model: the model the trace ran (MoE ops) */
+  rl_model model;
+  int has_model;
 } trace_opts;
 
 static int is_dir(const char *p) {
@@ -537,9 +542,21 @@ static int parse_flags(cli_ctx *ctx, int argc, char **argv, trace_opts *o) {
                     {"format", OPT_STR, &o->format, 0},     {"plot", OPT_STR, &o->plot, 0},
                     {"jobs", OPT_INT, &o->jobs, 0},         {"hta", OPT_FLAG, &o->hta, 0},
                     {"cpu", OPT_FLAG, &o->cpu, 0},          {"threads", OPT_INT, &o->threads, 0},
-                    {"capture", OPT_STR, &o->capture, 0},   {NULL, 0, NULL, 0}};
+                    {"capture", OPT_STR, &o->capture, 0},   {"model", OPT_STR, &o->mf.model, 0},
+                    {NULL, 0, NULL, 0}};
   int rc = cli_parse(ctx, argc, argv, opts, o->pos, argc, &o->np);
   if (rc) return rc;
+  if (o->mf.model) {
+    /* the model the trace ran: its MoE ops' experts (rl_trace_set_model) */
+    if ((rc = cli_resolve_model(ctx, opts, &o->mf, &o->model))) return rc;
+    rl_trace *probe = rl_trace_new(-1);
+    rl_error me;
+    rl_status ms = probe ? rl_trace_set_model(probe, &o->model, &me) : RL_ENOMEM;
+    rl_trace_free(probe);
+    if (ms == RL_ENOMEM) return cli_error(ctx, "out of memory");
+    if (ms) return cli_error(ctx, "--model: %s", CLI_SPELL(me.msg));
+    o->has_model = 1;
+  }
   if (o->np < 1) return cli_error(ctx, "which file? e.g. roofline trace rank0.pt.trace.json.gz");
   const int top_seen = cli_seen(opts, "top"), overhead_seen = cli_seen(opts, "overhead"),
             bw_seen = cli_seen(opts, "bw"), jobs_seen = cli_seen(opts, "jobs");
@@ -569,6 +586,8 @@ static int parse_flags(cli_ctx *ctx, int argc, char **argv, trace_opts *o) {
     if (rl_trace_format_parse(o->format, &o->fmt, &fe)) return cli_error(ctx, "--format: %s", fe.msg);
   }
   if (o->capture && o->cpu) return cli_error(ctx, "--capture matches GPU kernels: not with --cpu");
+  if (o->has_model && o->fmt != RL_TRACE_AUTO && o->fmt != RL_TRACE_KINETO)
+    return cli_error(ctx, "--model costs the MoE ops of PyTorch (Kineto) traces, not --format %s", o->format);
   if (o->capture && o->fmt != RL_TRACE_AUTO && o->fmt != RL_TRACE_KINETO)
     return cli_error(ctx, "--capture reads PyTorch (Kineto) traces, not --format %s", o->format);
   return CLI_OK;
@@ -612,7 +631,7 @@ static int flag_hw(cli_ctx *ctx, const trace_opts *o, rl_hw *hw) {
 /* ---- a job: the device, then the job analysis (cmd_trace_job.c) ------------- */
 static int run_job(cli_ctx *ctx, const trace_opts *to) {
   rl_hw hw;
-  cli_job_opts o = {NULL, to->overhead, to->top, to->jobs, to->hta};
+  cli_job_opts o = {NULL, to->overhead, to->top, to->jobs, to->hta, to->has_model ? &to->model : NULL};
   if (to->hw_id) {
     int rc = flag_hw(ctx, to, &hw);
     if (rc) return rc;
@@ -693,6 +712,7 @@ static int resolve(cli_ctx *ctx, const trace_opts *o, trace_one *x) {
   rl_error e;
   rl_status st;
   int rc;
+  if (o->has_model && (st = rl_trace_set_model(x->t, &o->model, &e))) return cli_fail(ctx, st, &e);
   if (o->capture) {
     cli_note_input(ctx, -1, o->capture);
     if ((st = rl_trace_read_capture(x->t, o->capture, &e))) return cli_fail(ctx, st, &e);

@@ -235,6 +235,7 @@ static int compute(cli_ctx *ctx, const cli_job_opts *jo, const job_files *f, rl_
   o.launch_overhead_s = jo->overhead;
   o.hw = jo->hw;
   o.hta = jo->hta;
+  o.model = jo->model;
   if (jo->top > 0) o.top = jo->top;
   rl_job *j = *out = rl_job_new(&o, f->np);
   if (!j) return cli_error(ctx, "out of memory");

@@ -230,6 +230,13 @@ const cli_optdef cli_optdefs[] = {
             "per stage as vLLM keeps in flight; at most B). Prefill: GPipe's\n"
             "schedule, bubble (N-1)/(M+N-1); decode: a token's time is the\n"
             "larger of one micro-batch's path and the busiest stage's round"},
+    {"model", 0, "NAME", "trace",
+     "the model the trace ran (roofline model list, a Hugging Face id\n"
+            "or config.json): vLLM's moe_forward records only the hidden\n"
+            "states and router logits; with the model its experts' FLOPs\n"
+            "(2 T k 3 d d_ff) and bytes (at least k experts' weights at 4\n"
+            "bits) are bounded, else it stays uncovered. An expert count or\n"
+            "hidden size the trace contradicts is refused"},
     {"model", 0, "ID|PATH", "model decode prefill plan mfu",
      "a built-in model (roofline model list) or one of its Hugging\n"
             "Face ids (meta-llama/Llama-3.1-8B), a config.json, or a folder\n"

@@ -2128,6 +2128,17 @@ RL_API rl_status rl_trace_read_buffer(rl_trace *t, const void *data,
  * (a capture file of another run) or when it launches no graph. */
 RL_API rl_status rl_trace_read_capture(rl_trace *t, const char *path, rl_error *err);
 
+/* Name the model the trace ran, before reading it (NULL: none). The MoE
+ * ops whose recorded arguments are the hidden states and the router's
+ * logits alone (vLLM's moe_forward, moe_forward_shared) then take their
+ * experts' FLOPs and bytes from its d_model, d_ff, experts and
+ * experts_active (src/core/trace_custom.c states the formula); without
+ * it they stay uncovered. RL_EINVAL for a dense model (no experts) or one
+ * rl_model_check refuses. The read then fails (RL_EINVAL) when an MoE op's
+ * logits name another expert count, or its hidden states are narrower
+ * than d_model: the model is not the trace's. The model is copied. */
+RL_API rl_status rl_trace_set_model(rl_trace *t, const rl_model *m, rl_error *err);
+
 typedef struct rl_trace_info {
   char format[16];             /* "kineto", "ncu", "nsys" */
   char device[RL_HW_TEXT_MAX]; /* the device as the file names it; "" */
@@ -2149,6 +2160,7 @@ typedef struct rl_trace_info {
   int64_t graph_unreplayed;    /* launches of the captures of matched replays
                                   that have no kernel in the replay (its last
                                   records missing from the trace) */
+  char model[RL_MODEL_ID_MAX]; /* the model rl_trace_set_model named; "" */
 } rl_trace_info;
 
 /* Analyse the CPU ops of a PyTorch (Kineto) trace even when it holds GPU
@@ -2510,6 +2522,9 @@ typedef struct rl_job_opts {
   int32_t hta;              /* 1: HTA's event set and rounding */
   double kernel_wait_s;     /* idle gaps shorter: kernel wait (30 us) */
   int32_t top;              /* kernels in the duration spread (10) */
+  const rl_model *model;    /* the model every rank ran (rl_trace_set_model:
+                               its MoE ops' experts); NULL: none. Not
+                               copied: it must outlive the job */
 } rl_job_opts;
 
 RL_API rl_job_opts rl_job_opts_init(void);

@@ -207,10 +207,10 @@ def gen_hw():
 # The kinds, roles and parameters src/core/trace_custom.c reads (its enums).
 CUSTOM_KINDS = {"elementwise": "CK_ELEMENTWISE", "rotary": "CK_ROTARY", "attention": "CK_ATTENTION",
                 "attention_paged": "CK_ATTENTION_PAGED", "collective": "CK_COLLECTIVE",
-                "uncovered": "CK_UNCOVERED"}
+                "moe": "CK_MOE", "uncovered": "CK_UNCOVERED"}
 CUSTOM_ROLES = {"r": "CT_READ", "w": "CT_WRITE", "m": "CT_MODIFY", "o": "CT_OUTPUT"}
 CUSTOM_PARAMS = ["q", "k", "v", "cu_q", "cu_k", "kv_pages", "max_q", "causal", "window", "paged",
-                 "in", "rot", "head"]
+                 "in", "rot", "head", "x", "logits"]
 CUSTOM_COLLS = {"allreduce": "RLI_COLL_ALLREDUCE", "allgather": "RLI_COLL_ALLGATHER",
                 "reducescatter": "RLI_COLL_REDUCESCATTER"}
 CUSTOM_MAX_T = 12
@@ -285,6 +285,10 @@ def gen_custom():
                 extra.append(f".nargs = {int(v)}")
             elif k == "none":
                 extra.append(f".none = {arg(v, k)}")
+            elif k == "outputs":
+                if v not in ("1", "2"):
+                    sys.exit(f"{where}: outputs (of the hidden states' shape) must be 1 or 2")
+                extra.append(f".outputs = {v}")
             elif k == "causal" and v.startswith("mask"):
                 params[k] = arg(v[4:], k)
                 extra.append(".causal_mask = 1")
@@ -293,7 +297,7 @@ def gen_custom():
             else:
                 sys.exit(f"{where}: unknown parameter '{k}'")
         need = {"attention": ["q", "k", "v"], "attention_paged": ["q"], "collective": ["in"],
-                "rotary": ["rot", "head"]}.get(kind, [])
+                "rotary": ["rot", "head"], "moe": ["x", "logits"]}.get(kind, [])
         for k in need:
             if params[k] < 0:
                 sys.exit(f"{where}: a {kind} row needs the parameter {k}")
@@ -302,11 +306,11 @@ def gen_custom():
         if kind in ("attention", "attention_paged") and not any(x.startswith(".bthd") for x in extra) \
                 and kind == "attention":
             sys.exit(f"{where}: an attention row needs layout=")
-        if kind == "uncovered" and not r["reason"].strip():
-            sys.exit(f"{where}: an uncovered row says why (reason)")
-        if kind != "uncovered" and r["reason"].strip():
-            sys.exit(f"{where}: only uncovered rows have a reason")
-        if kind not in ("collective", "uncovered") and not tl:
+        if kind in ("uncovered", "moe") and not r["reason"].strip():
+            sys.exit(f"{where}: an {kind} row says why (reason{' without the model' if kind == 'moe' else ''})")
+        if kind not in ("uncovered", "moe") and r["reason"].strip():
+            sys.exit(f"{where}: only uncovered and moe rows have a reason")
+        if kind not in ("collective", "uncovered", "moe") and not tl:
             sys.exit(f"{where}: a {kind} row needs the tensors it reads and writes")
         if not any(x.startswith(".none") for x in extra):
             extra.append(".none = -1")

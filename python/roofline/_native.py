@@ -296,6 +296,7 @@ class TraceInfo(ctypes.Structure):
         ("cpu", I32), ("threads", I32), ("cpu_model", ctypes.c_char * 80),
         ("graph_matched", ctypes.c_int64), ("graph_unmatched", ctypes.c_int64),
         ("graph_unreplayed", ctypes.c_int64),
+        ("model", ctypes.c_char * RL_MODEL_ID_MAX),
     ]
 
 
@@ -469,6 +470,7 @@ def _declare(lib):
         "rl_trace_get_info": (ctypes.c_int, [ctypes.c_void_p, P(TraceInfo)]),
         "rl_trace_set_cpu": (None, [ctypes.c_void_p, I32]),
         "rl_trace_set_threads": (None, [ctypes.c_void_p, I32]),
+        "rl_trace_set_model": (ctypes.c_int, [ctypes.c_void_p, P(Model), E]),
         "rl_trace_measured_hw": (ctypes.c_int, [ctypes.c_void_p, P(Hw), I32, P(Hw), E]),
         "rl_measure_parts_parse": (ctypes.c_int, [C, P(ctypes.c_uint32), E]),
         "rl_measurement_sizeof": (Z, []),

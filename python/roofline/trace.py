@@ -13,7 +13,8 @@ Nsight Compute export carries the hierarchical roofline per launch
 (l1_bytes, l2_bytes, dram_bytes, ..., binding_level, sol_compute, ...).
 Keywords are the command's flags: hw, bw, overhead ("4us"), top, format
 (a name rl_trace_format_parse knows: "kineto", "ncu", "nsys"), hw_file, cpu (True: the CPU
-ops even beside GPU kernels), threads (a CPU trace's intra-op threads). Bad input raises
+ops even beside GPU kernels), threads (a CPU trace's intra-op threads), capture, model (the
+model the trace ran: its MoE ops' experts). Bad input raises
 ValueError with the library's one-line message.
 
 A CPU trace (a PyTorch profile's cpu_op events, no GPU kernels) is analysed under this
@@ -69,11 +70,13 @@ def _measured_now(threads):
 
 
 def trace(path, hw=None, bw=None, overhead=None, top=None, format=None, hw_file=None, cpu=False,
-          threads=None, capture=None):
+          threads=None, capture=None, model=None):
     """Every kernel of a PyTorch (Kineto), Nsight Compute or Nsight Systems file
     under its roof, ranked by the time still to gain; the dict of --json.
     capture: the run's CUDA-graph captures profiled into a file of their own
-    (as --capture): each replayed kernel takes the op of its captured launch."""
+    (as --capture): each replayed kernel takes the op of its captured launch.
+    model: the model the trace ran (as --model: an id, a config.json path or dict,
+    a Model): vLLM's moe_forward ops take their experts' FLOPs and bytes from it."""
     fmt = _ct.c_int32(0)  # RL_TRACE_AUTO: detected from the content
     cpath = _path(path)
     path = _os.fsdecode(cpath)
@@ -103,11 +106,19 @@ def trace(path, hw=None, bw=None, overhead=None, top=None, format=None, hw_file=
         threads = _num(threads, "count", "threads", whole=True)
         if not 1 <= threads <= 4096:
             raise ValueError(f"--threads must be 1..4096 (got {given})")
+    m = None
+    if model is not None:
+        from .llm import _resolve_model
+        m = _resolve_model(model, {})
+        if fmt.value not in (0, 1):  # auto, kineto
+            raise ValueError(f"--model costs the MoE ops of PyTorch (Kineto) traces, not --format {format}")
     t = _lib.rl_trace_new(oh)
     if not t:
         raise MemoryError("out of memory")
     try:
         err = _native.Error()
+        if m is not None and _lib.rl_trace_set_model(t, _ct.byref(m), _ct.byref(err)):
+            raise ValueError(f"model: {_msg(err)}")
         if cpu:
             _lib.rl_trace_set_cpu(t, 1)
         if threads is not None:

@@ -112,6 +112,31 @@ void rl_trace_set_threads(rl_trace *t, int32_t n) {
 
 int rli_trace_cpu_mode(const rl_trace *t) { return t->cpu_mode; }
 
+const struct rli_moe *rli_trace_moe(const rl_trace *t) { return &t->moe; }
+
+rl_status rl_trace_set_model(rl_trace *t, const rl_model *m, rl_error *err) {
+  if (!t) return rli_fail(err, RL_EINVAL, "no trace");
+  if (!m) {
+    memset(&t->moe, 0, sizeof t->moe);
+    t->model_id[0] = 0;
+    return RL_OK;
+  }
+  rl_model c;
+  rl_status st = rl_model_check(m, &c, err);
+  if (st) return st;
+  if (!(c.experts > 1))
+    return rli_fail(err, RL_EINVAL, "model %s is dense (no experts): the trace's MoE ops need a mixture of experts",
+                    c.id);
+  if (!(c.d_ff > 0) || !(c.d_model > 0))
+    return rli_fail(err, RL_EINVAL, "model %s gives no d_ff (the experts' intermediate size)", c.id);
+  double k = c.experts_active > 0 ? c.experts_active : c.experts;
+  rli_strlcpy(t->model_id, c.id, sizeof t->model_id);
+  t->moe = (rli_moe){.d = c.d_model, .d_ff = c.d_ff, .experts = c.experts, .active = k,
+                     .shared = c.shared_experts > 0 ? c.shared_experts : 0,
+                     .gated = c.mlp == RL_MLP_GATED, .world = 0, .id = t->model_id};
+  return RL_OK;
+}
+
 void rli_trace_set_cpu_id(rl_trace *t, const char *vendor, int32_t family, int32_t model) {
   size_t n = vendor ? strlen(vendor) : 0;
   if (n >= sizeof t->cpu_vendor) n = sizeof t->cpu_vendor - 1;
@@ -158,6 +183,7 @@ rl_status rl_trace_get_info(const rl_trace *t, rl_trace_info *out) {
   out->graph_matched = t->graph_matched;
   out->graph_unmatched = t->graph_unmatched;
   out->graph_unreplayed = t->graph_unreplayed;
+  rli_strlcpy(out->model, t->model_id, sizeof out->model);
   out->events = t->events;
   out->has_time = t->ntimed > 0;
   out->cpu = t->cpu;

@@ -2034,15 +2034,20 @@ static int strides_fit(const char *full, const rli_aten_args *a, char *why, size
 
 int rli_aten_cost(const char *full, const rli_aten_args *a, rli_cost *c, char *why,
                   size_t cap) {
+  return rli_aten_cost_moe(full, a, NULL, c, why, cap);
+}
+
+int rli_aten_cost_moe(const char *full, const rli_aten_args *a, const rli_moe *moe, rli_cost *c,
+                      char *why, size_t cap) {
   rli_cost_init(c, 0);
   if (RLI_STARTS(full, "nccl:") || RLI_STARTS(full, "c10d::") ||
       !strcmp(full, "record_param_comms"))
     return coll_op(full, a, c, why, cap);
   /* serving engines' custom ops: data/custom_ops.csv (trace_custom.c) */
   if (rli_custom_has(full)) {
-    char note[200];
-    int ok = rli_custom_cost(full, a, c, why, cap, note, sizeof note);
-    if (ok) snprintf(why, cap, "%s", note);
+    char note[320];
+    int ok = rli_custom_cost(full, a, moe, c, why, cap, note, sizeof note);
+    if (ok > 0) snprintf(why, cap, "%s", note);
     return ok;
   }
   if (RLI_STARTS(full, "triton_") && a->has_dims) return triton_launch(full, a, c, why, cap);

@@ -59,9 +59,49 @@
  *                collective model over the world size (trace_coll.c), S =
  *                the input's bytes; it joins the collectives' table, not
  *                the kernels'.
- *   uncovered    its recorded arguments cannot bound it (vLLM's moe_forward
- *                records the hidden states and the router's logits, not the
- *                experts' weights): left uncovered with the row's reason.
+ *   moe          a fused mixture-of-experts layer whose recorded arguments
+ *                are the hidden states [T, d'] and the router's logits
+ *                [T, E] alone (vLLM's moe_forward, moe_forward_shared: the
+ *                experts' weights live in the layer, not among the op's
+ *                arguments). Without the model (rl_trace_set_model, `trace
+ *                --model`) it stays uncovered with the row's reason. With
+ *                it (d, d_ff, E, k routed experts per token, s shared; E must
+ *                be the logits' last dimension, d' >= d), over the n ranks
+ *                of the trace's world size (vLLM's tensor parallelism
+ *                shards every expert's intermediate size: d_ff / n a rank):
+ *                  F = 2 T (k + s) m d d_ff / n, m = 3 matrices per expert
+ *                    (gated: gate, up, down) or 2 (plain): the experts'
+ *                    GEMMs the model's sizes imply, exact for T tokens;
+ *                    the router's GEMM is not in it (vLLM computes the
+ *                    logits before the op: they are its argument), nor the
+ *                    activation, biases, top-k and the weighted sum;
+ *                  Q = T d b_x (hidden states read) + o T d b_x (the o
+ *                    outputs written: 1, moe_forward_shared 2) + T E b_l
+ *                    (logits read) + W / n, W = the weights of (k + s)
+ *                    experts: each token's k experts are distinct, so at
+ *                    least k experts' weights are read, all tokens may
+ *                    share them, at the fewest bits per weight any fused-MoE
+ *                    kernel of vLLM runs: 4 (MXFP4: 32 E2M1 values + an
+ *                    E8M0 scale, OCP Microscaling Formats v1.0; NVFP4: 16
+ *                    E2M1 + an E4M3 scale; int4 GPTQ/AWQ, vLLM's Marlin and
+ *                    WNA16 MoE kernels take 4 or 8 bits), scales not
+ *                    counted; GGUF's K- and I-quants go lower (vLLM's
+ *                    ggml_moe_a8 / moe_vec kernels; IQ1_S 1.5625 bits a
+ *                    weight) but pack a row in super-blocks of 256 weights
+ *                    (ggml's QK_K), so a matrix whose rows (d for gate and
+ *                    up, d_ff for down) are a multiple of 256 counts 1.5625
+ *                    bits, any other 4.
+ *                The model's d, not d' (a padded width: gpt-oss' 2880 runs
+ *                as 3072 in vLLM's MXFP4 kernels), in F and Q: the padding
+ *                is not work the op must do, so both stay lower bounds; a
+ *                note says so. Its roof: the hidden states' format on the
+ *                tensor peak (the kernels' names may name a narrower one,
+ *                trace_coll.c). Q is a lower bound (bytes_lower_bound). A
+ *                model whose E differs from the logits', or whose d is
+ *                wider than the hidden states, cannot be the one the trace
+ *                ran: the read is refused (-1).
+ *   uncovered    its recorded arguments cannot bound it: left uncovered
+ *                with the row's reason.
  *
  * A row may pin the op's version (params): args=N, the number of
  * arguments its schema records (a call recording another number is
@@ -92,7 +132,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CK_ELEMENTWISE, CK_ROTARY, CK_ATTENTION, CK_ATTENTION_PAGED, CK_COLLECTIVE, CK_UNCOVERED };
+enum { CK_ELEMENTWISE, CK_ROTARY, CK_ATTENTION, CK_ATTENTION_PAGED, CK_COLLECTIVE, CK_MOE, CK_UNCOVERED };
 enum { CT_READ, CT_WRITE, CT_MODIFY, CT_OUTPUT };
 #define CUSTOM_MAX_T 12
 
@@ -112,13 +152,14 @@ typedef struct custom_def {
                     forward's (0: 1; a backward 2.5) */
   int32_t elems; /* elementwise: the argument whose numel F counts; -1 none */
   /* argument positions (-1: none) */
-  int32_t q, k, v, cu_q, cu_k, kv_pages, max_q, causal, window, paged, in, rot, head;
+  int32_t q, k, v, cu_q, cu_k, kv_pages, max_q, causal, window, paged, in, rot, head, x, logits;
+  int32_t outputs;     /* moe: outputs of the hidden states' shape */
   int32_t causal_mask; /* causal is a mask type: > 0 causal */
   int32_t bthd;        /* attention: query [B, T, H, d] (else [T, H, d]) */
   int32_t coll;        /* collective: RLI_COLL_* */
   int32_t nargs;       /* the arguments its schema records; 0 any */
   int32_t none;        /* an argument that must be recorded as None; -1 none */
-  const char *reason;  /* uncovered: why */
+  const char *reason;  /* uncovered: why; moe: why without the model */
   const char *source;
 } custom_def;
 
@@ -145,6 +186,11 @@ static const custom_def *find(const char *name) {
 }
 
 int rli_custom_has(const char *name) { return find(name) != NULL; }
+
+int rli_custom_moe(const char *name) {
+  const custom_def *d = find(name);
+  return d && d->kind == CK_MOE;
+}
 
 const char *rli_custom_name(size_t i) {
   return i < sizeof table / sizeof table[0] ? table[i].name : NULL;
@@ -382,8 +428,53 @@ static int attention_paged(const custom_def *d, const rli_aten_args *a, rli_cost
   return 1;
 }
 
-int rli_custom_cost(const char *name, const rli_aten_args *a, rli_cost *c, char *why, size_t cap,
-                    char *note, size_t ncap) {
+/* bits a weight of a matrix whose rows hold `row` weights, at the fewest
+ * (the moe kind above) */
+static double moe_bits(double row) { return fmod(row, 256) == 0 ? 1.5625 : 4; }
+
+static int moe(const custom_def *d, const rli_aten_args *a, const rli_moe *m, rli_cost *c, char *why,
+               size_t cap, char *note, size_t ncap) {
+  if (!tensor_at(a, d->x) || a->ndim[d->x] != 2 || !tensor_at(a, d->logits) || a->ndim[d->logits] != 2)
+    return rli_why_fail(why, cap, "%s: expected 2-D hidden states and router logits", d->name);
+  double T = a->dims[d->x][0], dx = a->dims[d->x][1], E = a->dims[d->logits][1];
+  if (!(T >= 1) || a->dims[d->logits][0] != T)
+    return rli_why_fail(why, cap, "%s: %g tokens of hidden states, %g of router logits", d->name, T,
+                        a->dims[d->logits][0]);
+  if (E != m->experts) {
+    snprintf(why, cap, "%s: router logits over %g experts, but --model %s has %g routed experts", d->name, E,
+             m->id, m->experts);
+    return -1;
+  }
+  if (dx < m->d) {
+    snprintf(why, cap, "%s: hidden states %g wide, narrower than --model %s's d_model %g", d->name, dx, m->id,
+             m->d);
+    return -1;
+  }
+  double bx = rli_torch_type_bytes(a->types[d->x]), bl = rli_torch_type_bytes(a->types[d->logits]);
+  int32_t dt = rli_torch_dtype(a->types[d->x]);
+  if (dt < 0) return rli_why_fail(why, cap, "%s: hidden states of type %s: no roof", d->name, a->types[d->x]);
+  double n = m->world > 1 ? m->world : 1;
+  double e = m->active + (d->outputs > 1 ? m->shared : 0); /* experts a token uses */
+  double mats = m->gated ? 3 : 2;
+  double F = 2 * T * e * mats * m->d * m->d_ff / n;
+  double W = e * m->d * m->d_ff * ((mats - 1) * moe_bits(m->d) + moe_bits(m->d_ff)) / 8 / n;
+  double o = d->outputs > 1 ? d->outputs : 1;
+  double Q = T * m->d * bx * (1 + o) + T * E * bl + W;
+  set_cost(c, F, Q, dt, 1);
+  c->lower = RLI_LOWER_BYTES;
+  char pad[80] = "", share[96] = "";
+  if (dx > m->d) snprintf(pad, sizeof pad, "; hidden states padded %g -> %g, the padding not counted", m->d, dx);
+  if (n > 1) snprintf(share, sizeof share, "; a 1/%g share (tensor parallelism over the world size)", n);
+  char bits[64];
+  if (moe_bits(m->d) == moe_bits(m->d_ff)) snprintf(bits, sizeof bits, "%g bits", moe_bits(m->d));
+  else snprintf(bits, sizeof bits, "%g (gate, up) and %g (down) bits", moe_bits(m->d), moe_bits(m->d_ff));
+  snprintf(note, ncap, "experts from --model %s (d %g, d_ff %g, %g of %g experts a token); bytes: at least %g "
+           "experts' weights at %s%s%s", m->id, m->d, m->d_ff, e, m->experts, e, bits, pad, share);
+  return 1;
+}
+
+int rli_custom_cost(const char *name, const rli_aten_args *a, const rli_moe *m, rli_cost *c, char *why,
+                    size_t cap, char *note, size_t ncap) {
   const custom_def *d = find(name);
   rli_cost_init(c, RL_REASON_SHAPES);
   if (ncap) note[0] = 0;
@@ -391,7 +482,8 @@ int rli_custom_cost(const char *name, const rli_aten_args *a, rli_cost *c, char 
     c->reason = RL_REASON_NO_MODEL;
     return rli_why_fail(why, cap, "no cost model for %s", name);
   }
-  if (d->kind == CK_UNCOVERED) return rli_why_fail(why, cap, "%s: %s", d->name, d->reason);
+  if (d->kind == CK_UNCOVERED || (d->kind == CK_MOE && !(m && m->experts > 0)))
+    return rli_why_fail(why, cap, "%s: %s", d->name, d->reason);
   if (!a->has_dims) {
     c->reason = RL_REASON_NO_SHAPES;
     return rli_why_fail(why, cap, "no shapes recorded for it (record_shapes=True)");
@@ -415,6 +507,8 @@ int rli_custom_cost(const char *name, const rli_aten_args *a, rli_cost *c, char 
   }
   case CK_ATTENTION:
     return attention(d, a, c, why, cap, note, ncap);
+  case CK_MOE:
+    return moe(d, a, m, c, why, cap, note, ncap);
   case CK_ATTENTION_PAGED:
     if (!attention_paged(d, a, c, why, cap)) return 0;
     snprintf(note, ncap, "%s: context not recorded: each query at least its own key; bytes the "

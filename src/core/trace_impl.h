@@ -131,6 +131,9 @@ struct rl_trace {
   char cpu_model[80];  /* the processor the file names; "" */
   char cpu_vendor[16]; /* its CPUID vendor ("AuthenticAMD"); "" */
   int32_t cpu_family, cpu_model_id; /* its CPUID family and model; -1 */
+  /* the model the trace ran (rl_trace_set_model): MoE ops' experts */
+  rli_moe moe;
+  char model_id[RL_MODEL_ID_MAX];
   /* the timeline's repairs: streams by id, kernels dropped */
   int64_t *streams; /* raw id of stream id i + 1 */
   uint32_t nstreams, capstreams;

@@ -98,6 +98,9 @@ uint32_t rli_trace_cost_reason(rl_trace *t, int32_t reason, const char *why);
 /* rl_trace_set_cpu's choice: 1 the CPU ops are the kernels even beside
  * GPU kernels (the reader then skips those). */
 int rli_trace_cpu_mode(const rl_trace *t);
+/* The model rl_trace_set_model named (experts 0 when none; world 0: the
+ * reader sets the file's world size in its copy). */
+const struct rli_moe *rli_trace_moe(const rl_trace *t);
 /* The kernels are a CPU trace's ops (the Kineto reader, after adding
  * them): the processor the file names ("" none) and its intra-op threads
  * (0 unknown; rl_trace_set_threads's count wins). */
@@ -292,16 +295,40 @@ int rli_coll_from_args(const rli_aten_args *a, rli_cost *c, char *why, size_t ca
 int rli_aten_cost(const char *name, const rli_aten_args *a, rli_cost *c,
                   char *why, size_t why_cap);
 
+/* The model a trace ran, as the MoE ops whose recorded arguments hold no
+ * weights (vLLM's moe_forward) need it (rl_trace_set_model; trace_custom.c
+ * states the formula). experts 0: no model named. */
+typedef struct rli_moe {
+  double d, d_ff;       /* d_model, the experts' intermediate size */
+  double experts;       /* routed experts E */
+  double active;        /* routed experts per token k */
+  double shared;        /* shared experts (moe_forward_shared) */
+  int32_t gated;        /* 1: three matrices per expert (SwiGLU), else two */
+  int32_t world;        /* ranks the experts are sharded over (the trace's
+                           world size when the op was read; <= 1: one) */
+  const char *id;       /* the model's id, for notes */
+} rli_moe;
+
+/* rli_aten_cost with the trace's model (NULL or experts 0: none named):
+ * 1 or 0 as rli_aten_cost, or -1 when the model cannot be the one the
+ * trace ran (an MoE op of another expert count, hidden states narrower
+ * than its d_model), with why saying so: the read is refused. */
+int rli_aten_cost_moe(const char *name, const rli_aten_args *a, const rli_moe *moe, rli_cost *c,
+                      char *why, size_t why_cap);
+
 /* Serving engines' and kernel libraries' custom ops (trace_custom.c, from
  * data/custom_ops.csv): whether the table has a row for the op named as
  * recorded, and the i-th name of the table (sorted; NULL past the end). */
 int rli_custom_has(const char *name);
+/* 1 when that row is a fused MoE op's (kind moe: its experts from the model) */
+int rli_custom_moe(const char *name);
 const char *rli_custom_name(size_t i);
 /* The cost of one call of such an op (rli_aten_cost calls it for the
  * table's ops): 1 with c filled and, when its F or Q is a bound, `note`
- * saying how (else note empty); 0 with why (c->reason set). */
-int rli_custom_cost(const char *name, const rli_aten_args *a, rli_cost *c, char *why, size_t cap,
-                    char *note, size_t note_cap);
+ * saying how (else note empty); 0 with why (c->reason set); -1 (an MoE
+ * op, moe given) when the model cannot be the trace's, with why. */
+int rli_custom_cost(const char *name, const rli_aten_args *a, const rli_moe *moe, rli_cost *c,
+                    char *why, size_t cap, char *note, size_t note_cap);
 /* The distinct bytes one call of a CPU op touches (its working set, which
  * picks the cache level whose roof bounds it), given its traffic Q: at
  * most Q; 0 when Q is unknown. */

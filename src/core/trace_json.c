@@ -313,6 +313,7 @@ typedef struct trace_doc {
   int64_t unlinked;
   int64_t graph_matched, graph_unmatched; /* CUDA-graph replays (trace_graph.c) */
   int64_t graph_unreplayed;
+  const char *model;                /* rl_trace_set_model's id; NULL none */
   const rl_trace_row *rows, *ops;
   const rl_trace_coll *colls;
   const rl_trace_fusion *fusion;
@@ -403,6 +404,9 @@ static const rli_field doc_fields[] = {
     {"graph_launches_unreplayed", NULL, "launches of the captures of matched replays that have no kernel in "
      "their replay: a replay whose kernels are its capture's first launches, the trace missing its last "
      "records", RLI_F_INT, RLI_AT(trace_doc, graph_unreplayed)},
+    {"model", NULL, "the model the trace ran, as --model named it: the MoE ops recorded with only their hidden "
+     "states and router logits (vLLM's moe_forward) take their experts from it; null when none was named",
+     RLI_F_STR, RLI_AT(trace_doc, model), .flags = RLI_NULLABLE},
     {"rows_total", NULL, "kernel rows in all", RLI_F_INT, RLI_AT(trace_doc, rows_total)},
     {"rows", NULL, "one row per kernel (name and launching op), ranked by gain; the first top (all when not "
      "given)", RLI_F_OBJ, RLI_ITEMS(trace_doc, rows, rows_shown), .sub = &rli_trace_row_record},
@@ -445,6 +449,7 @@ size_t rl_trace_json(const rl_trace *t, const rl_hw *hw, const rl_trace_summary 
   d->graph_matched = t->graph_matched;
   d->graph_unmatched = t->graph_unmatched;
   d->graph_unreplayed = t->graph_unreplayed;
+  d->model = t->model_id[0] ? t->model_id : NULL;
   d->uncovered = d->s.uncovered;
   d->rows = t->rows[0], d->rows_total = d->rows_shown = t->nrows[0];
   d->ops = t->rows[1], d->ops_total = d->ops_shown = t->nrows[1];

@@ -218,6 +218,14 @@ static rl_status read_src(rl_job *j, int32_t i, const char *path, rli_src *s, co
     rli_src_close(s);
     return failed(j, i, path, rli_fail(err, RL_ENOMEM, "%s: out of memory", path), err);
   }
+  if (o->model) {
+    rl_status mst = rl_trace_set_model(t, o->model, err);
+    if (mst) {
+      rli_src_close(s);
+      rl_trace_free(t);
+      return failed(j, i, path, mst, err);
+    }
+  }
   if (capture) {
     rl_status cst = rl_trace_read_capture(t, capture, err);
     if (cst) {

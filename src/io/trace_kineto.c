@@ -306,6 +306,8 @@ typedef struct kin {
   struct seq_node *snode;  /* autograd nodes without a cost of their own */
   size_t nsnode, capsnode;
   int32_t world;  /* distributedInfo.world_size; 0 unknown */
+  int moe_unsized; /* an MoE op costed with the model before the world size
+                      was read (rli_aten_cost_moe shares its experts over it) */
   /* CPU traces: the top level's processor and intra-op threads
    * (roofline.profile writes them), the GPU activity skipped (--cpu) */
   char cpu_model[80], cpu_vendor[16];
@@ -2081,11 +2083,22 @@ static inline uint32_t op_cost(kin *k, const ev *e, uint32_t label) {
   int by_label = !e->a.has_dims && !e->a.has_coll;
   if (by_label && label < k->nocache && k->noshape[label] != RLI_NONE) return k->noshape[label];
   rli_cost c;
-  char why[200];
+  char why[320];
   uint32_t cost;
   const char *nm = rli_trace_strat(t, label);
   why[0] = 0;
-  if (rli_aten_cost(nm, &e->a, &c, why, sizeof why)) {
+  /* the model the trace ran (rl_trace_set_model), its experts shared over
+   * the file's world size */
+  rli_moe moe = *rli_trace_moe(t);
+  moe.world = k->world;
+  int ok = rli_aten_cost_moe(nm, &e->a, moe.experts > 0 ? &moe : NULL, &c, why, sizeof why);
+  if (ok < 0) {
+    rli_fail(k->p.err, RL_EINVAL, "%s: %s", k->p.src->label, why);
+    k->p.st = RL_EINVAL;
+    longjmp(k->p.jb, 1);
+  }
+  if (ok && moe.experts > 0 && k->world == 0 && rli_custom_moe(nm)) k->moe_unsized = 1;
+  if (ok) {
     if (c.roof == RLI_ROOF_CHIP) c.ws = rli_aten_working_set(nm, &e->a, c.bytes);
     /* a bound's note: a Triton launch's or compiled region's, or a custom
      * op's (rli_aten_cost leaves it in why) */
@@ -3046,6 +3059,9 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   rl_status st;
   if (!rli_js_open(&k->p, s, err)) st = rli_fail(err, RL_ENOMEM, "%s: out of memory", s->label);
   else st = parse_all(k);
+  if (st == RL_OK && k->moe_unsized && k->world > 1)
+    st = rli_fail(err, RL_EINVAL, "%s: its distributedInfo (world size %d) follows MoE ops costed with --model "
+                  "as one rank's whole share: put distributedInfo before traceEvents", s->label, (int)k->world);
   if (st == RL_OK && k->capture_only) {
     if (!rli_trace_graph_captures(t, 1))
       st = rli_fail(err, RL_EPARSE,
