@@ -266,6 +266,26 @@ def main():
         check("bad.cpu_beside_gpu", rc == 2 and d3.get("job", {}).get("failed") == 1
               and "pytorch_cpu_cnn.json.gz: a CPU profile" in err, f"exit {rc} {err!r}")
 
+        # trace DIR --model: every rank's MoE ops take their experts from the model (the B200
+        # vLLM rank, gpt-oss-120b: its moe_forward's 6.08 ms under a roof), and a model the
+        # rank contradicts fails that rank, naming both expert counts
+        moe = os.path.join(tmp, "moe")
+        os.makedirs(moe)
+        shutil.copy(os.path.join(ROOT, "tests", "fixtures", "traces", "pytorch_kineto_2026_b200_vllm_custom_ops.json.gz"),
+                    os.path.join(moe, "rank0.json.gz"))
+        cov = {}
+        for m in (None, "gpt-oss-120b"):
+            rc, out, err = run([rf, "trace", moe, "--json"] + (["--model", m] if m else []))
+            d4 = json.loads(out) if rc == 0 else {}
+            cov[m] = (d4.get("ranks") or [{}])[0].get("coverage")
+        check("moe.job", cov[None] is not None and abs(cov[None] - 0.4782) < 1e-3 and cov["gpt-oss-120b"] is not None
+              and abs(cov["gpt-oss-120b"] - 0.9992) < 1e-3, str(cov))
+        rc, out, err = run([rf, "trace", moe, "--model", "gpt-oss-20b"])
+        check("moe.job_experts", rc == 2 and "router logits over 128 experts, but --model gpt-oss-20b has 32" in err
+              and err.count("\n") == 1, f"exit {rc} {err!r}")
+        rc, out, err = run([rf, "trace", moe, "--model", "llama3-8b"])
+        check("moe.job_dense", rc == 2 and out == "" and "is dense (no experts)" in err, f"exit {rc} {err!r}")
+
         if a.mpi:
             mb = os.path.abspath(a.mpi)
             for fmt in ([], ["--json"]):
