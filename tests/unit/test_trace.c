@@ -1971,7 +1971,7 @@ static void set_concrete(rli_aten_args *a, int n, const char *const *v) {
 
 static void test_custom(void) {
   rli_cost c;
-  char why[200], note[200];
+  char why[320], note[320];
   /* the table is sorted for its binary search, each name found */
   for (size_t i = 0; rli_custom_name(i); i++) {
     CHECK(rli_custom_has(rli_custom_name(i)));
@@ -2004,16 +2004,87 @@ static void test_custom(void) {
     rli_aten_args a = args(10, nd, d, t);
     const char *cv[] = {"", "", "", "", "", "", "", "0.", "False", "0"};
     set_concrete(&a, 10, cv);
-    CHECK(rli_custom_cost("xformers::efficient_attention_forward_cutlass", &a, &c, why, sizeof why,
+    CHECK(rli_custom_cost("xformers::efficient_attention_forward_cutlass", &a, NULL, &c, why, sizeof why,
                           note, sizeof note) == 1);
     CHECK_NEAR(c.flops, 2.0 * 256 * 256 * 8 * 261, 1e-12);
     CHECK_NEAR(c.bytes, 4.0 * 2 * 256 * 8 * 64 * 2, 1e-12);
     CHECK(c.lower == 0 && note[0] == 0);
     /* mask type 1: causal, half the pairs */
     snprintf(a.concrete[9], sizeof a.concrete[9], "1");
-    CHECK(rli_custom_cost("xformers::efficient_attention_forward_cutlass", &a, &c, why, sizeof why,
+    CHECK(rli_custom_cost("xformers::efficient_attention_forward_cutlass", &a, NULL, &c, why, sizeof why,
                           note, sizeof note) == 1);
     CHECK_NEAR(c.flops, 2.0 * 256 * 256 / 2 * 8 * 261, 1e-12);
+  }
+  /* vllm::moe_forward(hidden_states [8, 3072] bf16, router_logits [8, 32] bf16, layer_name): without
+   * the model uncovered, naming --model; with gpt-oss-20b's sizes (d 2880, d_ff 2880, E 32, k 4,
+   * gated) F = 2 x 8 x 4 x 3 x 2880^2, Q = 8 x 2880 x 2 x 2 + 8 x 32 x 2 + 4 x 3 x 2880^2 / 2 (4
+   * bits: 2880 is no multiple of 256); d 1024 and d_ff 512 (multiples of 256): 1.5625 bits; over a
+   * world of 4 a quarter of F and of the weights; moe_forward_shared with 1 shared expert: 5
+   * experts' F and weights, two outputs; E or d the trace contradicts: -1 */
+  {
+    int nd[] = {2, 2, 0};
+    double d[][4] = {{8, 3072}, {8, 32}};
+    const char *t[] = {"c10::BFloat16", "c10::BFloat16", ""};
+    rli_aten_args a = args(3, nd, d, t);
+    CHECK(rli_custom_moe("vllm::moe_forward") && rli_custom_moe("vllm::moe_forward_shared") &&
+          !rli_custom_moe("_C::rms_norm"));
+    CHECK(rli_custom_cost("vllm::moe_forward", &a, NULL, &c, why, sizeof why, note, sizeof note) == 0);
+    CHECK(c.reason == RL_REASON_SHAPES && strstr(why, "--model NAME"));
+    rli_moe m = {.d = 2880, .d_ff = 2880, .experts = 32, .active = 4, .shared = 0, .gated = 1, .world = 0,
+                 .id = "gpt-oss-20b"};
+    CHECK(rli_custom_cost("vllm::moe_forward", &a, &m, &c, why, sizeof why, note, sizeof note) == 1);
+    double W = 4.0 * 3 * 2880 * 2880 / 2;
+    CHECK_NEAR(c.flops, 2.0 * 8 * 4 * 3 * 2880 * 2880, 1e-12);
+    CHECK_NEAR(c.bytes, 8.0 * 2880 * 2 * 2 + 8 * 32 * 2 + W, 1e-12);
+    CHECK(c.lower == RLI_LOWER_BYTES && c.tensor == 1 && c.dtype == RL_BF16);
+    CHECK(strstr(note, "experts from --model gpt-oss-20b") && strstr(note, "padded 2880 -> 3072") &&
+          strstr(note, "at 4 bits") && !strstr(note, "share"));
+    m.world = 4;
+    CHECK(rli_custom_cost("vllm::moe_forward", &a, &m, &c, why, sizeof why, note, sizeof note) == 1);
+    CHECK_NEAR(c.flops, 2.0 * 8 * 4 * 3 * 2880 * 2880 / 4, 1e-12);
+    CHECK_NEAR(c.bytes, 8.0 * 2880 * 2 * 2 + 8 * 32 * 2 + W / 4, 1e-12);
+    CHECK(strstr(note, "a 1/4 share"));
+    m.world = 1;
+    m.d = 1024, m.d_ff = 512;
+    CHECK(rli_custom_cost("vllm::moe_forward", &a, &m, &c, why, sizeof why, note, sizeof note) == 1);
+    CHECK_NEAR(c.bytes, 8.0 * 1024 * 2 * 2 + 8 * 32 * 2 + 4.0 * 3 * 1024 * 512 * 1.5625 / 8, 1e-12);
+    m.d_ff = 2880; /* gate and up's rows of 1024: 1.5625 bits; down's of 2880: 4 */
+    CHECK(rli_custom_cost("vllm::moe_forward", &a, &m, &c, why, sizeof why, note, sizeof note) == 1);
+    CHECK_NEAR(c.bytes, 8.0 * 1024 * 2 * 2 + 8 * 32 * 2 + 4.0 * 1024 * 2880 * (2 * 1.5625 + 4) / 8, 1e-12);
+    CHECK(strstr(note, "1.5625 (gate, up) and 4 (down) bits"));
+    m.d = 2880;
+    m.shared = 1;
+    m.gated = 0;
+    CHECK(rli_custom_cost("vllm::moe_forward_shared", &a, &m, &c, why, sizeof why, note, sizeof note) == 1);
+    CHECK_NEAR(c.flops, 2.0 * 8 * 5 * 2 * 2880 * 2880, 1e-12);
+    CHECK_NEAR(c.bytes, 8.0 * 2880 * 2 * 3 + 8 * 32 * 2 + 5.0 * 2 * 2880 * 2880 / 2, 1e-12);
+    m.experts = 128;
+    CHECK(rli_custom_cost("vllm::moe_forward", &a, &m, &c, why, sizeof why, note, sizeof note) == -1);
+    CHECK(strstr(why, "router logits over 32 experts, but --model gpt-oss-20b has 128"));
+    CHECK(rli_aten_cost_moe("vllm::moe_forward", &a, &m, &c, why, sizeof why) == -1);
+    m.experts = 32;
+    m.d = 4096;
+    CHECK(rli_custom_cost("vllm::moe_forward", &a, &m, &c, why, sizeof why, note, sizeof note) == -1);
+    CHECK(strstr(why, "hidden states 3072 wide, narrower than --model gpt-oss-20b's d_model 4096"));
+    m.d = 2880;
+    a.dims[1][0] = 7; /* logits of 7 tokens for 8 hidden states: not this op's shapes */
+    CHECK(rli_custom_cost("vllm::moe_forward", &a, &m, &c, why, sizeof why, note, sizeof note) == 0);
+    CHECK(c.reason == RL_REASON_SHAPES && strstr(why, "8 tokens of hidden states, 7 of router logits"));
+    /* rl_trace_set_model: a dense model refused, an MoE one named in the info; NULL clears */
+    rl_trace *tm = rl_trace_new(-1);
+    rl_model mm;
+    rl_error me;
+    rl_trace_info ti;
+    CHECK(rl_model_find("llama3-8b", &mm, &me) == RL_OK);
+    CHECK(rl_trace_set_model(tm, &mm, &me) == RL_EINVAL && strstr(me.msg, "is dense (no experts)"));
+    CHECK(rl_model_find("gpt-oss-120b", &mm, &me) == RL_OK);
+    CHECK(rl_trace_set_model(tm, &mm, &me) == RL_OK);
+    rl_trace_get_info(tm, &ti);
+    CHECK_STR(ti.model, "gpt-oss-120b");
+    CHECK(rl_trace_set_model(tm, NULL, &me) == RL_OK);
+    rl_trace_get_info(tm, &ti);
+    CHECK_STR(ti.model, "");
+    rl_trace_free(tm);
   }
   /* mha_batch_prefill on a 4-D paged cache [pages, 16, 8, 64] (NHD or HND: at least one token per
    * page index, 8 x 64 elements per token), 2 sequences of 64 queries, 10 page indices, causal:
