@@ -856,8 +856,25 @@ static rl_op linear(double tokens, double d_in, double d_out, int32_t ad, int32_
   return op;
 }
 
+/* add_op for a linear op with a bias of n_out (rl_model.bias == 1): 2
+ * FLOPs a bias element per token and the bias read, the step's count of
+ * its parameters (2 per parameter: plan_weights' one_ff) */
+static rl_status add_linear(acc *a, const plan *pl, const rl_model *m, const char *name, const rl_op *op,
+                            double count, double extra, rl_error *err) {
+  rl_cost c;
+  TRY(op_cost(op, &c, err));
+  double bf = 0, bq = 0;
+  if (m->bias == 1) {
+    bf = 2 * op->m * op->n;
+    bq = op->n * pl->s_w;
+  }
+  add_row(a, name, count, (c.flops + bf) * count / a->tp, (c.bytes + extra + bq) * count / a->tp);
+  return RL_OK;
+}
+
 /* gate+up (or up), the activation and down of `count` MLPs of width ff,
- * each over `tokens` tokens */
+ * each over `tokens` tokens (with their biases: a mixture of experts' too,
+ * gpt-oss') */
 static rl_status add_mlp(acc *a, const plan *pl, const rl_model *m, const char *what, double tokens, double ff,
                          double count, int32_t ad, int32_t wd, rl_error *err) {
   int gated = m->mlp == RL_MLP_GATED;
@@ -865,7 +882,7 @@ static rl_status add_mlp(acc *a, const plan *pl, const rl_model *m, const char *
   char label[RL_LABEL_MAX];
   rl_op op = linear(tokens, d, (gated ? 2 : 1) * ff, ad, wd);
   snprintf(label, sizeof label, "%s %s", what, gated ? "gate+up" : "up");
-  TRY(add_op(a, label, &op, count, (gated ? 2 : 1) * scales(pl, d, ff) * gb, err));
+  TRY(add_linear(a, pl, m, label, &op, count, (gated ? 2 : 1) * scales(pl, d, ff) * gb, err));
   /* the activation in one kernel: rl_model_act_flops per element (for a
    * gated MLP act(gate) x up, Shazeer 2020); gated: gate and up read, the
    * product written; plain: read and written */
@@ -876,7 +893,7 @@ static rl_status add_mlp(acc *a, const plan *pl, const rl_model *m, const char *
   TRY(add_op(a, label, &op, count, 0, err));
   op = linear(tokens, ff, d, ad, wd);
   snprintf(label, sizeof label, "%s down", what);
-  return add_op(a, label, &op, count, scales(pl, ff, d) * gb, err);
+  return add_linear(a, pl, m, label, &op, count, scales(pl, ff, d) * gb, err);
 }
 
 /* The projections before attention, over `tok` tokens in every layer: QKV,
