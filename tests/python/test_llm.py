@@ -154,7 +154,7 @@ class Models(unittest.TestCase):
         self.assertIsInstance(m, rl.Model)
         self.assertEqual(rl.decode(m, batch=1), rl.decode("gpt2-124m", batch=1))
         self.assertEqual(rl.decode(rl.model_list()[0], batch=1)["model"], "llama3-8b")
-        self.assertEqual(len(rl.model_list()), 22)
+        self.assertEqual(len(rl.model_list()), 24)
         # a Hugging Face id is an alias of a built-in model, offline
         self.assertEqual(rl.model("meta-llama/Llama-2-7b-hf")["id"], "llama2-7b")
         with self.assertRaisesRegex(ValueError, "looks like a Hugging Face id"):
