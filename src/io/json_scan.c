@@ -44,22 +44,13 @@ size_t rli_js_scan_str_rest(const char *b, size_t i, size_t n) {
   if (__builtin_cpu_supports("avx2")) i = scan_str_avx2(b, i, n);
 #endif
 #ifdef __SSE2__
-  const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(0x1f);
   while (i + 16 <= n) {
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
-    __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
-                             _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v));
-    unsigned mask = (unsigned)_mm_movemask_epi8(m);
+    unsigned mask = rli_js_str_mask16(b + i);
     if (mask) return i + (size_t)__builtin_ctz(mask);
     i += 16;
   }
 #endif
-  while (i < n) {
-    unsigned char c = (unsigned char)b[i];
-    if (c == '"' || c == '\\' || c < 0x20) break;
-    i++;
-  }
-  return i;
+  return rli_js_scan_str_bytes(b, i, n);
 }
 
 void rli_js_fail(rli_js *p, rl_status st, uint64_t at, const char *what) {

@@ -108,24 +108,34 @@ void rli_js_ensure(rli_js *p, size_t n);
  * longer string goes on 32 bytes at a time with AVX2 where the CPU has it
  * (rli_js_scan_str_rest, json_scan.c: chosen at run time). */
 size_t rli_js_scan_str_rest(const char *b, size_t i, size_t n);
-static inline size_t rli_js_scan_str(const char *b, size_t i, size_t n) {
 #ifdef __SSE2__
-  if (i + 16 <= n) {
-    const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(0x1f);
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
-    __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
-                             _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v));
-    unsigned mask = (unsigned)_mm_movemask_epi8(m);
-    if (mask) return i + (size_t)__builtin_ctz(mask);
-    return rli_js_scan_str_rest(b, i + 16, n);
-  }
+/* The 16 bytes at p: a bit per quote, backslash or control byte. */
+static inline unsigned rli_js_str_mask16(const char *p) {
+  const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(0x1f);
+  __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+  __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)),
+                           _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v));
+  return (unsigned)_mm_movemask_epi8(m);
+}
 #endif
+/* The string's end from i, a byte at a time (the last bytes of the window). */
+static inline size_t rli_js_scan_str_bytes(const char *b, size_t i, size_t n) {
   while (i < n) {
     unsigned char c = (unsigned char)b[i];
     if (c == '"' || c == '\\' || c < 0x20) break;
     i++;
   }
   return i;
+}
+static inline size_t rli_js_scan_str(const char *b, size_t i, size_t n) {
+#ifdef __SSE2__
+  if (i + 16 <= n) {
+    unsigned mask = rli_js_str_mask16(b + i);
+    if (mask) return i + (size_t)__builtin_ctz(mask);
+    return rli_js_scan_str_rest(b, i + 16, n);
+  }
+#endif
+  return rli_js_scan_str_bytes(b, i, n);
 }
 
 /* A string's text: in buf (valid until the next read of the text) or in
