@@ -286,6 +286,8 @@ static void print_head(cli_ctx *ctx, decode_opts *dop, const rl_model *m, const 
   char fmt[48];
   if (s.quantized && s.kept_bytes > 0)
     snprintf(fmt, sizeof fmt, "%s + %s", rl_dtype_name(wd), rl_dtype_name(s.kept_dtype));
+  else if (s.expert_weights)
+    snprintf(fmt, sizeof fmt, "%s + %s experts", rl_dtype_name(wd), rl_wfmt_name(s.expert_weights));
   else
     snprintf(fmt, sizeof fmt, "%s", rl_dtype_name(wd));
   fprintf(o, "  weights      %s in %s resident%s; read per step: %s%s (%s)\n", CLI_Q(s.weights_bytes, RL_UNIT_BYTES),

@@ -161,7 +161,11 @@ static void show_text(cli_ctx *ctx, const rl_model *m, const rl_model *cp, const
       fprintf(o, "; the first %.0f layers dense (d_ff %.0f)", c.dense_layers, c.dense_d_ff > 0 ? c.dense_d_ff : c.d_ff);
     fprintf(o, "\n");
   }
-  fprintf(o, "  published in %s; source: %s\n\n", rl_dtype_name(c.dtype), c.source);
+  if (c.expert_weights)
+    fprintf(o, "  published in %s, the routed experts' matrices in %s; source: %s\n\n", rl_dtype_name(c.dtype),
+            rl_wfmt_name(c.expert_weights), c.source);
+  else
+    fprintf(o, "  published in %s; source: %s\n\n", rl_dtype_name(c.dtype), c.source);
   if (p.derived) {
     const char *hdr[] = {"part", "parameters", "formula"};
     cli_table *t = cli_table_new(3, hdr);
@@ -210,7 +214,15 @@ static void show_text(cli_ctx *ctx, const rl_model *m, const rl_model *cp, const
   if (c.window > 0)
     fprintf(o, "  (the %.0f windowed layers hold at most %.0f tokens: past that, a sequence's cache grows by\n"
                "  %s per token)\n", c.window_layers, c.window, CLI_Q(kv * (1 - c.window_layers / c.layers), RL_UNIT_BYTES));
-  fprintf(o, "weights: %s in %s\n", CLI_Q(p.total * rl_dtype_bytes(c.dtype), RL_UNIT_BYTES), rl_dtype_name(c.dtype));
+  double wb = p.total * rl_dtype_bytes(c.dtype);
+  if (rl_model_weight_bytes(m, &wb, NULL) != RL_OK) wb = p.total * rl_dtype_bytes(c.dtype);
+  if (c.expert_weights)
+    fprintf(o, "weights: %s, the routed experts' matrices in %s (%g bits a weight with its scales), the rest in %s\n"
+               "  (all in %s: %s)\n", CLI_Q(wb, RL_UNIT_BYTES), rl_wfmt_name(c.expert_weights),
+            rl_wfmt_matrix_bytes(c.expert_weights, c.d_model, c.d_ff) * 8 / (c.d_model * c.d_ff),
+            rl_dtype_name(c.dtype), rl_dtype_name(c.dtype), CLI_Q(p.total * rl_dtype_bytes(c.dtype), RL_UNIT_BYTES));
+  else
+    fprintf(o, "weights: %s in %s\n", CLI_Q(wb, RL_UNIT_BYTES), rl_dtype_name(c.dtype));
 }
 
 /* compute (the parameter count, the KV cache per token) -> print */

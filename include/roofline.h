@@ -222,6 +222,34 @@ RL_API const char *rl_dtype_name(int32_t dtype);
 RL_API rl_status rl_dtype_parse(const char *name, int32_t *dtype,
                                 rl_error *err);
 
+/* Block-scaled storage formats of a checkpoint's weights (not a compute
+ * format: the kernels dequantize to the activations' format): elements of
+ * one dtype in blocks of `block` weights along a matrix's input dimension,
+ * each block sharing one scale of `scale_bits`. RL_WFMT_DTYPE (0): no such
+ * format, the weights are in the model's dtype. src/core/dtype.c states
+ * the sources (OCP Microscaling Formats v1.0 for MXFP4, NVIDIA for NVFP4). */
+typedef enum rl_wfmt {
+  RL_WFMT_DTYPE = 0, /* the model's dtype */
+  RL_WFMT_MXFP4 = 1, /* E2M1, blocks of 32, an E8M0 scale: 4.25 bits a weight */
+  RL_WFMT_NVFP4 = 2, /* E2M1, blocks of 16, an E4M3 scale: 4.5 bits a weight */
+  RL_WFMT_COUNT = 3
+} rl_wfmt;
+/* "mxfp4", "nvfp4" ("dtype" for RL_WFMT_DTYPE); NULL if unknown.
+ * rl_wfmt_parse accepts those names but "dtype" (ASCII case ignored);
+ * RL_EINVAL otherwise. */
+RL_API const char *rl_wfmt_name(int32_t fmt);
+RL_API rl_status rl_wfmt_parse(const char *name, int32_t *fmt, rl_error *err);
+/* The format's element dtype (RL_FP4), weights per scale and bits of a
+ * scale; -1, 0, 0 for RL_WFMT_DTYPE or an unknown value. */
+RL_API int32_t rl_wfmt_dtype(int32_t fmt);
+RL_API double rl_wfmt_block(int32_t fmt);
+RL_API double rl_wfmt_scale_bits(int32_t fmt);
+/* Bytes of a d_in x d_out matrix stored in the format: d_in d_out
+ * elements + d_out ceil(d_in / block) scales (MXFP4, 2880 x 2880:
+ * 4,406,400 B, 4.25 bits a weight); 0 for RL_WFMT_DTYPE or an unknown
+ * value. */
+RL_API double rl_wfmt_matrix_bytes(int32_t fmt, double d_in, double d_out);
+
 /* ======================================================================
  * Hardware database
  *
@@ -706,6 +734,12 @@ typedef struct rl_model {
                             added to its scores for the choice
                             (DeepSeek-V3's e_score_correction_bias,
                             topk_method noaux_tc: E parameters a layer) */
+  int32_t expert_weights; /* MoE: the rl_wfmt the routed experts' matrices
+                            are stored in, when not the model's dtype
+                            (gpt-oss: RL_WFMT_MXFP4; their biases, the
+                            attention, embeddings, routers and norms stay
+                            in dtype, which stays the compute format);
+                            RL_WFMT_DTYPE (0) = dtype */
 } rl_model;
 
 /* The model's MLP activation as costed: its name ("SiLU x up", "GELU x up",
@@ -781,6 +815,13 @@ typedef struct rl_param_count {
 
 RL_API rl_status rl_model_params(const rl_model *m, rl_param_count *out,
                                  rl_error *err);
+
+/* The bytes of all the model's weights as its checkpoint stores them:
+ * every parameter in dtype, but the routed experts' matrices in
+ * expert_weights when it is set (gpt-oss-120b: 65.25 GB, the experts in
+ * MXFP4, against 233.7 GB all in bf16); a model given by its count, count
+ * x dtype. What rl_decode's weights_bytes is with no weight_dtype, tp 1. */
+RL_API rl_status rl_model_weight_bytes(const rl_model *m, double *out, rl_error *err);
 
 /* The format the KV cache takes when none is given: act_dtype when it is
  * given (>= 0: --dtype), else the model's activation format, which is its
@@ -1151,6 +1192,13 @@ typedef struct rl_decode_summary {
    * ep > 1 an expert-parallel degree, a multiple of tp dividing the
    * experts (tp and pp as given) */
   double tp_needed, ep_needed;
+  int32_t expert_weights;    /* the rl_wfmt the routed experts are stored
+                                in: the model's expert_weights unless a
+                                weight_dtype is given (which wins for every
+                                matrix, experts included); 0 = the weight
+                                format */
+  double expert_bytes;       /* the routed experts' weights, all layers
+                                and experts (per device) */
 } rl_decode_summary;
 
 /* Decode steps of `m` on `roof` at each of the n batch sizes (whole, > 0),

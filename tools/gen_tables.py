@@ -413,6 +413,17 @@ MODEL_ENUMS = {"mlp": enum_words("mlp_names"), "norm": enum_words("norm_words")}
 MODEL_ACTS = {"": "RL_ACT_DEFAULT", "silu": "RL_ACT_SILU", "gelu-tanh": "RL_ACT_GELU_TANH",
               "gelu-erf": "RL_ACT_GELU_ERF", "relu": "RL_ACT_RELU"}
 MODEL_DTYPES = {"fp32": "RL_FP32", "bf16": "RL_BF16", "fp16": "RL_FP16", "fp8": "RL_FP8"}
+
+
+def wfmt_words():
+    """The block-scaled weight formats the C library knows, from their table
+    in src/core/dtype.c ({[RL_WFMT_X] = {"word", ...}}): {word: "RL_WFMT_X"},
+    RL_WFMT_DTYPE (the model's dtype) left out: a blank cell."""
+    src = c_source("src", "core", "dtype.c")
+    return {w: e for e, w in re.findall(r'\[(RL_WFMT_\w+)\] = \{"(\w+)"', src) if e != "RL_WFMT_DTYPE"}
+
+
+MODEL_WFMTS = wfmt_words()
 MODEL_TEXT = {"id": 48, "name": 96, "source": 320, "aliases": 192}
 
 
@@ -446,6 +457,11 @@ def gen_models():
             sys.exit(f"{where}: act must be empty or one of {' '.join(a for a in MODEL_ACTS if a)}")
         if r["dtype"].strip() not in MODEL_DTYPES:
             sys.exit(f"{where}: dtype must be one of {' '.join(MODEL_DTYPES)}")
+        ew = r["expert_weights"].strip()
+        if ew and ew not in MODEL_WFMTS:
+            sys.exit(f"{where}: expert_weights must be empty or one of {' '.join(MODEL_WFMTS)}")
+        if ew and ints["experts"] <= 1:
+            sys.exit(f"{where}: expert_weights is for a mixture of experts (experts > 1)")
         pub = quantity(r["published_params"], 1.0, "B", where) if r["published_params"].strip() else 0
         out.append("{")
         out.append(f"  .id = {c_str(r['id'])}, .name = {c_str(r['name'])},")
@@ -458,6 +474,8 @@ def gen_models():
                    f".tied_embeddings = {r['tied'].strip()}, .bias = {MODEL_BIAS[r['bias'].strip()]}, "
                    f".learned_pos = {r['learned_pos'].strip()}, "
                    f".dtype = {MODEL_DTYPES[r['dtype'].strip()]}, .act = {MODEL_ACTS[r['act'].strip()]},")
+        if ew:
+            out.append(f"  .expert_weights = {MODEL_WFMTS[ew]},")
         out.append(f"  .source = {c_str(r['source'])}")
         out.append("},")
     return [("src/core/model_table.inc", "\n".join(out) + "\n")]

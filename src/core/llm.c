@@ -2,8 +2,8 @@
  * llm.c -- the roofline of LLM inference: one decode step at a batch of B
  * sequences with a KV cache of T tokens each, and the prefill of a prompt.
  *
- * Exports rl_infer_cfg_init, rl_decode, rl_decode_ops, rl_prefill, rl_plan and
- * rl_plan_cfg_init.
+ * Exports rl_infer_cfg_init, rl_model_weight_bytes, rl_decode, rl_decode_ops,
+ * rl_prefill, rl_plan and rl_plan_cfg_init.
  *
  * Sources: Pope et al. 2022, "Efficiently Scaling Transformer Inference"
  * (prefill vs decode, the memory-bound regime); Meta's Llama 3 model card
@@ -43,6 +43,17 @@
  * al. 2022) and FP8 checkpoints one scale per output channel. The
  * embedding, the output layer, the norms and the routers stay in the
  * model's format, as those schemes leave them.
+ *
+ * A checkpoint that stores its routed experts in a block-scaled format
+ * (rl_model.expert_weights; gpt-oss: MXFP4, the rest bf16) counts each
+ * expert matrix at that format's bytes (rl_wfmt_matrix_bytes, dtype.c:
+ * 4.25 bits a weight for MXFP4, OCP Microscaling Formats v1.0; OpenAI's
+ * gpt-oss model card, arXiv 2508.10925) and its biases in the model's
+ * format; compute stays in the activations' format (the kernels dequantize:
+ * Hopper has no FP4 tensor peak). A weight format the caller gives
+ * (weight_dtype >= 0) wins for every matrix, the experts too, with the
+ * scales above (`--weight-dtype fp4 --group-size 32`: the same elements
+ * and scale count as MXFP4, each scale 16-bit instead of 8: 4.5 bits).
  *
  * Prefill of b prompts of p tokens (m = b p): per layer a QKV projection,
  * fused attention (Dao et al. 2022; causal halves the score FLOPs), the
@@ -119,6 +130,9 @@ typedef struct plan {
   double group_bytes;   /* one scale (+ zero point) */
   double scale_bytes;   /* all scales, per device */
   double kept_bytes;    /* tensors left unquantized, per device */
+  int32_t exp_fmt;      /* rl_wfmt of the routed experts' matrices (0: s_w
+                           and the scales above) */
+  double experts_res;   /* the routed experts' bytes, per device */
 } plan;
 
 /* Scales of a d_in x d_out matrix quantized in groups of g inputs
@@ -130,6 +144,20 @@ static double scales(const plan *pl, double d_in, double d_out) {
   if (!pl->quant || pl->group == 0) return 0;
   if (pl->group == RL_GROUP_CHANNEL) return d_out;
   return d_out * ceil(d_in / pl->group);
+}
+
+/* One routed expert's MLP of width ff in bytes: its matrices in the
+ * expert format (rl_wfmt_matrix_bytes) or the weight format with its
+ * scales, its biases (rl_model.bias == 1) in the weight format. */
+static double expert_mlp_bytes(const plan *pl, double ff) {
+  const rl_model *m = &pl->m;
+  int g = m->mlp == RL_MLP_GATED;
+  double d = m->d_model, bias = m->bias == 1 ? (g ? 2 : 1) * ff + d : 0;
+  if (pl->exp_fmt != RL_WFMT_DTYPE)
+    return (g ? 2 : 1) * rl_wfmt_matrix_bytes(pl->exp_fmt, d, ff) + rl_wfmt_matrix_bytes(pl->exp_fmt, ff, d) +
+           bias * pl->s_w;
+  return ((g ? 3 : 2) * d * ff + bias) * pl->s_w +
+         ((g ? 2 : 1) * scales(pl, d, ff) + scales(pl, ff, d)) * pl->group_bytes;
 }
 
 /* The group size in effect: the format's default (int4/fp4: 128, the AWQ
@@ -229,7 +257,7 @@ static void plan_weights(plan *pl, const rl_infer_cfg *cfg, plan_w *w) {
     /* one routed expert over the MoE layers; the rest of the MLP (dense
      * layers, shared experts, or the whole dense MLP) is read every step */
     double one_ff = (g ? 3 : 2) * d * ff + (m->bias == 1 ? (g ? 2 : 1) * ff + d : 0);
-    double expert_b = moe ? ml * (one_ff * sw + sc_ff * gb) : 0;
+    double expert_b = moe ? ml * expert_mlp_bytes(pl, ff) : 0;
     double fixed_mlp_params = moe ? p->mlp - router - ml * E * one_ff : p->mlp;
     double fixed_mlp_sc = moe ? dl * sc_dff + ml * m->shared_experts * sc_ff : L * sc_ff;
     double rows = m->vocab + (m->learned_pos ? m->max_seq : 0);
@@ -241,7 +269,7 @@ static void plan_weights(plan *pl, const rl_infer_cfg *cfg, plan_w *w) {
     double rest = p->norms * s_small + router * s_small;
     total = p->attention * sw + attn_sc * gb + fixed_mlp_params * sw + fixed_mlp_sc * gb + E * expert_b + emb_b +
             out_b + rest;
-    scale_b = (attn_sc + fixed_mlp_sc + (moe ? E * ml * sc_ff : 0) + rows * row_sc + out_sc) * gb;
+    scale_b = (attn_sc + fixed_mlp_sc + (moe && !pl->exp_fmt ? E * ml * sc_ff : 0) + rows * row_sc + out_sc) * gb;
     if (pl->quant) kept = rest + (cfg->quantize_all ? 0 : emb_b + out_b);
     if (moe) {
       experts_all = E * expert_b;
@@ -331,6 +359,7 @@ static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl
   if (!(cfg->comm_latency_s >= 0) || !isfinite(cfg->comm_latency_s))
     return rli_fail(err, RL_EINVAL, "all-reduce latency must be >= 0");
   TRY(quant_setup(pl, cfg, wd, m->dtype, err));
+  pl->exp_fmt = cfg->weight_dtype < 0 && m->experts > 0 ? m->expert_weights : RL_WFMT_DTYPE;
   if (cfg->attention_impl != RL_ATTN_IMPL_FUSED && cfg->attention_impl != RL_ATTN_IMPL_NAIVE)
     return rli_fail(err, RL_EINVAL, "unknown attention implementation %d", (int)cfg->attention_impl);
   double n = cfg->tp > 1 ? cfg->tp : 1;
@@ -351,12 +380,14 @@ static rl_status make_plan(const rl_model *m0, const rl_infer_cfg *cfg, plan *pl
   double total = w.total, experts_all = w.experts_all, emb_b = w.emb_b, scale_b = w.scale_b, kept = w.kept;
   pl->w_total = total;
   pl->w_resident = total / n;
+  pl->experts_res = experts_all / n;
   if (pl->ep > 1) {
     /* expert parallelism: E / ep whole experts on each device, the rest
      * split over tp as before */
     pl->expert_w_l *= n;
     pl->expert_bytes = pl->expert_w_l * pl->moe_layers;
     pl->w_resident = (total - experts_all) / n + pl->e_local * pl->expert_bytes;
+    pl->experts_res = pl->e_local * pl->expert_bytes;
   }
   pl->emb_bytes = emb_b / n;
   pl->scale_bytes = scale_b / n;
@@ -697,6 +728,8 @@ static void summarize(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *ro
   s->group_size = pl->group;
   s->scale_bytes = pl->scale_bytes;
   s->kept_bytes = pl->kept_bytes;
+  s->expert_weights = pl->exp_fmt;
+  s->expert_bytes = pl->experts_res;
   s->ridge = roof->peak / roof->bandwidth;
   /* ridge batch: weights-only intensity rises with B towards
    * lin_flops / row_bytes (unbounded when nothing grows with B). */
@@ -747,6 +780,15 @@ static void summarize(const plan *pl, const rl_infer_cfg *cfg, const rl_roof *ro
     double n = degree_needed(pl, cfg, cfg->mem_bytes, roof, 0, 0, &which);
     if (which) s->ep_needed = n; else s->tp_needed = n;
   }
+}
+
+rl_status rl_model_weight_bytes(const rl_model *m, double *out, rl_error *err) {
+  if (!m || !out) return rli_fail(err, RL_EINVAL, "no model or result");
+  rl_infer_cfg cfg = rl_infer_cfg_init();
+  plan pl;
+  TRY(make_plan(m, &cfg, &pl, err));
+  *out = pl.w_total;
+  return RL_OK;
 }
 
 rl_status rl_decode(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof *roof,
@@ -872,17 +914,27 @@ static rl_status add_linear(acc *a, const plan *pl, const rl_model *m, const cha
   return RL_OK;
 }
 
+/* The scale bytes of a d_in x d_out matrix: the routed experts' in their
+ * block format (pl->exp_fmt; `routed`), any other's quantization scales. */
+static double matrix_scales(const plan *pl, int routed, double d_in, double d_out) {
+  if (routed && pl->exp_fmt != RL_WFMT_DTYPE)
+    return rl_wfmt_matrix_bytes(pl->exp_fmt, d_in, d_out) - d_in * d_out * rl_dtype_bytes(rl_wfmt_dtype(pl->exp_fmt));
+  return scales(pl, d_in, d_out) * pl->group_bytes;
+}
+
 /* gate+up (or up), the activation and down of `count` MLPs of width ff,
  * each over `tokens` tokens (with their biases: a mixture of experts' too,
- * gpt-oss') */
+ * gpt-oss'); `routed`: routed experts, their matrices in pl->exp_fmt when
+ * set (expert_mlp_bytes) */
 static rl_status add_mlp(acc *a, const plan *pl, const rl_model *m, const char *what, double tokens, double ff,
-                         double count, int32_t ad, int32_t wd, rl_error *err) {
+                         double count, int32_t ad, int32_t wd, int routed, rl_error *err) {
   int gated = m->mlp == RL_MLP_GATED;
-  double d = m->d_model, gb = pl->group_bytes;
+  double d = m->d_model;
   char label[RL_LABEL_MAX];
+  if (routed && pl->exp_fmt != RL_WFMT_DTYPE) wd = rl_wfmt_dtype(pl->exp_fmt);
   rl_op op = linear(tokens, d, (gated ? 2 : 1) * ff, ad, wd);
   snprintf(label, sizeof label, "%s %s", what, gated ? "gate+up" : "up");
-  TRY(add_linear(a, pl, m, label, &op, count, (gated ? 2 : 1) * scales(pl, d, ff) * gb, err));
+  TRY(add_linear(a, pl, m, label, &op, count, (gated ? 2 : 1) * matrix_scales(pl, routed, d, ff), err));
   /* the activation in one kernel: rl_model_act_flops per element (for a
    * gated MLP act(gate) x up, Shazeer 2020); gated: gate and up read, the
    * product written; plain: read and written */
@@ -893,7 +945,7 @@ static rl_status add_mlp(acc *a, const plan *pl, const rl_model *m, const char *
   TRY(add_op(a, label, &op, count, 0, err));
   op = linear(tokens, ff, d, ad, wd);
   snprintf(label, sizeof label, "%s down", what);
-  return add_linear(a, pl, m, label, &op, count, scales(pl, ff, d) * gb, err);
+  return add_linear(a, pl, m, label, &op, count, matrix_scales(pl, routed, ff, d), err);
 }
 
 /* The projections before attention, over `tok` tokens in every layer: QKV,
@@ -936,7 +988,7 @@ static rl_status add_after_attention(acc *a, const plan *pl, double tok, double 
   TRY(add_op(a, "output projection", &op, L, scales(pl, ho, d) * pl->group_bytes, err));
   if (m->experts > 0) {
     double dl = m->dense_layers, ml = L - dl;
-    if (dl > 0) TRY(add_mlp(a, pl, m, "dense mlp", tok, m->dense_d_ff > 0 ? m->dense_d_ff : m->d_ff, dl, ad, wd, err));
+    if (dl > 0) TRY(add_mlp(a, pl, m, "dense mlp", tok, m->dense_d_ff > 0 ? m->dense_d_ff : m->d_ff, dl, ad, wd, 0, err));
     /* the router: a d x E linear, left in the model's format by weight-only
      * quantization */
     op = linear(tok, d, m->experts, ad, pl->quant ? m->dtype : wd);
@@ -944,13 +996,13 @@ static rl_status add_after_attention(acc *a, const plan *pl, double tok, double 
     /* expert parallelism: the device's own whole experts, not a 1/tp slice */
     double div = a->tp;
     if (pl->ep > 1) a->tp = 1;
-    rl_status st = add_mlp(a, pl, m, "expert mlp", routed_tok, m->d_ff, ml * routed_n, ad, wd, err);
+    rl_status st = add_mlp(a, pl, m, "expert mlp", routed_tok, m->d_ff, ml * routed_n, ad, wd, 1, err);
     a->tp = div;
     TRY(st);
     if (m->shared_experts > 0)
-      TRY(add_mlp(a, pl, m, "shared expert mlp", tok, m->d_ff, ml * m->shared_experts, ad, wd, err));
+      TRY(add_mlp(a, pl, m, "shared expert mlp", tok, m->d_ff, ml * m->shared_experts, ad, wd, 0, err));
   } else {
-    TRY(add_mlp(a, pl, m, "mlp", tok, m->d_ff, L, ad, wd, err));
+    TRY(add_mlp(a, pl, m, "mlp", tok, m->d_ff, L, ad, wd, 0, err));
   }
   op = rl_op_init(m->norm == RL_NORM_RMS ? RL_OP_RMSNORM : RL_OP_LAYERNORM, ad);
   op.m = tok;

@@ -238,7 +238,12 @@ rl_status rl_model_check(const rl_model *m, rl_model *out, rl_error *err) {
   c.learned_pos = c.learned_pos != 0;
   if (c.router_bias != 0 && c.router_bias != 1)
     return rli_fail(err, RL_EINVAL, "router_bias must be 0 or 1 (got %d)", (int)c.router_bias);
-  if (c.experts == 0) c.router_bias = 0;
+  if (c.expert_weights < RL_WFMT_DTYPE || c.expert_weights >= RL_WFMT_COUNT)
+    return rli_fail(err, RL_EINVAL, "unknown expert weight format %d", (int)c.expert_weights);
+  if (c.experts == 0) {
+    c.router_bias = 0;
+    c.expert_weights = RL_WFMT_DTYPE;
+  }
   *out = c;
   return RL_OK;
 }
@@ -505,6 +510,11 @@ static void hf_names(const rli_json *o, const rli_json *root, const char *id, rl
   if (!qc) qc = rli_json_get(root, "quantization_config");
   const char *qm = qc && qc->type == RLI_JSON_OBJ ? get_str(qc, "quant_method") : NULL;
   if (qm && (rli_strcasecmp(qm, "fp8") == 0 || rli_strcasecmp(qm, "fbgemm_fp8") == 0)) m.dtype = RL_FP8;
+  /* gpt-oss (transformers' Mxfp4Config: quant_method "mxfp4") stores its
+   * MoE experts in MXFP4 and leaves the modules_to_not_convert (attention,
+   * router, embedding, output layer) in torch_dtype */
+  int32_t wf;
+  if (qm && m.experts > 1 && rl_wfmt_parse(qm, &wf, NULL) == RL_OK) m.expert_weights = wf;
   /* DeepSeek-V3's routers add e_score_correction_bias (one per expert) to
    * the scores they choose by (topk_method noaux_tc, modeling_deepseek.py) */
   const char *topk = get_str(o, "topk_method");
