@@ -139,7 +139,7 @@ class Model(ctypes.Structure):
         ("aliases", ctypes.c_char * RL_MODEL_ALIASES_MAX), ("window", D), ("window_layers", D),
         ("norms_per_layer", D), ("shared_experts", D), ("dense_layers", D), ("dense_d_ff", D),
         ("q_lora_rank", D), ("kv_lora_rank", D), ("rope_dim", D), ("nope_dim", D),
-        ("v_head_dim", D), ("act", I32), ("router_bias", I32),
+        ("v_head_dim", D), ("act", I32), ("router_bias", I32), ("expert_weights", I32),
     ]
 
 
@@ -196,7 +196,7 @@ class DecodeSummary(ctypes.Structure):
                 ("devices_needed", D), ("mem_bytes", D), ("weights_fit", I32), ("tp", I32),
                 ("activation_flops_per_token", D), ("scale_bytes", D), ("group_size", D),
                 ("kept_bytes", D), ("quantized", I32), ("kept_dtype", I32), ("pp", I32), ("ep", I32),
-                ("tp_needed", D), ("ep_needed", D)]
+                ("tp_needed", D), ("ep_needed", D), ("expert_weights", I32), ("expert_bytes", D)]
 
 
 class PrefillOp(ctypes.Structure):

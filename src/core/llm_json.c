@@ -160,6 +160,10 @@ static void model_members(jw *j, const rl_model *m, int32_t kv_dtype, int with_k
   jw_num(j, "v_head_dim", c.v_head_dim);
   jw_words(j, "aliases", m->aliases);
   jw_str(j, "dtype", rl_dtype_name(c.dtype));
+  jw_str(j, "expert_weights", c.expert_weights ? rl_wfmt_name(c.expert_weights) : NULL);
+  double wb = (double)NAN;
+  if (rl_model_weight_bytes(m, &wb, NULL) != RL_OK) wb = (double)NAN;
+  jw_num(j, "weights_bytes", wb);
   jw_num(j, "params", p.total);
   jw_num(j, "active_params", p.active);
   jw_bool(j, "params_derived", p.derived);
@@ -313,6 +317,8 @@ size_t rl_decode_json(const rl_model *m, const rl_infer_cfg *cfg, const rl_roof 
   jw_num(&j, "scale_bytes", s->scale_bytes);
   jw_num(&j, "kept_bytes", s->kept_bytes);
   jw_str(&j, "kept_dtype", rl_dtype_name(s->kept_dtype));
+  jw_str(&j, "expert_weights", s->expert_weights ? rl_wfmt_name(s->expert_weights) : NULL);
+  jw_num(&j, "expert_bytes", s->expert_bytes);
   par_members(&j, m, cfg);
   jw_open(&j, "rows", '[');
   for (int32_t i = 0; i < n; i++) {

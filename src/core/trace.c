@@ -133,7 +133,8 @@ rl_status rl_trace_set_model(rl_trace *t, const rl_model *m, rl_error *err) {
   rli_strlcpy(t->model_id, c.id, sizeof t->model_id);
   t->moe = (rli_moe){.d = c.d_model, .d_ff = c.d_ff, .experts = c.experts, .active = k,
                      .shared = c.shared_experts > 0 ? c.shared_experts : 0,
-                     .gated = c.mlp == RL_MLP_GATED, .world = 0, .id = t->model_id};
+                     .gated = c.mlp == RL_MLP_GATED, .wfmt = c.expert_weights, .world = 0,
+                     .id = t->model_id};
   return RL_OK;
 }
 

@@ -80,7 +80,14 @@
  *                    (logits read) + W / n, W = the weights of (k + s)
  *                    experts: each token's k experts are distinct, so at
  *                    least k experts' weights are read, all tokens may
- *                    share them, at the fewest bits per weight any fused-MoE
+ *                    share them. The k routed experts' matrices in the
+ *                    format the model's checkpoint stores them in when the
+ *                    models table gives one (rl_model.expert_weights, read
+ *                    through rl_wfmt_matrix_bytes, the one rule decode and
+ *                    prefill count them by: gpt-oss' MXFP4, 4.25 bits a
+ *                    weight with its E8M0 scales, OCP Microscaling Formats
+ *                    v1.0; OpenAI's gpt-oss model card); otherwise (and
+ *                    the s shared experts) at the fewest bits per weight any fused-MoE
  *                    kernel of vLLM runs: 4 (MXFP4: 32 E2M1 values + an
  *                    E8M0 scale, OCP Microscaling Formats v1.0; NVFP4: 16
  *                    E2M1 + an E4M3 scale; int4 GPTQ/AWQ, vLLM's Marlin and
@@ -457,7 +464,11 @@ static int moe(const custom_def *d, const rli_aten_args *a, const rli_moe *m, rl
   double e = m->active + (d->outputs > 1 ? m->shared : 0); /* experts a token uses */
   double mats = m->gated ? 3 : 2;
   double F = 2 * T * e * mats * m->d * m->d_ff / n;
-  double W = e * m->d * m->d_ff * ((mats - 1) * moe_bits(m->d) + moe_bits(m->d_ff)) / 8 / n;
+  double fewest = m->d * m->d_ff * ((mats - 1) * moe_bits(m->d) + moe_bits(m->d_ff)) / 8; /* one expert */
+  double W = m->wfmt ? (m->active * ((mats - 1) * rl_wfmt_matrix_bytes(m->wfmt, m->d, m->d_ff) +
+                                     rl_wfmt_matrix_bytes(m->wfmt, m->d_ff, m->d)) +
+                        (e - m->active) * fewest) / n
+                     : e * fewest / n;
   double o = d->outputs > 1 ? d->outputs : 1;
   double Q = T * m->d * bx * (1 + o) + T * E * bl + W;
   set_cost(c, F, Q, dt, 1);
@@ -465,8 +476,11 @@ static int moe(const custom_def *d, const rli_aten_args *a, const rli_moe *m, rl
   char pad[80] = "", share[96] = "";
   if (dx > m->d) snprintf(pad, sizeof pad, "; hidden states padded %g -> %g, the padding not counted", m->d, dx);
   if (n > 1) snprintf(share, sizeof share, "; a 1/%g share (tensor parallelism over the world size)", n);
-  char bits[64];
-  if (moe_bits(m->d) == moe_bits(m->d_ff)) snprintf(bits, sizeof bits, "%g bits", moe_bits(m->d));
+  char bits[96];
+  if (m->wfmt)
+    snprintf(bits, sizeof bits, "%s (%g bits with its scales: the model's checkpoint)", rl_wfmt_name(m->wfmt),
+             rl_wfmt_matrix_bytes(m->wfmt, m->d, m->d_ff) * 8 / (m->d * m->d_ff));
+  else if (moe_bits(m->d) == moe_bits(m->d_ff)) snprintf(bits, sizeof bits, "%g bits", moe_bits(m->d));
   else snprintf(bits, sizeof bits, "%g (gate, up) and %g (down) bits", moe_bits(m->d), moe_bits(m->d_ff));
   snprintf(note, ncap, "experts from --model %s (d %g, d_ff %g, %g of %g experts a token); bytes: at least %g "
            "experts' weights at %s%s%s", m->id, m->d, m->d_ff, e, m->experts, e, bits, pad, share);

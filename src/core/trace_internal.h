@@ -304,6 +304,8 @@ typedef struct rli_moe {
   double active;        /* routed experts per token k */
   double shared;        /* shared experts (moe_forward_shared) */
   int32_t gated;        /* 1: three matrices per expert (SwiGLU), else two */
+  int32_t wfmt;         /* rl_wfmt the model stores its routed experts in
+                           (rl_model.expert_weights; 0: not given) */
   int32_t world;        /* ranks the experts are sharded over (the trace's
                            world size when the op was read; <= 1: one) */
   const char *id;       /* the model's id, for notes */
