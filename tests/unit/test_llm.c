@@ -757,6 +757,84 @@ static void test_hf_config(void) {
   CHECK(strstr(e.msg, "layers") != NULL);
 }
 
+/* Block-scaled expert weights (rl_model.expert_weights), by hand from the
+ * gpt-oss configs and the OCP MX v1.0 MXFP4 layout (4-bit E2M1, one 8-bit
+ * E8M0 scale per 32 weights along the input dimension): a 2880 x 2880
+ * matrix is 2880^2 / 2 + 2880 x 90 = 4,406,400 B; an expert 3 of them +
+ * its bf16 biases (2 x 2880 + 2880) x 2 = 13,236,480 B. */
+static void test_expert_weights(void) {
+  CHECK(rl_wfmt_matrix_bytes(RL_WFMT_MXFP4, 2880, 2880) == 4406400);
+  CHECK(rl_wfmt_matrix_bytes(RL_WFMT_NVFP4, 2880, 2880) == 4147200 + 2880 * 180);
+  CHECK(rl_wfmt_matrix_bytes(RL_WFMT_MXFP4, 33, 1) == 16.5 + 2); /* a partial block has its scale */
+  CHECK(rl_wfmt_matrix_bytes(RL_WFMT_DTYPE, 2880, 2880) == 0 && rl_wfmt_matrix_bytes(9, 1, 1) == 0);
+  CHECK(rl_wfmt_dtype(RL_WFMT_MXFP4) == RL_FP4 && rl_wfmt_block(RL_WFMT_MXFP4) == 32 &&
+        rl_wfmt_scale_bits(RL_WFMT_MXFP4) == 8 && rl_wfmt_dtype(RL_WFMT_DTYPE) == -1);
+  int32_t f = -1;
+  rl_error e;
+  CHECK(rl_wfmt_parse("MXFP4", &f, &e) == RL_OK && f == RL_WFMT_MXFP4);
+  CHECK_STR(rl_wfmt_name(f), "mxfp4");
+  CHECK(rl_wfmt_parse("dtype", &f, &e) == RL_EINVAL && strstr(e.msg, "mxfp4 nvfp4"));
+  CHECK(rl_wfmt_parse("int4", &f, &e) == RL_EINVAL);
+
+  rl_model m;
+  CHECK(rl_model_find("gpt-oss-120b", &m, NULL) == RL_OK && m.expert_weights == RL_WFMT_MXFP4);
+  const double expert = 3 * 4406400.0 + 8640 * 2, n_exp = 36 * 128;
+  const double rest = (116829154368.0 - n_exp * 3 * 2880 * 2880) * 2; /* expert biases included */
+  double wb = 0;
+  CHECK(rl_model_weight_bytes(&m, &wb, &e) == RL_OK);
+  CHECK(wb == n_exp * 3 * 2880 * 2880 * 4.25 / 8 + rest); /* 65,248,811,136 B */
+  rl_roof r = h100(0);
+  rl_infer_cfg c = rl_infer_cfg_init();
+  c.mem_bytes = 80e9;
+  double one = 1;
+  rl_decode_row row;
+  rl_decode_summary s;
+  CHECK(rl_decode(&m, &c, &r, &one, 1, &row, &s, &e) == RL_OK);
+  CHECK(s.weights_bytes == wb && s.expert_weights == RL_WFMT_MXFP4 && s.expert_bytes == n_exp * expert);
+  CHECK(s.weights_fit && row.fits && s.quantized == 0);
+  /* B = 1: 4 experts of a layer read, the embedding table gathered (one row) */
+  CHECK(row.weight_bytes == wb - 124 * 36 * expert - 201088 * 2880 * 2.0 + 2880 * 2);
+  /* the op table reads the same experts: 4 x 36 of them, gate+up and down */
+  rl_prefill_op ops[RL_PREFILL_OPS];
+  int32_t n = 0;
+  CHECK(rl_decode_ops(&m, &c, &r, 1, ops, RL_PREFILL_OPS, &n, &e) == RL_OK);
+  double ew = 0;
+  for (int32_t i = 0; i < n; i++)
+    if (strcmp(ops[i].name, "expert mlp gate+up") == 0 || strcmp(ops[i].name, "expert mlp down") == 0) {
+      CHECK(ops[i].count == 144);
+      ew += ops[i].bytes;
+    }
+  /* + the token's activations through them: in 2880 + out 5760, in 2880 + out 2880, bf16 */
+  CHECK_NEAR(ew, 144 * (expert + (2880 + 5760 + 2880 + 2880) * 2.0), 1e-12);
+  /* a weight format given wins, the experts too: fp4 in groups of 32 has
+   * MXFP4's elements and scale count, each scale 16-bit (quant_setup) */
+  c.weight_dtype = RL_FP4;
+  c.group_size = 32;
+  CHECK(rl_decode(&m, &c, &r, &one, 1, &row, &s, &e) == RL_OK);
+  CHECK(s.expert_weights == RL_WFMT_DTYPE && s.quantized);
+  CHECK(s.expert_bytes - n_exp * expert == n_exp * 3 * 2880 * 90.0 * (2 - 1) + n_exp * 8640 * (0.5 - 2));
+  c.weight_dtype = RL_BF16;
+  c.group_size = 0;
+  CHECK(rl_decode(&m, &c, &r, &one, 1, &row, &s, &e) == RL_OK);
+  CHECK(s.weights_bytes == 116829154368.0 * 2 && !s.weights_fit);
+  /* bad values; a dense model drops the format */
+  m.expert_weights = RL_WFMT_COUNT;
+  CHECK(rl_model_weight_bytes(&m, &wb, &e) == RL_EINVAL && strstr(e.msg, "expert weight format"));
+  rl_model d;
+  CHECK(rl_model_find("llama3-8b", &d, NULL) == RL_OK && d.expert_weights == RL_WFMT_DTYPE);
+  d.expert_weights = RL_WFMT_MXFP4;
+  CHECK(rl_model_weight_bytes(&d, &wb, &e) == RL_OK && wb == 8030261248.0 * 2);
+  /* transformers' Mxfp4Config (gpt-oss' config.json) */
+  static const char oss[] =
+      "{\"model_type\":\"gpt_oss\",\"hidden_size\":2880,\"intermediate_size\":2880,"
+      "\"num_attention_heads\":64,\"num_hidden_layers\":24,\"num_key_value_heads\":8,\"head_dim\":64,"
+      "\"num_local_experts\":32,\"num_experts_per_tok\":4,\"vocab_size\":201088,"
+      "\"quantization_config\":{\"quant_method\":\"mxfp4\",\"modules_to_not_convert\":[\"model.layers.*.self_attn\"]},"
+      "\"torch_dtype\":\"bfloat16\",\"tie_word_embeddings\":false}";
+  CHECK(rl_model_from_hf_config(oss, strlen(oss), NULL, &m, &e) == RL_OK);
+  CHECK(m.expert_weights == RL_WFMT_MXFP4 && m.dtype == RL_BF16);
+}
+
 int main(void) {
   RUN(test_params);
   RUN(test_find);
@@ -772,5 +850,6 @@ int main(void) {
   RUN(test_mfu);
   RUN(test_comm);
   RUN(test_hf_config);
+  RUN(test_expert_weights);
   return harness_report("llm");
 }
