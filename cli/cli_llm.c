@@ -261,7 +261,7 @@ void cli_infer_notes(cli_ctx *ctx, const cli_infer_flags *f, const rl_decode_sum
     int32_t ef = s->expert_weights;
     double eb = rl_dtype_bytes(rl_wfmt_dtype(ef)) * 8, bl = rl_wfmt_block(ef), sb = rl_wfmt_scale_bits(ef);
     fprintf(o, "  experts      routed experts stored in %s (%g-bit %s in blocks of %g, one %g-bit scale each: %g bits\n"
-               "               a weight): %s; the rest in the model's format (--weight-dtype overrides both)\n",
+               "               a weight): %s; the rest in the model's format (a --weight-dtype applies to every matrix)\n",
             rl_wfmt_name(ef), eb, rl_dtype_name(rl_wfmt_dtype(ef)), bl, sb, eb + sb / bl,
             CLI_Q(s->expert_bytes, RL_UNIT_BYTES));
   }

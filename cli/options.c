@@ -234,8 +234,9 @@ const cli_optdef cli_optdefs[] = {
      "the model the trace ran (roofline model list, a Hugging Face id\n"
             "or config.json): vLLM's moe_forward records only the hidden\n"
             "states and router logits; with the model its experts' FLOPs\n"
-            "(2 T k 3 d d_ff) and bytes (at least k experts' weights at 4\n"
-            "bits) are bounded, else it stays uncovered. An expert count or\n"
+            "(2 T k 3 d d_ff) and bytes (at least k experts' weights in the\n"
+            "model's expert format, gpt-oss' MXFP4, else at 4 bits) are\n"
+            "bounded, else it stays uncovered. An expert count or\n"
             "hidden size the trace contradicts is refused"},
     {"model", 0, "ID|PATH", "model decode prefill plan mfu",
      "a built-in model (roofline model list) or one of its Hugging\n"
