@@ -174,6 +174,22 @@ class Models(unittest.TestCase):
         self.assertEqual([o["bound"] for o in p["ops"]][:1], ["compute"])
         self.assertTrue(p["causal"])
 
+    def test_expert_weights(self):
+        # gpt-oss' experts in MXFP4 (4.25 bits a weight), the rest bf16: through the binding
+        # as through the CLI; a weight format given wins for the experts too
+        m = rl.model("gpt-oss-120b")
+        self.assertEqual(m["expert_weights"], "mxfp4")
+        self.assertEqual(m["weights_bytes"], 65248811136)
+        self.assertIsNone(rl.model("llama3-8b")["expert_weights"])
+        d = rl.decode("gpt-oss-120b", batch=1, hw="h100")
+        self.assertEqual((d["expert_weights"], d["weights_bytes"]), ("mxfp4", 65248811136))
+        self.assertEqual(d["rows"][0]["bytes"], 5002903296)
+        self.assertTrue(d["weights_fit"])
+        b = rl.decode("gpt-oss-120b", batch=1, hw="h100", weight_dtype="bf16")
+        self.assertIsNone(b["expert_weights"])
+        self.assertEqual(b["weights_bytes"], 116829154368 * 2)
+        self.assertFalse(b["weights_fit"])
+
     def test_decode_ops(self):
         # one step op by op: the record `decode --ops --json` prints, the ops' bounds
         # summing to at least the step's (each op bounded on its own)
