@@ -56,11 +56,11 @@ def mpi_env():
     return env
 
 
-def mpirun(binary, n, args, timeout=300, wrap=None, stdin=None, mca=()):
+def mpirun(binary, n, args, timeout=300, wrap=None, stdin=None, mca=(), env=None):
     cmd = ["mpirun", "-n", str(n), "--oversubscribe"] + [x for kv in mca for x in ("--mca",) + kv] + \
         (wrap or []) + [binary] + args
-    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=mpi_env(),
-                       input=stdin)
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout,
+                       env=dict(mpi_env(), **(env or {})), input=stdin)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -303,6 +303,16 @@ def main():
             # across nodes over TCP), where process 0's progress thread answers the fetches
             pt = mpirun(mb, 3, ["trace"] + pair + ["-j", "2", "--json"], mca=[("osc", "pt2pt")])
             check("mpi.osc_pt2pt", pt[0] == 0 and pt[1] == one[1], f"exit {pt[0]} {pt[2][-400:]!r}")
+            # the one-node settings README.md recommends (docs/performance.md, "Open MPI's
+            # fixed cost"): Open MPI's own point-to-point layer (ob1; the counter then goes
+            # through osc/sm or osc/rdma, not UCX's), PMIx's job data in each process,
+            # hwloc without I/O discovery
+            fast = mpirun(mb, 2, ["trace", job, "-j", "1", "--json"], mca=[("pml", "ob1")],
+                          env={"PMIX_MCA_gds": "hash", "HWLOC_COMPONENTS": "-pci,-linuxio",
+                               "HWLOC_PLUGINS_BLACKLIST": "hwloc_pci,hwloc_gl,hwloc_opencl,hwloc_xml_libxml"})
+            one = run([rf, "trace", job, "-j", "1", "--json"])
+            check("mpi.one_node_settings", fast[0] == 0 and fast[1] == one[1] and not fast[2],
+                  f"exit {fast[0]} {fast[2][-400:]!r}")
             one = run([rf, "trace", job, "-j", "1"])
             dflt = mpirun(mb, 2, ["trace", job])
             check("mpi.default_threads", dflt[0] == 0 and dflt[1] == one[1], f"exit {dflt[0]} {dflt[2][-400:]!r}")
