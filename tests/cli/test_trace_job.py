@@ -313,6 +313,10 @@ def main():
             one = run([rf, "trace", job, "-j", "1", "--json"])
             check("mpi.one_node_settings", fast[0] == 0 and fast[1] == one[1] and not fast[2],
                   f"exit {fast[0]} {fast[2][-400:]!r}")
+            # ob1 with TCP alone, as between nodes (the settings kept across nodes)
+            tcp = mpirun(mb, 2, ["trace", job, "-j", "1", "--json"], mca=[("pml", "ob1"), ("btl", "self,tcp")],
+                         env={"PMIX_MCA_gds": "hash"})
+            check("mpi.ob1_tcp", tcp[0] == 0 and tcp[1] == one[1], f"exit {tcp[0]} {tcp[2][-400:]!r}")
             one = run([rf, "trace", job, "-j", "1"])
             dflt = mpirun(mb, 2, ["trace", job])
             check("mpi.default_threads", dflt[0] == 0 and dflt[1] == one[1], f"exit {dflt[0]} {dflt[2][-400:]!r}")
