@@ -10,11 +10,22 @@
  * share a grid), the smallest F and the smallest Q among them, so the
  * figure stays a lower bound for any of them.
  *
+ * The roof comes with the figures: an op on the chip's roof (F on its
+ * format's peak, Q on the memory), one on the memory roof alone (F = 0:
+ * integer moves, a compiled region's recorded inputs read once, a Triton
+ * launch's tensors), or a collective on the link (Q: the message size S,
+ * kind, element type and group size as the in-window op recorded them). A
+ * collective's grid is NCCL's channel count, which NCCL picks by the
+ * message size and the algorithm: it does not give the size, only that
+ * the kernel ran as in-window collectives of that signature did, so the
+ * smallest S among them is taken, as the smallest F and Q are for ops.
+ *
  * A signature lends nothing (its pre-window kernels stay uncovered) when
  * any in-window kernel of it could bound less: one whose op has no F or Q
- * (or counters, collectives, elements of unknown type), one inside no op,
- * one of an op that launched several kernels (the op's F and Q belong to
- * all of them together, not to one), or shapes of different formats.
+ * (or counters, elements of unknown type), one inside no op, one of an op
+ * that launched several kernels (the op's F and Q belong to all of them
+ * together, not to one), shapes of different formats or roofs, or
+ * collectives of different kinds, element types or group sizes.
  */
 #include "core/trace_impl.h"
 
@@ -32,8 +43,19 @@ typedef struct sig_acc {
 } sig_acc;
 
 static int usable(const rli_cost *c) {
-  return c->why == RLI_NONE && c->flops >= 0 && c->bytes >= 0 && c->roof == RLI_ROOF_CHIP &&
-         !c->measured && c->per_elem == RLI_ELEM_NONE && c->tensor_inst == 0;
+  if (c->why != RLI_NONE || !(c->flops >= 0) || !(c->bytes >= 0) || c->measured ||
+      c->per_elem != RLI_ELEM_NONE || c->tensor_inst != 0)
+    return 0;
+  if (c->roof == RLI_ROOF_NET) return c->coll >= 0 && c->coll < RLI_COLL_COUNT;
+  return c->roof == RLI_ROOF_CHIP || c->roof == RLI_ROOF_HBM;
+}
+
+/* Two usable costs that one signature may lend the smaller figures of:
+ * the same roof, format and, for collectives, kind and group. */
+static int same_kind(const rli_cost *a, const rli_cost *b) {
+  if (a->roof != b->roof || a->dtype != b->dtype || a->tensor != b->tensor) return 0;
+  if (a->roof != RLI_ROOF_NET) return 1;
+  return a->coll == b->coll && a->ranks == b->ranks && a->per_rank == b->per_rank;
 }
 
 int64_t rli_trace_infer_signature(rl_trace *t, size_t k0, size_t n, const uint32_t *sig,
@@ -90,7 +112,7 @@ int64_t rli_trace_infer_signature(rl_trace *t, size_t k0, size_t n, const uint32
       a->lower = c->lower;
       continue;
     }
-    if (c->dtype != a->dtype || c->tensor != a->tensor) { a->bad = 1; continue; }
+    if (!same_kind(c, &t->cost[a->cost])) { a->bad = 1; continue; }
     if (t->inst[k.inst].cost != a->cost) a->several = 1;
     if (c->flops < a->flops) a->flops = c->flops;
     if (c->bytes < a->bytes) a->bytes = c->bytes;
@@ -112,23 +134,26 @@ int64_t rli_trace_infer_signature(rl_trace *t, size_t k0, size_t n, const uint32
       continue;
     if (lent[s] == RLI_NONE) {
       sig_acc *a = &acc[s];
-      const char *why = a->several ? "inferred: signature (its kernel name, grid and block ran "
-                                     "in the window under several op shapes: the smallest F "
-                                     "and the smallest Q of them)"
-                                   : "inferred: signature (its kernel name, grid and block ran "
-                                     "in the window under one op shape: its F and Q)";
+      int net = t->cost[a->cost].roof == RLI_ROOF_NET;
+      const char *why =
+          net ? (a->several ? "inferred: signature (its kernel name, grid and block ran in the window "
+                              "as collectives of one kind and several sizes: the smallest of them)"
+                            : "inferred: signature (its kernel name, grid and block ran in the window "
+                              "as collectives of one kind and one size: that size)")
+          : a->several ? "inferred: signature (its kernel name, grid and block ran "
+                         "in the window under several op shapes: the smallest F "
+                         "and the smallest Q of them)"
+                       : "inferred: signature (its kernel name, grid and block ran "
+                         "in the window under one op shape: its F and Q)";
       uint32_t nid = why_text(t, why);
       if (nid == RLI_NONE) { *oom = 1; break; }
-      rli_cost c;
-      memset(&c, 0, sizeof c);
+      /* the first cost's roof, format and collective; the smallest figures */
+      rli_cost c = t->cost[a->cost];
       c.flops = a->flops;
       c.bytes = a->bytes;
-      c.dtype = a->dtype;
-      c.tensor = a->tensor;
       c.why = RLI_NONE;
       c.note = nid + 1;
-      c.coll = -1;
-      c.roof = RLI_ROOF_CHIP;
+      c.reason = 0;
       c.lower = a->lower;
       lent[s] = rli_trace_cost(t, &c);
       if (lent[s] == RLI_NONE) { *oom = 1; break; }
