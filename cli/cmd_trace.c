@@ -275,8 +275,9 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
     fputs("  /L1, /L2, /L3, /DRAM: the memory level whose roof bounds the op's bytes, the one its working\n"
           "  set fits in\n", ctx->out);
   if (l2)
-    fprintf(ctx->out, "  /L2: %d row(s) faster than DRAM allows whose bytes of one run fit the L2 (cache-resident):\n"
-                      "     on the L2 roof (the device's L2 bandwidth in the database)\n", l2);
+    fprintf(ctx->out, "  /L2: %d row(s) faster than DRAM allows that the L2 explains (cache-resident): on the\n"
+                      "     cache-aware roof, every byte through the L2 and DRAM only for what the L2 cannot\n"
+                      "     hold as a run starts and ends (the device's L2 size and bandwidth in the database)\n", l2);
   if (nnote == 1 && !note_more) fprintf(ctx->out, "  ^ %s\n", note[0]);
   else
     for (int k = 0; k < nnote; k++) fprintf(ctx->out, "  ^ row %s: %s\n", note_rows[k], note[k]);

@@ -2320,10 +2320,12 @@ typedef enum rl_trace_roof {
                              (interconnect_bw / 2, one direction) */
   RL_TRACE_ROOF_HBM = 2,  /* memcpy DtoD, memset: memory bandwidth */
   RL_TRACE_ROOF_HOST = 3, /* memcpy HtoD, DtoH: the host link */
-  RL_TRACE_ROOF_L2 = 4    /* a chip row faster than its DRAM roof whose
-                             bytes of one run fit the L2 (cache-resident:
+  RL_TRACE_ROOF_L2 = 4    /* a chip or memory row faster than its DRAM
+                             roof that the L2 explains (cache-resident:
                              the tensor the kernel before wrote): its
-                             format's peak and the L2 bandwidth */
+                             format's peak, every byte at the L2
+                             bandwidth and what the L2 cannot hold at a
+                             run's start and end at DRAM's */
 } rl_trace_roof;
 RL_API const char *rl_trace_roof_name(int32_t roof);
 

@@ -262,44 +262,76 @@ static void eval_cost(rl_trace *t, const rl_hw *hw, const rli_cost *c, double fa
 }
 
 /* Cache-resident data: a row on its chip roof that ran faster than DRAM
- * allows (roof fraction > 1, memory-bound) and whose bytes of one run fit
- * the L2 (an elementwise op on a tensor the kernel before it just wrote,
- * still in the L2) is placed on the L2 roof: the same FLOPs against its
- * format's peak, the bytes against the L2 bandwidth (the database's
- * l2_bandwidth, with its source) -- the roofline of each memory level
- * (Ilic, Pratas and Sousa, "Cache-aware roofline model", IEEE CAL 2014;
- * Yang, Kurth and Williams, "Hierarchical roofline analysis for GPUs",
- * 2020). A row still above that roof keeps roof_fraction > 1 and is
- * flagged above its roof (above_roof) like any other. Sums over the row:
- * max(compute, memory at L2) of the sums, a lower bound of the sum of the
- * per-run maxima, as a roofline time must be. */
+ * allows (roof fraction > 1, memory-bound) is placed on the cache-aware
+ * roof -- the roofline of each memory level (Ilic, Pratas and Sousa,
+ * "Cache-aware roofline model", IEEE CAL 2014; Yang, Kurth and Williams,
+ * "Hierarchical roofline analysis for GPUs", 2020). Every byte a run moves
+ * passes through the L2, and at most what the L2 holds (C) can be there
+ * when the run starts (a tensor the kernel before it just wrote) and at
+ * most C of what it writes can still be there, not yet written back, when
+ * it ends; so a run of Q bytes takes at least
+ *   max(Q / bw_L2, max(0, Q - 2C) / bw_DRAM)         (cache_floor)
+ * and a row of n runs at least max(Q_row / bw_L2, max(0, Q_row - 2Cn) /
+ * bw_DRAM) (the sum of the runs' floors is at least that: max(0, .) is
+ * convex). Its FLOPs stay against its format's peak. A row whose bytes of
+ * one run fit the L2 is placed there; one whose runs are larger is placed
+ * there only when the cache explains its time (else it stays on DRAM's roof
+ * above 100% and is flagged above_roof like any other). The L2 figures are
+ * the database's l2_mb and l2_bandwidth_tbs, with their sources. */
+static double cache_floor(const rl_hw *hw, double Q, double n) {
+  return fmax(Q / hw->l2_bw, fmax(0, Q - 2 * hw->l2_bytes * n) / hw->mem_bw);
+}
+
 static void l2_place(rl_trace *t, const rl_hw *hw, row_acc *r, rl_trace_row *o, double floor_s,
                      double cut_s) {
-  if (o->roof != RL_TRACE_ROOF_CHIP || o->launch_id >= 0 || !(hw->l2_bw > hw->mem_bw) ||
+  if ((o->roof != RL_TRACE_ROOF_CHIP && o->roof != RL_TRACE_ROOF_HBM) || o->launch_id >= 0 ||
+      !(hw->l2_bw > hw->mem_bw) ||
       !(hw->l2_bytes > 0) || !(hw->mem_bw > 0) || r->known_count <= 0)
     return;
-  double per_run = o->bytes / (double)r->known_count;
-  if (!(per_run <= hw->l2_bytes)) return;
-  double mem_l2 = r->memory_t * hw->mem_bw / hw->l2_bw;
+  double n = (double)r->known_count;
+  double Q = r->memory_t * hw->mem_bw;
+  double per_run = Q / n;
+  double mem_c = cache_floor(hw, Q, n);
+  double bound = fmax(r->compute_t, mem_c);
+  int partly = !(per_run <= hw->l2_bytes);
+  if (partly && !(bound <= r->known_time)) return;
   o->roof = RL_TRACE_ROOF_L2;
-  o->bound_time_s = fmax(r->compute_t, mem_l2);
-  o->at_roof_s = fmax(o->bound_time_s, (double)r->known_count * floor_s);
-  o->bound = r->compute_t >= mem_l2 ? RL_BOUND_COMPUTE : RL_BOUND_MEMORY;
-  if (cut_s > 0 && o->bound_time_s / (double)r->known_count < cut_s) o->bound = RL_BOUND_OVERHEAD;
+  o->bound_time_s = bound;
+  o->at_roof_s = fmax(o->bound_time_s, n * floor_s);
+  o->bound = r->compute_t >= mem_c ? RL_BOUND_COMPUTE : RL_BOUND_MEMORY;
+  if (cut_s > 0 && o->bound_time_s / n < cut_s) o->bound = RL_BOUND_OVERHEAD;
   o->roof_fraction = o->bound_time_s / r->known_time;
-  if (!r->note) {
-    char b1[32], b2[32], b3[32], buf[200];
+  {
+    char b1[32], b2[32], b3[32], b4[32], buf[320];
     rl_format_quantity(per_run, RL_UNIT_BYTES, b1, sizeof b1);
     rl_format_quantity(hw->l2_bytes, RL_UNIT_BYTES, b2, sizeof b2);
     rl_format_quantity(hw->l2_bw, RL_UNIT_BYTES_S, b3, sizeof b3);
-    snprintf(buf, sizeof buf, "cache-resident: %s a run fits the %s L2 and it ran faster than DRAM "
-                              "allows: on the L2 roof (%s)", b1, b2, b3);
-    uint32_t id = why_text(t, buf);
+    if (!partly) {
+      snprintf(buf, sizeof buf, "cache-resident: %s a run fits the %s L2 and it ran faster than "
+                                "DRAM allows: on the L2 roof (%s)", b1, b2, b3);
+    } else if (per_run > 2 * hw->l2_bytes) {
+      rl_format_quantity(per_run - 2 * hw->l2_bytes, RL_UNIT_BYTES, b4, sizeof b4);
+      snprintf(buf, sizeof buf, "partly cache-resident: %s a run, more than the %s L2, ran faster "
+                                "than DRAM allows: on the cache-aware roof (all of it through the "
+                                "L2 at %s, at least %s of it from DRAM)", b1, b2, b3, b4);
+    } else {
+      snprintf(buf, sizeof buf, "cache-resident: %s a run, at most twice the %s L2 (what it can "
+                                "hold as a run starts and as it ends), ran faster than DRAM "
+                                "allows: on the L2 roof (%s)", b1, b2, b3);
+    }
+    /* after the row's own note (a compiled region's bytes from below) */
+    char *both = NULL;
+    if (r->note) {
+      const char *own = t->str[r->note - 1];
+      size_t len = strlen(own) + strlen(buf) + 3;
+      if ((both = malloc(len)) != NULL) snprintf(both, len, "%s; %s", own, buf);
+    }
+    uint32_t id = why_text(t, both ? both : buf);
+    free(both);
     if (id != RLI_NONE) r->note = id + 1;
   }
 }
 
-/* A group's note (1 + string id, 0 none) for its calls into its row. */
 static void note_add(row_acc *r, uint32_t note, int64_t calls) {
   for (int32_t k = 0; k < r->nnotes; k++)
     if (r->notes[k] == note) {
@@ -707,6 +739,12 @@ typedef struct an {
   size_t niv;     /* timed kernels */
   int in_order;   /* the timed kernels come by start */
   uint32_t *iv;   /* timed kernels by (start, end), when not in order */
+  /* costs refuted by the run for one op (an_refute): (op, cost) and the
+   * cost that replaces it in this analysis; per cost, whether any is */
+  struct refuted { uint32_t op, cost, repl; } *ref;
+  size_t nref, capref;
+  uint8_t *refuted;
+  uint32_t nrefuted;
 } an;
 
 /* The floor and the overhead cut. The floor is the least time a kernel can
@@ -789,6 +827,70 @@ static void an_insts(an *a) {
   }
 }
 
+/* Bytes counted from below (RLI_LOWER_BYTES: a compiled region's recorded
+ * inputs, a Triton launch's tensor arguments, a custom op's) assume that
+ * every tensor the op was given is read in full. The run can refute that:
+ * a call (all its kernels timed) or a kernel with a cost of its own that
+ * took less than its bound even with its data in the L2 -- max(F/peak,
+ * cache_floor(Q)), the least time any run can take (l2_place) -- read less
+ * than Q (a compiled forward is given the tensors it saves for the backward;
+ * a region's GEMMs read theirs under ops of their own). Such a cost has no
+ * bound: it goes uncovered with the figures that refute it, never a row
+ * above its roof. A margin of 10% and 1 us per kernel (the profilers'
+ * microsecond timestamps) keeps a run at its roof from refuting it. The
+ * trace is not changed: the refutation holds for this analysis's device. */
+static void refutes(an *a, uint32_t op, uint32_t c, double time_s, double kernels) {
+  rl_trace *t = a->t;
+  const rl_hw *hw = a->hw;
+  if (c >= a->nrefuted || !(t->cost[c].lower & RLI_LOWER_BYTES) || t->cost[c].roof == RLI_ROOF_NET ||
+      !(time_s >= 0) || !(hw->l2_bw > 0) || !(hw->l2_bytes > 0) || !(hw->mem_bw > 0))
+    return;
+  if (a->refuted[c])
+    for (size_t i = 0; i < a->nref; i++)
+      if (a->ref[i].op == op && a->ref[i].cost == c) return;
+  cost_eval e;
+  eval_cost(t, hw, &t->cost[c], a->factor, -1, &e);
+  if (!e.known || !(e.bytes > 0)) return;
+  double least = fmax(e.compute_t, cache_floor(hw, e.bytes, 1));
+  if (!(1.1 * time_s + 1e-6 * kernels < least)) return;
+  char b1[32], b2[32], b3[32], buf[480];
+  rl_format_quantity(time_s, RL_UNIT_SECONDS, b1, sizeof b1);
+  rl_format_quantity(e.bytes, RL_UNIT_BYTES, b2, sizeof b2);
+  rl_format_quantity(least, RL_UNIT_SECONDS, b3, sizeof b3);
+  snprintf(buf, sizeof buf,
+           "refuted by the run: a call took %s, less than moving %s allows even from the L2 (%s); "
+           "those bytes assume every tensor it was given is read in full, and some were not: no "
+           "bound", b1, b2, b3);
+  uint32_t repl = rli_trace_cost_reason(t, RL_REASON_COMPILED, buf);
+  if (repl == RLI_NONE || !rli_grow((void **)&a->ref, sizeof *a->ref, a->nref + 1, &a->capref)) {
+    t->kfail = 1; /* out of memory: the analysis fails (rl_trace_analyze) */
+    return;
+  }
+  a->ref[a->nref++] = (struct refuted){op, c, repl};
+  a->refuted[c] = 1;
+}
+
+static void an_refute(an *a) {
+  rl_trace *t = a->t;
+  for (uint32_t i = 0; i < t->ninst; i++)
+    if (a->inst_n[i] > 0 && a->inst_timed[i] == a->inst_n[i])
+      refutes(a, t->inst[i].op, t->inst[i].cost, a->inst_t[i], (double)a->inst_n[i]);
+  for (size_t i = 0; i < t->nk; i++) {
+    rli_kernel k;
+    kget(t, i, &k);
+    if (k.cost != RLI_NONE && k.dur_s >= 0) refutes(a, k.op, k.cost, k.dur_s, 1);
+  }
+}
+
+/* The cost an op's cost stands for in this analysis: its replacement when
+ * the run refuted it (an_refute). */
+static uint32_t an_cost(const an *a, uint32_t op, uint32_t c) {
+  if (c < a->nrefuted && a->refuted[c])
+    for (size_t i = 0; i < a->nref; i++)
+      if (a->ref[i].op == op && a->ref[i].cost == c) return a->ref[i].repl;
+  return c;
+}
+
 /* A timed kernel in the summary's times: GPU, copies, collectives, covered
  * or not (by reason), and its regime's; the devices, and whether the timed
  * kernels come by start. rc: the cost it counts under (kernel_rc). */
@@ -840,12 +942,12 @@ static rl_status an_kernels(an *a, rl_error *err) {
     int has_inst = k->inst != RLI_NONE && k->inst < t->ninst && k->cost == RLI_NONE;
     /* a kernel of a multi-kernel op: the op's F and Q stay on the op's
      * row; an op without F and Q lends its kernels its reason */
-    uint32_t ic = has_inst ? t->inst[k->inst].cost : RLI_NONE;
-    uint32_t cost = k->cost != RLI_NONE ? k->cost
+    uint32_t ic = has_inst ? an_cost(a, k->op, t->inst[k->inst].cost) : RLI_NONE;
+    uint32_t cost = k->cost != RLI_NONE ? an_cost(a, k->op, k->cost)
                     : has_inst ? (a->inst_n[k->inst] == 1 || ic >= t->ncost || a->regime[ic] < 0
                                       ? ic : a->shared)
                                : a->nolink;
-    uint32_t rc = kernel_rc(t, k, a->nolink);
+    uint32_t rc = an_cost(a, k->op, kernel_rc(t, k, a->nolink));
     /* kernels launched before the window: one row, said as such */
     uint32_t gname = cost < t->ncost && a->regime[cost] < 0 && a->reason[cost] == RL_REASON_PRE_WINDOW
                          ? a->prewin : k->name;
@@ -876,7 +978,8 @@ static rl_status an_kernels(an *a, rl_error *err) {
        * backward op's memset) has its own row for its kernels */
       /* a CPU trace's kernels are ops: by their own name */
       group *y = group_at(&a->og, &a->nog, &a->capo, &a->om, k->kind != RLI_K_KERNEL || t->cpu ? k->name : k->op,
-                          RLI_NONE, k->cost != RLI_NONE ? k->cost : a->nolink, RLI_NONE, prec);
+                          RLI_NONE, k->cost != RLI_NONE ? an_cost(a, k->op, k->cost) : a->nolink,
+                          RLI_NONE, prec);
       if (!y) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
       y->count++;
       y->kernels++;
@@ -904,8 +1007,8 @@ static rl_status an_op_groups(an *a, rl_error *err) {
   rl_trace *t = a->t;
   for (uint32_t i = 0; i < t->ninst; i++) {
     if (!a->inst_n[i]) continue;
-    group *y = group_at(&a->og, &a->nog, &a->capo, &a->om, t->inst[i].op, RLI_NONE, t->inst[i].cost,
-                        RLI_NONE, a->inst_prec[i]);
+    group *y = group_at(&a->og, &a->nog, &a->capo, &a->om, t->inst[i].op, RLI_NONE,
+                        an_cost(a, t->inst[i].op, t->inst[i].cost), RLI_NONE, a->inst_prec[i]);
     if (!y) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
     y->count++;
     y->kernels += a->inst_n[i];
@@ -1192,15 +1295,23 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   if (a.inst_prec) memset(a.inst_prec, 0xff, t->ninst ? t->ninst : 1);
   a.nname_prec = t->nstr;
   a.name_prec = calloc(t->nstr ? t->nstr : 1, 1);
-  a.regime = malloc(t->ncost + 2);
-  a.reason = malloc(t->ncost + 2);
-  if (!a.inst_n || !a.inst_t || !a.inst_timed || !a.inst_prec || !a.name_prec || !a.regime || !a.reason ||
+  a.nrefuted = t->ncost;
+  a.refuted = calloc(t->ncost + 2, 1);
+  if (!a.inst_n || !a.inst_t || !a.inst_timed || !a.inst_prec || !a.name_prec || !a.refuted ||
       a.shared == RLI_NONE || a.nolink == RLI_NONE || a.prewin == RLI_NONE) {
     st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
     goto done;
   }
-  an_regimes(&a);
   an_insts(&a);
+  an_refute(&a);
+  /* per cost, with the costs the refutations added */
+  a.regime = malloc(t->ncost + 2);
+  a.reason = malloc(t->ncost + 2);
+  if (!a.regime || !a.reason || t->kfail) {
+    st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
+    goto done;
+  }
+  an_regimes(&a);
   if ((st = an_kernels(&a, err)) != RL_OK) goto done;
   an_uncovered(&a);
   if ((st = an_op_groups(&a, err)) != RL_OK) goto done;
@@ -1219,6 +1330,8 @@ done:
   free(a.devs);
   free(a.regime);
   free(a.reason);
+  free(a.refuted);
+  free(a.ref);
   free(a.kg);
   free(a.og);
   free(a.km.slot);

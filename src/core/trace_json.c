@@ -115,7 +115,7 @@ static const rli_field row_fields[] = {
         .known = row_dtype_known, .name = rl_dtype_name, .n_names = RL_DTYPE_COUNT},
     {"roof", NULL, "the roof it is measured against: the chip's peak and memory, the network link (collectives), memory "
         "bandwidth (device copies, memsets), the host link, or the chip's peak and its L2 bandwidth (a row "
-        "faster than its DRAM roof whose bytes of one run fit the L2)", RLI_F_ENUM, RLI_AT(rl_trace_row, roof),
+        "faster than its DRAM roof that the L2 explains: the cache-aware roof)", RLI_F_ENUM, RLI_AT(rl_trace_row, roof),
         .name = rl_trace_roof_name, .n_names = RL_TRACE_ROOF_L2 + 1},
     {"level", NULL, "CPU traces: the memory level whose roof bounds its bytes (l1, l2, l3, dram): the one its "
      "working set fits in (per core for L1 and L2, times the threads); present only for CPU rows with bytes",
