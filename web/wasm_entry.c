@@ -14,7 +14,10 @@
  *                             traces that follow: {"file", "rows": [{"id",
  *                             "name", "measured", "threads"}]} or {"error"}
  *                             as the CLI words it; len 0 forgets them
- *   rlw_trace(data, len, name, hw)
+ *   rlw_models()              the built-in models (data/models.csv, compiled
+ *                             in): rl_model_list_json, the document
+ *                             `roofline model list --json` prints
+ *   rlw_trace(data, len, name, hw, model)
  *                             a profile read from memory by the core's own
  *                             readers (src/io/trace_src.c, built without
  *                             zlib: the page inflates .gz with the
@@ -24,17 +27,22 @@
  *                             takes the file's device, as without --hw (a
  *                             CPU profile: the hardware file's row for its
  *                             processor and threads, rl_trace_measured_hw,
- *                             as `--hw measured --hw-file`)
+ *                             as `--hw measured --hw-file`); model
+ *                             "" none, else `--model NAME`: the model the
+ *                             trace ran, its MoE ops' experts (trace_model
+ *                             below: rl_model_find, rl_trace_set_model, the
+ *                             CLI's path and messages)
  *   rlw_trace_chart(top)      the last trace's chart, built as `roofline
  *                             trace --plot` builds it (cli/charts.c:
  *                             chart_trace_all): {"svg", "points": [{"row"
  *                             (index in "rows") or "coll" (in
  *                             "collectives"), "label"}], "hw": the device's
  *                             rl_hw_json record}
- *   rlw_job_start(n) / rlw_job_add(i, data, len, name) / rlw_job_finish()
+ *   rlw_job_start(n, model) / rlw_job_add(i, data, len, name) / rlw_job_finish()
  *                             several ranks' files: rl_job_read_buffer per
  *                             file, then rl_job_json -- `roofline trace
- *                             FILE... --json`
+ *                             FILE... [--model NAME] --json`; rlw_job_start
+ *                             answers {} or {"error"} (an unknown model)
  *   rlw_quantity(v, unit)     rl_format_quantity, as the CLI prints figures
  *   rlw_put_file(path, data, len)
  *                             a file in the page's memory file system (a
@@ -106,13 +114,17 @@ static char *fail_after(const char *pre, const rl_error *e) {
 }
 
 /* The document the CLI prints for a record (cli.c, print_json_doc): the
- * schema version and the command before the record's keys. Frees text. */
+ * schema version and the command before the record's keys, or before
+ * "rows" holding an array. Frees text. */
 static char *document(const char *cmd, char *text) {
   if (!text) return NULL;
   size_t n = strlen(text);
   char *s = malloc(n + strlen(cmd) + 64);
-  if (s) {
-    const char *rest = text[0] == '{' ? text + 1 : text;
+  if (s && text[0] != '{') {
+    snprintf(s, n + strlen(cmd) + 64, "{\"schema_version\":%d,\"command\":\"%s\",\"rows\":%s}", CLI_SCHEMA_VERSION,
+             cmd, text);
+  } else if (s) {
+    const char *rest = text + 1;
     while (*rest == ' ') rest++;
     snprintf(s, n + strlen(cmd) + 64, "{\"schema_version\":%d,\"command\":\"%s\"%s%s", CLI_SCHEMA_VERSION, cmd,
              *rest != '}' ? "," : "", rest);
@@ -215,6 +227,36 @@ EMSCRIPTEN_KEEPALIVE const char *rlw_hw_file(const char *data, size_t len, const
   return answer(&last_hwf, b.p);
 }
 
+/* ---- the model a trace ran: `trace --model NAME` ---------------------------------- */
+static char *last_models;
+
+EMSCRIPTEN_KEEPALIVE const char *rlw_models(void) {
+  size_t n = rl_model_list_json(NULL, 0);
+  char *s = malloc(n + 1);
+  if (s) rl_model_list_json(s, n + 1);
+  return answer(&last_models, document("model list", s));
+}
+
+/* cmd_trace.c's --model NAME for a built-in model (the page has no
+ * config.json path to give): rl_model_find (an id, one of its Hugging Face
+ * ids or an unambiguous fragment), then rl_trace_set_model on t, which
+ * refuses a dense model; a failure is the CLI's line, "--model: ..." (t
+ * NULL: the check cmd_trace.c makes on a probe trace before any file). */
+static char *trace_model(const char *name, rl_trace *t, rl_model *m) {
+  rl_error e;
+  e.msg[0] = 0;
+  rl_status st = rl_model_find(name, m, &e);
+  if (st == RL_OK) {
+    rl_trace *probe = t ? t : rl_trace_new(-1);
+    st = probe ? rl_trace_set_model(probe, m, &e) : RL_ENOMEM;
+    if (probe != t) rl_trace_free(probe);
+    if (st == RL_ENOMEM) return error_json("out of memory");
+  }
+  if (st == RL_OK) return NULL;
+  char *s = fail_after("--model: ", &e);
+  return s ? s : error_json("out of memory");
+}
+
 /* ---- one trace ---------------------------------------------------------------- */
 static struct {
   rl_trace *t;
@@ -233,7 +275,8 @@ rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t l
                   label ? label : path, label ? label : path);
 }
 
-EMSCRIPTEN_KEEPALIVE const char *rlw_trace(const void *data, size_t len, const char *name, const char *hw_id) {
+EMSCRIPTEN_KEEPALIVE const char *rlw_trace(const void *data, size_t len, const char *name, const char *hw_id,
+                                            const char *model) {
   rl_trace_free(tr.t);
   memset(&tr, 0, sizeof tr);
   rl_error e;
@@ -241,6 +284,15 @@ EMSCRIPTEN_KEEPALIVE const char *rlw_trace(const void *data, size_t len, const c
   snprintf(tr.name, sizeof tr.name, "%s", name && *name ? name : "(dropped file)");
   tr.t = rl_trace_new(-1);
   if (!tr.t) return answer(&last_trace, error_json("out of memory"));
+  if (model && *model) { /* before the read, as the CLI names it */
+    rl_model m;
+    char *err = trace_model(model, tr.t, &m);
+    if (err) {
+      rl_trace_free(tr.t);
+      tr.t = NULL;
+      return answer(&last_trace, err);
+    }
+  }
   rl_status st = rl_trace_read_buffer(tr.t, data, len, RL_TRACE_AUTO, tr.name, &e);
   rl_trace_info info;
   if (st == RL_OK) rl_trace_get_info(tr.t, &info);
@@ -337,13 +389,21 @@ EMSCRIPTEN_KEEPALIVE const char *rlw_trace_chart(int top) {
 
 /* ---- several ranks' traces: a job ---------------------------------------------- */
 static rl_job *job;
-static char *last_job;
+static rl_model job_model; /* rl_job_opts.model: it outlives the job */
+static char *last_job, *last_job_start;
 
-EMSCRIPTEN_KEEPALIVE int rlw_job_start(int n) {
+EMSCRIPTEN_KEEPALIVE const char *rlw_job_start(int n, const char *model) {
   rl_job_free(job);
+  job = NULL;
   rl_job_opts o = rl_job_opts_init();
+  if (model && *model) {
+    char *err = trace_model(model, NULL, &job_model);
+    if (err) return answer(&last_job_start, err);
+    o.model = &job_model;
+  }
   job = n > 0 ? rl_job_new(&o, n) : NULL;
-  return job ? 0 : -1;
+  if (!job) return answer(&last_job_start, error_json(n > 0 ? "out of memory" : "no files"));
+  return answer(&last_job_start, strdup("{}"));
 }
 
 /* file i's bytes: 0, or the rl_status of its read (the job goes on) */

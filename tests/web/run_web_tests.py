@@ -354,6 +354,159 @@ def compare_cpu(b, p, hw_csv, what, want_error=False):
               "%s: the CLI's message (%s | CLI: %s)" % (what, got.get("error"), msg))
 
 
+# The vLLM fixtures and the model each ran (README's coverage table): the
+# B200 step gpt-oss-120b, the four MI300X ones gpt-oss-20b under --hw
+# amd-mi300x. vLLM's moe_forward records no weights: `trace --model` costs it.
+VLLM = (("pytorch_kineto_2026_b200_vllm_custom_ops.json.gz", "gpt-oss-120b", ""),
+        ("pytorch_kineto_2025_mi300x_vllm_decode_graph_capture.json.gz", "gpt-oss-20b", "amd-mi300x"),
+        ("pytorch_kineto_2025_mi300x_vllm_decode_graph_replay.json.gz", "gpt-oss-20b", "amd-mi300x"),
+        ("pytorch_kineto_2025_mi300x_vllm_piecewise_graph_capture.json.gz", "gpt-oss-20b", "amd-mi300x"),
+        ("pytorch_kineto_2025_mi300x_vllm_piecewise_graph_replay.json.gz", "gpt-oss-20b", "amd-mi300x"))
+
+
+def same_doc(want, doc):
+    """the keys in which two documents differ"""
+    return sorted(k for k in set(want) | set(doc or {}) if (doc or {}).get(k) != want.get(k))
+
+
+def model_tests(b, rl, fx):
+    """`trace FILE --model NAME` in the page: the models it offers, the vLLM
+    fixtures through loadTrace and loadJob with a model against the CLI's
+    --json key by key, and the CLI's messages for a model it refuses."""
+    want = json.loads(run([rl, "model", "list", "--json"]).stdout)
+    got = b.eval("roofline.models()")
+    diff = same_doc(want, got)
+    check(not diff and len(want["rows"]) > 0, "roofline.models() (rlw_models) equals model list --json (%d models%s)" % (
+        len(want["rows"]), "; differ: " + ", ".join(diff) if diff else ""))
+    moe = [r["id"] for r in want["rows"] if r["experts"] > 1]
+    offered = b.eval("Array.prototype.map.call(document.querySelectorAll('#trace-models option'), function (o) { return o.value; })")
+    check(offered == moe, "the page's model list offers the models with experts (%s)" % ", ".join(offered))
+
+    def load(p, opts):
+        return b.eval((XHR_JS % json.dumps("file://" + os.path.abspath(p))) +
+                      ".then(function (buf) { return roofline.loadTrace(%s, buf, %s); })"
+                      ".then(function (d) { return {doc: d}; }, function (e) { return {error: e.message}; })"
+                      % (json.dumps(p), json.dumps(opts)))
+
+    def cli_msg(r):
+        return r.stderr.strip().replace("roofline trace: ", "", 1)
+
+    for name, model, hw in VLLM:
+        p = os.path.join(fx, name)
+        flags = ["--model", model] + (["--hw", hw] if hw else [])
+        cli = run([rl, "trace", p, "--json"] + flags)
+        want = json.loads(cli.stdout) if cli.returncode == 0 else {}
+        got = load(p, {"model": model, "hw": hw})
+        diff = same_doc(want, got.get("doc"))
+        check(bool(want) and want.get("model") == model and "doc" in got and not diff,
+              "loadTrace %s %s equals trace --json key by key (%d keys, coverage %s%s)" % (
+                  name, " ".join(flags), len(want), (got.get("doc") or {}).get("coverage"),
+                  "; differ: " + ", ".join(diff[:6]) if diff else got.get("error", "")))
+    # the B200 step without the model, and with it by its Hugging Face id
+    b200 = os.path.join(fx, VLLM[0][0])
+    plain = json.loads(run([rl, "trace", b200, "--json"]).stdout)
+    got = load(b200, {"model": ""}).get("doc") or {}
+    check(not same_doc(plain, got) and got.get("model") is None and got["coverage"] < 0.5,
+          "loadTrace %s with no model equals trace --json (coverage %.3f; moe_forward uncovered)" % (
+              VLLM[0][0], got.get("coverage", -1)))
+    want = json.loads(run([rl, "trace", b200, "--json", "--model", "openai/gpt-oss-120b"]).stdout)
+    got = load(b200, {"model": "openai/gpt-oss-120b"})
+    check(not same_doc(want, got.get("doc")) and want["coverage"] > 0.999,
+          "loadTrace %s --model openai/gpt-oss-120b (a Hugging Face id) equals trace --json (coverage %.4f)" % (
+              VLLM[0][0], (got.get("doc") or {}).get("coverage", -1)))
+    # models the CLI refuses: unknown (nearest named), ambiguous, dense, of
+    # another expert count than the trace's router; the same one line
+    for model in ("gpt-oss-999b", "gpt-oss", "llama3-8b", "gpt-oss-20b"):
+        cli = run([rl, "trace", b200, "--json", "--model", model])
+        got = load(b200, {"model": model})
+        check(cli.returncode == 2 and cli.stderr.count("\n") == 1 and got.get("error") == cli_msg(cli),
+              "loadTrace %s --model %s: the CLI's message (%s | CLI: %s)" % (
+                  VLLM[0][0], model, got.get("error"), cli_msg(cli)))
+    # a job (rlw_job_start's model) against `trace FILE... --model NAME --json`
+    caps = [os.path.join(fx, VLLM[i][0]) for i in (1, 3)]
+    JOB = ("Promise.all(%s.map(function (p) { return %s.then(function (b) { return {name: p, bytes: b}; }); }))"
+           ".then(function (fs) { return roofline.loadJob(fs, %s); })"
+           ".then(function (d) { return {doc: d}; }, function (e) { return {error: e.message}; })")
+    for files, model in ((caps, "gpt-oss-20b"), ([b200], "gpt-oss-120b")):
+        cli = run([rl, "trace"] + files + ["-j", "1", "--model", model, "--json"])
+        want = json.loads(cli.stdout) if cli.returncode == 0 else {}
+        got = b.eval(JOB % (json.dumps(files), XHR_JS.replace("%s", "'file://' + p"), json.dumps({"model": model})))
+        diff = same_doc(want, got.get("doc"))
+        cov = [r.get("coverage") for r in want.get("ranks", [])]
+        check(bool(want) and "doc" in got and not diff and (files != [b200] or cov[0] > 0.999),
+              "loadJob of %d file(s) --model %s equals trace FILE... --json (coverage %s; %s)" % (
+                  len(files), model, cov, ", ".join(diff[:6]) or got.get("error") or "ok"))
+    # a rank of another model: that file failed with the CLI's reason, the
+    # other read; an unknown model: the CLI's line before any file
+    mixed = [b200, caps[0]]
+    cli = run([rl, "trace"] + mixed + ["-j", "1", "--model", "gpt-oss-120b", "--json"])
+    want = json.loads(cli.stdout) if cli.stdout else {}
+    got = b.eval(JOB % (json.dumps(mixed), XHR_JS.replace("%s", "'file://' + p"), json.dumps({"model": "gpt-oss-120b"})))
+    diff = same_doc(want, got.get("doc"))
+    fails = [f.get("error", "") for f in want.get("failed", [])]
+    check(bool(want) and not diff and len(fails) == 1 and "router logits over 32 experts" in fails[0],
+          "loadJob of the B200 step and a gpt-oss-20b trace --model gpt-oss-120b: the second failed as in "
+          "trace FILE... --json (%s)" % (", ".join(diff[:6]) or got.get("error") or "; ".join(fails)))
+    cli = run([rl, "trace", b200, "-j", "1", "--model", "gpt-oss-999b", "--json"])
+    got = b.eval(JOB % (json.dumps([b200]), XHR_JS.replace("%s", "'file://' + p"), json.dumps({"model": "gpt-oss-999b"})))
+    check(cli.returncode == 2 and got.get("error") == cli_msg(cli),
+          "loadJob --model gpt-oss-999b: the CLI's message (%s | CLI: %s)" % (got.get("error"), cli_msg(cli)))
+
+
+def model_picker_tests(chrome, rl, out_dir, fx, url):
+    """The model box beside the device selector, applied to the profile shown:
+    chosen before the file, changed after it (the profile read again), an
+    unknown model typed (the CLI's line, no report left beside it), cleared."""
+    from cdp import Browser
+    b200 = os.path.join(fx, VLLM[0][0])
+    SHOWN = ("window.__shown = new Promise(function (r) { document.addEventListener('roofline-trace-shown', function () {"
+             " r({status: document.getElementById('trace-status').textContent,"
+             " error: document.getElementById('trace-error').textContent,"
+             " facts: document.getElementById('trace-facts').textContent,"
+             " shown: !document.getElementById('trace-out').hidden}); }, {once: true}); }); 1")
+    PICK = ("(function () { var m = document.getElementById('trace-model'); m.value = %s;"
+            " m.dispatchEvent(new Event('change')); return 1; })()")
+
+    def pct(v):
+        return "(%.1f%%)" % (100 * v)
+
+    for width in (390, 1280):
+        with Browser(chrome) as b:
+            b.open(url, width, touch=width < 500)
+            b.eval("roofline.warm")
+            b.eval(PICK % json.dumps("gpt-oss-120b"))
+            b.eval(SHOWN)
+            b.set_files("#file-input", [b200])
+            res = b.eval("window.__shown")
+            want = json.loads(run([rl, "trace", b200, "--json", "--model", "gpt-oss-120b"]).stdout)
+            check(not res["error"] and res["shown"] and pct(want["coverage"]) + "" in res["facts"]
+                  and "gpt-oss-120b (chosen above, --model" in res["facts"],
+                  "page at %d px: the model chosen, then the B200 vLLM step: coverage %s as trace --model gpt-oss-120b (%s)" % (
+                      width, pct(want["coverage"]), res["error"] or res["facts"][:120]))
+            b.screenshot(os.path.join(out_dir, "tool-model-trace-%d.png" % width))
+            boxes = b.eval(BOXES_JS)
+            check(not boxes["problems"], "page at %d px with a model chosen: %d boxes, none overflows or overlaps (%s)" % (
+                width, boxes["checked"], "; ".join(boxes["problems"][:4])))
+            if width != 1280:
+                continue
+            # an unknown model typed: the profile read again, refused with the CLI's line
+            cli = run([rl, "trace", b200, "--json", "--model", "gpt-oss-999b"])
+            b.eval(SHOWN)
+            b.eval(PICK % json.dumps("gpt-oss-999b"))
+            res = b.eval("window.__shown")
+            msg = cli.stderr.strip().replace("roofline trace: ", "", 1)
+            check(res["error"] == msg and not res["shown"],
+                  "page: an unknown model typed: the CLI's line, no report beside it (%s | CLI: %s)" % (res["error"], msg))
+            # cleared: the profile read again without a model
+            plain = json.loads(run([rl, "trace", b200, "--json"]).stdout)
+            b.eval(SHOWN)
+            b.eval(PICK % json.dumps(""))
+            res = b.eval("window.__shown")
+            check(not res["error"] and res["shown"] and pct(plain["coverage"]) in res["facts"] and "chosen above, --model" not in res["facts"],
+                  "page: the model cleared: the profile read again, coverage %s as trace without --model (%s)" % (
+                      pct(plain["coverage"]), res["error"] or res["facts"][:120]))
+
+
 def profile_tests(chrome, rl, out_dir, tmp):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from cdp import Browser
@@ -445,10 +598,13 @@ def profile_tests(chrome, rl, out_dir, tmp):
         diff = [k for k in set(want) | set(got or {}) if (got or {}).get(k) != want.get(k)]
         check(bool(want) and not diff, "loadJob of 4 ranks equals trace FILE... --json (%s)" % (", ".join(diff) or "ok"))
         check(bool(got.get("stragglers")) and got["stragglers"][0]["rank"] == 2, "loadJob: rank 2 is the straggler")
+        # the model a trace ran (`trace --model`), as the CLI takes it
+        model_tests(b, rl, fx)
         # the size limit: a file over it is refused, naming the command
         over = b.eval("roofline.loadTrace('big.json', new Uint8Array(roofline.limit + 1)).then(function () { return ''; },"
                       " function (e) { return e.message; })")
         check("limit of 1 GB" in over and "roofline trace big.json" in over, "a file over the limit: %s" % over)
+    model_picker_tests(chrome, rl, out_dir, fx, url)
     # the page's own file picker, in real time: a 15 MB trace, then several
     # ranks; screenshots at three widths with the browser's boxes checked
     big = os.path.join(tmp, "trace-15MB.json")
