@@ -207,14 +207,15 @@ def gen_hw():
 # The kinds, roles and parameters src/core/trace_custom.c reads (its enums).
 CUSTOM_KINDS = {"elementwise": "CK_ELEMENTWISE", "rotary": "CK_ROTARY", "attention": "CK_ATTENTION",
                 "attention_paged": "CK_ATTENTION_PAGED", "collective": "CK_COLLECTIVE",
-                "moe": "CK_MOE", "uncovered": "CK_UNCOVERED"}
+                "moe": "CK_MOE", "tbe": "CK_TBE", "uncovered": "CK_UNCOVERED"}
 CUSTOM_ROLES = {"r": "CT_READ", "w": "CT_WRITE", "m": "CT_MODIFY", "o": "CT_OUTPUT"}
 CUSTOM_PARAMS = ["q", "k", "v", "cu_q", "cu_k", "kv_pages", "max_q", "causal", "window", "paged",
-                 "in", "rot", "head", "x", "logits"]
+                 "in", "rot", "head", "x", "logits", "weights", "uvm", "cache", "d_offsets", "indices",
+                 "offsets", "pooling", "momentum", "momentum_uvm", "out_dtype"]
 CUSTOM_COLLS = {"allreduce": "RLI_COLL_ALLREDUCE", "allgather": "RLI_COLL_ALLGATHER",
                 "reducescatter": "RLI_COLL_REDUCESCATTER"}
 CUSTOM_MAX_T = 12
-CUSTOM_MAX_ARG = 16  # RLI_ATEN_MAX_IN: the arguments the reader keeps
+CUSTOM_MAX_ARG = 32  # RLI_ATEN_MAX_IN: the arguments the reader keeps
 
 
 def gen_custom():
@@ -297,7 +298,8 @@ def gen_custom():
             else:
                 sys.exit(f"{where}: unknown parameter '{k}'")
         need = {"attention": ["q", "k", "v"], "attention_paged": ["q"], "collective": ["in"],
-                "rotary": ["rot", "head"], "moe": ["x", "logits"]}.get(kind, [])
+                "rotary": ["rot", "head"], "moe": ["x", "logits"],
+                "tbe": ["weights", "d_offsets", "indices", "offsets", "momentum"]}.get(kind, [])
         for k in need:
             if params[k] < 0:
                 sys.exit(f"{where}: a {kind} row needs the parameter {k}")

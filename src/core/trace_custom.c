@@ -107,6 +107,33 @@
  *                model whose E differs from the logits', or whose d is
  *                wider than the hidden states, cannot be the one the trace
  *                ran: the read is refused (-1).
+ *   tbe          FBGEMM's table-batched embedding lookup with a rowwise
+ *                optimizer (torchrec's split_embedding_codegen_lookup_
+ *                rowwise_adagrad_function; fbgemm_gpu/codegen/
+ *                embedding_backward_split_host_template.cpp, whose 2023
+ *                schema records 29 arguments). Each table's D is the value
+ *                of D_offsets, which the profiler does not record; on one
+ *                table (D_offsets of 2 entries) D = its weights (dev_weights
+ *                + uvm_weights) over its rows, which the rowwise optimizer's
+ *                momentum1 (dev + uvm, one value a row) counts: exact, or
+ *                the call is refused (0 rows, not a whole D). Q at least:
+ *                the L rows looked up, L x D elements of the weights' type
+ *                (the cache's if smaller: a cached row may come from
+ *                lxu_cache_weights), as ops.c's embedding counts a gather
+ *                (each lookup its row); the listed tensors (indices,
+ *                offsets, per-sample weights) once; the output, B =
+ *                len(offsets) - 1 rows pooled (SUM 0, MEAN 1) or L rows
+ *                (NONE 2), min(B, L) when pooling_mode is not recorded, at
+ *                4 D (FP32), 2 D (FP16, BF16) or D + 8 (INT8, with its
+ *                scale and bias) bytes a row by output_dtype, the fewest
+ *                when it is not recorded (embedding_forward_split_
+ *                template.cu's output). F = 0: the pooling's sums, at most
+ *                an FMA per element read (a FLOP per byte of fp16 rows), are
+ *                not counted; the row is on the memory roof, bytes a lower
+ *                bound. More tables: uncovered (the mean D, weights over
+ *                rows, is no lower bound: the lookups may fall on the
+ *                narrow tables); weights of another type (uint8 rows carry
+ *                their scales) likewise.
  *   uncovered    its recorded arguments cannot bound it: left uncovered
  *                with the row's reason.
  *
@@ -139,7 +166,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CK_ELEMENTWISE, CK_ROTARY, CK_ATTENTION, CK_ATTENTION_PAGED, CK_COLLECTIVE, CK_MOE, CK_UNCOVERED };
+enum { CK_ELEMENTWISE, CK_ROTARY, CK_ATTENTION, CK_ATTENTION_PAGED, CK_COLLECTIVE, CK_MOE, CK_TBE, CK_UNCOVERED };
 enum { CT_READ, CT_WRITE, CT_MODIFY, CT_OUTPUT };
 #define CUSTOM_MAX_T 12
 
@@ -160,6 +187,10 @@ typedef struct custom_def {
   int32_t elems; /* elementwise: the argument whose numel F counts; -1 none */
   /* argument positions (-1: none) */
   int32_t q, k, v, cu_q, cu_k, kv_pages, max_q, causal, window, paged, in, rot, head, x, logits;
+  /* tbe: the table's weights (on the device, in UVM), the cache's rows,
+   * D_offsets, indices, offsets, pooling_mode, the rowwise optimizer's
+   * momentum (device, UVM), output_dtype */
+  int32_t weights, uvm, cache, d_offsets, indices, offsets, pooling, momentum, momentum_uvm, out_dtype;
   int32_t outputs;     /* moe: outputs of the hidden states' shape */
   int32_t causal_mask; /* causal is a mask type: > 0 causal */
   int32_t bthd;        /* attention: query [B, T, H, d] (else [T, H, d]) */
@@ -487,6 +518,73 @@ static int moe(const custom_def *d, const rli_aten_args *a, const rli_moe *m, rl
   return 1;
 }
 
+/* The elements of argument i when it is a recorded tensor, else 0 */
+static double numel_or0(const rli_aten_args *a, int i) { return tensor_at(a, i) ? numel(a, i) : 0; }
+
+/* FBGEMM's table-batched embedding lookup on one table (the tbe kind
+ * above). 0 with why when the call cannot be bounded. */
+static int tbe(const custom_def *d, const rli_aten_args *a, rli_cost *c, char *why, size_t cap, char *note,
+               size_t ncap) {
+  if (!tensor_at(a, d->d_offsets) || a->ndim[d->d_offsets] != 1 || !tensor_at(a, d->indices) ||
+      a->ndim[d->indices] != 1 || !tensor_at(a, d->offsets) || a->ndim[d->offsets] != 1)
+    return rli_why_fail(why, cap, "%s: D_offsets, indices or offsets not recorded as 1-D tensors", d->name);
+  double T = a->dims[d->d_offsets][0] - 1;
+  if (T != 1)
+    return rli_why_fail(why, cap, "%s: a lookup on %g tables: each table's D is recorded only as "
+                                  "D_offsets' length, and the mean D (the weights over the momentum rows) "
+                                  "is no lower bound on the rows read", d->name, T);
+  /* the table's weights and its rows: on the device or in UVM (one of
+   * the two holds the table) */
+  double W = numel_or0(a, d->weights) + numel_or0(a, d->uvm);
+  double R = numel_or0(a, d->momentum) + numel_or0(a, d->momentum_uvm);
+  int wi = tensor_at(a, d->weights) && numel(a, d->weights) > 0 ? d->weights : d->uvm;
+  int32_t wdt = tensor_at(a, wi) ? rli_torch_dtype(a->types[wi]) : -1;
+  if (wdt != RL_FP32 && wdt != RL_FP16 && wdt != RL_BF16)
+    return rli_why_fail(why, cap, "%s: weights of type %s: a row is D elements only in fp32, fp16 or bf16",
+                        d->name, tensor_at(a, wi) ? a->types[wi] : "(not recorded)");
+  if (!(R >= 1))
+    return rli_why_fail(why, cap, "%s: momentum rows %g (momentum1_dev and _uvm): D not known", d->name, R);
+  if (!(W >= R) || fmod(W, R) != 0)
+    return rli_why_fail(why, cap, "%s: %g weights over %g momentum rows: not a whole D (the optimizer "
+                                  "keeps no one value per row, or the sizes are not this table's)",
+                        d->name, W, R);
+  double D = W / R, L = numel(a, d->indices), B = a->dims[d->offsets][0] - 1;
+  if (!(B >= 0))
+    return rli_why_fail(why, cap, "%s: offsets of no entry: no bag", d->name);
+  /* a row read from the weights or, for a cached table, from the cache:
+   * the smaller element of the two */
+  double es = rli_torch_type_bytes(a->types[wi]);
+  if (tensor_at(a, d->cache) && numel(a, d->cache) > 0) {
+    double ce = rli_torch_type_bytes(a->types[d->cache]);
+    if (ce > 0 && ce < es) es = ce;
+  }
+  /* the output: [B, D] pooled (SUM 0, MEAN 1), [L, D] not (NONE 2);
+   * output_dtype FP32 0, FP16 1, BF16 5, INT8 2 (D + 8 bytes a row: its
+   * scale and bias) */
+  double pm = -1, od = -1, orows, obytes;
+  int has_pm = d->pooling >= 0 && scalar_at(a, d->pooling, &pm);
+  int has_od = d->out_dtype >= 0 && scalar_at(a, d->out_dtype, &od);
+  if (has_pm && pm != 0 && pm != 1 && pm != 2)
+    return rli_why_fail(why, cap, "%s: pooling_mode %g: not SUM (0), MEAN (1) or NONE (2)", d->name, pm);
+  orows = !has_pm ? (B < L ? B : L) : pm == 2 ? L : B;
+  if (!has_od) obytes = D + 8 < 2 * D ? D + 8 : 2 * D;
+  else if (od == 0) obytes = 4 * D;
+  else if (od == 1 || od == 5) obytes = 2 * D;
+  else if (od == 2) obytes = D + 8;
+  else return rli_why_fail(why, cap, "%s: output_dtype %g: not one the lookup writes", d->name, od);
+  double Q;
+  int32_t dt;
+  if (!tensor_bytes(d, a, 0, 1, &Q, &dt, why, cap)) return 0;
+  Q += L * D * es + orows * obytes;
+  set_cost(c, 0, Q, -1, 0);
+  c->lower = RLI_LOWER_BYTES;
+  snprintf(note, ncap, "%s: one table, D its weights over its momentum rows; bytes at least the rows "
+           "looked up (indices x D), the indices, offsets and per-sample weights once, and the output%s; "
+           "F 0 (the pooling's sums not counted)", d->name,
+           has_od ? "" : " at its fewest bytes (output_dtype not recorded)");
+  return 1;
+}
+
 int rli_custom_cost(const char *name, const rli_aten_args *a, const rli_moe *m, rli_cost *c, char *why,
                     size_t cap, char *note, size_t ncap) {
   const custom_def *d = find(name);
@@ -523,6 +621,8 @@ int rli_custom_cost(const char *name, const rli_aten_args *a, const rli_moe *m, 
     return attention(d, a, c, why, cap, note, ncap);
   case CK_MOE:
     return moe(d, a, m, c, why, cap, note, ncap);
+  case CK_TBE:
+    return tbe(d, a, c, why, cap, note, ncap);
   case CK_ATTENTION_PAGED:
     if (!attention_paged(d, a, c, why, cap)) return 0;
     snprintf(note, ncap, "%s: context not recorded: each query at least its own key; bytes the "

@@ -244,7 +244,7 @@ typedef struct rli_ncu_launch {
 rl_status rli_trace_add_launch(rl_trace *t, const rli_ncu_launch *m, rl_error *err);
 
 /* ---- ATen op costs (trace_aten.c) ------------------------------------ */
-#define RLI_ATEN_MAX_IN 16
+#define RLI_ATEN_MAX_IN 32
 #define RLI_ATEN_MAX_DIM 8
 /* ndim of a tensor-list argument whose shapes were recorded (PyTorch 2.x
  * nests them in Input Dims: [[a, b], [c]]); its tensors and their elements
