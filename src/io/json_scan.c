@@ -17,7 +17,6 @@
 #define RLI_X86 0
 #endif
 
-#define BUFCAP (1u << 20)
 #define MAX_DEPTH 512
 
 #if RLI_X86
@@ -63,23 +62,77 @@ void rli_js_fail(rli_js *p, rl_status st, uint64_t at, const char *what) {
   longjmp(p->jb, 1);
 }
 
+/* The bytes of the next block copied after a cut token at a time (the
+ * longest read ahead of the cursor, rli_js_ensure's, is 80). */
+#define STITCH 4096u
+
+static void own_room(rli_js *p, size_t n) {
+  if (n > p->owncap && !rli_grow((void **)&p->own, 1, n, &p->owncap))
+    rli_js_fail(p, RL_ENOMEM, rli_js_here(p), "");
+}
+
+/* More text in the window: the next block where the cursor is at the
+ * window's end (the block itself), else the unread bytes and the next
+ * block's first ones in own; from own to the block once the cursor is
+ * past the bytes before it. */
 static void refill(rli_js *p) {
   if (p->eof) return;
-  if (p->pos > 0) {
-    memmove(p->buf, p->buf + p->pos, p->len - p->pos);
-    p->base += p->pos;
-    p->len -= p->pos;
-    p->pos = 0;
+  if (p->stitched) {
+    if (p->pos >= p->tail) {
+      /* the cursor is in blk: window it where it is */
+      size_t off = p->pos - p->tail;
+      p->base += p->tail;
+      p->buf = p->blk;
+      p->pos = off;
+      p->len = p->blkn;
+      p->stitched = 0;
+      if (p->boff < p->blkn) return;
+    } else if (p->boff < p->blkn) {
+      /* a token still in the bytes before it wants more of blk */
+      size_t m = p->blkn - p->boff, most = p->boff > STITCH ? p->boff : STITCH;
+      if (m > most) m = most;
+      own_room(p, p->len + m);
+      memcpy(p->own + p->len, p->blk + p->boff, m);
+      p->buf = p->own;
+      p->len += m;
+      p->boff += m;
+      return;
+    }
   }
-  if (p->len == p->cap && !rli_grow((void **)&p->buf, 1, p->cap + 1, &p->cap))
-    rli_js_fail(p, RL_ENOMEM, rli_js_here(p), "");
-  long r = rli_src_read(p->src, p->buf + p->len, p->cap - p->len, p->err);
+  /* the next block: the unread bytes first go to own (the block they lie
+   * in is handed back) */
+  size_t t = p->len - p->pos;
+  own_room(p, t + STITCH);
+  if (t) memmove(p->own, p->buf + p->pos, t);
+  p->base += p->pos;
+  p->pos = 0;
+  p->buf = p->own;
+  p->len = t;
+  p->stitched = 0;
+  p->blk = NULL;
+  const char *b = NULL;
+  long r = rli_src_block(p->src, &b, p->err);
   if (r < 0) {
     p->st = strstr(p->err->msg, "truncated") ? RL_ETRUNCATED : RL_EPARSE;
     longjmp(p->jb, 1);
   }
-  if (r == 0) p->eof = 1;
-  p->len += (size_t)r;
+  if (r == 0) {
+    p->eof = 1;
+    return;
+  }
+  p->blk = b;
+  p->blkn = (size_t)r;
+  if (t == 0) {
+    p->buf = b;
+    p->len = (size_t)r;
+    return;
+  }
+  size_t m = (size_t)r < STITCH ? (size_t)r : STITCH;
+  memcpy(p->own + t, b, m);
+  p->len = t + m;
+  p->tail = t;
+  p->boff = m;
+  p->stitched = 1;
 }
 
 /* next non-blank byte without consuming it; -1 at the end. A run of
@@ -502,13 +555,18 @@ void rli_js_skip_value(rli_js *p, int depth) {
 int rli_js_open(rli_js *p, rli_src *src, rl_error *err) {
   p->src = src;
   p->err = err;
-  p->cap = BUFCAP;
-  p->buf = malloc(BUFCAP);
-  return p->buf != NULL;
+  p->owncap = 2 * STITCH;
+  p->own = malloc(p->owncap);
+  p->buf = p->own;
+  p->pos = p->len = 0;
+  p->stitched = 0;
+  p->blk = NULL;
+  return p->own != NULL;
 }
 
 void rli_js_close(rli_js *p) {
   free(p->sb);
-  free(p->buf);
-  p->sb = p->buf = NULL;
+  free(p->own);
+  p->sb = p->own = NULL;
+  p->buf = NULL;
 }

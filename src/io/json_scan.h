@@ -14,7 +14,10 @@
  * below; the general cases (refills, escapes, exponents) in json_scan.c.
  * What the caller may read of the struct: buf[pos, len) is the window's
  * unread text (rli_js_ensure makes n bytes of it present where the text has
- * them), pos the cursor.
+ * them), pos the cursor. The window is the reading thread's block itself
+ * (rli_src_block: no copy); only where a token is cut by a block's end are
+ * its bytes and the next block's first ones copied into a small buffer of
+ * the tokenizer's own, until the cursor is past the cut.
  *
  * Where it is fast (issue 29), after simdjson (G. Langdale, D. Lemire,
  * "Parsing Gigabytes of JSON per Second", VLDB Journal 28(6), 2019): its
@@ -59,10 +62,18 @@ typedef struct rli_js {
   rl_error *err;
   jmp_buf jb;
   rl_status st;
-  char *buf;
-  size_t cap, pos, len;
+  const char *buf; /* the window: the source's block itself, or own */
+  size_t pos, len;
   uint64_t base; /* text offset of buf[0] */
   int eof;
+  /* Where the window is own (a token cut by a block's end): own[0, tail)
+   * is the unread end of the block before, then blk[0, boff) copied after
+   * it; once the cursor is past the tail, the window is blk itself. */
+  char *own;
+  size_t owncap, tail, boff;
+  const char *blk; /* the source's block (rli_src_block), or NULL */
+  size_t blkn;
+  int stitched;
   char *sb;      /* string scratch */
   size_t scap, slen;
 } rli_js;

@@ -55,6 +55,9 @@ typedef struct rli_src {
   size_t npeek, peekpos;
   uint64_t raw;              /* compressed (or plain) bytes consumed */
   struct rli_pipe *pipe;     /* the reading thread (trace_src.c), or NULL */
+  char *blk;                 /* rli_src_block without the thread: its block */
+  int blkfail;               /* ... and the error met after its text */
+  rl_error blkerr;
   const rli_ksink *sink;     /* Kineto: every event to it too; NULL none */
   int capture;               /* Kineto: read only its CUDA-graph captures
                                 (rl_trace_read_capture) */
@@ -70,6 +73,12 @@ void rli_src_open_mem(rli_src *s, const void *data, size_t len, const char *labe
 /* Read up to n bytes of the (inflated) text. Returns the count, 0 at the
  * end, or -1 with err set (truncated or corrupt gzip, read error). */
 long rli_src_read(rli_src *s, char *dst, size_t n, rl_error *err);
+/* The next piece of the text where it lies, without a copy (the reading
+ * thread's block of 512 KiB, or what is left of it after rli_src_read):
+ * *blk points at it, valid until the next call to rli_src_block or
+ * rli_src_read or rli_src_close, which hand the block back to the thread.
+ * Returns its length, 0 at the end, or -1 with err set. */
+long rli_src_block(rli_src *s, const char **blk, rl_error *err);
 void rli_src_close(rli_src *s);
 
 /* The readers. Each fills t and returns RL_OK or an error naming

@@ -37,6 +37,7 @@ struct rli_pipe {
   size_t blen[NBLK];
   unsigned head, count; /* the consumer reads blk[head]; count blocks are full */
   size_t hpos;          /* the consumer's offset in blk[head] */
+  int held;             /* the consumer windows blk[head] (rli_src_block) */
   int done;             /* set by the thread: 1 at the end, -1 on error */
   int stop;             /* set by the consumer: stop early */
   rl_error err;         /* the thread's error, handed over after its text */
@@ -229,9 +230,19 @@ static int pipe_start(rli_src *s) {
   return 1;
 }
 
+/* Hand blk[head] back to the thread (the consumer has read it); under mu. */
+static void pipe_release(struct rli_pipe *q) {
+  q->held = 0;
+  q->hpos = 0;
+  q->head = (q->head + 1) % NBLK;
+  q->count--;
+  pthread_cond_signal(&q->empty);
+}
+
 static long pipe_read(rli_src *s, char *dst, size_t n, rl_error *err) {
   struct rli_pipe *q = s->pipe;
   pthread_mutex_lock(&q->mu);
+  if (q->held) pipe_release(q);
   while (q->count == 0 && !q->done) pthread_cond_wait(&q->full, &q->mu);
   unsigned count = q->count, h = q->head;
   int done = q->done;
@@ -247,14 +258,31 @@ static long pipe_read(rli_src *s, char *dst, size_t n, rl_error *err) {
   memcpy(dst, q->blk[h] + q->hpos, m);
   q->hpos += m;
   if (q->hpos == q->blen[h]) {
-    q->hpos = 0;
     pthread_mutex_lock(&q->mu);
-    q->head = (h + 1) % NBLK;
-    q->count--;
-    pthread_cond_signal(&q->empty);
+    pipe_release(q);
     pthread_mutex_unlock(&q->mu);
   }
   return (long)m;
+}
+
+/* The rest of blk[head] in place; it stays the consumer's (held) until
+ * the next call hands it back. */
+static long pipe_block(rli_src *s, const char **blk, rl_error *err) {
+  struct rli_pipe *q = s->pipe;
+  pthread_mutex_lock(&q->mu);
+  if (q->held) pipe_release(q);
+  while (q->count == 0 && !q->done) pthread_cond_wait(&q->full, &q->mu);
+  unsigned count = q->count, h = q->head;
+  int done = q->done;
+  if (count) q->held = 1;
+  pthread_mutex_unlock(&q->mu);
+  if (count == 0) {
+    if (done > 0) return 0;
+    if (err) *err = q->err;
+    return -1;
+  }
+  *blk = (const char *)q->blk[h] + q->hpos;
+  return (long)(q->blen[h] - q->hpos);
 }
 
 static void pipe_stop(rli_src *s) {
@@ -280,8 +308,41 @@ long rli_src_read(rli_src *s, char *dst, size_t n, rl_error *err) {
   return direct_read(s, dst, n, err);
 }
 
+long rli_src_block(rli_src *s, const char **blk, rl_error *err) {
+  if (!s->zinit) {
+    if (start(s, err) < 0) return -1;
+    pipe_start(s);
+  }
+  if (s->pipe) return pipe_block(s, blk, err);
+  /* no thread: a block read here, filled as the thread fills its own (the
+   * same pieces of text); an error after some text comes at the next call */
+  if (s->blkfail) {
+    if (err) *err = s->blkerr;
+    return -1;
+  }
+  if (!s->blk) {
+    s->blk = malloc(BLKCAP);
+    if (!s->blk) { rli_fail(err, RL_ENOMEM, "%s: out of memory", s->label); return -1; }
+  }
+  size_t got = 0;
+  while (got < BLKCAP) {
+    long r = direct_read(s, s->blk + got, BLKCAP - got, &s->blkerr);
+    if (r < 0) {
+      s->blkfail = 1;
+      if (got) break;
+      if (err) *err = s->blkerr;
+      return -1;
+    }
+    if (r == 0) break;
+    got += (size_t)r;
+  }
+  *blk = s->blk;
+  return (long)got;
+}
+
 void rli_src_close(rli_src *s) {
   if (s->pipe) pipe_stop(s);
+  free(s->blk);
   if (s->f) fclose(s->f);
 #ifndef RL_NO_ZLIB
   if (s->gz && s->zinit) inflateEnd(&s->z);
