@@ -724,6 +724,8 @@ typedef struct an {
   int8_t *inst_prec;  /* per op instance: its kernels' format, -1 */
   int8_t *name_prec;  /* per string id (kernel names): rli_kernel_precision
                          + 2, 0 not yet known */
+  uint8_t *name_comm; /* per string id: 2 a collective's kernel by its name
+                         (rli_hta_kernel_type), 1 not, 0 not yet known */
   uint32_t nname_prec;
   double *inst_t;
   /* per cost: the regime an execution of it is in, and why it is unknown */
@@ -808,6 +810,13 @@ static int32_t name_prec(an *a, uint32_t name) {
   if (name >= a->nname_prec) return -1;
   if (!a->name_prec[name]) a->name_prec[name] = (int8_t)(rli_kernel_precision(a->t->str[name]) + 2);
   return a->name_prec[name] - 2;
+}
+
+/* HTA's test of a kernel's name, once per name */
+static int name_comm(an *a, uint32_t name) {
+  if (name >= a->nname_prec) return rli_hta_kernel_type(a->t->str[name]) == RLI_K_COMM;
+  if (!a->name_comm[name]) a->name_comm[name] = rli_hta_kernel_type(a->t->str[name]) == RLI_K_COMM ? 2 : 1;
+  return a->name_comm[name] == 2;
 }
 
 static void an_insts(an *a) {
@@ -964,7 +973,7 @@ static rl_status an_kernels(an *a, rl_error *err) {
      * ranks' (trace_job_io.c); one launched before the window has no size
      * and is not in the collectives table */
     int coll = (rc < t->ncost && t->cost[rc].roof == RLI_ROOF_NET) ||
-               (k->kind == RLI_K_KERNEL && k->name < t->nstr && rli_hta_kernel_type(t->str[k->name]) == RLI_K_COMM);
+               (k->kind == RLI_K_KERNEL && k->name < t->nstr && name_comm(a, k->name));
     if (coll) out->collectives++;
     if (k->dur_s >= 0) {
       x->time += k->dur_s;
@@ -1295,9 +1304,10 @@ rl_status rl_trace_analyze(rl_trace *t, const rl_hw *hw, rl_trace_summary *out,
   if (a.inst_prec) memset(a.inst_prec, 0xff, t->ninst ? t->ninst : 1);
   a.nname_prec = t->nstr;
   a.name_prec = calloc(t->nstr ? t->nstr : 1, 1);
+  a.name_comm = calloc(t->nstr ? t->nstr : 1, 1);
   a.nrefuted = t->ncost;
   a.refuted = calloc(t->ncost + 2, 1);
-  if (!a.inst_n || !a.inst_t || !a.inst_timed || !a.inst_prec || !a.name_prec || !a.refuted ||
+  if (!a.inst_n || !a.inst_t || !a.inst_timed || !a.inst_prec || !a.name_prec || !a.name_comm || !a.refuted ||
       a.shared == RLI_NONE || a.nolink == RLI_NONE || a.prewin == RLI_NONE) {
     st = rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
     goto done;
@@ -1326,6 +1336,7 @@ done:
   free(a.inst_timed);
   free(a.inst_prec);
   free(a.name_prec);
+  free(a.name_comm);
   free(a.iv);
   free(a.devs);
   free(a.regime);

@@ -329,6 +329,14 @@ typedef struct kin {
   size_t ncb, capcb;
   struct cbw_op *cbc, *cbp; /* cudnn backward: children without a size, parents */
   size_t ncbc, capcbc, ncbp, capcbp;
+  uint8_t *lflag;    /* per op label: the tests of its name (LF_*), 0 not yet */
+  size_t caplflag;
+  struct rt_memo {   /* runtime call names lately seen: their tests (RT_*) */
+    char *s;
+    size_t n, cap;
+    unsigned kind;
+  } rt[8];
+  unsigned rtnext;
   name_ent *nm;      /* names seen: raw text -> string id */
   size_t nnm, nmcap;
   char *nmtext;      /* their raw text */
@@ -479,6 +487,81 @@ static uint32_t kind_of(kin *k, uint32_t label, uint32_t cost) {
 }
 
 /* ts in us as integer ns when exactly so: N / 1000.0 == ts */
+/* The tests of an op's name that depend on nothing else, made once per
+ * label (a name's id: the same bytes, the same answers) instead of once
+ * per op: */
+enum {
+  LF_DONE = 1,      /* tested */
+  LF_PSTEP = 2,     /* "ProfilerStep#..." (host_real) */
+  LF_BWDEND = 4,    /* ends in a convolution's or pooling's backward node (conv_note) */
+  LF_GI0 = 8,       /* aten::convolution_backward, max_pool2d_with_indices_backward, avg_pool2d_backward */
+  LF_GI1 = 16,      /* aten::cudnn_convolution_backward... */
+  LF_NODE = 32,     /* an autograd node (rli_aten_is_node) */
+  LF_HASBWD = 64,   /* a forward op with a backward model (rli_aten_has_bwd) */
+  LF_CBW = 128      /* aten::cudnn_convolution_backward, _input or _weight (cbw_note) */
+};
+
+/* The LF_* of label, whose text is nm (nl bytes, NUL-terminated) */
+static unsigned label_flags(kin *k, uint32_t label, const char *nm, size_t nl) {
+  if (label < k->caplflag && k->lflag[label]) return k->lflag[label];
+  if (label >= k->caplflag) {
+    size_t oc = k->caplflag;
+    k->lflag = xgrow(k, k->lflag, 1, (size_t)label + 1, &k->caplflag);
+    memset(k->lflag + oc, 0, k->caplflag - oc);
+  }
+  unsigned f = LF_DONE;
+  if (RLI_STARTS(nm, "ProfilerStep#")) f |= LF_PSTEP;
+  if (RLI_ENDS(nm, nl, "ConvolutionBackward") || RLI_ENDS(nm, nl, "ConvolutionBackward0") ||
+      RLI_ENDS(nm, nl, "MaxPool2DWithIndicesBackward0") || RLI_ENDS(nm, nl, "AvgPool2DBackward0"))
+    f |= LF_BWDEND;
+  if (nl > RLI_LEN("aten::") && RLI_PREFIX(nm, nl, "aten::")) {
+    const char *b = nm + RLI_LEN("aten::");
+    if (!strcmp(b, "convolution_backward") || !strcmp(b, "max_pool2d_with_indices_backward") ||
+        !strcmp(b, "avg_pool2d_backward"))
+      f |= LF_GI0;
+    else if (RLI_STARTS(b, "cudnn_convolution_backward")) f |= LF_GI1;
+  }
+  if (rli_aten_is_node(nm)) f |= LF_NODE;
+  if (rli_aten_has_bwd(nm)) f |= LF_HASBWD;
+  if (RLI_STARTS(nm, "aten::cudnn_convolution_backward")) {
+    const char *b = nm + RLI_LEN("aten::cudnn_convolution_backward");
+    if (!*b || !strcmp(b, "_input") || !strcmp(b, "_weight")) f |= LF_CBW;
+  }
+  k->lflag[label] = (uint8_t)f;
+  return f;
+}
+
+/* The tests of a runtime call's name (runtime_event), kept for the last 8
+ * names seen (a trace calls a handful of runtime functions over and over): */
+enum {
+  RT_DONE = 1,
+  RT_CAPTURE = 2, /* cuda/hipStreamBeginCapture or EndCapture */
+  RT_BEGIN = 4,   /* ... Begin */
+  RT_LAUNCH = 8,  /* a launch ("aunch") or hipMemcpy... */
+  RT_GRAPH = 16,  /* ... GraphLaunch */
+  RT_HIPCPY = 32  /* hipMemcpy... */
+};
+
+static unsigned runtime_kind(kin *k) {
+  const char *nm = k->name ? k->name : "";
+  size_t n = k->namelen;
+  for (int i = 0; i < 8; i++)
+    if (k->rt[i].kind && k->rt[i].n == n && !memcmp(k->rt[i].s, nm, n)) return k->rt[i].kind;
+  unsigned f = RT_DONE;
+  if (strstr(nm, "StreamBeginCapture") || strstr(nm, "StreamEndCapture")) f |= RT_CAPTURE;
+  if (strstr(nm, "Begin")) f |= RT_BEGIN;
+  if (strstr(nm, "aunch") || RLI_STARTS(nm, "hipMemcpy")) f |= RT_LAUNCH;
+  if (strstr(nm, "GraphLaunch")) f |= RT_GRAPH;
+  if (RLI_STARTS(nm, "hipMemcpy")) f |= RT_HIPCPY;
+  struct rt_memo *m = &k->rt[k->rtnext++ & 7];
+  m->kind = 0;
+  m->s = xgrow(k, m->s, 1, n + 1, &m->cap);
+  memcpy(m->s, nm, n);
+  m->n = n;
+  m->kind = f;
+  return f;
+}
+
 static int exact_ns(double us, int64_t *ns) {
   if (!(us > -9e15 && us < 9e15)) return 0;
   double x = us * 1000.0;
@@ -1446,10 +1529,8 @@ static void conv_note(kin *k, const ev *e, uint32_t label, uint32_t cost, uint32
       if (i < e->a.n_types) memcpy(q->types[i], e->a.types[i], sizeof q->types[i]);
     }
   }
-  if (e->seq >= 0 && (r > 0 || (RLI_ENDS(nm, nl, "ConvolutionBackward")) ||
-                      (RLI_ENDS(nm, nl, "ConvolutionBackward0")) ||
-                      RLI_ENDS(nm, nl, "MaxPool2DWithIndicesBackward0") ||
-                      RLI_ENDS(nm, nl, "AvgPool2DBackward0"))) {
+  unsigned lf = label_flags(k, label, nm, nl);
+  if (e->seq >= 0 && (r > 0 || (lf & LF_BWDEND))) {
     int fwd = r > 0;
     seq_span **arr = fwd ? &k->anchor : &k->node;
     size_t *n = fwd ? &k->nanchor : &k->nnode, *cap = fwd ? &k->capanchor : &k->capnode;
@@ -1462,14 +1543,7 @@ static void conv_note(kin *k, const ev *e, uint32_t label, uint32_t cost, uint32
   }
   /* convolution_backward(grad_output, ...); the 2021 cudnn forms:
    * (input or size, grad_output, ...) */
-  int gi = -1;
-  if (nl > RLI_LEN("aten::") && RLI_PREFIX(nm, nl, "aten::")) {
-    const char *b = nm + RLI_LEN("aten::");
-    if (!strcmp(b, "convolution_backward") || !strcmp(b, "max_pool2d_with_indices_backward") ||
-        !strcmp(b, "avg_pool2d_backward"))
-      gi = 0;
-    else if (RLI_STARTS(b, "cudnn_convolution_backward")) gi = 1;
-  }
+  int gi = lf & LF_GI0 ? 0 : lf & LF_GI1 ? 1 : -1;
   if (gi >= 0 && e->a.has_dims && gi < e->a.n_in && e->a.ndim[gi] >= 3 && e->a.ndim[gi] <= 5) {
     k->bwd = xgrow(k, k->bwd, sizeof *k->bwd, k->nbwd + 1, &k->capbwd);
     conv_bwd *b = &k->bwd[k->nbwd++];
@@ -1488,7 +1562,8 @@ static void conv_note(kin *k, const ev *e, uint32_t label, uint32_t cost, uint32
 static void seq_note(kin *k, const ev *e, uint32_t label, uint32_t cost, uint32_t ti, size_t idx) {
   if (e->seq < 0) return;
   const char *nm = k->name ? k->name : "";
-  if (rli_aten_is_node(nm)) {
+  unsigned lf = label_flags(k, label, nm, k->namelen);
+  if (lf & LF_NODE) {
     /* kept only once a forward op to link to was seen (a forward runs
      * before its backward): nothing is kept on a trace without shapes */
     const rli_cost *own = rli_trace_cost_get(k->t, cost);
@@ -1502,7 +1577,7 @@ static void seq_note(kin *k, const ev *e, uint32_t label, uint32_t cost, uint32_
     n->label = label;
     return;
   }
-  if (!e->a.has_dims || !rli_aten_has_bwd(nm)) return;
+  if (!e->a.has_dims || !(lf & LF_HASBWD)) return;
   rli_cost c;
   char why[200];
   if (!rli_aten_bwd_cost(nm, &e->a, &c, why, sizeof why)) return;
@@ -2129,10 +2204,9 @@ static inline uint32_t op_cost(kin *k, const ev *e, uint32_t label) {
  * with its three tensors. */
 static void cbw_note(kin *k, const ev *e, uint32_t label, uint32_t cost, uint32_t ti, size_t idx) {
   const char *nm = k->name ? k->name : "";
-  if (!e->a.has_dims || !RLI_STARTS(nm, "aten::cudnn_convolution_backward")) return;
+  if (!e->a.has_dims || !(label_flags(k, label, nm, k->namelen) & LF_CBW)) return;
   const char *b = nm + RLI_LEN("aten::cudnn_convolution_backward");
-  int child = !strcmp(b, "_input") || !strcmp(b, "_weight");
-  if (!child && *b) return;
+  int child = *b != 0;
   if (child) {
     const rli_cost *own = rli_trace_cost_get(k->t, cost);
     if (!own || own->why == RLI_NONE || e->a.n_in < 3 || e->a.ndim[0] != 0) return;
@@ -2257,19 +2331,19 @@ static inline int64_t ev_pid(const ev *e) {
 }
 
 static inline void runtime_event(kin *k, const ev *e) {
-  if (k->name && (strstr(k->name, "StreamBeginCapture") || strstr(k->name, "StreamEndCapture"))) {
+  unsigned rk = runtime_kind(k);
+  if (rk & RT_CAPTURE) {
     k->cm = xgrow(k, k->cm, sizeof *k->cm, k->ncm + 1, &k->capcm);
     cap_mark *m = &k->cm[k->ncm++];
     m->s = e->ts;
     m->e = e->ts + e->dur;
     m->pid = ev_pid(e);
     m->thread = thread_of(k, mix(e->pid) ^ e->tid);
-    m->begin = strstr(k->name, "Begin") != NULL;
+    m->begin = (rk & RT_BEGIN) != 0;
     return;
   }
-  if (!e->has_corr || !k->name || (!strstr(k->name, "aunch") && !RLI_STARTS(k->name, "hipMemcpy")))
-    return;
-  if (strstr(k->name, "GraphLaunch")) {
+  if (!e->has_corr || !k->name || !(rk & RT_LAUNCH)) return;
+  if (rk & RT_GRAPH) {
     k->gl = xgrow(k, k->gl, sizeof *k->gl, k->ngl + 1, &k->capgl);
     k->gl[k->ngl].corr = e->corr;
     k->gl[k->ngl++].pid = ev_pid(e);
@@ -2279,7 +2353,7 @@ static inline void runtime_event(kin *k, const ev *e) {
     k->nl[k->nnl++].name = e->kname;
   }
   launch_add(k, e->corr, e->ts, e->dur, thread_of(k, mix(e->pid) ^ e->tid));
-  if ((e->bytes != -2 || e->size != -2) && RLI_STARTS(k->name, "hipMemcpy")) {
+  if ((e->bytes != -2 || e->size != -2) && (rk & RT_HIPCPY)) {
     k->cb = xgrow(k, k->cb, sizeof *k->cb, k->ncb + 1, &k->capcb);
     call_bytes *b = &k->cb[k->ncb++];
     b->corr = e->corr;
@@ -2788,9 +2862,11 @@ static int64_t graph_replays(kin *k, replay_k *rp, size_t n, uint32_t c_nolaunch
 /* An op of the host's own (for the ops during the GPU's idle gaps): not a
  * module frame, not a profiler step's annotation (ProfilerStep#N spans the
  * whole step) */
-static int host_real(const kin *k, const op_rec *o) {
+static int host_real(kin *k, const op_rec *o) {
   if (is_module(k, o)) return 0;
-  const char *nm = rli_trace_strat(k->t, k->kinds[o->kind].label);
+  uint32_t label = k->kinds[o->kind].label;
+  if (label < k->caplflag && k->lflag[label]) return !(k->lflag[label] & LF_PSTEP);
+  const char *nm = rli_trace_strat(k->t, label);
   return nm && !RLI_STARTS(nm, "ProfilerStep#");
 }
 
@@ -3120,6 +3196,8 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   free(k->cbp);
   free(k->nm);
   free(k->nmtext);
+  free(k->lflag);
+  for (int i = 0; i < 8; i++) free(k->rt[i].s);
   free(k->pend);
   free(k->anchor);
   free(k->node);
