@@ -329,6 +329,14 @@ typedef struct kin {
   size_t ncb, capcb;
   struct cbw_op *cbc, *cbp; /* cudnn backward: children without a size, parents */
   size_t ncbc, capcbc, ncbp, capcbp;
+  struct id_memo {   /* pid and tid: the last one's text when a plain integer */
+    uint64_t w, mask;  /* its bytes (at most 8), the mask of their length */
+    size_t n;
+    int64_t num;
+  } idm[2];
+  uint32_t lastth;   /* thread_of: the last thread found, and its key */
+  uint64_t lastkey;
+  int have_lastth;
   uint8_t *lflag;    /* per op label: the tests of its name (LF_*), 0 not yet */
   size_t caplflag;
   struct rt_memo {   /* runtime call names lately seen: their tests (RT_*) */
@@ -382,7 +390,17 @@ static void *xgrow(kin *k, void *ptr, size_t elem, size_t need, size_t *cap) {
   return ptr;
 }
 
-static uint32_t thread_of(kin *k, uint64_t key) {
+static uint32_t thread_of_map(kin *k, uint64_t key);
+/* The thread of key (mix(pid) ^ tid), the one before again at once */
+static inline uint32_t thread_of(kin *k, uint64_t key) {
+  if (k->have_lastth && k->lastkey == key) return k->lastth;
+  k->lastth = thread_of_map(k, key);
+  k->lastkey = key;
+  k->have_lastth = 1;
+  return k->lastth;
+}
+
+static uint32_t thread_of_map(kin *k, uint64_t key) {
   if ((k->nth + 1) * 2 > k->thmapcap) {
     size_t nc = k->thmapcap ? k->thmapcap * 2 : 64;
     uint32_t *m = malloc(sizeof *m * nc);
@@ -904,27 +922,52 @@ RLI_JS_INLINE double need_num(rli_js *p, const char *key) {
   return need_num_slow(p, key);
 }
 
-/* pid / tid: a number or a string; a key either way */
-static inline uint64_t id_value(rli_js *p, int64_t *num, int *isnum) {
+/* pid / tid: a number or a string; a key either way. A number: its value
+ * (*isnum left 1; the key is it with the top bit clear); a string: *isnum
+ * 0 and its key, a hash with the top bit set. A plain integer of at most 8
+ * bytes is kept in m for id_again. */
+static int64_t id_value(rli_js *p, struct id_memo *m, int *isnum) {
+  m->n = 0;
   int c = rli_js_ws(p);
   if (c == '"') {
     rli_sv v = rli_js_string(p);
     *isnum = 0;
     uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < v.n; i++) h = (h ^ (unsigned char)v.s[i]) * 1099511628211ull;
-    return h | (1ull << 63);
+    return (int64_t)(h | (1ull << 63));
   }
   int64_t iv; /* the usual form: a plain integer, read without the double */
+  size_t at = p->pos;
   if (rli_js_int(p, &iv)) {
-    *isnum = 1;
-    *num = iv;
-    return (uint64_t)iv & ~(1ull << 63);
+    size_t n = p->pos - at;
+    if (n <= 8 && p->len - at >= 16) {
+      m->n = n;
+      m->mask = n == 8 ? ~0ull : (1ull << (8 * n)) - 1;
+      memcpy(&m->w, p->buf + at, 8);
+      m->w &= m->mask;
+      m->num = iv;
+    }
+    return iv;
   }
   double v = need_num(p, "pid/tid");
   if (!(fabs(v) < 9e15)) rli_js_fail(p, RL_EPARSE, rli_js_here(p), "pid/tid out of range");
-  *isnum = 1;
-  *num = (int64_t)v;
-  return (uint64_t)(int64_t)v & ~(1ull << 63);
+  return (int64_t)v;
+}
+
+/* The pid or tid the event before had, as the same text (after one blank
+ * or none) followed by a byte that ends a number: its value in *num, the
+ * cursor past it, and 1 (what id_value would read there); else 0 with
+ * nothing consumed. */
+RLI_JS_INLINE int id_again(rli_js *p, const struct id_memo *m, int64_t *num) {
+  const char *b = p->buf + p->pos;
+  if (!m->n || p->len - p->pos < 16) return 0;
+  size_t o = b[0] == ' ';
+  uint64_t w;
+  memcpy(&w, b + o, 8);
+  if ((w & m->mask) != m->w || rli_js_numch((unsigned char)b[o + m->n])) return 0;
+  *num = m->num;
+  p->pos += o + m->n;
+  return 1;
 }
 
 /* Past an array's '[' or an object's '{' (what names it in the error): 0
@@ -1945,15 +1988,18 @@ static inline void ev_fields(kin *k, ev *e, char *xcat) {
       e->has_dur = 1;
       break;
     case E_PID: {
-      int isnum;
-      e->pid = id_value(p, &e->pid_num, &isnum);
+      int isnum = 1;
+      if (!id_again(p, &k->idm[0], &e->pid_num)) e->pid_num = id_value(p, &k->idm[0], &isnum);
+      e->pid = (uint64_t)e->pid_num;
       e->has_pid = isnum;
+      if (isnum) e->pid &= ~(1ull << 63);
       break;
     }
     case E_TID: {
-      int isnum;
-      int64_t dummy;
-      e->tid = id_value(p, &dummy, &isnum);
+      int isnum = 1;
+      int64_t v;
+      if (!id_again(p, &k->idm[1], &v)) v = id_value(p, &k->idm[1], &isnum);
+      e->tid = isnum ? (uint64_t)v & ~(1ull << 63) : (uint64_t)v;
       break;
     }
     case E_ARGS:
