@@ -1084,6 +1084,15 @@ static int cmp_name_t_time(const void *pa, const void *pb) {
  * covering a whole gap, the aten::linear and aten::layer_norm it ran. Per
  * op name, their calls' time inside the gap, the RL_TRACE_GAP_OPS largest. */
 #define GAP_DEPTHS (RLI_HOST_DEPTH_MAX + 1)
+/* How much of [g0, g1] the host op h covers (> 0 when it overlaps):
+ * fmin(g1, end) - fmax(g0, start) without the calls (the times are finite:
+ * the reader checked them; only o > 0 is used, so a zero's sign does not
+ * matter) */
+static inline double hop_overlap(double g0, double g1, const rli_host_op *h) {
+  double e = h->start_s + (double)h->dur_s;
+  double hi = e < g1 ? e : g1, lo = h->start_s > g0 ? h->start_s : g0;
+  return hi - lo;
+}
 static rl_status gap_ops(rl_trace *t, double first, rl_error *err) {
   rl_trace_idle *idle = &t->idle;
   if (!t->nhop) return RL_OK;
@@ -1095,7 +1104,7 @@ static rl_status gap_ops(rl_trace *t, double first, rl_error *err) {
     double cover[GAP_DEPTHS] = {0};
     for (size_t i = 0; i < t->nhop; i++) {
       const rli_host_op *h = &t->hop[i];
-      double o = fmin(g1, h->start_s + (double)h->dur_s) - fmax(g0, h->start_s);
+      double o = hop_overlap(g0, g1, h);
       if (o > 0) cover[h->name_depth >> 28] += o;
     }
     uint32_t d = 0;
@@ -1104,7 +1113,7 @@ static rl_status gap_ops(rl_trace *t, double first, rl_error *err) {
     size_t n = 0;
     for (size_t i = 0; i < t->nhop; i++) {
       const rli_host_op *h = &t->hop[i];
-      double o = fmin(g1, h->start_s + (double)h->dur_s) - fmax(g0, h->start_s);
+      double o = hop_overlap(g0, g1, h);
       if (o > 0 && h->name_depth >> 28 == d) v[n++] = (name_t){h->name_depth & ((1u << 28) - 1), o};
     }
     if (!n) continue;
