@@ -17,7 +17,7 @@
  *   rlw_models()              the built-in models (data/models.csv, compiled
  *                             in): rl_model_list_json, the document
  *                             `roofline model list --json` prints
- *   rlw_trace(data, len, name, hw, model)
+ *   rlw_trace(data, len, name, hw, model, cap, cap_len, cap_name)
  *                             a profile read from memory by the core's own
  *                             readers (src/io/trace_src.c, built without
  *                             zlib: the page inflates .gz with the
@@ -31,7 +31,18 @@
  *                             "" none, else `--model NAME`: the model the
  *                             trace ran, its MoE ops' experts (trace_model
  *                             below: rl_model_find, rl_trace_set_model, the
- *                             CLI's path and messages)
+ *                             CLI's path and messages); cap_len 0 no capture,
+ *                             else `--capture CAP_NAME`: the CUDA-graph
+ *                             captures profiled apart (vLLM, SGLang), the
+ *                             text put in the page's memory file system
+ *                             under its name and read by
+ *                             rl_trace_read_capture before the run, as
+ *                             cmd_trace.c reads it (capture_put below)
+ *   rlw_capture_probe(data, len, name)
+ *                             1 when rl_trace_read_capture takes the file
+ *                             (it holds CUDA-graph captures), else 0: which
+ *                             of two files dropped together is the capture
+ *                             of the other, asked of the reader itself
  *   rlw_trace_chart(top)      the last trace's chart, built as `roofline
  *                             trace --plot` builds it (cli/charts.c:
  *                             chart_trace_all): {"svg", "points": [{"row"
@@ -74,6 +85,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static char *take(char **slot, char *s) {
   free(*slot);
@@ -275,8 +287,42 @@ rl_status rli_read_nsys(rl_trace *t, const char *path, const void *mem, size_t l
                   label ? label : path, label ? label : path);
 }
 
+/* A capture file's text in the page's memory file system, under the name
+ * the page gave (as the CLI names the path it was given), for
+ * rl_trace_read_capture, which reads a path: the CLI's own function, so
+ * its rules and messages are the CLI's. 0, or -1 when it cannot be held
+ * (err set). The caller removes it (unlink) once read. */
+EMSCRIPTEN_KEEPALIVE int rlw_put_file(const char *path, const void *data, size_t len);
+
+static int capture_put(const char *name, const void *data, size_t len, char *path, size_t cap, rl_error *e) {
+  snprintf(path, cap, "%s", name && *name ? name : "(capture file)");
+  struct stat sb;
+  if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+    rli_fail(e, RL_EIO, "%s: not a regular file", path);
+    return -1;
+  }
+  if (rlw_put_file(path, data, len) != 0) {
+    unlink(path);
+    rli_fail(e, RL_ENOMEM, "%s: out of memory", path);
+    return -1;
+  }
+  return 0;
+}
+
+EMSCRIPTEN_KEEPALIVE int rlw_capture_probe(const void *data, size_t len, const char *name) {
+  char path[1024];
+  rl_error e;
+  if (!data || !len || capture_put(name, data, len, path, sizeof path, &e)) return 0;
+  rl_trace *t = rl_trace_new(-1);
+  int yes = t && rl_trace_read_capture(t, path, &e) == RL_OK;
+  rl_trace_free(t);
+  unlink(path);
+  return yes;
+}
+
 EMSCRIPTEN_KEEPALIVE const char *rlw_trace(const void *data, size_t len, const char *name, const char *hw_id,
-                                            const char *model) {
+                                            const char *model, const void *cap, size_t cap_len,
+                                            const char *cap_name) {
   rl_trace_free(tr.t);
   memset(&tr, 0, sizeof tr);
   rl_error e;
@@ -291,6 +337,17 @@ EMSCRIPTEN_KEEPALIVE const char *rlw_trace(const void *data, size_t len, const c
       rl_trace_free(tr.t);
       tr.t = NULL;
       return answer(&last_trace, err);
+    }
+  }
+  if (cap && cap_len) { /* --capture, after the model and before the run, as cmd_trace.c's resolve */
+    char path[1024];
+    rl_status cst = capture_put(cap_name, cap, cap_len, path, sizeof path, &e) ? RL_EIO
+                                                                                : rl_trace_read_capture(tr.t, path, &e);
+    unlink(path);
+    if (cst != RL_OK) {
+      rl_trace_free(tr.t);
+      tr.t = NULL;
+      return answer(&last_trace, fail(&e));
     }
   }
   rl_status st = rl_trace_read_buffer(tr.t, data, len, RL_TRACE_AUTO, tr.name, &e);
