@@ -453,6 +453,194 @@ def model_tests(b, rl, fx):
           "loadJob --model gpt-oss-999b: the CLI's message (%s | CLI: %s)" % (got.get("error"), cli_msg(cli)))
 
 
+# `trace RUN --capture CAPTURE`: CUDA-graph replays whose captures were
+# profiled apart (vLLM and SGLang capture at start-up), each with the model
+# and device its figures are quoted under (README's coverage table)
+CAPTURE_PAIRS = (("pytorch_kineto_2025_mi300x_vllm_decode_graph_replay.json.gz",
+                  "pytorch_kineto_2025_mi300x_vllm_decode_graph_capture.json.gz", "gpt-oss-20b", "amd-mi300x"),
+                 ("pytorch_kineto_2025_mi300x_vllm_piecewise_graph_replay.json.gz",
+                  "pytorch_kineto_2025_mi300x_vllm_piecewise_graph_capture.json.gz", "gpt-oss-20b", "amd-mi300x"),
+                 ("pytorch_kineto_2026_mi300x_sglang_decode_graph_replay.json.gz",
+                  "pytorch_kineto_2026_mi300x_sglang_decode_graph_capture.json.gz", "", ""))
+
+
+def capture_flags(model, hw):
+    return (["--model", model] if model else []) + (["--hw", hw] if hw else [])
+
+
+def capture_tests(b, rl, fx):
+    """`trace RUN --capture CAPTURE` in the page (loadTrace's opts.capture):
+    the replay/capture pairs against the CLI's --json key by key, with and
+    without the model; replays longer and shorter than their capture; the
+    CLI's one-line messages for a capture of another run, a file with no
+    capture, a run with no graph launch, a capture that is no Kineto file, a
+    model refused over the captured router; which file holds captures, as
+    the core's reader says (roofline.isCapture)."""
+    def load(run_p, cap_p, opts):
+        o = dict(opts)
+        return b.eval(("Promise.all([%s, %s]).then(function (bb) { var o = %s; o.capture = {name: %s, bytes: bb[1]};"
+                       " return roofline.loadTrace(%s, bb[0], o); })"
+                       ".then(function (d) { return {doc: d}; }, function (e) { return {error: e.message}; })") % (
+            XHR_JS % json.dumps("file://" + os.path.abspath(run_p)), XHR_JS % json.dumps("file://" + os.path.abspath(cap_p)),
+            json.dumps(o), json.dumps(cap_p), json.dumps(run_p)))
+
+    def cli_msg(r):
+        return r.stderr.strip().replace("roofline trace: ", "", 1)
+
+    for run_n, cap_n, model, hw in CAPTURE_PAIRS:
+        r, c = os.path.join(fx, run_n), os.path.join(fx, cap_n)
+        docs = {}
+        for m in ((model, "") if model else ("",)):
+            flags = capture_flags(m, hw)
+            cli = run([rl, "trace", r, "--capture", c, "--json"] + flags)
+            want = docs[m] = json.loads(cli.stdout) if cli.returncode == 0 else {}
+            got = load(r, c, {"model": m, "hw": hw})
+            diff = same_doc(want, got.get("doc"))
+            check(bool(want) and want.get("graph_kernels_matched", 0) > 0 and want.get("graph_kernels_unmatched") == 0
+                  and "doc" in got and not diff,
+                  "loadTrace %s --capture %s %s equals trace --json key by key (%d keys, coverage %s, %s replayed "
+                  "kernels matched%s)" % (run_n, cap_n, " ".join(flags), len(want), (got.get("doc") or {}).get("coverage"),
+                                         want.get("graph_kernels_matched"),
+                                         "; differ: " + ", ".join(diff[:6]) if diff else got.get("error", "")))
+        if model:  # the figure the page showed before: the replay alone
+            alone = json.loads(run([rl, "trace", r, "--json"] + capture_flags(model, hw)).stdout)
+            full = docs[model].get("coverage", 0)
+            check(alone["coverage"] < 0.05 and full > 0.998,
+                  "%s: coverage %.1f%% alone, %.2f%% with its capture (--model %s --hw %s)" % (
+                      run_n, 100 * alone["coverage"], 100 * full, model, hw))
+        kinds = b.eval("Promise.all(%s.map(function (p) { return %s.then(function (bb) { return roofline.isCapture(p, bb); }); }))"
+                       % (json.dumps([r, c]), XHR_JS.replace("%s", "'file://' + p")))
+        check(kinds == [False, True], "roofline.isCapture: %s holds no capture, %s does (%s)" % (run_n, cap_n, kinds))
+    # replays with more and fewer kernels than their capture (cut_graph_ambiguous.py): not matched, or
+    # matched with a captured launch unreplayed, as the CLI counts them
+    for n in ("longer", "prefix", "mismatch", "ambiguous"):
+        p = os.path.join(fx, "pytorch_kineto_2026_mi300x_flux_graph_%s.json.gz" % n)
+        cli = run([rl, "trace", p, "--capture", p, "--json"])
+        want = json.loads(cli.stdout) if cli.returncode == 0 else {}
+        got = load(p, p, {})
+        diff = same_doc(want, got.get("doc"))
+        check(bool(want) and "doc" in got and not diff,
+              "loadTrace flux_graph_%s --capture itself equals trace --json (matched %s, not %s, unreplayed %s%s)" % (
+                  n, want.get("graph_kernels_matched"), want.get("graph_kernels_unmatched"),
+                  want.get("graph_launches_unreplayed"), "; differ: " + ", ".join(diff[:6]) if diff else got.get("error", "")))
+    # the CLI's cases (tests/golden/trace.golden err.trace.graph.*, err.trace.moe.capture_experts)
+    sg_run, sg_cap = (os.path.join(fx, x) for x in CAPTURE_PAIRS[2][:2])
+    vl_run, vl_cap = (os.path.join(fx, x) for x in CAPTURE_PAIRS[0][:2])
+    for what, r, c, opts in (
+            ("a capture of another run", sg_run, vl_cap, {}),
+            ("a file with no capture", sg_run, sg_run, {}),
+            ("a run that launches no graph", os.path.join(fx, "pytorch_kineto_2024_mi250_rocm6.2_foreach_shapes.json.gz"), sg_cap, {}),
+            ("a capture that is no Kineto file", vl_run, os.path.join(fx, "ncu_details_sm80_bert_flashattn.csv"), {"hw": "amd-mi300x"}),
+            ("a model of other experts than the captured router", vl_run, vl_cap, {"hw": "amd-mi300x", "model": "gpt-oss-120b"}),
+            ("an unknown model, before the capture", vl_run, os.path.join(fx, "ncu_details_sm80_bert_flashattn.csv"), {"model": "gpt-oss-999b"})):
+        cli = run([rl, "trace", r, "--capture", c, "--json"] + capture_flags(opts.get("model"), opts.get("hw")))
+        got = load(r, c, opts)
+        check(cli.returncode == 2 and cli.stderr.count("\n") == 1 and got.get("error") == cli_msg(cli),
+              "loadTrace --capture, %s: the CLI's message (%s | CLI: %s)" % (what, got.get("error"), cli_msg(cli)))
+
+
+def capture_picker_tests(chrome, rl, out_dir, fx, url):
+    """The capture through the page's own controls: the replay and its
+    capture chosen together (the page tells which is which by the core's
+    reader), under the model box and the device selector; each change reads
+    both again; the capture forgotten and chosen again; a capture of another
+    run chosen: the CLI's line."""
+    from cdp import Browser
+    run_n, cap_n, model, hw = CAPTURE_PAIRS[0]
+    r, c = os.path.join(fx, run_n), os.path.join(fx, cap_n)
+    SHOWN = ("window.__shown = new Promise(function (r) { document.addEventListener('roofline-trace-shown', function () {"
+             " r({status: document.getElementById('trace-status').textContent,"
+             " error: document.getElementById('trace-error').textContent,"
+             " facts: document.getElementById('trace-facts').textContent,"
+             " capture: document.getElementById('capture-status').textContent,"
+             " shown: !document.getElementById('trace-out').hidden}); }, {once: true}); }); 1")
+    SET = ("(function () { var m = document.getElementById(%s); m.value = %s;"
+           " m.dispatchEvent(new Event('change')); return 1; })()")
+
+    def pct(v):
+        return "(%.1f%%)" % (100 * v)
+
+    def cli_doc(args):
+        return json.loads(run([rl, "trace"] + args + ["--json"]).stdout)
+
+    for width in (390, 1280):
+        with Browser(chrome) as b:
+            b.open(url, width, touch=width < 500)
+            b.eval("roofline.warm")
+            b.eval(SET % (json.dumps("trace-model"), json.dumps(model)))
+            b.eval(SET % (json.dumps("trace-hw"), json.dumps(hw)))
+            b.eval(SHOWN)
+            b.set_files("#file-input", [c, r])  # the capture first: the page tells which is which
+            res = b.eval("window.__shown")
+            want = cli_doc([r, "--capture", c] + capture_flags(model, hw))
+            check(not res["error"] and res["shown"] and pct(want["coverage"]) in res["facts"]
+                  and cap_n + " (chosen above, --capture" in res["facts"] and cap_n in res["capture"]
+                  and "%d kernels matched to their capture, 0 not" % want["graph_kernels_matched"] in res["facts"],
+                  "page at %d px: %s and its capture chosen together, --model %s --hw %s: coverage %s and %d replayed "
+                  "kernels matched as trace --capture (%s)" % (width, run_n, model, hw, pct(want["coverage"]),
+                                                              want["graph_kernels_matched"], res["error"] or res["facts"][:160]))
+            b.screenshot(os.path.join(out_dir, "tool-capture-%d.png" % width))
+            boxes = b.eval(BOXES_JS)
+            check(not boxes["problems"], "page at %d px with a capture: %d boxes, none overflows or overlaps (%s)" % (
+                width, boxes["checked"], "; ".join(boxes["problems"][:4])))
+            if width != 1280:
+                continue
+            # the model cleared: both files read again
+            b.eval(SHOWN)
+            b.eval(SET % (json.dumps("trace-model"), json.dumps("")))
+            res = b.eval("window.__shown")
+            want = cli_doc([r, "--capture", c, "--hw", hw])
+            check(not res["error"] and res["shown"] and pct(want["coverage"]) in res["facts"] and "--capture" in res["facts"]
+                  and "chosen above, --model" not in res["facts"],
+                  "page: the model cleared: replay and capture read again, coverage %s as trace --capture --hw %s (%s)" % (
+                      pct(want["coverage"]), hw, res["error"] or res["facts"][:120]))
+            # the device changed: both read again under it
+            b.eval(SHOWN)
+            b.eval(SET % (json.dumps("trace-hw"), json.dumps("nvidia-h100-sxm5")))
+            res = b.eval("window.__shown")
+            want = cli_doc([r, "--capture", c, "--hw", "nvidia-h100-sxm5"])
+            check(not res["error"] and res["shown"] and "nvidia-h100-sxm5" in res["facts"] and "--capture" in res["facts"]
+                  and pct(want["coverage"]) in res["facts"] and "%d kernels matched" % want["graph_kernels_matched"] in res["facts"],
+                  "page: the device changed: replay and capture read again under nvidia-h100-sxm5 (%s)" % (
+                      res["error"] or res["facts"][:120]))
+            # the capture forgotten: the replay alone, its kernels without ops
+            b.eval(SHOWN)
+            b.eval("document.getElementById('capture-clear').click(), 1")
+            res = b.eval("window.__shown")
+            want = cli_doc([r, "--hw", "nvidia-h100-sxm5"])
+            check(not res["error"] and res["shown"] and pct(want["coverage"]) in res["facts"] and "--capture" not in res["facts"]
+                  and not res["capture"] and "0 kernels matched to their capture, %d not" % want["graph_kernels_unmatched"] in res["facts"],
+                  "page: the capture forgotten: the replay alone, coverage %s as trace without --capture (%s)" % (
+                      pct(want["coverage"]), res["error"] or res["facts"][:120]))
+            # chosen with its own control: read again with it
+            b.eval(SHOWN)
+            b.set_files("#capture-input", [c])
+            res = b.eval("window.__shown")
+            want = cli_doc([r, "--capture", c, "--hw", "nvidia-h100-sxm5"])
+            check(not res["error"] and res["shown"] and pct(want["coverage"]) in res["facts"] and cap_n in res["capture"],
+                  "page: the capture chosen with its control: the replay read again with it, coverage %s (%s)" % (
+                      pct(want["coverage"]), res["error"] or res["facts"][:120]))
+            # a capture of another run chosen: the CLI's line (run where the names are the page's), no report beside it
+            other = os.path.join(fx, CAPTURE_PAIRS[2][1])
+            b.eval(SHOWN)
+            b.set_files("#capture-input", [other])
+            res = b.eval("window.__shown")
+            cli = run([rl, "trace", run_n, "--capture", CAPTURE_PAIRS[2][1], "--hw", "nvidia-h100-sxm5"], cwd=fx)
+            msg = cli.stderr.strip().replace("roofline trace: ", "", 1)
+            check(cli.returncode == 2 and "is of another run" in msg and res["error"].split("\n")[0] == msg and not res["shown"],
+                  "page: a capture of another run chosen: the CLI's line, no report beside it (%s | CLI: %s)" % (
+                      res["error"], msg))
+            boxes = b.eval(BOXES_JS)
+            check(not boxes["problems"], "page at %d px with a capture refused: %d boxes, none overflows or overlaps (%s)" % (
+                width, boxes["checked"], "; ".join(boxes["problems"][:4])))
+            # two ranks dropped with a capture kept: refused, naming the control
+            b.eval(SHOWN)
+            b.set_files("#file-input", [os.path.join(fx, CAPTURE_PAIRS[0][0]), os.path.join(fx, CAPTURE_PAIRS[1][0])])
+            res = b.eval("window.__shown")
+            check("takes one profile" in res["error"] and "forget it" in res["error"] and not res["shown"],
+                  "page: several ranks with a capture kept: refused, naming the way out (%s)" % res["error"])
+
+
 def model_picker_tests(chrome, rl, out_dir, fx, url):
     """The model box beside the device selector, applied to the profile shown:
     chosen before the file, changed after it (the profile read again), an
@@ -600,11 +788,14 @@ def profile_tests(chrome, rl, out_dir, tmp):
         check(bool(got.get("stragglers")) and got["stragglers"][0]["rank"] == 2, "loadJob: rank 2 is the straggler")
         # the model a trace ran (`trace --model`), as the CLI takes it
         model_tests(b, rl, fx)
+        # CUDA-graph captures profiled apart (`trace --capture`)
+        capture_tests(b, rl, fx)
         # the size limit: a file over it is refused, naming the command
         over = b.eval("roofline.loadTrace('big.json', new Uint8Array(roofline.limit + 1)).then(function () { return ''; },"
                       " function (e) { return e.message; })")
         check("limit of 1 GB" in over and "roofline trace big.json" in over, "a file over the limit: %s" % over)
     model_picker_tests(chrome, rl, out_dir, fx, url)
+    capture_picker_tests(chrome, rl, out_dir, fx, url)
     # the page's own file picker, in real time: a 15 MB trace, then several
     # ranks; screenshots at three widths with the browser's boxes checked
     big = os.path.join(tmp, "trace-15MB.json")
