@@ -54,6 +54,15 @@
  *                             file, then rl_job_json -- `roofline trace
  *                             FILE... [--model NAME] --json`; rlw_job_start
  *                             answers {} or {"error"} (an unknown model)
+ *   rlw_job_capture_of(path) / rlw_job_read(i, path)
+ *                             a rank with its CUDA-graph captures, as a
+ *                             folder job pairs them: its text and its
+ *                             capture's put in the page's memory file system
+ *                             (rlw_put_file), RUN.capture.json(.gz) beside
+ *                             RUN.json(.gz) found by rl_job_capture_of (""
+ *                             none) and the rank read by rl_job_read, which
+ *                             reads that capture first -- the CLI's path
+ *   rlw_remove_file(path)     unlink: a file put there, once read
  *   rlw_quantity(v, unit)     rl_format_quantity, as the CLI prints figures
  *   rlw_put_file(path, data, len)
  *                             a file in the page's memory file system (a
@@ -469,6 +478,24 @@ EMSCRIPTEN_KEEPALIVE int rlw_job_add(int i, const void *data, size_t len, const 
   rl_error e;
   return (int)rl_job_read_buffer(job, i, name && *name ? name : "(dropped file)", data, len, &e);
 }
+
+/* the capture file a folder job reads with the rank at path (its name in the
+ * page's memory file system): rl_job_capture_of, "" none */
+EMSCRIPTEN_KEEPALIVE const char *rlw_job_capture_of(const char *path) {
+  static char out[1024];
+  if (!path || !rl_job_capture_of(path, out, sizeof out)) out[0] = 0;
+  return out;
+}
+
+/* rank i from the file at path (put there with its capture beside it):
+ * 0, or the rl_status of its read (the job goes on) */
+EMSCRIPTEN_KEEPALIVE int rlw_job_read(int i, const char *path) {
+  if (!job) return RL_EINVAL;
+  rl_error e;
+  return (int)rl_job_read(job, i, path, &e);
+}
+
+EMSCRIPTEN_KEEPALIVE int rlw_remove_file(const char *path) { return path ? unlink(path) : -1; }
 
 /* `roofline trace FILE... --json`'s document, or {"error"} */
 EMSCRIPTEN_KEEPALIVE const char *rlw_job_finish(void) {

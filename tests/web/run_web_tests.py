@@ -523,6 +523,36 @@ def capture_tests(b, rl, fx):
               "loadTrace flux_graph_%s --capture itself equals trace --json (matched %s, not %s, unreplayed %s%s)" % (
                   n, want.get("graph_kernels_matched"), want.get("graph_kernels_unmatched"),
                   want.get("graph_launches_unreplayed"), "; differ: " + ", ".join(diff[:6]) if diff else got.get("error", "")))
+    # a folder job: RUN.capture.json.gz beside RUN.json.gz is that rank's capture (rl_job_capture_of),
+    # read with it and not as a rank, against `trace FOLDER --json`
+    JOB = ("Promise.all(%s.map(function (p) { return %s.then(function (b) { return {name: p, bytes: b}; }); }))"
+           ".then(function (fs) { return roofline.loadJob(fs, %s); })"
+           ".then(function (d) { return {doc: d}; }, function (e) { return {error: e.message}; })")
+    tmp = tempfile.mkdtemp(prefix="rl-capjob-")
+    try:
+        for sub, pairs in (("one", CAPTURE_PAIRS[2:]), ("two", (CAPTURE_PAIRS[2], CAPTURE_PAIRS[0]))):
+            d = os.path.join(tmp, sub)
+            os.mkdir(d)
+            names = []
+            for k, (run_n, cap_n, _, _) in enumerate(pairs):
+                for src, dst in ((run_n, "r%d.json.gz" % k), (cap_n, "r%d.capture.json.gz" % k)):
+                    shutil.copyfile(os.path.join(fx, src), os.path.join(d, dst))
+                    names.append(os.path.join(d, dst))
+            for model in ("", "gpt-oss-20b"):
+                cli = run([rl, "trace", d, "-j", "1", "--json"] + (["--model", model] if model else []))
+                want = json.loads(cli.stdout) if cli.returncode == 0 else {}
+                got = b.eval(JOB % (json.dumps(names), XHR_JS.replace("%s", "'file://' + p"), json.dumps({"model": model})))
+                diff = same_doc(want, got.get("doc"))
+                ranks = want.get("ranks", [])
+                check(bool(ranks) and "doc" in got and not diff and ranks[0].get("graph_kernels_matched") == 544
+                      and not any(".capture." in r["file"] for r in ranks),
+                      "loadJob of %d files (%d replays, each with RUN.capture.json.gz beside it)%s equals trace FOLDER --json "
+                      "(coverage %s, matched %s; %s)" % (
+                          len(names), len(pairs), " --model " + model if model else "",
+                          [r.get("coverage") for r in ranks], [r.get("graph_kernels_matched") for r in ranks],
+                          ", ".join(diff[:6]) or got.get("error") or "ok"))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     # the CLI's cases (tests/golden/trace.golden err.trace.graph.*, err.trace.moe.capture_experts)
     sg_run, sg_cap = (os.path.join(fx, x) for x in CAPTURE_PAIRS[2][:2])
     vl_run, vl_cap = (os.path.join(fx, x) for x in CAPTURE_PAIRS[0][:2])
@@ -639,6 +669,34 @@ def capture_picker_tests(chrome, rl, out_dir, fx, url):
             res = b.eval("window.__shown")
             check("takes one profile" in res["error"] and "forget it" in res["error"] and not res["shown"],
                   "page: several ranks with a capture kept: refused, naming the way out (%s)" % res["error"])
+            # forgotten, a folder's files chosen: each rank with its RUN.capture.json.gz, as trace FOLDER
+            tmp = tempfile.mkdtemp(prefix="rl-capjob-")
+            try:
+                names = []
+                for k, (run_n, cap_n, _, _) in enumerate((CAPTURE_PAIRS[2], CAPTURE_PAIRS[1])):
+                    for src, dst in ((run_n, "r%d.json.gz" % k), (cap_n, "r%d.capture.json.gz" % k)):
+                        shutil.copyfile(os.path.join(fx, src), os.path.join(tmp, dst))
+                        names.append(os.path.join(tmp, dst))
+                b.eval(SHOWN)
+                b.eval("document.getElementById('capture-clear').click(), 1")
+                b.eval("window.__shown")
+                b.eval("window.__job = new Promise(function (r) { document.addEventListener('roofline-trace-shown', function () {"
+                       " r({error: document.getElementById('trace-error').textContent,"
+                       " job: document.getElementById('job-out').hidden ? '' : document.getElementById('job-out').textContent}); },"
+                       " {once: true}); }); 1")
+                b.set_files("#file-input", names)
+                res = b.eval("window.__job")
+                want = json.loads(run([rl, "trace", tmp, "-j", "1", "--json"]).stdout)
+                rk = want["ranks"][0]
+                check(not res["error"] and "r0.json.gz" in res["job"] and ".capture." not in res["job"].split("duplicate")[0]
+                      and rk["graph_kernels_matched"] == 544 and pct(rk["coverage"]).strip("()") in res["job"],
+                      "page: a folder's 4 files chosen: the job's ranks read with their captures, rank 0 %s as trace FOLDER (%s)" % (
+                          pct(rk["coverage"]), res["error"] or res["job"][:200]))
+                boxes = b.eval(BOXES_JS)
+                check(not boxes["problems"], "page at %d px with a job read with its captures: %d boxes, none overflows or overlaps (%s)" % (
+                    width, boxes["checked"], "; ".join(boxes["problems"][:4])))
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
 
 
 def model_picker_tests(chrome, rl, out_dir, fx, url):
