@@ -1341,6 +1341,33 @@ static void arg_geo(rli_js *p, ev *e, int which) {
   e->geo = bad || e->geo == ~0ull ? ~0ull : mix(e->geo ^ h) | 1;
 }
 
+/* An args value the reader does not keep, as PyTorch writes a small
+ * integer with what follows it (` 123,` or ` 123}`: "External id",
+ * "Record function id", "queued", "context", "registers per thread",
+ * "cbid", ...), passed over with its separator in one step, unconverted:
+ * 1 past the ',' (an entry follows), 2 past the '}' (the object ends), 0
+ * with nothing consumed for anything else, which rli_js_skip and next_item
+ * then read. The same bytes consumed either way: the test is rli_js_int's
+ * one-word path, the blank the one rli_js_ws passes over. */
+RLI_JS_INLINE int skip_int_sep(rli_js *p) {
+#if RLI_SWAR
+  const unsigned char *b = (const unsigned char *)p->buf + p->pos;
+  if (p->len - p->pos < 16) return 0;
+  size_t o = b[0] == ' ';
+  int sg = b[o] == '-';
+  uint64_t x = rli_load8(b + o + sg) ^ 0x3030303030303030ull;
+  int k = rli_ndigits8(x);
+  if (!(k >= 1 && k < 8 && (k == 1 || (x & 0xFF) != 0))) return 0;
+  unsigned char c = b[o + (size_t)sg + (size_t)k];
+  if (c != ',' && c != '}') return 0;
+  p->pos += o + (size_t)sg + (size_t)k + 1;
+  return c == ',' ? 1 : 2;
+#else
+  (void)p;
+  return 0;
+#endif
+}
+
 static void parse_args(rli_js *p, ev *e) {
   if (!open_items(p, '{', "an object (args)")) return;
   for (;;) {
@@ -1385,7 +1412,13 @@ static void parse_args(rli_js *p, ev *e) {
         rli_js_skip(p, 2);
       }
       break;
-    case A_OTHER: rli_js_skip(p, 2); break;
+    case A_OTHER: {
+      int r = skip_int_sep(p);
+      if (r == 1) continue;
+      if (r == 2) return;
+      rli_js_skip(p, 2);
+      break;
+    }
     }
     if (!next_item(p, '}', "',' or '}' in args")) return;
   }
@@ -1933,84 +1966,121 @@ static inline int ev_key_next(rli_js *p, enum ev_key prev) {
 #endif
 }
 
+/* One value of an event, its key kid read (the cursor after its ':'). */
+RLI_JS_INLINE void ev_value(kin *k, ev *e, enum ev_key kid, char *xcat, int *has_cat_) {
+  rli_js *p = &k->p;
+  int has_cat = *has_cat_;
+  switch (kid) {
+  case E_PH: {
+    /* the usual one-letter phase ("X", "f", "s", "i"): its 3 bytes at once */
+    const char *b = p->buf + p->pos;
+    size_t o = p->len - p->pos >= 4 && b[0] == ' '; /* the blank after the ':' */
+    if (p->len - p->pos >= 4 && b[o] == '"' && b[o + 2] == '"' && (unsigned char)b[o + 1] >= 0x20 &&
+        b[o + 1] != '"' && b[o + 1] != '\\') {
+      e->ph[0] = b[o + 1];
+      e->ph[1] = 0;
+      p->pos += o + 3;
+    } else {
+      fixed_string(p, e->ph, sizeof e->ph, 1);
+    }
+    break;
+  }
+  case E_CAT:
+    if (rli_js_ws(p) == '"') {
+      rli_sv v = rli_js_string_q(p);
+      if (e->x) sv_copy(xcat, XCAT_CAP, v);
+      e->cat = classify(v);
+      *has_cat_ = has_cat = 1;
+    } else {
+      rli_js_skip(p, 1);
+    }
+    break;
+  case E_NAME:
+    if (rli_js_ws(p) == '"') set_name(k, rli_js_string_q(p));
+    else rli_js_skip(p, 1);
+    break;
+  case E_TS:
+    e->ts = need_num(p, "ts");
+    e->has_ts = 1;
+    break;
+  case E_DUR:
+    e->dur = need_num(p, "dur");
+    e->has_dur = 1;
+    break;
+  case E_PID: {
+    int isnum = 1;
+    if (!id_again(p, &k->idm[0], &e->pid_num)) e->pid_num = id_value(p, &k->idm[0], &isnum);
+    e->pid = (uint64_t)e->pid_num;
+    e->has_pid = isnum;
+    if (isnum) e->pid &= ~(1ull << 63);
+    break;
+  }
+  case E_TID: {
+    int isnum = 1;
+    int64_t v;
+    if (!id_again(p, &k->idm[1], &v)) v = id_value(p, &k->idm[1], &isnum);
+    e->tid = isnum ? (uint64_t)v & ~(1ull << 63) : (uint64_t)v;
+    break;
+  }
+  case E_ARGS:
+    if (has_cat && (e->cat == C_OTHER || e->cat == C_PYFN) && !e->x) rli_js_skip(p, 1);
+    else if (rli_js_ws(p) == '{') parse_args(p, e);
+    else rli_js_skip(p, 1);
+    break;
+  case E_OTHER: rli_js_skip(p, 1); break;
+  }
+}
+
+/* The event's keys in the order PyTorch writes them ("ph" read, the cursor
+ * after its ':'): each value read as the loop of ev_fields reads it, and
+ * each next key found with ev_key_next's compare, unrolled (no dispatch on
+ * the key). Returns the last key whose value was read; ev_fields goes on
+ * from there, so the same bytes are consumed as by the loop. */
+RLI_JS_INLINE enum ev_key ev_head(kin *k, ev *e, char *xcat, int *has_cat) {
+  rli_js *p = &k->p;
+  ev_value(k, e, E_PH, xcat, has_cat);
+  if (ev_key_next(p, E_PH) < 0) return E_PH;
+  ev_value(k, e, E_CAT, xcat, has_cat);
+  if (ev_key_next(p, E_CAT) < 0) return E_CAT;
+  ev_value(k, e, E_NAME, xcat, has_cat);
+  if (ev_key_next(p, E_NAME) < 0) return E_NAME;
+  ev_value(k, e, E_PID, xcat, has_cat);
+  if (ev_key_next(p, E_PID) < 0) return E_PID;
+  ev_value(k, e, E_TID, xcat, has_cat);
+  if (ev_key_next(p, E_TID) < 0) return E_TID;
+  ev_value(k, e, E_TS, xcat, has_cat);
+  if (ev_key_next(p, E_TS) < 0) return E_TS;
+  ev_value(k, e, E_DUR, xcat, has_cat);
+  if (ev_key_next(p, E_DUR) < 0) return E_DUR;
+  ev_value(k, e, E_ARGS, xcat, has_cat);
+  return E_ARGS;
+}
+
 /* The keys of a non-empty event object, after its '{', to its '}'. The
  * args of an event of a category skipped are skipped unread (a sink reads
  * them all). */
 static inline void ev_fields(kin *k, ev *e, char *xcat) {
   rli_js *p = &k->p;
   int has_cat = 0;
-  int fk = -1;
+  enum ev_key kid;
+  /* not rli_js_ws first: a string's messages name where its blanks began */
+  int fk = ev_key_fast(p);
+  if (fk == E_PH) {
+    kid = ev_head(k, e, xcat, &has_cat);
+    goto next;
+  }
   for (;;) {
-    enum ev_key kid;
-    /* not rli_js_ws first: a string's messages name where its blanks began */
-    if (fk < 0) fk = ev_key_fast(p);
     if (fk >= 0) {
       kid = (enum ev_key)fk;
     } else {
       kid = ev_key(rli_js_string(p));
       rli_js_expect(p, ':', "':' after a key");
     }
-    switch (kid) {
-    case E_PH: {
-      /* the usual one-letter phase ("X", "f", "s", "i"): its 3 bytes at once */
-      const char *b = p->buf + p->pos;
-      size_t o = p->len - p->pos >= 4 && b[0] == ' '; /* the blank after the ':' */
-      if (p->len - p->pos >= 4 && b[o] == '"' && b[o + 2] == '"' && (unsigned char)b[o + 1] >= 0x20 &&
-          b[o + 1] != '"' && b[o + 1] != '\\') {
-        e->ph[0] = b[o + 1];
-        e->ph[1] = 0;
-        p->pos += o + 3;
-      } else {
-        fixed_string(p, e->ph, sizeof e->ph, 1);
-      }
-      break;
-    }
-    case E_CAT:
-      if (rli_js_ws(p) == '"') {
-        rli_sv v = rli_js_string(p);
-        if (e->x) sv_copy(xcat, XCAT_CAP, v);
-        e->cat = classify(v);
-        has_cat = 1;
-      } else {
-        rli_js_skip(p, 1);
-      }
-      break;
-    case E_NAME:
-      if (rli_js_ws(p) == '"') set_name(k, rli_js_string(p));
-      else rli_js_skip(p, 1);
-      break;
-    case E_TS:
-      e->ts = need_num(p, "ts");
-      e->has_ts = 1;
-      break;
-    case E_DUR:
-      e->dur = need_num(p, "dur");
-      e->has_dur = 1;
-      break;
-    case E_PID: {
-      int isnum = 1;
-      if (!id_again(p, &k->idm[0], &e->pid_num)) e->pid_num = id_value(p, &k->idm[0], &isnum);
-      e->pid = (uint64_t)e->pid_num;
-      e->has_pid = isnum;
-      if (isnum) e->pid &= ~(1ull << 63);
-      break;
-    }
-    case E_TID: {
-      int isnum = 1;
-      int64_t v;
-      if (!id_again(p, &k->idm[1], &v)) v = id_value(p, &k->idm[1], &isnum);
-      e->tid = isnum ? (uint64_t)v & ~(1ull << 63) : (uint64_t)v;
-      break;
-    }
-    case E_ARGS:
-      if (has_cat && (e->cat == C_OTHER || e->cat == C_PYFN) && !e->x) rli_js_skip(p, 1);
-      else if (rli_js_ws(p) == '{') parse_args(p, e);
-      else rli_js_skip(p, 1);
-      break;
-    case E_OTHER: rli_js_skip(p, 1); break;
-    }
+    ev_value(k, e, kid, xcat, &has_cat);
+  next:
     if ((fk = ev_key_next(p, kid)) >= 0) continue;
     if (!next_item(p, '}', "',' or '}' in an event")) return;
+    fk = ev_key_fast(p);
   }
 }
 
