@@ -155,6 +155,7 @@ static void print_text(cli_ctx *ctx, const rl_measurement *m) {
                "  best sample; '~' plateau spread > 15%%, '*' no plateau found (median of the level's points)\n");
   }
   if (m->n_points > 0) {
+    int above = 0;
     const char *hdr[] = {"op", "n", "FLOPs", "bytes", "intensity", "level", "achieved", "roof", "of roof"};
     cli_table *t = cli_table_new(9, hdr);
     for (int32_t i = 0; i < m->n_points; i++) {
@@ -170,7 +171,8 @@ static void print_text(cli_ctx *ctx, const rl_measurement *m) {
         cli_q(cc[5], 48, p->roof, RL_UNIT_FLOP_S);
         size_t n = strlen(cc[5]);
         snprintf(cc[5] + n, 48 - n, " (%s)", p->bound == RL_BOUND_COMPUTE ? "flat" : "slant");
-        snprintf(cc[6], 48, "%.0f%%", 100 * p->roof_fraction);
+        snprintf(cc[6], 48, "%.0f%%%s", 100 * p->roof_fraction, p->roof_fraction > 1 ? " ^" : "");
+        above += p->roof_fraction > 1;
       } else {
         snprintf(cc[5], 48, "-");
         snprintf(cc[6], 48, "-");
@@ -184,6 +186,11 @@ static void print_text(cli_ctx *ctx, const rl_measurement *m) {
     fprintf(o, "  ideal F and Q (matmul F = 2n^3, Q = 3sn^2; add F = n, Q = 12n B in fp32); roof = min(peak, bandwidth of\n"
                "  the level Q fits in x intensity): the FMA peak and the best bandwidth measured at that level; %d threads\n",
             (int)m->threads);
+    if (above)
+      fprintf(o, "  ^ %d op(s) faster than the best the bandwidth kernels reached at their level: that figure is\n"
+                 "    below what the level can do (a loop that does not saturate it, or too few or disturbed\n"
+                 "    samples: --quick takes 5 of 1 ms), so the op's fraction is not a bound\n",
+              above);
   }
   (void)b3;
 }

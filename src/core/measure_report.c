@@ -142,6 +142,12 @@ static const rli_field sweep_fields[] = {
 static RLI_RECORD(sweep_record, "measure_sweep", "a bandwidth sweep over working sets", sweep_fields);
 
 static int point_has_roof(const void *rec) { return ((const rl_measure_point *)rec)->roof > 0; }
+/* faster than the best the bandwidth kernels reached at its level: the
+ * run's figure is below what the level can do there */
+static double point_above_roof(const void *rec) {
+  const rl_measure_point *p = rec;
+  return p->roof > 0 && p->roof_fraction > 1;
+}
 
 static const rli_field point_fields[] = {
     {"op", NULL, "operation kind or label (sgemm, dgemm, add)", RLI_F_TEXT, RLI_AT(rl_measure_point, op)},
@@ -160,6 +166,9 @@ static const rli_field point_fields[] = {
      .flags = RLI_NULL_NONPOS, RLI_AT(rl_measure_point, roof_dram)},
     {"roof_fraction", NULL, "achieved / roof", RLI_F_NUM, RLI_AT(rl_measure_point, roof_fraction),
      .known = point_has_roof},
+    {"above_roof", NULL, "faster than the best the bandwidth kernels reached at its level: that figure is "
+     "below what the level can do (a loop that does not saturate it, or too few or disturbed samples)",
+     RLI_F_BOOL, .get = point_above_roof},
     {"level", NULL, "the memory level Q fits in", RLI_F_ENUM, RLI_AT(rl_measure_point, level),
      .name = rl_level_name, .n_names = RL_LEVEL_COUNT},
     {"bound", NULL, "what limits it: compute or memory", RLI_F_ENUM, RLI_AT(rl_measure_point, bound),
