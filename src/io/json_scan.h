@@ -163,9 +163,9 @@ void rli_js_string_slow(rli_js *p, uint64_t start, int keep);
 /* A string at the cursor (after ws), its text kept: a view into the buffer
  * when it has no escape and lies in it whole (nearly always), else
  * unescaped into p->sb. */
-RLI_JS_INLINE rli_sv rli_js_string(rli_js *p) {
-  uint64_t start = rli_js_here(p);
-  rli_js_expect(p, '"', "a string");
+/* The string whose opening '"' the cursor has just passed; start: where
+ * the value began (rli_js_here), for the slow path's messages. */
+RLI_JS_INLINE rli_sv rli_js_string_body(rli_js *p, uint64_t start) {
   size_t i = rli_js_scan_str(p->buf, p->pos, p->len);
   if (i < p->len && p->buf[i] == '"') {
     rli_sv r = {p->buf + p->pos, i - p->pos};
@@ -177,20 +177,18 @@ RLI_JS_INLINE rli_sv rli_js_string(rli_js *p) {
   return r;
 }
 
+RLI_JS_INLINE rli_sv rli_js_string(rli_js *p) {
+  uint64_t start = rli_js_here(p);
+  rli_js_expect(p, '"', "a string");
+  return rli_js_string_body(p, start);
+}
+
 /* rli_js_string where the cursor is at the string's '"' (rli_js_ws has
  * returned it): the same string, the same messages, one blank test less. */
 RLI_JS_INLINE rli_sv rli_js_string_q(rli_js *p) {
   uint64_t start = rli_js_here(p);
   p->pos++;
-  size_t i = rli_js_scan_str(p->buf, p->pos, p->len);
-  if (i < p->len && p->buf[i] == '"') {
-    rli_sv r = {p->buf + p->pos, i - p->pos};
-    p->pos = i + 1;
-    return r;
-  }
-  rli_js_string_slow(p, start, 1);
-  rli_sv r = {p->sb, p->slen};
-  return r;
+  return rli_js_string_body(p, start);
 }
 
 /* An object's key as it is usually written, `"key":` (one blank or none

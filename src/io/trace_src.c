@@ -239,19 +239,28 @@ static void pipe_release(struct rli_pipe *q) {
   pthread_cond_signal(&q->empty);
 }
 
-static long pipe_read(rli_src *s, char *dst, size_t n, rl_error *err) {
-  struct rli_pipe *q = s->pipe;
+/* Hands back the block held, if any, and waits for a full one: 1 (it is
+ * blk[head]; held when `hold`), 0 at the end of the text, -1 on the
+ * reading thread's error. Only this (the consuming) side moves head. */
+static long pipe_wait(struct rli_pipe *q, int hold, rl_error *err) {
   pthread_mutex_lock(&q->mu);
   if (q->held) pipe_release(q);
   while (q->count == 0 && !q->done) pthread_cond_wait(&q->full, &q->mu);
-  unsigned count = q->count, h = q->head;
+  unsigned count = q->count;
   int done = q->done;
+  if (count && hold) q->held = 1;
   pthread_mutex_unlock(&q->mu);
-  if (count == 0) {
-    if (done > 0) return 0;
-    if (err) *err = q->err;
-    return -1;
-  }
+  if (count) return 1;
+  if (done > 0) return 0;
+  if (err) *err = q->err;
+  return -1;
+}
+
+static long pipe_read(rli_src *s, char *dst, size_t n, rl_error *err) {
+  struct rli_pipe *q = s->pipe;
+  long w = pipe_wait(q, 0, err);
+  if (w <= 0) return w;
+  unsigned h = q->head;
   /* blk[h] is full: the thread does not touch it until it is handed back */
   size_t m = q->blen[h] - q->hpos;
   if (m > n) m = n;
@@ -269,18 +278,9 @@ static long pipe_read(rli_src *s, char *dst, size_t n, rl_error *err) {
  * the next call hands it back. */
 static long pipe_block(rli_src *s, const char **blk, rl_error *err) {
   struct rli_pipe *q = s->pipe;
-  pthread_mutex_lock(&q->mu);
-  if (q->held) pipe_release(q);
-  while (q->count == 0 && !q->done) pthread_cond_wait(&q->full, &q->mu);
-  unsigned count = q->count, h = q->head;
-  int done = q->done;
-  if (count) q->held = 1;
-  pthread_mutex_unlock(&q->mu);
-  if (count == 0) {
-    if (done > 0) return 0;
-    if (err) *err = q->err;
-    return -1;
-  }
+  long w = pipe_wait(q, 1, err);
+  if (w <= 0) return w;
+  unsigned h = q->head;
   *blk = (const char *)q->blk[h] + q->hpos;
   return (long)(q->blen[h] - q->hpos);
 }
