@@ -332,6 +332,7 @@ static void l2_place(rl_trace *t, const rl_hw *hw, row_acc *r, rl_trace_row *o, 
   }
 }
 
+/* A group's note (1 + string id, 0 none) for its calls into its row. */
 static void note_add(row_acc *r, uint32_t note, int64_t calls) {
   for (int32_t k = 0; k < r->nnotes; k++)
     if (r->notes[k] == note) {
@@ -836,6 +837,15 @@ static void an_insts(an *a) {
   }
 }
 
+/* The cost an op's cost stands for in this analysis: its replacement when
+ * the run refuted it (an_refute). */
+static uint32_t an_cost(const an *a, uint32_t op, uint32_t c) {
+  if (c < a->nrefuted && a->refuted[c])
+    for (size_t i = 0; i < a->nref; i++)
+      if (a->ref[i].op == op && a->ref[i].cost == c) return a->ref[i].repl;
+  return c;
+}
+
 /* Bytes counted from below (RLI_LOWER_BYTES: a compiled region's recorded
  * inputs, a Triton launch's tensor arguments, a custom op's) assume that
  * every tensor the op was given is read in full. The run can refute that:
@@ -854,9 +864,7 @@ static void refutes(an *a, uint32_t op, uint32_t c, double time_s, double kernel
   if (c >= a->nrefuted || !(t->cost[c].lower & RLI_LOWER_BYTES) || t->cost[c].roof == RLI_ROOF_NET ||
       !(time_s >= 0) || !(hw->l2_bw > 0) || !(hw->l2_bytes > 0) || !(hw->mem_bw > 0))
     return;
-  if (a->refuted[c])
-    for (size_t i = 0; i < a->nref; i++)
-      if (a->ref[i].op == op && a->ref[i].cost == c) return;
+  if (an_cost(a, op, c) != c) return; /* refuted already */
   cost_eval e;
   eval_cost(t, hw, &t->cost[c], a->factor, -1, &e);
   if (!e.known || !(e.bytes > 0)) return;
@@ -889,15 +897,6 @@ static void an_refute(an *a) {
     kget(t, i, &k);
     if (k.cost != RLI_NONE && k.dur_s >= 0) refutes(a, k.op, k.cost, k.dur_s, 1);
   }
-}
-
-/* The cost an op's cost stands for in this analysis: its replacement when
- * the run refuted it (an_refute). */
-static uint32_t an_cost(const an *a, uint32_t op, uint32_t c) {
-  if (c < a->nrefuted && a->refuted[c])
-    for (size_t i = 0; i < a->nref; i++)
-      if (a->ref[i].op == op && a->ref[i].cost == c) return a->ref[i].repl;
-  return c;
 }
 
 /* A timed kernel in the summary's times: GPU, copies, collectives, covered
@@ -987,8 +986,7 @@ static rl_status an_kernels(an *a, rl_error *err) {
        * backward op's memset) has its own row for its kernels */
       /* a CPU trace's kernels are ops: by their own name */
       group *y = group_at(&a->og, &a->nog, &a->capo, &a->om, k->kind != RLI_K_KERNEL || t->cpu ? k->name : k->op,
-                          RLI_NONE, k->cost != RLI_NONE ? an_cost(a, k->op, k->cost) : a->nolink,
-                          RLI_NONE, prec);
+                          RLI_NONE, cost, RLI_NONE, prec);
       if (!y) return rli_fail(err, RL_ENOMEM, "out of memory in the analysis");
       y->count++;
       y->kernels++;
