@@ -31,8 +31,9 @@
  * Threads: a pool of pthreads pinned with pthread_setaffinity_np to the
  * CPUs this process may use (sched_getaffinity); the calling thread is
  * worker 0, pinned while measuring and unpinned again before OpenBLAS
- * runs, so OpenBLAS's own threads are unaffected. Bandwidth arrays larger
- * than 4 MiB sit on transparent huge pages (bw_array).
+ * runs, so OpenBLAS's own threads are unaffected. The bandwidth arrays are
+ * carved from one arena, touched once and on transparent huge pages past
+ * 4 MiB (arena_alloc).
  */
 #define _GNU_SOURCE
 #include "measure_kernels.h"
@@ -605,87 +606,155 @@ static int pool_run(pool *p, int nthreads, job_fn job, void *arg, int64_t reps) 
 }
 
 /* ---- jobs ----------------------------------------------------------------- */
+/* One thread's arrays for the kernel being timed (a, b, c; NULL where the
+ * kernel has fewer), carved from the arena (carve). */
 typedef struct tbuf {
   double *a, *b, *c;
-  void *ra, *rb, *rc; /* as allocated (a, b, c start past a stagger) */
-  size_t cap;         /* doubles per array */
+  size_t cap; /* doubles per array */
 } tbuf;
 
-typedef struct buf_job {
-  tbuf *bufs;
-  size_t cap;
-  int arrays; /* 1: a (read), 2: a and c (copy), 3: a, b and c */
-} buf_job;
+/* Every bandwidth array of the run lives in one region, the arena,
+ * allocated and first touched once and reused by every kernel, working set
+ * and thread count; each kernel carves its arrays from it (carve) and sets
+ * the values it reads (fill_job). Allocating three arrays of the largest
+ * working set for each thread count, as before, touched 6 GiB for a
+ * 1 GiB sweep (--quick) and 25.6 GB for the full one's 4.3 GB; on this
+ * 2-vCPU guest memory touched for the first time costs 1.2-2.4 s of
+ * kernel time a GiB, huge pages or not, one thread or two (the hypervisor
+ * backs guest memory as it is touched, and the guest hands freed memory
+ * back to it: free page reporting), so the quick run spent 1.5-6.8 s of
+ * system time faulting (perf: clear_page_erms, 41% of its samples). The arena is the largest working set: the kernel with one
+ * array (read) takes all of it, copy two halves, triad and the add three
+ * thirds, as their working sets were carved from separate arrays before
+ * (the bytes counted, the working sets and the per-thread slices are the
+ * same). */
+typedef struct arena {
+  char *base;
+  size_t bytes;
+  int touched_by; /* threads that first touched it (their slices) */
+} arena;
 
-/* An array for the bandwidth kernels. Past 4 MiB: 2 MiB-aligned and
- * advised onto transparent huge pages (MADV_HUGEPAGE; THP in "madvise"
- * mode, Debian's default, gives them only to who asks), before the first
- * touch. A streaming read over 4 KiB pages misses the TLB every 64 lines,
- * and in a virtual machine each miss is a two-dimensional page walk: here
- * (Zen 4 under KVM) one thread read 1 GB at 21-27 GB/s on 4 KiB pages and
- * at 31 on 2 MiB ones. The bytes counted and the working set are the same;
- * where the OS refuses huge pages nothing changes. */
-static void *bw_array(size_t bytes) {
-  const size_t huge = (size_t)2 << 20;
-  if (bytes >= 2 * huge) {
-    size_t r = (bytes + huge - 1) / huge * huge;
-    void *a = aligned_alloc(huge, r);
-    if (a) {
+/* Past 4 MiB: 2 MiB-aligned and advised onto transparent huge pages
+ * (MADV_HUGEPAGE; THP in "madvise" mode, Debian's default, gives them only
+ * to who asks), before the first touch. A streaming read over 4 KiB pages
+ * misses the TLB every 64 lines, and in a virtual machine each miss is a
+ * two-dimensional page walk: here (Zen 4 under KVM) one thread read 1 GB
+ * at 21-27 GB/s on 4 KiB pages and at 31 on 2 MiB ones. The bytes counted
+ * and the working set are the same; where the OS refuses huge pages
+ * (THP "never") the arena is on 4 KiB pages: 262,144 faults a GiB instead
+ * of 512, and the TLB misses above. */
+#define RL_HUGE_BYTES ((size_t)2 << 20)
+#define RL_PAGE_BYTES ((size_t)4096)
+static int arena_alloc(arena *ar, size_t bytes) {
+  memset(ar, 0, sizeof *ar);
+  size_t align = bytes >= 2 * RL_HUGE_BYTES ? RL_HUGE_BYTES : RL_PAGE_BYTES;
+  bytes = (bytes + align - 1) / align * align;
+  ar->base = aligned_alloc(align, bytes);
+  if (!ar->base) return 0;
+  ar->bytes = bytes;
 #ifdef MADV_HUGEPAGE
-      madvise(a, r, MADV_HUGEPAGE);
+  if (align == RL_HUGE_BYTES) madvise(ar->base, bytes, MADV_HUGEPAGE);
 #endif
-      return a;
-    }
-  }
-  return aligned_alloc(64, (bytes + 63) / 64 * 64);
+  return 1;
 }
 
-/* Where array j (a, b, c) of thread `tid` starts past its allocation: a
- * different multiple of 64 B within 4 KiB for each array and thread.
- * Allocated alone, every array starts on a page (huge page) boundary, so
- * a kernel's loads and stores (c[i] = a[i]) sit at the same offset mod 4
- * KiB, where a load is taken for one depending on an older store to the
- * same low 12 address bits ("4K aliasing": Intel 64 and IA-32
- * Architectures Optimization Reference Manual, sec. 3.6.8), and a small
- * working set of several arrays piles onto the same cache sets instead of
- * spreading over them (STREAM's OFFSET does the same). Measured here
- * (Xeon, 2 threads, 8 rounds each): within the noise at 32 kB, and at the
- * edge of the 48 KiB L1 (47 kB, 1 thread) copy 354 GB/s against 287 and
- * triad 401 against 378 at best, 231 against 114 and 374 against 157 at
- * the median. */
+static void arena_free(arena *ar) {
+  free(ar->base);
+  memset(ar, 0, sizeof *ar);
+}
+
+/* Thread tid's slice of the arena among `threads`: whole pages. */
+static char *arena_slice(const arena *ar, int threads, int tid, size_t *len) {
+  size_t s = ar->bytes / (size_t)threads / RL_PAGE_BYTES * RL_PAGE_BYTES;
+  *len = s;
+  return ar->base + (size_t)tid * s;
+}
+
+/* Where array j (a, b, c) of thread `tid` starts past its part of the
+ * slice: a different multiple of 64 B within 4 KiB for each array and
+ * thread. Every part starts on a page boundary, so a kernel's loads and
+ * stores (c[i] = a[i]) would sit at the same offset mod 4 KiB, where a
+ * load is taken for one depending on an older store to the same low 12
+ * address bits ("4K aliasing": Intel 64 and IA-32 Architectures
+ * Optimization Reference Manual, sec. 3.6.8), and a small working set of
+ * several arrays would pile onto the same cache sets instead of spreading
+ * over them (STREAM's OFFSET does the same). Measured here (Xeon, 2
+ * threads, 8 rounds each): within the noise at 32 kB, and at the edge of
+ * the 48 KiB L1 (47 kB, 1 thread) copy 354 GB/s against 287 and triad 401
+ * against 378 at best, 231 against 114 and 374 against 157 at the
+ * median. */
 #define RL_STAGGER_BYTES 4096
 static size_t stagger(int j, int tid) {
   return (size_t)((j * 21 + tid * 5) % 64) * 64;
 }
 
-static int alloc_job(void *v, int tid, int64_t reps) {
+/* The arena's bytes for working sets up to ws_max (all threads together)
+ * on up to `threads` threads: the working set plus, per thread and array,
+ * the stagger and the rounding of slices and parts to pages. */
+static size_t arena_bytes(double ws_max, int threads) {
+  return (size_t)ws_max + (size_t)threads * 3 * 4 * RL_PAGE_BYTES;
+}
+
+/* Carve `arrays` arrays per thread (a; a and c; a, c and b) out of each of
+ * `threads` slices; bufs[t].cap doubles each. */
+static void carve(const arena *ar, int threads, int arrays, tbuf *bufs) {
+  for (int t = 0; t < threads; t++) {
+    size_t len;
+    char *s = arena_slice(ar, threads, t, &len);
+    size_t part = len / (size_t)arrays / RL_PAGE_BYTES * RL_PAGE_BYTES;
+    tbuf *b = &bufs[t];
+    memset(b, 0, sizeof *b);
+    size_t cap = part > RL_STAGGER_BYTES ? (part - RL_STAGGER_BYTES) / sizeof(double) : 0;
+    b->cap = cap / RLI_BW_UNROLL * RLI_BW_UNROLL;
+    b->a = (double *)(void *)(s + stagger(0, t));
+    if (arrays >= 2) b->c = (double *)(void *)(s + part + stagger(2, t));
+    if (arrays >= 3) b->b = (double *)(void *)(s + 2 * part + stagger(1, t));
+  }
+}
+
+/* The first touch of thread tid's slice of the arena among `threads`
+ * (their owner's, for the NUMA placement): the kernel populates the pages
+ * (MADV_POPULATE_WRITE, Linux 5.14) without the program writing a byte,
+ * or, where that is refused, one store a page. Nothing is zeroed by hand:
+ * each kernel writes its inputs (fill_job), its outputs it overwrites. */
+typedef struct touch_job {
+  const arena *ar;
+  int threads;
+} touch_job;
+
+static int touch_job_fn(void *v, int tid, int64_t reps) {
   (void)reps;
-  buf_job *j = v;
-  tbuf *b = &j->bufs[tid];
-  size_t bytes = j->cap * sizeof(double) + RL_STAGGER_BYTES;
-  b->ra = bw_array(bytes);
-  if (j->arrays >= 2) b->rc = bw_array(bytes);
-  if (j->arrays >= 3) b->rb = bw_array(bytes);
-  if (!b->ra || (j->arrays >= 2 && !b->rc) || (j->arrays >= 3 && !b->rb)) return 1;
-  b->a = (double *)(void *)((char *)b->ra + stagger(0, tid));
-  if (b->rb) b->b = (double *)(void *)((char *)b->rb + stagger(1, tid));
-  if (b->rc) b->c = (double *)(void *)((char *)b->rc + stagger(2, tid));
-  b->cap = j->cap;
-  /* first touch by the owner, one array after the other */
-  for (size_t i = 0; i < j->cap; i++) b->a[i] = 1.0;
-  if (b->b) for (size_t i = 0; i < j->cap; i++) b->b[i] = 2.0;
-  if (b->c) for (size_t i = 0; i < j->cap; i++) b->c[i] = 0.0;
+  const touch_job *j = v;
+  size_t len;
+  char *s = arena_slice(j->ar, j->threads, tid, &len);
+#ifdef MADV_POPULATE_WRITE
+  if (madvise(s, len, MADV_POPULATE_WRITE) == 0) return 0;
+#endif
+  for (size_t i = 0; i < len; i += RL_PAGE_BYTES) ((volatile char *)s)[i] = 0;
   return 0;
 }
 
-static int free_job(void *v, int tid, int64_t reps) {
+/* The values a kernel reads, written by their owner before its sweep,
+ * over the n elements its largest working set uses: a[i] = 1 (read's sum
+ * checks that), b[i] = 2; floats for the add. The arena holds whatever the
+ * kernel before wrote there. */
+typedef struct fill_job {
+  tbuf *bufs;
+  int kernel;
+  size_t n; /* elements per array and thread (floats for RL_BW_ADD) */
+} fill_job;
+
+static int fill_job_fn(void *v, int tid, int64_t reps) {
   (void)reps;
-  buf_job *j = v;
+  const fill_job *j = v;
   tbuf *b = &j->bufs[tid];
-  free(b->ra);
-  free(b->rb);
-  free(b->rc);
-  memset(b, 0, sizeof *b);
+  if (j->kernel == RL_BW_ADD) {
+    float *fa = (float *)(void *)b->a, *fb = (float *)(void *)b->b;
+    for (size_t i = 0; i < j->n; i++) { fa[i] = 1.0f; fb[i] = 2.0f; }
+    return 0;
+  }
+  for (size_t i = 0; i < j->n; i++) b->a[i] = 1.0;
+  if (b->b) for (size_t i = 0; i < j->n; i++) b->b[i] = 2.0;
   return 0;
 }
 
@@ -781,6 +850,10 @@ typedef struct mctx {
  * first); each figure still gets its `repeats` samples, and what stays
  * disturbed is marked. */
 #define RL_QUICK_BUDGET_S 5.0
+
+/* The FP32 add's largest n (all threads): 4 Mi elements (--quick), 16 Mi. */
+#define RL_ADD_MAX_QUICK 4194304.0
+#define RL_ADD_MAX 16777216.0
 
 static void progress(const mctx *x, const char *fmt, ...) RLI_PRINTF(2, 3);
 static void progress(const mctx *x, const char *fmt, ...) {
@@ -1020,7 +1093,16 @@ static rl_status retake_sweep(const mctx *x, pool *p, tbuf *bufs, rl_sweep *s,
   return RL_OK;
 }
 
-static rl_status measure_sweep(const mctx *x, pool *p, tbuf *bufs, int threads,
+/* Doubles per array and thread of working set ws (all threads) of a
+ * kernel with `arrays` arrays, whole loop iterations, at most cap. */
+static size_t sweep_elems(double ws, int threads, int arrays, size_t cap) {
+  double per = ws / ((double)threads * arrays * (double)sizeof(double));
+  size_t elems = (size_t)(per / RLI_BW_UNROLL) * RLI_BW_UNROLL;
+  if (elems < RLI_BW_UNROLL) elems = RLI_BW_UNROLL;
+  return elems > cap ? cap : elems;
+}
+
+static rl_status measure_sweep(const mctx *x, pool *p, const arena *ar, tbuf *bufs, int threads,
                                int kernel, const double *ws, int n_ws,
                                rl_sweep *s, const rl_sweep *one, rl_error *err) {
   const rl_cpu_info *c = &x->m->cpu;
@@ -1029,13 +1111,13 @@ static rl_status measure_sweep(const mctx *x, pool *p, tbuf *bufs, int threads,
   rl_cache_capacity(c, threads, s->cache);
   double llc = sweep_llc(s);
   int arrays = rl_bw_kernel_arrays(kernel);
+  carve(ar, threads, arrays, bufs);
+  fill_job fj = {bufs, kernel, sweep_elems(ws[n_ws - 1], threads, arrays, bufs[0].cap)};
+  pool_run(p, threads, fill_job_fn, &fj, 1);
   double prev_ws = 0;
   s->n = 0;
   for (int i = 0; i < n_ws && s->n < RL_MEASURE_MAX_WS; i++) {
-    double per = ws[i] / ((double)threads * arrays * (double)sizeof(double));
-    size_t elems = (size_t)(per / RLI_BW_UNROLL) * RLI_BW_UNROLL;
-    if (elems < RLI_BW_UNROLL) elems = RLI_BW_UNROLL;
-    if (elems > bufs[0].cap) elems = bufs[0].cap;
+    size_t elems = sweep_elems(ws[i], threads, arrays, bufs[0].cap);
     double real_ws = (double)elems * (double)threads * arrays * (double)sizeof(double);
     if (real_ws <= prev_ws) continue;
     prev_ws = real_ws;
@@ -1179,9 +1261,13 @@ done:
   return st;
 }
 
-static rl_status measure_add(const mctx *x, pool *p, tbuf *bufs, int threads,
+static rl_status measure_add(const mctx *x, pool *p, const arena *ar, tbuf *bufs, int threads,
                              rl_error *err) {
-  double nmax = x->m->quick ? 4194304.0 : 16777216.0;
+  double nmax = x->m->quick ? RL_ADD_MAX_QUICK : RL_ADD_MAX;
+  carve(ar, threads, 3, bufs);
+  size_t fmax = (size_t)(nmax / threads / RLI_BW_UNROLL) * RLI_BW_UNROLL;
+  fill_job fj = {bufs, RL_BW_ADD, fmax < 2 * bufs[0].cap ? fmax : 2 * bufs[0].cap};
+  pool_run(p, threads, fill_job_fn, &fj, 1);
   for (double n = 4096; n <= nmax; n *= 4) {
     size_t per = (size_t)(n / threads / RLI_BW_UNROLL) * RLI_BW_UNROLL;
     if (per < RLI_BW_UNROLL) per = RLI_BW_UNROLL;
@@ -1288,21 +1374,16 @@ static int measure_ws(const mctx *x, double mem, double *ws) {
   return n_ws;
 }
 
-/* Per-thread array capacity, doubles: the largest working set on one
- * thread of the kernel with the fewest arrays asked for (read 1, copy 2,
- * triad 3), and the add's floats; *max_arrays: the arrays to allocate,
- * only those the kernels asked for use. */
-static size_t measure_array_cap(const mctx *x, const double *ws, int n_ws, int *max_arrays) {
+/* The arena's bytes: the largest working set of the sweeps (the kernel
+ * with one array, read, takes it whole; copy and triad as much over two and
+ * three arrays) and the add's three float arrays, whichever is larger. */
+static size_t measure_arena_need(const mctx *x, const double *ws, int n_ws) {
   uint32_t parts = x->m->parts;
   int want_bw = (parts & (RL_MEASURE_READ | RL_MEASURE_COPY | RL_MEASURE_TRIAD)) != 0;
-  int want_add = (parts & RL_MEASURE_ADD) != 0;
-  int min_arrays = (parts & RL_MEASURE_READ) ? 1 : (parts & RL_MEASURE_COPY) ? 2 : 3;
-  *max_arrays = (parts & (RL_MEASURE_TRIAD | RL_MEASURE_ADD)) ? 3 : (parts & RL_MEASURE_COPY) ? 2 : 1;
-  double cap_d = want_bw ? ws[n_ws - 1] / ((double)sizeof(double) * min_arrays) : 0;
-  double add_max = x->o->quick ? 4194304.0 : 16777216.0;
-  if (want_add && add_max / 2 > cap_d) cap_d = add_max / 2;
-  if (cap_d < RLI_BW_UNROLL) cap_d = RLI_BW_UNROLL;
-  return ((size_t)cap_d + RLI_BW_UNROLL - 1) / RLI_BW_UNROLL * RLI_BW_UNROLL;
+  double need = want_bw ? ws[n_ws - 1] : 0;
+  double add_max = x->o->quick ? RL_ADD_MAX_QUICK : RL_ADD_MAX;
+  if ((parts & RL_MEASURE_ADD) && 3 * sizeof(float) * add_max > need) need = 3 * sizeof(float) * add_max;
+  return arena_bytes(need, x->m->threads);
 }
 
 /* The peaks: 1 thread, then all; the clock once more, hot (the
@@ -1328,46 +1409,87 @@ static rl_status measure_all_peaks(const mctx *x, pool *pl, rl_error *err) {
   return retake_peaks(x, pl, T, m, err);
 }
 
+/* The NUMA nodes online (/sys/devices/system/node/online); 1 when
+ * unknown. */
+static int numa_nodes(void) {
+  char v[256];
+  int n = read_small("/sys/devices/system/node/online", v, sizeof v) ? count_cpu_list(v) : 1;
+  return n > 1 ? n : 1;
+}
+
+/* The transparent huge page mode (/sys/kernel/mm/transparent_hugepage/
+ * enabled: the bracketed word of "always [madvise] never"), "" when
+ * unknown. */
+static const char *thp_mode(char *buf, size_t cap) {
+  char v[128];
+  buf[0] = 0;
+  if (!read_small("/sys/kernel/mm/transparent_hugepage/enabled", v, sizeof v)) return buf;
+  const char *o = strchr(v, '['), *e = o ? strchr(o, ']') : NULL;
+  if (o && e && (size_t)(e - o) < cap) {
+    memcpy(buf, o + 1, (size_t)(e - o - 1));
+    buf[e - o - 1] = 0;
+  }
+  return buf;
+}
+
+/* Allocate the arena of `need` bytes and have `touchers` threads first
+ * touch it, each its slice; a progress line says how long that took. */
+static rl_status arena_start(const mctx *x, pool *pl, arena *ar, size_t need, int touchers,
+                             rl_error *err) {
+  char b1[48], b2[48], mode[32];
+  if (!arena_alloc(ar, need))
+    return rli_fail(err, RL_ENOMEM, "cannot allocate %s for the bandwidth arrays",
+                    q(b1, sizeof b1, (double)need, RL_UNIT_BYTES));
+  double t0 = x->clock(x->cu);
+  touch_job tj = {ar, touchers};
+  pool_run(pl, touchers, touch_job_fn, &tj, 1);
+  ar->touched_by = touchers;
+  thp_mode(mode, sizeof mode);
+  progress(x, "arrays %s, first touched in %s by %d thread%s%s%s%s", q(b1, sizeof b1, (double)ar->bytes, RL_UNIT_BYTES),
+           q(b2, sizeof b2, x->clock(x->cu) - t0, RL_UNIT_SECONDS), touchers, touchers == 1 ? "" : "s",
+           mode[0] ? " (transparent huge pages: " : "", mode, mode[0] ? ")" : "");
+  return RL_OK;
+}
+
 /* Bandwidth: one thread first (the whole largest working set in its
- * arrays), then all threads (a slice each), and the add on all threads;
- * the arrays (cap doubles per thread, max_arrays of them) allocated by
- * their threads and freed in between. */
+ * arrays), then all threads (a slice each), and the add on all threads,
+ * every array carved from one arena of `need` bytes. On one NUMA node,
+ * where the thread that first touches a page does not decide where it
+ * sits, the arena is allocated and touched once (all threads, each a
+ * slice) and serves both; on several, a page sits on the node of the
+ * thread that first touched it, so thread 0 touches it for the one-thread
+ * sweeps, and for the all-thread ones it is allocated again and each
+ * thread touches its own slice. */
 static rl_status measure_bandwidth(const mctx *x, pool *pl, tbuf *bufs, const double *ws, int n_ws,
-                                   size_t cap, int max_arrays, rl_error *err) {
+                                   size_t need, rl_error *err) {
   rl_measurement *m = x->m;
   uint32_t parts = m->parts;
   int T = m->threads;
   int want_bw = (parts & (RL_MEASURE_READ | RL_MEASURE_COPY | RL_MEASURE_TRIAD)) != 0;
   int want_add = (parts & RL_MEASURE_ADD) != 0;
+  int nodes = numa_nodes();
+  arena ar;
+  memset(&ar, 0, sizeof ar);
   rl_status st = RL_OK;
-  for (int cfg = 1; cfg >= 0; cfg--) {
+  for (int cfg = 1; cfg >= 0 && !st; cfg--) {
     int thr = cfg ? 1 : T;
     if (cfg == 1 && !want_bw) continue;
     if (cfg == 0 && T == 1 && want_bw)
       for (int k = 0; k < 3; k++) m->sweep[0][k] = m->sweep[1][k];
     if (cfg == 0 && !want_add && !(want_bw && T > 1)) continue;
-    size_t c2 = cfg ? cap : (cap + (size_t)T - 1) / (size_t)T;
-    c2 = (c2 + RLI_BW_UNROLL - 1) / RLI_BW_UNROLL * RLI_BW_UNROLL;
-    buf_job bj = {bufs, c2, max_arrays};
-    int bad = pool_run(pl, thr, alloc_job, &bj, 1);
-    if (bad) {
-      char b1[48];
-      pool_run(pl, thr, free_job, &bj, 1);
-      return rli_fail(err, RL_ENOMEM, "cannot allocate %s of arrays for %d thread%s",
-                      q(b1, sizeof b1, (double)max_arrays * (double)c2 * sizeof(double) * thr, RL_UNIT_BYTES), thr,
-                      thr == 1 ? "" : "s");
-    }
+    int touchers = nodes > 1 ? thr : T;
+    if (ar.base && ar.touched_by != touchers) arena_free(&ar);
+    if (!ar.base && (st = arena_start(x, pl, &ar, need, touchers, err)) != RL_OK) break;
     static const uint32_t bit[3] = {RL_MEASURE_READ, RL_MEASURE_COPY, RL_MEASURE_TRIAD};
     if (want_bw && !(cfg == 0 && T == 1))
       for (int k = 0; k < 3 && !st; k++)
         if (parts & bit[k])
-          st = measure_sweep(x, pl, bufs, thr, k, ws, n_ws, &m->sweep[cfg][k],
+          st = measure_sweep(x, pl, &ar, bufs, thr, k, ws, n_ws, &m->sweep[cfg][k],
                              cfg == 0 && m->sweep[1][k].kernel >= 0 ? &m->sweep[1][k] : NULL, err);
-    if (!st && want_add && cfg == 0) st = measure_add(x, pl, bufs, T, err);
-    pool_run(pl, thr, free_job, &bj, 1);
-    if (st) return st;
+    if (!st && want_add && cfg == 0) st = measure_add(x, pl, &ar, bufs, T, err);
   }
-  return RL_OK;
+  arena_free(&ar);
+  return st;
 }
 
 rl_status rl_measure(const rl_measure_opts *o, rl_measurement *m,
@@ -1416,8 +1538,8 @@ rl_status rl_measure(const rl_measure_opts *o, rl_measurement *m,
   }
   double ws[RL_MEASURE_MAX_WS];
   int n_ws = measure_ws(&x, mem, ws);
-  int T = m->threads, max_arrays = 1;
-  size_t cap = measure_array_cap(&x, ws, n_ws, &max_arrays);
+  int T = m->threads;
+  size_t need = measure_arena_need(&x, ws, n_ws);
 
   pool *pl = calloc(1, sizeof(pool));
   tbuf *bufs = calloc((size_t)T, sizeof(tbuf));
@@ -1444,7 +1566,7 @@ rl_status rl_measure(const rl_measure_opts *o, rl_measurement *m,
       m->cpu.measured_hz = again.measured_hz;
   }
   if ((parts & RL_MEASURE_PEAK) && (st = measure_all_peaks(&x, pl, err)) != RL_OK) goto done;
-  st = measure_bandwidth(&x, pl, bufs, ws, n_ws, cap, max_arrays, err);
+  st = measure_bandwidth(&x, pl, bufs, ws, n_ws, need, err);
   if (st) goto done;
   if (pinned) { /* OpenBLAS places its own threads */
     pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
