@@ -764,7 +764,7 @@ static void test_real_threads(void) {
   rl_measurement *m = calloc(1, sizeof *m);
   CHECK(rl_measure(&o, m, &e) == RL_OK);
   CHECK(m->threads == 2);
-  /* copy alone: only its two arrays are allocated (a and c) */
+  /* copy alone: the arena carved into its two arrays (a and c) */
   rl_measurement *mc = calloc(1, sizeof *mc);
   o.parts = RL_MEASURE_COPY;
   CHECK(rl_measure(&o, mc, &e) == RL_OK);
@@ -778,6 +778,59 @@ static void test_real_threads(void) {
       CHECK(s->p[i].t.min > 0 && s->p[i].t.min <= s->p[i].t.median && s->p[i].t.median <= s->p[i].t.max);
     }
   }
+  free(m);
+}
+
+/* Every kernel's arrays are carved from one arena the size of the largest
+ * working set (src/io/measure.c): each sweep, on one thread and on all,
+ * must reach the working sets asked for (to a loop's rounding: 64
+ * elements per array and thread), not stop where the arena ran out, and
+ * every kernel's check must pass on what the kernels before it left in
+ * the arena (read sums ones; copy, triad and the add compare their
+ * output). 6.29 MB: past the 4 MiB where the arena goes on huge pages,
+ * and just under three of them, so that rounding the arena up to a huge
+ * page does not hide a shortfall. */
+static void test_arena_sizes(void) {
+  rl_cpu_info cpu;
+  rl_error e;
+  CHECK(rl_cpu_probe(&cpu, NULL, NULL, &e) == RL_OK);
+  int threads = cpu.cpus >= 2 ? 2 : 1;
+  double ws[2] = {8e3, 6.29e6};
+  rl_measure_opts o;
+  memset(&o, 0, sizeof o);
+  o.threads = threads;
+  o.quick = 1;
+  o.parts = RL_MEASURE_READ | RL_MEASURE_COPY | RL_MEASURE_TRIAD;
+  o.ws = ws;
+  o.n_ws = 2;
+  rl_measurement *m = calloc(1, sizeof *m);
+  if (!m) { CHECK(0); return; }
+  CHECK(rl_measure(&o, m, &e) == RL_OK);
+  for (int t = 0; t < 2; t++)
+    for (int k = 0; k < 3; k++) {
+      const rl_sweep *s = &m->sweep[t][k];
+      int thr = t ? 1 : threads;
+      double slack = (double)thr * rl_bw_kernel_arrays(k) * 64 * sizeof(double);
+      CHECK(s->n == 2 && s->threads == thr);
+      if (s->n != 2) continue;
+      CHECK(s->p[1].ws <= ws[1] && s->p[1].ws > ws[1] - slack);
+      if (!(s->p[1].ws > ws[1] - slack))
+        fprintf(stderr, "  %s %d thread(s): largest working set %g B of %g\n", rl_bw_kernel_name(k), thr,
+                s->p[1].ws, ws[1]);
+    }
+  /* the add to 4 Mi floats (--quick: three arrays of 16 MiB in all)
+   * after the sweeps, in what they left of the same arena */
+  memset(m, 0, sizeof *m);
+  o.parts |= RL_MEASURE_ADD;
+  ws[1] = 2e6;
+  CHECK(rl_measure(&o, m, &e) == RL_OK);
+  int adds = 0;
+  for (int32_t i = 0; i < m->n_points; i++)
+    if (strcmp(m->points[i].op, "add") == 0) {
+      adds++;
+      CHECK(m->points[i].achieved > 0);
+    }
+  CHECK(adds == 6);
   free(m);
 }
 
@@ -970,5 +1023,6 @@ int main(void) {
   RUN(test_cli_errors);
   RUN(test_clock);
   RUN(test_real_threads);
+  RUN(test_arena_sizes);
   return harness_report("measure");
 }
