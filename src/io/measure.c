@@ -13,7 +13,8 @@
  *   2. peak FLOP/s: FMA kernels on 1 thread and on all, pinned one per CPU;
  *   3. bandwidth: read/copy/triad over working sets from L1/4 to 8 x the
  *      last-level cache (total over the threads; each thread owns a slice
- *      of every array, allocated and first-touched by itself); at working
+ *      of one arena, touched once, that every kernel carves its arrays
+ *      from: measure_bandwidth); at working
  *      sets past the LLC, copy and triad also run with non-temporal
  *      stores and keep the faster (past the LLC, not twice it: a virtual
  *      machine may report its host's whole L3, 532 MB on one here);
