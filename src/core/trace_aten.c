@@ -1604,7 +1604,7 @@ static int h_adam(const aten_ctx *x, const aten_def *d) {
     if (!same_list(x, i, N)) return 0;
   int ams = list_elems(a, 4) > 0;
   if (ams && !same_list(x, 4, N)) return 0;
-  double f = 13 + (ams ? 1 : 0) + (concrete_bool(a, 12) == 1 ? 1 : 0);
+  double f = RLI_ADAM_FLOPS + (ams ? 1 : 0) + (concrete_bool(a, 12) == 1 ? 1 : 0);
   if (cnum(a, 9) > 0) f += strstr(x->base, "adamw") ? 1 : 2; /* weight_decay */
   return elem_cost(x, f * N, (ams ? 9 : 7) * N, RLI_ELEM_FLOAT);
 }
@@ -1626,6 +1626,31 @@ static int h_sgd(const aten_ctx *x, const aten_def *d) {
     q += first ? N : 2 * N;
   }
   return elem_cost(x, f * N, q, RLI_ELEM_FLOAT);
+}
+
+double rli_kernel_elem_type(const char *t, int32_t *dt, const char **base) {
+  /* namespaces off: at::native::(anonymous namespace)::OpaqueType<4u> */
+  const char *w = t;
+  for (const char *q = t; *q; q++)
+    if (q[0] == ':' && q[1] == ':') w = q + 2;
+  if (base) *base = w;
+  static const struct { const char *name; int32_t dt; double bytes; } types[] = {
+      {"float", RL_FP32, 4},  {"double", RL_FP64, 8}, {"Half", RL_FP16, 2},
+      {"__half", RL_FP16, 2}, {"BFloat16", RL_BF16, 2}, {"__nv_bfloat16", RL_BF16, 2},
+      {"long", -1, 8},        {"long int", -1, 8},    {"int", -1, 4},
+      {"short", -1, 2},       {"signed char", -1, 1}, {"unsigned char", -1, 1},
+      {"bool", -1, 1}};
+  *dt = -1;
+  double es = 0;
+  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+    if (!strcmp(w, types[i].name)) { *dt = types[i].dt; es = types[i].bytes; }
+  if (RLI_STARTS(w, "OpaqueType<")) {
+    char *end;
+    const char *n = w + RLI_LEN("OpaqueType<");
+    double v = strtod(n, &end);
+    if (end != n && v >= 1 && v <= 16) es = v;
+  }
+  return es;
 }
 
 int rli_list_cost(const rli_cost *in, const char *kernel, rli_cost *out, char *why, size_t cap) {
@@ -1650,26 +1675,9 @@ int rli_list_cost(const rli_cost *in, const char *kernel, rli_cost *out, char *w
     }
     t[n] = 0;
   }
-  /* namespaces off: at::native::(anonymous namespace)::OpaqueType<4u> */
-  const char *w = t;
-  for (const char *q = t; *q; q++)
-    if (q[0] == ':' && q[1] == ':') w = q + 2;
-  static const struct { const char *name; int32_t dt; double bytes; } types[] = {
-      {"float", RL_FP32, 4},  {"double", RL_FP64, 8}, {"Half", RL_FP16, 2},
-      {"__half", RL_FP16, 2}, {"BFloat16", RL_BF16, 2}, {"__nv_bfloat16", RL_BF16, 2},
-      {"long", -1, 8},        {"long int", -1, 8},    {"int", -1, 4},
-      {"short", -1, 2},       {"signed char", -1, 1}, {"unsigned char", -1, 1},
-      {"bool", -1, 1}};
   int32_t dt = -1;
-  double es = 0;
-  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-    if (!strcmp(w, types[i].name)) { dt = types[i].dt; es = types[i].bytes; }
-  if (RLI_STARTS(w, "OpaqueType<")) {
-    char *end;
-    const char *n = w + RLI_LEN("OpaqueType<");
-    double v = strtod(n, &end);
-    if (end != n && v >= 1 && v <= 16) es = v;
-  }
+  const char *w = t;
+  double es = rli_kernel_elem_type(t, &dt, &w);
   if (!(es > 0))
     return rli_why_fail(why, cap, "tensor lists: shapes recorded, but no element type (none in the "
                           "profile, none in the kernel's name)");

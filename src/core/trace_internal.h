@@ -384,6 +384,35 @@ int rli_aten_bwd_cost(const char *fwd, const rli_aten_args *a, rli_cost *c, char
  * came from), 0 with why when the name gives no element type. */
 int rli_list_cost(const rli_cost *in, const char *kernel, rli_cost *out, char *why, size_t cap);
 
+/* The element type a template argument of a kernel's name spells ("float",
+ * "c10::Half", "at::native::(anonymous namespace)::OpaqueType<4u>", "long"):
+ * its bytes (0 none), *dt its rl_dtype (-1: integers, bool, an opaque
+ * type), *base the name without its namespaces (when base is not NULL). */
+double rli_kernel_elem_type(const char *targ, int32_t *dt, const char **base);
+
+/* FLOPs an element of one Adam update does at least (torch/optim/adam.py's
+ * _single_tensor_adam: the derivation is trace_aten.c's, at _fused_adam),
+ * with no weight decay, amsgrad or maximize. */
+#define RLI_ADAM_FLOPS 13
+
+/* A multi-tensor-apply kernel (NVIDIA apex's and ATen's
+ * multi_tensor_apply_kernel) bounded from its name and its launch grid's x
+ * (trace_mta.c): 1 with c filled (a lower bound on bytes, and a note in
+ * why), 0 with why (c->reason set) when the name or grid cannot bound it,
+ * -1 when the kernel is no multi-tensor kernel of a known scheme. */
+int rli_mta_cost(const char *kernel, double grid_x, rli_cost *c, char *why, size_t cap);
+
+/* Kernels k0 .. k0 + n - 1 that are multi-tensor-apply kernels and that no
+ * op bounds (no op, or an op whose cost is unknown: tensor lists whose
+ * sizes the profiler did not record) take rli_mta_cost's bound from their
+ * signature's grid (sig[i] below nsig, RLI_NONE none; grid_x[s] the x of
+ * signature s's grid, < 0 none). A kernel the rule refuses keeps its reason
+ * with the rule's added. Returns how many kernels without an op (inst
+ * RLI_UNLINKED) were costed (the reader's unlinked count drops by as
+ * many); *oom set when memory ran out. */
+int64_t rli_trace_multi_tensor(rl_trace *t, size_t k0, size_t n, const uint32_t *sig,
+                               const double *grid_x, uint32_t nsig, int *oom);
+
 /* The i-th base name of the table of ATen ops with a cost model (sorted);
  * NULL past the end. */
 const char *rli_aten_name(size_t i);

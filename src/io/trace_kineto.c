@@ -360,6 +360,8 @@ typedef struct kin {
   size_t capksig;
   uint64_t *sigkey;  /* the distinct signatures */
   size_t nsig, capsig;
+  double *siggx;     /* per signature: its grid's x (trace_mta.c), < 0 none */
+  size_t capsiggx;
   uint32_t *sigmap;
   size_t sigmapcap;
   /* CUDA graphs (src/core/trace_graph.c): the launch calls that name their
@@ -872,6 +874,7 @@ typedef struct ev {
   int64_t seq;   /* cpu_op "Sequence number"; -1 absent */
   int64_t stream; /* args "stream"; -1 absent */
   uint64_t geo;   /* kernels: a hash of args grid and block; 0 absent */
+  double gx;      /* kernels: args grid's x; -1 absent, -2 not a count */
   uint32_t kname; /* launch calls: the kernel args.kernel names (ROCm);
                      RLI_NONE */
   rl_trace *t;    /* where kname is interned */
@@ -1365,6 +1368,7 @@ static void arg_geo(rli_js *p, ev *e, int which) {
     double v = -1;
     if (c == '-' || (c >= '0' && c <= '9')) v = rli_js_number(p, NULL);
     else rli_js_skip(p, 2);
+    if (!which && !i) e->gx = v >= 0 && v < 9e15 ? v : -2;
     if (!(v >= 0 && v < 9e15)) bad = 1;
     else h = mix(h ^ (uint64_t)v ^ ((uint64_t)i << 56));
   }
@@ -1892,6 +1896,7 @@ static inline void ev_init(kin *k, ev *e, rli_kev *x, char *xcat) {
   e->seq = -1;
   e->stream = -1;
   e->geo = 0;
+  e->gx = -1;
   e->kname = RLI_NONE;
   e->t = k->t;
   e->x = NULL;
@@ -2215,7 +2220,7 @@ static uint32_t range_cost(kin *k, const ev *e) {
  * correlation id kept until linking. */
 /* The id of a kernel's signature: its name id with its grid and block
  * (their hash, 0 when not recorded: the name alone). */
-static uint32_t sig_id(kin *k, uint32_t name, uint64_t geo) {
+static uint32_t sig_id(kin *k, uint32_t name, uint64_t geo, double gx) {
   uint64_t key = mix(((uint64_t)name << 32 | 0x5157u) ^ geo);
   if ((k->nsig + 1) * 2 > k->sigmapcap) {
     size_t nc = k->sigmapcap ? k->sigmapcap * 2 : 256;
@@ -2239,6 +2244,8 @@ static uint32_t sig_id(kin *k, uint32_t name, uint64_t geo) {
   if (k->nsig >= RLI_NONE - 1) return RLI_NONE;
   k->sigkey = xgrow(k, k->sigkey, sizeof *k->sigkey, k->nsig + 1, &k->capsig);
   k->sigkey[k->nsig] = key;
+  k->siggx = xgrow(k, k->siggx, sizeof *k->siggx, k->nsig + 1, &k->capsiggx);
+  k->siggx[k->nsig] = gx;
   k->sigmap[h] = (uint32_t)k->nsig;
   return (uint32_t)k->nsig++;
 }
@@ -2293,7 +2300,7 @@ static inline void gpu_event(kin *k, const ev *e) {
     k->kbig[k->nkbig++] = corr;
   }
   k->ksig = xgrow(k, k->ksig, sizeof *k->ksig, k->nkc + 1, &k->capksig);
-  k->ksig[k->nkc] = e->cat == C_KERNEL && e->geo != ~0ull ? sig_id(k, kr.name, e->geo) : RLI_NONE;
+  k->ksig[k->nkc] = e->cat == C_KERNEL && e->geo != ~0ull ? sig_id(k, kr.name, e->geo, e->gx) : RLI_NONE;
   rl_error e2;
   if (rli_trace_add(t, &kr, &e2) != RL_OK) rli_js_fail(p, RL_ENOMEM, 0, "");
   k->nkc++;
@@ -3104,8 +3111,11 @@ static void link_all(kin *k) {
     if (rli_trace_kernel_set(t, k->k0 + i, kr, &e2) != RL_OK) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   }
   if (nrp) unlinked += graph_replays(k, k->rp, nrp, c_nolaunch, c_noop, c_nobytes);
-  /* kernels launched before the window, by their signature */
+  /* multi-tensor kernels no op bounds, by their name and grid; then
+   * kernels launched before the window, by their signature */
   int oom = 0;
+  unlinked -= rli_trace_multi_tensor(t, k->k0, k->nkc, k->ksig, k->siggx, (uint32_t)k->nsig, &oom);
+  if (oom) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   unlinked -= rli_trace_infer_signature(t, k->k0, k->nkc, k->ksig, (uint32_t)k->nsig, &oom);
   if (oom) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   rli_trace_set_unlinked(t, unlinked);
@@ -3324,6 +3334,7 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   free(k->kbig);
   free(k->ksig);
   free(k->sigkey);
+  free(k->siggx);
   free(k->sigmap);
   free(k->nl);
   free(k->cm);
