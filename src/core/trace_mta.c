@@ -225,9 +225,9 @@ int rli_mta_cost(const char *kernel, double G, rli_cost *c, char *why, size_t ca
   else snprintf(fl, sizeof fl, "; FLOPs not counted");
   snprintf(why, cap,
            "elements inferred from the launch grid (%s: one block per chunk of %g elements, at most %g "
-           "tensors a launch): at least max(0, G - %g) x %g + min(G, %g) in each of %g lists of %g B, "
+           "tensors a launch): at least max(0, G - %g) x %g + min(G, %g) in each of %g list%s of %g B, "
            "G its blocks%s",
-           who, MTA_CHUNK, T, T, MTA_CHUNK, T, L, s, fl);
+           who, MTA_CHUNK, T, T, MTA_CHUNK, T, L, L == 1 ? "" : "s", s, fl);
   return 1;
 }
 

@@ -290,6 +290,77 @@ static void test_aten(void) {
   }
 }
 
+/* Multi-tensor-apply kernels bounded from their grid (trace_mta.c): E =
+ * max(0, G - T) x 65536 + min(G, T) elements a list; the names and grids
+ * the rule refuses, each with its reason and never a NaN. */
+static void test_mta(void) {
+  rli_cost c;
+  char why[400];
+  const char *apex = "void multi_tensor_apply_kernel<TensorListMetadata<4>, AdamFunctor<float>, float, "
+                     "adamMode_t, float>(int, int volatile*, TensorListMetadata<4>, AdamFunctor<float>)";
+  /* apex Adam, depth 4: T = 36, 7 lists of 4 B, 13 FLOPs an element */
+  CHECK(rli_mta_cost(apex, 320, &c, why, sizeof why) == 1);
+  CHECK(c.bytes == (284.0 * 65536 + 36) * 7 * 4 && c.flops == 13 * (284.0 * 65536 + 36));
+  CHECK(c.dtype == RL_FP32 && c.roof == RLI_ROOF_CHIP && c.lower == RLI_LOWER_BYTES);
+  CHECK(rli_mta_cost(apex, 10, &c, why, sizeof why) == 1 && c.bytes == 280 && c.flops == 130);
+  /* ATen, the 4 KB layout (T = 64 at depth 2), a scalar-list metadata (depth its second argument),
+   * the 32 KB one (T = 448), a name without the flag above 320 blocks (32 KB: T = 448, 2240 blocks) */
+#define ATEN "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous namespace)::"
+  CHECK(rli_mta_cost(ATEN "TensorListMetadata<2>, at::native::(anonymous namespace)::BinaryOpListAlphaFunctor"
+                          "<float, 2, 2, 0>, std::plus<float>, float>(...)", 200, &c, why, sizeof why) == 1);
+  CHECK(c.bytes == (136.0 * 65536 + 64) * 2 * 4 && c.flops == 0 && c.roof == RLI_ROOF_HBM &&
+        c.lower == (RLI_LOWER_BYTES | RLI_LOWER_NOFLOPS));
+  CHECK(rli_mta_cost(ATEN "TensorListScalarListMetadata<float, 1>, UnaryOpFunctor<c10::Half, 1, 1, 0>>", 120,
+                     &c, why, sizeof why) == 1);
+  CHECK(c.bytes == (10.0 * 65536 + 110) * 1 * 2);
+  CHECK(rli_mta_cost(ATEN "TensorListMetadata<2, true>, BinaryOpListAlphaFunctor<float, 2, 2, 0>>", 1000, &c,
+                     why, sizeof why) == 1);
+  CHECK(c.bytes == (552.0 * 65536 + 448) * 2 * 4);
+  CHECK(rli_mta_cost(ATEN "TensorListMetadata<2>, BinaryOpListAlphaFunctor<float, 2, 2, 0>>", 1000, &c, why,
+                     sizeof why) == 1);
+  CHECK(c.bytes == (552.0 * 65536 + 448) * 2 * 4);
+  /* ATen's fused AdamW on bf16 at depth 5 (amsgrad): 9 lists of 2 B, T = 30 */
+  CHECK(rli_mta_cost(ATEN "FusedOptimizerTensorListMetadata<5, false>, at::native::(anonymous namespace)::"
+                          "FusedAdamMathFunctor<c10::BFloat16, 5, (at::native::ADAM_MODE)1, true>, double*>",
+                     40, &c, why, sizeof why) == 1);
+  CHECK(c.bytes == (10.0 * 65536 + 30) * 9 * 2 && c.dtype == RL_BF16 && c.flops == 13 * (10.0 * 65536 + 30));
+  /* not a multi-tensor kernel of a known scheme: the rule says nothing */
+  CHECK(rli_mta_cost("void transformer_engine::multi_tensor_apply_kernel<TensorListMetadata<4>, "
+                     "AdamFunctor<float>>", 10, &c, why, sizeof why) == -1);
+  CHECK(rli_mta_cost("elementwise_kernel<float>", 10, &c, why, sizeof why) == -1);
+  CHECK(rli_mta_cost(NULL, 10, &c, why, sizeof why) == -1);
+  /* refused: grids of no block, too many, not whole, NaN; depths 0 and 7; the 4 KB layout past 320
+   * blocks; the 32 KB past 2240; no element type; no metadata; an unbalanced name */
+  const double grids[] = {0, -3, 1e12, 2.5, 321, NAN, INFINITY};
+  for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++) {
+    CHECK(rli_mta_cost(apex, grids[i], &c, why, sizeof why) == 0);
+    CHECK(strstr(why, "launch grid") != NULL && c.reason == RL_REASON_SHAPES && c.bytes < 0);
+  }
+  CHECK(rli_mta_cost(ATEN "TensorListMetadata<2, false>, BinaryOpListAlphaFunctor<float, 2, 2, 0>>", 321, &c,
+                     why, sizeof why) == 0);
+  CHECK(rli_mta_cost(ATEN "TensorListMetadata<2, true>, BinaryOpListAlphaFunctor<float, 2, 2, 0>>", 2241, &c,
+                     why, sizeof why) == 0);
+  CHECK(rli_mta_cost("multi_tensor_apply_kernel<TensorListMetadata<7>, AdamFunctor<float>>", 10, &c, why,
+                     sizeof why) == 0 && strstr(why, "depth 7") != NULL);
+  CHECK(rli_mta_cost("multi_tensor_apply_kernel<TensorListMetadata<6>, ScaleFunctor<float, float>>", 30, &c,
+                     why, sizeof why) == 1 && c.bytes == (6.0 * 65536 + 24) * 6 * 4);
+  CHECK(rli_mta_cost(ATEN "TensorListMetadata<6>, BinaryOpListAlphaFunctor<float, 2, 2, 0>>", 10, &c, why,
+                     sizeof why) == 0);
+  CHECK(rli_mta_cost(ATEN "TensorListMetadata<0>, BinaryOpListAlphaFunctor<float, 2, 2, 0>>", 10, &c, why,
+                     sizeof why) == 0 && strstr(why, "depth 0") != NULL);
+  CHECK(rli_mta_cost(ATEN "TensorListMetadata<x>, BinaryOpListAlphaFunctor<float, 2, 2, 0>>", 10, &c, why,
+                     sizeof why) == 0);
+  CHECK(rli_mta_cost(ATEN "TensorListMetadata<2, maybe>, BinaryOpListAlphaFunctor<float, 2, 2, 0>>", 10, &c,
+                     why, sizeof why) == 0);
+  CHECK(rli_mta_cost(ATEN "TensorListMetadata<1>, NoTypeFunctor<1, 1>>", 10, &c, why, sizeof why) == 0 &&
+        strstr(why, "no element type") != NULL);
+  CHECK(rli_mta_cost("multi_tensor_apply_kernel<TensorListMetadata<4>>", 10, &c, why, sizeof why) == 0);
+  CHECK(rli_mta_cost("multi_tensor_apply_kernel<Something<4>, AdamFunctor<float>>", 10, &c, why, sizeof why) == 0);
+  CHECK(rli_mta_cost("multi_tensor_apply_kernel<TensorListMetadata<4, AdamFunctor<float>", 10, &c, why,
+                     sizeof why) == 0);
+#undef ATEN
+}
+
 /* The device a trace names -> the hardware id (NULL: none). Names as the
  * drivers report them (CUDA cudaDeviceProp.name, which Kineto writes in
  * deviceProperties and nvidia-smi prints; ROCm's marketing name), the
@@ -2143,6 +2214,7 @@ int main(void) {
   RUN(test_timeline_order);
   RUN(test_aten);
   RUN(test_aten_table);
+  RUN(test_mta);
   RUN(test_custom);
   RUN(test_device_names);
   RUN(test_conv_seq);
