@@ -134,6 +134,32 @@ class Gains(unittest.TestCase):
         self.assertAlmostEqual(u["compiled region"], 0.002333, delta=1e-9)
         self.assertFalse([r for r in t["rows"] + t["ops"] if (r["roof_fraction"] or 0) > 1])
 
+    def test_multi_tensor_kernels_from_their_grid(self):
+        """apex's FusedAdam (no op, no sizes) and ATen's _foreach_ ops without shapes are bounded
+        from their launch grid (trace_mta.c): bytes from below, every multi-tensor row at most
+        100% of its roof on every fixture; a kernel the grid cannot bound (bad/mta_odd.json: a
+        grid of 0 blocks, a depth of 7, a functor naming no element type) stays uncovered with
+        the rule's reason."""
+        t = rl.trace(os.path.join(D, "pytorch_kineto_2023_a100_ddp_input_dims.json.gz"))
+        adam = [r for r in t["rows"] if r["name"].startswith("void multi_tensor_apply_kernel<TensorListMetadata<4>")]
+        self.assertEqual(sum(r["kernels"] for r in adam), 108)
+        for r in adam:
+            self.assertTrue(r["bytes_lower_bound"])
+            self.assertIn("elements inferred from the launch grid", r["note"])
+            self.assertTrue(0.6 < r["roof_fraction"] < 0.75, r["roof_fraction"])
+        self.assertGreaterEqual(t["coverage"], 0.9)
+        for name, hw in [("pytorch_kineto_2023_a100_ddp_input_dims.json.gz", None)] + ALL_GPU:
+            t = rl.trace(os.path.join(D, name), hw=hw)
+            for r in t["rows"]:
+                if "multi_tensor_apply_kernel" in r["name"]:
+                    self.assertLessEqual(r["roof_fraction"] or 0, 1, (name, r["name"]))
+        t = rl.trace(os.path.join(D, "bad", "mta_odd.json"))
+        whys = " ".join(r.get("why") or "" for r in t["rows"])
+        for text in ("a launch grid of 0 blocks", "has no tensor-list metadata of depth 7",
+                     "names no element type"):
+            self.assertIn(text, whys)
+        self.assertFalse([r for r in t["rows"] if (r["roof_fraction"] or 0) > 1])
+
     def test_ncu_device_slower_than_the_file(self):
         with self.assertRaisesRegex(ValueError, "below what the file measured.*devices that fit"):
             rl.trace(os.path.join(D, "bad", "ncu_fast_dram.csv"), hw="t4")
