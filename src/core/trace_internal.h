@@ -406,12 +406,14 @@ int rli_mta_cost(const char *kernel, double grid_x, rli_cost *c, char *why, size
  * op bounds (no op, or an op whose cost is unknown: tensor lists whose
  * sizes the profiler did not record) take rli_mta_cost's bound from their
  * signature's grid (sig[i] below nsig, RLI_NONE none; grid_x[s] the x of
- * signature s's grid, < 0 none). A kernel the rule refuses keeps its reason
- * with the rule's added. Returns how many kernels without an op (inst
- * RLI_UNLINKED) were costed (the reader's unlinked count drops by as
- * many); *oom set when memory ran out. */
+ * signature s's grid, < 0 none; sig_name[s] its kernel name's string id).
+ * A kernel the rule refuses keeps its reason with the rule's added.
+ * Returns how many kernels without an op (inst RLI_UNLINKED) were costed
+ * (the reader's unlinked count drops by as many); *oom set when memory ran
+ * out. */
 int64_t rli_trace_multi_tensor(rl_trace *t, size_t k0, size_t n, const uint32_t *sig,
-                               const double *grid_x, uint32_t nsig, int *oom);
+                               const double *grid_x, const uint32_t *sig_name, uint32_t nsig,
+                               int *oom);
 
 /* The i-th base name of the table of ATen ops with a cost model (sorted);
  * NULL past the end. */

@@ -143,16 +143,16 @@ int rli_mta_cost(const char *kernel, double G, rli_cost *c, char *why, size_t ca
   char own[512], meta[96], fun[96];
   rli_cost_init(c, RL_REASON_SHAPES);
   c->flops = c->bytes = -1;
-  if (!kernel) return -1;
+  const char *lt = kernel ? strstr(kernel, "multi_tensor_apply_kernel<") : NULL;
+  if (!lt) return -1; /* most kernels: the name alone says no */
   rli_kernel_own_name(kernel, own, sizeof own);
   int scheme = !strcmp(own, "multi_tensor_apply_kernel")                                  ? MTA_APEX
                : !strcmp(own, "at::native::(anonymous namespace)::multi_tensor_apply_kernel") ? MTA_ATEN
                                                                                             : -1;
   if (scheme < 0) return -1;
   const char *who = scheme == MTA_APEX ? "apex's multi_tensor_apply" : "ATen's multi_tensor_apply";
-  const char *lt = strstr(kernel, "multi_tensor_apply_kernel<");
   targ a[MTA_MAX_ARGS], m[MTA_MAX_ARGS], f[MTA_MAX_ARGS];
-  int na = lt ? targs(lt + RLI_LEN("multi_tensor_apply_kernel"), a, MTA_MAX_ARGS) : -1;
+  int na = targs(lt + RLI_LEN("multi_tensor_apply_kernel"), a, MTA_MAX_ARGS);
   if (na < 2)
     return rli_why_fail(why, cap, "multi-tensor kernel: its name gives no tensor-list metadata and "
                                   "functor");
@@ -242,10 +242,22 @@ static const rli_cost *now_cost(const rl_trace *t, const rli_kernel *k) {
   return k->cost < t->ncost ? &t->cost[k->cost] : NULL;
 }
 
+/* Whether the rule may apply to signature s: a grid, and a name that says
+ * multi_tensor_apply_kernel (rli_mta_cost decides the rest). */
+static int may_apply(const rl_trace *t, const double *grid_x, const uint32_t *sig_name, uint32_t s) {
+  const char *nm = rli_trace_strat(t, sig_name[s]);
+  return grid_x[s] >= 0 && nm && strstr(nm, "multi_tensor_apply_kernel<");
+}
+
 int64_t rli_trace_multi_tensor(rl_trace *t, size_t k0, size_t n, const uint32_t *sig,
-                               const double *grid_x, uint32_t nsig, int *oom) {
+                               const double *grid_x, const uint32_t *sig_name, uint32_t nsig, int *oom) {
   *oom = 0;
-  if (!nsig || !n || !sig || !grid_x) return 0;
+  if (!nsig || !n || !sig || !grid_x || !sig_name) return 0;
+  /* the signatures the rule may apply to: in most traces none, and no
+   * kernel is read */
+  uint32_t s0 = 0;
+  while (s0 < nsig && !may_apply(t, grid_x, sig_name, s0)) s0++;
+  if (s0 == nsig) return 0;
   /* per signature: its cost (RLI_NONE not yet; RLI_UNLINKED: the rule
    * does not apply), or its refusal's text */
   uint32_t *sc = malloc(sizeof *sc * nsig);
@@ -256,8 +268,9 @@ int64_t rli_trace_multi_tensor(rl_trace *t, size_t k0, size_t n, const uint32_t 
     *oom = 1;
     return 0;
   }
-  memset(sc, 0xff, sizeof *sc * nsig);
   memset(rw, 0xff, sizeof *rw * nsig);
+  for (uint32_t q = 0; q < nsig; q++)
+    sc[q] = q >= s0 && may_apply(t, grid_x, sig_name, q) ? RLI_NONE : RLI_UNLINKED;
   int64_t done = 0;
   rli_kernel k;
   rl_error e2;
@@ -265,14 +278,14 @@ int64_t rli_trace_multi_tensor(rl_trace *t, size_t k0, size_t n, const uint32_t 
   for (size_t i = 0; i < n; i++) {
     uint32_t s = sig[i];
     if (s >= nsig || sc[s] == RLI_UNLINKED || !rli_trace_kernel_get(t, k0 + i, &k) ||
-        k.kind != RLI_K_KERNEL)
+        k.kind != RLI_K_KERNEL || k.name != sig_name[s])
       continue;
     const rli_cost *now = now_cost(t, &k);
     if (now && now->why == RLI_NONE) continue; /* its op bounds it: that stays */
     if (sc[s] == RLI_NONE && rw[s] == RLI_NONE) {
       const char *name = rli_trace_strat(t, k.name);
       rli_cost c;
-      int r = grid_x[s] >= 0 ? rli_mta_cost(name, grid_x[s], &c, why, sizeof why) : -1;
+      int r = rli_mta_cost(name, grid_x[s], &c, why, sizeof why);
       if (r < 0) { sc[s] = RLI_UNLINKED; continue; }
       uint32_t nid = why_text(t, why);
       if (nid == RLI_NONE) { *oom = 1; break; }

@@ -362,6 +362,8 @@ typedef struct kin {
   size_t nsig, capsig;
   double *siggx;     /* per signature: its grid's x (trace_mta.c), < 0 none */
   size_t capsiggx;
+  uint32_t *signame; /* per signature: its kernel name's id */
+  size_t capsigname;
   uint32_t *sigmap;
   size_t sigmapcap;
   /* CUDA graphs (src/core/trace_graph.c): the launch calls that name their
@@ -2246,6 +2248,8 @@ static uint32_t sig_id(kin *k, uint32_t name, uint64_t geo, double gx) {
   k->sigkey[k->nsig] = key;
   k->siggx = xgrow(k, k->siggx, sizeof *k->siggx, k->nsig + 1, &k->capsiggx);
   k->siggx[k->nsig] = gx;
+  k->signame = xgrow(k, k->signame, sizeof *k->signame, k->nsig + 1, &k->capsigname);
+  k->signame[k->nsig] = name;
   k->sigmap[h] = (uint32_t)k->nsig;
   return (uint32_t)k->nsig++;
 }
@@ -3114,7 +3118,8 @@ static void link_all(kin *k) {
   /* multi-tensor kernels no op bounds, by their name and grid; then
    * kernels launched before the window, by their signature */
   int oom = 0;
-  unlinked -= rli_trace_multi_tensor(t, k->k0, k->nkc, k->ksig, k->siggx, (uint32_t)k->nsig, &oom);
+  unlinked -= rli_trace_multi_tensor(t, k->k0, k->nkc, k->ksig, k->siggx, k->signame,
+                                     (uint32_t)k->nsig, &oom);
   if (oom) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   unlinked -= rli_trace_infer_signature(t, k->k0, k->nkc, k->ksig, (uint32_t)k->nsig, &oom);
   if (oom) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
@@ -3335,6 +3340,7 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   free(k->ksig);
   free(k->sigkey);
   free(k->siggx);
+  free(k->signame);
   free(k->sigmap);
   free(k->nl);
   free(k->cm);
