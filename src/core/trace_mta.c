@@ -26,12 +26,13 @@
  *     FusedLAMB and amp's unscale use. The kernel is
  *     multi_tensor_apply_kernel<TensorListMetadata<depth>, Functor, ...>
  *     in the global namespace.
- *   - ATen: kChunkSize = 65536; with 4 KB of kernel parameters (every
- *     release up to 2.4; names TensorListMetadata<depth> or, from 2.5,
- *     <depth, false>) depth_to_max_tensors {110, 64, 48, 36, 30} and 320
- *     blocks; with 32 KB (PR #134373, 2024: names <depth, true>; builds
- *     with CUDA 13 name them <depth>) {770, 448, 336, 252, 210} and 2240
- *     blocks. A name without the flag is taken as the 4 KB layout up to
+ *   - ATen: kChunkSize = 65536; with 4 KB of kernel parameters (the
+ *     releases before pytorch/pytorch PR #134373 of 2024, names
+ *     TensorListMetadata<depth>; after it <depth, false>)
+ *     depth_to_max_tensors {110, 64, 48, 36, 30} and 320 blocks; with 32 KB
+ *     (that PR's runtime choice, names <depth, true>; later sources choose
+ *     it when built with CUDA 13 and name it <depth>) {770, 448, 336, 252,
+ *     210} and 2240 blocks. A name without the flag is taken as the 4 KB layout up to
  *     320 blocks and as the 32 KB one above (only it launches more): a
  *     CUDA 13 build's last launch of a list of at most 320 blocks is read
  *     as a 4 KB one, which may count more elements than it held; the
