@@ -331,7 +331,7 @@ static void test_mta(void) {
   CHECK(rli_mta_cost(NULL, 10, &c, why, sizeof why) == -1);
   /* refused: grids of no block, too many, not whole, NaN; depths 0 and 7; the 4 KB layout past 320
    * blocks; the 32 KB past 2240; no element type; no metadata; an unbalanced name */
-  const double grids[] = {0, -3, 1e12, 2.5, 321, NAN, INFINITY};
+  const double grids[] = {0, -3, 1e12, 2.5, 321, nan(""), HUGE_VAL};
   for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++) {
     CHECK(rli_mta_cost(apex, grids[i], &c, why, sizeof why) == 0);
     CHECK(strstr(why, "launch grid") != NULL && c.reason == RL_REASON_SHAPES && c.bytes < 0);
