@@ -251,6 +251,17 @@ typedef struct replay_k {
   size_t i;
 } replay_k;
 
+/* An args key as an event of the same category wrote it at the same place
+ * in its args before: its bytes from the cursor (one blank or none, the
+ * '"', the key, the '"', the ':'), at most 32, with the masks of their
+ * length, and what arg_key made of it (parse_args). */
+struct akey_memo {
+  uint64_t w[4], m[4];
+  uint8_t n;     /* the bytes; 0: none kept */
+  uint8_t kid;   /* arg_key's answer, and its *which */
+  int8_t which;
+};
+
 typedef struct kin {
   rli_js p;
   rl_trace *t;
@@ -339,6 +350,7 @@ typedef struct kin {
     size_t n;
     int cat, used;
   } cm4[64];
+  struct akey_memo akm[8][16]; /* args keys by category and place (parse_args) */
   uint32_t lastth;   /* thread_of: the last thread found, and its key */
   uint64_t lastkey;
   int have_lastth;
@@ -1368,7 +1380,8 @@ static void arg_geo(rli_js *p, ev *e, int which) {
     if (i) rli_js_expect(p, ',', "',' or ']' in a grid or block");
     int c = rli_js_ws(p);
     double v = -1;
-    if (c == '-' || (c >= '0' && c <= '9')) v = rli_js_number(p, NULL);
+    int64_t iv; /* the usual small integer without the double's parse */
+    if (c == '-' || (c >= '0' && c <= '9')) v = rli_js_int(p, &iv) ? (double)iv : rli_js_number(p, NULL);
     else rli_js_skip(p, 2);
     if (!which && !i) e->gx = v >= 0 && v < 9e15 ? v : -2;
     if (!(v >= 0 && v < 9e15)) bad = 1;
@@ -1380,25 +1393,41 @@ static void arg_geo(rli_js *p, ev *e, int which) {
 }
 
 /* An args value the reader does not keep, as PyTorch writes a small
- * integer with what follows it (` 123,` or ` 123}`: "External id",
+ * number with what follows it (` 123,` or ` 123}`: "External id",
  * "Record function id", "queued", "context", "registers per thread",
- * "cbid", ...), passed over with its separator in one step, unconverted:
- * 1 past the ',' (an entry follows), 2 past the '}' (the object ends), 0
- * with nothing consumed for anything else, which rli_js_skip and next_item
- * then read. The same bytes consumed either way: the test is rli_js_int's
- * one-word path, the blank the one rli_js_ws passes over. */
+ * "cbid", ...; ` 66.370369,` "blocks per SM", "warps per SM", ` 1137.77...`
+ * "memory bandwidth (GB/s)"), passed over with its separator in one step,
+ * unconverted: 1 past the ',' (an entry follows), 2 past the '}' (the
+ * object ends), 0 with nothing consumed for anything else, which
+ * rli_js_skip and next_item then read. The same bytes consumed either way:
+ * the integer part is rli_js_int's one-word test (1 to 7 digits, no
+ * leading zero), the fraction 1 to 40 digits, a word at a time (JSON's
+ * `.[0-9]+`); an exponent or any other byte after them is left to the
+ * general way; the blank is the one rli_js_ws passes over. */
 RLI_JS_INLINE int skip_int_sep(rli_js *p) {
 #if RLI_SWAR
   const unsigned char *b = (const unsigned char *)p->buf + p->pos;
-  if (p->len - p->pos < 16) return 0;
+  if (p->len - p->pos < 64) return 0;
   size_t o = b[0] == ' ';
   int sg = b[o] == '-';
   uint64_t x = rli_load8(b + o + sg) ^ 0x3030303030303030ull;
   int k = rli_ndigits8(x);
   if (!(k >= 1 && k < 8 && (k == 1 || (x & 0xFF) != 0))) return 0;
-  unsigned char c = b[o + (size_t)sg + (size_t)k];
+  size_t e = o + (size_t)sg + (size_t)k;
+  unsigned char c = b[e];
+  if (c == '.') { /* o + sg + k + 1 <= 10: five words of fraction lie in the 64 bytes */
+    size_t f = e + 1;
+    int d;
+    do {
+      d = rli_ndigits8(rli_load8(b + f) ^ 0x3030303030303030ull);
+      f += (size_t)d;
+    } while (d == 8 && f < e + 41);
+    if (f == e + 1 || d == 8) return 0;
+    e = f;
+    c = b[e];
+  }
   if (c != ',' && c != '}') return 0;
-  p->pos += o + (size_t)sg + (size_t)k + 1;
+  p->pos += e + 1;
   return c == ',' ? 1 : 2;
 #else
   (void)p;
@@ -1406,16 +1435,64 @@ RLI_JS_INLINE int skip_int_sep(rli_js *p) {
 #endif
 }
 
-static void parse_args(rli_js *p, ev *e) {
+/* The key at the cursor is the one memo m keeps (the same bytes, with the
+ * window holding 32 from the cursor): then rli_js_key would read the same
+ * text and stop at the same ':', and arg_key (the same category, the same
+ * sink) would give the same answer, so it is taken from m. */
+RLI_JS_INLINE int akey_again(const rli_js *p, const struct akey_memo *m) {
+#if RLI_SWAR
+  if (!m->n || p->len - p->pos < 32) return 0;
+  const unsigned char *b = (const unsigned char *)p->buf + p->pos;
+  return (((rli_load8(b) ^ m->w[0]) & m->m[0]) | ((rli_load8(b + 8) ^ m->w[1]) & m->m[1]) |
+          ((rli_load8(b + 16) ^ m->w[2]) & m->m[2]) | ((rli_load8(b + 24) ^ m->w[3]) & m->m[3])) == 0;
+#else
+  (void)p;
+  (void)m;
+  return 0;
+#endif
+}
+
+/* Keep in m the key rli_js_key has just read (the cursor was at `at`, is
+ * now past the ':') with arg_key's answer, when its bytes are at most 32
+ * and the window held 32 from `at`. */
+static inline void akey_keep(const rli_js *p, size_t at, int kid, int which, struct akey_memo *m) {
+  size_t n = p->pos - at;
+  m->n = 0;
+  if (n > 32 || p->len - at < 32) return;
+  const unsigned char *b = (const unsigned char *)p->buf + at;
+  for (size_t i = 0; i < 4; i++) {
+    size_t have = n > 8 * i ? n - 8 * i : 0;
+    uint64_t mask = have >= 8 ? ~0ull : have ? (1ull << (8 * have)) - 1 : 0;
+    uint64_t w;
+    memcpy(&w, b + 8 * i, 8);
+    m->w[i] = w & mask;
+    m->m[i] = mask;
+  }
+  m->n = (uint8_t)n;
+  m->kid = (uint8_t)kid;
+  m->which = (int8_t)which;
+}
+
+/* args; am: the category's memo of its keys by place (akey_again). */
+static void parse_args(rli_js *p, ev *e, struct akey_memo *am) {
   if (!open_items(p, '{', "an object (args)")) return;
-  for (;;) {
-    rli_sv kv;
+  for (unsigned place = 0;; place++) {
     int which = -1;
     enum arg_key kid;
-    int fast = rli_js_key(p, &kv);
-    if (!fast) kv = rli_js_string(p);
-    kid = arg_key(e, kv.s, kv.n, &which); /* before a refill may move kv */
-    if (!fast) rli_js_expect(p, ':', "':' after a key");
+    struct akey_memo *m = &am[place & 15];
+    if (akey_again(p, m)) {
+      kid = (enum arg_key)m->kid;
+      which = m->which;
+      p->pos += m->n;
+    } else {
+      size_t at = p->pos;
+      rli_sv kv;
+      int fast = rli_js_key(p, &kv);
+      if (!fast) kv = rli_js_string(p);
+      kid = arg_key(e, kv.s, kv.n, &which); /* before a refill may move kv */
+      if (!fast) rli_js_expect(p, ':', "':' after a key");
+      else akey_keep(p, at, kid, which, m);
+    }
     switch (kid) {
     case A_CORR: arg_corr(p, e); break;
     case A_DEVICE: arg_device(p, e); break;
@@ -1912,7 +1989,9 @@ static inline void ev_init(kin *k, ev *e, rli_kev *x, char *xcat) {
   }
 }
 
-enum ev_key { E_OTHER, E_PH, E_CAT, E_NAME, E_TS, E_DUR, E_PID, E_TID, E_ARGS };
+/* E_ID and E_BP: keys of flow events ("id", "bp") found by ev_key_next,
+ * read as E_OTHER (the general way reads them as E_OTHER) */
+enum ev_key { E_OTHER, E_PH, E_CAT, E_NAME, E_TS, E_DUR, E_PID, E_TID, E_ARGS, E_ID, E_BP };
 
 /* an event's key (its text lives until the next read) */
 static inline enum ev_key ev_key(rli_sv kv) {
@@ -1980,9 +2059,9 @@ static inline int ev_key_fast(rli_js *p) {
  * separator and the key are passed over at once (one compare instead of
  * the blanks, the ',' and the key read apart; the same bytes consumed),
  * else -1 with nothing consumed and the general way follows. */
-static inline int ev_key_next(rli_js *p, enum ev_key prev) {
+static inline int ev_key_next1(rli_js *p, enum ev_key prev) {
 #if RLI_SWAR
-  static const struct { uint64_t w, mask; unsigned char n, kid; } nx[E_ARGS + 1] = {
+  static const struct { uint64_t w, mask; unsigned char n, kid; } nx[E_BP + 1] = {
     /* the bytes in little-endian order: ", \"cat\":" is 2c 20 22 63 61 74 22 3a */
     [E_PH] = {0x3a2274616322202cull, ~0ull, 8, E_CAT},               /* , "cat": */
     [E_CAT] = {0x22656d616e22202cull, ~0ull, 9, E_NAME},             /* , "name" then : */
@@ -1991,10 +2070,11 @@ static inline int ev_key_next(rli_js *p, enum ev_key prev) {
     [E_TID] = {0x3a22737422202cull, 0xFFFFFFFFFFFFFFull, 7, E_TS},   /* , "ts": */
     [E_TS] = {0x3a2272756422202cull, ~0ull, 8, E_DUR},               /* , "dur": */
     [E_DUR] = {0x227367726122202cull, ~0ull, 9, E_ARGS},             /* , "args" then : */
+    [E_ID] = {0x3a2264697022202cull, ~0ull, 8, E_PID},               /* , "pid": */
   };
   const char *b = p->buf;
   size_t i = p->pos;
-  if (prev == E_OTHER || prev == E_ARGS || p->len - i < 16) return -1;
+  if (!nx[prev].n || p->len - i < 16) return -1;
   if ((lit8(b + i) & nx[prev].mask) != nx[prev].w || (nx[prev].n == 9 && b[i + 8] != ':')) return -1;
   p->pos = i + nx[prev].n;
   return nx[prev].kid;
@@ -2002,6 +2082,27 @@ static inline int ev_key_next(rli_js *p, enum ev_key prev) {
   (void)p;
   (void)prev;
   return -1;
+#endif
+}
+
+/* ev_key_next1, else the key a flow event (Kineto's "ph" "s" and "f",
+ * `{"ph": "f", "id": 7, "pid": 0, "tid": 7, "ts": 1.5, "cat": "ac2g",
+ * "name": "ac2g", "bp": "e"}`) writes next in its place: the same
+ * compare of the separator and the key with their ':'. */
+static inline int ev_key_next(rli_js *p, enum ev_key prev) {
+  int kid = ev_key_next1(p, prev);
+#if RLI_SWAR
+  static const struct { uint64_t w, mask; unsigned char n, kid; } alt[E_BP + 1] = {
+    [E_PH] = {0x3a22646922202cull, 0xFFFFFFFFFFFFFFull, 7, E_ID},    /* , "id": */
+    [E_TS] = {0x3a2274616322202cull, ~0ull, 8, E_CAT},             /* , "cat": */
+    [E_NAME] = {0x3a22706222202cull, 0xFFFFFFFFFFFFFFull, 7, E_BP},  /* , "bp": */
+  };
+  if (kid >= 0 || !alt[prev].n || p->len - p->pos < 16) return kid;
+  if ((lit8(p->buf + p->pos) & alt[prev].mask) != alt[prev].w) return -1;
+  p->pos += alt[prev].n;
+  return alt[prev].kid;
+#else
+  return kid;
 #endif
 }
 
@@ -2063,34 +2164,36 @@ RLI_JS_INLINE void ev_value(kin *k, ev *e, enum ev_key kid, char *xcat, int *has
   }
   case E_ARGS:
     if (has_cat && (e->cat == C_OTHER || e->cat == C_PYFN) && !e->x) rli_js_skip(p, 1);
-    else if (rli_js_ws(p) == '{') parse_args(p, e);
+    else if (rli_js_ws(p) == '{') parse_args(p, e, k->akm[e->cat & 7]);
     else rli_js_skip(p, 1);
     break;
-  case E_OTHER: rli_js_skip(p, 1); break;
+  case E_OTHER:
+  case E_ID:
+  case E_BP: rli_js_skip(p, 1); break;
   }
 }
 
 /* The event's keys in the order PyTorch writes them ("ph" read, the cursor
  * after its ':'): each value read as the loop of ev_fields reads it, and
- * each next key found with ev_key_next's compare, unrolled (no dispatch on
+ * each next key found with ev_key_next1's compare, unrolled (no dispatch on
  * the key). Returns the last key whose value was read; ev_fields goes on
  * from there, so the same bytes are consumed as by the loop. */
 RLI_JS_INLINE enum ev_key ev_head(kin *k, ev *e, char *xcat, int *has_cat) {
   rli_js *p = &k->p;
   ev_value(k, e, E_PH, xcat, has_cat);
-  if (ev_key_next(p, E_PH) < 0) return E_PH;
+  if (ev_key_next1(p, E_PH) < 0) return E_PH;
   ev_value(k, e, E_CAT, xcat, has_cat);
-  if (ev_key_next(p, E_CAT) < 0) return E_CAT;
+  if (ev_key_next1(p, E_CAT) < 0) return E_CAT;
   ev_value(k, e, E_NAME, xcat, has_cat);
-  if (ev_key_next(p, E_NAME) < 0) return E_NAME;
+  if (ev_key_next1(p, E_NAME) < 0) return E_NAME;
   ev_value(k, e, E_PID, xcat, has_cat);
-  if (ev_key_next(p, E_PID) < 0) return E_PID;
+  if (ev_key_next1(p, E_PID) < 0) return E_PID;
   ev_value(k, e, E_TID, xcat, has_cat);
-  if (ev_key_next(p, E_TID) < 0) return E_TID;
+  if (ev_key_next1(p, E_TID) < 0) return E_TID;
   ev_value(k, e, E_TS, xcat, has_cat);
-  if (ev_key_next(p, E_TS) < 0) return E_TS;
+  if (ev_key_next1(p, E_TS) < 0) return E_TS;
   ev_value(k, e, E_DUR, xcat, has_cat);
-  if (ev_key_next(p, E_DUR) < 0) return E_DUR;
+  if (ev_key_next1(p, E_DUR) < 0) return E_DUR;
   ev_value(k, e, E_ARGS, xcat, has_cat);
   return E_ARGS;
 }
