@@ -340,11 +340,17 @@ typedef struct kin {
   size_t ncb, capcb;
   struct cbw_op *cbc, *cbp; /* cudnn backward: children without a size, parents */
   size_t ncbc, capcbc, ncbp, capcbp;
-  struct id_memo {   /* pid and tid: the last one's text when a plain integer */
+  struct id_memo {   /* pid and tid: the last two texts when plain integers */
     uint64_t w, mask;  /* its bytes (at most 8), the mask of their length */
     size_t n;
     int64_t num;
-  } idm[2];
+  } idm[2][2];       /* [pid, tid][the two], the older replaced first */
+  unsigned idnext[2];
+  struct catv_memo { /* "cat" values seen, by a hash of their first 8 bytes */
+    uint64_t w[3], m[3]; /* the bytes (a blank or none, the string), masks */
+    size_t n;            /* 0: none */
+    int cat;
+  } catv[8];
   struct cat_memo {  /* classify's answers for the categories seen, by a hash */
     uint64_t w0, w1;   /* the text (at most 16 bytes), zero-padded */
     size_t n;
@@ -2106,6 +2112,55 @@ static inline int ev_key_next(rli_js *p, enum ev_key prev) {
 #endif
 }
 
+/* An event's "cat" value as an event before wrote it (the same bytes from
+ * the cursor, one blank or none and a string with no escape, the window
+ * holding 24): its category (what rli_js_ws, rli_js_string_q and cat_of
+ * would give: the same text) in *cat, the cursor past it, and 1; else 0
+ * with nothing consumed. */
+static inline size_t catv_slot(const char *b) {
+  uint64_t w;
+  memcpy(&w, b, 8);
+  return (size_t)((w * 0x9e3779b97f4a7c15ull) >> 61);
+}
+RLI_JS_INLINE int catv_again(kin *k, int *cat) {
+#if RLI_SWAR
+  rli_js *p = &k->p;
+  if (p->len - p->pos < 24) return 0;
+  const char *b = p->buf + p->pos;
+  const struct catv_memo *m = &k->catv[catv_slot(b)];
+  if (!m->n || (((lit8(b) ^ m->w[0]) & m->m[0]) | ((lit8(b + 8) ^ m->w[1]) & m->m[1]) |
+                ((lit8(b + 16) ^ m->w[2]) & m->m[2])))
+    return 0;
+  *cat = m->cat;
+  p->pos += m->n;
+  return 1;
+#else
+  (void)k;
+  (void)cat;
+  return 0;
+#endif
+}
+/* Keep a "cat" value read from `at` (v, its text, as a view) for
+ * catv_again, when it is one blank or none and a string of no escape and
+ * no control byte, at most 24 bytes, with 24 in the window from `at`. */
+static inline void catv_keep(kin *k, size_t at, rli_sv v, int cat) {
+  const rli_js *p = &k->p;
+  if (at > p->pos || p->len - at < 24 || p->pos - at > 24) return; /* a refill moved the window */
+  const char *b = p->buf + at;
+  size_t n = p->pos - at, o = b[0] == ' ';
+  if (n != o + v.n + 2 || v.s != b + o + 1 || b[o] != '"' || b[n - 1] != '"') return;
+  for (size_t i = 0; i < v.n; i++)
+    if (v.s[i] == '"' || v.s[i] == '\\' || (unsigned char)v.s[i] < 0x20) return;
+  struct catv_memo *m = &k->catv[catv_slot(b)];
+  for (size_t i = 0; i < 3; i++) {
+    size_t have = n > 8 * i ? n - 8 * i : 0;
+    m->m[i] = have >= 8 ? ~0ull : have ? (1ull << (8 * have)) - 1 : 0;
+    m->w[i] = lit8(b + 8 * i) & m->m[i];
+  }
+  m->n = n;
+  m->cat = cat;
+}
+
 /* One value of an event, its key kid read (the cursor after its ':'). */
 RLI_JS_INLINE void ev_value(kin *k, ev *e, enum ev_key kid, char *xcat, int *has_cat_) {
   rli_js *p = &k->p;
@@ -2125,16 +2180,23 @@ RLI_JS_INLINE void ev_value(kin *k, ev *e, enum ev_key kid, char *xcat, int *has
     }
     break;
   }
-  case E_CAT:
+  case E_CAT: {
+    if (!e->x && catv_again(k, &e->cat)) {
+      *has_cat_ = has_cat = 1;
+      break;
+    }
+    size_t at = p->pos; /* where catv_keep's bytes begin */
     if (rli_js_ws(p) == '"') {
       rli_sv v = rli_js_string_q(p);
       if (e->x) sv_copy(xcat, XCAT_CAP, v);
       e->cat = cat_of(k, v);
       *has_cat_ = has_cat = 1;
+      if (!e->x) catv_keep(k, at, v, e->cat);
     } else {
       rli_js_skip(p, 1);
     }
     break;
+  }
   case E_NAME:
     if (rli_js_ws(p) == '"') set_name(k, rli_js_string_q(p));
     else rli_js_skip(p, 1);
@@ -2149,7 +2211,8 @@ RLI_JS_INLINE void ev_value(kin *k, ev *e, enum ev_key kid, char *xcat, int *has
     break;
   case E_PID: {
     int isnum = 1;
-    if (!id_again(p, &k->idm[0], &e->pid_num)) e->pid_num = id_value(p, &k->idm[0], &isnum);
+    if (!id_again(p, &k->idm[0][0], &e->pid_num) && !id_again(p, &k->idm[0][1], &e->pid_num))
+      e->pid_num = id_value(p, &k->idm[0][k->idnext[0] ^= 1], &isnum);
     e->pid = (uint64_t)e->pid_num;
     e->has_pid = isnum;
     if (isnum) e->pid &= ~(1ull << 63);
@@ -2158,7 +2221,8 @@ RLI_JS_INLINE void ev_value(kin *k, ev *e, enum ev_key kid, char *xcat, int *has
   case E_TID: {
     int isnum = 1;
     int64_t v;
-    if (!id_again(p, &k->idm[1], &v)) v = id_value(p, &k->idm[1], &isnum);
+    if (!id_again(p, &k->idm[1][0], &v) && !id_again(p, &k->idm[1][1], &v))
+      v = id_value(p, &k->idm[1][k->idnext[1] ^= 1], &isnum);
     e->tid = isnum ? (uint64_t)v & ~(1ull << 63) : (uint64_t)v;
     break;
   }
