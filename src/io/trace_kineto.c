@@ -287,6 +287,9 @@ typedef struct kin {
   size_t lzin;          /* launches in the last block */
   lz_run lrun[LZ_RUNS]; /* the runs of increasing ids */
   size_t nlrun;
+  uint16_t lrord[LZ_RUNS]; /* at linking (launch_index): the runs by first id, */
+  int64_t lrfirst[LZ_RUNS], lrmax[LZ_RUNS]; /* its first id, the largest last id so far */
+  int lrsorted;
   lz_cache *lc;         /* LZ_CACHE decoded blocks, at linking */
   uint64_t lclock;
   size_t nkc;     /* kernels added by this file; until linking each keeps
@@ -832,7 +835,28 @@ static int cmp_lnidx(const void *ctx, uint32_t x, uint32_t y) {
  * strictly increasing, else through an index sorted by (id, arrival), so
  * that the first launch of an id wins. */
 static void launch_index(kin *k) {
-  if (!k->ln_unsorted || !k->nln) return;
+  if (!k->ln_unsorted) {
+    /* packed: the runs by their first id, with the largest last id of the
+     * runs up to each in that order, so that launch_find finds the runs
+     * whose range [first, last] holds an id by a binary search and a few
+     * steps back, instead of a pass over all of them per kernel (a trace
+     * of 116 profiler windows has 233 runs) */
+    size_t n = k->nlrun;
+    for (size_t r = 0; r < n; r++) {
+      size_t j = r;
+      int64_t f = k->la[k->lrun[r].b0].first;
+      for (; j > 0 && k->la[k->lrun[k->lrord[j - 1]].b0].first > f; j--) k->lrord[j] = k->lrord[j - 1];
+      k->lrord[j] = (uint16_t)r;
+    }
+    for (size_t j = 0; j < n; j++) {
+      k->lrfirst[j] = k->la[k->lrun[k->lrord[j]].b0].first;
+      int64_t l = k->lrun[k->lrord[j]].last;
+      k->lrmax[j] = j && k->lrmax[j - 1] > l ? k->lrmax[j - 1] : l;
+    }
+    k->lrsorted = n > 0;
+    return;
+  }
+  if (!k->nln) return;
   k->lnidx = malloc(sizeof *k->lnidx * k->nln);
   if (!k->lnidx) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   for (size_t i = 0; i < k->nln; i++) k->lnidx[i] = (uint32_t)i;
@@ -841,7 +865,27 @@ static void launch_index(kin *k) {
 
 static int launch_find(kin *k, int64_t corr, launch_view *v) {
   if (!k->ln_unsorted) {
-    for (size_t r = 0; r < k->nlrun; r++) {
+    /* the runs whose range holds corr, in their order (the first launch
+     * of an id wins): all of them, else those launch_index's order finds */
+    uint16_t cand[LZ_RUNS];
+    size_t nc = 0;
+    if (k->lrsorted) {
+      size_t lo = 0, hi = k->nlrun; /* the runs before lo start at or before corr */
+      while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (k->lrfirst[mid] <= corr) lo = mid + 1;
+        else hi = mid;
+      }
+      for (size_t j = lo; j > 0 && k->lrmax[j - 1] >= corr; j--) {
+        uint16_t r = k->lrord[j - 1];
+        if (k->lrun[r].last < corr) continue;
+        size_t q = nc++;
+        for (; q > 0 && cand[q - 1] > r; q--) cand[q] = cand[q - 1];
+        cand[q] = r;
+      }
+    }
+    for (size_t ci = 0, r; k->lrsorted ? ci < nc : ci < k->nlrun; ci++) {
+      r = k->lrsorted ? cand[ci] : ci;
       size_t b0 = k->lrun[r].b0, b1 = r + 1 < k->nlrun ? k->lrun[r + 1].b0 : k->nla;
       if (corr < k->la[b0].first || corr > k->lrun[r].last) continue;
       size_t lo = b0, hi = b1; /* the last block whose first id <= corr */
