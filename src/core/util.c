@@ -413,7 +413,23 @@ uint64_t rli_hash(const void *p, size_t n) {
     h ^= h >> 32;
   }
   uint64_t w = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  /* the word memcpy(&w, s + i, n - i) makes, without a call to memcpy
+   * for its 0 to 7 bytes: two overlapping 4-byte loads, or the first,
+   * middle and last bytes (the overlaps hold the same bytes) */
+  const unsigned char *t = (const unsigned char *)s + i;
+  size_t r = n - i;
+  if (r >= 4) {
+    uint32_t a, b;
+    memcpy(&a, t, 4);
+    memcpy(&b, t + r - 4, 4);
+    w = a | (uint64_t)b << (8 * (r - 4));
+  } else if (r) {
+    w = t[0] | (uint64_t)t[r / 2] << (8 * (r / 2)) | (uint64_t)t[r - 1] << (8 * (r - 1));
+  }
+#else
   memcpy(&w, s + i, n - i);
+#endif
   h ^= w;
   h ^= h >> 33;
   h *= 0xff51afd7ed558ccdull;

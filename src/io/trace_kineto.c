@@ -1069,6 +1069,17 @@ RLI_JS_INLINE int id_again(rli_js *p, const struct id_memo *m, int64_t *num) {
   return 1;
 }
 
+/* rli_js_number(p, NULL) at a number's first byte (rli_js_ws has returned
+ * '-' or a digit): the usual small integer (a size, a stride, a device, a
+ * stream) by rli_js_int's one word, no double parse; the same double, -0
+ * too. */
+RLI_JS_INLINE double num_int_first(rli_js *p) {
+  int64_t iv;
+  int neg = p->buf[p->pos] == '-';
+  if (rli_js_int(p, &iv)) return iv == 0 && neg ? -0.0 : (double)iv;
+  return rli_js_number(p, NULL);
+}
+
 /* Past an array's '[' or an object's '{' (what names it in the error): 0
  * when it is empty (its close read too), 1 when an item follows. */
 static inline int open_items(rli_js *p, int open, const char *what) {
@@ -1100,7 +1111,7 @@ static double shape_elems(rli_js *p, int *bad, int *other) {
   for (;;) {
     int d = rli_js_ws(p);
     if (d == '-' || (d >= '0' && d <= '9')) {
-      double v = rli_js_number(p, NULL);
+      double v = num_int_first(p);
       if (v >= 0 && v < 1e15) n *= v;
       else *bad = 1;
     } else {
@@ -1138,7 +1149,7 @@ static void arg_list(rli_js *p, double lim, double *v, int *nd, int *nl, double 
   for (;;) {
     int d = rli_js_ws(p);
     if (d == '-' || (d >= '0' && d <= '9')) {
-      double x = rli_js_number(p, NULL);
+      double x = num_int_first(p);
       if (!(x >= 0 && x < lim)) *bad = 1;
       else if (*nd < RLI_ATEN_MAX_DIM) v[*nd] = x;
       (*nd)++;
@@ -1364,7 +1375,7 @@ static void arg_corr(rli_js *p, ev *e) {
 static void arg_device(rli_js *p, ev *e) {
   int c = rli_js_ws(p);
   if (c == '-' || (c >= '0' && c <= '9')) {
-    double v = rli_js_number(p, NULL);
+    double v = num_int_first(p);
     if (v >= 0 && v < 1e6) { e->device = (int64_t)v; e->has_device = 1; }
   } else {
     rli_js_skip(p, 2);
@@ -1377,7 +1388,7 @@ static double arg_count(rli_js *p) {
   double v = 0;
   int c = rli_js_ws(p), ok = 0;
   if (c == '-' || (c >= '0' && c <= '9')) {
-    v = rli_js_number(p, NULL);
+    v = num_int_first(p);
     ok = 1;
   } else if (c == '"') {
     char nb[40];
@@ -1401,7 +1412,7 @@ static void arg_cnum(ev *e, int which, double v) {
 static void arg_stream(rli_js *p, ev *e) {
   int c = rli_js_ws(p);
   if (c == '-' || (c >= '0' && c <= '9')) {
-    double v = rli_js_number(p, NULL);
+    double v = num_int_first(p);
     if (v >= 0 && v < 9e15) e->stream = (int64_t)v;
     if (e->x) e->x->stream = e->stream;
   } else {
@@ -1430,8 +1441,7 @@ static void arg_geo(rli_js *p, ev *e, int which) {
     if (i) rli_js_expect(p, ',', "',' or ']' in a grid or block");
     int c = rli_js_ws(p);
     double v = -1;
-    int64_t iv; /* the usual small integer without the double's parse */
-    if (c == '-' || (c >= '0' && c <= '9')) v = rli_js_int(p, &iv) ? (double)iv : rli_js_number(p, NULL);
+    if (c == '-' || (c >= '0' && c <= '9')) v = num_int_first(p);
     else rli_js_skip(p, 2);
     if (!which && !i) e->gx = v >= 0 && v < 9e15 ? v : -2;
     if (!(v >= 0 && v < 9e15)) bad = 1;

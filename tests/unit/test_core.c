@@ -230,6 +230,37 @@ static void test_grow(void) {
   free(p);
 }
 
+/* rli_hash: the value of its first form (the last 0-7 bytes put into a
+ * word by memcpy), for every length to 40 at the end of a block of their
+ * own (ASan: no byte past them is read) */
+static uint64_t hash_memcpy(const char *s, size_t n) {
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  uint64_t w = 0;
+  memcpy(&w, s + i, n - i);
+  h ^= w;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  return h ^ (h >> 33);
+}
+static void test_hash(void) {
+  for (size_t n = 0; n <= 40; n++) {
+    char *b = malloc(n ? n : 1);
+    for (size_t i = 0; i < n; i++) b[i] = (char)(0x80 + 37 * i + n);
+    CHECK(rli_hash(b, n) == hash_memcpy(b, n));
+    free(b);
+  }
+  CHECK(rli_hash("aten::mm", 8) != rli_hash("aten::mv", 8));
+}
+
 /* rli_sort_idx: a stable index sort with a context, against qsort on
  * (key, index) pairs, on random, sorted, reversed and constant keys */
 static int cmp_key_idx(const void *ctx, uint32_t a, uint32_t b) {
@@ -708,6 +739,7 @@ int main(void) {
   RUN(test_hw_table_matches_data_file);
   RUN(test_hw_round_trip);
   RUN(test_grow);
+  RUN(test_hash);
   RUN(test_sort_idx);
   RUN(test_hw_lookup);
   RUN(test_hw_csv_errors);
