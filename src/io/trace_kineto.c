@@ -1533,9 +1533,15 @@ static inline void akey_keep(const rli_js *p, size_t at, int kid, int which, str
   m->which = (int8_t)which;
 }
 
-/* args; am: the category's memo of its keys by place (akey_again). */
+/* args, the cursor at its '{' (rli_js_ws has returned it: what
+ * open_items would read); am: the category's memo of its keys by place
+ * (akey_again). */
 static void parse_args(rli_js *p, ev *e, struct akey_memo *am) {
-  if (!open_items(p, '{', "an object (args)")) return;
+  p->pos++;
+  if (rli_js_ws(p) == '}') {
+    p->pos++;
+    return;
+  }
   for (unsigned place = 0;; place++) {
     int which = -1;
     enum arg_key kid;
@@ -2744,10 +2750,11 @@ static inline void runtime_event(kin *k, const ev *e) {
   }
 }
 
-/* One trace event: its fields, to the sink, then by category. */
-static void event(kin *k) {
+/* One trace event: its fields, to the sink, then by category. at: where
+ * it begins (its blanks), for messages; opened: its '{' read and a '"'
+ * after it (what open_items would have read), else the cursor at `at`. */
+static void event(kin *k, uint64_t at, int opened) {
   rli_js *p = &k->p;
-  uint64_t at = rli_js_here(p);
   ev e;
   rli_kev x;
   char xcat[XCAT_CAP];
@@ -2755,7 +2762,7 @@ static void event(kin *k) {
   k->namelen = 0;
   if (k->name) k->name[0] = 0;
   k->events++;
-  if (!open_items(p, '{', "an event object")) return;
+  if (!opened && !open_items(p, '{', "an event object")) return;
   ev_fields(k, &e, xcat);
   ev_to_sink(k, &e, xcat);
   if (e.cat == C_OTHER || strcmp(e.ph, "X") != 0) return;
@@ -2842,9 +2849,19 @@ static void dist_info(kin *k) {
 static void events_array(kin *k) {
   rli_js *p = &k->p;
   if (!open_items(p, '[', "an array (traceEvents)")) return;
+  event(k, rli_js_here(p), 0);
   for (;;) {
-    event(k);
+    /* the usual `,\n{"` or `, {"` between two events at once (what
+     * next_item and open_items read, the same bytes) */
+    const char *b = p->buf + p->pos;
+    if (p->len - p->pos >= 4 && b[0] == ',' && (b[1] == '\n' || b[1] == ' ') && b[2] == '{' && b[3] == '"') {
+      uint64_t at = rli_js_here(p) + 1;
+      p->pos += 3;
+      event(k, at, 1);
+      continue;
+    }
     if (!next_item(p, ']', "',' or ']' between events")) return;
+    event(k, rli_js_here(p), 0);
   }
 }
 
