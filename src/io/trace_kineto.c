@@ -931,7 +931,7 @@ typedef struct ev {
   double ts, dur;
   int64_t corr, device, pid_num;
   uint64_t pid, tid;
-  double ctr[9]; /* d/f/h add, mul, fma */
+  double ctr[9]; /* d/f/h add, mul, fma; cleared at the first (has_ctr) */
   int has_ctr;
   double bytes;  /* gpu_memcpy / gpu_memset, HIP's memcpy calls: args.bytes; -2 absent */
   double size;   /* HIP's memcpy calls (ROCm 6.x): args.size; -2 absent */
@@ -1424,6 +1424,7 @@ static void arg_counter(rli_js *p, ev *e, int which) {
   double v = need_num(p, "a counter");
   if (which >= 0) {
     if (!(v >= 0 && v < 1e30)) rli_js_fail(p, RL_EPARSE, rli_js_here(p), "counter value out of range");
+    if (!e->has_ctr) memset(e->ctr, 0, sizeof e->ctr); /* ev_init leaves them */
     e->ctr[which] = v;
     e->has_ctr = 1;
   }
@@ -1609,8 +1610,30 @@ static inline void set_name(kin *k, rli_sv v) {
   rli_js *p = &k->p;
   if (v.n + 1 > k->namecap && !rli_grow((void **)&k->name, 1, v.n + 1, &k->namecap))
     rli_js_fail(p, RL_ENOMEM, 0, "");
-  memcpy(k->name, v.s, v.n);
-  k->name[v.n] = 0;
+  char *d = k->name;
+  size_t n = v.n;
+  if (n <= 16) { /* most names (and "ac2g"): no call to memcpy; overlapping words of the text */
+    if (n >= 8) {
+      uint64_t a, b;
+      memcpy(&a, v.s, 8);
+      memcpy(&b, v.s + n - 8, 8);
+      memcpy(d, &a, 8);
+      memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+      uint32_t a, b;
+      memcpy(&a, v.s, 4);
+      memcpy(&b, v.s + n - 4, 4);
+      memcpy(d, &a, 4);
+      memcpy(d + n - 4, &b, 4);
+    } else if (n) {
+      d[0] = v.s[0];
+      d[n / 2] = v.s[n / 2];
+      d[n - 1] = v.s[n - 1];
+    }
+  } else {
+    memcpy(d, v.s, n);
+  }
+  d[n] = 0;
   k->namelen = v.n;
 }
 
@@ -2024,7 +2047,6 @@ static inline void ev_init(kin *k, ev *e, rli_kev *x, char *xcat) {
   e->ph[0] = 0;
   e->has_ts = e->has_dur = e->has_corr = e->has_device = e->has_pid = e->has_ctr = 0;
   e->ts = e->dur = 0;
-  memset(e->ctr, 0, sizeof e->ctr);
   e->pid = e->tid = 0;
   e->pid_num = 0;
   e->corr = -1;
@@ -2431,9 +2453,12 @@ static uint32_t range_cost(kin *k, const ev *e) {
   rl_trace *t = k->t;
   rli_cost c;
   memset(&c, 0, sizeof c);
-  double fd = e->ctr[0] + e->ctr[1] + 2 * e->ctr[2];
-  double ff = e->ctr[3] + e->ctr[4] + 2 * e->ctr[5];
-  double fh = 2 * e->ctr[6] + 2 * e->ctr[7] + 4 * e->ctr[8];
+  double fd = 0, ff = 0, fh = 0; /* e->ctr is set only with has_ctr */
+  if (e->has_ctr) {
+    fd = e->ctr[0] + e->ctr[1] + 2 * e->ctr[2];
+    ff = e->ctr[3] + e->ctr[4] + 2 * e->ctr[5];
+    fh = 2 * e->ctr[6] + 2 * e->ctr[7] + 4 * e->ctr[8];
+  }
   c.flops = e->has_ctr ? fd + ff + fh : -1;
   c.bytes = -1;
   c.dtype = fd >= ff && fd >= fh && fd > 0 ? RL_FP64 : fh > ff ? RL_FP16 : RL_FP32;
