@@ -1516,7 +1516,7 @@ RLI_JS_INLINE int akey_again(const rli_js *p, const struct akey_memo *m) {
 /* Keep in m the key rli_js_key has just read (the cursor was at `at`, is
  * now past the ':') with arg_key's answer, when its bytes are at most 32
  * and the window held 32 from `at`. */
-static inline void akey_keep(const rli_js *p, size_t at, int kid, int which, struct akey_memo *m) {
+static inline void akey_keep(const rli_js *p, size_t at, enum arg_key kid, int which, struct akey_memo *m) {
   size_t n = p->pos - at;
   m->n = 0;
   if (n > 32 || p->len - at < 32) return;
