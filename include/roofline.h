@@ -77,7 +77,7 @@ typedef enum rl_status {
   RL_ETRUNCATED = 9    /* input ended early (truncated file or stream) */
 } rl_status;
 
-#define RL_ERROR_MSG_MAX 320
+#define RL_ERROR_MSG_MAX 1024 /* room for two file paths and a sentence */
 /* Detail of a failure: one line, no trailing newline. */
 typedef struct rl_error {
   char msg[RL_ERROR_MSG_MAX];
