@@ -624,11 +624,11 @@ typedef struct tbuf {
  * kernel time a GiB, huge pages or not, one thread or two (the hypervisor
  * backs guest memory as it is touched, and the guest hands freed memory
  * back to it: free page reporting), so the quick run spent 1.5-6.8 s of
- * system time faulting (perf: clear_page_erms, 41% of its samples). The arena is the largest working set: the kernel with one
- * array (read) takes all of it, copy two halves, triad and the add three
- * thirds, as their working sets were carved from separate arrays before
- * (the bytes counted, the working sets and the per-thread slices are the
- * same). */
+ * system time faulting (perf: clear_page_erms, 41% of its samples). The
+ * arena is the largest working set: the kernel with one array (read) takes
+ * all of it, copy two halves, triad and the add three thirds, as their
+ * working sets were carved from separate arrays before (the bytes counted,
+ * the working sets and the per-thread slices are the same). */
 typedef struct arena {
   char *base;
   size_t bytes;
@@ -1446,7 +1446,8 @@ static rl_status arena_start(const mctx *x, pool *pl, arena *ar, size_t need, in
   pool_run(pl, touchers, touch_job_fn, &tj, 1);
   ar->touched_by = touchers;
   thp_mode(mode, sizeof mode);
-  progress(x, "arrays %s, first touched in %s by %d thread%s%s%s%s", q(b1, sizeof b1, (double)ar->bytes, RL_UNIT_BYTES),
+  progress(x, "arrays %s, first touched in %s by %d thread%s%s%s%s",
+           q(b1, sizeof b1, (double)ar->bytes, RL_UNIT_BYTES),
            q(b2, sizeof b2, x->clock(x->cu) - t0, RL_UNIT_SECONDS), touchers, touchers == 1 ? "" : "s",
            mode[0] ? " (transparent huge pages: " : "", mode, mode[0] ? ")" : "");
   return RL_OK;
