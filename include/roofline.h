@@ -2345,7 +2345,12 @@ typedef enum rl_trace_reason {
                                 type) not recorded */
   RL_REASON_TIMES_ONLY = 10, /* the profiler times kernels and counts
                                 nothing (Nsight Systems) */
-  RL_REASON_COUNT = 11
+  RL_REASON_REFUTED = 11,    /* bytes counted from below (a compiled region,
+                                a Triton launch, a custom op, a
+                                multi-tensor-apply kernel) that the run
+                                refuted: it took less time than they allow
+                                even from the L2 */
+  RL_REASON_COUNT = 12
 } rl_trace_reason;
 RL_API const char *rl_trace_reason_name(int32_t reason);
 

@@ -264,7 +264,7 @@ class CollResult(ctypes.Structure):
 
 # The C name of each mirrored struct (tests/python/test_layout.py compiles a
 # C program that checks every field's offset and each struct's size).
-RL_REASON_COUNT = 11
+RL_REASON_COUNT = 12
 
 
 class TraceUncovered(ctypes.Structure):

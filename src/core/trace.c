@@ -167,7 +167,8 @@ const char *rl_trace_reason_name(int32_t reason) {
       "launched before the profiling window", "launch inside no CPU op",
       "collective size not recorded", "no roof for it in the database",
       "shapes or sizes not usable", "other", "tensor lists: sizes not recorded",
-      "times only (the profiler counts no FLOPs or bytes)"};
+      "times only (the profiler counts no FLOPs or bytes)",
+      "refuted by the run: fewer bytes than counted"};
   return reason >= 0 && reason < RL_REASON_COUNT ? n[reason] : "unknown";
 }
 

@@ -847,14 +847,16 @@ static uint32_t an_cost(const an *a, uint32_t op, uint32_t c) {
 }
 
 /* Bytes counted from below (RLI_LOWER_BYTES: a compiled region's recorded
- * inputs, a Triton launch's tensor arguments, a custom op's) assume that
+ * inputs, a Triton launch's tensor arguments, a custom op's, a
+ * multi-tensor-apply kernel's from its launch grid) assume that
  * every tensor the op was given is read in full. The run can refute that:
  * a call (all its kernels timed) or a kernel with a cost of its own that
  * took less than its bound even with its data in the L2 -- max(F/peak,
  * cache_floor(Q)), the least time any run can take (l2_place) -- read less
  * than Q (a compiled forward is given the tensors it saves for the backward;
  * a region's GEMMs read theirs under ops of their own). Such a cost has no
- * bound: it goes uncovered with the figures that refute it, never a row
+ * bound: it goes uncovered under a reason of its own (RL_REASON_REFUTED,
+ * whatever kind of op it is) with the figures that refute it, never a row
  * above its roof. A margin of 10% and 1 us per kernel (the profilers'
  * microsecond timestamps) keeps a run at its roof from refuting it. The
  * trace is not changed: the refutation holds for this analysis's device. */
@@ -878,7 +880,7 @@ static void refutes(an *a, uint32_t op, uint32_t c, double time_s, double kernel
            "refuted by the run: a call took %s, less than moving %s allows even from the L2 (%s); "
            "those bytes assume every tensor it was given is read in full, and some were not: no "
            "bound", b1, b2, b3);
-  uint32_t repl = rli_trace_cost_reason(t, RL_REASON_COMPILED, buf);
+  uint32_t repl = rli_trace_cost_reason(t, RL_REASON_REFUTED, buf);
   if (repl == RLI_NONE || !rli_grow((void **)&a->ref, sizeof *a->ref, a->nref + 1, &a->capref)) {
     t->kfail = 1; /* out of memory: the analysis fails (rl_trace_analyze) */
     return;
