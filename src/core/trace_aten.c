@@ -1661,19 +1661,16 @@ int rli_list_cost(const rli_cost *in, const char *kernel, rli_cost *out, char *w
    * ...>) or of the cat kernel (CatArrayBatchedCopy<float, ...>,
    * CatArrayBatchedCopy_aligned16_contig<OpaqueType<4>, ...>) */
   const char *p = strstr(kernel, "Functor<");
-  if (p) p += 8;
-  else if ((p = strstr(kernel, "CatArrayBatchedCopy")) != NULL && (p = strchr(p, '<')) != NULL) p++;
+  if (p) p += RLI_LEN("Functor");
+  else if ((p = strstr(kernel, "CatArrayBatchedCopy")) != NULL) p = strchr(p, '<');
+  /* read whole (rli_kernel_targs): a name cut short inside the argument
+   * gives no type, not the type its beginning spells */
   char t[128] = "";
-  if (p) {
-    size_t n = 0;
-    int depth = 0;
-    while (p[n] && n < sizeof t - 1 && (depth || (p[n] != ',' && p[n] != '>'))) {
-      if (p[n] == '<') depth++;
-      if (p[n] == '>') depth--;
-      t[n] = p[n];
-      n++;
-    }
-    t[n] = 0;
+  rli_targ a;
+  int closed;
+  if (p && rli_kernel_targs(p, &a, 1, &closed) == 1 && a.n < sizeof t) {
+    memcpy(t, a.s, a.n);
+    t[a.n] = 0;
   }
   int32_t dt = -1;
   const char *w = t;

@@ -17,7 +17,11 @@
  *
  * Kernel families are read from the kernel's own name, its function's
  * name without template arguments or parameters (the table families[]
- * below, with the libraries' naming it follows).
+ * below, with the libraries' naming it follows). The readers of a kernel's
+ * demangled name are here: its own name, its template arguments (the
+ * element type of a tensor-list op's kernel, trace_aten.c; a
+ * multi-tensor-apply kernel's metadata and functor, trace_mta.c) and the
+ * format its tensor cores ran.
  */
 #include "core/trace_internal.h"
 
@@ -153,6 +157,54 @@ void rli_kernel_own_name(const char *s, char *out, size_t cap) {
   }
   while (n && out[n - 1] == ' ') n--;
   out[n] = 0;
+}
+
+/* A name can end before its template list does (cut short). An argument
+ * is given only when its ',' or the list's '>' was read: what the name ends
+ * in could be any argument with that beginning ("float" of "float2",
+ * "__half" of "__half2", "OpaqueType<1" of "OpaqueType<16u>"), and a bound
+ * read from a type the cut may have changed is no bound. */
+int rli_kernel_targs(const char *p, rli_targ *a, int max, int *closed) {
+  *closed = 0;
+  if (!p || *p != '<') return -1;
+  int depth = 0, n = 0;
+  const char *start = p + 1;
+  for (const char *q = p + 1; *q; q++) {
+    if (*q == '<' || *q == '(') depth++;
+    else if ((*q == '>' || *q == ')') && depth) depth--;
+    else if ((*q == ',' || *q == '>') && !depth) {
+      if (n >= max) return n; /* more than max: not all given */
+      const char *b = start, *e = q;
+      while (b < e && *b == ' ') b++;
+      while (e > b && e[-1] == ' ') e--;
+      a[n].s = b;
+      a[n].n = (size_t)(e - b);
+      n++;
+      if (*q == '>') {
+        *closed = 1;
+        return n;
+      }
+      start = q + 1;
+    }
+  }
+  return n; /* the name ends inside the list */
+}
+
+const char *rli_kernel_targ_name(const rli_targ *a, char *out, size_t cap) {
+  size_t k = 0;
+  int depth = 0;
+  const char *lt = NULL;
+  if (!cap) return NULL;
+  for (size_t i = 0; i < a->n; i++) {
+    char ch = a->s[i];
+    if (ch == '(' || ch == '<') depth++;
+    if (!depth && ch == ':' && i + 1 < a->n && a->s[i + 1] == ':') { k = 0; i++; continue; }
+    if (ch == '<' && depth == 1 && !lt) lt = a->s + i;
+    if (!depth && k + 1 < cap) out[k++] = ch;
+    if ((ch == ')' || ch == '>') && depth) depth--;
+  }
+  out[k] = 0;
+  return lt;
 }
 
 /* Kernel families, first match wins. Each pattern is matched against the

@@ -121,6 +121,27 @@ const char *rli_kernel_family(const char *name);
 /* A demangled kernel signature's own name, "void ns::f<T>(int)" -> "ns::f",
  * into out (cap bytes, cut to fit). */
 void rli_kernel_own_name(const char *s, char *out, size_t cap);
+/* One template argument of a kernel's name: s[0..n), blanks around it
+ * trimmed (not NUL-terminated). */
+typedef struct rli_targ {
+  const char *s;
+  size_t n;
+} rli_targ;
+/* The top-level template arguments of the list whose '<' is at p in a
+ * kernel's name ("<float, 2, (at::native::ADAM_MODE)1, true>"; lists and
+ * parentheses nested in an argument stay in it), into a[0..max): returns
+ * how many were read whole -- each ended by its ',' or by the list's '>'
+ * -- with *closed 1 when the list's '>' was read (every argument given),
+ * 0 when the name ends before it (cut short) or the list has more than max
+ * arguments; -1 when p is not at a '<'. An argument the name ends in is
+ * never given: "Functor<float" may be cut from "Functor<float2, ...>",
+ * "OpaqueType<1" from "OpaqueType<16u>" (trace_coll.c). */
+int rli_kernel_targs(const char *p, rli_targ *a, int max, int *closed);
+/* A template argument's name without its namespaces and its own template
+ * arguments ("at::native::FusedAdamMathFunctor<float, 4>" ->
+ * "FusedAdamMathFunctor") into out (cap bytes, cut to fit); returns where
+ * its own list's '<' is (for rli_kernel_targs), NULL when it has none. */
+const char *rli_kernel_targ_name(const rli_targ *a, char *out, size_t cap);
 /* The format a GEMM, convolution or attention kernel's name says its tensor
  * cores ran (RL_TF32, RL_FP8, RL_INT8, RL_FP4), or -1 (trace_coll.c). */
 int32_t rli_kernel_precision(const char *name);

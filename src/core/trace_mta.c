@@ -78,55 +78,8 @@ static const int aten_tensors_32k[5] = {770, 448, 336, 252, 210};
 #define MTA_BLOCKS_4K 320
 #define MTA_BLOCKS_32K 2240
 
-typedef struct targ {
-  const char *s;
-  size_t n;
-} targ;
-
-/* The top-level template arguments of the list whose '<' is at p (blanks
- * around each trimmed): their count, -1 unbalanced or too many. */
-static int targs(const char *p, targ *a, int max) {
-  if (*p != '<') return -1;
-  int depth = 0, n = 0;
-  const char *start = p + 1;
-  for (const char *q = p + 1; *q; q++) {
-    if (*q == '<' || *q == '(') depth++;
-    else if ((*q == '>' || *q == ')') && depth) depth--;
-    else if ((*q == ',' || *q == '>') && !depth) {
-      if (n >= max) return -1;
-      const char *b = start, *e = q;
-      while (b < e && *b == ' ') b++;
-      while (e > b && e[-1] == ' ') e--;
-      a[n].s = b;
-      a[n].n = (size_t)(e - b);
-      n++;
-      if (*q == '>') return n;
-      start = q + 1;
-    }
-  }
-  return -1;
-}
-
-/* The argument's name without namespaces and template arguments into
- * out; returns where its '<' is (NULL none). */
-static const char *tname(const targ *a, char *out, size_t cap) {
-  size_t k = 0;
-  int depth = 0;
-  const char *lt = NULL;
-  for (size_t i = 0; i < a->n; i++) {
-    char ch = a->s[i];
-    if (ch == '(' || ch == '<') depth++;
-    if (!depth && ch == ':' && i + 1 < a->n && a->s[i + 1] == ':') { k = 0; i++; continue; }
-    if (ch == '<' && depth == 1 && !lt) lt = a->s + i;
-    if (!depth && k + 1 < cap) out[k++] = ch;
-    if ((ch == ')' || ch == '>') && depth) depth--;
-  }
-  out[k] = 0;
-  return lt;
-}
-
 /* a whole number written in decimal (an 'u' suffix allowed), else -1 */
-static long whole(const targ *a) {
+static long whole(const rli_targ *a) {
   long v = 0;
   size_t i = 0;
   if (!a->n) return -1;
@@ -138,7 +91,7 @@ static long whole(const targ *a) {
   return i == a->n && i > 0 ? v : -1;
 }
 
-static int is_word(const targ *a, const char *w) { return a->n == strlen(w) && !memcmp(a->s, w, a->n); }
+static int is_word(const rli_targ *a, const char *w) { return a->n == strlen(w) && !memcmp(a->s, w, a->n); }
 
 int rli_mta_cost(const char *kernel, double G, rli_cost *c, char *why, size_t cap) {
   char own[512], meta[96], fun[96];
@@ -152,14 +105,19 @@ int rli_mta_cost(const char *kernel, double G, rli_cost *c, char *why, size_t ca
                                                                                             : -1;
   if (scheme < 0) return -1;
   const char *who = scheme == MTA_APEX ? "apex's multi_tensor_apply" : "ATen's multi_tensor_apply";
-  targ a[MTA_MAX_ARGS], m[MTA_MAX_ARGS], f[MTA_MAX_ARGS];
-  int na = targs(lt + RLI_LEN("multi_tensor_apply_kernel"), a, MTA_MAX_ARGS);
+  /* the metadata and the functor, each read whole: a name cut short after
+   * them (in the kernel's other arguments or its parameters) says all the
+   * rule reads (rli_kernel_targs) */
+  rli_targ a[MTA_MAX_ARGS], m[MTA_MAX_ARGS], f[MTA_MAX_ARGS];
+  int closed;
+  int na = rli_kernel_targs(lt + RLI_LEN("multi_tensor_apply_kernel"), a, MTA_MAX_ARGS, &closed);
   if (na < 2)
     return rli_why_fail(why, cap, "multi-tensor kernel: its name gives no tensor-list metadata and "
-                                  "functor");
+                                  "functor%s", closed || na < 0 ? "" : " (it ends before they do: cut short)");
   /* the metadata: its depth and the kernel-parameter layout */
-  const char *mlt = tname(&a[0], meta, sizeof meta);
-  int nm = mlt ? targs(mlt, m, MTA_MAX_ARGS) : -1;
+  const char *mlt = rli_kernel_targ_name(&a[0], meta, sizeof meta);
+  int nm = mlt ? rli_kernel_targs(mlt, m, MTA_MAX_ARGS, &closed) : -1;
+  if (!closed) nm = -1;
   int di = !strcmp(meta, "TensorListMetadata") || !strcmp(meta, "FusedOptimizerTensorListMetadata") ? 0
            : !strcmp(meta, "TensorListScalarListMetadata")                                          ? 1
                                                                                                     : -1;
@@ -186,9 +144,13 @@ int rli_mta_cost(const char *kernel, double G, rli_cost *c, char *why, size_t ca
   if (scheme == MTA_ATEN && large < 0) large = G > MTA_BLOCKS_4K;
   double T = scheme == MTA_APEX ? apex_tensors[d - 1] : large ? aten_tensors_32k[d - 1]
                                                               : aten_tensors_4k[d - 1];
-  /* the functor: its name and element types */
-  const char *flt = tname(&a[1], fun, sizeof fun);
-  int nf = flt ? targs(flt, f, MTA_MAX_ARGS) : 0;
+  /* the functor: its name and element types, every argument read (one
+   * left unread could be the smallest) */
+  const char *flt = rli_kernel_targ_name(&a[1], fun, sizeof fun);
+  int nf = flt ? rli_kernel_targs(flt, f, MTA_MAX_ARGS, &closed) : 0;
+  if (nf > 0 && !closed)
+    return rli_why_fail(why, cap, "multi-tensor kernel: its functor %.60s has more than %d template "
+                                  "arguments", fun, MTA_MAX_ARGS);
   double s = 0;
   int32_t dt = -1;
   for (int i = 0; i < nf; i++) {

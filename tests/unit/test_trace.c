@@ -361,6 +361,113 @@ static void test_mta(void) {
 #undef ATEN
 }
 
+/* A kernel name's template arguments, one reader (rli_kernel_targs) for the element type of a
+ * tensor-list op's kernel (rli_list_cost) and a multi-tensor-apply kernel's metadata and functor
+ * (rli_mta_cost). Real names, from the fixtures named beside them, whole and cut short at every
+ * length: a cut name gives the whole name's answer or none, never another type (a lower bound
+ * stays one); an argument the name ends in is not read ("Functor<float" may be of float2). */
+static void test_kernel_targs(void) {
+  static const struct {
+    const char *name; /* as the fixture writes it */
+    double G;         /* a grid the mta rule accepts */
+    double elem;      /* rli_list_cost's bytes an element */
+    double mta;       /* rli_mta_cost's bytes at G (-1: the rule does not apply) */
+    const char *whole; /* the text whose last character ends the type's argument */
+  } k[] = {
+      /* pytorch_kineto_2023_a100_ddp_input_dims.json.gz: apex's FusedAdam, T = 36, 7 lists */
+      {"void multi_tensor_apply_kernel<TensorListMetadata<4>, AdamFunctor<float>, float, float, float, float, "
+       "float, float, float, float, adamMode_t, float, int, int, int>(int, int volatile*, "
+       "TensorListMetadata<4>, AdamFunctor<float>, float, float, float, float, float, float, float, float, "
+       "adamMode_t, float, int, int, int)", 40, 4, (4.0 * 65536 + 36) * 7 * 4, "AdamFunctor<float>"},
+      /* pytorch_kineto_2023_ddp128_sampled_input_dims.json.gz: _foreach_add_, T = 64, 2 lists */
+      {"void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
+       "namespace)::TensorListMetadata<2>, at::native::(anonymous namespace)::BinaryOpListAlphaFunctor<float, "
+       "2, 2, 0>, std::plus<float>, float>(at::native::(anonymous namespace)::TensorListMetadata<2>, "
+       "at::native::(anonymous namespace)::BinaryOpListAlphaFunctor<float, 2, 2, 0>, std::plus<float>, float)",
+       100, 4, (36.0 * 65536 + 64) * 2 * 4, "BinaryOpListAlphaFunctor<float,"},
+      /* pytorch_kineto_2026_mi300x_sglang_decode_graph_replay.json.gz: a copy of long to int, T = 64, the
+       * smallest type of the functor's (4 B) for the rule, the first (int) for the op */
+      {"void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
+       "namespace)::TensorListMetadata<2>, at::native::(anonymous namespace)::CopyFunctor<int, long, 2, 1, 1>, "
+       "at::native::Copy<int, long> >(at::native::(anonymous namespace)::TensorListMetadata<2>, "
+       "at::native::(anonymous namespace)::CopyFunctor<int, long, 2, 1, 1>, at::native::Copy<int, long>)",
+       10, 4, (0.0 + 10) * 2 * 4, "CopyFunctor<int,"},
+      /* pytorch_kineto_2024_a100_ddp_nccl.json.gz: cat of 8-byte elements */
+      {"void at::native::(anonymous namespace)::CatArrayBatchedCopy_aligned16_contig<at::native::(anonymous "
+       "namespace)::OpaqueType<8u>, unsigned int, 1, 128, 1>(at::native::(anonymous namespace)::OpaqueType<8u>*, "
+       "at::native::(anonymous namespace)::CatArrInputTensorMetadata<at::native::(anonymous "
+       "namespace)::OpaqueType<8u>, unsigned int, 128, 1>, at::native::(anonymous "
+       "namespace)::TensorSizeStride<unsigned int, 4u>, int, unsigned int)", 1, 8, -1, "OpaqueType<8u>,"},
+      /* pytorch_kineto_2023_a100_ddp_input_dims.json.gz: cat of long */
+      {"void at::native::(anonymous namespace)::CatArrayBatchedCopy<long, unsigned int, 2, 128, 1>(long*, "
+       "at::native::(anonymous namespace)::CatArrInputTensorMetadata<long, unsigned int, 128, 1>, "
+       "at::native::(anonymous namespace)::TensorSizeStride<unsigned int, 4u>, int, unsigned int)", 1, 8, -1,
+       "CatArrayBatchedCopy<long,"},
+      /* aten_ops.json: ATen's fused Adam as the 2023 profiler names it, no metadata (the rule refuses) */
+      {"void at::native::(anonymous namespace)::multi_tensor_apply_kernel<FusedAdamMathFunctor<float, 4>>", 10, 4,
+       0, "FusedAdamMathFunctor<float,"}};
+  rli_cost in, out, c;
+  char why[400], cut[600];
+  rli_cost_init(&in, RL_REASON_LISTS);
+  in.flops = in.bytes = 1000;
+  in.per_elem = RLI_ELEM_FLOAT;
+  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+    size_t len = strlen(k[i].name);
+    CHECK(len < sizeof cut);
+    CHECK(rli_list_cost(&in, k[i].name, &out, why, sizeof why) == 1 && out.bytes == 1000 * k[i].elem);
+    int32_t dt = out.dtype;
+    int r = rli_mta_cost(k[i].name, k[i].G, &c, why, sizeof why);
+    CHECK(k[i].mta < 0 ? r == -1 : k[i].mta == 0 ? r == 0 : r == 1 && c.bytes == k[i].mta);
+    int list_cut = 0, mta_cut = 0; /* the cut names that still give the answer */
+    for (size_t n = 0; n < len; n++) {
+      memcpy(cut, k[i].name, n);
+      cut[n] = 0;
+      int lr = rli_list_cost(&in, cut, &out, why, sizeof why);
+      CHECK(lr == 0 || (lr == 1 && out.bytes == 1000 * k[i].elem && out.dtype == dt));
+      list_cut += lr == 1;
+      int mr = rli_mta_cost(cut, k[i].G, &c, why, sizeof why);
+      CHECK(mr <= 0 || (k[i].mta > 0 && c.bytes == k[i].mta));
+      CHECK(mr == 1 || c.bytes < 0);
+      mta_cut += mr == 1;
+    }
+    /* once the first argument's end (its ',' or the list's '>') is read, the type is given; once the
+     * functor is whole, the rule's */
+    size_t whole_at = (size_t)(strstr(k[i].name, k[i].whole) - k[i].name) + strlen(k[i].whole);
+    CHECK(list_cut == (int)(len - whole_at));
+    CHECK(k[i].mta > 0 ? mta_cut > 0 : mta_cut == 0);
+  }
+  /* cut where an argument ends but its ',' is not written: no type, not the type its beginning spells */
+  const char *adam = k[0].name;
+  size_t at = (size_t)(strstr(adam, "AdamFunctor<float") - adam) + strlen("AdamFunctor<float");
+  memcpy(cut, adam, at);
+  cut[at] = 0;
+  CHECK(rli_list_cost(&in, cut, &out, why, sizeof why) == 0 && strstr(why, "no element type") != NULL);
+  CHECK(rli_mta_cost(cut, 40, &c, why, sizeof why) == 0 && strstr(why, "cut short") != NULL);
+  /* the functor whole (its ',' read), the kernel's other arguments cut: the rule reads all it needs */
+  memcpy(cut, adam, at + 2);
+  cut[at + 2] = 0;
+  CHECK(rli_mta_cost(cut, 40, &c, why, sizeof why) == 1 && c.bytes == k[0].mta && c.flops == 13 * (4.0 * 65536 + 36));
+  CHECK(rli_list_cost(&in, "CatArrayBatchedCopy<at::native::(anonymous namespace)::OpaqueType<1", &out, why,
+                      sizeof why) == 0);
+  /* the reader itself: arguments trimmed, nested lists and parentheses kept, a cut list not closed */
+  rli_targ a[4];
+  int closed;
+  CHECK(rli_kernel_targs("<c10::BFloat16, 4, (at::native::ADAM_MODE)1, false>", a, 4, &closed) == 4 && closed);
+  CHECK(a[0].n == 13 && !memcmp(a[0].s, "c10::BFloat16", 13) && a[2].n == 24 && a[3].n == 5);
+  CHECK(rli_kernel_targs("<std::plus<float>, float>(x)", a, 4, &closed) == 2 && closed && a[0].n == 16);
+  CHECK(rli_kernel_targs("<float, 2, 2", a, 4, &closed) == 2 && !closed);
+  CHECK(rli_kernel_targs("<float, 2, 2, 0, 1>", a, 4, &closed) == 4 && !closed);
+  CHECK(rli_kernel_targs("<float", a, 4, &closed) == 0 && !closed);
+  CHECK(rli_kernel_targs("float>", a, 4, &closed) == -1 && !closed);
+  char nm[32];
+  rli_targ t = {"at::native::(anonymous namespace)::FusedAdamMathFunctor<float, 4>", 66};
+  const char *lt = rli_kernel_targ_name(&t, nm, sizeof nm);
+  CHECK(!strcmp(nm, "FusedAdamMathFunctor") && lt && !strcmp(lt, "<float, 4>"));
+  t.s = "float";
+  t.n = 5;
+  CHECK(rli_kernel_targ_name(&t, nm, sizeof nm) == NULL && !strcmp(nm, "float"));
+}
+
 /* The device a trace names -> the hardware id (NULL: none). Names as the
  * drivers report them (CUDA cudaDeviceProp.name, which Kineto writes in
  * deviceProperties and nvidia-smi prints; ROCm's marketing name), the
@@ -2215,6 +2322,7 @@ int main(void) {
   RUN(test_aten);
   RUN(test_aten_table);
   RUN(test_mta);
+  RUN(test_kernel_targs);
   RUN(test_custom);
   RUN(test_device_names);
   RUN(test_conv_seq);
