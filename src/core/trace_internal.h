@@ -218,11 +218,15 @@ size_t rli_trace_nkernels(const rl_trace *t);
 /* Kernels k0 .. k0 + n - 1 launched before the profiling window (linked
  * as such: inst RLI_UNLINKED, reason RL_REASON_PRE_WINDOW) take the F and Q
  * of the in-window kernels of their signature (sig[i]: an id below nsig,
- * or RLI_NONE; trace_sig.c says when a signature lends nothing). Returns
+ * or RLI_NONE; trace_sig.c says when a signature lends nothing); signame
+ * and sigbare (per signature: its kernel name's id, 1 for the name alone;
+ * NULL, NULL: no name-alone matching) let a kernel recorded without a grid
+ * take what in-window kernels of its name with a grid say. Returns
  * how many were costed so (the reader's unlinked count drops by as many);
  * *oom set when memory ran out (the kernels not reached stay as they were). */
 int64_t rli_trace_infer_signature(rl_trace *t, size_t k0, size_t n, const uint32_t *sig,
-                                  uint32_t nsig, int *oom);
+                                  const uint32_t *signame, const uint8_t *sigbare, uint32_t nsig,
+                                  int *oom);
 
 void rli_trace_set_format(rl_trace *t, const char *format);
 void rli_trace_set_device(rl_trace *t, const char *name, double mem_bytes,

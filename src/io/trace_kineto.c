@@ -385,6 +385,8 @@ typedef struct kin {
   size_t capsiggx;
   uint32_t *signame; /* per signature: its kernel name's id */
   size_t capsigname;
+  uint8_t *sigbare;  /* per signature: 1 the name alone (no grid or block) */
+  size_t capsigbare;
   uint32_t *sigmap;
   size_t sigmapcap;
   /* CUDA graphs (src/core/trace_graph.c): the launch calls that name their
@@ -2502,6 +2504,8 @@ static uint32_t sig_id(kin *k, uint32_t name, uint64_t geo, double gx) {
   k->siggx[k->nsig] = gx;
   k->signame = xgrow(k, k->signame, sizeof *k->signame, k->nsig + 1, &k->capsigname);
   k->signame[k->nsig] = name;
+  k->sigbare = xgrow(k, k->sigbare, sizeof *k->sigbare, k->nsig + 1, &k->capsigbare);
+  k->sigbare[k->nsig] = geo == 0;
   k->sigmap[h] = (uint32_t)k->nsig;
   return (uint32_t)k->nsig++;
 }
@@ -3384,7 +3388,8 @@ static void link_all(kin *k) {
   unlinked -= rli_trace_multi_tensor(t, k->k0, k->nkc, k->ksig, k->siggx, k->signame,
                                      (uint32_t)k->nsig, &oom);
   if (oom) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
-  unlinked -= rli_trace_infer_signature(t, k->k0, k->nkc, k->ksig, (uint32_t)k->nsig, &oom);
+  unlinked -= rli_trace_infer_signature(t, k->k0, k->nkc, k->ksig, k->signame, k->sigbare,
+                                        (uint32_t)k->nsig, &oom);
   if (oom) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   rli_trace_set_unlinked(t, unlinked);
 }
@@ -3604,6 +3609,7 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   free(k->sigkey);
   free(k->siggx);
   free(k->signame);
+  free(k->sigbare);
   free(k->sigmap);
   free(k->nl);
   free(k->cm);
