@@ -25,6 +25,8 @@ ALL_GPU = [("pytorch_kineto_2024_a100_ddp_nccl.json.gz", None),
            ("pytorch_kineto_2024_a100_inductor_triton_launch.json.gz", None),
            ("pytorch_kineto_2024_gh200_props_from_a100_inductor.json.gz", None),
            ("pytorch_kineto_2024_mi300x_noname_props_from_mi250.json.gz", None),
+           ("pytorch_kineto_2025_mi300x_hf_qwen1.5_forward.json.gz", None),
+           ("pytorch_kineto_2025_mi300x_ddp_resnet_act_checkpoint.json.gz", None),
            ("shapes_training_step.json", None), ("aten_ops.json", None), ("promotion_ops.json", None)]
 
 
@@ -173,6 +175,29 @@ class Gains(unittest.TestCase):
                      "names no element type"):
             self.assertIn(text, whys)
         self.assertFalse([r for r in t["rows"] if (r["roof_fraction"] or 0) > 1])
+
+    def test_prewindow_by_name_on_rocm(self):
+        """ROCm traces of PyTorch >= 2.6 give in-window kernels their launch call's grid and
+        pre-window kernels none: those match by their name alone (trace_sig.c), the smallest F
+        and Q of the in-window kernels of that name. HF Qwen1.5-0.5B's forward on an MI300X:
+        69.1% -> 100% (463 kernels, 13.3 ms); the activation-checkpointed ResNet step keeps
+        RCCL's generic kernel (an all-reduce and a broadcast in the window: two kinds) and
+        the kernels of MIOpen's multi-kernel convolutions uncovered (544 kernels, 28.96 ms).
+        A pre-window kernel with a grid keeps its grid's signature (bad/prewindow_name.json)."""
+        t = rl.trace(os.path.join(D, "pytorch_kineto_2025_mi300x_hf_qwen1.5_forward.json.gz"))
+        self.assertEqual(t["unlinked"], 0)
+        self.assertGreater(t["coverage"], 0.9999)
+        named = [r for r in t["rows"] if "inferred: name" in (r.get("note") or "")]
+        self.assertGreater(len(named), 10)
+        self.assertFalse([r for r in t["rows"] + t["ops"] if r["above_roof"]])
+        t = rl.trace(os.path.join(D, "pytorch_kineto_2025_mi300x_ddp_resnet_act_checkpoint.json.gz"))
+        self.assertEqual(t["unlinked"], 544)
+        self.assertAlmostEqual(t["uncovered"][0]["measured_s"], 0.028956048, delta=1e-12)
+        self.assertFalse([r for r in t["rows"] + t["ops"] if r["above_roof"]])
+        t = rl.trace(os.path.join(D, "bad", "prewindow_name.json"))
+        self.assertEqual(t["unlinked"], 4)
+        gx = [r for r in t["rows"] if r["name"] == "k_gx"][0]
+        self.assertEqual((gx["count"], gx["flops"], gx["bytes"]), (3, 1024 + 2048 + 1024, 3 * 4 * (1024 + 2048 + 1024)))
 
     def test_ncu_device_slower_than_the_file(self):
         with self.assertRaisesRegex(ValueError, "below what the file measured.*devices that fit"):
