@@ -17,7 +17,10 @@
  *      prints exactly what one process would print; the others print
  *      nothing. No process spins while it waits (lazy_wait below).
  * A file a process cannot read travels as its error and is reported by
- * rank 0. A process that dies ends the run: mpirun aborts the job
+ * rank 0. Each process runs on the CPUs its launcher bound it to (Open MPI
+ * binds each to one core when it starts 2 or fewer, mpirun(1)); rank 0 says
+ * so on stderr when one has fewer than its workers or its share of the node
+ * (mpi_cpus below). A process that dies ends the run: mpirun aborts the job
  * (Open MPI's default errors-are-fatal handler), it does not hang.
  * Standard input alone (`zcat T | mpirun -n 2 roofline-mpi trace -`) is
  * read by process 0, to which mpirun forwards it (the others find theirs
@@ -26,10 +29,12 @@
  * objects; not compiled by the plain build (the Makefile takes the .c
  * files of cli/ itself, not of cli/mpi/).
  */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "cli.h"
 
 #include <mpi.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +201,123 @@ static void *read_worker(void *arg) {
   }
 }
 
+/* ---- the CPUs a process may run on -----------------------------------------
+ * mpirun binds each process to one core when it starts 2 or fewer and to a
+ * package otherwise (mpirun(1), Open MPI 4.1: "--bind-to core" for np <= 2,
+ * "--bind-to socket" else, none when oversubscribed). All of a process's
+ * threads then share that mask: its -j workers and each worker's reading
+ * thread (src/io/trace_src.c), 1.37 s instead of 0.92 s with --bind-to none
+ * for `mpirun -n 1 roofline-mpi trace DIR -j 2` on a 533 MB job (2 cores,
+ * docs/performance.md). We leave the binding as the launcher made it (the
+ * user may mean it) and count it: the CPUs in this process's mask
+ * (sched_getaffinity; 0 where it cannot be read: then nothing is said), and
+ * the node's, the online CPUs, or fewer where the launcher itself may use
+ * fewer (mpirun or orted, our parent, in a container's cpuset). */
+static int mask_cpus(pid_t pid, int *first) {
+#ifdef __linux__
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(pid, sizeof set, &set) != 0) return 0;
+  if (first) {
+    *first = 0;
+    for (size_t i = 0; i < CPU_SETSIZE; i++)
+      if (CPU_ISSET(i, &set)) { *first = (int)i; break; }
+  }
+  return CPU_COUNT(&set);
+#else
+  (void)pid;
+  (void)first;
+  return 0;
+#endif
+}
+
+/* the hardware threads of CPU c's core (sysfs thread_siblings_list, "0,32"
+ * or "0-1"): mpirun's PE=n counts cores, our share counts CPUs */
+static int core_threads(int c) {
+  char path[96];
+  snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", c);
+  FILE *f = fopen(path, "r");
+  if (!f) return 1;
+  int k = 0, a, b;
+  char sep;
+  while (fscanf(f, "%d", &a) == 1) {
+    b = a;
+    if (fscanf(f, "%c", &sep) == 1 && sep == '-' && fscanf(f, "%d", &b) == 1) (void)fscanf(f, "%c", &sep);
+    k += b >= a ? b - a + 1 : 1;
+    if (sep != ',') break;
+  }
+  fclose(f);
+  return k > 0 ? k : 1;
+}
+
+typedef struct cpus {
+  int mask;  /* CPUs this process may run on; 0: unknown */
+  int node;  /* the node's CPUs */
+  int share; /* node / processes on the node, at least 1 */
+  int smt;   /* hardware threads per core */
+} cpus;
+
+static cpus mpi_cpus(const mctx *m) {
+  cpus c = {0, 0, 0, 1};
+  int first = 0;
+  c.mask = mask_cpus(0, &first);
+  long on = sysconf(_SC_NPROCESSORS_ONLN);
+  c.node = on > 0 ? (int)on : 1;
+  int parent = mask_cpus(getppid(), NULL);
+  if (parent > 0 && parent < c.node) c.node = parent;
+  if (c.mask > c.node) c.node = c.mask;
+  c.share = c.node / (m->local > 0 ? m->local : 1);
+  if (c.share < 1) c.share = 1;
+  if (c.mask > 0) c.smt = core_threads(first);
+  return c;
+}
+
+/* Every process sends rank 0 its CPUs and workers (a collective call); rank 0
+ * prints one line for the whole job, on the process with the fewest CPUs
+ * for what it runs (the largest max(workers, share) / mask), when one has
+ * fewer CPUs than its workers or than its share of the node. Exit status and
+ * stdout are unchanged. */
+static void mpi_warn_binding(const mctx *m, cpus c, int32_t workers) {
+  int mine[5] = {c.mask, (int)workers, c.share, c.node, c.smt};
+  int *all = m->rank == 0 ? malloc(sizeof *all * 5 * (size_t)m->size) : NULL;
+  if (m->rank == 0 && !all) MPI_Abort(MPI_COMM_WORLD, 1);
+  MPI_Request rq;
+  MPI_Igather(mine, 5, MPI_INT, all, 5, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+  lazy_wait(&rq);
+  if (m->rank != 0) return;
+  int worst = -1;
+  long long wneed = 0, wmask = 1;
+  for (int q = 0; q < m->size; q++) {
+    const int *v = all + 5 * q;
+    int need = v[1] > v[2] ? v[1] : v[2];
+    if (v[0] <= 0 || v[0] >= need) continue;
+    if (worst < 0 || (long long)need * wmask > wneed * v[0]) {
+      worst = q;
+      wneed = need;
+      wmask = v[0];
+    }
+  }
+  if (worst >= 0) {
+    const int *v = all + 5 * worst;
+    /* --map-by node:PE=n binds each process to n cores: offered where that
+     * gives it more CPUs than it has */
+    int pe = v[2] / (v[4] > 0 ? v[4] : 1);
+    char alt[64] = "";
+    if (pe * (v[4] > 0 ? v[4] : 1) > v[0]) snprintf(alt, sizeof alt, ", or --map-by node:PE=%d", pe);
+    char who[64];
+    if (v[1] == 1) snprintf(who, sizeof who, "1 worker and its reading thread");
+    else snprintf(who, sizeof who, "%d workers (each with a reading thread)", v[1]);
+    fprintf(stderr,
+            "roofline-mpi: rank %d is bound to %d CPU%s of %d and runs %s on %s, where its share of the node "
+            "is %d CPU%s (mpirun binds each process to a core when it starts 2 or fewer, to a socket "
+            "otherwise): run mpirun with --bind-to none%s\n",
+            worst, v[0], v[0] == 1 ? "" : "s", v[3], who, v[0] == 1 ? "it" : "them", v[2], v[2] == 1 ? "" : "s",
+            alt);
+    fflush(stderr);
+  }
+  free(all);
+}
+
 static int mpi_read(void *ctx, rl_job *j, const char *const *paths, int32_t n, int32_t threads) {
   mctx *m = ctx;
   reader r;
@@ -209,13 +331,15 @@ static int mpi_read(void *ctx, rl_job *j, const char *const *paths, int32_t n, i
   r.order = order;
   r.n = n;
   /* -j N: N workers in each process; none given (0): the node's CPUs shared
-   * among the processes on it */
+   * among the processes on it, no more than this process may run on */
+  cpus c = mpi_cpus(m);
   if (threads <= 0) {
-    long c = sysconf(_SC_NPROCESSORS_ONLN);
-    threads = (int32_t)((c > 0 ? c : 1) / m->local);
-    if (threads < 1) threads = 1;
+    threads = c.share;
+    if (c.mask > 0 && c.mask < threads) threads = c.mask;
   }
   if (m->thread_level < MPI_THREAD_SERIALIZED) threads = 1;
+  if (threads > n) threads = n > 0 ? n : 1;
+  mpi_warn_binding(m, c, threads);
   int *counter = NULL;
   MPI_Win_allocate(m->rank == 0 ? (MPI_Aint)sizeof(int) : 0, (int)sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
                    &counter, &r.win);
@@ -226,7 +350,6 @@ static int mpi_read(void *ctx, rl_job *j, const char *const *paths, int32_t n, i
   }
   MPI_Barrier(MPI_COMM_WORLD);
   pthread_mutex_init(&r.mu, NULL);
-  if (threads > n) threads = n > 0 ? n : 1;
   pthread_t *th = malloc(sizeof *th * (size_t)threads);
   int32_t started = 0;
   for (int32_t i = 1; th && i < threads; i++)
