@@ -14,7 +14,9 @@ others' last that much longer), and per-rank clock offsets. Checks:
   * make_job.py --repeat-steps: K times the collectives and the wait;
   * with --mpi BIN (build/roofline-mpi): `mpirun -n 2` prints exactly what
     one process prints (also with 3 processes for 2 files and threads in
-    each, and with -j left to its default); a process that waits sleeps
+    each, and with -j left to its default); a process bound to fewer CPUs
+    than its workers (`mpirun -n 1 --bind-to core ... -j 2`) makes rank 0 say
+    so in one line on stderr, stdout unchanged; a process that waits sleeps
     (its CPU time over 2 s of waiting); an unreadable file on one rank is
     a clear error; a rank that dies ends the run with an error, not a hang.
 Ends with "N passed, M failed".
@@ -56,9 +58,11 @@ def mpi_env():
     return env
 
 
-def mpirun(binary, n, args, timeout=300, wrap=None, stdin=None, mca=(), env=None):
-    cmd = ["mpirun", "-n", str(n), "--oversubscribe"] + [x for kv in mca for x in ("--mca",) + kv] + \
-        (wrap or []) + [binary] + args
+def mpirun(binary, n, args, timeout=300, wrap=None, stdin=None, mca=(), env=None, bind="none"):
+    # --bind-to none unless told: Open MPI binds each of 2 or fewer processes to a
+    # core, and roofline-mpi then says so on stderr where a machine has more cores
+    cmd = ["mpirun", "-n", str(n), "--oversubscribe", "--bind-to", bind] + \
+        [x for kv in mca for x in ("--mca",) + kv] + (wrap or []) + [binary] + args
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout,
                        env=dict(mpi_env(), **(env or {})), input=stdin)
     return p.returncode, p.stdout, p.stderr
@@ -66,7 +70,7 @@ def mpirun(binary, n, args, timeout=300, wrap=None, stdin=None, mca=(), env=None
 
 def waits_asleep(mb, trace):
     """(ok, detail): process 1's CPU time over 2 s while it waits for process 0"""
-    p = subprocess.Popen(["mpirun", "-n", "2", "--oversubscribe", mb, "trace", "-"], cwd=ROOT,
+    p = subprocess.Popen(["mpirun", "-n", "2", "--oversubscribe", "--bind-to", "none", mb, "trace", "-"], cwd=ROOT,
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=mpi_env())
     try:
         with open(trace, "rb") as f:
@@ -320,6 +324,24 @@ def main():
             one = run([rf, "trace", job, "-j", "1"])
             dflt = mpirun(mb, 2, ["trace", job])
             check("mpi.default_threads", dflt[0] == 0 and dflt[1] == one[1], f"exit {dflt[0]} {dflt[2][-400:]!r}")
+            # a process bound to fewer CPUs than it runs workers (Open MPI binds 2 or
+            # fewer processes to a core each): rank 0 says so, one line for the whole
+            # job, naming the fix; stdout and exit status as without the binding
+            if len(os.sched_getaffinity(0)) < 2:
+                print("  mpi.binding: skipped: this process may use 1 CPU, where a process bound "
+                      "to one core has them all")
+            else:
+                one = run([rf, "trace", job, "-j", "2", "--json"])
+                bound = mpirun(mb, 1, ["trace", job, "-j", "2", "--json"], bind="core")
+                free = mpirun(mb, 1, ["trace", job, "-j", "2", "--json"], bind="none")
+                two = mpirun(mb, 2, ["trace", job, "-j", "2", "--json"], bind="core")
+                lines = [ln for ln in bound[2].splitlines() if ln.startswith("roofline-mpi:")]
+                check("mpi.binding_warns", bound[0] == 0 and len(lines) == 1 and "rank 0 is bound to 1 CPU of" in lines[0]
+                      and "runs 2 workers" in lines[0] and "--bind-to none" in lines[0], f"exit {bound[0]} {bound[2]!r}")
+                check("mpi.binding_none", free[0] == 0 and "roofline-mpi:" not in free[2], f"exit {free[0]} {free[2]!r}")
+                check("mpi.binding_stdout", bound[1] == free[1] == two[1] == one[1], "stdout differs with the binding")
+                check("mpi.binding_one_line", two[0] == 0 and two[2].count("roofline-mpi:") == 1
+                      and " is bound to 1 CPU of" in two[2], f"exit {two[0]} {two[2]!r}")
             # a process that waits sleeps (Open MPI's blocking calls poll on a core):
             # process 0 reads standard input, which stays open; process 1, done at
             # once (its input is empty), waits for process 0's exit status. Its CPU
