@@ -207,7 +207,7 @@ static void *read_worker(void *arg) {
  * "--bind-to socket" else, none when oversubscribed). All of a process's
  * threads then share that mask: its -j workers and each worker's reading
  * thread (src/io/trace_src.c), 1.37 s instead of 0.92 s with --bind-to none
- * for `mpirun -n 1 roofline-mpi trace DIR -j 2` on a 533 MB job (2 cores,
+ * for `mpirun -n 1 roofline-mpi trace DIR -j 2` on a 558 MB job (2 cores,
  * docs/performance.md). We leave the binding as the launcher made it (the
  * user may mean it) and count it: the CPUs in this process's mask
  * (sched_getaffinity; 0 where it cannot be read: then nothing is said), and
