@@ -239,8 +239,8 @@ static int core_threads(int c) {
   FILE *f = fopen(path, "r");
   if (!f) return 1;
   int k = 0, a, b;
-  char sep;
   while (fscanf(f, "%d", &a) == 1) {
+    char sep = 0;
     b = a;
     if (fscanf(f, "%c", &sep) == 1 && sep == '-' && fscanf(f, "%d", &b) == 1) (void)fscanf(f, "%c", &sep);
     k += b >= a ? b - a + 1 : 1;
@@ -274,9 +274,9 @@ static cpus mpi_cpus(const mctx *m) {
 
 /* Every process sends rank 0 its CPUs and workers (a collective call); rank 0
  * prints one line for the whole job, on the process with the fewest CPUs
- * for what it runs (the largest max(workers, share) / mask), when one has
- * fewer CPUs than its workers or than its share of the node. Exit status and
- * stdout are unchanged. */
+ * for what it runs (the largest max(workers, share) / mask), when one is
+ * bound to fewer CPUs than its workers or than its share of the node. Exit
+ * status and stdout are unchanged. */
 static void mpi_warn_binding(const mctx *m, cpus c, int32_t workers) {
   int mine[5] = {c.mask, (int)workers, c.share, c.node, c.smt};
   int *all = m->rank == 0 ? malloc(sizeof *all * 5 * (size_t)m->size) : NULL;
@@ -290,7 +290,9 @@ static void mpi_warn_binding(const mctx *m, cpus c, int32_t workers) {
   for (int q = 0; q < m->size; q++) {
     const int *v = all + 5 * q;
     int need = v[1] > v[2] ? v[1] : v[2];
-    if (v[0] <= 0 || v[0] >= need) continue;
+    /* unknown, or not bound (the whole node: more workers than CPUs is -j's
+     * choice, as in one process), or enough */
+    if (v[0] <= 0 || v[0] >= v[3] || v[0] >= need) continue;
     if (worst < 0 || (long long)need * wmask > wneed * v[0]) {
       worst = q;
       wneed = need;
