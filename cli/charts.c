@@ -2,7 +2,6 @@
  * charts.c -- the trace and measurement charts (see charts.h).
  */
 #include "charts.h"
-#include "core/strlit.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -21,54 +20,6 @@ rl_plot chart_plot(const chart_data *c) {
   p.n_points = c->n_points;
   p.flags = c->flags;
   return p;
-}
-
-void chart_short_name(const char *s, char *out, size_t w) {
-  if (!w) return;
-  if (RLI_STARTS(s, "void ")) s += RLI_LEN("void ");
-  char tmp[512];
-  size_t n = 0;
-  int depth = 0;
-  for (const char *p = s; *p && n + 1 < sizeof tmp; p++) {
-    if (*p == '<') { depth++; continue; }
-    if (*p == '>') { if (depth) depth--; continue; }
-    if (depth) continue;
-    if (*p == '(' && n > 0) break;
-    tmp[n++] = *p;
-  }
-  tmp[n] = 0;
-  /* the last name after a namespace ("::"), not inside the parameters */
-  const char *base = tmp, *prev = tmp;
-  for (const char *p = tmp; (p = strstr(p, "::")) != NULL; p += 2)
-    if (p[2]) prev = base, base = p + 2;
-  if (strlen(base) < 8) base = prev; /* "Kernel": keep its namespace */
-  while (*base == ' ') base++;
-  if (!*base) base = s;
-  snprintf(out, w, "%s", base);
-  if (strlen(base) >= w && w > sizeof "...") memcpy(out + w - sizeof "...", "...", sizeof "...");
-}
-
-void chart_kernel_name(const char *s, char *out, size_t w, int mark_templates) {
-  if (!w) return;
-  if (RLI_STARTS(s, "void ")) s += RLI_LEN("void ");
-  size_t n = 0;
-  int depth = 0;
-  for (const char *p = s; *p && n + 1 < w; p++) {
-    if (*p == '<') {
-      if (depth++ == 0 && n && mark_templates) {
-        out[n++] = '<';
-        if (n + 1 < w) out[n++] = '>';
-      }
-      continue;
-    }
-    if (*p == '>') { if (depth) depth--; continue; }
-    if (depth) continue;
-    if (*p == '(' && n > 0) break;
-    out[n++] = *p;
-  }
-  out[n] = 0;
-  if (n + 1 >= w && w > sizeof "...") memcpy(out + w - sizeof "...", "...", sizeof "...");
-  if (!n) snprintf(out, w, "%.*s", (int)(w - 1), s);
 }
 
 static int32_t peak_dtype(int32_t pk) {
@@ -183,7 +134,7 @@ static int chart_hier(const rl_hw *hw, const rl_trace_row *rows, int32_t n, int3
     for (int k = 0; k < 3; k++)
       if (lv[k].level == r->binding_level) order[0] = k, order[k] = 0;
     char nm[48];
-    chart_short_name(r->name, nm, sizeof nm);
+    rl_kernel_display_name(r->name, nm, sizeof nm, RL_NAME_LAST);
     for (int o = 0; o < 3; o++) {
       int k = order[o];
       if (!(by[k] > 0) || !(rb[k] > 0) || ri[k] < 0) continue;
@@ -315,8 +266,8 @@ static int chart_cpu(const rl_hw *hw, const rl_trace_row *rows, int32_t n, int32
     rl_plot_point *p = &c->points[c->n_points++];
     memset(p, 0, sizeof *p);
     char nm[44], op[44];
-    chart_short_name(r->name, nm, sizeof nm);
-    chart_short_name(r->op ? r->op : "", op, sizeof op);
+    rl_kernel_display_name(r->name, nm, sizeof nm, RL_NAME_LAST);
+    rl_kernel_display_name(r->op ? r->op : "", op, sizeof op, RL_NAME_LAST);
     if (op[0] && strcmp(op, nm) != 0) snprintf(p->label, sizeof p->label, "%s [%s], %s", nm, op, lv[r->level].name);
     else snprintf(p->label, sizeof p->label, "%s, %s", nm, lv[r->level].name);
     p->flops = r->flops;
@@ -382,8 +333,8 @@ int chart_trace(const rl_hw *hw, const rl_trace_row *rows, int32_t n, int32_t to
     rl_plot_point *p = &c->points[c->n_points++];
     memset(p, 0, sizeof *p);
     char nm[44], op[44];
-    chart_short_name(r->name, nm, sizeof nm);
-    chart_short_name(r->op ? r->op : "", op, sizeof op);
+    rl_kernel_display_name(r->name, nm, sizeof nm, RL_NAME_LAST);
+    rl_kernel_display_name(r->op ? r->op : "", op, sizeof op, RL_NAME_LAST);
     if (op[0] && strcmp(op, nm) != 0) snprintf(p->label, sizeof p->label, "%s [%s]", nm, op);
     else snprintf(p->label, sizeof p->label, "%s", nm);
     p->flops = r->flops;

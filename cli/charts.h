@@ -66,16 +66,6 @@ int chart_trace_colls(const rl_hw *hw, const rl_trace_coll *co, int32_t n, int32
  * -1 when there is nothing to draw (no peak or no bandwidth). */
 int chart_measure(const rl_measurement *m, chart_data *c);
 
-/* "at::native::vectorized_elementwise_kernel<...>(...)" ->
- * "vectorized_elementwise_kernel": no return type, template arguments,
- * parameters or namespaces; at most w - 1 bytes. */
-void chart_short_name(const char *s, char *out, size_t w);
-
-/* A kernel name for a table cell: without "void ", the template arguments
- * (shown as "<>" when mark_templates) and the parameter list, at most w - 1
- * bytes, "..." where cut; the whole name when nothing else is left. */
-void chart_kernel_name(const char *s, char *out, size_t w, int mark_templates);
-
 /* The terminal's size for --term: COLUMNS and LINES when set, else the
  * window of `out` when it is a terminal (TIOCGWINSZ); 0 when unknown. One
  * row is left for the shell's prompt. */

@@ -214,12 +214,12 @@ static void print_rows(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
     if (r->bound == RL_BOUND_NETWORK) { net++; continue; }
     char c[12][64];
     snprintf(c[0], 64, "%d", shown + 1);
-    chart_kernel_name(r->name, c[1], by_op ? 40 : 44, 1);
+    rl_kernel_display_name(r->name, c[1], by_op ? 40 : 44, RL_NAME_MARK_TEMPLATES);
     if (by_op) {
       snprintf(c[2], 64, "%lld", (long long)r->count);
       snprintf(c[3], 64, "%lld", (long long)r->kernels);
     } else {
-      chart_kernel_name(r->op[0] ? r->op : "-", c[2], 28, 1);
+      rl_kernel_display_name(r->op[0] ? r->op : "-", c[2], 28, RL_NAME_MARK_TEMPLATES);
       snprintf(c[3], 64, "%lld", (long long)r->count);
     }
     /* bytes from below: >= on bytes, the time at the roof and the roof
@@ -298,8 +298,8 @@ static void print_unknown(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int
     if (r->has_cost && r->has_time) continue;
     if (shown >= top) { more++; rest += r->has_time ? r->time_s : 0; continue; }
     char c[7][200];
-    chart_kernel_name(r->name, c[0], 44, 1);
-    chart_kernel_name(r->op[0] ? r->op : "-", c[1], 28, 1);
+    rl_kernel_display_name(r->name, c[0], 44, RL_NAME_MARK_TEMPLATES);
+    rl_kernel_display_name(r->op[0] ? r->op : "-", c[1], 28, RL_NAME_MARK_TEMPLATES);
     snprintf(c[2], 200, "%lld", (long long)r->count);
     if (r->has_time) cli_q(c[3], 200, r->time_s, RL_UNIT_SECONDS);
     else snprintf(c[3], 200, "-");
@@ -364,7 +364,7 @@ static void print_hier(cli_ctx *ctx, const rl_trace_row *rows, int32_t n, int32_
     if (r->launch_id < 0) continue;
     char c[15][64];
     snprintf(c[0], 64, "%lld", (long long)r->launch_id);
-    chart_kernel_name(r->name, c[1], 32, 1);
+    rl_kernel_display_name(r->name, c[1], 32, RL_NAME_MARK_TEMPLATES);
     opt_q(c[2], 64, r->l1_bytes, RL_UNIT_BYTES);
     opt_q(c[3], 64, r->l2_bytes, RL_UNIT_BYTES);
     opt_q(c[4], 64, r->dram_bytes, RL_UNIT_BYTES);
@@ -443,7 +443,7 @@ static void print_fusions(cli_ctx *ctx, const rl_trace *t, int32_t top) {
   for (int32_t i = 0; i < n && i < top; i++) {
     char c[6][64];
     snprintf(c[0], 64, "%d", (int)i + 1);
-    chart_kernel_name(f[i].name, c[1], 44, 1);
+    rl_kernel_display_name(f[i].name, c[1], 44, RL_NAME_MARK_TEMPLATES);
     snprintf(c[2], 64, "%lld", (long long)f[i].runs);
     snprintf(c[3], 64, "%lld", (long long)f[i].kernels);
     cli_q(c[4], 64, f[i].time_s, RL_UNIT_SECONDS);

@@ -168,7 +168,7 @@ static void print_text(cli_ctx *ctx, const rl_job *j, int hta) {
     cli_table *t2 = cli_table_new(8, h2);
     for (int32_t i = 0; i < nsp; i++) {
       char c[8][64];
-      chart_kernel_name(sp[i].name, c[0], 48, 0);
+      rl_kernel_display_name(sp[i].name, c[0], 48, 0);
       cli_q(c[1], 64, sp[i].total_s, RL_UNIT_SECONDS);
       cli_q(c[2], 64, sp[i].min_s, RL_UNIT_SECONDS);
       snprintf(c[3], 64, "%d", (int)sp[i].min_rank);

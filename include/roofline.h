@@ -2139,6 +2139,27 @@ typedef enum rl_trace_format {
   RL_TRACE_NSYS = 3    /* Nsight Systems export --type sqlite */
 } rl_trace_format;
 
+/* A kernel's or op's name as tables and charts show it (the CLI's, the
+ * page's): a demangled signature without "void ", its template arguments
+ * and its parameters (or ROCm's " [clone .kd]"); "(anonymous namespace)",
+ * "<unnamed>" and "{anonymous}" kept as the namespaces they are:
+ *   "void at::native::(anonymous namespace)::max_pool_backward_nchw<c10::BFloat16,
+ *    float>(c10::BFloat16 const*, ...)" -> "at::native::(anonymous
+ *    namespace)::max_pool_backward_nchw" ("...nchw<>" with
+ *    RL_NAME_MARK_TEMPLATES),
+ *   "aten::mm", "nccl:all_reduce", "CompiledFunction" as they are,
+ *   "Memcpy DtoD (Device -> Device)" -> "Memcpy DtoD";
+ * with RL_NAME_LAST only the last name after the namespaces
+ * ("max_pool_backward_nchw"; one shorter than 8 characters keeps its
+ * namespace: "aten::mm"). The whole name when nothing else is left
+ * ("<built-in method ...>"). Into out (cap bytes): when it does not fit,
+ * without its anonymous namespaces if that is shorter, then cut with
+ * "..." at the end. Returns the length of the name shown, uncut (without
+ * the NUL). Pure: no I/O, NULL is "". */
+#define RL_NAME_MARK_TEMPLATES 1 /* "<>" where the template arguments were */
+#define RL_NAME_LAST 2           /* the last name only, for chart labels */
+RL_API size_t rl_kernel_display_name(const char *name, char *out, size_t cap, int32_t flags);
+
 /* "auto", "kineto", "ncu", "nsys"; NULL if unknown. */
 RL_API const char *rl_trace_format_name(int32_t format);
 /* Those names and "pytorch" (= kineto), ASCII case ignored; RL_EINVAL

@@ -64,6 +64,9 @@
  *                             reads that capture first -- the CLI's path
  *   rlw_remove_file(path)     unlink: a file put there, once read
  *   rlw_quantity(v, unit)     rl_format_quantity, as the CLI prints figures
+ *   rlw_kernel_name(name, flags)
+ *                             rl_kernel_display_name, as the CLI's tables
+ *                             show a kernel's or op's name
  *   rlw_put_file(path, data, len)
  *                             a file in the page's memory file system (a
  *                             config.json dropped or pasted), for rlw_cli
@@ -595,6 +598,12 @@ EMSCRIPTEN_KEEPALIVE const char *rlw_cli(const char *args) {
 EMSCRIPTEN_KEEPALIVE const char *rlw_quantity(double v, int unit) {
   static char b[64];
   rl_format_quantity(v, (rl_unit)unit, b, sizeof b);
+  return b;
+}
+
+EMSCRIPTEN_KEEPALIVE const char *rlw_kernel_name(const char *name, int flags) {
+  static char b[4096]; /* a page's cell: longer names end in "..." */
+  rl_kernel_display_name(name, b, sizeof b, flags);
   return b;
 }
 

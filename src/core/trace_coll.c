@@ -27,6 +27,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const coll_names[RLI_COLL_COUNT] = {
@@ -127,14 +128,23 @@ static int has_nocase(const char *s, const char *needle) {
   return 0;
 }
 
-/* The kernel's own name from its demangled signature: "void
- * ns::f<T, 4>(int*, float)" -> "ns::f" (the return type, template
- * arguments and parameters dropped; "(anonymous namespace)" and
- * "<unnamed>" kept as the namespaces they are). */
-void rli_kernel_own_name(const char *s, char *out, size_t cap) {
-  size_t n = 0;
+/* The one parser of a kernel's name (rli_kernel_own_name,
+ * rl_kernel_display_name): s, a demangled signature, up to its parameters
+ * or ROCm's " [clone .kd]", without "void " and the template arguments
+ * ("<>" where a list was when OWN_MARK and something precedes it), the
+ * namespaces written in brackets ("(anonymous namespace)", "<unnamed>",
+ * "{anonymous}") kept as the namespaces they are, or left out with their
+ * "::" when OWN_NO_ANON; blanks at the end dropped. Writes what fits in
+ * out[0..cap) (NUL-terminated when cap > 0) and returns the whole length. */
+enum { OWN_MARK = 1, OWN_NO_ANON = 2 };
+static size_t own_name(const char *s, char *out, size_t cap, int how) {
+  size_t n = 0, blanks = 0;
   int angle = 0;
-  if (!cap) return;
+#define OWN_PUT(ch) \
+  do { \
+    if (n + 1 < cap) out[n] = (ch); \
+    n++; \
+  } while (0)
   if (RLI_STARTS(s, "void ")) s += RLI_LEN("void ");
   for (const char *p = s; *p; p++) {
     /* a namespace written in brackets is part of the name */
@@ -142,21 +152,96 @@ void rli_kernel_own_name(const char *s, char *out, size_t cap) {
                       : RLI_STARTS(p, "<unnamed>")           ? "<unnamed>"
                       : RLI_STARTS(p, "{anonymous}")         ? "{anonymous}"
                                                               : NULL;
-    if (lit && !angle) {
-      for (const char *q = lit; *q && n + 1 < cap; q++) out[n++] = *q;
+    if (lit) {
       p += strlen(lit) - 1;
+      if (angle) continue;
+      if (how & OWN_NO_ANON) {
+        if (RLI_STARTS(p + 1, "::")) p += 2;
+        continue;
+      }
+      for (; blanks; blanks--) OWN_PUT(' ');
+      for (const char *q = lit; *q; q++) OWN_PUT(*q);
       continue;
     }
-    if (lit) { p += strlen(lit) - 1; continue; }
-    if (*p == '<') { angle++; continue; }
+    if (*p == '<') {
+      if (angle++ == 0 && n && (how & OWN_MARK)) {
+        for (; blanks; blanks--) OWN_PUT(' ');
+        OWN_PUT('<');
+        OWN_PUT('>');
+      }
+      continue;
+    }
     if (*p == '>') { if (angle) angle--; continue; }
     if (angle) continue;
-    if (*p == '(' ) break; /* the parameters */
+    if (*p == '(') break; /* the parameters */
     if (*p == ' ' && RLI_STARTS(p, " [clone")) break; /* ROCm's " [clone .kd]" */
-    if (n + 1 < cap) out[n++] = *p;
+    if (*p == ' ') { blanks++; continue; } /* written when a name follows */
+    for (; blanks; blanks--) OWN_PUT(' ');
+    OWN_PUT(*p);
   }
-  while (n && out[n - 1] == ' ') n--;
-  out[n] = 0;
+#undef OWN_PUT
+  if (cap) out[n < cap ? n : cap - 1] = 0;
+  return n;
+}
+
+void rli_kernel_own_name(const char *s, char *out, size_t cap) { own_name(s, out, cap, 0); }
+
+/* The display name of `how` (own_name's) into b (bcap bytes, or a buffer of
+ * its own when longer; *heap says so): the last name when last. Returns
+ * where it starts in the buffer and *len its length. */
+static const char *display(const char *s, int how, int last, char *b, size_t bcap, char **heap,
+                           size_t *len) {
+  size_t n = own_name(s, NULL, 0, how);
+  char *d = b;
+  *heap = NULL;
+  if (n + 1 > bcap) {
+    *heap = malloc(n + 1);
+    if (!*heap) { /* no memory: the name as it is */
+      *len = strlen(s);
+      return s;
+    }
+    d = *heap;
+  }
+  own_name(s, d, n + 1, how);
+  const char *base = d;
+  if (last) { /* the last name after a namespace ("::") */
+    const char *prev = d;
+    for (const char *p = d; (p = strstr(p, "::")) != NULL; p += 2)
+      if (p[2]) prev = base, base = p + 2;
+    if (strlen(base) < 8) base = prev; /* "Kernel": keep its namespace */
+    while (*base == ' ') base++;
+  }
+  if (!*base) { /* nothing but template arguments or parameters */
+    if (RLI_STARTS(s, "void ")) s += RLI_LEN("void ");
+    base = s;
+  }
+  *len = strlen(base);
+  return base;
+}
+
+size_t rl_kernel_display_name(const char *name, char *out, size_t cap, int32_t flags) {
+  char b[512], *heap;
+  size_t n;
+  int how = (flags & RL_NAME_MARK_TEMPLATES) ? OWN_MARK : 0, last = (flags & RL_NAME_LAST) != 0;
+  if (!name) name = "";
+  const char *d = display(name, how, last, b, sizeof b, &heap, &n);
+  if (cap && n + 1 > cap) { /* cut: an anonymous namespace goes first */
+    char b2[512], *heap2;
+    size_t n2;
+    const char *d2 = display(name, how | OWN_NO_ANON, last, b2, sizeof b2, &heap2, &n2);
+    if (n2 < n) {
+      snprintf(out, cap, "%s", d2);
+      n = n2;
+    } else {
+      snprintf(out, cap, "%s", d);
+    }
+    free(heap2);
+  } else if (cap) {
+    snprintf(out, cap, "%s", d);
+  }
+  free(heap);
+  if (cap > sizeof "..." && n + 1 > cap) memcpy(out + cap - sizeof "...", "...", sizeof "...");
+  return n;
 }
 
 /* A name can end before its template list does (cut short). An argument

@@ -2315,6 +2315,54 @@ static void test_custom(void) {
   }
 }
 
+/* rl_kernel_display_name against tests/data/kernel_display_names.tsv
+ * (real names from the fixtures, each with its expected table cell or chart
+ * label); and what the display keeps is the kernel's own name. */
+static void test_display_names(void) {
+  FILE *f = fopen("tests/data/kernel_display_names.tsv", "rb");
+  CHECK(f != NULL);
+  if (!f) return;
+  char line[2048];
+  int cases = 0;
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\r\n")] = 0;
+    if (!line[0] || line[0] == '#') continue;
+    char *mode = line, *cap = strchr(mode, '\t'), *name = cap ? strchr(cap + 1, '\t') : NULL,
+         *want = name ? strchr(name + 1, '\t') : NULL;
+    CHECK(want != NULL);
+    if (!want) continue;
+    *cap++ = 0, *name++ = 0, *want++ = 0;
+    int32_t flags = !strcmp(mode, "table") ? RL_NAME_MARK_TEMPLATES : !strcmp(mode, "label") ? RL_NAME_LAST : 0;
+    CHECK(flags || !strcmp(mode, "plain"));
+    size_t w = (size_t)atoi(cap);
+    char out[256];
+    CHECK(w > 0 && w <= sizeof out);
+    memset(out, 'x', sizeof out);
+    size_t n = rl_kernel_display_name(name, out, w, flags);
+    CHECK_STR(out, want);
+    CHECK(strlen(out) < w && (w == sizeof out || out[w] == 'x')); /* nothing past cap */
+    /* the length returned is the uncut name's: want when it was not cut */
+    CHECK(strstr(want, "...") ? n >= w : n == strlen(want));
+    cases++;
+  }
+  fclose(f);
+  CHECK(cases >= 35);
+  /* a cap of 0 writes nothing, NULL is "", small caps stay inside */
+  char b[8] = "keep";
+  CHECK(rl_kernel_display_name("void f<int>(int)", b, 0, 0) == 1 && !strcmp(b, "keep"));
+  CHECK(rl_kernel_display_name(NULL, b, sizeof b, 0) == 0 && !strcmp(b, ""));
+  CHECK(rl_kernel_display_name("aten::convolution", b, 4, 0) == 17 && !strcmp(b, "ate"));
+  CHECK(rl_kernel_display_name("aten::convolution", b, 5, 0) == 17 && !strcmp(b, "a..."));
+  /* a name longer than the display's own buffer (512 bytes) */
+  char big[1400], got[1400];
+  memcpy(big, "void ns::", 9);
+  memset(big + 9, 'k', 1000);
+  memcpy(big + 1009, "<int>(int)", 11);
+  CHECK(rl_kernel_display_name(big, got, sizeof got, RL_NAME_MARK_TEMPLATES) == 1006);
+  CHECK(strlen(got) == 1006 && !strcmp(got + 1004, "<>") && !strncmp(got, "ns::kkk", 7));
+  CHECK(rl_kernel_display_name(big, got, sizeof got, RL_NAME_LAST) == 1000 && got[0] == 'k' && strlen(got) == 1000);
+}
+
 int main(void) {
   RUN(test_kernel_store);
   RUN(test_launch_pack);
@@ -2342,5 +2390,6 @@ int main(void) {
   RUN(test_json_scan);
   RUN(test_cli_error);
   RUN(test_cli_plot);
+  RUN(test_display_names);
   return harness_report("trace");
 }

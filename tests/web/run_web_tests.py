@@ -854,6 +854,22 @@ def profile_tests(chrome, rl, out_dir, tmp):
         check("limit of 1 GB" in over and "roofline trace big.json" in over, "a file over the limit: %s" % over)
     model_picker_tests(chrome, rl, out_dir, fx, url)
     capture_picker_tests(chrome, rl, out_dir, fx, url)
+    # a kernel in an anonymous namespace: the page's table shows its name
+    # as `trace` does (rl_kernel_display_name), "(anonymous namespace)" a
+    # namespace, not where the parameters start
+    resnet = os.path.join(fx, "pytorch_kineto_2025_mi300x_ddp_resnet_act_checkpoint.json.gz")
+    with Browser(chrome) as b:
+        b.open(url, 1280)
+        b.eval("roofline.warm")
+        b.eval("window.__shown = new Promise(function (r) { document.addEventListener('roofline-trace-shown',"
+               " function () { r(document.getElementById('trace-error').textContent); }, {once: true}); }); 1")
+        b.set_files("#file-input", [resnet])
+        err = b.eval("window.__shown")
+        cells = b.eval("Array.prototype.map.call(document.querySelectorAll('#t-kernels tbody td'),"
+                       " function (td) { return td.textContent; })")
+        want = "at::native::(anonymous namespace)::max_pool_backward_nchw<>"
+        check(not err and want in cells and "at::native::" not in cells,
+              "page: the ResNet MI300X trace's kernels table shows %s (%s)" % (want, err or "%d cells" % len(cells)))
     # the page's own file picker, in real time: a 15 MB trace, then several
     # ranks; screenshots at three widths with the browser's boxes checked
     big = os.path.join(tmp, "trace-15MB.json")
