@@ -330,6 +330,15 @@ def main():
         bad("text", "one query head per K/V head", "plural")
     else:
         passed += 1
+    # a kernel in an anonymous namespace ("void at::native::(anonymous
+    # namespace)::max_pool_backward_nchw<...>(...)"): the table shows its
+    # function (rl_kernel_display_name), not "at::native::" as it once did
+    rc, out, _ = run(binary, ["trace", "tests/fixtures/traces/pytorch_kineto_2025_mi300x_ddp_resnet_act_checkpoint.json.gz"])
+    cells = [m.group(1) for m in (re.match(r"\d+ +(\S+)", ln) for ln in out.splitlines()) if m]
+    if rc or "at::native::max_pool_backward_nchw<>" not in cells or "at::native::" in cells:
+        bad("text", "trace: an (anonymous namespace) kernel's name in the table", repr(cells[:4]))
+    else:
+        passed += 1
     # plan --batching static: every row agrees with `decode` and `prefill` run at its batch
     # and formats (continuous batching's rows are checked against a simulation:
     # tests/python/test_plan_continuous.py)
