@@ -221,8 +221,10 @@ size_t rli_trace_nkernels(const rl_trace *t);
  * or RLI_NONE; trace_sig.c says when a signature lends nothing); signame
  * and sigbare (per signature: its kernel name's id, 1 for the name alone;
  * NULL, NULL: no name-alone matching) let a kernel recorded without a grid
- * take what in-window kernels of its name with a grid say. Returns
- * how many were costed so (the reader's unlinked count drops by as many);
+ * take what in-window kernels of its name with a grid say; then runs of
+ * them on one stream whose signatures are, in order, all the kernels of an
+ * in-window op take its F and Q once, as a new op instance (new entries in
+ * t->inst). Returns how many were costed so (the reader's unlinked count drops by as many);
  * *oom set when memory ran out (the kernels not reached stay as they were). */
 int64_t rli_trace_infer_signature(rl_trace *t, size_t k0, size_t n, const uint32_t *sig,
                                   const uint32_t *signame, const uint8_t *sigbare, uint32_t nsig,
