@@ -64,9 +64,9 @@
  *                             reads that capture first -- the CLI's path
  *   rlw_remove_file(path)     unlink: a file put there, once read
  *   rlw_quantity(v, unit)     rl_format_quantity, as the CLI prints figures
- *   rlw_kernel_name(name, flags)
+ *   rlw_kernel_name(name, flags, cap)
  *                             rl_kernel_display_name, as the CLI's tables
- *                             show a kernel's or op's name
+ *                             show a kernel's or op's name, in cap bytes
  *   rlw_put_file(path, data, len)
  *                             a file in the page's memory file system (a
  *                             config.json dropped or pasted), for rlw_cli
@@ -601,9 +601,10 @@ EMSCRIPTEN_KEEPALIVE const char *rlw_quantity(double v, int unit) {
   return b;
 }
 
-EMSCRIPTEN_KEEPALIVE const char *rlw_kernel_name(const char *name, int flags) {
-  static char b[4096]; /* a page's cell: longer names end in "..." */
-  rl_kernel_display_name(name, b, sizeof b, flags);
+EMSCRIPTEN_KEEPALIVE const char *rlw_kernel_name(const char *name, int flags, int cap) {
+  static char b[4096]; /* a page's cell: names longer than cap end in "..." */
+  size_t c = cap < 8 ? 8 : cap > (int)sizeof b ? sizeof b : (size_t)cap;
+  rl_kernel_display_name(name, b, c, flags);
   return b;
 }
 

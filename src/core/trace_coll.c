@@ -128,23 +128,82 @@ static int has_nocase(const char *s, const char *needle) {
   return 0;
 }
 
-/* The one parser of a kernel's name (rli_kernel_own_name,
- * rl_kernel_display_name): s, a demangled signature, up to its parameters
- * or ROCm's " [clone .kd]", without "void " and the template arguments
- * ("<>" where a list was when OWN_MARK and something precedes it), the
- * namespaces written in brackets ("(anonymous namespace)", "<unnamed>",
- * "{anonymous}") kept as the namespaces they are, or left out with their
- * "::" when OWN_NO_ANON; blanks at the end dropped. Writes what fits in
- * out[0..cap) (NUL-terminated when cap > 0) and returns the whole length. */
-enum { OWN_MARK = 1, OWN_NO_ANON = 2 };
-static size_t own_name(const char *s, char *out, size_t cap, int how) {
-  size_t n = 0, blanks = 0;
-  int angle = 0;
+enum { OWN_MARK = 1, OWN_NO_ANON = 2, OWN_DEMANGLE = 4 };
 #define OWN_PUT(ch) \
   do { \
     if (n + 1 < cap) out[n] = (ch); \
     n++; \
   } while (0)
+
+/* A name the profiler left mangled (ROCm records some kernels so, e.g.
+ * composable_kernel's "_ZN2ck16tensor_operation6device37kernel_batched_
+ * gemm_xdlops_bwd_weightINS_47GridwiseGemm..."): its function's name read
+ * from the Itanium C++ ABI's mangling (itanium-cxx-abi.github.io/cxx-abi/
+ * abi.html, "Mangling"): _Z [L] then a <nested-name>, N [r][V][K][R|O]
+ * <source-name>... E, or one <source-name> (St: std::); a <source-name> is
+ * <length><identifier>, "_GLOBAL__N..." the anonymous namespace. The names
+ * are read up to the template arguments ('I': "<>" with OWN_MARK) or the end
+ * of the nested name; anything else (a substitution, a constructor, an
+ * operator) ends the reading there. Returns the length written (as
+ * own_name), or 0 when not even one name could be read (the caller then
+ * shows the mangled name as it is). */
+static size_t own_mangled(const char *s, char *out, size_t cap, int how) {
+  size_t n = 0;
+  const char *p = s + 2;
+  int parts = 0;
+  if (*p == 'L') p++;
+  int nested = *p == 'N';
+  if (nested) {
+    p++;
+    while (*p == 'r' || *p == 'V' || *p == 'K') p++;
+    if (*p == 'R' || *p == 'O') p++;
+  }
+  if (p[0] == 'S' && p[1] == 't') {
+    for (const char *q = "std"; *q; q++) OWN_PUT(*q);
+    parts++;
+    p += 2;
+  }
+  while (*p >= '1' && *p <= '9') {
+    size_t len = 0;
+    while (*p >= '0' && *p <= '9' && len <= 4096) len = len * 10 + (size_t)(*p++ - '0');
+    if (len > 4096 || memchr(p, 0, len)) break; /* not a name's length, or cut short */
+    int anon = len >= 10 && !strncmp(p, "_GLOBAL__N", 10);
+    if (!(anon && (how & OWN_NO_ANON))) {
+      if (parts) {
+        OWN_PUT(':');
+        OWN_PUT(':');
+      }
+      const char *id = anon ? "(anonymous namespace)" : p;
+      size_t idn = anon ? strlen(id) : len;
+      for (size_t i = 0; i < idn; i++) OWN_PUT(id[i]);
+      parts++;
+    }
+    p += len;
+    if (!nested) break;
+  }
+  if (!parts) return 0;
+  if (*p == 'I' && (how & OWN_MARK)) {
+    OWN_PUT('<');
+    OWN_PUT('>');
+  }
+  if (cap) out[n < cap ? n : cap - 1] = 0;
+  return n;
+}
+
+/* The one parser of a kernel's name (rli_kernel_own_name,
+ * rl_kernel_display_name): s, a demangled signature (a mangled one with
+ * OWN_DEMANGLE, for display: own_mangled above; the families read a
+ * mangled name whole, its template arguments with it, as ck_tile's
+ * "kentry" wrapper says what it runs only there), up to its parameters or ROCm's " [clone .kd]", without "void " and the template arguments
+ * ("<>" where a list was when OWN_MARK and something precedes it), the
+ * namespaces written in brackets ("(anonymous namespace)", "<unnamed>",
+ * "{anonymous}") kept as the namespaces they are, or left out with their
+ * "::" when OWN_NO_ANON; blanks at the end dropped. Writes what fits in
+ * out[0..cap) (NUL-terminated when cap > 0) and returns the whole length. */
+static size_t own_name(const char *s, char *out, size_t cap, int how) {
+  size_t n = 0, blanks = 0;
+  int angle = 0;
+  if ((how & OWN_DEMANGLE) && s[0] == '_' && s[1] == 'Z' && (n = own_mangled(s, out, cap, how)) > 0) return n;
   if (RLI_STARTS(s, "void ")) s += RLI_LEN("void ");
   for (const char *p = s; *p; p++) {
     /* a namespace written in brackets is part of the name */
@@ -179,10 +238,10 @@ static size_t own_name(const char *s, char *out, size_t cap, int how) {
     for (; blanks; blanks--) OWN_PUT(' ');
     OWN_PUT(*p);
   }
-#undef OWN_PUT
   if (cap) out[n < cap ? n : cap - 1] = 0;
   return n;
 }
+#undef OWN_PUT
 
 void rli_kernel_own_name(const char *s, char *out, size_t cap) { own_name(s, out, cap, 0); }
 
@@ -222,7 +281,7 @@ static const char *display(const char *s, int how, int last, char *b, size_t bca
 size_t rl_kernel_display_name(const char *name, char *out, size_t cap, int32_t flags) {
   char b[512], *heap;
   size_t n;
-  int how = (flags & RL_NAME_MARK_TEMPLATES) ? OWN_MARK : 0, last = (flags & RL_NAME_LAST) != 0;
+  int how = OWN_DEMANGLE | ((flags & RL_NAME_MARK_TEMPLATES) ? OWN_MARK : 0), last = (flags & RL_NAME_LAST) != 0;
   if (!name) name = "";
   const char *d = display(name, how, last, b, sizeof b, &heap, &n);
   if (cap && n + 1 > cap) { /* cut: an anonymous namespace goes first */

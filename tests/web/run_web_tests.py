@@ -857,19 +857,27 @@ def profile_tests(chrome, rl, out_dir, tmp):
     # a kernel in an anonymous namespace: the page's table shows its name
     # as `trace` does (rl_kernel_display_name), "(anonymous namespace)" a
     # namespace, not where the parameters start
+    # Those names are long: at a phone's width and a desktop's, no box of the
+    # page overflows or overlaps another with them in its tables.
     resnet = os.path.join(fx, "pytorch_kineto_2025_mi300x_ddp_resnet_act_checkpoint.json.gz")
-    with Browser(chrome) as b:
-        b.open(url, 1280)
-        b.eval("roofline.warm")
-        b.eval("window.__shown = new Promise(function (r) { document.addEventListener('roofline-trace-shown',"
-               " function () { r(document.getElementById('trace-error').textContent); }, {once: true}); }); 1")
-        b.set_files("#file-input", [resnet])
-        err = b.eval("window.__shown")
-        cells = b.eval("Array.prototype.map.call(document.querySelectorAll('#t-kernels tbody td'),"
-                       " function (td) { return td.textContent; })")
-        want = "at::native::(anonymous namespace)::max_pool_backward_nchw<>"
-        check(not err and want in cells and "at::native::" not in cells,
-              "page: the ResNet MI300X trace's kernels table shows %s (%s)" % (want, err or "%d cells" % len(cells)))
+    for width in (390, 1280):
+        with Browser(chrome) as b:
+            b.open(url, width, touch=width < 500)
+            b.eval("roofline.warm")
+            b.eval("window.__shown = new Promise(function (r) { document.addEventListener('roofline-trace-shown',"
+                   " function () { r(document.getElementById('trace-error').textContent); }, {once: true}); }); 1")
+            b.set_files("#file-input", [resnet])
+            err = b.eval("window.__shown")
+            cells = b.eval("Array.prototype.map.call(document.querySelectorAll('#t-kernels tbody td'),"
+                           " function (td) { return td.textContent; })")
+            want = "at::native::(anonymous namespace)::max_pool_backward_nchw<>"
+            check(not err and want in cells and "at::native::" not in cells,
+                  "page at %d px: the ResNet MI300X trace's kernels table shows %s (%s)" % (
+                      width, want, err or "%d cells" % len(cells)))
+            b.screenshot(os.path.join(out_dir, "tool-anon-names-%d.png" % width))
+            boxes = b.eval(BOXES_JS)
+            check(not boxes["problems"], "page at %d px with anonymous-namespace kernel names: %d boxes, none "
+                  "overflows or overlaps (%s)" % (width, boxes["checked"], "; ".join(boxes["problems"][:4])))
     # the page's own file picker, in real time: a 15 MB trace, then several
     # ranks; screenshots at three widths with the browser's boxes checked
     big = os.path.join(tmp, "trace-15MB.json")
