@@ -70,32 +70,42 @@ static int same_kind(const rli_cost *a, const rli_cost *b) {
   return a->coll == b->coll && a->ranks == b->ranks && a->per_rank == b->per_rank;
 }
 
-/* One in-window kernel's word on signature a: its op's cost when the
- * kernel is that op's only one and the cost usable, else a lends nothing. */
-static void acc_add(rl_trace *t, sig_acc *a, const rli_kernel *k, const uint32_t *per,
-                    uint32_t i0) {
+/* One op instance's word on a (its kernels' signature, or a run's
+ * sequence): its cost when usable, else a lends nothing. */
+static void inst_add(rl_trace *t, sig_acc *a, uint32_t inst, uint32_t op) {
   a->n++;
   if (a->bad) return;
-  int one = k->inst < t->ninst && k->cost == RLI_NONE && per[k->inst - i0] == 1;
-  const rli_cost *c = one && t->inst[k->inst].cost < t->ncost ? &t->cost[t->inst[k->inst].cost] : NULL;
+  const rli_cost *c = t->inst[inst].cost < t->ncost ? &t->cost[t->inst[inst].cost] : NULL;
   if (!c || !usable(c)) { a->bad = 1; return; }
   if (a->cost == RLI_NONE) {
-    a->cost = t->inst[k->inst].cost;
+    a->cost = t->inst[inst].cost;
     a->flops = c->flops;
     a->bytes = c->bytes;
     a->dtype = c->dtype;
     a->tensor = c->tensor;
-    a->op = k->op;
+    a->op = op;
     a->ops = 1;
     a->lower = c->lower;
     return;
   }
   if (!same_kind(c, &t->cost[a->cost])) { a->bad = 1; return; }
-  if (t->inst[k->inst].cost != a->cost) a->several = 1;
+  if (t->inst[inst].cost != a->cost) a->several = 1;
   if (c->flops < a->flops) a->flops = c->flops;
   if (c->bytes < a->bytes) a->bytes = c->bytes;
-  if (k->op != a->op) a->ops = 2;
+  if (op != a->op) a->ops = 2;
   a->lower |= c->lower;
+}
+
+/* One in-window kernel's word on signature a: its op's, when the kernel
+ * is that op's only one (inst_add), else a lends nothing. */
+static void acc_add(rl_trace *t, sig_acc *a, const rli_kernel *k, const uint32_t *per,
+                    uint32_t i0) {
+  if (k->inst < t->ninst && k->cost == RLI_NONE && per[k->inst - i0] == 1) {
+    inst_add(t, a, k->inst, k->op);
+    return;
+  }
+  a->n++;
+  a->bad = 1;
 }
 
 static int by_name(const void *x, const void *y) {
@@ -191,10 +201,10 @@ static int by_seq(const void *x, const void *y) {
 }
 
 /* A sequence's first signature (or the name-alone signature it also
- * matches) and the first of the sequence's instances in the sorted list. */
+ * matches) and its instances in the sorted list. */
 typedef struct run_first {
   uint32_t key, len;
-  size_t q;
+  size_t q, r; /* the sequence's instances: sq[q .. r) */
 } run_first;
 
 static int by_first(const void *x, const void *y) {
@@ -207,31 +217,6 @@ static int by_first(const void *x, const void *y) {
 static int pre_window(const rl_trace *t, const rli_kernel *k) {
   return k->inst == RLI_UNLINKED && k->cost != RLI_NONE && k->cost < t->ncost &&
          t->cost[k->cost].reason == RL_REASON_PRE_WINDOW;
-}
-
-/* Merge one instance's word into a (acc_add's rules, on the instance). */
-static void run_add(rl_trace *t, sig_acc *a, uint32_t inst, uint32_t op) {
-  a->n++;
-  if (a->bad) return;
-  const rli_cost *c = t->inst[inst].cost < t->ncost ? &t->cost[t->inst[inst].cost] : NULL;
-  if (!c || !usable(c)) { a->bad = 1; return; }
-  if (a->cost == RLI_NONE) {
-    a->cost = t->inst[inst].cost;
-    a->flops = c->flops;
-    a->bytes = c->bytes;
-    a->dtype = c->dtype;
-    a->tensor = c->tensor;
-    a->op = op;
-    a->ops = 1;
-    a->lower = c->lower;
-    return;
-  }
-  if (!same_kind(c, &t->cost[a->cost])) { a->bad = 1; return; }
-  if (t->inst[inst].cost != a->cost) a->several = 1;
-  if (c->flops < a->flops) a->flops = c->flops;
-  if (c->bytes < a->bytes) a->bytes = c->bytes;
-  if (op != a->op) a->ops = 2;
-  a->lower |= c->lower;
 }
 
 static int64_t infer_runs(rl_trace *t, size_t k0, size_t n, const uint32_t *sig,
@@ -302,12 +287,13 @@ static int64_t infer_runs(rl_trace *t, size_t k0, size_t n, const uint32_t *sig,
     while (r < nq && sq[r].len == sq[q].len && !memcmp(sq[r].seq, sq[q].seq, sizeof *sq[q].seq * sq[q].len))
       r++;
     uint32_t w = sq[q].seq[0];
-    fi[nf++] = (run_first){w, sq[q].len, q};
-    if (alias && alias[w] != RLI_NONE && alias[w] != w) fi[nf++] = (run_first){alias[w], sq[q].len, q};
+    fi[nf++] = (run_first){w, sq[q].len, q, r};
+    if (alias && alias[w] != RLI_NONE && alias[w] != w) fi[nf++] = (run_first){alias[w], sq[q].len, q, r};
     q = r;
   }
   qsort(fi, nf, sizeof *fi, by_first);
   int64_t done = 0;
+  size_t stretch = 0; /* the end of the stretch of pre-window kernels p is in */
   /* each stream, from its first kernel */
   for (size_t p = 0; p < ns && !*oom;) {
     rli_kernel kp;
@@ -315,15 +301,19 @@ static int64_t infer_runs(rl_trace *t, size_t k0, size_t n, const uint32_t *sig,
       p++;
       continue;
     }
-    /* how many pre-window kernels follow on this stream, from p */
-    size_t avail = 0;
-    while (p + avail < ns && sk[p + avail].dev == sk[p].dev && sk[p + avail].stream == sk[p].stream) {
-      rli_kernel kq;
-      if (!rli_trace_kernel_get(t, k0 + sk[p + avail].i, &kq) || !pre_window(t, &kq) ||
-          sig[sk[p + avail].i] == RLI_NONE)
-        break;
-      avail++;
+    /* how many pre-window kernels follow on this stream, from p: the
+     * stretch they make is found once, at its first kernel */
+    if (p >= stretch) {
+      stretch = p;
+      while (stretch < ns && sk[stretch].dev == sk[p].dev && sk[stretch].stream == sk[p].stream) {
+        rli_kernel kq;
+        if (!rli_trace_kernel_get(t, k0 + sk[stretch].i, &kq) || !pre_window(t, &kq) ||
+            sig[sk[stretch].i] == RLI_NONE)
+          break;
+        stretch++;
+      }
     }
+    size_t avail = stretch - p;
     sig_acc acc;
     memset(&acc, 0, sizeof acc);
     acc.cost = acc.op = RLI_NONE;
@@ -337,9 +327,7 @@ static int64_t infer_runs(rl_trace *t, size_t k0, size_t n, const uint32_t *sig,
       else hi = mid;
     }
     for (size_t f = lo; f < nf && fi[f].key == s0; f++) {
-      size_t q = fi[f].q, r = q + 1; /* q .. r: instances of one sequence */
-      while (r < nq && sq[r].len == sq[q].len && !memcmp(sq[r].seq, sq[q].seq, sizeof *sq[q].seq * sq[q].len))
-        r++;
+      size_t q = fi[f].q, r = fi[f].r;
       if (len && sq[q].len < len) break; /* the longest match decides */
       int match = sq[q].len <= avail, named = 0;
       for (uint32_t j = 0; j < sq[q].len && match; j++) {
@@ -351,7 +339,7 @@ static int64_t infer_runs(rl_trace *t, size_t k0, size_t n, const uint32_t *sig,
       if (match) {
         len = sq[q].len;
         if (named) acc.named = 1;
-        for (size_t x = q; x < r; x++) run_add(t, &acc, sq[x].inst, sq[x].op);
+        for (size_t x = q; x < r; x++) inst_add(t, &acc, sq[x].inst, sq[x].op);
       }
     }
     if (!len) { p++; continue; }
