@@ -723,25 +723,34 @@ static int imul_kernel(void *arg, int64_t reps) {
  * cycle) agrees with the multiply chain's: a core that folds some adds
  * (recent Intel cores fold adds of an immediate at rename, which made the
  * clock read 10.7 GHz, 4 x too fast, and every peak below half its
- * "theoretical" value) would read faster than the multiplies. */
+ * "theoretical" value) would read faster than the multiplies. The two
+ * clocks are taken one after the other, so on a shared host a frequency
+ * change or a preemption between them can part them: the pair is retaken
+ * (up to five times) and one agreeing pair passes; a core that folds adds
+ * reads fast in every pair. */
 static void test_clock(void) {
 #if defined(__x86_64__)
-  rl_cpu_info cpu;
-  rl_error e;
-  CHECK(rl_cpu_probe(&cpu, NULL, NULL, &e) == RL_OK);
-  uint64_t sink = 0;
-  rl_bench_spec bs;
-  memset(&bs, 0, sizeof bs);
-  bs.kernel = imul_kernel;
-  bs.arg = &sink;
-  bs.min_time_s = 3e-4;
-  bs.repeats = 21;
-  rl_bench_result br;
-  CHECK(rl_bench_run(&bs, &br, &e) == RL_OK);
-  double imul_hz = 3 * 32000.0 / br.per_rep.min;
-  CHECK(cpu.measured_hz > 0.75 * imul_hz && cpu.measured_hz < 1.33 * imul_hz);
-  if (!(cpu.measured_hz < 1.33 * imul_hz && cpu.measured_hz > 0.75 * imul_hz))
-    fprintf(stderr, "  add chain %g Hz, imul chain %g Hz\n", cpu.measured_hz, imul_hz);
+  double add_hz = 0, imul_hz = 0;
+  int agree = 0;
+  for (int attempt = 0; attempt < 5 && !agree; attempt++) {
+    rl_cpu_info cpu;
+    rl_error e;
+    CHECK(rl_cpu_probe(&cpu, NULL, NULL, &e) == RL_OK);
+    uint64_t sink = 0;
+    rl_bench_spec bs;
+    memset(&bs, 0, sizeof bs);
+    bs.kernel = imul_kernel;
+    bs.arg = &sink;
+    bs.min_time_s = 3e-4;
+    bs.repeats = 21;
+    rl_bench_result br;
+    CHECK(rl_bench_run(&bs, &br, &e) == RL_OK);
+    add_hz = cpu.measured_hz;
+    imul_hz = 3 * 32000.0 / br.per_rep.min;
+    agree = add_hz > 0.75 * imul_hz && add_hz < 1.33 * imul_hz;
+    if (!agree) fprintf(stderr, "  attempt %d: add chain %g Hz, imul chain %g Hz\n", attempt + 1, add_hz, imul_hz);
+  }
+  CHECK(agree);
 #endif
 }
 
