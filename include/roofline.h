@@ -2151,7 +2151,9 @@ typedef enum rl_trace_format {
  *   "Memcpy DtoD (Device -> Device)" -> "Memcpy DtoD";
  *   a name left mangled ("_ZN2ck16tensor_operation6device37kernel_batched_
  *   gemm_xdlops_bwd_weightINS_47..."), by its Itanium C++ ABI nested name:
- *   "ck::tensor_operation::device::kernel_batched_gemm_xdlops_bwd_weight<>";
+ *   "ck::tensor_operation::device::kernel_batched_gemm_xdlops_bwd_weight<>",
+ *   a class template's member read past the class's template arguments
+ *   ("_ZNSt6vectorIiE9push_backERKi" -> "std::vector<>::push_back");
  * with RL_NAME_LAST only the last name after the namespaces
  * ("max_pool_backward_nchw"; one shorter than 8 characters keeps its
  * namespace: "aten::mm"). The whole name when nothing else is left

@@ -135,21 +135,272 @@ enum { OWN_MARK = 1, OWN_NO_ANON = 2, OWN_DEMANGLE = 4 };
     n++; \
   } while (0)
 
+/* ---- a mangled name's parts, skipped -------------------------------------
+ * The Itanium C++ ABI's grammar (itanium-cxx-abi.github.io/cxx-abi/abi.html,
+ * "Mangling"), as far as a kernel's name needs it to step over template
+ * arguments: each m_* reads the production its comment names from p and
+ * returns where it ends, or NULL when p does not start one, starts one this
+ * reader does not follow (an <expression>, a decltype, a default argument's
+ * scope), is cut short, or nests deeper than M_DEPTH. Nothing is written;
+ * no byte past the name's NUL is read (every test of a character fails on
+ * the NUL; a <source-name>'s length is checked with strnlen). */
+#define M_DEPTH 256
+
+static const char *m_type(const char *p, int d);
+static const char *m_name(const char *p, int d);
+static const char *m_targs(const char *p, int d);
+
+static int m_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* <source-name> ::= <positive length number> <identifier>: *id, *len */
+static const char *m_source(const char *p, const char **id, size_t *len) {
+  size_t n = 0;
+  if (*p < '1' || *p > '9') return NULL;
+  while (m_digit(*p)) {
+    n = n * 10 + (size_t)(*p++ - '0');
+    if (n > 4096) return NULL; /* not a name's length */
+  }
+  if (strnlen(p, n) < n) return NULL; /* cut short */
+  if (id) *id = p;
+  if (len) *len = n;
+  return p + n;
+}
+
+/* a <ctor-dtor-name>: 1 for C1-C5, 2 for D0-D2, D4, D5, else 0 */
+static int m_ctor(const char *p) {
+  if (p[0] == 'C' && p[1] >= '1' && p[1] <= '5') return 1;
+  if (p[0] == 'D' && p[1] >= '0' && p[1] <= '5' && p[1] != '3') return 2;
+  return 0;
+}
+
+/* <substitution> ::= S_ | S <seq-id> _ | St | Sa | Sb | Ss | Si | So | Sd */
+static const char *m_subst(const char *p) {
+  if (p[0] != 'S') return NULL;
+  if (p[1] && strchr("tabsiod", p[1])) return p + 2;
+  for (p++; m_digit(*p) || (*p >= 'A' && *p <= 'Z'); p++) {}
+  return *p == '_' ? p + 1 : NULL;
+}
+
+/* <template-param> ::= T_ | T <number> _ */
+static const char *m_tparam(const char *p) {
+  if (*p != 'T') return NULL;
+  for (p++; m_digit(*p); p++) {}
+  return *p == '_' ? p + 1 : NULL;
+}
+
+/* <unqualified-name>: a <source-name> (after GCC's L, internal linkage),
+ * a <ctor-dtor-name>, an <operator-name> (two lower-case letters; cv <type>,
+ * li <source-name>), an unnamed type (Ut [<number>] _) or a lambda's closure
+ * (Ul <type>+ E [<number>] _); then its ABI tags (B <source-name>) */
+static const char *m_unqual(const char *p, int d) {
+  const char *q = NULL;
+  if (p[0] == 'L' && p[1] >= '1' && p[1] <= '9') p++;
+  if (*p >= '1' && *p <= '9') {
+    q = m_source(p, NULL, NULL);
+  } else if (m_ctor(p)) {
+    q = p + 2;
+  } else if (p[0] == 'U' && (p[1] == 't' || p[1] == 'l')) {
+    q = p + 2;
+    if (p[1] == 'l') {
+      do q = m_type(q, d + 1);
+      while (q && *q != 'E');
+      if (q) q++;
+    }
+    while (q && m_digit(*q)) q++;
+    q = q && *q == '_' ? q + 1 : NULL;
+  } else if (p[0] == 'c' && p[1] == 'v') {
+    q = m_type(p + 2, d + 1);
+  } else if (p[0] == 'l' && p[1] == 'i') {
+    q = m_source(p + 2, NULL, NULL);
+  } else if (p[0] >= 'a' && p[0] <= 'z' && p[1] >= 'a' && p[1] <= 'z') {
+    q = p + 2;
+  }
+  while (q && *q == 'B') q = m_source(q + 1, NULL, NULL);
+  return q;
+}
+
+/* <nested-name> ::= N [<CV-qualifiers>] [<ref-qualifier>] <prefix> E: a
+ * substitution or template parameter first, then names, each maybe with
+ * its <template-args> (M: a closure's data-member prefix) */
+static const char *m_nested(const char *p, int d) {
+  int parts = 0;
+  for (p++; *p == 'r' || *p == 'V' || *p == 'K'; p++) {}
+  if (*p == 'R' || *p == 'O') p++;
+  while (p && *p != 'E') {
+    if (*p == 'S' && p[1] != 't') p = parts ? NULL : m_subst(p);
+    else if (*p == 'S') p = parts ? NULL : p + 2;
+    else if (*p == 'T') p = parts ? NULL : m_tparam(p);
+    else if (*p == 'I') p = parts ? m_targs(p, d + 1) : NULL;
+    else if (*p == 'M') p = parts ? p + 1 : NULL;
+    else p = m_unqual(p, d + 1);
+    parts++;
+  }
+  return p && parts ? p + 1 : NULL;
+}
+
+/* <encoding> as a <local-name> or a literal holds it: its <name>, then its
+ * <bare-function-type> (none for a variable) up to the E that closes it */
+static const char *m_encoding(const char *p, int d) {
+  p = m_name(p, d + 1);
+  while (p && *p != 'E') p = m_type(p, d + 1);
+  return p;
+}
+
+/* <local-name> ::= Z <encoding> E <entity name> [<discriminator>]
+ *                | Z <encoding> E s [<discriminator>] */
+static const char *m_local(const char *p, int d) {
+  p = m_encoding(p + 1, d + 1);
+  if (!p) return NULL;
+  p++; /* the E */
+  p = *p == 's' ? p + 1 : m_name(p, d + 1);
+  if (p && p[0] == '_' && m_digit(p[1])) return p + 2;
+  if (p && p[0] == '_' && p[1] == '_') {
+    for (p += 2; m_digit(*p); p++) {}
+    return *p == '_' ? p + 1 : NULL;
+  }
+  return p;
+}
+
+/* <name>: nested, local, or unscoped (St <unqualified-name>, a
+ * substitution, an <unqualified-name>), maybe with its <template-args> */
+static const char *m_name(const char *p, int d) {
+  if (d > M_DEPTH) return NULL;
+  if (*p == 'N') return m_nested(p, d);
+  if (*p == 'Z') return m_local(p, d);
+  if (p[0] == 'S' && p[1] == 't') p = m_unqual(p + 2, d);
+  else if (*p == 'S') p = m_subst(p);
+  else p = m_unqual(p, d);
+  return p && *p == 'I' ? m_targs(p, d + 1) : p;
+}
+
+/* the D types: Dd De Df Dh Di Ds Du Da Dc Dn, DF <number> _ (or b: bfloat16,
+ * x), DB/DU <number> _ (_BitInt), Dv <number> _ <type> (a vector), Dp <type>
+ * (a pack expansion); Dt and DT (decltype) are not followed */
+static const char *m_dtype(const char *p, int d) {
+  char c = p[1];
+  if (c && strchr("defhisuacn", c)) return p + 2;
+  if (c != 'F' && c != 'B' && c != 'U' && c != 'v' && c != 'p') return NULL;
+  if (c == 'p') return m_type(p + 2, d + 1);
+  p += 2;
+  if (!m_digit(*p)) return NULL;
+  while (m_digit(*p)) p++;
+  if (c == 'F' && (*p == 'b' || *p == 'x')) return p + 1;
+  if (*p != '_') return NULL;
+  return c == 'v' ? m_type(p + 1, d + 1) : p + 1;
+}
+
+/* <type>: a builtin, a qualified or compound type (r V K P R O C G, F ... E
+ * a function, A an array, M a member pointer), a class or enum (a <name>),
+ * a template parameter or substitution (maybe with <template-args>), a
+ * vendor type (u) or qualifier (U) */
+static const char *m_type(const char *p, int d) {
+  char c = *p;
+  if (d > M_DEPTH || !c) return NULL;
+  if (strchr("vwbcahstijlmxynofdegz", c)) return p + 1;
+  switch (c) {
+  case 'r': case 'V': case 'K': case 'P': case 'R': case 'O': case 'C': case 'G':
+    return m_type(p + 1, d + 1);
+  case 'D':
+    return m_dtype(p, d);
+  case 'u':
+    p = m_source(p + 1, NULL, NULL);
+    return p && *p == 'I' ? m_targs(p, d + 1) : p;
+  case 'U':
+    if (p[1] == 't' || p[1] == 'l') return m_name(p, d + 1);
+    p = m_source(p + 1, NULL, NULL);
+    if (p && *p == 'I') p = m_targs(p, d + 1);
+    return p ? m_type(p, d + 1) : NULL;
+  case 'F':
+    p += p[1] == 'Y' ? 2 : 1;
+    do {
+      p = m_type(p, d + 1);
+      if (p && (*p == 'R' || *p == 'O') && p[1] == 'E') p++; /* a ref-qualifier */
+    } while (p && *p != 'E');
+    return p ? p + 1 : NULL;
+  case 'A':
+    p++;
+    if (m_digit(*p))
+      while (m_digit(*p)) p++;
+    return *p == '_' ? m_type(p + 1, d + 1) : NULL;
+  case 'M':
+    p = m_type(p + 1, d + 1);
+    return p ? m_type(p, d + 1) : NULL;
+  case 'T':
+    p = m_tparam(p);
+    return p && *p == 'I' ? m_targs(p, d + 1) : p;
+  case 'S': case 'N': case 'Z':
+    return m_name(p, d + 1);
+  default:
+    return c >= '1' && c <= '9' ? m_name(p, d + 1) : NULL;
+  }
+}
+
+/* <expr-primary> ::= L <type> <value> E | L <type> E | L _Z <encoding> E
+ * (GCC before 4.x: LZ); a value is [n] then digits, or lower-case hex */
+static const char *m_literal(const char *p, int d) {
+  p++;
+  if (p[0] == '_' && p[1] == 'Z') {
+    p = m_encoding(p + 2, d + 1);
+  } else if (p[0] == 'Z') {
+    p = m_encoding(p + 1, d + 1);
+  } else {
+    p = m_type(p, d + 1);
+    if (p && *p != 'E') {
+      if (*p == 'n') p++;
+      const char *v = p;
+      while (m_digit(*p) || (*p >= 'a' && *p <= 'f') || *p == '_') p++;
+      if (p == v) return NULL;
+    }
+  }
+  return p && *p == 'E' ? p + 1 : NULL;
+}
+
+/* <template-arg>: a <type>, a literal (L), a pack (J <template-arg>* E),
+ * an <expression> (X ... E) only as a literal, a template parameter or the
+ * address of a literal (X ad L_Z...E E: g++'s function-pointer argument) */
+static const char *m_targ(const char *p, int d) {
+  if (d > M_DEPTH) return NULL;
+  if (*p == 'L') return m_literal(p, d);
+  if (*p == 'X') {
+    p++;
+    if (p[0] == 'a' && p[1] == 'd') p += 2;
+    p = *p == 'L' ? m_literal(p, d + 1) : m_tparam(p);
+    return p && *p == 'E' ? p + 1 : NULL;
+  }
+  if (*p != 'J') return m_type(p, d);
+  for (p++; p && *p != 'E'; p = m_targ(p, d + 1)) {}
+  return p ? p + 1 : NULL;
+}
+
+/* <template-args> ::= I <template-arg>+ E */
+static const char *m_targs(const char *p, int d) {
+  if (d > M_DEPTH || *p != 'I') return NULL;
+  p++;
+  do p = m_targ(p, d + 1);
+  while (p && *p != 'E');
+  return p ? p + 1 : NULL;
+}
+
 /* A name the profiler left mangled (ROCm records some kernels so, e.g.
  * composable_kernel's "_ZN2ck16tensor_operation6device37kernel_batched_
  * gemm_xdlops_bwd_weightINS_47GridwiseGemm..."): its function's name read
- * from the Itanium C++ ABI's mangling (itanium-cxx-abi.github.io/cxx-abi/
- * abi.html, "Mangling"): _Z [L] then a <nested-name>, N [r][V][K][R|O]
- * <source-name>... E, or one <source-name> (St: std::); a <source-name> is
- * <length><identifier>, "_GLOBAL__N..." the anonymous namespace. The names
- * are read up to the template arguments ('I': "<>" with OWN_MARK) or the end
- * of the nested name; anything else (a substitution, a constructor, an
- * operator) ends the reading there. Returns the length written (as
+ * from the Itanium C++ ABI's mangling (the m_* readers above): _Z [L] then
+ * a <nested-name>, N [r][V][K][R|O] <source-name>... E, or one
+ * <source-name> (St: std::); a <source-name> is <length><identifier>,
+ * "_GLOBAL__N..." the anonymous namespace, ABI tags (B...) left out. The
+ * names are read up to the end of the nested name or the template
+ * arguments ('I': "<>" with OWN_MARK) that end it; arguments that more
+ * names follow (a member of a class template, "_ZNSt6vectorIiE9push_backE
+ * RKi": std::vector<>::push_back) are stepped over, a constructor or
+ * destructor after them named by its class (C1-C5: Kern, D0-D5: ~Kern).
+ * Anything else (a substitution after the first name, an operator,
+ * arguments the readers do not follow or that are cut short) ends the
+ * reading there, at the arguments' "<>". Returns the length written (as
  * own_name), or 0 when not even one name could be read (the caller then
  * shows the mangled name as it is). */
 static size_t own_mangled(const char *s, char *out, size_t cap, int how) {
-  size_t n = 0;
-  const char *p = s + 2;
+  size_t n = 0, last_n = 0;
+  const char *p = s + 2, *last = NULL;
   int parts = 0;
   if (*p == 'L') p++;
   int nested = *p == 'N';
@@ -163,23 +414,45 @@ static size_t own_mangled(const char *s, char *out, size_t cap, int how) {
     parts++;
     p += 2;
   }
-  while (*p >= '1' && *p <= '9') {
+  for (;;) {
+    const char *id = NULL;
     size_t len = 0;
-    while (*p >= '0' && *p <= '9' && len <= 4096) len = len * 10 + (size_t)(*p++ - '0');
-    if (len > 4096 || memchr(p, 0, len)) break; /* not a name's length, or cut short */
-    int anon = len >= 10 && !strncmp(p, "_GLOBAL__N", 10);
+    const char *q = m_source(p, &id, &len);
+    int ctor = !q && nested && last ? m_ctor(p) : 0;
+    if (ctor) { /* named by its class */
+      q = p + 2;
+      id = last;
+      len = last_n;
+    }
+    if (!q) break;
+    int anon = !ctor && len >= 10 && !strncmp(id, "_GLOBAL__N", 10);
     if (!(anon && (how & OWN_NO_ANON))) {
       if (parts) {
         OWN_PUT(':');
         OWN_PUT(':');
       }
-      const char *id = anon ? "(anonymous namespace)" : p;
-      size_t idn = anon ? strlen(id) : len;
-      for (size_t i = 0; i < idn; i++) OWN_PUT(id[i]);
+      if (ctor == 2) OWN_PUT('~');
+      const char *w = anon ? "(anonymous namespace)" : id;
+      size_t wn = anon ? strlen(w) : len;
+      for (size_t i = 0; i < wn; i++) OWN_PUT(w[i]);
       parts++;
     }
-    p += len;
+    if (!anon) {
+      last = id;
+      last_n = len;
+    }
+    p = q;
+    while (*p == 'B' && (q = m_source(p + 1, NULL, NULL)) != NULL) p = q; /* ABI tags */
     if (!nested) break;
+    if (*p == 'I') { /* more names after the arguments: a class template's member */
+      q = m_targs(p, 0);
+      if (!q || !((*q >= '1' && *q <= '9') || m_ctor(q))) break;
+      if (how & OWN_MARK) {
+        OWN_PUT('<');
+        OWN_PUT('>');
+      }
+      p = q;
+    }
   }
   if (!parts) return 0;
   if (*p == 'I' && (how & OWN_MARK)) {

@@ -2363,6 +2363,113 @@ static void test_display_names(void) {
   CHECK(rl_kernel_display_name(big, got, sizeof got, RL_NAME_LAST) == 1000 && got[0] == 'k' && strlen(got) == 1000);
 }
 
+/* One name through the three modes at a cap of its own, from a buffer of
+ * exactly its size (so that ASan sees a read past its NUL): nothing
+ * written past cap, the output NUL-terminated, its length the one
+ * returned when it fits. Returns 1 when all held. */
+static int display_holds(const char *name, size_t len, size_t cap) {
+  char *s = malloc(len + 1), out[320];
+  if (!s) return 0;
+  memcpy(s, name, len);
+  s[len] = 0;
+  int ok = 1;
+  for (int32_t flags = 0; flags <= RL_NAME_LAST; flags++) {
+    memset(out, 'x', sizeof out);
+    size_t n = rl_kernel_display_name(s, out, cap, flags);
+    if (out[cap] != 'x' || (cap && (!memchr(out, 0, cap) || (n < cap && strlen(out) != n)))) ok = 0;
+  }
+  free(s);
+  return ok;
+}
+
+static uint64_t xorshift(uint64_t *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+/* rl_kernel_display_name on cut and garbage names: every prefix of the
+ * table's mangled names, those names with random bytes changed, inserted
+ * or deleted, and random strings of the mangling's letters and of any
+ * bytes (ROOFLINE_NAME_FUZZ=N of each kind; 100,000 by default, a few
+ * seconds under ASan). Under `make SAN=1` ASan and UBSan check every read;
+ * here each call keeps inside its cap. */
+static void test_display_names_random(void) {
+  FILE *f = fopen("tests/data/kernel_display_names.tsv", "rb");
+  CHECK(f != NULL);
+  if (!f) return;
+  static char names[64][4096];
+  size_t nn = 0, bad = 0, runs = 0;
+  char line[8192];
+  while (fgets(line, sizeof line, f) && nn < 64) {
+    char *name = strchr(line, '\t');
+    name = name ? strchr(name + 1, '\t') : NULL;
+    if (!name || strncmp(name + 1, "_Z", 2)) continue;
+    name++;
+    size_t n = strcspn(name, "\t");
+    if (n >= sizeof names[0]) continue;
+    memcpy(names[nn], name, n);
+    names[nn++][n] = 0;
+  }
+  fclose(f);
+  CHECK(nn >= 20);
+  for (size_t i = 0; i < nn; i++)
+    for (size_t k = 0; k <= strlen(names[i]); k++, runs++) bad += !display_holds(names[i], k, k % 300);
+  const char *env = getenv("ROOFLINE_NAME_FUZZ");
+  long count = env ? atol(env) : 100000;
+  uint64_t x = 0x9e3779b97f4a7c15u;
+  static const char letters[] = "_ZNIEJLXSTDFAMPRKOCVBUGYabcdefhijlmnostvwxyz0123456789";
+  char buf[4200];
+  for (long r = 0; r < count; r++) {
+    /* a table name changed in up to 8 places */
+    const char *src = names[xorshift(&x) % nn];
+    size_t len = strlen(src);
+    memcpy(buf, src, len + 1);
+    for (int e = (int)(xorshift(&x) % 8) + 1; e > 0; e--) {
+      size_t at = len ? xorshift(&x) % len : 0;
+      uint64_t what = xorshift(&x);
+      char ch = what & 64 ? letters[(what >> 8) % (sizeof letters - 1)] : (char)(1 + (what >> 8) % 255);
+      if (what % 3 == 0 && len + 1 < sizeof buf) { /* insert */
+        memmove(buf + at + 1, buf + at, len - at + 1);
+        buf[at] = ch;
+        len++;
+      } else if (what % 3 == 1 && len) { /* delete */
+        memmove(buf + at, buf + at + 1, len - at);
+        len--;
+      } else if (len) {
+        buf[at] = ch;
+      }
+    }
+    bad += !display_holds(buf, len, xorshift(&x) % 300);
+    /* random letters of the mangling after _Z, and random bytes */
+    len = xorshift(&x) % 96;
+    buf[0] = '_', buf[1] = 'Z';
+    for (size_t i = 2; i < len; i++) buf[i] = letters[xorshift(&x) % (sizeof letters - 1)];
+    bad += !display_holds(buf, len < 2 ? 2 : len, xorshift(&x) % 300);
+    len = xorshift(&x) % 64;
+    for (size_t i = 0; i < len; i++) buf[i] = (char)(1 + xorshift(&x) % 255);
+    bad += !display_holds(buf, len, xorshift(&x) % 300);
+    runs += 3;
+  }
+  /* nesting past the reader's depth (pointers to pointers, arguments in
+   * arguments, 60,000 deep): the reading ends at the class's arguments */
+  static const char *const deep[] = {"P", "INS_1aI"};
+  for (size_t k = 0; k < 2; k++) {
+    size_t unit = strlen(deep[k]), n = 0;
+    char *d = malloc(60000 * unit + 32), got[64];
+    CHECK(d != NULL);
+    if (!d) break;
+    n += (size_t)sprintf(d, "_ZN2ck4KernI");
+    for (int i = 0; i < 60000; i++, n += unit) memcpy(d + n, deep[k], unit);
+    strcpy(d + n, "iE3runEv");
+    CHECK(rl_kernel_display_name(d, got, sizeof got, RL_NAME_MARK_TEMPLATES) == 10 && !strcmp(got, "ck::Kern<>"));
+    free(d);
+  }
+  if (bad) fprintf(stderr, "rl_kernel_display_name: %zu of %zu random names wrote past the cap or lost the NUL\n", bad, runs);
+  CHECK(bad == 0 && runs > (size_t)count);
+}
+
 int main(void) {
   RUN(test_kernel_store);
   RUN(test_launch_pack);
@@ -2391,5 +2498,6 @@ int main(void) {
   RUN(test_cli_error);
   RUN(test_cli_plot);
   RUN(test_display_names);
+  RUN(test_display_names_random);
   return harness_report("trace");
 }
