@@ -57,7 +57,7 @@ typedef struct op_kind {
 } op_kind;
 
 typedef struct op_link {
-  uint32_t inst, label;
+  uint32_t inst, kind; /* the op's instance, and its kind before it linked */
 } op_link;
 
 typedef struct thread {
@@ -3120,7 +3120,7 @@ static void graph_captures(kin *k, uint32_t c_noop) {
         uint32_t kind = th->ops[c.op].kind;
         uint32_t label, cost;
         if (kind & LINKED) {
-          label = k->lk[kind & ~LINKED].label;
+          label = k->kinds[k->lk[kind & ~LINKED].kind].label;
           cost = rli_trace_inst_cost(k->t, k->lk[kind & ~LINKED].inst);
         } else {
           label = k->kinds[kind].label;
@@ -3196,14 +3196,14 @@ static int link_one(kin *k, rli_kernel *kr, int64_t corr, uint32_t c_nolaunch, u
     const op_kind *ok = &k->kinds[o->kind];
     if (k->nlk >= LINKED) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
     k->lk = xgrow(k, k->lk, sizeof *k->lk, k->nlk + 1, &k->caplk);
-    k->lk[k->nlk].label = ok->label;
+    k->lk[k->nlk].kind = o->kind;
     k->lk[k->nlk].inst =
         rli_trace_new_inst(t, list_cost(k, kr->name, group_cost(k, th, j, ok->cost)));
     if (k->lk[k->nlk].inst == RLI_NONE) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
     o->kind = LINKED | (uint32_t)k->nlk++;
   }
   const op_link *ol = &k->lk[o->kind & ~LINKED];
-  kr->op = ol->label;
+  kr->op = k->kinds[ol->kind].label;
   kr->inst = ol->inst;
   if (mod != RLI_NONE) rli_trace_inst_module(t, ol->inst, mod);
   return 1;
@@ -3285,20 +3285,26 @@ static int64_t graph_replays(kin *k, replay_k *rp, size_t n, uint32_t c_nolaunch
   return unlinked;
 }
 
+/* An op's kind as it was read: before a kernel linked to it (LINKED) */
+static inline uint32_t read_kind(const kin *k, const op_rec *o) {
+  return o->kind & LINKED ? k->lk[o->kind & ~LINKED].kind : o->kind;
+}
+
 /* An op of the host's own (for the ops during the GPU's idle gaps): not a
- * module frame, not a profiler step's annotation (ProfilerStep#N spans the
- * whole step) */
+ * module frame (is_module of the op as read), not a profiler step's
+ * annotation (ProfilerStep#N spans the whole step) */
 static int host_real(kin *k, const op_rec *o) {
-  if (is_module(k, o)) return 0;
-  uint32_t label = k->kinds[o->kind].label;
+  const op_kind *ok = &k->kinds[read_kind(k, o)];
+  if (ok->cost == RLI_NONE) return 0;
+  uint32_t label = ok->label;
   if (label < k->caplflag && k->lflag[label]) return !(k->lflag[label] & LF_PSTEP);
   const char *nm = rli_trace_strat(k->t, label);
   return nm && !RLI_STARTS(nm, "ProfilerStep#");
 }
 
-/* The thread's ops (parents set, before linking marks any op LINKED) to
- * the trace, in the kernels' time origin, each with its depth: the real
- * ops around it */
+/* The thread's ops (parents set; each by its kind as read, whether a
+ * kernel has linked to it or not) to the trace, in the kernels' time
+ * origin, each with its depth: the real ops around it */
 static void host_ops(kin *k, thread *th) {
   if (!k->have_origin || !th->n) return;
   uint32_t *depth = malloc(sizeof *depth * th->n);
@@ -3309,12 +3315,37 @@ static void host_ops(kin *k, thread *th) {
     depth[j] = p == RLI_NONE ? 0 : depth[p] + (uint32_t)host_real(k, &th->ops[p]);
     if (!host_real(k, o)) continue;
     if (rli_trace_host_op(k->t, (o->s - k->origin) * 1e-6, (o->e - k->origin) * 1e-6,
-                          k->kinds[o->kind].label, depth[j]) != RL_OK) {
+                          k->kinds[read_kind(k, o)].label, depth[j]) != RL_OK) {
       free(depth);
       rli_js_fail(&k->p, RL_ENOMEM, 0, "");
     }
   }
   free(depth);
+}
+
+static void all_host_ops(kin *k) {
+  for (size_t i = 0; i < k->nth; i++) host_ops(k, &k->th[i]);
+}
+
+/* The launches and the ids >= KBIG, once no kernel looks for its launch */
+static void launches_free(kin *k) {
+  free(k->ln);
+  free(k->lwide);
+  free(k->lnidx);
+  free(k->lz);
+  free(k->la);
+  free(k->lc);
+  free(k->kbig);
+  k->ln = NULL;
+  k->lwide = NULL;
+  k->lnidx = NULL;
+  k->lz = NULL;
+  k->la = NULL;
+  k->lc = NULL;
+  k->kbig = NULL;
+  k->nln = k->capln = k->nlwide = k->caplwide = k->nlz = k->caplz = k->nla = k->capla = 0;
+  k->nlrun = 0;
+  k->nkbig = k->capkbig = 0;
 }
 
 static void link_all(kin *k) {
@@ -3332,7 +3363,6 @@ static void link_all(kin *k) {
       stack[sp++] = (uint32_t)j;
     }
     free(stack);
-    host_ops(k, th);
   }
   uint32_t c_nolaunch = rli_trace_cost_reason(
       t, RL_REASON_PRE_WINDOW,
@@ -3344,7 +3374,10 @@ static void link_all(kin *k) {
   launch_index(k);
   if (k->ncb > 1) qsort(k->cb, k->ncb, sizeof *k->cb, cmp_cb); /* stable enough: ids are unique per call */
   graph_captures(k, c_noop);
-  if (k->capture_only) return;
+  if (k->capture_only) {
+    all_host_ops(k);
+    return;
+  }
   if (k->ngl) qsort(k->gl, k->ngl, sizeof *k->gl, cmp_i64); /* by id: corr is the first field */
   if (rli_trace_graph_captures(t, 1)) {
     int64_t other = 0;
@@ -3382,6 +3415,10 @@ static void link_all(kin *k) {
     if (rli_trace_kernel_set(t, k->k0 + i, kr, &e2) != RL_OK) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   }
   if (nrp) unlinked += graph_replays(k, k->rp, nrp, c_nolaunch, c_noop, c_nobytes);
+  /* every kernel linked: the launches go before the host ops are kept (the
+   * peak of a trace of many small kernels: bench/README.md) */
+  launches_free(k);
+  all_host_ops(k);
   /* multi-tensor kernels no op bounds, by their name and grid; then
    * kernels launched before the window, by their signature */
   int oom = 0;
