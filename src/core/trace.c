@@ -32,6 +32,16 @@ rl_status rli_trace_host_op(rl_trace *t, double start_s, double end_s, uint32_t 
   return RL_OK;
 }
 
+rl_status rli_trace_host_reserve(rl_trace *t, size_t n) {
+  if (n <= t->caphop - t->nhop) return RL_OK;
+  if (n > SIZE_MAX / sizeof *t->hop - t->nhop) return RL_ENOMEM;
+  rli_host_op *h = realloc(t->hop, sizeof *h * (t->nhop + n));
+  if (!h) return RL_ENOMEM;
+  t->hop = h;
+  t->caphop = t->nhop + n;
+  return RL_OK;
+}
+
 const rl_trace_idle *rl_trace_get_idle(const rl_trace *t) { return t && t->idle_done ? &t->idle : NULL; }
 
 void rl_trace_free(rl_trace *t) {

@@ -173,6 +173,10 @@ typedef struct rli_host_op {
   uint32_t name_depth; /* name | depth << 28 */
 } rli_host_op;
 rl_status rli_trace_host_op(rl_trace *t, double start_s, double end_s, uint32_t name, uint32_t depth);
+/* Room for n more host ops in one allocation (a reader that counts them
+ * first), so that the array is not grown by doubling, its copies freed
+ * behind it at the reader's peak. RL_ENOMEM when out of memory. */
+rl_status rli_trace_host_reserve(rl_trace *t, size_t n);
 /* The innermost nn.Module around op instance `inst` (a string id: with
  * with_stack=True, the python_function event "nn.Module: X"); the fusion
  * candidates are keyed by it. */

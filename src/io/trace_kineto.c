@@ -3304,26 +3304,47 @@ static int host_real(kin *k, const op_rec *o) {
 
 /* The thread's ops (parents set; each by its kind as read, whether a
  * kernel has linked to it or not) to the trace, in the kernels' time
- * origin, each with its depth: the real ops around it */
+ * origin, each with its depth: the real ops around it. The ops around the
+ * current one are a stack, as when their parents were set (an op's parent
+ * is on it), each with its depth: no array of a depth per op. */
 static void host_ops(kin *k, thread *th) {
   if (!k->have_origin || !th->n) return;
-  uint32_t *depth = malloc(sizeof *depth * th->n);
-  if (!depth) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+  struct { uint32_t op, depth; } *st = NULL;
+  size_t ns = 0, cap = 0;
   for (size_t j = 0; j < th->n; j++) {
     const op_rec *o = &th->ops[j];
     uint32_t p = o->parent;
-    depth[j] = p == RLI_NONE ? 0 : depth[p] + (uint32_t)host_real(k, &th->ops[p]);
+    while (ns && st[ns - 1].op != p) ns--;
+    uint32_t depth = p == RLI_NONE || !ns ? 0 : st[ns - 1].depth + (uint32_t)host_real(k, &th->ops[p]);
+    if (ns == cap) {
+      size_t nc = cap ? cap * 2 : 64;
+      void *q = realloc(st, sizeof *st * nc);
+      if (!q) {
+        free(st);
+        rli_js_fail(&k->p, RL_ENOMEM, 0, "");
+      }
+      st = q;
+      cap = nc;
+    }
+    st[ns].op = (uint32_t)j;
+    st[ns++].depth = depth;
     if (!host_real(k, o)) continue;
     if (rli_trace_host_op(k->t, (o->s - k->origin) * 1e-6, (o->e - k->origin) * 1e-6,
-                          k->kinds[read_kind(k, o)].label, depth[j]) != RL_OK) {
-      free(depth);
+                          k->kinds[read_kind(k, o)].label, depth) != RL_OK) {
+      free(st);
       rli_js_fail(&k->p, RL_ENOMEM, 0, "");
     }
   }
-  free(depth);
+  free(st);
 }
 
+/* Every thread's host ops, counted first and allocated at once */
 static void all_host_ops(kin *k) {
+  if (!k->have_origin) return;
+  size_t n = 0;
+  for (size_t i = 0; i < k->nth; i++)
+    for (size_t j = 0; j < k->th[i].n; j++) n += (size_t)host_real(k, &k->th[i].ops[j]);
+  if (rli_trace_host_reserve(k->t, n) != RL_OK) rli_js_fail(&k->p, RL_ENOMEM, 0, "");
   for (size_t i = 0; i < k->nth; i++) host_ops(k, &k->th[i]);
 }
 
