@@ -3306,16 +3306,18 @@ static int host_real(kin *k, const op_rec *o) {
  * kernel has linked to it or not) to the trace, in the kernels' time
  * origin, each with its depth: the real ops around it. The ops around the
  * current one are a stack, as when their parents were set (an op's parent
- * is on it), each with its depth: no array of a depth per op. */
+ * is on it), each with the depth of the ops inside it: no array of a depth
+ * per op. */
 static void host_ops(kin *k, thread *th) {
   if (!k->have_origin || !th->n) return;
-  struct { uint32_t op, depth; } *st = NULL;
+  struct { uint32_t op, inner; } *st = NULL;
   size_t ns = 0, cap = 0;
   for (size_t j = 0; j < th->n; j++) {
     const op_rec *o = &th->ops[j];
     uint32_t p = o->parent;
     while (ns && st[ns - 1].op != p) ns--;
-    uint32_t depth = p == RLI_NONE || !ns ? 0 : st[ns - 1].depth + (uint32_t)host_real(k, &th->ops[p]);
+    uint32_t depth = p == RLI_NONE || !ns ? 0 : st[ns - 1].inner;
+    int real = host_real(k, o);
     if (ns == cap) {
       size_t nc = cap ? cap * 2 : 64;
       void *q = realloc(st, sizeof *st * nc);
@@ -3327,8 +3329,8 @@ static void host_ops(kin *k, thread *th) {
       cap = nc;
     }
     st[ns].op = (uint32_t)j;
-    st[ns++].depth = depth;
-    if (!host_real(k, o)) continue;
+    st[ns++].inner = depth + (uint32_t)real;
+    if (!real) continue;
     if (rli_trace_host_op(k->t, (o->s - k->origin) * 1e-6, (o->e - k->origin) * 1e-6,
                           k->kinds[read_kind(k, o)].label, depth) != RL_OK) {
       free(st);
