@@ -3658,13 +3658,7 @@ rl_status rli_read_kineto(rl_trace *t, rli_src *s, rl_error *err) {
   for (size_t i = 0; i < k->nth; i++) free(k->th[i].ops);
   free(k->th);
   free(k->thmap);
-  free(k->ln);
-  free(k->lwide);
-  free(k->lnidx);
-  free(k->lz);
-  free(k->la);
-  free(k->lc);
-  free(k->kbig);
+  launches_free(k); /* freed already once every kernel linked; not on an error or a capture */
   free(k->ksig);
   free(k->sigkey);
   free(k->siggx);
